@@ -1,0 +1,209 @@
+"""The engine's facade: `Agent.load(path)`, `agent.new_session()`, `session.turn(text)`.
+
+A project folder holds `spec.json` (or a spec CSV), optionally `api.py` (the
+python APIs), `kb.sqlite` (the knowledge base), `tests/` and `prompts/`.
+Other sources (bundles, project files) are opened by loaders registered under
+the `genie.project_loaders` entry-point group, so the engine never imports
+storage.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.util
+import sys
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+from .apis import ApiRunner
+from .errors import GenieError, SpecError, StatementError
+from .parsers.base import Parser
+from .parsers.formal import FormalParser
+from .responders.base import Responder
+from .responders.template import TemplateResponder
+from .runtime import KnowledgeBackend
+from .spec import Spec
+from .state import DialogueState
+from .turn import Backends, TurnResult, run_turn, start_state
+
+SPEC_FILES = ("spec.json", "spec.csv", "worksheets.json", "worksheets.csv")
+
+
+@dataclass
+class Agent:
+    """A loaded agent: its spec and what its backends need."""
+
+    spec: Spec
+    root: Path | None = None
+    api_module: ModuleType | None = None
+    kb_path: Path | None = None
+    prompts_dir: Path | None = None
+    few_shots: list[dict[str, Any]] = field(default_factory=list)
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Agent":
+        p = Path(path)
+        for loader in _project_loaders():
+            agent = loader(p)
+            if agent is not None:
+                return agent
+        if p.is_dir():
+            return cls.from_folder(p)
+        if p.is_file() and p.suffix.lower() in (".json", ".csv"):
+            from .loaders import load_spec
+            return cls(spec=load_spec(p), root=p.parent)
+        if not p.exists():
+            raise SpecError(f"no project at {p}", path=str(p))
+        raise SpecError(f"{p} is not a project folder, a spec file or a bundle", path=str(p))
+
+    @classmethod
+    def from_folder(cls, folder: Path) -> "Agent":
+        from .loaders import load_spec
+        spec_file = next((folder / n for n in SPEC_FILES if (folder / n).is_file()), None)
+        if spec_file is None:
+            raise SpecError(f"{folder} has no spec file (expected one of {', '.join(SPEC_FILES)})",
+                            path=str(folder))
+        spec = load_spec(spec_file)
+        kb = folder / "kb.sqlite"
+        prompts = folder / "prompts"
+        return cls(spec=spec, root=folder, api_module=load_api_module(folder / "api.py", spec.name),
+                   kb_path=kb if kb.is_file() else None, prompts_dir=prompts if prompts.is_dir() else None,
+                   few_shots=_load_few_shots(folder / "few_shots.json"))
+
+    def new_session(self, parser: str | Parser = "formal", rg: str | Responder = "template", *,
+                    knowledge: KnowledgeBackend | None = None, today: dt.date | None = None,
+                    **options: Any) -> "Session":
+        backends = Backends(parser=self.make_parser(parser, **options), responder=self.make_responder(rg, **options),
+                            apis=ApiRunner(self.spec, self.api_module), today=today)
+        backends.kb, backends.knowledge = self.make_knowledge(knowledge, **options)
+        return Session(self, backends)
+
+    # Backend factories: later components register theirs in BACKEND_FACTORIES.
+    def make_parser(self, parser: str | Parser, **options: Any) -> Parser:
+        if not isinstance(parser, str):
+            return parser
+        if parser == "formal":
+            return FormalParser()
+        factory = BACKEND_FACTORIES.get(("parser", parser))
+        if factory is None:
+            raise GenieError(f"unknown parser '{parser}' (choose formal, offline or llm)")
+        return factory(self, **options)
+
+    def make_responder(self, rg: str | Responder, **options: Any) -> Responder:
+        if not isinstance(rg, str):
+            return rg
+        if rg == "template":
+            return TemplateResponder()
+        factory = BACKEND_FACTORIES.get(("rg", rg))
+        if factory is None:
+            raise GenieError(f"unknown response generator '{rg}' (choose template or llm)")
+        return factory(self, **options)
+
+    def make_knowledge(self, knowledge: KnowledgeBackend | None, **options: Any) -> tuple[Any, Any]:
+        if knowledge is not None:
+            return getattr(knowledge, "kb", None), knowledge
+        factory = BACKEND_FACTORIES.get(("knowledge", options.get("knowledge_parser", "offline")))
+        if factory is None or self.kb_path is None:
+            return None, None
+        return factory(self, **options)
+
+
+BACKEND_FACTORIES: dict[tuple[str, str], Callable[..., Any]] = {}
+"""(kind, name) -> factory(agent, **options); filled by the parser/knowledge modules at import."""
+
+
+class Session:
+    """A conversation with an agent; keeps every turn so it can rewind and fork."""
+
+    def __init__(self, agent: Agent, backends: Backends) -> None:
+        self.agent = agent
+        self.backends = backends
+        self.initial = start_state(agent.spec)
+        self.turns: list[TurnResult] = []
+        self._states: list[DialogueState] = [self.initial]
+
+    @property
+    def starting_prompt(self) -> str:
+        return self.agent.spec.starting_prompt
+
+    @property
+    def current(self) -> DialogueState:
+        return self._states[-1]
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.current.to_json()
+
+    @state.setter
+    def state(self, value: dict[str, Any] | DialogueState) -> None:
+        """Replace the current state (the studio's state editor); validated before use."""
+        new = value.copy() if isinstance(value, DialogueState) else DialogueState.from_json(value)
+        for rec in new.tasks():
+            if self.agent.spec.worksheet(rec.worksheet) is None:
+                raise StatementError(f"record '{rec.var}' has unknown worksheet '{rec.worksheet}'")
+        self._states[-1] = new
+
+    def turn(self, text: str) -> TurnResult:
+        result = run_turn(self.agent.spec, self.current, text, self.backends)
+        self.turns.append(result)
+        self._states.append(DialogueState.from_json(result.state) if result.ok else self.current.copy())
+        return result
+
+    def rewind(self, k: int = 1) -> None:
+        """Forget the last k turns; the state is the one before them."""
+        if k < 0 or k > len(self.turns):
+            raise GenieError(f"cannot rewind {k} turns; the session has {len(self.turns)}")
+        if k:
+            del self.turns[-k:]
+            del self._states[-k:]
+
+    def fork(self) -> "Session":
+        other = Session(self.agent, self.backends)
+        other.turns = list(self.turns)
+        other._states = [s.copy() for s in self._states]
+        return other
+
+
+def load_api_module(path: Path, name: str) -> ModuleType | None:
+    """The project's python APIs: developer code, imported like any project module."""
+    if not path.is_file():
+        return None
+    mod_name = f"genie_project_api_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(mod_name, path)
+    if spec is None or spec.loader is None:
+        raise SpecError(f"cannot load API module {path}", path=str(path))
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # developer code failing at import: say where
+        raise SpecError(f"the API module {path} failed to import: {type(exc).__name__}: {exc}",
+                        path=str(path)) from exc
+    sys.modules[mod_name] = module
+    return module
+
+
+def _load_few_shots(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    import json
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise SpecError(f"{path} is not valid JSON: {exc}", path=str(path)) from exc
+    if not isinstance(data, list):
+        raise SpecError(f"{path} must hold a list of examples", path=str(path))
+    return data
+
+
+def _project_loaders() -> list[Callable[[Path], Agent | None]]:
+    loaders = []
+    for ep in entry_points(group="genie.project_loaders"):
+        try:
+            loaders.append(ep.load())
+        except ImportError:
+            continue
+    return loaders

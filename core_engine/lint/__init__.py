@@ -1,0 +1,51 @@
+"""The spec linter: every problem in a spec, as diagnostics pinned to a grid cell.
+
+Runs on every load and edit (DESIGN §3), so it never raises on a bad spec and
+reports all problems at once. Errors mean the agent cannot run as written;
+warnings mean it runs but probably not as the developer meant.
+
+    diags = lint(spec, kb_values=kb.distinct_values)
+    if has_errors(diags): ...
+"""
+
+from __future__ import annotations
+
+from ..spec import Spec
+from .diagnostic import Diagnostic, Severity, has_errors
+from .index import SpecIndex
+from .kb_columns import KbValues, check_kb_enums
+from .references import Usage, check_code
+from .structure import (
+    check_apis,
+    check_cycles,
+    check_duplicates,
+    check_enums,
+    check_flags,
+    check_internal_fields,
+    check_names,
+    check_reachability,
+    check_start,
+    check_types,
+)
+
+__all__ = ["Diagnostic", "Severity", "has_errors", "lint"]
+
+
+def lint(spec: Spec, *, kb_values: KbValues | None = None) -> list[Diagnostic]:
+    """All diagnostics for `spec`; `kb_values(table, column)` gives a KB column's distinct values.
+
+    Order is stable: declarations (names, types, enums, flags, APIs), nesting and
+    start, then code (predicates and actions), then checks that need the code's
+    usage (reachability, internal fields), then KB enum spellings.
+    """
+    index = SpecIndex(spec)
+    diags: list[Diagnostic] = []
+    for check in (check_names, check_duplicates, check_types, check_enums, check_flags,
+                  check_apis, check_cycles, check_start):
+        diags += check(index)
+    usage = Usage()
+    diags += check_code(index, usage)
+    diags += check_reachability(index, usage.proposed)
+    diags += check_internal_fields(index, usage.assigned)
+    diags += check_kb_enums(index, kb_values)
+    return diags

@@ -1,0 +1,185 @@
+"""The template response generator: deterministic words for every act.
+
+Asks use the field's description and enum options, confirmations restate the
+values, reports render rows and API results readably. No LLM, no randomness:
+the same acts and state always give the same text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from ..spec import Field, Spec, parse_type, snake_case
+from ..state import DialogueState, KBRecord, TaskRecord, ref_target
+
+ROW_NAME_KEYS = ("name", "title", "course_codes", "id")
+ROW_HIDDEN = {"reviews", "id", "summary", "description", "text", "sheet_requirements"}
+
+
+class TemplateResponder:
+    name = "template"
+
+    def respond(self, acts: list[dict[str, Any]], state: DialogueState, spec: Spec,
+                utterance: str = "") -> str:
+        parts = [self.render(act, state, spec) for act in acts]
+        text = "\n\n".join(p for p in parts if p)
+        return text or "Is there anything else I can help you with?"
+
+    # ------------------------------------------------------------ acts
+    def render(self, act: dict[str, Any], state: DialogueState, spec: Spec) -> str:
+        kind = act["act"]
+        if kind == "say":
+            return str(act["text"])
+        if kind == "ask":
+            return self.ask(act, state, spec)
+        if kind == "confirm":
+            f = _field(spec, act["worksheet"], act["field"])
+            return f"Just to confirm: {_label(f, act['field'])} is {render_value(act['value'])}. Is that right?"
+        if kind == "report":
+            return self.report(act, state, spec)
+        if kind == "propose":
+            values = ", ".join(f"{_label(_field(spec, act['worksheet'], k), k)}: {render_value(v)}"
+                               for k, v in act["values"].items())
+            what = _title(act["worksheet"])
+            return f"Would you like to {what}" + (f" ({values})?" if values else "?")
+        return ""
+
+    def ask(self, act: dict[str, Any], state: DialogueState, spec: Spec) -> str:
+        f = _field(spec, act["worksheet"], act["field"])
+        record = state.get(act["var"])
+        if f is None:
+            return f"Could you tell me the {act['field'].replace('_', ' ')}?"
+        base = parse_type(f.type).base
+        if isinstance(record, TaskRecord):
+            pending = ref_target(record.values.get(f.name))
+            kb = state.get(pending) if pending else None
+            if isinstance(kb, KBRecord) and kb.result:
+                return f"Which one would you like for the {_label(f, f.name)}? Reply with its number or name."
+        if base == "confirm":
+            return self.summary(record, state, spec) + "\n\nShall I go ahead and submit this?"
+        question = f"Could you tell me {_with_article(_label(f, f.name))}?"
+        if base == "Enum" and f.enum_values:
+            question += " The options are: " + ", ".join(e.value for e in f.enum_values) + "."
+        elif base in ("bool",):
+            question = f"{_sentence(f.description or f.name)}? (yes or no)"
+        elif base == "date":
+            question += " (for example 2024-07-06)"
+        elif base == "time":
+            question += " (for example 7 pm)"
+        return question
+
+    def summary(self, record: Any, state: DialogueState, spec: Spec) -> str:
+        if not isinstance(record, TaskRecord):
+            return "Here is what I have."
+        lines = ["Before I submit, please check the details:"]
+        lines += _summary_lines(record, state, spec, indent="")
+        return "\n".join(lines)
+
+    def report(self, act: dict[str, Any], state: DialogueState, spec: Spec) -> str:
+        if act["kind"] == "api":
+            result = act.get("result")
+            head = f"Done: your {_title(act.get('api') or 'request')} went through."
+            if isinstance(result, dict):
+                details = "\n".join(f"- {k.replace('_', ' ').capitalize()}: {render_value(v)}"
+                                    for k, v in result.items())
+                return f"{head}\n{details}"
+            return f"{head} Result: {render_value(result)}"
+        rows = act.get("result") or []
+        query = act.get("query") or ""
+        if act.get("error"):
+            return f"I couldn't look up \"{query}\": {act['error']}"
+        if not rows:
+            return f"I couldn't find anything for \"{query}\"."
+        if len(rows) == 1:
+            return f"Here is what I found for \"{query}\":\n" + render_row(rows[0], numbered=None)
+        body = "\n".join(render_row(r, numbered=i) for i, r in enumerate(rows, start=1))
+        return f"Here is what I found for \"{query}\":\n{body}"
+
+
+def _summary_lines(record: TaskRecord, state: DialogueState, spec: Spec, indent: str) -> list[str]:
+    ws = spec.worksheet(record.worksheet)
+    out: list[str] = []
+    if ws is None:
+        return out
+    for f in ws.fields:
+        if f.name not in record.values or parse_type(f.type).base == "confirm":
+            continue
+        value = record.values[f.name]
+        target = ref_target(value)
+        child = state.get(target) if target else None
+        if isinstance(child, TaskRecord):
+            out.append(f"{indent}- {_label(f, f.name).capitalize()}:")
+            out += _summary_lines(child, state, spec, indent + "  ")
+        else:
+            out.append(f"{indent}- {_label(f, f.name).capitalize()}: {render_value(value)}")
+    return out
+
+
+def render_row(row: dict[str, Any], numbered: int | None) -> str:
+    name = next((render_value(row[k]) for k in ROW_NAME_KEYS if k in row and row[k]), "result")
+    details = [f"{k.replace('_', ' ')}: {render_value(v)}" for k, v in row.items()
+               if k not in ROW_HIDDEN and k not in ROW_NAME_KEYS and v not in (None, "", [])][:7]
+    prefix = f"{numbered}. " if numbered is not None else "- "
+    return f"{prefix}{name}" + (f" ({'; '.join(details)})" if details else "")
+
+
+def render_value(value: Any) -> str:
+    if value is None:
+        return "(not given)"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value == "NA":
+        return "(declined to give)"
+    if isinstance(value, list):
+        return ", ".join(render_value(v) for v in value)
+    if isinstance(value, dict):
+        if "$ref" in value:
+            return value["$ref"]
+        for key in ROW_NAME_KEYS:
+            if key in value and value[key]:
+                return render_value(value[key])
+        return "; ".join(f"{k.replace('_', ' ')}: {render_value(v)}" for k, v in value.items())
+    if isinstance(value, str):
+        try:
+            if len(value) == 10 and value[4] == "-":
+                d = dt.date.fromisoformat(value)
+                return f"{d.strftime('%B')} {d.day}, {d.year}"
+            if len(value) == 5 and value[2] == ":":
+                t = dt.time.fromisoformat(value)
+                suffix = "AM" if t.hour < 12 else "PM"
+                hour = t.hour % 12 or 12
+                return f"{hour}:{t.minute:02d} {suffix}" if t.minute else f"{hour} {suffix}"
+        except ValueError:
+            pass
+    return str(value)
+
+
+def _field(spec: Spec, worksheet: str, name: str) -> Field | None:
+    ws = spec.worksheet(worksheet)
+    return ws.field(name) if ws else None
+
+
+def _label(f: Field | None, name: str) -> str:
+    if f is not None and f.description:
+        text = f.description.strip().rstrip(".?")
+        return text[0].lower() + text[1:] if text[:2] != text[:2].upper() else text
+    return name.replace("_", " ")
+
+
+def _with_article(label: str) -> str:
+    first = label.split(" ", 1)[0].lower()
+    if first in ("the", "a", "an", "your", "any", "when", "what", "which", "how", "whether"):
+        return label
+    return f"the {label}"
+
+
+def _sentence(text: str) -> str:
+    text = text.strip().rstrip(".?")
+    return text[:1].upper() + text[1:]
+
+
+def _title(name: str) -> str:
+    return snake_case(name).replace("_", " ")

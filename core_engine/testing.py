@@ -1,0 +1,150 @@
+"""Conversation tests: recorded turns with the acts, values and words they must produce.
+
+A test file (JSON, in a project's `tests/`):
+
+    {"name": "...", "parser": "formal", "turns": [
+        {"user": "main.full_name = \\"Jane\\"",
+         "acts": [{"act": "ask", "var": "main", "field": "confirm"}],   # each expected act is a
+         "match": "exact",                                               # subset of the actual one
+         "values": {"main.full_name": "Jane"},                           # paths through records
+         "response_contains": ["Jane"]}]}
+
+`match` is "exact" (same number and order of acts) or "contains" (each expected
+act appears somewhere). An expected act lists only the keys it cares about, so
+generated values such as transaction ids need not be written down.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .agent import Agent
+from .errors import SpecError
+from .state import DialogueState, TaskRecord, ref_target
+
+_MISSING = object()
+
+
+@dataclass
+class TurnCheck:
+    index: int
+    user: str
+    problems: list[str] = field(default_factory=list)
+    expected_acts: list[dict[str, Any]] | None = None
+    actual_acts: list[dict[str, Any]] = field(default_factory=list)
+    response: str = ""
+
+
+@dataclass
+class TestResult:
+    name: str
+    path: str | None
+    passed: bool
+    turns: list[TurnCheck]
+    error: str | None = None
+
+    @property
+    def first_failure(self) -> TurnCheck | None:
+        return next((t for t in self.turns if t.problems), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "path": self.path, "passed": self.passed, "error": self.error,
+                "turns": [t.__dict__ for t in self.turns]}
+
+
+def load_test(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SpecError(f"{path}: not a readable JSON test file: {exc}", path=str(path)) from exc
+    if not isinstance(data, dict) or not isinstance(data.get("turns"), list):
+        raise SpecError(f"{path}: a test needs a 'turns' list", path=str(path))
+    for i, turn in enumerate(data["turns"], start=1):
+        if not isinstance(turn, dict) or not isinstance(turn.get("user"), str):
+            raise SpecError(f"{path}: turn {i} needs a 'user' string", path=str(path), turn=i)
+    data.setdefault("name", path.stem)
+    return data
+
+
+def find_tests(agent: Agent) -> list[Path]:
+    if agent.root is None or not (agent.root / "tests").is_dir():
+        return []
+    return sorted((agent.root / "tests").glob("*.json"))
+
+
+def act_matches(expected: dict[str, Any], actual: dict[str, Any]) -> bool:
+    return all(actual.get(k, _MISSING) == v for k, v in expected.items())
+
+
+def read_path(state: DialogueState, path: str) -> Any:
+    """`main.courses_to_take.course_0_details.grade_type` -> the value, following references."""
+    parts = path.split(".")
+    rec = state.get(parts[0])
+    value: Any = rec
+    for name in parts[1:]:
+        if not isinstance(rec, TaskRecord):
+            return _MISSING
+        value = rec.values.get(name)
+        target = ref_target(value)
+        rec = state.get(target) if target else None
+    if isinstance(value, TaskRecord):
+        return {"$ref": value.var}
+    return value
+
+
+def check_turn(index: int, spec_turn: dict[str, Any], result: Any) -> TurnCheck:
+    check = TurnCheck(index, spec_turn["user"], expected_acts=spec_turn.get("acts"),
+                      actual_acts=result.acts, response=result.response)
+    expected = spec_turn.get("acts")
+    if expected is not None:
+        if spec_turn.get("match", "exact") == "contains":
+            for exp in expected:
+                if not any(act_matches(exp, a) for a in result.acts):
+                    check.problems.append(f"expected act {json.dumps(exp)} not among the acts")
+        elif len(expected) != len(result.acts) or not all(
+                act_matches(e, a) for e, a in zip(expected, result.acts)):
+            check.problems.append("acts differ")
+    state = DialogueState.from_json(result.state)
+    for path, want in (spec_turn.get("values") or {}).items():
+        got = read_path(state, path)
+        if got is _MISSING:
+            check.problems.append(f"{path}: no such record or field")
+        elif got != want:
+            check.problems.append(f"{path}: expected {want!r}, got {got!r}")
+    for text in spec_turn.get("response_contains") or []:
+        if text.lower() not in result.response.lower():
+            check.problems.append(f"response does not contain {text!r}")
+    if not result.ok:
+        check.problems.append(f"turn failed: {result.trace.get('fallback')}")
+    return check
+
+
+def run_test(agent: Agent, test: dict[str, Any], *, path: str | None = None,
+             session_options: dict[str, Any] | None = None) -> TestResult:
+    opts = {"parser": test.get("parser", "formal"), "rg": test.get("rg", "template"), **(session_options or {})}
+    try:
+        session = agent.new_session(**opts)
+    except Exception as exc:  # noqa: BLE001 - a test that cannot start is a failed test with a reason
+        return TestResult(test.get("name", "?"), path, False, [], error=f"{type(exc).__name__}: {exc}")
+    checks = []
+    for i, spec_turn in enumerate(test["turns"], start=1):
+        checks.append(check_turn(i, spec_turn, session.turn(spec_turn["user"])))
+    return TestResult(test["name"], path, all(not c.problems for c in checks), checks)
+
+
+def run_tests(agent: Agent, paths: list[Path] | None = None,
+              progress: Callable[[int, int, TestResult], None] | None = None) -> list[TestResult]:
+    paths = find_tests(agent) if paths is None else paths
+    results = []
+    for i, p in enumerate(paths, start=1):
+        try:
+            result = run_test(agent, load_test(p), path=str(p))
+        except SpecError as exc:
+            result = TestResult(p.stem, str(p), False, [], error=str(exc))
+        results.append(result)
+        if progress:
+            progress(i, len(paths), result)
+    return results

@@ -1,0 +1,136 @@
+"""One turn of the engine as a function (functional core).
+
+    run_turn(spec, previous_state, utterance, backends) -> TurnResult
+
+The previous state is never mutated; a turn that fails anywhere ends with a
+clear fallback act and the previous state intact.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import acts as A
+from .apis import ApiRunner
+from .errors import GenieError
+from .interpreter import apply_statements
+from .parsers.base import ParseContext, Parser
+from .policy import run_policy
+from .responders.base import Responder
+from .runtime import KnowledgeBackend, Runtime
+from .spec import Spec
+from .state import DialogueState
+from .statements import parse_statements, strip_fences
+
+
+@dataclass
+class Backends:
+    parser: Parser
+    responder: Responder
+    apis: ApiRunner
+    knowledge: KnowledgeBackend | None = None
+    kb: Any = None
+    today: dt.date | None = None
+
+
+@dataclass
+class TurnResult:
+    """What a turn produced. `state` is the JSON snapshot of the new dialogue state."""
+
+    user: str
+    response: str
+    acts: list[dict[str, Any]]
+    state: dict[str, Any]
+    trace: dict[str, Any] = field(default_factory=dict)
+    ok: bool = True
+
+    def to_json(self, turn: int | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"user": self.user, "response": self.response, "acts": self.acts,
+                               "state": {"records": self.state["records"]}, "trace": self.trace}
+        return {"turn": turn, **out} if turn is not None else out
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)
+
+
+def start_state(spec: Spec) -> DialogueState:
+    """A new conversation: the starting prompt and one instance of the start worksheet."""
+    state = DialogueState()
+    ws = spec.start_worksheet()
+    if ws is not None:
+        state.new_task(ws.name, initiator="agent")
+    state.last_response = spec.starting_prompt
+    return state
+
+
+def run_turn(spec: Spec, prev: DialogueState, utterance: str, backends: Backends) -> TurnResult:
+    today = backends.today or _spec_today(spec) or dt.date.today()
+    trace: dict[str, Any] = {"turn": prev.turn + 1, "timings_ms": {}}
+    t0 = time.perf_counter()
+    try:
+        ctx = ParseContext(spec=spec, state=prev, today=today, kb=backends.kb)
+        t = time.perf_counter()
+        parsed = backends.parser.parse(utterance, ctx)
+        statements = parse_statements(strip_fences(parsed.text))
+        trace["parse"] = {"parser": backends.parser.name, "text": parsed.text, "rules": parsed.rules,
+                          "llm_calls": parsed.llm_calls, "error": parsed.error,
+                          "statements": [s.source for s in statements.statements],
+                          "rejected": statements.rejected}
+        trace["timings_ms"]["parse"] = _ms(t)
+
+        work = prev.copy()
+        work.turn = prev.turn + 1
+        rt = Runtime(spec, work, apis=backends.apis, knowledge=backends.knowledge, today=today)
+        t = time.perf_counter()
+        applied, rejected = apply_statements(rt, statements.statements)
+        trace["parse"]["rejected"] += rejected
+        trace["interpret"] = {"applied": applied, "rejected": rejected}
+        trace["timings_ms"]["interpret"] = _ms(t)
+
+        t = time.perf_counter()
+        acts = run_policy(rt, prev)
+        if parsed.error and not acts:
+            acts = [A.say("Sorry, I didn't catch that. Could you say it another way?")]
+        trace["policy"] = {"acts": [A.describe(a) for a in acts], "events": rt.trace.events,
+                           "errors": rt.trace.errors}
+        trace["kb"] = rt.trace.kb
+        trace["timings_ms"]["policy"] = _ms(t)
+
+        t = time.perf_counter()
+        response = backends.responder.respond(acts, work, spec, utterance)
+        trace["rg"] = {"responder": backends.responder.name,
+                       "llm_calls": getattr(backends.responder, "last_calls", [])}
+        trace["timings_ms"]["rg"] = _ms(t)
+        work.last_acts = acts
+        work.last_response = response
+        trace["timings_ms"]["total"] = _ms(t0)
+        return TurnResult(utterance, response, acts, work.to_json(), trace)
+    except GenieError as exc:
+        return _fallback(prev, utterance, trace, t0, exc, "the engine stopped this turn")
+    except Exception as exc:  # noqa: BLE001 - a bug must not lose the conversation; the trace says what
+        trace["traceback"] = traceback.format_exc()
+        return _fallback(prev, utterance, trace, t0, exc, "internal error")
+
+
+def _fallback(prev: DialogueState, utterance: str, trace: dict[str, Any], t0: float,
+              exc: BaseException, why: str) -> TurnResult:
+    acts = [A.say("Sorry, something went wrong on my side and nothing was changed. Could you try again?")]
+    trace["fallback"] = {"reason": why, "error": f"{type(exc).__name__}: {exc}"}
+    trace["timings_ms"]["total"] = _ms(t0)
+    state = prev.copy()
+    state.last_acts = acts
+    return TurnResult(utterance, acts[0]["text"], acts, state.to_json(), trace, ok=False)
+
+
+def _spec_today(spec: Spec) -> dt.date | None:
+    if spec.settings.today:
+        try:
+            return dt.date.fromisoformat(spec.settings.today)
+        except ValueError:
+            return None
+    return None
