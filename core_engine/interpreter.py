@@ -128,6 +128,8 @@ def _resolve_field(rt: Runtime, parts: tuple[PathPart, ...], *, create: bool) ->
     record = rt.state.get(str(head)) if isinstance(head, str) else None
     rest = list(parts[1:])
     if record is None and isinstance(head, str):
+        record = _implicit_record(rt, head) if create else None
+    if record is None and isinstance(head, str):
         record = _record_holding(rt, head)
         if record is not None:
             rest = [head, *rest]
@@ -154,6 +156,20 @@ def _resolve_field(rt: Runtime, parts: tuple[PathPart, ...], *, create: bool) ->
     if not isinstance(last, str):
         raise StatementError(f"expected a field name after '{record.var}'", path=format_path(parts))
     return record, rt.field_of(record, last)
+
+
+def _implicit_record(rt: Runtime, var: str) -> TaskRecord | None:
+    """`book.date = ...` before `book` exists: the user starts that worksheet (by its variable name)."""
+    from .spec import snake_case
+    for ws in rt.spec.task_worksheets():
+        if snake_case(ws.name) == var:
+            nested = _nested_slot(rt, ws.name)
+            if nested is not None:
+                return nested
+            rec = rt.state.new_task(ws.name, initiator="user", var=var)
+            rt.trace.event("instantiate", var=rec.var, worksheet=ws.name, initiator="user")
+            return rec
+    return None
 
 
 def _record_holding(rt: Runtime, field_name: str) -> TaskRecord | None:

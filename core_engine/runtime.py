@@ -257,6 +257,8 @@ class Runtime:
                 return False
             if record.parent_field and not self.field_active(parent, self.field_of(parent, record.parent_field)):
                 return False
+        if record.parent is None and record.initiator == "user":
+            return True  # the WS predicate says when the agent opens it; the user may open it anyway
         ws = self.worksheet_of(record)
         return self.predicate(ws.predicate, record, what=f"{ws.name} (ws_predicate)")
 

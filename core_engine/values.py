@@ -100,7 +100,7 @@ def coerce_time(value: Any) -> str:
                 hour += 12
             if half == "a" and hour == 12:
                 hour = 0
-            if 0 <= hour < 24 and 0 <= minute < 60 and (half or m.group(2) is not None or hour > 0):
+            if 0 <= hour < 24 and 0 <= minute < 60 and (half or m.group(2) is not None):
                 return f"{hour:02d}:{minute:02d}"
     raise ValueError(f"{value!r} is not a time (use HH:MM)")
 

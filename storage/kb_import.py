@@ -99,8 +99,10 @@ def import_file(
     if total == 0:
         raise StorageError("the file has no rows", file=str(path))
     columns = _apply_options(columns, column_types, free_text, file=str(path))
+    checked = {c.name for c in columns} - set(column_types or ())
     return _import(
-        db_path, table, columns, source(), replace=replace, total=total, progress=progress, file=str(path), started=started
+        db_path, table, columns, source(), replace=replace, total=total, progress=progress, file=str(path),
+        started=started, checked=checked,
     )
 
 
@@ -119,9 +121,11 @@ def import_records(
     started = time.perf_counter()
     _check_table_name(table)
     numbered = _numbered_records(records)
+    checked: set[str] = set()
     if isinstance(records, Sequence):
         columns, total = guess_columns(_batched(r for _, _, r in numbered))
         numbered = _numbered_records(records)
+        checked = {c.name for c in columns} - set(column_types or ())
     else:
         head = list(itertools.islice(numbered, sample))
         columns, _ = guess_columns(_batched(r for _, _, r in head))
@@ -131,7 +135,8 @@ def import_records(
         raise StorageError("no records to import", table=table)
     columns = _apply_options(columns, column_types, free_text, file=None)
     return _import(
-        db_path, table, columns, numbered, replace=replace, total=total, progress=progress, file=None, started=started
+        db_path, table, columns, numbered, replace=replace, total=total, progress=progress, file=None,
+        started=started, checked=checked,
     )
 
 
@@ -179,9 +184,8 @@ def import_documents(
                 row += 1
                 yield row, None, {"doc_id": doc_id, "title": title, "chunk_index": index, "text": chunk}
 
-    total = len(documents) if False else None  # chunk count is unknown until the texts are split
-    return _import(
-        db_path, table, columns, chunks(), replace=replace, total=total, progress=progress, file=None, started=started
+    return _import(  # total=None: the number of chunks is unknown until the texts are split
+        db_path, table, columns, chunks(), replace=replace, total=None, progress=progress, file=None, started=started
     )
 
 
@@ -344,12 +348,9 @@ def _check_names(names: list[Any], *, file: str | None, row: int | None = None) 
 
 
 def _import(
-# -- writing the database ---------------------------------------------------------
-
-
-def _import(
     db_path: str | Path, table: str, columns: list[Column], records: Iterator[RawRecord], *,
     replace: bool, total: int | None, progress: Progress | None, file: str | None, started: float,
+    checked: set[str] = frozenset(),
 ) -> ImportReport:
     """Create ``table`` from ``records`` in one transaction: all of it commits, or nothing does."""
     existed = Path(db_path).exists()
@@ -364,7 +365,7 @@ def _import(
         try:
             _clear_table(db, table, replace)
             db[table].create({c.name: _SQL_TYPES[c.type] for c in columns})
-            rows = _insert_rows(conn, table, columns, records, total, progress, file)
+            rows = _insert_rows(conn, table, columns, records, total, progress, file, checked)
             if any(c.free_text for c in columns):
                 fts = _build_fts(db, table, columns)
             _write_metadata(db, table, columns)
@@ -385,7 +386,7 @@ def _import(
 
 def _insert_rows(
     conn: sqlite3.Connection, table: str, columns: list[Column], records: Iterator[RawRecord],
-    total: int | None, progress: Progress | None, file: str | None,
+    total: int | None, progress: Progress | None, file: str | None, checked: set[str],
 ) -> int:
     """Convert and insert batch by batch; a value that does not fit names its row and column."""
     names = [c.name for c in columns]
@@ -397,7 +398,7 @@ def _insert_rows(
     for batch in _batched(records):
         dicts = [record for _, _, record in batch]
         for row, line, record in batch:
-            if len(record) > len(known) or not known.issuperset(record):
+            if not known.issuperset(record):
                 extra = next(k for k in record if k not in known)
                 raise StorageError(
                     f"row {row} has a column {extra!r} that the sampled rows did not have",
@@ -406,7 +407,8 @@ def _insert_rows(
         converted = []
         for column in columns:
             try:
-                converted.append(convert_column([d.get(column.name) for d in dicts], column.type))
+                values = [d.get(column.name) for d in dicts]
+                converted.append(convert_column(values, column.type, checked=column.name in checked))
             except Unfit as unfit:
                 row, line, _ = batch[unfit.index]
                 shown = repr(unfit.value)

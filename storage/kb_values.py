@@ -71,7 +71,7 @@ class ColumnGuess:
         self.element_chars = self.elements = self.other_elements = 0
 
     def add_batch(self, values: list[Any]) -> None:
-        if all(type(v) is str for v in values):  # noqa: E721 - exact type, the CSV fast path
+        if _all_str(values):
             self.text_chars += sum(map(len, values))
             self.texts += sum(1 for v in values if v)
             present = [s for s in map(str.strip, values) if s]
@@ -198,10 +198,14 @@ def _json_list(s: str) -> list[Any] | None:
 # -- conversion -------------------------------------------------------------------
 
 
-def convert_column(values: list[Any], typ: str) -> list[Any]:
-    """The stored form of each value; raises Unfit for the first value that does not fit."""
-    if all(type(v) is str for v in values):  # noqa: E721
-        fast = _FAST[typ](values)
+def convert_column(values: list[Any], typ: str, *, checked: bool = False) -> list[Any]:
+    """The stored form of each value; raises Unfit for the first value that does not fit.
+
+    ``checked``: inference already saw every one of these values fit ``typ``,
+    so strings whose stored form is the string itself (date, list) skip re-parsing.
+    """
+    if _all_str(values):
+        fast = [v.strip() or None for v in values] if checked and typ in ("date", "list") else _FAST[typ](values)
         if fast is not None:
             return fast
     convert = _CONVERTERS[typ]
@@ -215,6 +219,11 @@ def convert_column(values: list[Any], typ: str) -> list[Any]:
         except (ValueError, TypeError, OverflowError):
             raise Unfit(index, value) from None
     return out
+
+
+def _all_str(values: list[Any]) -> bool:
+    """True when every value is exactly a str: the CSV case, converted in C loops."""
+    return set(map(type, values)) == {str}
 
 
 def _fast_text(values: list[str]) -> list[Any]:

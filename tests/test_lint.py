@@ -388,7 +388,7 @@ def test_every_problem_is_reported_at_once() -> None:
 _text = st.text(alphabet=st.sampled_from(list("self.x_y()[]{}=!<> \n\t\"'0123:#,+*_aéZ")), max_size=40)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(predicate=_text, actions=_text, type_=_text)
 def test_lint_never_raises_on_junk(predicate: str, actions: str, type_: str) -> None:
     def change(d: dict) -> None:

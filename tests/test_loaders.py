@@ -179,6 +179,18 @@ def test_json_to_csv_to_json_is_lossless(spec_source):
     assert loads_spec(dumps_json(spec)) == spec
 
 
+def test_paper_layout_covers_every_model_attribute():
+    """A new model attribute must get a place in the sheet layout (or this fails)."""
+    assert set(Worksheet.model_fields) == {
+        "name", "kind", "predicate", "description", "api", "actions", "fields",
+    }  # fmt: skip
+    assert set(Field.model_fields) == {
+        "name", "type", "kind", "predicate", "description", "enum_values", "dont_ask",
+        "required", "confirm", "actions", "primary_key", "free_text",
+    }  # fmt: skip
+    assert set(EnumValue.model_fields) == {"value", "description"}
+
+
 def test_paper_csv_writer_layout():
     text = dumps_paper_csv(rich_spec())
     rows = rows_of(text)
@@ -360,6 +372,7 @@ def assert_cell_error(err: SpecFormatError, row: int, column: str, text: str) ->
         ([',,spec,,,,,,"{""settings"": {""kb_max_rows"": ""lots""}}",,,,,'], 2, "Description",
          "settings.kb_max_rows: Input should be a valid integer"),
         ([",,api,,,,,,,,,,,"], 2, "Name", "an api row needs the API name"),
+        ([",,task,,,,,,,,,,,"], 2, "WS Name", "a worksheet row needs a WS Name"),
         ([',,api,,,,x,,"{""name"": ""y""}",,,,,'], 2, "Description", "belongs in the Name column"),
         ([',,api,,,,x,,"{""kind"": ""ftp""}",,,,,'], 2, "Description", "kind: Input should be"),
         ([",,api,,,,x,,,,,,,", ",,,,,str,s,,,,,,,"], 3, "WS Name", "before any worksheet row"),
@@ -539,6 +552,9 @@ def test_undetectable_and_empty_inputs(tmp_path):
         detect_format("  \n\n")
     with pytest.raises(SpecFormatError, match="empty file"):
         loads_spec(",,,\n,,\n", "paper_csv")
+    huge = paper(",Main,,,,,,,,,,,,", ',,,,,str,s,,"' + "x" * 200_000 + '",,,,,')
+    assert "unreadable CSV" in format_error(huge).message
+    assert format_error(huge).context["row"] == 3
     err = format_error("\nhello,world\nfoo,bar\n")
     assert err.context["row"] == 2 and "not a spec sheet" in err.message
     (tmp_path / "empty.csv").write_text("", encoding="utf-8")

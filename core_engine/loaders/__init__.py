@@ -83,11 +83,10 @@ def detect_format(text: str, filename: str = "") -> str:
 
 def loads_spec(text: str, fmt: Format | None = None, *, source: str = "<string>") -> Spec:
     """Parse spec text in `fmt` (detected when None); `source` names it in errors."""
-    if fmt is None:
-        fmt = detect_format(text, "" if source == "<string>" else source)  # type: ignore[assignment]
-    loader = _LOADERS.get(fmt)  # type: ignore[arg-type]
+    name = fmt or detect_format(text, "" if source == "<string>" else source)
+    loader = _LOADERS.get(name)
     if loader is None:
-        raise SpecFormatError(f"unknown spec format '{fmt}' (one of {', '.join(FORMATS)})")
+        raise SpecFormatError(f"unknown spec format '{name}' (one of {', '.join(FORMATS)})")
     return loader(text, source=source)
 
 

@@ -22,9 +22,10 @@ Rows, top to bottom (blank rows are skipped; row numbers in errors count them):
   right above it (or above the enum value rows before it).
 - **metadata rows** (`WS Kind` = `spec` or `api`) hold what has no place in the
   grid, as JSON in `Description`: one `spec` row with name, description,
-  starting_prompt, settings and format_version; one `api` row per API with the
-  API name in `Name` and the rest of the API (kind, parameters, mock_result, url,
-  ...) in `Description`. A metadata row ends the worksheet above it.
+  starting_prompt, settings and format_version (every Spec attribute but the
+  worksheets and APIs); one `api` row per API with the API name in `Name` and the
+  rest of the API (kind, parameters, mock_result, url, ...) in `Description`.
+  A metadata row ends the worksheet above it.
 
 Booleans accept TRUE/true/yes/y/1/x and FALSE/false/no/n/0. An empty cell means
 the model's default: Don't Ask and Confirmation false, Required **true** (a field
@@ -43,11 +44,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from pydantic import ValidationError
 
-from ..errors import SpecError
+from ..errors import SpecError, SpecFormatError
 from ..spec import Api, EnumValue, Field, Spec, Worksheet, parse_type
 from .canonical import check_format_version, describe_validation_error
 from .grid import Record, cell_error, header_key, parse_bool, read_records, write_grid
@@ -79,7 +80,10 @@ WS_KINDS = {
     "type": "type", "record": "type",
 }  # fmt: skip
 META_KINDS = ("spec", "api")
-SPEC_META_KEYS = ("format_version", "name", "description", "starting_prompt", "settings")
+# everything of a Spec outside the grid goes to the `spec` row, new attributes included
+SPEC_META_KEYS = tuple(k for k in Spec.model_fields if k not in ("worksheets", "apis"))
+
+T = TypeVar("T")
 
 
 def is_paper_header(cells: list[str]) -> bool:
@@ -164,11 +168,10 @@ class _SheetReader:
         self.meta: dict[str, Any] | None = None
         self.apis: list[Api] = []
         self.worksheets: list[Worksheet] = []
-        self.ws_rows: list[int] = []
         self.current: Worksheet | None = None
         self.enum_field: Field | None = None
 
-    def error(self, row: int, column: str, message: str) -> SpecError:
+    def error(self, row: int, column: str, message: str) -> SpecFormatError:
         return cell_error(message, source=self.source, row=row, column=column)
 
     def cell(self, rec: Record, column: str) -> str:
@@ -185,6 +188,8 @@ class _SheetReader:
                 self.read_meta(rec, ws_kind)
             elif self.cell(rec, "WS Name").strip():
                 self.read_worksheet(rec)
+            elif ws_kind:
+                raise self.error(rec.number, "WS Name", "a worksheet row needs a WS Name")
             elif self.cell(rec, "Type").strip() or self.cell(rec, "Name").strip():
                 self.read_field(rec)
             elif self.cell(rec, "Enum Values").strip():
@@ -347,7 +352,7 @@ class _SheetReader:
                 self.apis.append(mock_api(ws.api, ws.name))
                 declared.add(ws.api)
 
-    def validated(self, row: int, column: str, build: Any) -> Any:
+    def validated(self, row: int, column: str, build: Callable[[], T]) -> T:
         """Run a model constructor; a ValidationError becomes an error at this cell."""
         try:
             return build()
@@ -358,7 +363,9 @@ class _SheetReader:
             raise SpecError(message, file=self.source, **context) from exc
 
 
-def parse_kind(cell: str, *, error: Any) -> tuple[str, bool, bool]:
+def parse_kind(
+    cell: str, *, error: Callable[[str], SpecFormatError]
+) -> tuple[str, bool, bool]:
     """`input, primary` -> ("input", True, False); an empty cell is `input`."""
     text = re.sub(r"free[\s_-]*text", "free_text", cell.strip().lower())
     text = re.sub(r"primary[\s_-]*key", "primary", text)

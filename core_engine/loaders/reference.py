@@ -100,7 +100,9 @@ def loads_reference_csv(text: str, *, source: str = "<string>") -> Spec:
             enum_field = None
             ws_type = type_text.lower() or "worksheet"
             if ws_type not in WS_TYPES:
-                raise error(rec, TYPE, f"unknown worksheet type '{type_text}' (worksheet, db or type)")
+                raise error(
+                    rec, TYPE, f"unknown worksheet type '{type_text}' (worksheet, db or type)"
+                )
             worksheets.append(
                 Worksheet(
                     name=rec.at(WS_NAME).strip(),

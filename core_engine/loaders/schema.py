@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
         if current != text:
-            print(f"{args.output} is stale; run python -m core_engine.loaders.schema", file=sys.stderr)
+            print(f"{args.output} is stale: run {parser.prog}", file=sys.stderr)
             return 1
         return 0
     write_text_atomic(args.output, text)

@@ -162,7 +162,8 @@ CORE_COURSES: list[CourseSpec] = [
     CourseSpec(("CS 161",), "Design and Analysis of Algorithms", (3, 5), LET,
                "Worst-case and average-case analysis, recurrences, divide and conquer, "
                "randomized algorithms, sorting, graph search, shortest paths, minimum spanning "
-               "trees, greedy algorithms and dynamic programming.",
+               "trees, greedy algorithms and dynamic programming. "
+               "Students practice proving algorithms correct and analyzing their running time.",
                prereqs=("CS 103", "CS 109"), foundations="algorithmic_analysis",
                seasons=("autumn", "winter", "spring", "summer")),
     CourseSpec(("CS 166",), "Data Structures", (3, 4), LCR,
@@ -173,7 +174,8 @@ CORE_COURSES: list[CourseSpec] = [
     CourseSpec(("CS 168",), "The Modern Algorithmic Toolbox", (3, 4), LCR,
                "Algorithmic ideas that show up in practice with large data: hashing and "
                "sketching, dimension reduction, spectral methods, sampling, regularization and "
-               "convex optimization, each paired with a hands-on mini-project.",
+               "convex optimization, each paired with a hands-on mini-project. "
+               "Assignments mix short proofs with experiments in Python.",
                prereqs=("CS 109", "CS 161"), breadth="formal_foundations"),
     CourseSpec(("CS 181",), "Computers, Ethics, and Public Policy", (4, 5), LCR,
                "Ethical and policy questions raised by computing: privacy, algorithmic "
@@ -227,68 +229,82 @@ CORE_COURSES: list[CourseSpec] = [
     CourseSpec(("CS 243",), "Program Analysis and Optimizations", (3, 4), LCR,
                "Theory and practice of program analysis in optimizing compilers: data-flow "
                "analysis, static single assignment form, pointer analysis, loop optimization "
-               "and parallelization.",
+               "and parallelization. "
+               "Students implement several analyses in a research compiler.",
                prereqs=("CS 143",), breadth="systems", impl=True),
     CourseSpec(("CS 244",), "Advanced Topics in Networking", (3, 4), LCR,
                "Reading and reproducing research results in computer networking, including "
-               "congestion control, data-centre networks, software-defined networking and "
-               "programmable switches.",
+               "congestion control, data-center networks, software-defined networking and "
+               "programmable switches. "
+               "Teams reproduce a published experiment and write up what they find.",
                prereqs=("CS 144",), breadth="systems"),
     CourseSpec(("CS 245",), "Principles of Data-Intensive Systems", (3, 3), LCR,
                "Design of systems that store and process large data sets: storage formats, "
                "query execution, transactions, stream processing and distributed data "
-               "processing frameworks.",
+               "processing frameworks. "
+               "Readings pair classic papers with the designs of current open-source systems.",
                prereqs=("CS 145",), breadth="systems"),
     CourseSpec(("CS 250",), "Algebraic Error Correcting Codes", (3, 3), LCR,
                "Mathematical foundations of error-correcting codes and their algorithms, "
                "including Reed-Solomon codes, list decoding and applications in storage and "
-               "complexity theory.",
+               "complexity theory. "
+               "Assumes comfort with linear algebra and finite fields.",
                prereqs=("CS 103", "MATH 104"), breadth="formal_foundations"),
     CourseSpec(("CS 251",), "Cryptocurrencies and Blockchain Technologies", (3, 3), LCR,
                "How cryptocurrencies work: consensus protocols, scripting, smart contracts, "
-               "scalability and privacy, along with their economic and legal context.",
+               "scalability and privacy, along with their economic and legal context. "
+               "Students write and attack smart contracts in a test network.",
                prereqs=("CS 110",), breadth="systems"),
     CourseSpec(("CS 253",), "Web Security", (3, 3), LCR,
                "Principles of web security: the browser security model, cross-site attacks, "
                "authentication, transport security and secure application design, with "
-               "hands-on attack and defense exercises.",
+               "hands-on attack and defense exercises. "
+               "Assignments exploit and then patch a deliberately vulnerable web application.",
                prereqs=("CS 142",), breadth="systems"),
     CourseSpec(("CS 254",), "Computational Complexity", (3, 3), LCR,
                "A graduate introduction to complexity theory: time and space hierarchies, the "
                "polynomial hierarchy, circuits, randomness, interactive proofs and hardness of "
-               "approximation.",
+               "approximation. "
+               "Weekly problem sets and a final expository paper.",
                prereqs=("CS 154",), breadth="formal_foundations"),
     CourseSpec(("CS 255",), "Introduction to Cryptography", (3, 3), LCR,
                "Theory and practice of cryptographic systems: symmetric encryption, message "
                "integrity, public-key encryption, digital signatures and key exchange, and "
-               "how real protocols get them wrong.",
+               "how real protocols get them wrong. "
+               "Problem sets include short programming exercises that break weak schemes.",
                prereqs=("CS 103", "CS 109"), breadth="formal_foundations"),
     CourseSpec(("CS 261",), "Optimization and Algorithmic Paradigms", (3, 3), LCR,
                "Advanced algorithm design through the lens of optimization: network flows, "
                "linear programming and duality, online algorithms, approximation algorithms "
-               "and algorithms for large data.",
+               "and algorithms for large data. "
+               "Lectures emphasize proofs of correctness and approximation guarantees.",
                prereqs=("CS 161",), breadth="formal_foundations"),
     CourseSpec(("CS 265",), "Randomized Algorithms and Probabilistic Analysis", (3, 3), LCR,
                "Randomness as a resource in algorithm design: concentration bounds, random "
-               "walks, hashing, the probabilistic method and Markov chain Monte Carlo.",
+               "walks, hashing, the probabilistic method and Markov chain Monte Carlo. "
+               "Intended for students who enjoyed CS 109 and CS 161.",
                prereqs=("CS 109", "CS 161"), breadth="formal_foundations"),
     CourseSpec(("CS 269I",), "Incentives in Computer Science", (3, 3), LCR,
                "How incentives shape systems built by and for many people: auctions, "
-               "matching markets, peer-to-peer systems, crowdsourcing and blockchains.",
+               "matching markets, peer-to-peer systems, crowdsourcing and blockchains. "
+               "No economics background is assumed.",
                prereqs=("CS 161",), breadth="formal_foundations"),
     CourseSpec(("CS 343D",), "Domain-Specific Programming Models and Compilers", (3, 3), LCR,
                "How domain-specific languages let programmers write fast code for image "
                "processing, machine learning and scientific computing, and how their "
-               "compilers schedule and optimize it.",
+               "compilers schedule and optimize it. "
+               "Students design a small language of their own as a final project.",
                prereqs=("CS 143",), breadth="systems", impl=True),
     CourseSpec(("CS 344",), "Topics in Computer Networks", (3, 3), LCR,
                "Hands-on design of a high-performance network system: students build the "
                "control plane and data plane of an Internet router in teams and "
-               "interoperate with each other's routers.",
+               "interoperate with each other's routers. "
+               "Teams build the control plane in C and the data plane in P4.",
                prereqs=("CS 144",), breadth="systems", impl=True),
     CourseSpec(("CS 369Z",), "Topics in Algorithm Design: Streaming and Sketching", (3, 3), LCR,
                "Research seminar on algorithms that process data in one pass with little "
                "memory: sketches, sampling, lower bounds and applications to networks and "
-               "databases.",
+               "databases. "
+               "Students read recent papers and present one in class.",
                prereqs=("CS 161",), breadth="formal_foundations"),
 ]

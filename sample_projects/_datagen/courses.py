@@ -172,8 +172,9 @@ def _rating_rows(rng: random.Random, course_id: int, spec: CourseSpec, seasons: 
 def _reviews(rng: random.Random, rating: float, title: str, instructor: str,
              hours: float) -> list[str]:
     weights = (8, 2, 0) if rating >= 4.3 else (5, 4, 1) if rating >= 3.6 else (2, 4, 4)
+    target = rng.randint(2, 5)
     texts: list[str] = []
-    for _ in range(rng.randint(2, 5)):
+    while len(texts) < target:
         tone = rng.choices((REVIEWS_GOOD, REVIEWS_MIXED, REVIEWS_POOR), weights=weights)[0]
         text = rng.choice(tone).format(instructor=instructor, title=title,
                                        hours=round(hours))
@@ -220,6 +221,11 @@ def _join(items: list[str], word: str = "and") -> str:
     return f"{', '.join(items[:-1])}, {word} {items[-1]}"
 
 
+def sentence_count(text: str) -> int:
+    """Sentences in a plain description (ends of sentence followed by space or the end)."""
+    return len(re.findall(r"[.!?](?:\s|$)", text))
+
+
 REQUIRED_CODES = (
     "CS 103 CS 106A CS 106B CS 107 CS 108 CS 109 CS 110 CS 111 CS 124 CS 129 CS 131 CS 140 "
     "CS 143 CS 144 CS 145 CS 147 CS 148 CS 149 CS 155 CS 157 CS 161 CS 221 CS 224N CS 224W "
@@ -249,6 +255,8 @@ def check_guarantees(tables: dict[str, list[dict]]) -> None:
         require(course["foundations_requirements"] in ("", *FOUNDATIONS), course["title"])
         require(course["breadth_requirement"] in ("", *BREADTH), course["title"])
         require(course["min_units"] <= course["max_units"], f"units of {course['title']}")
+        require(2 <= sentence_count(course["description"]) <= 4,
+                f"description of {course['title']} must have 2-4 sentences")
     known = set(ids)
     for name in ("offerings", "ratings"):
         require(all(row["course_id"] in known for row in tables[name]), f"orphan {name}")

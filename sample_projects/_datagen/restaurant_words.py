@@ -100,7 +100,7 @@ CUISINES: dict[str, tuple[int, list[str], tuple[int, int, int, int], list[str]]]
     "Burgers": (6, ["American (New)"], (7, 3, 0, 0), [
         "Classic Cheeseburger", "Double Smash Burger", "Garlic Fries", "Chili Cheese Fries",
         "Mushroom Swiss Burger", "Onion Rings"]),
-    "Vegan": (5, ["Cafes", "Mediterranean"], (4, 5, 1, 0), [
+    "Vegan": (3, ["Cafes", "Mediterranean"], (4, 5, 1, 0), [
         "Jackfruit Tacos", "Cashew Mac and Cheese", "Buddha Bowl", "Black Bean Burger",
         "Cauliflower Wings", "Vegan Chocolate Cake"]),
     "Cafes": (7, ["American (New)", "French"], (7, 3, 0, 0), [
@@ -125,71 +125,84 @@ EXTRA_DISHES: dict[str, list[str]] = {
 NAMES: dict[str, tuple[list[str], list[str]]] = {
     "Pizza": (["{} Pizzeria", "Pizzeria {}", "{} Pizza Co.", "{}"], [
         "Forno Rosso", "Vesuvio Hill", "Crosta", "Blue Flame", "Basil Lane", "Sette Forni",
-        "Brick & Basil", "Cornicione", "Tomatina", "Slice of Sunset", "Half Moon"]),
+        "Brick & Basil", "Cornicione", "Tomatina", "Sunset Slice", "Half Moon", "Leopardo",
+        "Stone Arch", "Red Door", "Mezzaluna", "Fiamma"]),
     "Italian": (["Trattoria {}", "Osteria {}", "Cucina {}", "{}"], [
         "Girasole", "Fiorella", "Nonna Lucia", "Piccolino", "Vespa", "Bellavista",
-        "Il Cortile", "Marzano", "Sole Mio", "Ponte Vecchio", "Limoncello", "Paglia"]),
+        "Il Cortile", "Marzano", "Sole Mio", "Ponte Vecchio", "Limoncello", "Paglia", "Lucciola",
+        "Borgo Antico", "Fontanella", "Orto", "Il Pozzo"]),
     "French": (["Bistro {}", "Brasserie {}", "Chez {}", "Café {}", "Maison {}"], [
-        "Colette", "Marcel", "Lumière", "Petit Jardin", "Belle Époque", "Sabine",
-        "Rive Gauche", "Margaux", "Papillon", "Les Halles Ouest"]),
+        "Colette", "Marcel", "Petit Jardin", "Belle Époque", "Rive Gauche", "Margaux",
+        "Papillon", "Les Halles Ouest", "Amandine", "Le Moulin", "Beaumont", "Soleil Levant",
+        "Clémentine"]),
     "Thai": (["{} Thai", "{} Thai Kitchen", "Baan {}", "{}"], [
-        "Lemongrass", "Siam Orchid", "Khao Hom", "Sabai", "Chiang Mai Garden", "Krua",
-        "Jasmine", "Lanna", "Thai Basil Corner", "Nong Khai"]),
+        "Siam Orchid", "Khao Hom", "Sabai", "Chiang Mai Garden", "Krua", "Jasmine", "Lanna",
+        "Basil Corner", "Nong Khai", "Suan", "Pla Thong", "Ruen", "Rim Nam", "Sukhothai"]),
     "Chinese": (["{}", "{} Kitchen", "{} House", "{} Noodle Bar"], [
         "Jade Garden", "Golden Lotus", "Dragon Well", "Red Lantern", "Hunan Star",
-        "Sichuan Pepper", "Bamboo Court", "Lucky Crane", "Shanghai Moon", "Pearl River"]),
+        "Sichuan Pepper", "Bamboo Court", "Lucky Crane", "Shanghai Moon", "Pearl River",
+        "Jasmine Court", "Silk Road", "Twin Dragons", "Lotus Pavilion"]),
     "Japanese": (["{}", "{} Japanese Kitchen", "Restaurant {}"], [
-        "Hinoki", "Kaze", "Tsubaki", "Kinoko", "Sakura Tei", "Yuzu", "Tomoe", "Ume"]),
+        "Hinoki", "Kaze", "Tsubaki", "Kinoko", "Sakura Tei", "Yuzu", "Tomoe", "Ume", "Hanabi",
+        "Kotobuki", "Matsu"]),
     "Sushi Bars": (["Sushi {}", "{} Sushi", "{} Sushi Bar"], [
-        "Hana", "Kaiyo", "Nami", "Sora", "Tsuki", "Umi", "Shiro", "Kanpai", "Mizu"]),
+        "Hana", "Kaiyo", "Nami", "Sora", "Tsuki", "Umi", "Shiro", "Kanpai", "Mizu", "Koi", "Hoshi",
+        "Sakana"]),
     "Ramen": (["{} Ramen", "Ramen {}", "Menya {}"], [
-        "Kazan", "Hikari", "Taiyo", "Nagi", "Yokocho", "Ichigo", "Daruma", "Kumo"]),
+        "Kazan", "Hikari", "Taiyo", "Nagi", "Yokocho", "Ichigo", "Daruma", "Kumo", "Hinata",
+        "Tonbo"]),
     "Izakaya": (["Izakaya {}", "{} Izakaya"], [
-        "Tomo", "Kaiju", "Akari", "Sakaba", "Hotaru", "Nonbei", "Chochin"]),
+        "Tomo", "Kaiju", "Akari", "Sakaba", "Hotaru", "Nonbei", "Chochin", "Kemuri", "Yoru"]),
     "Mexican": (["Taqueria {}", "{} Cocina", "{} Cantina", "{}"], [
         "Los Gallos", "La Palma", "Casa Azul", "El Nopal", "Dos Caminos", "Agave Azul",
-        "La Milpa", "Tres Hermanas", "El Sol de Oaxaca", "Calavera Roja", "Maíz"]),
+        "La Milpa", "Tres Hermanas", "El Sol de Oaxaca", "Calavera Roja", "Maíz", "Tierra Roja",
+        "La Cocinita", "Mariposa", "Los Arcos", "Tamarindo"]),
     "Indian": (["{}", "{} Indian Cuisine", "{} Kitchen"], [
         "Saffron House", "Tandoor Nights", "Masala Darbar", "Chutney Junction", "Kesar",
-        "Spice Route", "Rasoi", "Curry Leaf", "Namaste Bay", "Mirchi"]),
+        "Spice Route", "Rasoi", "Curry Leaf", "Namaste Bay", "Mirchi", "Chaat Corner",
+        "Himalaya House", "Tulsi", "Jaipur Rose"]),
     "Korean": (["{}", "{} BBQ", "{} Korean Kitchen"], [
         "Seoul Garden", "Hanok", "Bap Jip", "Gangnam Table", "Jeju House", "Mapo Grill",
-        "Sura", "Maru"]),
+        "Sura", "Maru", "Ondol", "Bada", "Hodu"]),
     "Vietnamese": (["Pho {}", "{}", "{} Vietnamese Kitchen"], [
         "Little Hue", "Saigon Alley", "Lotus Leaf", "Hanoi House", "Mekong",
-        "Banh Mi Corner", "Golden Bamboo", "Song Que"]),
+        "Banh Mi Corner", "Golden Bamboo", "Song Que", "Com Nha", "Hoa Mai", "Perfume River"]),
     "Mediterranean": (["{}", "{} Kitchen", "{} Grill"], [
         "Olive & Fig", "Cypress", "Zaytoon", "Levant", "Anchor & Olive", "Aegean Table",
-        "Sumac", "Pomegranate"]),
+        "Sumac", "Pomegranate", "Laurel & Thyme", "Fig Tree", "Orzo"]),
     "Greek": (["Taverna {}", "{}", "{} Greek Kitchen"], [
-        "Nikos", "Kalamata", "Santorini Blue", "Opa", "Mykonos", "Athena", "Philoxenia"]),
+        "Nikos", "Kalamata", "Santorini Blue", "Opa", "Mykonos", "Athena", "Philoxenia", "Ikaria",
+        "Thalassa"]),
     "Middle Eastern": (["{}", "{} Grill", "{} Kitchen"], [
         "Cedar House", "Beirut Nights", "Al Sufra", "Damask", "Petra", "Za'atar",
-        "Sahara Rose"]),
+        "Sahara Rose", "Saffron Tent", "Jasmine Gate", "Oasis Table"]),
     "American (New)": (["{}", "The {}", "{} Kitchen", "{} Tavern"], [
         "Copper Table", "Drifting Oak", "Foghorn", "Harvest Commons", "Iron Gate",
         "Tin Roof", "Marigold", "Sparrow & Pine", "Quarry", "Northstar", "Little Brass",
-        "Cable & Crumb"]),
+        "Cable & Crumb", "Larkspur", "Hearth & Hound", "Juniper", "Wildwood"]),
     "Seafood": (["{}", "{} Oyster Bar", "{} Fish House"], [
         "Harbor & Vine", "Salt Point", "Pier Nine", "Tidewater", "Driftwood",
-        "Blue Heron", "Bay Catch", "Anchor Light"]),
+        "Blue Heron", "Bay Catch", "Anchor Light", "Salt & Brine", "Half Shell", "Mooring"]),
     "Steakhouses": (["{} Steakhouse", "{} Chophouse", "{}"], [
         "Ember", "Cattle Ridge", "Prime & Pine", "Cast Iron", "Redwood",
-        "Bellwether", "Flint"]),
+        "Bellwether", "Flint", "Hearthstone", "Iron Range"]),
     "Burgers": (["{} Burgers", "{} Burger Bar", "{}"], [
         "Patty Wagon", "Big Fog", "Griddle Street", "Stack House", "Chuck & Bun",
-        "Two Buns", "Flat Top"]),
+        "Two Buns", "Flat Top", "Bun Run", "Fog City", "Buttered Bun", "Lucky Patty"]),
     "Vegan": (["{}", "{} Vegan Kitchen", "{} Plant Kitchen"], [
         "Green Lantern", "Sprout & Root", "Leaf", "Fern", "Golden Beet", "Herbivore Hill",
-        "Clover Table", "Sunflower", "Wild Kale"]),
+        "Clover Table", "Sunflower", "Wild Kale", "Bloom", "Good Earth Table", "Sprig",
+        "Mossy Stone", "Green Fork", "Radish", "Olive Branch", "Meadowlark"]),
     "Cafes": (["{} Cafe", "Cafe {}", "{} Coffee & Kitchen"], [
         "Morning Fog", "Blue Door", "Sunday", "Little Wren", "Lantern", "Marmalade",
-        "Honeybee", "Common Ground", "Paper Plane", "Daybreak"]),
+        "Honeybee", "Common Ground", "Paper Plane", "Daybreak", "Crumb & Kettle", "Sunny Side",
+        "Window Seat"]),
     "Wine Bars": (["{} Wine Bar", "{} Wine Merchant", "{}"], [
         "Cellar & Vine", "Vintage Row", "Terroir", "The Corkscrew", "Barrel Room",
-        "Decanter", "Crush"]),
+        "Decanter", "Crush", "Vineyard Lane", "Cork & Cask"]),
     "Spanish": (["{}", "Bodega {}", "Taberna {}"], [
-        "Sol", "Alta", "Txoko", "Mercado", "Andaluz", "Calle Ocho", "La Rioja"]),
+        "Sol", "Alta", "Txoko", "Mercado", "Andaluz", "Calle Ocho", "La Rioja", "Azahar",
+        "Olivar"]),
     "Ethiopian": (["{}", "{} Ethiopian Restaurant", "{} Kitchen"], [
         "Lalibela", "Abyssinia", "Axum", "Gondar", "Blue Nile", "Addis", "Selam"]),
 }

@@ -113,6 +113,7 @@ class _Registry:
     """Values that must stay unique across the whole table."""
 
     names: set[str] = field(default_factory=set)
+    words: set[tuple[str, str]] = field(default_factory=set)
     addresses: set[str] = field(default_factory=set)
     phones: set[str] = field(default_factory=set)
 
@@ -137,14 +138,15 @@ def generate(seed: int = SEED) -> list[dict]:
 
 def _pinned_row(rng: random.Random, pin: Pinned, registry: _Registry) -> dict:
     address = pin.address or _address(rng, pin.location, registry)
-    hours = pin.opening_hours or rng.choice(HOURS[MEAL_STYLE.get(pin.cuisines[0], "lunch and dinner")])
+    style = MEAL_STYLE.get(pin.cuisines[0], "lunch and dinner")
+    hours = pin.opening_hours or rng.choice(HOURS[style])
     features = list(pin.features)
     return _assemble(rng, pin.name, pin.location, pin.cuisines, pin.price, pin.rating,
                      pin.num_reviews, address, pin.popular_dishes, hours, features, registry)
 
 
 def _random_row(rng: random.Random, city: str, quota: str, registry: _Registry) -> dict:
-    primary = _primary_cuisine(rng, quota)
+    primary = _primary_cuisine(rng, quota, registry)
     _, pairs, price_weights, _ = CUISINES[primary]
     extra = rng.choices((0, 1, 2), weights=(4, 4, 2))[0]
     cuisines = [primary] + rng.sample(pairs, min(extra, len(pairs)))
@@ -161,23 +163,32 @@ def _random_row(rng: random.Random, city: str, quota: str, registry: _Registry) 
                      hours, features, registry)
 
 
-def _primary_cuisine(rng: random.Random, quota: str) -> str:
+def _primary_cuisine(rng: random.Random, quota: str, registry: _Registry) -> str:
+    """A weighted cuisine that still has an unused name word (so names stay distinct)."""
+    names = [n for n in CUISINES if _free_words(n, registry)]
     if quota == "vegan":
-        return "Vegan"
-    names = list(CUISINES)
-    if quota == "luxury":
+        names = [n for n in names if n == "Vegan"]
+    elif quota == "luxury":
         names = [n for n in names if CUISINES[n][2][3] > 0]
+    if not names:
+        raise AssertionError(f"restaurants: ran out of name words (quota {quota!r})")
     return rng.choices(names, weights=[CUISINES[n][0] for n in names])[0]
 
 
+def _free_words(primary: str, registry: _Registry) -> list[str]:
+    return [w for w in NAMES[primary][1] if (primary, w) not in registry.words]
+
+
 def _name(rng: random.Random, primary: str, registry: _Registry) -> str:
-    patterns, words = NAMES[primary]
-    for _ in range(200):
-        name = rng.choice(patterns).format(rng.choice(words))
-        if name not in registry.names:
-            registry.names.add(name)
-            return name
-    raise AssertionError(f"ran out of unique {primary} restaurant names")
+    """A name built on a word no other restaurant of this cuisine uses."""
+    patterns, _ = NAMES[primary]
+    word = rng.choice(_free_words(primary, registry))
+    registry.words.add((primary, word))
+    name = rng.choice(patterns).format(word)
+    if name in registry.names:
+        raise AssertionError(f"restaurants: duplicate name {name!r}")
+    registry.names.add(name)
+    return name
 
 
 def _address(rng: random.Random, city: str, registry: _Registry) -> str:
@@ -308,7 +319,8 @@ def check_guarantees(rows: list[dict]) -> None:
         require(1 <= len(row["cuisines"]) <= 3, f"cuisines of {row['name']}")
         require(2 <= len(row["popular_dishes"]) <= 5, f"dishes of {row['name']}")
         require(3 <= len(row["reviews"]) <= 6, f"reviews of {row['name']}")
-        require(row["rating"] in RATINGS and row["price"] in PRICES, f"rating/price of {row['name']}")
+        require(row["rating"] in RATINGS and row["price"] in PRICES,
+                f"rating/price of {row['name']}")
     require(any("Pizza" in r["cuisines"] and r["location"] == "San Francisco"
                 and _mentions(r, "patio") for r in rows), "no SF pizza place with a patio")
     require(any("French" in r["cuisines"] and _mentions(r, "romantic") for r in rows),
