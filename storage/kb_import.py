@@ -310,7 +310,7 @@ def _read_json(path: Path) -> list[RawRecord]:
             f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", file=str(path), line=exc.lineno
         ) from exc
     if not isinstance(value, list):
-        raise StorageError(f"a JSON file must hold an array of objects; this one holds a {_json_kind(value)}", file=str(path))
+        raise StorageError(f"a JSON file must hold an array of objects, not a JSON {_json_kind(value)}", file=str(path))
     records: list[RawRecord] = []
     for row, item in enumerate(value, 1):
         if not isinstance(item, dict):

@@ -1,0 +1,61 @@
+"""Engine per-turn time with the formal parser, Algorithm 1 policy and template responses.
+
+Replays each sample's formal conversation tests many times and records p50/p99
+per-turn wall time. Writes bench/results/engine.json.
+
+    python -m bench.bench_engine [--repeat 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+from pathlib import Path
+
+from core_engine import Agent
+from core_engine.testing import find_tests, load_test
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ("ticket_submission", "bank_fraud")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    idx = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[idx]
+
+
+def bench_sample(name: str, repeat: int) -> dict:
+    agent = Agent.load(ROOT / "sample_projects" / name)
+    tests = [load_test(p) for p in find_tests(agent) if load_test(p).get("parser", "formal") == "formal"]
+    times: list[float] = []
+    for _ in range(repeat):
+        for test in tests:
+            session = agent.new_session(parser="formal")
+            for turn in test["turns"]:
+                t = time.perf_counter()
+                session.turn(turn["user"])
+                times.append((time.perf_counter() - t) * 1000)
+    return {"turns": len(times), "p50_ms": round(percentile(times, 50), 3), "p99_ms": round(percentile(times, 99), 3),
+            "mean_ms": round(statistics.fmean(times), 3)}
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--repeat", type=int, default=100)
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "engine.json"))
+    args = ap.parse_args(argv)
+    result = {"benchmark": "engine_turn_formal_template", "python": platform.python_version(),
+              "machine": platform.machine(), "samples": {n: bench_sample(n, args.repeat) for n in SAMPLES}}
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+    return result
+
+
+if __name__ == "__main__":
+    main()
