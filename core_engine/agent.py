@@ -84,23 +84,21 @@ class Agent:
 
     # Backend factories: later components register theirs in BACKEND_FACTORIES.
     def make_parser(self, parser: str | Parser, **options: Any) -> Parser:
-        if not isinstance(parser, str):
-            return parser
-        if parser == "formal":
-            return FormalParser()
-        factory = BACKEND_FACTORIES.get(("parser", parser))
-        if factory is None:
-            raise GenieError(f"unknown parser '{parser}' (choose formal, offline or llm)")
-        return factory(self, **options)
+        return self._backend("parser", parser, {"formal": FormalParser}, "formal, offline or llm", **options)
 
     def make_responder(self, rg: str | Responder, **options: Any) -> Responder:
-        if not isinstance(rg, str):
-            return rg
-        if rg == "template":
-            return TemplateResponder()
-        factory = BACKEND_FACTORIES.get(("rg", rg))
+        return self._backend("rg", rg, {"template": TemplateResponder}, "template or llm", **options)
+
+    def _backend(self, kind: str, choice: Any, builtins: dict[str, Callable[[], Any]], names: str,
+                 **options: Any) -> Any:
+        if not isinstance(choice, str):
+            return choice
+        if choice in builtins:
+            return builtins[choice]()
+        factory = BACKEND_FACTORIES.get((kind, choice))
         if factory is None:
-            raise GenieError(f"unknown response generator '{rg}' (choose template or llm)")
+            label = "parser" if kind == "parser" else "response generator"
+            raise GenieError(f"unknown {label} '{choice}' (choose {names})")
         return factory(self, **options)
 
     def make_knowledge(self, knowledge: KnowledgeBackend | None, **options: Any) -> tuple[Any, Any]:
