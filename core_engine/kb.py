@@ -88,7 +88,13 @@ _ACTION_NAMES = {
 _SQLITE_RECURSIVE = getattr(sqlite3, "SQLITE_RECURSIVE", 33)
 _PROGRESS_STEPS = 1000  # VM instructions between deadline checks
 _MAX_VALUE_BYTES = 10_000_000  # SQLITE_LIMIT_LENGTH: bounds randomblob()/zeroblob()/printf()
-_READING_KEYWORDS = ("select", "with", "values")
+# Statements other than queries, refused before SQLite sees them (VACUUM INTO,
+# for one, writes a file without asking the authorizer about writing). Any other
+# first word is either a query (SELECT, WITH, VALUES) or a syntax error.
+_OTHER_STATEMENTS = frozenset(
+    """insert update delete replace upsert create drop alter attach detach pragma vacuum reindex
+    analyze begin commit end rollback savepoint release explain""".split()
+)
 
 
 @dataclass(frozen=True)
@@ -355,9 +361,8 @@ def _single_statement(sql: object) -> str:
             if _skip_noise(sql, end) < len(sql):
                 raise KnowledgeError("only one SQL statement is allowed per query", sql=sql)
             break
-    start = _skip_noise(statement, 0, also="(")
-    keyword = re.match(r"[A-Za-z]+", statement[start:])
-    if keyword is None or keyword.group(0).lower() not in _READING_KEYWORDS:
+    keyword = re.match(r"[A-Za-z]+", statement[_skip_noise(statement, 0):])
+    if keyword is not None and keyword.group(0).lower() in _OTHER_STATEMENTS:
         raise KnowledgeError(
             "query not allowed: only SELECT queries may run on the knowledge base (it is read-only)", sql=sql
         )

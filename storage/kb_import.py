@@ -433,16 +433,20 @@ def _check_table_name(table: str) -> None:
 
 
 def _clear_table(db: sqlite_utils.Database, table: str, replace: bool) -> None:
-    if not db[table].exists():
+    """Refuse an existing table unless ``replace``; then drop it, its FTS index and its metadata."""
+    found = db.execute(  # SQLite table names ignore case: "Restaurants" is "restaurants"
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", [table]
+    ).fetchone()
+    if found is None:
         return
     if not replace:
-        raise StorageError(f"table {table!r} already exists; pass replace=True to overwrite it", table=table)
-    fts = fts_table_name(table)
+        raise StorageError(f"table {found[0]!r} already exists; pass replace=True to overwrite it", table=table)
+    fts = fts_table_name(found[0])
     if db[fts].exists():
         db.execute(f"DROP TABLE {quote_identifier(fts)}")
-    db[table].drop()
+    db[found[0]].drop()
     if db[METADATA_TABLE].exists():
-        db.execute(f"DELETE FROM {METADATA_TABLE} WHERE table_name = ?", [table])
+        db.execute(f"DELETE FROM {METADATA_TABLE} WHERE table_name = ?", [found[0]])
 
 
 def _build_fts(db: sqlite_utils.Database, table: str, columns: list[Column]) -> str:

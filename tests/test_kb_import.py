@@ -237,10 +237,12 @@ def test_existing_table_needs_replace(tmp_path):
         info = kb.tables()["restaurants"]
         assert [c.name for c in info.columns] == ["name", "review"] and info.row_count == 1
         assert kb.execute("SELECT rowid FROM restaurants_fts WHERE restaurants_fts MATCH 'curry'").rows == [{"rowid": 1}]
-    records = [{"name": "Plain"}]
-    assert import_records(db, records, "restaurants", replace=True).fts_table is None
+    with pytest.raises(StorageError, match="'restaurants' already exists"):
+        import_records(db, [{"name": "Plain"}], "Restaurants")
+    assert import_records(db, [{"name": "Plain"}], "Restaurants", replace=True).fts_table is None
     with SQLiteKB(db) as kb:
-        assert kb.tables()["restaurants"].fts_table is None
+        assert set(kb.tables()) == {"Restaurants"}
+        assert kb.tables()["Restaurants"].fts_table is None
         assert kb.execute("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'restaurants_fts%'").rows == [{"n": 0}]
 
 
