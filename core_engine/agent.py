@@ -91,6 +91,7 @@ class Agent:
 
     def _backend(self, kind: str, choice: Any, builtins: dict[str, Callable[[], Any]], names: str,
                  **options: Any) -> Any:
+        load_backends()
         if not isinstance(choice, str):
             return choice
         if choice in builtins:
@@ -102,6 +103,7 @@ class Agent:
         return factory(self, **options)
 
     def make_knowledge(self, knowledge: KnowledgeBackend | None, **options: Any) -> tuple[Any, Any]:
+        load_backends()
         if knowledge is not None:
             return getattr(knowledge, "kb", None), knowledge
         factory = BACKEND_FACTORIES.get(("knowledge", options.get("knowledge_parser", "offline")))
@@ -112,6 +114,20 @@ class Agent:
 
 BACKEND_FACTORIES: dict[tuple[str, str], Callable[..., Any]] = {}
 """(kind, name) -> factory(agent, **options); filled by the parser/knowledge modules at import."""
+
+OPTIONAL_BACKENDS = ("core_engine.parsers.offline", "core_engine.parsers.llm", "core_engine.responders.llm",
+                     "core_engine.knowledge")
+
+
+def load_backends() -> None:
+    """Import the backend modules that exist so they register their factories."""
+    import importlib
+    for name in OPTIONAL_BACKENDS:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
 
 
 class Session:

@@ -169,15 +169,9 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
         return 2
 
 
-def _register_backends() -> Any:
-    """Import the optional backends so they register their factories (offline, llm)."""
-    import importlib
-    for name in ("core_engine.parsers.offline", "core_engine.parsers.llm", "core_engine.knowledge"):
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
+def _register_backends() -> None:
+    from .agent import load_backends
+    load_backends()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,74 @@
+"""`genie kb ...` commands, contributed to the engine's CLI through the `genie.commands` entry point.
+
+    genie kb import PROJECT FILE --table NAME [--replace]
+    genie kb query PROJECT "SELECT ..."
+    genie kb build PROJECT        (re)build a sample project's kb.sqlite from its data/ files
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from core_engine.kb import SQLiteKB
+
+from .kb_import import import_file
+from .sample_kb import build_sample_kb
+
+
+def _kb_path(project: str) -> Path:
+    p = Path(project)
+    return p / "kb.sqlite" if p.is_dir() else p
+
+
+def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
+    def progress(done: int, total: int | None) -> None:
+        print(f"\r{done} rows" + (f" of {total}" if total else ""), end="", file=sys.stderr, flush=True)
+
+    report = import_file(_kb_path(args.project), args.file, args.table, replace=args.replace, progress=progress)
+    print(file=sys.stderr)
+    cols = ", ".join(f"{c.name}:{c.type}{'*' if c.free_text else ''}" for c in report.columns)
+    print(f"imported {report.rows} rows into '{report.table}' in {report.elapsed_s:.2f} s ({cols})", file=out)
+    return 0
+
+
+def cmd_query(args: argparse.Namespace, out: TextIO) -> int:
+    kb = SQLiteKB(_kb_path(args.project))
+    try:
+        result = kb.execute(args.sql)
+    finally:
+        kb.close()
+    for row in result.rows:
+        print(json.dumps(row, ensure_ascii=False, default=str), file=out)
+    note = " (truncated)" if result.truncated else ""
+    print(f"{len(result.rows)} row(s){note} in {result.elapsed_ms:.1f} ms", file=sys.stderr)
+    return 0
+
+
+def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
+    path = build_sample_kb(args.project)
+    print(f"built {path}", file=out)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    kb = sub.add_parser("kb", help="knowledge-base tables: import, query, build",
+                        description="Knowledge-base commands. Example: genie kb query "
+                                    "sample_projects/restaurant_reservation \"SELECT name FROM restaurants LIMIT 3\"")
+    kb_sub = kb.add_subparsers(dest="kb_command", required=True)
+    p = kb_sub.add_parser("import", help="import a CSV/JSON/JSONL file as a table (one transaction)")
+    p.add_argument("project", help="a project folder (its kb.sqlite) or a .sqlite file")
+    p.add_argument("file")
+    p.add_argument("--table", required=True)
+    p.add_argument("--replace", action="store_true", help="replace the table if it exists")
+    p.set_defaults(func=cmd_import)
+    p = kb_sub.add_parser("query", help="run a read-only SQL query")
+    p.add_argument("project")
+    p.add_argument("sql")
+    p.set_defaults(func=cmd_query)
+    p = kb_sub.add_parser("build", help="build kb.sqlite from the project's data/*.jsonl")
+    p.add_argument("project")
+    p.set_defaults(func=cmd_build)

@@ -1,0 +1,60 @@
+"""Sample KBs build from data/*.jsonl, and the KB samples' conversation tests pass on them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import core_engine.knowledge  # noqa: F401 - registers the offline knowledge backend
+from core_engine.agent import Agent
+from core_engine.kb import SQLiteKB
+from core_engine.testing import find_tests, run_tests
+from storage.sample_kb import build_sample_kb, ensure_sample_kb
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_projects"
+
+
+def copy_project(name: str, tmp_path: Path) -> Path:
+    target = tmp_path / name
+    shutil.copytree(SAMPLES / name, target, ignore=shutil.ignore_patterns("kb.sqlite", "*.building"))
+    return target
+
+
+def test_build_imports_every_jsonl_with_the_spec_free_text_columns(tmp_path):
+    project = copy_project("course_enrollment", tmp_path)
+    with SQLiteKB(build_sample_kb(project)) as kb:
+        tables = kb.tables()
+    assert set(tables) == {"courses", "offerings", "ratings", "programs"}
+    assert tables["ratings"].fts_table == "ratings_fts"
+    assert {c.name for c in tables["ratings"].columns if c.free_text} == {"reviews"}
+    assert tables["offerings"].fts_table is None
+
+
+def test_build_is_deterministic_and_articles_are_chunked(tmp_path):
+    a = build_sample_kb(SAMPLES / "ticket_submission", tmp_path / "a.sqlite")
+    b = build_sample_kb(SAMPLES / "ticket_submission", tmp_path / "b.sqlite")
+    with SQLiteKB(a) as ka, SQLiteKB(b) as kb:
+        sql = "SELECT doc_id, chunk_index, text FROM services_general_info ORDER BY rowid"
+        assert ka.execute(sql, max_rows=1000).rows == kb.execute(sql, max_rows=1000).rows
+        assert ka.tables()["services_general_info"].fts_table
+
+
+def test_ensure_builds_only_when_missing(tmp_path):
+    project = copy_project("restaurant_reservation", tmp_path)
+    kb = ensure_sample_kb(project)
+    stamp = kb.stat().st_mtime_ns
+    assert ensure_sample_kb(project) == kb and kb.stat().st_mtime_ns == stamp
+
+
+@pytest.mark.parametrize("name", ["restaurant_reservation", "course_enrollment"])
+def test_sample_conversation_tests_pass(name, tmp_path):
+    project = copy_project(name, tmp_path)
+    build_sample_kb(project)
+    agent = Agent.load(project)
+    paths = find_tests(agent)
+    assert paths
+    results = run_tests(agent, paths)
+    failures = [(r.name, r.error, r.first_failure and r.first_failure.problems) for r in results if not r.passed]
+    assert not failures
