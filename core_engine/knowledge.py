@@ -177,14 +177,10 @@ class SQLKnowledge:
             result = self.kb.execute(query.sql(), max_rows=spec.settings.kb_max_rows)
             entry: dict[str, Any] = {"query": record.query, "sql": result.sql, "rows": len(result.rows),
                                      "elapsed_ms": round(result.elapsed_ms, 2), "rules": rules}
-            if not result.rows and query.fts_terms and (query.conditions or query.order):
-                relaxed = self.kb.execute(query.structured().sql(), max_rows=spec.settings.kb_max_rows)
-                entry = {**entry, "sql": relaxed.sql, "rows": len(relaxed.rows),
-                         "elapsed_ms": round(result.elapsed_ms + relaxed.elapsed_ms, 2),
-                         "relaxed": f"no row matched the words {query.fts_terms}; "
-                                    "answered with the other conditions only",
-                         "first_sql": result.sql}
-                result = relaxed
+            if not result.rows:
+                record.note = self._suggest_relaxation(query, rules, spec)
+                if record.note:
+                    entry["relaxation"] = record.note
         except KnowledgeError as exc:
             record.status = "error"
             record.error = exc.message
@@ -195,6 +191,38 @@ class SQLKnowledge:
         record.status = "done"
         record.error = None
         trace.append(entry)
+
+
+    def _suggest_relaxation(self, query: Query, rules: list[dict[str, Any]], spec: Spec) -> str | None:
+        """Which single condition, if dropped, would give results (said to the user, not applied)."""
+        labels = _condition_labels(query, rules)
+        candidates: list[tuple[str, Query]] = []
+        if query.fts_terms:
+            candidates.append((" ".join(query.fts_terms), Query(query.table, query.fts_table, list(query.conditions),
+                                                               list(query.order), [], query.limit)))
+        for i, label in enumerate(labels):
+            rest = query.conditions[:i] + query.conditions[i + 1:]
+            candidates.append((label, Query(query.table, query.fts_table, rest, list(query.order),
+                                            list(query.fts_terms), query.limit)))
+        found = []
+        for label, q in candidates:
+            if not q.conditions and not q.fts_terms:
+                continue
+            rows = self.kb.execute(q.sql(), max_rows=spec.settings.kb_max_rows).rows
+            if rows:
+                found.append(f'without "{label}" there {"is 1 result" if len(rows) == 1 else f"are {len(rows)} results"}')
+        if not found:
+            return None
+        return "Nothing matched everything you asked for; " + "; ".join(found[:2]) + "."
+
+
+def _condition_labels(query: Query, rules: list[dict[str, Any]]) -> list[str]:
+    """The user's words behind each structured condition, in order (the SQL if they cannot be paired)."""
+    words = [r.get("words") for r in rules if r.get("rule") != "free_text" and r.get("rule") != "table"
+             and isinstance(r.get("words"), str)]
+    if len(words) == len(query.conditions):
+        return [str(w) for w in words]
+    return list(query.conditions)
 
 
 def offline_knowledge(agent: Any, **options: Any) -> tuple[SQLiteKB, SQLKnowledge]:

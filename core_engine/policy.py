@@ -70,9 +70,7 @@ def _execute_kb_records(rt: Runtime) -> bool:
         if rec.target_var:
             _compose(rt, rec)
         else:
-            rt.acts.append(A.report(rec.var, "kb", _report_rows(rt, rec), query=rec.query,
-                                    error=rec.error) if rec.error else
-                           A.report(rec.var, "kb", _report_rows(rt, rec), query=rec.query))
+            rt.acts.append(_kb_report(rec, _report_rows(rt, rec)))
             _run_type_actions(rt, rec)
     return changed
 
@@ -95,8 +93,12 @@ def _compose(rt: Runtime, rec: KBRecord) -> None:
         rt.acts.append(A.report(rec.var, "kb", _report_rows(rt, rec), query=rec.query))
         return  # the Ask step asks the user to choose (the field still points at the query)
     rt.assign(owner, rec.target_field, None, source=f"{rec.var} (no result)")
-    rt.acts.append(A.report(rec.var, "kb", [], query=rec.query, error=rec.error) if rec.error
-                   else A.report(rec.var, "kb", [], query=rec.query))
+    rt.acts.append(_kb_report(rec, []))
+
+
+def _kb_report(rec: KBRecord, rows: list[dict[str, Any]]) -> A.Act:
+    extra = {k: v for k, v in (("error", rec.error), ("note", rec.note)) if v}
+    return A.report(rec.var, "kb", rows, query=rec.query, **extra)
 
 
 def _run_type_actions(rt: Runtime, rec: KBRecord) -> None:

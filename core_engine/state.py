@@ -64,6 +64,7 @@ class KBRecord:
     result: list[dict[str, Any]] | None = None
     status: Literal["pending", "done", "error"] = "pending"
     error: str | None = None
+    note: str | None = None  # e.g. which condition to drop when nothing matched
     initiator: Initiator = "user"
     # where the result goes when the query is the value of a field (composition)
     target_var: str | None = None

@@ -139,11 +139,18 @@ def test_backend_fills_the_record_and_traces_the_rules(restaurants):
     assert trace[0]["rows"] == len(record.result)
 
 
-def test_backend_relaxes_free_text_that_matches_nothing(restaurants):
+def test_no_match_says_which_condition_to_drop_without_applying_it(restaurants):
     record, trace = run(*restaurants, "zzqxv qqwv in Cupertino")
-    assert record.status == "done" and record.result
-    assert "relaxed" in trace[0] and "MATCH" not in record.sql
-    assert all(r["location"] == "Cupertino" for r in record.result)
+    assert record.status == "done" and record.result == []  # nothing is silently loosened
+    assert record.note and 'without "zzqxv qqwv"' in record.note
+    assert trace[0]["relaxation"] == record.note
+
+
+def test_no_match_on_structured_conditions_names_the_one_to_drop(restaurants):
+    # the generated data has one Ethiopian place in Cupertino, and it is not luxury
+    record, _ = run(*restaurants, "luxury Ethiopian in Cupertino")
+    assert record.result == []
+    assert 'without "luxury" there is 1 result' in record.note
 
 
 def test_backend_turns_knowledge_errors_into_error_records(tmp_path, restaurants):

@@ -90,7 +90,8 @@ class TemplateResponder:
         if act.get("error"):
             return f"I couldn't look up \"{query}\": {act['error']}"
         if not rows:
-            return f"I couldn't find anything for \"{query}\"."
+            note = f" {act['note']}" if act.get("note") else ""
+            return f"I couldn't find anything for \"{query}\".{note}"
         if len(rows) == 1:
             return f"Here is what I found for \"{query}\":\n" + render_row(rows[0], numbered=None)
         body = "\n".join(render_row(r, numbered=i) for i, r in enumerate(rows, start=1))
