@@ -79,7 +79,7 @@ class TemplateResponder:
     def report(self, act: dict[str, Any], state: DialogueState, spec: Spec) -> str:
         if act["kind"] == "api":
             result = act.get("result")
-            head = f"Done: your {_title(act.get('api') or 'request')} went through."
+            head = "All done! Your request went through."
             if isinstance(result, dict):
                 details = "\n".join(f"- {k.replace('_', ' ').capitalize()}: {render_value(v)}"
                                     for k, v in result.items())

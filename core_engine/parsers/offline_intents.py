@@ -1,0 +1,239 @@
+"""What kind of turn the user took: a question, a refusal, a change of mind, a choice, small talk.
+
+Each recogniser returns the words that decided it (for the rule trace) or
+None; none of them knows the spec. The parser (`offline.py`) decides which
+field the recognised intent applies to.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .offline_values import ORDINALS, normalise
+
+# ---------------------------------------------------------------- sentences
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def sentences(text: str) -> list[str]:
+    """Split on sentence ends that are followed by a space (keeps 7/5/24, $3.50 and e-mails whole)."""
+    return [s.strip() for s in _SENTENCE_END.split(normalise(text)) if s.strip()]
+
+
+# ---------------------------------------------------------------- questions
+
+_QUESTION_START = re.compile(
+    r"^(?:(?:so|and|also|ok|okay|but|hmm|well|then|hi|hello|hey)[,\s]+)*"
+    r"(?P<q>what|which|when|where|who|whom|whose|why|how|is\s+there|are\s+there|is\s+it|are\s+they|is\s+this|"
+    r"does|do\s+you|do\s+they|do\s+i|did|am\s+i|will\s+i|would\s+i|should\s+i|"
+    r"(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|give|find|show|recommend|suggest|check|list|look|"
+    r"search|provide|compare|explain|help\s+me\s+find|get\s+me)|"
+    r"tell\s+me|show\s+me|find\s+me|give\s+me|get\s+me|list|recommend|suggest|compare|search|look\s+up|"
+    r"provide\s+me|any\s+|i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|i\s+want\s+to\s+know|"
+    r"i'?d\s+like\s+to\s+know|i\s+wonder|what's|where's|who's|how's|how\s+many|how\s+much)\b",
+    re.I)
+
+
+def is_question(text: str) -> str | None:
+    """The words that make this a question or a search request, or None."""
+    body = normalise(text)
+    for sentence in sentences(body) or [body]:
+        m = _QUESTION_START.match(sentence)
+        if m:
+            return m.group("q")
+        if sentence.endswith("?"):
+            return "?"
+    return None
+
+
+def question_sentences(text: str) -> list[str]:
+    return [s for s in sentences(text) if is_question(s)]
+
+
+_LEAD_INS = re.compile(
+    r"^(?:(?:so|and|also|ok|okay|but|hmm|well|then|hi|hello|hey|please)[,\s]+)*"
+    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell\s+me|give\s+me|find\s+me|show\s+me|get\s+me|"
+    r"recommend|suggest|find|show|list|search\s+for|look\s+for|look\s+up|provide\s+me\s+with|provide\s+me|"
+    r"help\s+me\s+find|check)\s*(?:more\s+)?(?:about\s+)?|tell\s+me(?:\s+more)?(?:\s+about)?|"
+    r"show\s+me|find\s+me|give\s+me|get\s+me|provide\s+me\s+(?:with\s+)?|"
+    r"i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|i\s+want\s+to\s+know|i'?d\s+like\s+to\s+know|"
+    r"i\s+wonder|recommend|suggest|search\s+for|look\s+up|please|do\s+you\s+(?:know|have)(?:\s+of)?(?:\s+any)?|"
+    r"are\s+there\s+any|is\s+there\s+(?:an?|any)|what\s+about|how\s+about)\s*", re.I)
+_SEARCH_LEAD = re.compile(
+    r"^(?:(?:some|a\s+few|a\s+couple\s+of)\s+)?(?:options|recommendations|suggestions|ideas|details|information|"
+    r"info)\s+(?:for|about|on|of)\s+|"
+    r"^(?:i(?:\s+would|'d)\s+(?:like|love)|i\s+want|i\s+need|we\s+need|we\s+want|we(?:\s+would|'d)\s+like|"
+    r"let'?s|please)(?:\s+to)?\s+|"
+    r"^(?:book|reserve|find|get|try|make)(?:\s+(?:me|us))?\s+|"
+    r"^(?:a\s+|the\s+)?(?:table|reservation|booking|spot)\b\s*|"
+    r"^(?:some|any|an?|the)\s+|^(?:at|in|for|on|with)\s+(?=\S)", re.I)
+
+
+def clean_question(text: str) -> str:
+    """The question without politeness and lead-ins, e.g. "Can you tell me X?" -> "X?"."""
+    body = normalise(text)
+    stripped = _LEAD_INS.sub("", body, count=1).strip()
+    return stripped if len(stripped) >= 3 else body
+
+
+def search_phrase(text: str) -> str:
+    """What is being searched for: "Can you give me options for pizza in SF" -> "pizza in SF"."""
+    body = clean_question(text).rstrip("?.! ")
+    for _ in range(8):
+        new = _SEARCH_LEAD.sub("", body, count=1).strip()
+        if new == body or len(new) < 3:
+            break
+        body = new
+    return body.strip(" ,")
+
+
+# ---------------------------------------------------------------- refusals
+
+_REFUSAL = re.compile(
+    r"\b(?:i\s+)?(?:do\s+not|don't|dont|didn't|did\s+not)\s+(?:know|remember|recall|have)\b(?!\s+to\b)|"
+    r"\b(?:can't|cannot|can\s+not|couldn't)\s+(?:remember|recall)\b|\bno\s+idea\b|\bforgot\b|\bforget\b|"
+    r"\bnot\s+sure\b", re.I)
+_EXPLICIT_REFUSAL = re.compile(
+    r"\b(?:i'?d|i\s+would)\s+rather\s+not\b|\brather\s+not\b|\bprefer\s+not\b|"
+    r"\bnot\s+(?:going\s+to|gonna)\s+(?:say|tell|share|give)\b|\bwon'?t\s+(?:say|tell|share|give)\b|"
+    r"\b(?:can't|cannot|can\s+not)\s+(?:say|tell|share)\b|"
+    r"\b(?:don't|do\s+not)\s+want\s+to\s+(?:say|share|tell|give)\b|\bnone\s+of\s+your\s+business\b|"
+    r"^(?:skip|pass|skip\s+(?:it|this|that)|next)[.!]*$", re.I)
+
+
+def refusal(text: str) -> tuple[str, bool] | None:
+    """(the words of a refusal, whether it is explicit) for "I don't know my account number", "I'd rather not say".
+
+    "Don't know" counts only near the start of a sentence, so "so I don't have to take..." is not one.
+    """
+    for sentence in sentences(text) or [normalise(text)]:
+        for pattern, explicit in ((_EXPLICIT_REFUSAL, True), (_REFUSAL, False)):
+            m = pattern.search(sentence)
+            if m and len(re.findall(r"[\w']+", sentence[: m.start()])) <= 4:
+                return m.group(0), explicit
+    return None
+
+
+_PLEA = re.compile(r"^(?:(?:so|and|please|hi|hello|hey)[,\s]+)*(?:(?:can|could|would|will)\s+you|are\s+you\s+able\s+to|"
+                   r"is\s+it\s+possible\s+to)\s+(?:please\s+)?(?:help|assist)(?:\s+me)?(?:\s+(?:with|on)\s+"
+                   r"(?:this|that|it|my\s+\w+))?(?:\s+please)?\s*[?.!]*$|"
+                   r"^(?:please\s+)?help(?:\s+me)?(?:\s+please)?[.!?]*$|"
+                   r"^i\s+need\s+(?:some\s+)?help(?:\s+please)?[.!?]*$", re.I)
+
+
+def plea(text: str) -> bool:
+    """ "Can you help me with this?": asks for help, not for information."""
+    return _PLEA.match(normalise(text)) is not None
+
+
+# ---------------------------------------------------------------- same as before
+
+_SAME_AS = re.compile(r"\bsame\s+as\s+(?:the\s+|for\s+the\s+|that\s+(?:of|for)\s+|the\s+one\s+for\s+|for\s+)?"
+                      r"(?P<what>previous(?:\s+one)?|last(?:\s+one)?|before|earlier|other(?:\s+one)?|first(?:\s+one)?|"
+                      r"\"[^\"]+\"|'[^']+'|[\w ]{1,30}?)(?=[.!?,]|$)|"
+                      r"^(?:the\s+)?same(?:\s+(?:one|again|thing|as\s+before))?"
+                      r"(?:\s+please)?[.!]*$", re.I)
+
+
+def same_as(text: str) -> tuple[str, str] | None:
+    """("same as the previous one", what it refers to) — what is "previous" or a quoted name."""
+    m = _SAME_AS.search(normalise(text))
+    if not m:
+        return None
+    what = (m.group("what") or "previous").strip().strip("\"'")
+    generic = re.match(r"^(previous|last|before|earlier|other|first)(\s+one)?$", what, re.I)
+    return m.group(0), ("previous" if generic and not what.lower().startswith("first") else
+                        "first" if generic else what)
+
+
+# ---------------------------------------------------------------- changes of mind, special requests
+
+_CHANGE = re.compile(r"\b(?:change|changing|update|switch|modify|correct|make\s+it|make\s+that|instead|actually|"
+                     r"rather|move\s+it|move\s+the|push\s+it|can\s+we\s+do|can\s+i\s+do|let's\s+do|should\s+be|"
+                     r"not\s+\w+\s+but|i\s+meant|i\s+mean|sorry)\b", re.I)
+
+
+def change_marker(text: str) -> str | None:
+    m = _CHANGE.search(normalise(text))
+    return m.group(0) if m else None
+
+
+_CHANGE_TO = re.compile(r"\b(?:change|update|set|switch|make|correct|modify)\s+(?P<what>[\w' /-]{1,60}?)\s+"
+                        r"(?:to|as|into|=)\s+(?P<value>.+?)[.!?]*$", re.I)
+
+
+def change_to(text: str) -> tuple[str, str] | None:
+    """("the grade type for CS 224N", "credit/no credit") from "change the grade type for CS 224N to ..."."""
+    m = _CHANGE_TO.search(normalise(text))
+    return (m.group("what"), m.group("value")) if m else None
+
+
+_REQUEST = re.compile(
+    r"^(?:(?:and|also|oh|please)[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:also\s+)?"
+    r"(?:tell|let)\s+them(?:\s+know)?(?:\s+that)?|(?:please\s+)?(?:tell|let)\s+them(?:\s+know)?(?:\s+that)?|"
+    r"(?:please\s+)?(?:add\s+a\s+note|note|mention|make\s+sure)(?:\s+that)?|"
+    r"(?:can|could)\s+you\s+(?:please\s+)?(?:add\s+a\s+note|note|mention|make\s+sure|ask\s+them|request)"
+    r"(?:\s+that)?|(?:i'?d|we'?d|i\s+would|we\s+would)\s+like\s+to\s+request|special\s+request\s*:?)\s+", re.I)
+_WE_REQUEST = re.compile(r"^(?:(?:and|also|oh|please)[,\s]+)*(?:can|could|may)\s+we\s+(?:please\s+)?(?P<what>.+)$",
+                         re.I)
+
+
+def special_request(text: str) -> tuple[str, str] | None:
+    """(trigger words, the request) for "can you tell them it's my birthday" or "can we sit outside"."""
+    body = normalise(text).rstrip("?.! ")
+    m = _REQUEST.match(body)
+    if m and body[m.end():].strip():
+        return m.group(0).strip(), body[m.end():].strip()
+    m = _WE_REQUEST.match(body)
+    if m:
+        return body[: m.start("what")].strip(), f"we would like to {m.group('what').strip()}"
+    return None
+
+
+# ---------------------------------------------------------------- choosing a reported row
+
+_CHOICE = re.compile(r"\b(?:the\s+)?(?P<ord>" + "|".join(sorted(ORDINALS, key=len, reverse=True)) +
+                     r"|last)\b(?:\s+(?:one|option|choice|restaurant|place|course|result))?|"
+                     r"\b(?:number|option|no\.?|#)\s*(?P<num>\d{1,2})\b|"
+                     r"^(?:the\s+)?(?P<bare>\d{1,2})(?:\s+please)?[.!]*$",
+                     re.I)
+
+
+def choice_index(text: str, n_rows: int) -> tuple[int, str] | None:
+    """(0-based row index, matched words) for "2", "the second one", "option 3", "the last one"."""
+    m = _CHOICE.search(normalise(text))
+    if not m:
+        return None
+    if m.group("ord"):
+        word = m.group("ord").lower()
+        index = n_rows - 1 if word == "last" else ORDINALS[word] - 1
+    else:
+        index = int(m.group("num") or m.group("bare")) - 1
+    return (index, m.group(0)) if 0 <= index < n_rows else None
+
+
+# ---------------------------------------------------------------- small talk
+
+_CHAT_WORDS = frozenset("""thanks thank you so much very hello hi hey ok okay great cool awesome nice good morning
+afternoon evening bye goodbye see ya cheers sounds got it alright perfect wonderful excellent that's that is all
+for now no problem welcome lovely appreciate appreciated it fine have a day night bye-bye thx ty""".split())
+_CHAT_STRONG = frozenset("thanks thank hello hi hey bye goodbye cheers cool awesome great ok okay nice thx ty "
+                         "appreciate appreciated wonderful lovely perfect excellent alright".split())
+
+
+def chit_chat(text: str) -> str | None:
+    """The greeting or thanks when the whole turn is small talk ("thanks", "ok great", "hello")."""
+    ws = re.findall(r"[a-z'-]+", normalise(text).lower())
+    if ws and all(w in _CHAT_WORDS for w in ws) and any(w in _CHAT_STRONG for w in ws):
+        return normalise(text)
+    return None
+
+
+_CLOSING = re.compile(r"^(?:that'?s|that\s+is|this\s+is|it'?s)\s+(?:all|it|everything)(?:\s+for\s+now)?[.!]*$|"
+                      r"^nothing\s+(?:else|more)[.!]*$", re.I)
+
+
+def closing(text: str) -> str | None:
+    m = _CLOSING.match(normalise(text))
+    return m.group(0) if m else None

@@ -1,0 +1,344 @@
+"""Which field a value belongs to: the state as the offline parser sees it, and slot mentions.
+
+`StateView` answers questions about the previous state without running the
+engine (which records are live, which fields a predicate lets the agent ask),
+and `find_mentions` finds typed values in an utterance together with the field
+they fit: "7 people" fits `number_of_people`, "1 pm" the only `time` field,
+"my pin ... 0314" the field named `pin`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from dataclasses import dataclass, field as dc_field
+from typing import Any
+
+from ..errors import KnowledgeError
+from ..spec import Field, Spec, Worksheet, parse_type
+from ..state import DialogueState, KBRecord, TaskRecord, ref_target
+from ..values import is_empty
+from .offline_match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
+from .offline_values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers,
+                             find_times, free, normalise)
+
+_KB_MARK = object()  # a field that points at a KB query: not None, not a value
+
+
+class StateView:
+    """Read-only questions about the previous state, answered from spec data."""
+
+    def __init__(self, spec: Spec, state: DialogueState) -> None:
+        self.spec = spec
+        self.state = state
+        self._live: list[TaskRecord] | None = None
+
+    def worksheet(self, rec: TaskRecord) -> Worksheet:
+        return self.spec.require_worksheet(rec.worksheet)
+
+    def lookup(self, rec: TaskRecord | None, overlay: dict[str, dict[str, Any]] | None = None,
+               scope: list[tuple[dict[str, Any], Worksheet]] | None = None) -> Lookup:
+        """Name resolution for predicates: self, the record and its ancestors, record variables, any field.
+
+        `overlay` holds hypothetical values per record variable; `scope` hypothetical
+        records that do not exist yet (innermost first), searched before `rec`.
+        """
+        overlay = overlay or {}
+
+        def values(r: TaskRecord) -> dict[str, Any]:
+            return {**r.values, **overlay.get(r.var, {})}
+
+        def deref(value: Any) -> Any:
+            target = ref_target(value)
+            if target is None:
+                return value
+            r = self.state.get(target)
+            return values(r) if isinstance(r, TaskRecord) else _KB_MARK
+
+        chain = list(scope or [])
+        if rec is not None:
+            chain += [(values(r), self.worksheet(r)) for r in [rec, *self.state.ancestors(rec)]]
+
+        def walk(obj: Any, rest: tuple[str, ...]) -> Any:
+            for name in rest:
+                obj = deref(obj)
+                if not isinstance(obj, dict):
+                    raise Unknown(name)
+                obj = obj.get(name)
+            return deref(obj)
+
+        def resolve(path: tuple[str, ...]) -> Any:
+            head, rest = path[0], path[1:]
+            if head == "self" and chain:
+                return walk(chain[0][0], rest)
+            for scope_values, ws in chain:
+                if head in scope_values or ws.field(head) is not None:
+                    return walk(scope_values.get(head), rest)
+            named = self.state.get(head)
+            if isinstance(named, TaskRecord):
+                return walk(values(named), rest)
+            for r in self.state.tasks():
+                if r.status != "abandoned" and self.worksheet(r).field(head) is not None:
+                    return walk(values(r).get(head), rest)
+            raise Unknown(head)
+
+        return resolve
+
+    def record_live(self, rec: TaskRecord) -> bool:
+        if rec.status != "active":
+            return False
+        for r in [rec, *self.state.ancestors(rec)]:
+            if r.status == "abandoned" or holds(self.worksheet(r).predicate, self.lookup(r)) is False:
+                return False
+            if r.parent and r.parent_field:
+                parent = self.state.get(r.parent)
+                if isinstance(parent, TaskRecord):
+                    pf = self.worksheet(parent).field(r.parent_field)
+                    if pf is not None and holds(pf.predicate, self.lookup(parent)) is False:
+                        return False
+        return True
+
+    def field_live(self, rec: TaskRecord, f: Field) -> bool:
+        return holds(f.predicate, self.lookup(rec)) is not False
+
+    def live_records(self) -> list[TaskRecord]:
+        """Active records whose worksheet (and parent field) predicates hold; computed once per turn."""
+        if self._live is None:
+            self._live = [r for r in self.state.tasks() if self.record_live(r)]
+        return list(self._live)
+
+    def input_fields(self, rec: TaskRecord, *, include_dont_ask: bool = False) -> list[Field]:
+        return [f for f in self.worksheet(rec).fields if f.kind == "input"
+                and (include_dont_ask or not f.dont_ask) and self.field_live(rec, f)]
+
+    def unfilled(self, rec: TaskRecord, f: Field) -> bool:
+        return is_empty(rec.values.get(f.name))
+
+    def kb_record(self, var: str) -> KBRecord | None:
+        r = self.state.get(var)
+        return r if isinstance(r, KBRecord) else None
+
+    def kind_of(self, f: Field) -> str:
+        """primitive base type, 'task', 'row' (a type/kb worksheet) or 'list'."""
+        ref = parse_type(f.type)
+        if ref.is_list:
+            return "list"
+        if ref.is_primitive:
+            return ref.base
+        ws = self.spec.worksheet(ref.base)
+        return "task" if ws is not None and ws.kind == "task" else "row"
+
+
+# ---------------------------------------------------------------- field shapes
+
+_EMAIL_WORDS = {"email", "mail", "e-mail"}
+_CODE_WORDS = {"id", "number", "num", "account", "pin", "code", "phone", "zip", "ssn", "routing"}
+_TEXT_WORDS = {"details", "detail", "description", "describe", "notes", "note", "request", "comment",
+               "comments", "reason", "explain", "explanation", "happened", "message", "summary"}
+_DATE_WORDS = {"date", "birth", "dob", "birthday", "when"}
+
+
+def shape(f: Field) -> str:
+    """How a str field's answers look: email, code, name, date, text (free prose) or short."""
+    name_words = set(f.name.lower().split("_"))
+    desc_words = set(re.findall(r"[a-z-]+", f.description.lower()))
+    if name_words & _EMAIL_WORDS or desc_words & {"email", "e-mail"}:
+        return "email"
+    if name_words & _CODE_WORDS:
+        return "code"
+    if "name" in name_words and not name_words & {"course", "restaurant", "class"}:
+        return "name"
+    if name_words & _DATE_WORDS:
+        return "date"
+    if name_words & _TEXT_WORDS or desc_words & _TEXT_WORDS:
+        return "text"
+    return "short"
+
+
+PEOPLE_WORDS = {"people", "guest", "person", "party", "size", "diner", "seat"}
+
+
+# ---------------------------------------------------------------- mentions
+
+@dataclass
+class Mention:
+    """A typed value in the utterance and the field it fits."""
+
+    rec: TaskRecord
+    field: Field
+    value: Any
+    matched: str
+    how: str
+    span: Span | None = None
+    extra: dict[str, Any] = dc_field(default_factory=dict)
+
+
+def _after_words(text: str, span: Span, n: int = 3) -> list[str]:
+    return re.findall(r"[a-z]+", text[span.end:].lower())[:n]
+
+
+def _before_words(text: str, span: Span, n: int = 3) -> list[str]:
+    return re.findall(r"[a-z]+", text[: span.start].lower())[-n:]
+
+
+def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: StateView, today: dt.date,
+                  *, prefer: TaskRecord | None = None) -> list[Mention]:
+    """Typed values in `text` with the candidate field each fits; one value per field, one field per value."""
+    text = normalise(text)
+    bag = Bag.of(text)
+    taken: list[Span] = []
+    out: list[Mention] = []
+    used: set[tuple[str, str]] = set()
+
+    def pick(fits: list[tuple[TaskRecord, Field]]) -> tuple[TaskRecord, Field] | None:
+        fits = [c for c in fits if (c[0].var, c[1].name) not in used]
+        if not fits:
+            return None
+        named = [c for c in fits if field_mention(c[1], bag)[0] > 0]
+        pool = named or fits
+        if len({c[1].name for c in pool}) > 1 and named:
+            best = max(field_mention(c[1], bag)[0] for c in named)
+            pool = [c for c in named if field_mention(c[1], bag)[0] == best]
+        if len({c[1].name for c in pool}) > 1:
+            return None
+        mine = [c for c in pool if prefer is not None and c[0].var == prefer.var]
+        return (mine or pool)[-1] if len(pool) > 1 else pool[0]
+
+    def add(spans: list[Span], fits: list[tuple[TaskRecord, Field]], how: str, convert=lambda s: s.value) -> None:
+        for span in free(spans, taken):
+            target = pick(fits)
+            if target is None:
+                return
+            out.append(Mention(target[0], target[1], convert(span), span.text, how, span))
+            used.add((target[0].var, target[1].name))
+            taken.append(span)
+
+    kinds = {(r.var, f.name): view.kind_of(f) for r, f in candidates}
+    of_kind = lambda *ks: [(r, f) for r, f in candidates if kinds[(r.var, f.name)] in ks]  # noqa: E731
+    strs = [(r, f) for r, f in candidates if kinds[(r.var, f.name)] == "str"]
+
+    add(find_emails(text), [c for c in strs if shape(c[1]) == "email"], "email")
+    dates, times = find_dates(text, today), find_times(text)
+    add(dates, of_kind("date"), "date")
+    add(dates, [c for c in strs if shape(c[1]) == "date" and field_mention(c[1], bag)[0] > 0], "date",
+        lambda s: s.text)
+    add(times, of_kind("time"), "time")
+    taken.extend(dates + times + find_codes(text))
+    for span in free(find_numbers(text), taken):
+        near = {stem(w) for w in _after_words(text, span, 2)}
+        fits = [(r, f) for r, f in of_kind("int", "float") if near & field_stems(f)]
+        before = _before_words(text, span, 2)
+        if not fits and before and before[-1] in ("for", "of"):
+            fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
+        target = pick(fits)
+        if target is not None:
+            out.append(Mention(target[0], target[1], span.value, span.text, "number+unit", span))
+            used.add((target[0].var, target[1].name))
+            taken.append(span)
+    _enum_mentions(text, of_kind("Enum"), out, used, pick)
+    _named_codes(text, strs, bag, taken, out, used)
+    return out
+
+
+def _norm_words(text: str) -> str:
+    return " " + re.sub(r"[^a-z0-9]+", " ", text.lower()).strip() + " "
+
+
+def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Mention],
+                   used: set[tuple[str, str]], pick) -> None:
+    low = _norm_words(text)
+    by_value: dict[str, list[tuple[TaskRecord, Field, str]]] = {}
+    for rec, f in fits:
+        for ev in f.enum_values:
+            key = _norm_words(ev.value)
+            if len(key.strip()) >= 3 and key in low:
+                by_value.setdefault(key, []).append((rec, f, ev.value))
+    for key in sorted(by_value, key=len, reverse=True):
+        options = by_value[key]
+        target = pick([(r, f) for r, f, _ in options])
+        if target is None:
+            continue
+        value = next(v for r, f, v in options if r.var == target[0].var and f.name == target[1].name)
+        out.append(Mention(target[0], target[1], value, key.strip(), "enum value"))
+        used.add((target[0].var, target[1].name))
+
+
+def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, taken: list[Span],
+                 out: list[Mention], used: set[tuple[str, str]]) -> None:
+    """A code-shaped field named in the text with a digit string near it: "my pin is 0314"."""
+    codes = free(find_digit_strings(text), taken)
+    for rec, f in strs:
+        if shape(f) != "code" or (rec.var, f.name) in used or not codes:
+            continue
+        score, hits = field_mention(f, bag)
+        if score < 2:
+            continue
+        span = codes.pop(0)
+        out.append(Mention(rec, f, span.value, f"{' '.join(hits)} ... {span.text}", "named field", span))
+        used.add((rec.var, f.name))
+        taken.append(span)
+
+
+def code_value(text: str) -> Span | None:
+    """The one id-like token of an answer: a digit string, else a code such as CS147."""
+    digits = find_digit_strings(text)
+    if len(digits) == 1:
+        return digits[0]
+    codes = find_codes(text)
+    return codes[0] if len(codes) == 1 else None
+
+
+# ---------------------------------------------------------------- the KB's own words
+
+class KBVocabulary:
+    """Short values of the KB's text and list columns ("Thai", "Palo Alto", "Ragazza"), read once per KB.
+
+    A turn that names one of them is about the KB even without a question word.
+    """
+
+    MAX_WORDS = 4
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[int, str], frozenset[str]] = {}
+
+    def terms(self, kb: Any) -> frozenset[str]:
+        if kb is None:
+            return frozenset()
+        key = (id(kb), str(getattr(kb, "path", "")))
+        if key not in self._cache:
+            self._cache[key] = frozenset(self._read(kb))
+        return self._cache[key]
+
+    def _read(self, kb: Any) -> set[str]:
+        out: set[str] = set()
+        for table, info in kb.tables().items():
+            for col in info.columns:
+                if col.free_text or col.type not in ("text", "list", "str") or col.name == "id" \
+                        or col.name.endswith("_id"):
+                    continue
+                try:
+                    values = kb.distinct_values(table, col.name, limit=300)
+                except KnowledgeError:
+                    continue  # a column the KB cannot list is simply not vocabulary
+                for v in values:
+                    for item in _items(v):
+                        if 3 <= len(item) <= 40 and len(item.split()) <= self.MAX_WORDS:
+                            out.add(item.lower())
+        return out
+
+    def found_in(self, text: str, kb: Any) -> list[str]:
+        low = _norm_words(text)
+        return [t for t in self.terms(kb) if _norm_words(t) != "  " and _norm_words(t) in low]
+
+
+def _items(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    if isinstance(value, str) and value.startswith("["):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return [value]
+        return [v for v in parsed if isinstance(v, str)] if isinstance(parsed, list) else [value]
+    return [value] if isinstance(value, str) else []

@@ -1,0 +1,325 @@
+"""Value recognisers for the offline parser: numbers, dates, times, e-mails, yes/no, names.
+
+Each recogniser finds values *in* free text and says where (a `Span`), so the
+parser can tell which words explained a statement and keep one value from
+being read twice ("7/5/24 at 2 pm" holds a date and a time, not three numbers).
+Everything is deterministic and relative to the `today` the turn gives.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+
+@dataclass(frozen=True)
+class Span:
+    """A value found in the text, with the characters it came from."""
+
+    value: Any
+    start: int
+    end: int
+    text: str
+
+    def overlaps(self, other: "Span") -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+def normalise(text: str) -> str:
+    """Typographic quotes and dashes to ASCII, whitespace collapsed."""
+    table = {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
+             "\u00a0": " "}
+    for a, b in table.items():
+        text = text.replace(a, b)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def free(spans: Iterable[Span], taken: Iterable[Span]) -> list[Span]:
+    """The spans that do not overlap any already-taken span."""
+    taken = list(taken)
+    return [s for s in spans if not any(s.overlaps(t) for t in taken)]
+
+
+# ---------------------------------------------------------------- numbers
+
+UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+         "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+         "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+        "ninety": 90}
+IDIOMS = {"a couple of": 2, "a couple": 2, "couple of": 2, "a pair of": 2, "a dozen": 12, "dozen": 12,
+          "a single": 1, "just me": 1, "only me": 1, "myself": 1, "both of us": 2, "the two of us": 2,
+          "just the two of us": 2}
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+            "eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
+            "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10}
+
+_WORD_NUM = "|".join(sorted([*UNITS, *TENS], key=len, reverse=True))
+_WORD_NUMBER_RE = re.compile(rf"\b(?:(?P<tens>{'|'.join(TENS)})(?:[\s-](?P<unit>{'|'.join(UNITS)}))?"
+                             rf"|(?P<single>{_WORD_NUM}))\b", re.I)
+_DIGIT_NUMBER_RE = re.compile(r"(?<![\w.@/:-])\$?(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?(?![\w@/:]|\.\d)")
+_IDIOM_RE = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in sorted(IDIOMS, key=len, reverse=True)) + r")\b",
+                       re.I)
+
+
+def find_numbers(text: str) -> list[Span]:
+    """Whole numbers and decimals written as digits, words ("twenty one") or idioms ("a couple")."""
+    spans: list[Span] = []
+    for m in _IDIOM_RE.finditer(text):
+        spans.append(Span(IDIOMS[m.group(0).lower()], m.start(), m.end(), m.group(0)))
+    for m in _DIGIT_NUMBER_RE.finditer(text):
+        raw = m.group("num").replace(",", "")
+        value: Any = float(raw + m.group("frac")) if m.group("frac") else int(raw)
+        spans.append(Span(value, m.start(), m.end(), m.group(0)))
+    for m in _WORD_NUMBER_RE.finditer(text):
+        if m.group("single"):
+            value = UNITS.get(m.group("single").lower(), TENS.get(m.group("single").lower()))
+        else:
+            value = TENS[m.group("tens").lower()] + (UNITS[m.group("unit").lower()] if m.group("unit") else 0)
+        spans.append(Span(value, m.start(), m.end(), m.group(0)))
+    spans.sort(key=lambda s: (s.start, -(s.end - s.start)))
+    out: list[Span] = []
+    for s in spans:
+        if not any(s.overlaps(o) for o in out):
+            out.append(s)
+    return out
+
+
+# ---------------------------------------------------------------- dates
+
+MONTHS = {"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+          "september": 9, "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2, "mar": 3,
+          "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12}
+WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
+_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+_ISO_RE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_SLASH_RE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?(?![\d/])")
+_MONTH_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}})\b)?", re.I)
+_DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\b\.?"
+                           rf"(?:,?\s+(\d{{4}})\b)?",
+                           re.I)
+_RELATIVE_RE = re.compile(r"\b(the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday)\b", re.I)
+_WEEKDAY_RE = re.compile(rf"\b(?:(next|this|coming|this coming|on)\s+)?({'|'.join(WEEKDAYS)})\b", re.I)
+_IN_DAYS_RE = re.compile(r"\bin\s+(\d+|" + "|".join(UNITS) + r")\s+days?\b", re.I)
+_RELATIVE_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2, "the day after tomorrow": 2,
+                  "yesterday": -1}
+
+
+def _year(raw: str | None, today: dt.date) -> int | None:
+    if raw is None:
+        return None
+    y = int(raw)
+    if y < 100:
+        y += 2000 if 2000 + y <= today.year + 10 else 1900
+    return y
+
+
+def _make(year: int | None, month: int, day: int, today: dt.date) -> dt.date | None:
+    """A calendar date; with no year, the next such day on or after today."""
+    try:
+        if year is not None:
+            return dt.date(year, month, day)
+        d = dt.date(today.year, month, day)
+        return d if d >= today else dt.date(today.year + 1, month, day)
+    except ValueError:
+        return None
+
+
+def find_dates(text: str, today: dt.date) -> list[Span]:
+    """Calendar dates as ISO strings: 7/5/24 (US order), 2024-07-05, July 6th, tomorrow, next Friday."""
+    found: list[Span] = []
+
+    def add(d: dt.date | None, m: re.Match[str]) -> None:
+        if d is not None:
+            found.append(Span(d.isoformat(), m.start(), m.end(), m.group(0)))
+
+    for m in _ISO_RE.finditer(text):
+        add(_make(int(m.group(1)), int(m.group(2)), int(m.group(3)), today), m)
+    for m in _SLASH_RE.finditer(text):
+        add(_make(_year(m.group(3), today), int(m.group(1)), int(m.group(2)), today), m)
+    for m in _MONTH_DAY_RE.finditer(text):
+        add(_make(_year(m.group(3), today), MONTHS[m.group(1).lower()], int(m.group(2)), today), m)
+    for m in _DAY_MONTH_RE.finditer(text):
+        add(_make(_year(m.group(3), today), MONTHS[m.group(2).lower()], int(m.group(1)), today), m)
+    for m in _RELATIVE_RE.finditer(text):
+        add(today + dt.timedelta(days=_RELATIVE_DAYS[m.group(1).lower()]), m)
+    for m in _WEEKDAY_RE.finditer(text):
+        ahead = (WEEKDAYS[m.group(2).lower()] - today.weekday()) % 7
+        if (m.group(1) or "").lower() == "next" and ahead == 0:
+            ahead = 7
+        add(today + dt.timedelta(days=ahead), m)
+    for m in _IN_DAYS_RE.finditer(text):
+        n = int(m.group(1)) if m.group(1).isdigit() else UNITS[m.group(1).lower()]
+        add(today + dt.timedelta(days=n), m)
+    return _longest_first(found)
+
+
+def _longest_first(spans: list[Span]) -> list[Span]:
+    spans.sort(key=lambda s: (-(s.end - s.start), s.start))
+    out: list[Span] = []
+    for s in spans:
+        if not any(s.overlaps(o) for o in out):
+            out.append(s)
+    return sorted(out, key=lambda s: s.start)
+
+
+# ---------------------------------------------------------------- times
+
+_AMPM_RE = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z])", re.I)
+_CLOCK_RE = re.compile(r"(?<![\d/:])([01]?\d|2[0-3]):([0-5]\d)(?![\d/:])")
+_NAMED_TIME_RE = re.compile(r"\b(noon|midday|midnight)\b", re.I)
+_BARE_HOUR_RE = re.compile(r"\b(?:at|around|by)\s+(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")"
+                           r"(?:\s+o'?clock)?(?:\s+(?:in the\s+)?(morning|afternoon|evening|tonight|night))?\b"
+                           r"(?!\s*(?:people|persons|guests|units|of us|days?|weeks?|%|dollars))", re.I)
+_OCLOCK_RE = re.compile(r"\b(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")(?:\s+o'?clock\b|"
+                        r"\s+(?:in the\s+)?(morning|afternoon|evening|tonight)\b)", re.I)
+
+
+def bare_hour(hour: int, part: str | None = None) -> str | None:
+    """An hour said without am/pm: 1-10 read as afternoon/evening, 11 as morning (a booking guess)."""
+    if not 0 <= hour <= 23:
+        return None
+    part = (part or "").lower()
+    if hour <= 12 and part in ("afternoon", "evening", "tonight", "night") and hour != 12:
+        hour += 12
+    elif hour <= 12 and part == "morning":
+        hour = 0 if hour == 12 else hour
+    elif 1 <= hour <= 10:
+        hour += 12
+    return f"{hour:02d}:00"
+
+
+def _hour_value(raw: str) -> int:
+    return int(raw) if raw.isdigit() else UNITS[raw.lower()]
+
+
+def find_times(text: str) -> list[Span]:
+    """Clock times as HH:MM: 2 pm, 19:30, noon, "at 7" (read as 19:00), 8 o'clock."""
+    found: list[Span] = []
+    for m in _AMPM_RE.finditer(text):
+        hour, minute = int(m.group(1)), int(m.group(2) or 0)
+        pm = m.group(3).lower().startswith("p")
+        if 1 <= hour <= 12 and minute < 60:
+            hour = (hour % 12) + (12 if pm else 0)
+            found.append(Span(f"{hour:02d}:{minute:02d}", m.start(), m.end(), m.group(0)))
+    for m in _CLOCK_RE.finditer(text):
+        found.append(Span(f"{int(m.group(1)):02d}:{m.group(2)}", m.start(), m.end(), m.group(0)))
+    for m in _NAMED_TIME_RE.finditer(text):
+        found.append(Span("00:00" if m.group(1).lower() == "midnight" else "12:00", m.start(), m.end(), m.group(0)))
+    for m in _OCLOCK_RE.finditer(text):
+        value = bare_hour(_hour_value(m.group(1)), m.group(2))
+        if value:
+            found.append(Span(value, m.start(), m.end(), m.group(0)))
+    for m in _BARE_HOUR_RE.finditer(text):
+        value = bare_hour(_hour_value(m.group(1)), m.group(2))
+        if value:
+            found.append(Span(value, m.start(), m.end(), m.group(0)))
+    return _longest_first(found)
+
+
+# ---------------------------------------------------------------- e-mail, codes
+
+_EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+_DIGITS_RE = re.compile(r"(?<![\w.@/:$-])\d(?:[\d -]*\d)?(?![\w@/:])")
+_CODE_RE = re.compile(r"\b([A-Z]{2,8}\s?|[A-Za-z]{2,8})(\d{1,4}[A-Za-z]{0,2})\b")
+
+
+def find_emails(text: str) -> list[Span]:
+    return [Span(m.group(0).rstrip("."), m.start(), m.end(), m.group(0)) for m in _EMAIL_RE.finditer(text)]
+
+
+def find_digit_strings(text: str) -> list[Span]:
+    """Runs of digits (account numbers, PINs, student ids); leading zeros kept, spaces and dashes dropped."""
+    out = []
+    for m in _DIGITS_RE.finditer(text):
+        digits = re.sub(r"[ -]", "", m.group(0))
+        if len(digits) >= 3:
+            out.append(Span(digits, m.start(), m.end(), m.group(0)))
+    return out
+
+
+def find_codes(text: str) -> list[Span]:
+    """Course-code-like tokens: letters then digits ("CS 224N", "CS147"), kept as typed."""
+    out = []
+    for m in _CODE_RE.finditer(text):
+        letters = m.group(1).strip()
+        if letters.lower() in MONTHS or letters.lower() in ("at", "for", "is", "the", "and", "of", "id", "pin", "am",
+                                                             "pm", "in", "on", "to", "by", "my", "me", "us"):
+            continue
+        out.append(Span(m.group(0), m.start(), m.end(), m.group(0)))
+    return out
+
+
+# ---------------------------------------------------------------- yes / no
+
+YES_PHRASES = ("yes please", "yes", "yeah", "yea", "yep", "yup", "ya", "sure", "correct", "that's correct",
+               "that is correct", "that's right", "that is right", "right", "absolutely", "definitely",
+               "of course", "ok", "okay", "sounds good", "go ahead", "please do", "confirm", "confirmed", "true",
+               "affirmative", "looks good", "looks right", "perfect", "exactly", "indeed", "i do", "i am",
+               "i would", "it is", "do it", "great", "alright", "all right", "fine", "yes it is", "that works",
+               "works for me", "certainly", "please", "book it", "submit it")
+NO_PHRASES = ("no", "nope", "nah", "not really", "no thanks", "no thank you", "incorrect", "wrong",
+              "that's wrong", "that is wrong", "that's not right", "that is not right", "not quite", "negative",
+              "i don't", "i do not", "i'm not", "i am not", "not at all", "false", "never", "no way",
+              "that's not correct", "that is not correct", "i would not", "i wouldn't", "don't", "do not")
+_INTERJECTIONS = re.compile(r"^(?:(?:ah|oh|um|uh|hmm|well|so|hm|er)\b[\s,.!]*)+", re.I)
+
+
+def _lead_phrase(text: str, phrases: Iterable[str]) -> str | None:
+    low = text.lower()
+    for p in sorted(phrases, key=len, reverse=True):
+        if low.startswith(p) and (len(low) == len(p) or not low[len(p)].isalnum()):
+            return p
+    return None
+
+
+def yes_no(text: str) -> tuple[bool, str, str] | None:
+    """(answer, the words that said it, the rest of the utterance) when the text opens with yes or no."""
+    body = _INTERJECTIONS.sub("", normalise(text))
+    yes, no = _lead_phrase(body, YES_PHRASES), _lead_phrase(body, NO_PHRASES)
+    if yes is None and no is None:
+        return None
+    value, phrase = (True, yes) if no is None or (yes is not None and len(yes) > len(no)) else (False, no)
+    assert phrase is not None
+    rest = body[len(phrase):].lstrip(" ,.!;:-")
+    if not value and re.match(r"(?:know|remember|recall|sure|certain|have\s+(?:it|one|that))\b", rest, re.I):
+        return None  # "I don't know", "I'm not sure": a refusal, not a no
+    if rest.lower().startswith(("and ", "but ")):
+        rest = rest.split(" ", 1)[1]
+    return value, body[:len(phrase)], rest
+
+
+# ---------------------------------------------------------------- names and free text
+
+_NAME_LEAD = re.compile(r"^(?:(?:my|the)\s+(?:full\s+|first\s+|last\s+)?name\s+is|my\s+name's|name\s*:|name\s+is|"
+                        r"i\s+am|i'm|it's|it\s+is|this\s+is|call\s+me|you\s+can\s+call\s+me|it's\s+under|"
+                        r"under\s+the\s+name(?:\s+of)?|under)\s+", re.I)
+_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z'.-]*(?:\s+[A-Za-z][A-Za-z'.-]*){0,4}$")
+
+
+def clean_name(text: str) -> str | None:
+    """A person's name from "My name is Roger Corman", "Jane Doe", "i'm jane" (title-cased when all lower)."""
+    body = _NAME_LEAD.sub("", normalise(text).strip(" .,!?;:\"")).strip(" .,!?;:\"")
+    body = re.sub(r"[\s,]+(?:thanks|thank you|please)$", "", body, flags=re.I)
+    if not body or not _NAME_RE.match(body):
+        return None
+    return body.title() if body.islower() else body
+
+
+_FILLERS = re.compile(r"^(?:(?:it's|it\s+is|it\s+was|its|they\s+were|they\s+are|that's|that\s+is|that\s+was|"
+                      r"i\s+think|i\s+guess|i\s+believe|probably|maybe|um|uh|well|so|i'd\s+say|i\s+would\s+say|"
+                      r"let's\s+say|say|about|around|just)\b[\s,]*)+", re.I)
+
+
+def strip_fillers(text: str, field_words: Iterable[str] = ()) -> str:
+    """The answer without lead-ins: "it's May 2024" -> "May 2024", "my pet's name was Buddy" -> "Buddy"."""
+    body = normalise(text).strip()
+    words = [w for w in field_words if len(w) > 2]
+    if words:
+        alt = "|".join(re.escape(w) for w in words)
+        body = re.sub(rf"^(?:my|the|our)\s+(?:[\w']+\s+){{0,4}}?(?:{alt})(?:'s)?(?:\s+[\w']+){{0,2}}?\s+"
+                      rf"(?:is|was|are|were|=|:)\s+", "", body, flags=re.I)
+    body = _FILLERS.sub("", body)
+    return body.strip(" .!;,\"") or normalise(text).strip(" .!;,\"")
