@@ -3,6 +3,7 @@
     genie kb import PROJECT FILE --table NAME [--replace]
     genie kb query PROJECT "SELECT ..."
     genie kb build PROJECT        (re)build a sample project's kb.sqlite from its data/ files
+    genie kb derive PROJECT --table NAME [--type Name]   the kb/type worksheets for a table, as JSON
 """
 
 from __future__ import annotations
@@ -72,3 +73,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = kb_sub.add_parser("build", help="build kb.sqlite from the project's data/*.jsonl")
     p.add_argument("project")
     p.set_defaults(func=cmd_build)
+    register_derive(kb_sub)
+
+
+def cmd_derive(args: argparse.Namespace, out: TextIO) -> int:
+    from core_engine.errors import StorageError
+    from core_engine.kb_worksheets import derive_worksheets
+
+    kb = SQLiteKB(_kb_path(args.project))
+    try:
+        tables = kb.tables()
+        if args.table not in tables:
+            raise StorageError(f"no table '{args.table}' (tables: {', '.join(sorted(tables)) or 'none'})")
+        ws, row_type = derive_worksheets(tables[args.table], type_name=args.type,
+                                         distinct=lambda c: kb.distinct_values(args.table, c, limit=50))
+    finally:
+        kb.close()
+    print(json.dumps([w.model_dump(mode="json") for w in (ws, row_type) if w], indent=2, ensure_ascii=False), file=out)
+    return 0
+
+
+def register_derive(kb_sub: argparse._SubParsersAction) -> None:
+    p = kb_sub.add_parser("derive", help="print the kb worksheet (and a type worksheet) derived from a table")
+    p.add_argument("project")
+    p.add_argument("--table", required=True)
+    p.add_argument("--type", help="also derive a type worksheet with this name, e.g. Restaurant")
+    p.set_defaults(func=cmd_derive)

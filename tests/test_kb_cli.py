@@ -49,3 +49,24 @@ def test_kb_build_and_restaurant_sample_runs_end_to_end(tmp_path):
     assert code == 0 and (project / "kb.sqlite").is_file()
     code, out = run(["test", str(project)])
     assert code == 0, out
+
+
+def test_kb_derive_worksheets_from_table(tmp_path):
+    rows = [{"id": str(i), "name": f"R{i}", "price": ["cheap", "moderate"][i % 2], "rating": 3.5 + i % 2,
+             "cuisines": ["Thai"], "reviews": ["A long review about the patio and the romantic mood " * 3]}
+            for i in range(10)]
+    data = tmp_path / "r.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    assert run(["kb", "import", str(tmp_path), str(data), "--table", "restaurants"])[0] == 0
+    code, out = run(["kb", "derive", str(tmp_path), "--table", "restaurants", "--type", "Restaurant"])
+    assert code == 0
+    kb_ws, row_type = json.loads(out)
+    fields = {f["name"]: f for f in kb_ws["fields"]}
+    assert kb_ws["kind"] == "kb" and row_type["kind"] == "type"
+    assert fields["price"]["type"] == "Enum" and [e["value"] for e in fields["price"]["enum_values"]] == ["cheap", "moderate"]
+    assert fields["rating"]["type"] == "float" and fields["cuisines"]["type"] == "List[str]"
+    assert fields["name"]["type"] == "str"  # ten distinct names: not an enum
+    assert fields["reviews"]["free_text"] and "reviews" not in {f["name"] for f in row_type["fields"]}
+    assert fields["id"]["primary_key"]
+    code, _ = run(["kb", "derive", str(tmp_path), "--table", "nope"])
+    assert code == 2
