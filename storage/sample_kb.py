@@ -82,3 +82,14 @@ def _read_jsonl(path: Path) -> list[dict]:
             except ValueError as exc:
                 raise StorageError(f"invalid JSON on line {number}: {exc}", file=str(path), line=number) from exc
     return rows
+
+
+def build_on_load(path: Path) -> None:
+    """`genie.project_loaders` hook: a project folder with data/ gets its kb.sqlite built when missing or stale.
+
+    Returns None so the engine goes on loading the folder as usual.
+    """
+    folder = Path(path)
+    if folder.is_dir() and (folder / "data").is_dir() and any((folder / "data").glob("*.jsonl")):
+        ensure_sample_kb(folder)
+    return None

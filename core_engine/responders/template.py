@@ -55,7 +55,7 @@ class TemplateResponder:
             pending = ref_target(record.values.get(f.name))
             kb = state.get(pending) if pending else None
             if isinstance(kb, KBRecord) and kb.result:
-                return f"Which one would you like for the {_label(f, f.name)}? Reply with its number or name."
+                return f"Which one would you like for {_with_article(_label(f, f.name))}? Reply with its number or name."
         if base == "confirm":
             return self.summary(record, state, spec) + "\n\nShall I go ahead and submit this?"
         question = f"Could you tell me {_with_article(_label(f, f.name))}?"
