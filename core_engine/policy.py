@@ -14,7 +14,7 @@ from typing import Any
 
 from . import acts as A
 from .errors import BackendError, PolicyError
-from .runtime import Runtime
+from .runtime import RowProxy, Runtime
 from .spec import Field, parse_type
 from .state import DialogueState, KBRecord, TaskRecord, ref_target
 from .values import is_empty
@@ -109,20 +109,9 @@ def _run_type_actions(rt: Runtime, rec: KBRecord) -> None:
     row_type = _row_type(rt, rec)
     if row_type is None or not row_type.actions.strip():
         return
-    from . import sandbox  # local: the runtime owns the sandbox bridge
-
-    from .runtime import RowProxy
-    names = rt.names_for(None)
-    names["self"] = RowProxy(rows[0])
-    names["say"] = rt._say
-    holder = TaskRecord(var=rec.var, worksheet=row_type.name)
-    names["propose"] = lambda ws, values=None: rt._propose(holder, ws, values)
-    try:
-        code = sandbox.check_block(row_type.actions)
-        sandbox.execute(code, names, timeout_s=rt.spec.settings.action_timeout_s)
-        rt.trace.event("action", where=f"{row_type.name} (ws_actions)", var=rec.var)
-    except Exception as exc:  # noqa: BLE001 - spec code failure is traced, never fatal
-        rt.trace.error("action", str(exc), where=f"{row_type.name} (ws_actions)")
+    holder = TaskRecord(var=rec.var, worksheet=row_type.name,  # the row seen as a record of its type
+                        values={f.name: rows[0].get(f.name) for f in row_type.fields})
+    rt.run_code(row_type.actions, holder, what=f"{row_type.name} (ws_actions)", self_value=RowProxy(rows[0]))
 
 
 def _row_type(rt: Runtime, rec: KBRecord):

@@ -230,8 +230,11 @@ class Runtime:
             self.trace.error("predicate", str(exc), where=what, source=source)
             return False
 
-    def run_code(self, source: str, record: TaskRecord, *, what: str) -> bool:
-        """Run an action block; a failure is a trace entry, not a crash."""
+    def run_code(self, source: str, record: TaskRecord, *, what: str, self_value: Any = None) -> bool:
+        """Run an action block; a failure is a trace entry, not a crash.
+
+        `self_value` replaces `self` (a type worksheet's actions see the KB row they belong to).
+        """
         if not source.strip():
             return True
         self.actions_run += 1
@@ -240,7 +243,10 @@ class Runtime:
             return False
         try:
             code = sandbox.check_block(source)
-            sandbox.execute(code, self.names_for(record), timeout_s=self.spec.settings.action_timeout_s)
+            names = self.names_for(record)
+            if self_value is not None:
+                names["self"] = self_value
+            sandbox.execute(code, names, timeout_s=self.spec.settings.action_timeout_s)
             self.trace.event("action", where=what, var=record.var)
             return True
         except GenieError as exc:
