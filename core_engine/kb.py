@@ -42,6 +42,8 @@ __all__ = [
 
 COLUMN_TYPES = ("int", "float", "bool", "date", "text", "list")
 METADATA_TABLE = "_genie_columns"
+PRIVATE_PREFIX = "_genie_"
+"""Tables of a project file or bundle that are not KB data: hidden from tables() and never readable by queries."""
 FTS_SHADOW_SUFFIXES = ("_data", "_idx", "_content", "_docsize", "_config")
 
 # Functions a query may call. Everything else (load_extension, fts3_tokenizer,
@@ -154,6 +156,7 @@ class SQLiteKB:
         self._timed_out = False
         self._denied: str | None = None
         self._tables_read: set[str] = set()
+        self._reading_schema = False  # True only while this class reads its own metadata
         self._cache: tuple[int, dict[str, TableInfo]] | None = None
         uri = self.path.resolve().as_uri() + "?mode=ro"
         try:
@@ -174,12 +177,16 @@ class SQLiteKB:
     # -- public API -------------------------------------------------------
 
     def tables(self) -> dict[str, TableInfo]:
-        """User tables by name; FTS indexes, their shadow tables and the metadata table are hidden."""
+        """User tables by name; FTS indexes, their shadow tables and `_genie_*` tables are hidden."""
         with self._lock:
             try:
                 version = self._conn.execute("PRAGMA data_version").fetchone()[0]
                 if self._cache is None or self._cache[0] != version:
-                    self._cache = (version, self._read_tables())
+                    self._reading_schema = True
+                    try:
+                        self._cache = (version, self._read_tables())
+                    finally:
+                        self._reading_schema = False
             except sqlite3.Error as exc:
                 raise KnowledgeError(f"cannot read the knowledge base schema: {exc}", path=str(self.path)) from exc
             return dict(self._cache[1])
@@ -284,6 +291,10 @@ class SQLiteKB:
         if action == sqlite3.SQLITE_SELECT:
             return sqlite3.SQLITE_OK
         if action == sqlite3.SQLITE_READ:
+            if arg1 and arg1.startswith(PRIVATE_PREFIX) and not self._reading_schema:
+                # a project file or bundle keeps its spec, settings and logs in _genie_* tables
+                self._denied = self._denied or f"read the private table {arg1!r}"
+                return sqlite3.SQLITE_DENY
             if arg1:
                 self._tables_read.add(arg1)
             return sqlite3.SQLITE_OK
@@ -319,7 +330,7 @@ class SQLiteKB:
                 metadata.setdefault(table, []).append(Column(name, typ, bool(free)))
         result = {}
         for _, name, _ in master:
-            if name in hidden or name.startswith("sqlite_"):
+            if name in hidden or name.startswith(("sqlite_", PRIVATE_PREFIX)):
                 continue
             columns = metadata.get(name) or self._declared_columns(name)
             count = self._conn.execute(f"SELECT count(*) FROM {quote_identifier(name)}").fetchone()[0]

@@ -25,6 +25,9 @@ DOCUMENT_TABLES = frozenset({"services_general_info"})
 def build_sample_kb(project_dir: str | Path, target: str | Path | None = None) -> Path:
     """Import every `data/*.jsonl` of a project into `kb.sqlite` (or `target`); return its path."""
     folder = Path(project_dir)
+    if (folder / "data" / "tables.json").is_file():  # unpacked from a bundle: rebuild the exact tables
+        from storage.folders import build_folder_kb
+        return build_folder_kb(folder, Path(target) if target is not None else folder / "kb.sqlite")
     files = sorted((folder / "data").glob("*.jsonl"))
     if not files:
         raise StorageError("the project has no data/*.jsonl files", project=str(folder))
