@@ -11,11 +11,18 @@ A test file (JSON, in a project's `tests/`):
 
 `match` is "exact" (same number and order of acts) or "contains" (each expected
 act appears somewhere). An expected act lists only the keys it cares about, so
-generated values such as transaction ids need not be written down.
+generated values such as transaction ids need not be written down. A turn with
+`"parser": "formal"` is played as injected statements whatever the test's parser
+(the playground's inject and edit turns).
+
+An optional top-level `"today": "YYYY-MM-DD"` fixes the date the conversation is held on
+(what "tomorrow" and "next Friday" mean); without it the spec's `settings.today`, else the
+real date, applies.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +43,11 @@ class TurnCheck:
     expected_acts: list[dict[str, Any]] | None = None
     actual_acts: list[dict[str, Any]] = field(default_factory=list)
     response: str = ""
+    # what the turn asserted on state and words, beside what it got (for readable diffs)
+    expected_values: dict[str, Any] | None = None
+    actual_values: dict[str, Any] = field(default_factory=dict)
+    expected_response: list[str] | None = None
+    match: str = "exact"
 
 
 @dataclass
@@ -45,6 +57,7 @@ class TestResult:
     passed: bool
     turns: list[TurnCheck]
     error: str | None = None
+    outputs: list[Any] = field(default_factory=list, repr=False)  # the TurnResults (coverage reads them)
 
     @property
     def first_failure(self) -> TurnCheck | None:
@@ -52,7 +65,7 @@ class TestResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "path": self.path, "passed": self.passed, "error": self.error,
-                "turns": [t.__dict__ for t in self.turns]}
+                "turns": [dict(t.__dict__) for t in self.turns]}
 
 
 def load_test(path: Path) -> dict[str, Any]:
@@ -65,6 +78,12 @@ def load_test(path: Path) -> dict[str, Any]:
     for i, turn in enumerate(data["turns"], start=1):
         if not isinstance(turn, dict) or not isinstance(turn.get("user"), str):
             raise SpecError(f"{path}: turn {i} needs a 'user' string", path=str(path), turn=i)
+    if "today" in data:
+        try:
+            dt.date.fromisoformat(str(data["today"]))
+        except ValueError as exc:
+            raise SpecError(f"{path}: 'today' must be a date like 2024-07-01, not {data['today']!r}",
+                            path=str(path)) from exc
     data.setdefault("name", path.stem)
     return data
 
@@ -97,7 +116,9 @@ def read_path(state: DialogueState, path: str) -> Any:
 
 def check_turn(index: int, spec_turn: dict[str, Any], result: Any) -> TurnCheck:
     check = TurnCheck(index, spec_turn["user"], expected_acts=spec_turn.get("acts"),
-                      actual_acts=result.acts, response=result.response)
+                      actual_acts=result.acts, response=result.response,
+                      expected_values=spec_turn.get("values"), expected_response=spec_turn.get("response_contains"),
+                      match=spec_turn.get("match", "exact"))
     expected = spec_turn.get("acts")
     if expected is not None:
         if spec_turn.get("match", "exact") == "contains":
@@ -110,6 +131,7 @@ def check_turn(index: int, spec_turn: dict[str, Any], result: Any) -> TurnCheck:
     state = DialogueState.from_json(result.state)
     for path, want in (spec_turn.get("values") or {}).items():
         got = read_path(state, path)
+        check.actual_values[path] = None if got is _MISSING else got
         if got is _MISSING:
             check.problems.append(f"{path}: no such record or field")
         elif got != want:
@@ -125,14 +147,21 @@ def check_turn(index: int, spec_turn: dict[str, Any], result: Any) -> TurnCheck:
 def run_test(agent: Agent, test: dict[str, Any], *, path: str | None = None,
              session_options: dict[str, Any] | None = None) -> TestResult:
     opts = {"parser": test.get("parser", "formal"), "rg": test.get("rg", "template"), **(session_options or {})}
+    if test.get("today") and "today" not in opts:
+        opts["today"] = dt.date.fromisoformat(str(test["today"]))
     try:
         session = agent.new_session(**opts)
     except Exception as exc:  # noqa: BLE001 - a test that cannot start is a failed test with a reason
         return TestResult(test.get("name", "?"), path, False, [], error=f"{type(exc).__name__}: {exc}")
-    checks = []
+    checks, outputs = [], []
     for i, spec_turn in enumerate(test["turns"], start=1):
-        checks.append(check_turn(i, spec_turn, session.turn(spec_turn["user"])))
-    return TestResult(test["name"], path, all(not c.problems for c in checks), checks)
+        if spec_turn.get("parser") == "formal" and opts["parser"] != "formal":
+            result = session.inject(spec_turn["user"], strict=False)  # an injected or edited turn
+        else:
+            result = session.turn(spec_turn["user"])
+        outputs.append(result)
+        checks.append(check_turn(i, spec_turn, result))
+    return TestResult(test["name"], path, all(not c.problems for c in checks), checks, outputs=outputs)
 
 
 def run_tests(agent: Agent, paths: list[Path] | None = None,

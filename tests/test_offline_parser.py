@@ -472,9 +472,18 @@ def test_a_question_asked_with_an_answer_keeps_both() -> None:
                         'grade_type="Letter", course_num_units=3), course_1_details=Course(course_name="CS 2", '
                         'grade_type="Letter", course_num_units=3))')
     assert state.last_acts[-1]["field"] == "more_courses_2"
-    result = read(COURSES, state, "No, that is all. Can you please tell me what I am currently enrolled in?")
-    assert lines(result) == ["courses_to_take.more_courses_2 = False", 'answer("what I am currently enrolled in?")']
+    result = read(COURSES, state, "No, that is all. Can you please tell me when CS 221 is offered?")
+    assert lines(result) == ["courses_to_take.more_courses_2 = False", 'answer("when CS 221 is offered?")']
     assert rules(result) == ["answer-yes-no", "question"]
+
+
+def test_a_question_about_the_state_is_not_a_kb_question() -> None:
+    state = state_after(COURSES, 'main.courses_to_take = CoursesToTake(course_0_details=Course(course_name="CS 1", '
+                        'grade_type="Letter", course_num_units=3), course_1_details=Course(course_name="CS 2", '
+                        'grade_type="Letter", course_num_units=3))')
+    result = read(COURSES, state, "No, that is all. Can you please tell me what I am currently enrolled in?")
+    assert lines(result) == ["courses_to_take.more_courses_2 = False"]
+    assert rules(result) == ["answer-yes-no", "question-about-state"]
 
 
 def test_a_question_is_not_a_number_answer() -> None:
@@ -659,3 +668,134 @@ def test_any_text_gives_valid_explained_statements(spec: Spec, formal: tuple[str
         check_explained(read(spec, state, text))
 
     run()
+
+
+# ---------------------------------------------------------------- negation, deep descriptions, second tasks, focus
+
+def test_negated_phrases_are_found_and_blanked() -> None:
+    from core_engine.parsers.offline_negation import negations, without_negated
+    assert [n.what for n in negations("No, I don't want Thai")] == ["Thai"]
+    assert [n.what for n in negations("it's not a leave of absence, it's about my AP credits")] == ["leave of absence"]
+    assert negations("I am not able to view my AP credits") == []  # "not able to" states a problem
+    assert negations("Credit not posted") == []
+    text = "not Letter, credit/no credit please"
+    assert len(without_negated(text)) == len(text) and "Letter" not in without_negated(text)
+
+
+def test_rejecting_one_of_two_options_picks_the_other() -> None:
+    state = state_after(COURSES, 'main.courses_to_take = CoursesToTake(course_0_details=Course(course_name="CS 231"))')
+    result = read(COURSES, state, "I don't want a letter grade")
+    assert lines(result) == ['course.grade_type = "Credit/No Credit"']
+    assert "negation" in rules(result)
+
+
+def test_rejected_option_gets_no_vote_in_a_description() -> None:
+    state = state_after(TICKET)
+    result = read(TICKET, state, "it's not a leave of absence, it's about my AP credits")
+    assert lines(result) == ['main.student_task = "External Test Credits"']
+
+
+def test_a_deep_option_sets_the_options_its_predicates_require() -> None:
+    result = read(TICKET, fresh(TICKET), "I need to drop CS 106A")
+    assert lines(result) == [
+        'main.student_task = "Troubleshoot Student Enrollment"',
+        'main.trouble_shoot_student_enrollment = TroubleShootStudentEnrollment(trouble_shoot_specific_issue='
+        '"Change Course", change_course_issues=ChangeCourse(change_type="Drop a Course", course_code="CS 106A"))']
+    wrong_units = read(TICKET, fresh(TICKET), "My IB credits show the wrong number of units")
+    assert 'test_issues="Incorrect Units"' in lines(wrong_units)[1]
+
+
+def test_a_finished_task_described_again_opens_a_second_record() -> None:
+    state = state_after(TICKET, 'main.student_task = "Leave of Absence"',
+                        'leave_of_absence.leave_of_absence_specific_issue = "Others"',
+                        'leave_of_absence.issue_description = "x"', 'main.extra_details = "y"',
+                        'main.full_name = "Jane Doe"', "main.confirm = True")
+    result = read(TICKET, state, "I also need help with my AP credits, they are missing")
+    assert lines(result)[0].startswith('main_2 = Main(student_task="External Test Credits"')
+    assert rules(result) == ["new-task"]
+
+
+def test_same_with_field_words_copies_that_field() -> None:
+    state = booking_state('book_restaurant.date = "2024-07-05"', 'book_restaurant.time = "19:00"',
+                          "book_restaurant.number_of_people = 3", "book_restaurant.confirm = True",
+                          'book_restaurant_2 = BookRestaurant(restaurant=answer("Frascati"))')
+    assert state.last_acts[-1]["field"] == "date"
+    assert lines(read(RESTAURANT, state, "same time as before")) == ["book_restaurant_2.time = book_restaurant.time"]
+    assert lines(read(RESTAURANT, state, "the same date please")) == ["book_restaurant_2.date = book_restaurant.date"]
+
+
+def test_it_is_the_course_of_the_last_question() -> None:
+    state = state_after(COURSES, 'answer("How many units is CS 448?")', knowledge=ScriptedKnowledge())
+    result = read(COURSES, state, "When is it offered?")
+    assert lines(result) == ['answer("When is CS 448 offered?")']
+    assert rules(result) == ["focus", "question"]
+
+
+def test_a_request_for_recommendations_searches_the_sentence_before() -> None:
+    result = read(COURSES, fresh(COURSES), "I like computer graphics. Can you give me some recommendations?")
+    assert lines(result) == ['answer("computer graphics")']
+
+
+def test_an_introduction_inside_a_longer_turn() -> None:
+    result = read(BANK, fresh(BANK), "Hi, my name is Maria Garcia and someone stole my credit card")
+    assert lines(result) == ['main.full_name = "Maria Garcia"', 'main.fraud_report = "someone stole my credit card"']
+    assert rules(result) == ["introduction", "problem-description"]
+
+
+def test_labelled_values_fill_a_worksheet_not_opened_yet() -> None:
+    state = state_after(BANK, 'main.fraud_report = "stolen card"')
+    assert state.last_acts[-1]["field"] == "full_name"
+    result = read(BANK, state, "My account number is 55512345 and my PIN is 4321")
+    assert lines(result) == ['main.first_authentication_details = FirstAuthentication(account_number="55512345", '
+                             'pin="4321")']
+
+
+def test_naming_the_task_is_not_the_story() -> None:
+    assert lines(read(BANK, fresh(BANK), "Hello, I need to report fraud")) == []
+
+
+def test_past_dates_for_things_that_happened() -> None:
+    assert [s.value for s in find_dates("June 24th", TODAY, past=True)] == ["2024-06-24"]
+    assert [s.value for s in find_dates("June 24th", TODAY)] == ["2025-06-24"]
+    assert [s.value for s in find_dates("on Friday", TODAY, past=True)] == ["2024-06-28"]
+
+
+def test_one_as_a_pronoun_is_not_a_number() -> None:
+    assert find_numbers("the previous one") == [] and find_numbers("the second one") == []
+    assert [s.value for s in find_numbers("one")] == [1]
+
+
+def test_weak_yes_words_need_to_end_the_clause() -> None:
+    assert yes_no("please add that I'm a senior") is None
+    assert yes_no("I am a senior") is None
+    assert yes_no("great, book it") == (True, "great", "book it")
+
+
+def test_yes_with_an_edit_confirms_after_the_edit() -> None:
+    state = state_after(TICKET, 'main.student_task = "Leave of Absence"',
+                        'leave_of_absence.leave_of_absence_specific_issue = "Others"',
+                        'leave_of_absence.issue_description = "x"', 'main.extra_details = "y"',
+                        'main.full_name = "Jane Doe"')
+    result = read(TICKET, state, "Yeah, and can you tell them it's urgent?")
+    assert lines(result) == ['main.extra_details = "y; it\'s urgent"', "main.confirm = True"]
+
+
+def test_no_with_a_change_answers_the_summary_with_the_change() -> None:
+    state = booking_state('book_restaurant.date = "2024-07-05"', 'book_restaurant.time = "14:00"',
+                          "book_restaurant.number_of_people = 3")
+    result = read(RESTAURANT, state, "no, make it 6 people")
+    assert lines(result) == ["book_restaurant.number_of_people = 6"]
+    assert rules(result) == ["confirm-no", "change-of-mind"]
+
+
+def test_a_reported_course_chosen_for_a_text_field_gives_its_code() -> None:
+    rows = [{"title": "Computer Vision", "course_codes": ["CS 131"]}, {"title": "Deep Learning", "course_codes": ["CS 230"]}]
+    state = state_after(COURSES, 'main.courses_to_take = CoursesToTake(course_0_details=Course())')
+    state.last_acts = [{"act": "report", "var": "answer", "kind": "kb", "result": rows}, *state.last_acts]
+    assert lines(read(COURSES, state, "the second one")) == ['course.course_name = "CS 230"']
+
+
+def test_a_rejected_date_is_not_the_answer() -> None:
+    state = booking_state()
+    assert state.last_acts[-1]["field"] == "date"
+    assert lines(read(RESTAURANT, state, "not Friday, Saturday")) == ['book_restaurant.date = "2024-07-06"']

@@ -7,17 +7,23 @@ proposals) and, when there is one, the KB's values. Rules are tried in a
 fixed order and every statement it emits comes with a rule entry naming the
 words that produced it, so the studio can show why a turn was read as it was.
 
-    rule order: yes/no to a proposal -> yes/no to the question asked -> small talk
-    -> choose a reported row -> refusal -> "same as before" -> change of mind -> special request
-    -> typed answer to the question asked -> opening turn (task description + questions)
-    -> question / search -> task description -> a value before its question
-    -> problem description -> text answer (one or several values) -> no match
+    rule order: yes/no to a proposal -> yes/no to the question asked -> an introduction ("my name is ...")
+    -> small talk -> choose a reported row -> refusal -> "same as before" -> a narrowed search ("not Thai")
+    -> change of mind -> special request -> typed answer to the question asked
+    -> opening turn (task description + questions) -> a second task -> question / search
+    -> task description -> a value before its question -> problem description
+    -> text answer (one or several values) -> values for other fields -> values for an unopened
+    worksheet -> an "Other" option -> a search by KB words -> no match
+    (and at the end, a yes to a summary moves after the edits made in the same turn)
 
-Rule names in the trace: answer-to-ask, answer-yes-no, confirm-yes, confirm-no, multi-value,
-extra-value, free-text, change-of-mind, choose-result, refusal, same-as-previous,
-special-request, question, question-fills-field, question-no-kb, task-description,
-value-before-asked, problem-description, proposal-accepted, predicate-of-proposal,
-proposal-declined, chit-chat, no-match, empty, error.
+Rule names in the trace (statements): answer-to-ask, answer-yes-no, confirm-yes, confirm-no,
+multi-value, several-values, extra-value, value-for-other-field, unopened-field, free-text,
+introduction, change-of-mind, choose-result, refusal, same-as-previous, refine-search,
+special-request, question, question-fills-field, search, task-description, new-task,
+value-before-asked, problem-description, catch-all, proposal-accepted, predicate-of-proposal.
+Notes (no statement): chit-chat, negation, focus, question-about-state, question-no-kb,
+task-request, proposal-declined, no-match, empty, error. docs/offline_parser.md says what each
+reads and what the parser does not handle.
 """
 
 from __future__ import annotations
@@ -31,17 +37,22 @@ from ..spec import REFUSAL, Field, parse_type
 from ..state import TaskRecord, ref_target
 from .base import ParseContext, ParseResult
 from .offline_answers import AnswerReader
-from .offline_intents import (change_marker, change_to, chit_chat, clean_question, closing, is_question, plea,
-                              question_sentences, refusal, same_as, sentences, special_request)
-from .offline_match import Bag, field_mention, field_stems, name_coverage, stem
-from .offline_slots import KBVocabulary, Mention, StateView, code_value, find_mentions, shape
-from .offline_tasks import (accept_proposal, choose_row, describe_task, literal, predicted_answer, row_label,
-                            search_query)
-from .offline_values import normalise, yes_no
+from .offline_edits import change_rule, same_as_rule, special_request_rule
+from .offline_focus import decontextualise, is_bare_request, state_question
+from .offline_initiatives import introduction, new_task, other_fields, unopened_fields
+from .offline_intents import (change_marker, chit_chat, clean_question, closing, is_question, plea, question_sentences,
+                              refusal, request_only, search_phrase, sentences, task_request)
+from .offline_match import Bag, field_mention, field_stems, same_word, stem
+from .offline_negation import negations, refine_search
+from .offline_rows import accept_proposal, choose_row
+from .offline_slots import KBVocabulary, Mention, StateView, code_value, find_mentions, said_texts, shape
+from .offline_tasks import describe_task, literal, predicted_answer, search_query, several_codes
+from .offline_values import find_codes, find_dates, find_times, normalise, yes_no
 
-_REQUEST_WORDS = {stem(w) for w in ("request", "special", "note", "notes", "comment", "instruction", "occasion")}
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
+_INTERROGATIVE = re.compile(r"^\W*(?:what|which|when|where|who|whom|whose|why|how|is|are|do|does|did|can|could|"
+                            r"will|would|should|shall|may)\b", re.I)
 _GREETING = re.compile(r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?[,.!\s]+", re.I)
 
 
@@ -89,6 +100,7 @@ class TurnReader:
         self.yes_words = ""
         self.row_words = ""
         self.answered = False
+        self.introduced = False
         self.answers = AnswerReader(ctx.spec, self.view, ctx.today)
         self.value_for = self.answers.value_for
         self.enum_value = self.answers.enum_value
@@ -142,6 +154,21 @@ class TurnReader:
 
     # ------------------------------------------------------------ the rules, in order
     def run(self) -> None:
+        self._read()
+        self._confirm_last()
+
+    def _confirm_last(self) -> None:
+        """ "Yes, and tell them it's urgent": the note goes in before the yes, so what is confirmed includes it."""
+        confirming = {"confirm-yes", "answer-yes-no"}
+        late = [i for i, r in enumerate(self.rules) if r.get("statement") and r["rule"] in confirming
+                and (r["statement"].startswith("confirm(") or r.get("confirm_field"))]
+        if not late or len(self.lines) < 2:
+            return
+        moved = [self.rules[i] for i in late]
+        self.rules = [r for i, r in enumerate(self.rules) if i not in late] + moved
+        self.lines = [r["statement"] for r in self.rules if r.get("statement")]
+
+    def _read(self) -> None:
         text = self.text
         if not text:
             self.note("empty", "")
@@ -150,12 +177,16 @@ class TurnReader:
         rest = self._yes_no(rest) if rest is not None else None
         if rest is None or not rest.strip(" ,.!?;"):
             return
-        if self.answered and (chit_chat(rest) or closing(rest)):
+        rest = introduction(self, rest)
+        if not rest.strip(" ,.!?;"):
+            return
+        if self.answered and (chit_chat(rest, after_answer=True) or closing(rest)):
             self.note("chit-chat", rest)
             return
-        for rule in (self._small_talk, self._choose, self._refusal, self._same_as, self._change,
-                     self._special_request, self._typed_answer, self._opening, self._question, self._describe,
-                     self._unasked, self._problem, self._str_answer):
+        for rule in (self._small_talk, self._choose, self._refusal, self._same_as, self._refine, self._change,
+                     self._special_request, self._typed_answer, self._opening, self._new_task, self._question,
+                     self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
+                     self._unopened, self._catch_all, self._search):
             if rule(rest):
                 return
         if not self.lines:
@@ -189,23 +220,72 @@ class TurnReader:
         if e.act == "confirm":
             if value:
                 self.emit("confirm-yes", words, f"confirm({e.rec.var}.{e.field.name})")
-            elif not change_marker(rest) and not self._would_change(rest):
+            elif not change_marker(rest) and not self.would_change(rest):
                 self.emit("confirm-no", words, f"{e.rec.var}.{e.field.name} = None")
             else:
                 self.note("confirm-no", words, reason="the rest of the turn gives a new value")
+        elif kind == "confirm" and not value and (change_marker(rest) or self.would_change(rest)):
+            self.note("confirm-no", words, reason="the rest of the turn gives a new value; the summary is shown again")
+        elif kind == "confirm":
+            self.assign("answer-yes-no", words, e.rec, e.field, value, confirm_field=True)
         else:
             self.assign("answer-yes-no", words, e.rec, e.field, value)
         self.answered = True
         return rest
 
-    def _would_change(self, text: str) -> bool:
+    def would_change(self, text: str) -> bool:
         return bool(find_mentions(text, self.candidates(), self.view, self.today))
 
     def _small_talk(self, text: str) -> bool:
-        if chit_chat(text):
-            self.note("chit-chat", text)
+        yn = yes_no(text) if self.expect is None else None
+        if chit_chat(text) or (yn is not None and (not yn[2] or chit_chat(yn[2]) or closing(yn[2]))):
+            self.note("chit-chat", text)  # "no thanks, that's all" when nothing was asked
+            return True
+        if plea(text):
+            self.note("chit-chat", text, reason="a request for help: the agent's next question is the help")
             return True
         return False
+
+    def _refine(self, text: str) -> bool:
+        return refine_search(self, text)
+
+    def _search(self, text: str) -> bool:
+        """Nothing else read the turn, but it names values of the KB ("Italian food in San Francisco"): a search."""
+        if self.ctx.kb is None or self.lines:
+            return False
+        terms = self.vocabulary.found_in(text, self.ctx.kb)
+        query = search_phrase(text) if terms else ""
+        if not query:
+            return False
+        self.emit("search", ", ".join(sorted(terms)), f"answer({literal(query)})")
+        return True
+
+    def _catch_all(self, text: str) -> bool:
+        """An answer that names none of the options, to a question with an "Other(s)" option: that option, and
+        the words go to the record's description field ("I just need to know how to do it")."""
+        e = self.expect
+        if e is None or e.act != "ask" or self.answered or self.view.kind_of(e.field) != "Enum" \
+                or len(text.split()) < 3 or is_question(text) or yes_no(text):
+            return False
+        other = next((v for v in e.field.enum_names if stem(v.split()[0]) in ("other", "els")), None)
+        if other is None:
+            return False
+        self.assign("catch-all", text, e.rec, e.field, other)
+        for f in self.view.input_fields(e.rec):
+            if self.view.kind_of(f) == "str" and shape(f) == "text" and self.view.unfilled(e.rec, f):
+                self.assign("catch-all", text, e.rec, f, text.strip())
+                break
+        self.answered = True
+        return True
+
+    def _new_task(self, text: str) -> bool:
+        return new_task(self, text)
+
+    def _other_fields(self, text: str) -> bool:
+        return other_fields(self, text)
+
+    def _unopened(self, text: str) -> bool:
+        return unopened_fields(self, text)
 
     def _choose(self, text: str) -> bool:
         return choose_row(self, text)
@@ -241,81 +321,13 @@ class TurnReader:
                 if self.view.kind_of(f) == "str"]
 
     def _same_as(self, text: str) -> bool:
-        found = same_as(text)
-        e = self.expect
-        if not found or e is None:
-            return False
-        words, what = found
-        earlier = []
-        for rec in self.state.of_worksheet(e.rec.worksheet):
-            if rec.var == e.rec.var:
-                break
-            if rec.values.get(e.field.name) not in (None, REFUSAL) and ref_target(rec.values.get(e.field.name)) is None:
-                earlier.append(rec)
-        if what not in ("previous", "first"):
-            key = re.sub(r"\W+", "", what.lower())
-            named = [r for r in earlier if any(isinstance(v, str) and re.sub(r"\W+", "", v.lower()) == key
-                                               for v in r.values.values())]
-            earlier = named or earlier
-        if not earlier:
-            return False
-        source = earlier[0] if what == "first" else earlier[-1]
-        self.emit("same-as-previous", words, f"{e.rec.var}.{e.field.name} = {source.var}.{e.field.name}")
-        return True
+        return same_as_rule(self, text)
 
     def _change(self, text: str) -> bool:
-        marker = change_marker(text)
-        e = self.expect
-        confirming = e is not None and (e.act == "confirm" or self.view.kind_of(e.field) == "confirm")
-        if not marker and (is_question(text) or not (confirming or self.answered)):
-            return False
-        found = False
-        named = change_to(text)
-        if named:
-            found = self._change_named(*named)
-        said = _plain_words(named[1]) if found and named else ""
-        for m in find_mentions(text, self.candidates(), self.view, self.today, prefer=e.rec if e else None):
-            if m.rec.values.get(m.field.name) == m.value or (said and _plain_words(m.matched) in said):
-                continue
-            self.assign("change-of-mind", f"{marker or ''} {m.matched}".strip(), m.rec, m.field, m.value)
-            found = True
-        return found
-
-    def _change_named(self, what: str, value_text: str) -> bool:
-        """ "change the grade type for CS 224N to credit/no credit": the named field, in the named record."""
-        bag = Bag.of(what)
-        scored = [(field_mention(f, bag)[0], rec, f) for rec, f in self.candidates()]
-        scored = [s for s in scored if s[0] >= 2]
-        if not scored:
-            return False
-        top = max((s[0], name_coverage(s[2], bag)) for s in scored)
-        options = [(rec, f) for score, rec, f in scored if (score, name_coverage(f, bag)) == top]
-        key = re.sub(r"\W+", "", what.lower())
-        mentioned = [(rec, f) for rec, f in options if any(
-            isinstance(v, str) and len(v) > 2 and re.sub(r"\W+", "", v.lower()) in key for v in rec.values.values())]
-        mine = [(rec, f) for rec, f in options if rec.var == self.expect_var()]
-        rec, f = (mentioned or mine or options)[-1]
-        value = self.value_for(f, value_text)
-        if value is None:
-            return False
-        self.assign("change-of-mind", f"{what} to {value_text}", rec, f, value)
-        return True
+        return change_rule(self, text)
 
     def _special_request(self, text: str) -> bool:
-        targets = [(r, f) for r in self.view.live_records() for f in self.view.input_fields(r, include_dont_ask=True)
-                   if self.view.kind_of(f) == "str" and (f.dont_ask or not f.required)
-                   and field_stems(f) & _REQUEST_WORDS]
-        if not targets:
-            return False
-        for sentence in sentences(text):
-            found = special_request(sentence)
-            if found:
-                rec, f = targets[0]
-                old = rec.values.get(f.name)
-                value = f"{old}; {found[1]}" if isinstance(old, str) and old and old != REFUSAL else found[1]
-                self.assign("special-request", found[0], rec, f, value)
-                return True
-        return False
+        return special_request_rule(self, text)
 
     # ------------------------------------------------------------ answers to the question asked
     def _typed_answer(self, text: str) -> bool:
@@ -334,7 +346,12 @@ class TurnReader:
             if not text.strip(" .!?") or is_question(text) or _SEARCH_START.match(text) or (yn and not yn[2]):
                 return False  # a bare "yes" names no row; questions and searches are read below
             extras = self._extras(text, e.rec)
-            query = search_query(text, [m.span.text for m in extras if m.span], set()) or text.strip(" .!?")
+            rejected = [n.words for n in negations(text) if find_dates(n.what, self.today) or find_times(n.what)]
+            query = search_query(text, said_texts(extras) + rejected, set())
+            if query is None and extras:
+                self.answered = True
+                return True  # "not Friday, Saturday": only other values; the restaurant is asked again
+            query = query or text.strip(" .!?")
             self.emit("answer-to-ask", text, f"{e.rec.var}.{e.field.name} = answer({literal(query)})", type="kb")
             self.answered = True
             return True
@@ -359,6 +376,10 @@ class TurnReader:
     # ------------------------------------------------------------ questions and searches
     def _question(self, text: str) -> bool:
         asked = is_question(text)
+        e = self.expect
+        if asked and e is not None and e.act == "ask" and self.view.kind_of(e.field) == "str" \
+                and shape(e.field) == "text" and not _INTERROGATIVE.match(text) and not text.rstrip().endswith("?"):
+            return False  # "I want to know if I can return early" describes the problem the field asks for
         if asked and all(plea(q) for q in question_sentences(text)) and not _SEARCH_START.match(text):
             return False
         target = self._row_target(text, asked is not None)
@@ -373,14 +394,25 @@ class TurnReader:
             for m in mentions:
                 if m.rec.values.get(m.field.name) != m.value:
                     self.assign("extra-value", m.matched, m.rec, m.field, m.value)
-            query = search_query(text, [m.span.text for m in mentions if m.span], set())
+            query = search_query(text, said_texts(mentions), set())
             if query:
                 self.emit("question-fills-field", self.row_words or asked or text,
                           f"{rec.var}.{f.name} = answer({literal(query)})")
                 return True
             return bool(mentions)
         questions = question_sentences(text) or [text]
-        query = self._decontextualise(" ".join(clean_question(q) for q in questions))
+        about_state = [q for q in questions if state_question(q)]
+        questions = [q for q in questions if not state_question(q)]
+        if about_state:
+            self.note("question-about-state", state_question(about_state[0]) or "",
+                      reason="the state answers it; the agent's next act shows the details")
+        if not questions:
+            return True
+        query = " ".join(clean_question(q) for q in questions)
+        context = [p for p in sentences(text) if not is_question(p)]
+        if is_bare_request(query) and context:
+            query = search_phrase(" ".join(context))
+        query = decontextualise(self, query)
         self.emit("question", asked or "?", f"answer({literal(query)})")
         return True
 
@@ -407,28 +439,16 @@ class TurnReader:
                     return rec, f
         return None
 
-    def _decontextualise(self, question: str) -> str:
-        """Replace "it"/"this course" with the one thing the last report was about, when there was one."""
-        focus = None
-        for act in reversed(self.acts):
-            if act.get("act") == "report" and act.get("kind") == "kb" and isinstance(act.get("result"), list) \
-                    and len(act["result"]) == 1 and isinstance(act["result"][0], dict):
-                focus = row_label(act["result"][0])
-                break
-        if not focus or focus.lower() in question.lower():
-            return question
-        out = re.sub(r"\b(?:this|that|the same)\s+(?:class|course|restaurant|place|one|article)\b", focus, question,
-                     flags=re.I)
-        return re.sub(r"\bit\b", focus, out, count=1) if out == question else out
-
     # ------------------------------------------------------------ describing the task or the problem
     def _opening(self, text: str) -> bool:
         """Nothing was asked: statements describe the task, questions beside them are asked as well."""
         if self.expect is not None:
             return False
+        if len(find_codes(text)) >= 2 and predicted_answer(self, text):
+            return True  # "CS 221 and CS 229, both for a letter grade": one course record each
         parts = sentences(text)
-        statements = " ".join(p for p in parts if not is_question(p))
-        questions = [p for p in parts if is_question(p) and not plea(p)]
+        statements = " ".join(p for p in parts if not is_question(p) or task_request(p))
+        questions = [p for p in parts if is_question(p) and not plea(p) and not task_request(p)]
         if not statements or not describe_task(self, statements):
             return False
         if questions and self.has_kb() and not any("answer(" in line for line in self.lines):
@@ -445,7 +465,7 @@ class TurnReader:
 
     def _problem(self, text: str) -> bool:
         """An opening that tells what happened fills the record's free-text field for it."""
-        if self.expect is not None or self.lines or len(text.split()) < 4:
+        if self.expect is not None or (self.lines and not self.introduced) or len(text.split()) < 4:
             return False
         for rec in self.view.live_records():
             if rec.parent is not None:
@@ -453,16 +473,21 @@ class TurnReader:
             for f in self.view.worksheet(rec).fields:
                 if f.kind == "input" and not f.dont_ask and self.view.kind_of(f) == "str" and shape(f) == "text" \
                         and self.view.unfilled(rec, f):
-                    kept = [s for s in sentences(_GREETING.sub("", text)) if not plea(s)]
+                    kept = [s for s in sentences(_GREETING.sub("", text)) if not plea(s) and not request_only(s)]
                     if kept:
                         self.assign("problem-description", text, rec, f, " ".join(kept))
                         return True
+                    self.note("task-request", text, reason="names the task without telling what happened")
+                    return True
         return False
 
     def _str_answer(self, text: str) -> bool:
         e = self.expect
         if e is None or e.act != "ask" or self.answered or self.view.kind_of(e.field) != "str":
             return False
+        if several_codes(self, text, e.rec, e.field):
+            self.answered = True
+            return True
         several = self.answers.multi_fill(text, e.rec, e.field)
         if several:
             for f, value, piece in several:
@@ -479,7 +504,9 @@ class TurnReader:
         extras = find_mentions(text, self.candidates(records=[e.rec], unfilled_only=True, exclude=e.field),
                                self.view, self.today, prefer=e.rec)
         coded = code_value(text) is not None
-        if not extras or coded or len(text.split()) <= 3:
+        if extras and not coded and not _leftover(text, extras):
+            pass  # "four units": every word went to another field; nothing is left for this one
+        elif not extras or coded or len(text.split()) <= 3:
             rule = "free-text" if shape(e.field) == "short" else "answer-to-ask"
             self.assign(rule, text, e.rec, e.field, value, type="str", shape=shape(e.field))
             self.answered = True
@@ -488,8 +515,16 @@ class TurnReader:
         return True
 
 
-def _plain_words(text: str) -> str:
-    return " " + re.sub(r"[^a-z0-9]+", " ", text.lower()).strip() + " "
+def _leftover(text: str, mentions: list[Mention]) -> list[str]:
+    """Content words of `text` not spent on the mentions' values or on naming their fields."""
+    body = text
+    for m in mentions:
+        if m.span is not None:
+            body = body.replace(m.span.text, " ")
+        elif m.matched:
+            body = re.sub(re.escape(m.matched), " ", body, flags=re.I)
+    named = {s for m in mentions for s in field_stems(m.field)}
+    return [w for w in Bag.of(body).stems if not any(same_word(w, n) for n in named)]
 
 
 def _factory(agent: Any, **options: Any) -> OfflineParser:

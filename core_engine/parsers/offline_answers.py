@@ -20,7 +20,8 @@ from ..spec import Field, Spec, parse_type
 from ..state import TaskRecord
 from ..values import coerce_value, match_enum
 from .offline_match import Bag, best_enum, field_mention, field_stems, stem
-from .offline_slots import StateView, code_value, find_mentions, shape
+from .offline_negation import negations, without_negated
+from .offline_slots import StateView, code_value, find_mentions, past_field, shape
 from .offline_values import (bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
                              free, strip_fillers, yes_no)
 
@@ -42,6 +43,8 @@ class AnswerReader:
         """
         self.matched = text
         kind = self.view.kind_of(f)
+        if kind in ("int", "float", "date", "time", "datetime") and negations(text):
+            text = without_negated(text)  # "not Friday, Saturday": the rejected value is not the answer
         if kind in ("bool", "confirm"):
             yn = yes_no(text)
             return yn[0] if yn else None
@@ -88,7 +91,22 @@ class AnswerReader:
 
         `spent` words (those of the parent's enum value) do not count; `strict` accepts a value's
         name only (for a question, which mentions words of the options without choosing one).
+        Rejected values ("not a letter grade") never win; rejecting one of two values picks the other.
         """
+        negs = negations(text)
+        if not negs:
+            return self._enum_words(f, text, spent, strict)
+        rejected = {v for n in negs for v in [self._enum_words(f, n.what, frozenset(), False)] if v}
+        kept = without_negated(text)
+        value = self._enum_words(f, kept, spent, strict) if kept.strip(" ,.!?;") else None
+        if value in rejected:
+            value = None
+        others = [v for v in f.enum_names if v not in rejected]
+        if value is None and rejected and len(others) == 1:
+            value = others[0]
+        return value
+
+    def _enum_words(self, f: Field, text: str, spent: frozenset[str], strict: bool) -> str | None:
         body = strip_fillers(text).strip(" .!?")
         try:
             return match_enum(body, f)
@@ -124,10 +142,13 @@ class AnswerReader:
         if kind == "text":
             return text.strip()
         if kind == "date":
-            dates = find_dates(text, self.today)
+            dates = find_dates(text, self.today, past=past_field(f))
             if dates:
                 return dates[0].value
         body = strip_fillers(text, [w for w in f.name.split("_")] + sorted(field_stems(f)))
+        called = re.search(r"\b(?:called|named)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})", body)
+        if called and kind == "short":
+            return called.group(1)  # "a dog called Rex" -> "Rex"
         if kind == "short":
             span = code_value(body)
             if span is not None and not span.value.isdigit() and len(body.split()) > len(span.text.split()):

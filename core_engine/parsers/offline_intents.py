@@ -24,7 +24,8 @@ def sentences(text: str) -> list[str]:
 # ---------------------------------------------------------------- questions
 
 _QUESTION_START = re.compile(
-    r"^(?:(?:so|and|also|ok|okay|but|hmm|well|then|hi|hello|hey)[,\s]+)*"
+    r"^(?:(?:so|and|also|ok|okay|but|hmm|well|then|hi|hello|hey|oh|um|uh|wait|hold\s+on|sorry|by\s+the\s+way|"
+    r"one\s+more\s+thing|quick\s+question)[,\s]+)*"
     r"(?P<q>what|which|when|where|who|whom|whose|why|how|is\s+there|are\s+there|is\s+it|are\s+they|is\s+this|"
     r"does|do\s+you|do\s+they|do\s+i|did|am\s+i|will\s+i|would\s+i|should\s+i|"
     r"(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|give|find|show|recommend|suggest|check|list|look|"
@@ -47,34 +48,56 @@ def is_question(text: str) -> str | None:
     return None
 
 
+_TASK_REQUEST = re.compile(
+    r"^(?:(?:so|and|also|ok|okay|hi|hello|hey|please)[,\s]+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"(?:help\s+me\s+)?(?:book|reserve|enroll|register|sign\s+me\s+up|submit|file|open|cancel|"
+    r"get\s+me\s+a\s+(?:table|reservation|booking))\b", re.I)
+
+
+def task_request(sentence: str) -> bool:
+    """ "Can you book me a French restaurant?": a request to do the task, phrased as a question."""
+    return _TASK_REQUEST.match(normalise(sentence)) is not None
+
+
 def question_sentences(text: str) -> list[str]:
     return [s for s in sentences(text) if is_question(s)]
 
 
 _LEAD_INS = re.compile(
-    r"^(?:(?:so|and|also|ok|okay|but|hmm|well|then|hi|hello|hey|please)[,\s]+)*"
+    r"^(?:(?:so|and|also|ok|okay|but|hmm|well|then|hi|hello|hey|please|oh|um|uh|wait|hold\s+on|one\s+more\s+thing|"
+    r"quick\s+question|sorry|by\s+the\s+way|actually)[,\s]+)*"
     r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell\s+me|give\s+me|find\s+me|show\s+me|get\s+me|"
     r"recommend|suggest|find|show|list|search\s+for|look\s+for|look\s+up|provide\s+me\s+with|provide\s+me|"
     r"help\s+me\s+find|check)\s*(?:more\s+)?(?:about\s+)?|tell\s+me(?:\s+more)?(?:\s+about)?|"
     r"show\s+me|find\s+me|give\s+me|get\s+me|provide\s+me\s+(?:with\s+)?|"
     r"i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|i\s+want\s+to\s+know|i'?d\s+like\s+to\s+know|"
     r"i\s+wonder|recommend|suggest|search\s+for|look\s+up|please|do\s+you\s+(?:know|have)(?:\s+of)?(?:\s+any)?|"
-    r"are\s+there\s+any|is\s+there\s+(?:an?|any)|what\s+about|how\s+about)\s*", re.I)
+    r"are\s+there\s+any|is\s+there\s+(?:an?|any)|what\s+about|how\s+about|"
+    r"what\s+(?:can|could)\s+you\s+tell\s+me\s+about|what\s+do\s+you\s+know\s+about)\s*"
+    r"(?:(?:some\s+|more\s+)?(?:details|information|info|options|recommendations|suggestions|ideas)\s+"
+    r"(?:about|on|for)\s+)?", re.I)
 _SEARCH_LEAD = re.compile(
     r"^(?:(?:some|a\s+few|a\s+couple\s+of)\s+)?(?:options|recommendations|suggestions|ideas|details|information|"
     r"info)\s+(?:for|about|on|of)\s+|"
-    r"^(?:i(?:\s+would|'d)\s+(?:like|love)|i\s+want|i\s+need|we\s+need|we\s+want|we(?:\s+would|'d)\s+like|"
-    r"let'?s|please)(?:\s+to)?\s+|"
-    r"^(?:book|reserve|find|get|try|make)(?:\s+(?:me|us))?\s+|"
+    r"^(?:(?:i|we)(?:\s+would|'d)(?:\s+also|\s+really)?\s+(?:like|love)|(?:i|we)(?:\s+also)?\s+(?:want|need)|"
+    r"let'?s(?:\s+also)?|please|also)(?:\s+to)?\s+|"
+    r"^(?:i|we)\s+(?:really\s+)?(?:like|love|enjoy)\s+|^(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:really\s+)?"
+    r"interested\s+in\s+|"
+    r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:help\s+me\s+)?(?=book|reserve|find|get)|"
+    r"^(?:book|reserve|find|get|try|make|take|learn|study)(?:\s+(?:me|us))?\s+|"
     r"^(?:a\s+|the\s+)?(?:table|reservation|booking|spot)\b\s*|"
-    r"^(?:some|any|an?|the)\s+|^(?:at|in|for|on|with)\s+(?=\S)", re.I)
+    r"^(?:some|any|an?|the|another|one\s+more)\s+|^(?:at|in|for|on|with)\s+(?=\S)", re.I)
 
 
 def clean_question(text: str) -> str:
     """The question without politeness and lead-ins, e.g. "Can you tell me X?" -> "X?"."""
-    body = normalise(text)
+    body = _INTERJECTION.sub("", normalise(text)).strip() or normalise(text)
     stripped = _LEAD_INS.sub("", body, count=1).strip()
     return stripped if len(stripped) >= 3 else body
+
+
+_INTERJECTION = re.compile(r"^(?:(?:oh|um|uh|hmm|wait|hold\s+on|one\s+more\s+thing|quick\s+question|sorry|"
+                           r"by\s+the\s+way|ok|okay|so|also|and|well)[,\s]+)+", re.I)
 
 
 def search_phrase(text: str) -> str:
@@ -122,6 +145,17 @@ _PLEA = re.compile(r"^(?:(?:so|and|please|hi|hello|hey)[,\s]+)*(?:(?:can|could|w
                    r"^i\s+need\s+(?:some\s+)?help(?:\s+please)?[.!?]*$", re.I)
 
 
+_REQUEST_ONLY = re.compile(
+    r"^(?:(?:hi|hello|hey|so|yes|ok|okay)[,!.\s]+)*(?:i\s+(?:need|want|would\s+like|'d\s+like)|i'?m\s+(?:calling|writing|"
+    r"here)|i\s+am\s+(?:calling|writing|here))\s+(?:to|about)\s+(?:report|file|make|submit|open|start|raise|log)?"
+    r"[^.!?]{0,40}[.!?]*$", re.I)
+
+
+def request_only(sentence: str) -> bool:
+    """ "I need to report fraud": says which task, not what happened (too short to be the story itself)."""
+    return _REQUEST_ONLY.match(normalise(sentence)) is not None
+
+
 def plea(text: str) -> bool:
     """ "Can you help me with this?": asks for help, not for information."""
     return _PLEA.match(normalise(text)) is not None
@@ -129,22 +163,30 @@ def plea(text: str) -> bool:
 
 # ---------------------------------------------------------------- same as before
 
-_SAME_AS = re.compile(r"\bsame\s+as\s+(?:the\s+|for\s+the\s+|that\s+(?:of|for)\s+|the\s+one\s+for\s+|for\s+)?"
-                      r"(?P<what>previous(?:\s+one)?|last(?:\s+one)?|before|earlier|other(?:\s+one)?|first(?:\s+one)?|"
-                      r"\"[^\"]+\"|'[^']+'|[\w ]{1,30}?)(?=[.!?,]|$)|"
-                      r"^(?:the\s+)?same(?:\s+(?:one|again|thing|as\s+before))?"
-                      r"(?:\s+please)?[.!]*$", re.I)
+_REFERENT = (r"(?P<what>previous(?:\s+one)?|last(?:\s+(?:one|time))?|before|earlier|other(?:\s+one)?|"
+             r"first(?:\s+one)?|\"[^\"]+\"|'[^']+'|[\w ]{1,30}?)")
+_SAME_AS = re.compile(r"\b(?:the\s+)?same\s+(?:(?P<field>(?!as\b)[\w' ]{1,30}?)\s+)?as\s+"
+                      r"(?:the\s+|for\s+the\s+|that\s+(?:of|for)\s+|the\s+one\s+for\s+|for\s+|in\s+the\s+|with\s+the\s+)?"
+                      + _REFERENT + r"(?=[.!?,]|$)|"
+                      r"^(?:(?:and|also|just|oh)[,\s]+)*(?:the\s+)?same(?:\s+(?P<field2>(?!again\b|thing\b|one\b|please\b)"
+                      r"[\w' ]{1,30}?))?(?:\s+(?:one|again|thing))?(?:\s+please)?"
+                      r"(?:,?\s+(?:too|as\s+well|again))?[.!]*$", re.I)
 
 
-def same_as(text: str) -> tuple[str, str] | None:
-    """("same as the previous one", what it refers to) — what is "previous" or a quoted name."""
+def same_as(text: str) -> tuple[str, str, str] | None:
+    """(matched words, what it refers to, field words) for "same as the previous one", "same time as before".
+
+    What it refers to is "previous", "first" or a quoted name; the field words ("time") say which
+    field to copy when it is not the one just asked.
+    """
     m = _SAME_AS.search(normalise(text))
     if not m:
         return None
     what = (m.group("what") or "previous").strip().strip("\"'")
-    generic = re.match(r"^(previous|last|before|earlier|other|first)(\s+one)?$", what, re.I)
+    generic = re.match(r"^(previous|last|before|earlier|other|first)(\s+(?:one|time))?$", what, re.I)
+    field = (m.group("field") or m.group("field2") or "").strip()
     return m.group(0), ("previous" if generic and not what.lower().startswith("first") else
-                        "first" if generic else what)
+                        "first" if generic else what), field
 
 
 # ---------------------------------------------------------------- changes of mind, special requests
@@ -163,9 +205,20 @@ _CHANGE_TO = re.compile(r"\b(?:change|update|set|switch|make|correct|modify)\s+(
                         r"(?:to|as|into|=)\s+(?P<value>.+?)[.!?]*$", re.I)
 
 
+_IS_NOW = re.compile(r"\b(?:my|the|our|its|their)\s+(?P<what>[\w' /-]{1,40}?)\s+(?:is|was|should\s+be|needs\s+to\s+be)"
+                     r"\s+(?:actually\s+|really\s+|now\s+)?(?P<value>[^,;]+?)[.!?]*$", re.I)
+
+
 def change_to(text: str) -> tuple[str, str] | None:
-    """("the grade type for CS 224N", "credit/no credit") from "change the grade type for CS 224N to ..."."""
-    m = _CHANGE_TO.search(normalise(text))
+    """("the grade type for CS 224N", "credit/no credit") from "change the grade type for CS 224N to ...".
+
+    With a change marker, "sorry, the course is CS 229M" names the field and its new value too.
+    """
+    body = normalise(text)
+    m = _CHANGE_TO.search(body)
+    if m:
+        return m.group("what"), m.group("value")
+    m = _IS_NOW.search(body) if change_marker(body) else None
     return (m.group("what"), m.group("value")) if m else None
 
 
@@ -217,15 +270,20 @@ def choice_index(text: str, n_rows: int) -> tuple[int, str] | None:
 
 _CHAT_WORDS = frozenset("""thanks thank you so much very hello hi hey ok okay great cool awesome nice good morning
 afternoon evening bye goodbye see ya cheers sounds got it alright perfect wonderful excellent that's that is all
-for now no problem welcome lovely appreciate appreciated it fine have a day night bye-bye thx ty""".split())
+for now no problem welcome lovely appreciate appreciated it fine have a day night bye-bye thx ty there again
+helpful was really just looking browsing""".split())
 _CHAT_STRONG = frozenset("thanks thank hello hi hey bye goodbye cheers cool awesome great ok okay nice thx ty "
-                         "appreciate appreciated wonderful lovely perfect excellent alright".split())
+                         "appreciate appreciated wonderful lovely perfect excellent alright morning afternoon "
+                         "evening".split())
 
 
-def chit_chat(text: str) -> str | None:
-    """The greeting or thanks when the whole turn is small talk ("thanks", "ok great", "hello")."""
+def chit_chat(text: str, *, after_answer: bool = False) -> str | None:
+    """The greeting or thanks when the whole turn is small talk ("thanks", "ok great", "hello").
+
+    After a yes or no, milder words are enough ("no thanks, just looking").
+    """
     ws = re.findall(r"[a-z'-]+", normalise(text).lower())
-    if ws and all(w in _CHAT_WORDS for w in ws) and any(w in _CHAT_STRONG for w in ws):
+    if ws and all(w in _CHAT_WORDS for w in ws) and (after_answer or any(w in _CHAT_STRONG for w in ws)):
         return normalise(text)
     return None
 

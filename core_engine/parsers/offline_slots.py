@@ -19,6 +19,7 @@ from ..errors import KnowledgeError
 from ..spec import Field, Spec, Worksheet, parse_type
 from ..state import DialogueState, KBRecord, TaskRecord, ref_target
 from ..values import is_empty
+from .offline_negation import without_negated
 from .offline_match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
 from .offline_values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers,
                              find_times, free, normalise)
@@ -156,6 +157,16 @@ def shape(f: Field) -> str:
     return "short"
 
 
+_PAST_WORDS = {"submitted", "sent", "was", "were", "did", "born", "birth", "happened", "took", "received", "ago",
+               "occurred", "started", "filed"}
+
+
+def past_field(f: Field) -> bool:
+    """A date field about something that already happened ("When the form was submitted", a birth date)."""
+    words = set(re.findall(r"[a-z]+", f.description.lower())) | set(f.name.lower().split("_"))
+    return bool(words & _PAST_WORDS)
+
+
 PEOPLE_WORDS = {"people", "guest", "person", "party", "size", "diner", "seat"}
 
 
@@ -184,8 +195,11 @@ def _before_words(text: str, span: Span, n: int = 3) -> list[str]:
 
 def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: StateView, today: dt.date,
                   *, prefer: TaskRecord | None = None) -> list[Mention]:
-    """Typed values in `text` with the candidate field each fits; one value per field, one field per value."""
-    text = normalise(text)
+    """Typed values in `text` with the candidate field each fits; one value per field, one field per value.
+
+    Rejected phrases ("not 7 people") hold no values.
+    """
+    text = without_negated(normalise(text))
     bag = Bag.of(text)
     taken: list[Span] = []
     out: list[Mention] = []
@@ -222,7 +236,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     dates, times = find_dates(text, today), find_times(text)
     add(dates, of_kind("date"), "date")
     add(dates, [c for c in strs if shape(c[1]) == "date" and field_mention(c[1], bag)[0] > 0], "date",
-        lambda s: s.text)
+        lambda s: s.value)
     add(times, of_kind("time"), "time")
     taken.extend(dates + times + find_codes(text))
     for span in free(find_numbers(text), taken):
@@ -233,7 +247,15 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
         target = pick(fits)
         if target is not None:
-            out.append(Mention(target[0], target[1], span.value, span.text, "number+unit", span))
+            unit = re.match(r"\s+(?:of\s+us|people|persons|guests|units?|[a-z]+)\b", text[span.end:], re.I)
+            said = span.text
+            lead = re.search(r"(?:\b(?:a\s+)?(?:party|group|table)\s+)?\b(?:for|of)\s+$", text[: span.start], re.I)
+            if lead and not near & field_stems(target[1]):
+                said = text[lead.start(): span.end]  # "a party of six": all of it names the party size
+            if unit and (stem(unit.group(0).split()[-1]) in field_stems(target[1]) | {stem(w) for w in PEOPLE_WORDS}
+                         or unit.group(0).strip().lower() == "of us"):
+                said = text[span.start: span.end + unit.end()]
+            out.append(Mention(target[0], target[1], span.value, said, "number+unit", span))
             used.add((target[0].var, target[1].name))
             taken.append(span)
     _enum_mentions(text, of_kind("Enum"), out, used, pick)
@@ -280,13 +302,20 @@ def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, take
         taken.append(span)
 
 
+def said_texts(mentions: list[Mention]) -> list[str]:
+    """The words each mention used up ("4 people", "7 pm"), to leave out of a search phrase."""
+    return [m.matched if m.how == "number+unit" else m.span.text for m in mentions if m.span is not None]
+
+
 def code_value(text: str) -> Span | None:
-    """The one id-like token of an answer: a digit string, else a code such as CS147."""
-    digits = find_digit_strings(text)
-    if len(digits) == 1:
-        return digits[0]
+    """The one id-like token of an answer: a digit string, else a code such as CS147 or "CS 221"."""
     codes = find_codes(text)
-    return codes[0] if len(codes) == 1 else None
+    digits = free(find_digit_strings(text), codes)
+    if len(digits) == 1 and not codes:
+        return digits[0]
+    if len(codes) == 1 and not digits:
+        return codes[0]
+    return digits[0] if len(digits) == 1 else None
 
 
 # ---------------------------------------------------------------- the KB's own words

@@ -1,10 +1,11 @@
-"""Spec-driven readings of a whole turn: task descriptions, proposals, choosing reported rows.
+"""Spec-driven readings of a whole turn: task descriptions and values given before they are asked.
 
 These are the offline parser's larger rules. They build statements from the
 spec's own data: a task description fills the enum fields whose values or
 descriptions the user's words match, nesting into the worksheets those values
-activate; a proposal accepted with "yes" becomes the proposed record; "the
-second one" picks a row of the last reported KB result.
+activate (and, from a deep value, back up through the predicates that lead to
+it); a value with an unmistakable shape fills the field the agent would ask next.
+Choosing reported rows and accepting proposals live in `offline_rows.py`.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
-from rapidfuzz import fuzz
-
 from ..spec import Field, Worksheet, parse_type, snake_case
 from ..state import TaskRecord, ref_target
-from .offline_intents import choice_index, is_question, search_phrase
-from .offline_match import Bag, best_enum, content_stems, enum_scores, equalities, holds, stem
-from .offline_slots import find_mentions
+from .offline_intents import is_question, search_phrase
+from .offline_match import Bag, best_enum, content_stems, enum_scores, equalities, field_stems, holds, stem
+from .offline_negation import negations, without_negated
+from .offline_slots import find_mentions, said_texts, shape
+from .offline_values import find_codes
 
 if TYPE_CHECKING:
     from .offline import TurnReader
@@ -58,12 +59,16 @@ class Described:
 
 def match_worksheet(reader: "TurnReader", bag: Bag, ws: Worksheet, values: dict[str, Any],
                     scope: list[tuple[dict[str, Any], Worksheet]], rec: TaskRecord | None,
-                    start: Field | None = None, depth: int = 0, spent: frozenset[str] = frozenset()) -> Described:
+                    start: Field | None = None, depth: int = 0, spent: frozenset[str] = frozenset(),
+                    hints: dict[str, tuple[str, list[str]]] | None = None) -> Described:
     """Enum fields of `ws` (and the worksheets they activate) that the user's words decide.
 
     Words of an enum value chosen higher up are spent: "leave of absence" picks the task
     Leave of Absence, and must not also pick its sub-issue "Status of Leave of Absence form".
+    `hints` are values implied by a deeper match (see `leaf_hints`), used where the words
+    alone decide nothing.
     """
+    hints = hints or {}
     out = Described()
     if depth > 6:
         return out
@@ -83,14 +88,21 @@ def match_worksheet(reader: "TurnReader", bag: Bag, ws: Worksheet, values: dict[
         kind = reader.view.kind_of(f)
         if kind == "Enum" and start is not None and f.name == start.name:
             value = reader.enum_value(f, bag.text, spent=spent, strict=is_question(bag.text) is not None)
+            if value is None and f.name in hints:
+                value = hints[f.name][0]
             if value is not None:
-                words = next((w for _s, v, w in enum_scores(f, bag) if v == value and w), [bag.text])
+                words = next((w for _s, v, w in enum_scores(f, bag) if v == value and w),
+                             hints[f.name][1] if f.name in hints else [bag.text])
                 out.items[f.name] = (literal(value), value, words)
         elif kind == "Enum":
             best = best_enum(f, bag.without(spent))
+            if f.name in hints and (best is None or not _named_in(best[0], bag.text)):
+                best = hints[f.name]  # the deeper reading wins unless the words name this value outright
             if best:
                 out.items[f.name] = (literal(best[0]), best[0], best[1])
         elif kind == "task":
+            if any(ws.field(k) is not None and ws.field(k).type == f.type for k in out.items):
+                continue  # the words already went to an earlier field of this type (course_0 before course_1)
             sub = reader.spec.require_worksheet(parse_type(f.type).base)
             sub_values = dict(child.values) if isinstance(child, TaskRecord) else {}
             sub_frame = [(sub_values, sub), *frame]
@@ -99,7 +111,9 @@ def match_worksheet(reader: "TurnReader", bag: Bag, ws: Worksheet, values: dict[
             chosen = {s for k, v in current.items() if isinstance(v, str) and ws.field(k) is not None
                       and reader.view.kind_of(ws.field(k)) == "Enum" for s in content_stems(v)}
             inner = match_worksheet(reader, bag, sub, sub_values, frame, rec, depth=depth + 1,
-                                    spent=spent | chosen)
+                                    spent=spent | chosen, hints=hints)
+            if inner.items or sub.predicate.strip():
+                _nested_slots(reader, bag, sub, sub_values, inner)
             if inner.items:
                 text = f"{sub.name}({kwargs_text({k: v[0] for k, v in inner.items.items()})})"
                 words = sorted({w for v in inner.items.values() for w in v[2]})
@@ -109,16 +123,22 @@ def match_worksheet(reader: "TurnReader", bag: Bag, ws: Worksheet, values: dict[
 
 def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None,
                   start: Field | None = None) -> bool:
-    """Fill enum fields from a description of the task; open worksheets the new values activate."""
-    bag = Bag.of(text)
+    """Fill enum fields from a description of the task; open worksheets the new values activate.
+
+    Rejected words ("not a leave of absence") are left out of the bag; the asked field reads the
+    whole text itself (`enum_value` knows about negation).
+    """
+    negs = negations(text)
+    bag = Bag(Bag.of(without_negated(text)).stems, text) if negs else Bag.of(text)
     roots = [rec] if rec is not None else [r for r in reader.view.live_records() if r.parent is None]
     overlay: dict[str, dict[str, Any]] = {}
     emitted = False
     for root in roots:
         spent = frozenset(s for a in reader.state.ancestors(root) for k, v in a.values.items()
                           if isinstance(v, str) and _is_enum(reader, a, k) for s in content_stems(v))
-        found = match_worksheet(reader, bag, reader.view.worksheet(root), dict(root.values), [], root, start,
-                                spent=spent)
+        ws = reader.view.worksheet(root)
+        found = match_worksheet(reader, bag, ws, dict(root.values), [], root, start, spent=spent,
+                                hints=leaf_hints(reader, bag.without(spent), ws))
         for name, (text_value, _plain, words) in found.items.items():
             rule = "answer-to-ask" if start is not None and name == start.name else "task-description"
             reader.emit(rule, " ".join(words), f"{root.var}.{name} = {text_value}")
@@ -126,6 +146,8 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
         overlay[root.var] = found.plain()
     if not emitted:
         return False
+    if negs:
+        reader.note("negation", "; ".join(n.words for n in negs), negated=[n.what for n in negs])
     nested = reader.spec.nested_worksheet_names()
     for ws in reader.spec.task_worksheets():
         if not ws.predicate.strip() or ws.name in nested:
@@ -137,12 +159,101 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
     return True
 
 
+def reachable(reader: "TurnReader", ws: Worksheet, depth: int = 0) -> list[Worksheet]:
+    """Task worksheets nested (at any depth) under `ws`."""
+    out: list[Worksheet] = []
+    if depth > 6:
+        return out
+    for f in ws.fields:
+        if f.kind == "input" and reader.view.kind_of(f) == "task":
+            sub = reader.spec.require_worksheet(parse_type(f.type).base)
+            if sub not in out:
+                out += [sub] + [w for w in reachable(reader, sub, depth + 1) if w not in out]
+    return out
+
+
+def leaf_hints(reader: "TurnReader", bag: Bag, ws: Worksheet) -> dict[str, tuple[str, list[str]]]:
+    """ "I need to drop CS 106A": a deep enum value the words name ("Drop a Course"), with the values its
+    predicates require higher up (student_task, trouble_shoot_specific_issue).
+
+    Each deep value is scored with the values on its path by the user's words they explain together:
+    2 for a word a value's name says, 1 for a word only a description says. The value's own name must say a word the names on
+    its path do not ("drop" for Drop a Course; not "leave" for "Status of Leave of Absence form", which
+    "Leave of Absence" already says). Only a clear winner counts; a tie gives no hints.
+    """
+    fields = {f.name: f for w in [ws, *reachable(reader, ws)] for f in w.fields
+              if f.kind == "input" and reader.view.kind_of(f) == "Enum"}
+    found = []
+    for sub in reachable(reader, ws):
+        for f in sub.fields:
+            if f.kind != "input" or reader.view.kind_of(f) != "Enum":
+                continue
+            path = [(p[-1], v) for p, v in equalities(sub.predicate) + equalities(f.predicate)
+                    if isinstance(v, str) and p[-1] in fields]
+            if not path:
+                continue
+            path_words = {w for name, v in path for w in _explained(fields[name], v, bag)}
+            path_names = {w for _name, v in path for w in bag.hits(content_stems(v))}
+            for ev in f.enum_values:
+                names = set(bag.hits(content_stems(ev.value)))
+                if not names - path_names:
+                    continue  # its own name must add a word the path's names do not say
+                words = path_words | set(_explained(f, ev.value, bag))
+                named = names | path_names
+                found.append((2 * len(named) + len(words - named), f, ev.value, path, sorted(words)))
+    if not found:
+        return {}
+    found.sort(key=lambda x: -x[0])
+    if len(found) > 1 and found[1][0] == found[0][0]:
+        return {}
+    _score, f, value, path, words = found[0]
+    hints = {name: (v, words) for name, v in path}
+    hints[f.name] = (value, words)
+    return hints
+
+
+def _named_in(value: str, text: str) -> bool:
+    return f" {re.sub(r'[^a-z0-9]+', ' ', value.lower()).strip()} " in f" {re.sub(r'[^a-z0-9]+', ' ', text.lower())} "
+
+
+def _explained(f: Field, value: str, bag: Bag) -> list[str]:
+    """The user's words that an enum value's name or description explains."""
+    ev = next((e for e in f.enum_values if e.value == value), None)
+    stems = set(content_stems(value)) | (set(content_stems(ev.description)) if ev else set())
+    return bag.hits(stems)
+
+
+_CODE_FIELD_WORDS = {stem(w) for w in ("code", "course", "class")}
+"""A letters-and-number token ("CS 106A") is a course-style code: it fills only fields about codes or courses."""
+
+
+def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[str, Any], inner: Described) -> None:
+    """Values of a worksheet the description opens: a course-code-like token ("CS 106A") for its code field,
+    labelled numbers ("3 units"), dates and times."""
+    codes = find_codes(bag.text)
+    if len(codes) == 1:
+        for f in sub.fields:
+            if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) in ("code", "short") \
+                    and f.name not in values and f.name not in inner.items and not f.predicate.strip() \
+                    and field_stems(f) & _CODE_FIELD_WORDS:
+                inner.items[f.name] = (literal(codes[0].value), codes[0].value, [codes[0].text])
+                break
+    if not inner.items:
+        return  # typed values alone do not say that this worksheet is meant
+    ghost = TaskRecord(var="_", worksheet=sub.name)
+    candidates = [(ghost, f) for f in sub.fields if f.kind == "input" and f.name not in values
+                  and f.name not in inner.items and reader.view.kind_of(f) in ("int", "float", "date", "time")]
+    for m in find_mentions(bag.text, candidates, reader.view, reader.today):
+        if m.how != "number" or m.span is None:
+            inner.items[m.field.name] = (literal(m.value), m.value, [m.matched])
+
+
 def _is_enum(reader: "TurnReader", rec: TaskRecord, name: str) -> bool:
     f = reader.view.worksheet(rec).field(name)
     return f is not None and reader.view.kind_of(f) == "Enum"
 
 
-def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag) -> None:
+def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rule: str = "task-description") -> None:
     """A worksheet the description activates: its enum values, slot values and a KB search, in one record."""
     var = reader.state.new_var(snake_case(ws.name))
     found = match_worksheet(reader, bag, ws, {}, [], None)
@@ -157,12 +268,12 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag) -> 
         matched.append(m.matched)
     rows = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "row"]
     if rows:
-        query = search_query(text, [m.span.text for m in mentions if m.span], set(bag.hits(BOOKING_WORDS)))
+        query = search_query(text, said_texts(mentions), set(bag.hits(BOOKING_WORDS)))
         if query:
             kwargs[rows[0].name] = f"answer({literal(query)})"
             matched.append(query)
-    if kwargs:
-        reader.emit("task-description", " ".join(matched), f"{var} = {ws.name}({kwargs_text(kwargs)})")
+    if kwargs or rule != "task-description":
+        reader.emit(rule, " ".join(matched) or bag.text, f"{var} = {ws.name}({kwargs_text(kwargs)})")
 
 
 def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None:
@@ -178,148 +289,6 @@ def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None
     phrase = search_phrase(body)
     words = [w for w in content_stems(phrase) if w not in BOOKING_WORDS and w not in {stem(t) for t in task_words}]
     return phrase if words else None
-
-
-# ---------------------------------------------------------------- proposals
-
-def accept_proposal(reader: "TurnReader", act: dict[str, Any], rest: str) -> None:
-    """"Yes" to a Propose act: the proposed record, with rows referenced through their KB record."""
-    ws = reader.spec.worksheet(act.get("worksheet", ""))
-    if ws is None:
-        reader.note("proposal-accepted", "", reason=f"unknown worksheet {act.get('worksheet')!r}")
-        return
-    values = dict(act.get("values") or {})
-    for p in reversed(reader.state.proposals):
-        if p.worksheet == ws.name:
-            values = dict(p.values)
-            break
-    for path, value in equalities(ws.predicate):
-        set_equality(reader, path, value)
-    live = [r for r in reader.state.of_worksheet(ws.name) if r.status == "active" and r.parent is None]
-    var = live[0].var if live else reader.state.new_var(snake_case(ws.name))
-    kwargs: dict[str, str] = {}
-    for name, value in values.items():
-        if ws.field(name) is None:
-            continue
-        if isinstance(value, dict) and ref_target(value) is None:
-            path = row_path(reader, value)
-            if path:
-                kwargs[name] = path
-        elif ref_target(value) is None:
-            kwargs[name] = literal(value)
-    ghost = TaskRecord(var=var, worksheet=ws.name)
-    candidates = [(ghost, f) for f in ws.fields if f.kind == "input" and f.name not in kwargs
-                  and reader.view.kind_of(f) not in ("confirm", "task", "row", "list")]
-    for m in find_mentions(rest, candidates, reader.view, reader.today) if rest else []:
-        kwargs[m.field.name] = literal(m.value)
-    reader.emit("proposal-accepted", reader.yes_words, f"{var} = {ws.name}({kwargs_text(kwargs)})")
-
-
-def set_equality(reader: "TurnReader", path: tuple[str, ...], value: Any) -> None:
-    """Make `user_info.user_task == "Book Restaurant"` true, if a live record holds that field."""
-    name = path[-1]
-    owner = reader.state.get(path[0]) if len(path) == 2 else None
-    candidates = [owner] if isinstance(owner, TaskRecord) else [
-        r for r in reader.view.live_records() if reader.view.worksheet(r).field(name) is not None]
-    for rec in candidates[:1]:
-        if rec.values.get(name) != value:
-            reader.emit("predicate-of-proposal", f"{'.'.join(path)} == {value!r}",
-                        f"{rec.var}.{name} = {literal(value)}")
-
-
-def row_path(reader: "TurnReader", row: dict[str, Any]) -> str | None:
-    for kb in reversed(reader.state.kb_records()):
-        for i, r in enumerate(kb.result or []):
-            if r == row:
-                return f"{kb.var}.result[{i}]"
-    return None
-
-
-# ---------------------------------------------------------------- choosing among reported rows
-
-def row_label(row: dict[str, Any]) -> str | None:
-    for key in ("name", "title", "course_name", "label"):
-        if isinstance(row.get(key), str):
-            return row[key]
-    return next((v for v in row.values() if isinstance(v, str) and 2 < len(v) < 60), None)
-
-
-def choose_row(reader: "TurnReader", text: str) -> bool:
-    """"2", "the second one" or a reported name picks a row of the last multi-row KB report."""
-    reports = [a for a in reader.acts if a.get("act") == "report" and a.get("kind") == "kb"
-               and isinstance(a.get("result"), list) and len(a["result"]) >= 2]
-    if not reports:
-        return False
-    report = reports[-1]
-    rows, kb_var = report["result"], report["var"]
-    expect = reader.expect
-    row_expected = expect is None or reader.view.kind_of(expect.field) == "row"
-    if is_question(text) and not re.fullmatch(r"\W*(?:\d{1,2}|the \w+ one)\W*", text, re.I):
-        return False
-    pick = choice_index(text, len(rows))
-    if pick is not None and not row_expected and re.fullmatch(r"\W*(?:the\s+)?\d{1,2}\W*", text):
-        pick = None  # a bare number answers the question asked, not the list
-    if pick is None:
-        pick = _by_name(text, rows)
-    if pick is None:
-        return False
-    index, words = pick
-    target = _choice_target(reader, kb_var, rows[index])
-    if target is not None:
-        reader.emit("choose-result", words, f"{target} = {kb_var}.result[{index}]")
-        return True
-    return _open_with_row(reader, rows[index], f"{kb_var}.result[{index}]", words)
-
-
-def _open_with_row(reader: "TurnReader", row: dict[str, Any], path: str, words: str) -> bool:
-    """No record takes the row: open the task worksheet that has a field of its type (e.g. a booking)."""
-    nested = reader.spec.nested_worksheet_names()
-    for ws in reader.spec.task_worksheets():
-        if ws.name in nested:
-            continue
-        f = next((f for f in ws.fields if reader.view.kind_of(f) == "row" and _fits(reader, f, row)), None)
-        if f is None:
-            continue
-        for eq_path, value in equalities(ws.predicate):
-            set_equality(reader, eq_path, value)
-        live = [r for r in reader.state.of_worksheet(ws.name) if r.status == "active" and r.parent is None]
-        var = live[0].var if live else reader.state.new_var(snake_case(ws.name))
-        reader.emit("choose-result", words, f"{var} = {ws.name}({f.name}={path})")
-        return True
-    return False
-
-
-def _by_name(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | None:
-    low = " " + re.sub(r"[^a-z0-9]+", " ", text.lower()) + " "
-    hits = []
-    for i, row in enumerate(rows):
-        label = row_label(row)
-        if not label:
-            continue
-        norm = re.sub(r"[^a-z0-9]+", " ", label.lower()).strip()
-        if len(norm) >= 3 and (f" {norm} " in low or (len(norm) >= 5 and fuzz.partial_ratio(norm, low) >= 90)):
-            hits.append((i, label))
-    return hits[0] if len(hits) == 1 else None
-
-
-def _choice_target(reader: "TurnReader", kb_var: str, row: dict[str, Any]) -> str | None:
-    expect = reader.expect
-    if expect is not None and reader.view.kind_of(expect.field) == "row":
-        return f"{expect.rec.var}.{expect.field.name}"
-    for rec in reader.state.tasks():
-        for name, value in rec.values.items():
-            if ref_target(value) == kb_var and rec.status == "active":
-                return f"{rec.var}.{name}"
-    for rec in reader.view.live_records():
-        for f in reader.view.input_fields(rec):
-            if reader.view.kind_of(f) == "row" and reader.view.unfilled(rec, f) and _fits(reader, f, row):
-                return f"{rec.var}.{f.name}"
-    return None
-
-
-def _fits(reader: "TurnReader", f: Field, row: dict[str, Any]) -> bool:
-    ws = reader.spec.worksheet(parse_type(f.type).base)
-    return ws is not None and bool(ws.fields) and {x.name for x in ws.fields} <= set(row)
 
 
 # ---------------------------------------------------------------- a value before its question
@@ -362,12 +331,79 @@ def _ask_chain(reader: "TurnReader", rec: TaskRecord | None, ws: Worksheet, valu
     return None
 
 
+def _code_list(reader: "TurnReader", text: str, f: Field) -> list[str]:
+    """Two or more course-style codes for a code field ("CS 221 and CS 229"), else []."""
+    codes = [c.value for c in find_codes(text)]
+    if len(codes) < 2 or reader.view.kind_of(f) != "str" or shape(f) not in ("code", "short") \
+            or not field_stems(f) & _CODE_FIELD_WORDS:
+        return []
+    return codes
+
+
+def sibling_fields(reader: "TurnReader", ws: Worksheet, field: Field, values: dict[str, Any],
+                   rec: TaskRecord | None) -> list[Field]:
+    """Empty fields after `field` with its type whose predicate holds (course_1_details after course_0_details)."""
+    lookup = reader.view.lookup(rec, scope=None if rec is not None else [(values, ws)])
+    names = [f.name for f in ws.fields]
+    return [f for f in ws.fields[names.index(field.name) + 1:] if f.kind == "input" and f.type == field.type
+            and values.get(f.name) is None and holds(f.predicate, lookup) is True]
+
+
+_ALL_OF_THEM = re.compile(r"\b(?:both|all|each|every)\b", re.I)
+
+
+def _shared_values(reader: "TurnReader", text: str, ws: Worksheet, skip: Field) -> str:
+    """ "CS 221 and CS 229, both for a letter grade": enum values and labelled numbers every item gets."""
+    bag = Bag.of(text)
+    kwargs: dict[str, str] = {}
+    for f in ws.fields:
+        if f.kind == "input" and f.name != skip.name and reader.view.kind_of(f) == "Enum":
+            best = best_enum(f, bag)
+            if best:
+                kwargs[f.name] = literal(best[0])
+    ghost = TaskRecord(var="_", worksheet=ws.name)
+    candidates = [(ghost, f) for f in ws.fields if f.kind == "input" and f.name not in kwargs and f.name != skip.name
+                  and reader.view.kind_of(f) in ("int", "float", "date", "time")]
+    for m in find_mentions(text, candidates, reader.view, reader.today):
+        kwargs[m.field.name] = literal(m.value)
+    return "".join(f", {k}={v}" for k, v in kwargs.items())
+
+
+def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) -> bool:
+    """ "CS 221 and CS 229" for the asked course: the first here, the others in the next sibling records."""
+    codes = _code_list(reader, text, f)
+    parent = reader.state.get(rec.parent or "")
+    if not codes or not isinstance(parent, TaskRecord) or not rec.parent_field:
+        return False
+    pws = reader.view.worksheet(parent)
+    slot = pws.field(rec.parent_field)
+    if slot is None:
+        return False
+    reader.emit("several-values", codes[0], f"{rec.var}.{f.name} = {literal(codes[0])}")
+    for sib, code in zip(sibling_fields(reader, pws, slot, parent.values, parent), codes[1:]):
+        reader.emit("several-values", code, f"{parent.var}.{sib.name} = {rec.worksheet}({f.name}={literal(code)})")
+    return True
+
+
 def predicted_answer(reader: "TurnReader", text: str) -> bool:
     """A value with an unmistakable shape for the field the agent would ask next ("Let's enroll in CS448")."""
     chain = next_question(reader)
     if not chain or chain[0][0] is None:
         return False
     f = chain[-1][2]
+    codes = _code_list(reader, text, f)
+    if codes and len(chain) >= 3:
+        _rec, ws2, f2 = chain[-2]
+        item_ws = chain[-1][1]
+        shared = _shared_values(reader, text, item_ws, f) if _ALL_OF_THEM.search(text) else ""
+        parts = [f"{s.name}={item_ws.name}({f.name}={literal(c)}{shared})"
+                 for s, c in zip([f2, *sibling_fields(reader, ws2, f2, {}, None)], codes)]
+        statement = f"{ws2.name}({', '.join(parts)})"
+        for _rec, ws, field in reversed(chain[1:-2]):
+            statement = f"{ws.name}({field.name}={statement})"
+        head_rec, _ws, head_field = chain[0]
+        reader.emit("value-before-asked", text, f"{head_rec.var}.{head_field.name} = {statement}")
+        return True
     value = reader.strong_value(f, text)
     if value is None:
         return False

@@ -60,6 +60,9 @@ _WORD_NUM = "|".join(sorted([*UNITS, *TENS], key=len, reverse=True))
 _WORD_NUMBER_RE = re.compile(rf"\b(?:(?P<tens>{'|'.join(TENS)})(?:[\s-](?P<unit>{'|'.join(UNITS)}))?"
                              rf"|(?P<single>{_WORD_NUM}))\b", re.I)
 _DIGIT_NUMBER_RE = re.compile(r"(?<![\w.@/:-])\$?(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?(?![\w@/:]|\.\d)")
+_PRONOUN_ONE = re.compile(r"\b(?:the|this|that|previous|last|other|same|which|another|each|every|any|no|new|next|"
+                          r"first|second|third|fourth|fifth|former|latter|right|wrong|cheaper|better|cheapest|best|"
+                          r"closest|nearest|highest|lowest)\s+$", re.I)
 _IDIOM_RE = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in sorted(IDIOMS, key=len, reverse=True)) + r")\b",
                        re.I)
 
@@ -74,6 +77,8 @@ def find_numbers(text: str) -> list[Span]:
         value: Any = float(raw + m.group("frac")) if m.group("frac") else int(raw)
         spans.append(Span(value, m.start(), m.end(), m.group(0)))
     for m in _WORD_NUMBER_RE.finditer(text):
+        if m.group(0).lower() == "one" and _PRONOUN_ONE.search(text[: m.start()]):
+            continue  # "the previous one", "this one", "the second one": a pronoun, not a number
         if m.group("single"):
             value = UNITS.get(m.group("single").lower(), TENS.get(m.group("single").lower()))
         else:
@@ -101,7 +106,7 @@ _DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s
                            rf"(?:,?\s+(\d{{4}})\b)?",
                            re.I)
 _RELATIVE_RE = re.compile(r"\b(the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday)\b", re.I)
-_WEEKDAY_RE = re.compile(rf"\b(?:(next|this|coming|this coming|on)\s+)?({'|'.join(WEEKDAYS)})\b", re.I)
+_WEEKDAY_RE = re.compile(rf"\b(?:(next|this|coming|this coming|on|last|past)\s+)?({'|'.join(WEEKDAYS)})\b", re.I)
 _IN_DAYS_RE = re.compile(r"\bin\s+(\d+|" + "|".join(UNITS) + r")\s+days?\b", re.I)
 _RELATIVE_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2, "the day after tomorrow": 2,
                   "yesterday": -1}
@@ -116,19 +121,25 @@ def _year(raw: str | None, today: dt.date) -> int | None:
     return y
 
 
-def _make(year: int | None, month: int, day: int, today: dt.date) -> dt.date | None:
-    """A calendar date; with no year, the next such day on or after today."""
+def _make(year: int | None, month: int, day: int, today: dt.date, past: bool = False) -> dt.date | None:
+    """A calendar date; with no year, the next such day on or after today (the last one up to today if `past`)."""
     try:
         if year is not None:
             return dt.date(year, month, day)
         d = dt.date(today.year, month, day)
+        if past:
+            return d if d <= today else dt.date(today.year - 1, month, day)
         return d if d >= today else dt.date(today.year + 1, month, day)
     except ValueError:
         return None
 
 
-def find_dates(text: str, today: dt.date) -> list[Span]:
-    """Calendar dates as ISO strings: 7/5/24 (US order), 2024-07-05, July 6th, tomorrow, next Friday."""
+def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
+    """Calendar dates as ISO strings: 7/5/24 (US order), 2024-07-05, July 6th, tomorrow, next Friday.
+
+    A date without a year, or a bare weekday, is the next one (a booking); with `past` it is the last
+    one (when a form was submitted): "June 24th" said on 2024-07-01 is 2024-06-24, "on Friday" 2024-06-28.
+    """
     found: list[Span] = []
 
     def add(d: dt.date | None, m: re.Match[str]) -> None:
@@ -138,16 +149,20 @@ def find_dates(text: str, today: dt.date) -> list[Span]:
     for m in _ISO_RE.finditer(text):
         add(_make(int(m.group(1)), int(m.group(2)), int(m.group(3)), today), m)
     for m in _SLASH_RE.finditer(text):
-        add(_make(_year(m.group(3), today), int(m.group(1)), int(m.group(2)), today), m)
+        add(_make(_year(m.group(3), today), int(m.group(1)), int(m.group(2)), today, past), m)
     for m in _MONTH_DAY_RE.finditer(text):
-        add(_make(_year(m.group(3), today), MONTHS[m.group(1).lower()], int(m.group(2)), today), m)
+        add(_make(_year(m.group(3), today), MONTHS[m.group(1).lower()], int(m.group(2)), today, past), m)
     for m in _DAY_MONTH_RE.finditer(text):
-        add(_make(_year(m.group(3), today), MONTHS[m.group(2).lower()], int(m.group(1)), today), m)
+        add(_make(_year(m.group(3), today), MONTHS[m.group(2).lower()], int(m.group(1)), today, past), m)
     for m in _RELATIVE_RE.finditer(text):
         add(today + dt.timedelta(days=_RELATIVE_DAYS[m.group(1).lower()]), m)
     for m in _WEEKDAY_RE.finditer(text):
+        lead = (m.group(1) or "").lower()
+        if past and lead not in ("next", "this coming", "coming"):
+            add(today - dt.timedelta(days=(today.weekday() - WEEKDAYS[m.group(2).lower()]) % 7 or 7), m)
+            continue
         ahead = (WEEKDAYS[m.group(2).lower()] - today.weekday()) % 7
-        if (m.group(1) or "").lower() == "next" and ahead == 0:
+        if lead == "next" and ahead == 0:
             ahead = 7
         add(today + dt.timedelta(days=ahead), m)
     for m in _IN_DAYS_RE.finditer(text):
@@ -172,7 +187,8 @@ _CLOCK_RE = re.compile(r"(?<![\d/:])([01]?\d|2[0-3]):([0-5]\d)(?![\d/:])")
 _NAMED_TIME_RE = re.compile(r"\b(noon|midday|midnight)\b", re.I)
 _BARE_HOUR_RE = re.compile(r"\b(?:at|around|by)\s+(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")"
                            r"(?:\s+o'?clock)?(?:\s+(?:in the\s+)?(morning|afternoon|evening|tonight|night))?\b"
-                           r"(?!\s*(?:people|persons|guests|units|of us|days?|weeks?|%|dollars))", re.I)
+                           r"(?!\s*(?:people|persons|guests|units|of us|days?|weeks?|%|dollars|[ap]\.?\s?m\b|[:.]\d))",
+                           re.I)
 _OCLOCK_RE = re.compile(r"\b(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")(?:\s+o'?clock\b|"
                         r"\s+(?:in the\s+)?(morning|afternoon|evening|tonight)\b)", re.I)
 
@@ -259,7 +275,11 @@ YES_PHRASES = ("yes please", "yes", "yeah", "yea", "yep", "yup", "ya", "sure", "
                "of course", "ok", "okay", "sounds good", "go ahead", "please do", "confirm", "confirmed", "true",
                "affirmative", "looks good", "looks right", "perfect", "exactly", "indeed", "i do", "i am",
                "i would", "it is", "do it", "great", "alright", "all right", "fine", "yes it is", "that works",
-               "works for me", "certainly", "please", "book it", "submit it")
+               "works for me", "certainly", "please", "book it", "submit it", "yes i am", "yes i do", "go for it")
+WEAK_YES = frozenset({"please", "i do", "i am", "i would", "it is", "right", "fine", "great", "perfect", "true",
+                      "exactly", "indeed", "alright", "all right", "ok", "okay"})
+"""Yes-words that also begin ordinary sentences ("please add ...", "I am a senior"): a yes only when they end
+the clause."""
 NO_PHRASES = ("no", "nope", "nah", "not really", "no thanks", "no thank you", "incorrect", "wrong",
               "that's wrong", "that is wrong", "that's not right", "that is not right", "not quite", "negative",
               "i don't", "i do not", "i'm not", "i am not", "not at all", "false", "never", "no way",
@@ -283,7 +303,10 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
         return None
     value, phrase = (True, yes) if no is None or (yes is not None and len(yes) > len(no)) else (False, no)
     assert phrase is not None
-    rest = body[len(phrase):].lstrip(" ,.!;:-")
+    after = body[len(phrase):]
+    if value and phrase in WEAK_YES and after.strip() and not re.match(r"\s*[,.!;:-]", after):
+        return None
+    rest = after.lstrip(" ,.!;:-")
     if not value and re.match(r"(?:know|remember|recall|sure|certain|have\s+(?:it|one|that))\b", rest, re.I):
         return None  # "I don't know", "I'm not sure": a refusal, not a no
     if rest.lower().startswith(("and ", "but ")):
@@ -301,7 +324,9 @@ _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z'.-]*(?:\s+[A-Za-z][A-Za-z'.-]*){0,4}$")
 
 def clean_name(text: str) -> str | None:
     """A person's name from "My name is Roger Corman", "Jane Doe", "i'm jane" (title-cased when all lower)."""
-    body = _NAME_LEAD.sub("", normalise(text).strip(" .,!?;:\"")).strip(" .,!?;:\"")
+    body = normalise(text).strip(" .,!?;:\"")
+    for _ in range(2):  # "it's under Jane Doe": two lead-ins
+        body = _NAME_LEAD.sub("", body).strip(" .,!?;:\"")
     body = re.sub(r"[\s,]+(?:thanks|thank you|please)$", "", body, flags=re.I)
     if not body or not _NAME_RE.match(body):
         return None
@@ -310,7 +335,9 @@ def clean_name(text: str) -> str | None:
 
 _FILLERS = re.compile(r"^(?:(?:it's|it\s+is|it\s+was|its|they\s+were|they\s+are|that's|that\s+is|that\s+was|"
                       r"i\s+think|i\s+guess|i\s+believe|probably|maybe|um|uh|well|so|i'd\s+say|i\s+would\s+say|"
-                      r"let's\s+say|say|about|around|just)\b[\s,]*)+", re.I)
+                      r"let's\s+say|say|about|around|just|i'll\s+(?:take|do|go\s+with)|i\s+will\s+(?:take|do)|"
+                      r"(?:let's|let\s+us)(?:\s+also)?\s+(?:take|do|go\s+with)|i'd\s+like|i\s+want|go\s+with)\b[\s,]*)+",
+                      re.I)
 
 
 def strip_fillers(text: str, field_words: Iterable[str] = ()) -> str:
@@ -319,7 +346,7 @@ def strip_fillers(text: str, field_words: Iterable[str] = ()) -> str:
     words = [w for w in field_words if len(w) > 2]
     if words:
         alt = "|".join(re.escape(w) for w in words)
-        body = re.sub(rf"^(?:my|the|our)\s+(?:[\w']+\s+){{0,4}}?(?:{alt})(?:'s)?(?:\s+[\w']+){{0,2}}?\s+"
+        body = re.sub(rf"^(?:my|the|our|her|his|their|its)\s+(?:[\w']+\s+){{0,4}}?(?:{alt})(?:'s)?(?:\s+[\w']+){{0,2}}?\s+"
                       rf"(?:is|was|are|were|=|:)\s+", "", body, flags=re.I)
     body = _FILLERS.sub("", body)
     return body.strip(" .!;,\"") or normalise(text).strip(" .!;,\"")
