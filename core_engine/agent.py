@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib.util
+import json
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
@@ -26,7 +27,8 @@ from .responders.base import Responder
 from .responders.template import TemplateResponder
 from .runtime import KnowledgeBackend
 from .spec import Spec
-from .state import DialogueState
+from .state import DialogueState, TaskRecord
+from .statements import parse_statements, strip_fences
 from .turn import Backends, TurnResult, run_turn, start_state
 
 SPEC_FILES = ("spec.json", "spec.csv", "worksheets.json", "worksheets.csv")
@@ -106,7 +108,10 @@ class Agent:
         load_backends()
         if knowledge is not None:
             return getattr(knowledge, "kb", None), knowledge
-        factory = BACKEND_FACTORIES.get(("knowledge", options.get("knowledge_parser", "offline")))
+        name = options.get("knowledge_parser", "offline")
+        factory = BACKEND_FACTORIES.get(("knowledge", name))
+        if factory is None and name not in ("offline", "llm"):
+            raise GenieError(f"unknown knowledge parser '{name}' (choose offline or llm)")
         if factory is None or self.kb_path is None:
             return None, None
         return factory(self, **options)
@@ -116,7 +121,7 @@ BACKEND_FACTORIES: dict[tuple[str, str], Callable[..., Any]] = {}
 """(kind, name) -> factory(agent, **options); filled by the parser/knowledge modules at import."""
 
 OPTIONAL_BACKENDS = ("core_engine.parsers.offline", "core_engine.parsers.llm", "core_engine.responders.llm",
-                     "core_engine.knowledge")
+                     "core_engine.knowledge", "core_engine.knowledge_llm")
 
 
 def load_backends() -> None:
@@ -167,6 +172,42 @@ class Session:
         self._states.append(DialogueState.from_json(result.state) if result.ok else self.current.copy())
         return result
 
+    def inject(self, statements: str, *, kind: str = "inject", strict: bool = True) -> TurnResult:
+        """Apply formal statements at the current turn, as a turn of their own, and recompute the acts.
+
+        The text goes through the formal parser path (parsed with `ast`, interpreted against
+        the spec, never executed), whatever parser the session uses. With `strict`, a statement
+        that does not parse or apply raises StatementError and nothing is recorded. The turn's
+        trace carries `"input": kind` so replays and saved tests play it the same way.
+        """
+        if strict:
+            parsed = parse_statements(strip_fences(statements))
+            if parsed.rejected or not parsed.statements:
+                reasons = "; ".join(f"{r['source']!r}: {r['error']}" for r in parsed.rejected)
+                raise StatementError(f"not applied: {reasons or 'no statements given'}")
+        result = run_turn(self.agent.spec, self.current, statements,
+                          replace(self.backends, parser=FormalParser()))
+        rejected = (result.trace.get("interpret") or {}).get("rejected") or []
+        if strict and (rejected or not result.ok):
+            reasons = "; ".join(f"{r['source']!r}: {r['error']}" for r in rejected) \
+                or str((result.trace.get("fallback") or {}).get("error"))
+            raise StatementError(f"not applied: {reasons}")
+        result.trace["input"] = kind
+        self.turns.append(result)
+        self._states.append(DialogueState.from_json(result.state) if result.ok else self.current.copy())
+        return result
+
+    def set_field(self, var: str, field_name: str, value: Any) -> TurnResult:
+        """Edit one field of the current state (typed and validated like any assignment), then
+        recompute the acts: an `edit` turn made of the formal statement `var.field = value`."""
+        rec = self.current.get(var)
+        if not isinstance(rec, TaskRecord):
+            raise StatementError(f"no task record named '{var}'", var=var)
+        ws = self.agent.spec.require_worksheet(rec.worksheet)
+        if ws.field(field_name) is None:
+            raise StatementError(f"{ws.name} has no field '{field_name}'", worksheet=ws.name, field=field_name)
+        return self.inject(f"{var}.{field_name} = {_formal_literal(value, f'{var}.{field_name}')}", kind="edit")
+
     def rewind(self, k: int = 1) -> None:
         """Forget the last k turns; the state is the one before them."""
         if k < 0 or k > len(self.turns):
@@ -180,6 +221,18 @@ class Session:
         other.turns = list(self.turns)
         other._states = [s.copy() for s in self._states]
         return other
+
+
+def _formal_literal(value: Any, where: str) -> str:
+    """A value as formal-language source (`"text"`, `4`, `True`, `None`, `[...]`)."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_formal_literal(v, where) for v in value) + "]"
+    raise StatementError(f"{where}: a {type(value).__name__} cannot be typed in; choose a knowledge-base "
+                         "row with an injected statement such as `x.field = answer.result[0]`")
 
 
 def load_api_module(path: Path, name: str) -> ModuleType | None:

@@ -44,9 +44,17 @@ class Trace:
     events: list[dict[str, Any]] = field(default_factory=list)
     kb: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
+    # each distinct (predicate, record, outcome) once: what coverage and the graph overlay read
+    predicates: list[dict[str, Any]] = field(default_factory=list)
 
     def event(self, kind: str, **data: Any) -> None:
         self.events.append({"event": kind, **data})
+
+    def predicate(self, where: str, var: str | None, value: bool) -> None:
+        """Record a predicate outcome; `where` is "Ws (ws_predicate)" or "Ws.field (predicate)"."""
+        entry = {"where": where, "var": var, "value": value}
+        if entry not in self.predicates:  # few distinct entries per turn; a scan is cheap
+            self.predicates.append(entry)
 
     def error(self, stage: str, message: str, **data: Any) -> None:
         self.errors.append({"stage": stage, "error": message, **data})
@@ -222,13 +230,16 @@ class Runtime:
         """Evaluate a predicate; a failing one counts as false and is traced."""
         if not source.strip():
             return True
+        var = record.var if record is not None else None
         try:
             code = sandbox.check_expression(source)
-            return bool(sandbox.evaluate(code, self.names_for(record),
-                                         timeout_s=self.spec.settings.action_timeout_s))
+            value = bool(sandbox.evaluate(code, self.names_for(record),
+                                          timeout_s=self.spec.settings.action_timeout_s))
         except GenieError as exc:
             self.trace.error("predicate", str(exc), where=what, source=source)
-            return False
+            value = False
+        self.trace.predicate(what, var, value)
+        return value
 
     def run_code(self, source: str, record: TaskRecord, *, what: str, self_value: Any = None) -> bool:
         """Run an action block; a failure is a trace entry, not a crash.

@@ -26,6 +26,10 @@ from .spec import Spec
 from .state import DialogueState
 from .statements import parse_statements, strip_fences
 
+PARSE_FAILED = "Sorry, I couldn't make sense of that just now, and nothing was changed. Could you say it again?"
+MAX_UTTERANCE_CHARS = 10_000
+"""Longest user turn the engine reads (docs/reliability.md): parsing time grows faster than the text."""
+
 
 @dataclass
 class Backends:
@@ -72,6 +76,8 @@ def run_turn(spec: Spec, prev: DialogueState, utterance: str, backends: Backends
     today = backends.today or _spec_today(spec) or dt.date.today()
     trace: dict[str, Any] = {"turn": prev.turn + 1, "timings_ms": {}}
     t0 = time.perf_counter()
+    if len(utterance) > MAX_UTTERANCE_CHARS:
+        return _too_long(prev, utterance, trace, t0)
     try:
         ctx = ParseContext(spec=spec, state=prev, today=today, kb=backends.kb)
         t = time.perf_counter()
@@ -80,7 +86,7 @@ def run_turn(spec: Spec, prev: DialogueState, utterance: str, backends: Backends
         trace["parse"] = {"parser": backends.parser.name, "text": parsed.text, "rules": parsed.rules,
                           "llm_calls": parsed.llm_calls, "error": parsed.error,
                           "statements": [s.source for s in statements.statements],
-                          "rejected": statements.rejected}
+                          "rejected": statements.rejected + [r for r in parsed.rules if r.get("rejected")]}
         trace["timings_ms"]["parse"] = _ms(t)
 
         work = prev.copy()
@@ -94,17 +100,22 @@ def run_turn(spec: Spec, prev: DialogueState, utterance: str, backends: Backends
 
         t = time.perf_counter()
         acts = run_policy(rt, prev)
-        if parsed.error and not acts:
-            acts = [A.say("Sorry, I didn't catch that. Could you say it another way?")]
+        if parsed.error and not statements.statements:
+            # nothing was understood (e.g. the LLM endpoint failed): the state is as before; say so, re-ask
+            acts = [A.say(PARSE_FAILED), *acts]
+        elif parsed.error and not acts:
+            acts = [A.say(PARSE_FAILED)]
         trace["policy"] = {"acts": [A.describe(a) for a in acts], "events": rt.trace.events,
-                           "errors": rt.trace.errors}
+                           "errors": rt.trace.errors, "predicates": rt.trace.predicates}
         trace["kb"] = rt.trace.kb
         trace["timings_ms"]["policy"] = _ms(t)
 
         t = time.perf_counter()
         response = backends.responder.respond(acts, work, spec, utterance)
         trace["rg"] = {"responder": backends.responder.name,
-                       "llm_calls": getattr(backends.responder, "last_calls", [])}
+                       "llm_calls": getattr(backends.responder, "last_calls", []),
+                       "fallback": getattr(backends.responder, "last_fallback", None)}
+        trace["llm"] = llm_summary(trace)
         trace["timings_ms"]["rg"] = _ms(t)
         work.last_acts = acts
         work.last_response = response
@@ -115,6 +126,31 @@ def run_turn(spec: Spec, prev: DialogueState, utterance: str, backends: Backends
     except Exception as exc:  # noqa: BLE001 - a bug must not lose the conversation; the trace says what
         trace["traceback"] = traceback.format_exc()
         return _fallback(prev, utterance, trace, t0, exc, "internal error")
+
+
+def llm_summary(trace: dict[str, Any]) -> dict[str, Any]:
+    """Per-stage LLM call counts and token/latency totals of one turn (the calls themselves stay per stage)."""
+    stages = {"parser": (trace.get("parse") or {}).get("llm_calls") or [],
+              "knowledge": [c for e in trace.get("kb") or [] for c in e.get("llm_calls") or []],
+              "rg": (trace.get("rg") or {}).get("llm_calls") or []}
+    calls = [c for cs in stages.values() for c in cs]
+    return {"calls": {k: len(v) for k, v in stages.items()},
+            "prompt_tokens": sum(c.get("prompt_tokens") or 0 for c in calls),
+            "completion_tokens": sum(c.get("completion_tokens") or 0 for c in calls),
+            "latency_ms": round(sum(c.get("latency_ms") or 0.0 for c in calls), 3),
+            "errors": [c["error"] for c in calls if c.get("error")]}
+
+
+def _too_long(prev: DialogueState, utterance: str, trace: dict[str, Any], t0: float) -> TurnResult:
+    """An oversized turn is not read at all: the user is told the limit and the state stays as it was."""
+    text = (f"That message is too long for me to read ({len(utterance):,} characters; the limit is "
+            f"{MAX_UTTERANCE_CHARS:,}). Nothing was changed. Could you say it more briefly?")
+    acts = [A.say(text)]
+    trace["fallback"] = {"reason": "input too long", "error": f"the utterance has {len(utterance):,} characters"}
+    trace["timings_ms"]["total"] = _ms(t0)
+    state = prev.copy()
+    state.last_acts = acts
+    return TurnResult(utterance, text, acts, state.to_json(), trace, ok=False)
 
 
 def _fallback(prev: DialogueState, utterance: str, trace: dict[str, Any], t0: float,

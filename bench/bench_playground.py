@@ -1,0 +1,123 @@
+"""Browser round-trip time of one chat turn in the Playground, offline default backends.
+
+Starts the studio (headless Streamlit, a temporary workspace), opens the restaurant
+sample in headless Chromium, and for each user turn measures the time from pressing
+Enter in the chat input to the agent's reply being on the page with the script run
+finished. Also reads the engine's own time per turn (`trace.timings_ms.total`) from the
+conversation log, so the difference is the studio's overhead (rerun, rendering,
+websocket). Writes ``bench/results/playground.json``.
+
+    python bench/bench_playground.py [--conversations 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from e2e_tests.conftest import (CHROMIUM, CHROMIUM_ARGS, VIEWPORT, goto, start_studio,  # noqa: E402
+                                stop_studio, wait_idle)
+
+PROJECT = "bench_restaurant"
+TURNS = ["I want to book a table at a pizza place in San Francisco with a patio", "the second one",
+         "July 6 2024", "7pm", "4 people"]
+_DONE = ("n => { const a = document.querySelector('[data-testid=stApp]');"
+         " return document.querySelectorAll('[data-testid=stChatMessage]').length >= n"
+         " && a && a.getAttribute('data-test-script-state') === 'notRunning'; }")
+
+
+def _open_playground(page, studio) -> None:
+    goto(page, studio, "")
+    page.get_by_test_id("stSelectbox").filter(has_text="Project").first.click()
+    page.get_by_role("option", name=PROJECT, exact=True).click()
+    wait_idle(page)
+    page.get_by_role("button", name="Open project", exact=True).click()
+    wait_idle(page)
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Playground").click()
+    wait_idle(page)
+    page.get_by_test_id("stChatInputTextArea").wait_for()
+
+
+def _turn(page, text: str) -> float:
+    expected = page.locator('[data-testid="stChatMessage"]').count() + 2
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(text)
+    t0 = time.perf_counter()
+    box.press("Enter")
+    page.wait_for_function(_DONE, arg=expected, timeout=60_000)
+    return (time.perf_counter() - t0) * 1000
+
+
+def run(conversations: int = 3) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    from storage import Workspace
+
+    base = Path(tempfile.mkdtemp(prefix="genie-bench-playground-"))
+    workspace = Workspace(base / "ws")
+    workspace.from_sample(ROOT / "sample_projects" / "restaurant_reservation", PROJECT).close()
+    studio = start_studio(base / "ws", base / "streamlit.log")
+    samples: list[dict] = []
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            page = browser.new_context(viewport=VIEWPORT).new_page()
+            page.set_default_timeout(60_000)
+            _open_playground(page, studio)
+            for c in range(conversations):
+                if c:
+                    page.get_by_role("button", name="New conversation").click()
+                    wait_idle(page)
+                for i, text in enumerate(TURNS, start=1):
+                    samples.append({"conversation": c + 1, "turn": i, "user": text,
+                                    "browser_ms": round(_turn(page, text), 1)})
+            browser.close()
+        project = workspace.open(PROJECT)
+        logs = sorted(project.logs(), key=lambda log: log.created)
+        engine = [t["trace"]["timings_ms"]["total"] for log in logs for t in project.open_log(log.id).turns()]
+        for sample, ms in zip(samples, engine):
+            sample["engine_ms"] = ms
+    finally:
+        stop_studio(studio)
+        shutil.rmtree(base, ignore_errors=True)
+    browser_ms = [s["browser_ms"] for s in samples]
+    later = [s["browser_ms"] for s in samples if s["turn"] > 1]
+    return {
+        "benchmark": "playground chat turn, browser round trip (offline parser + template responses)",
+        "what": "Enter pressed in the chat input -> reply on the page and the script run finished",
+        "samples": samples,
+        "turns": len(samples),
+        "median_ms": round(statistics.median(browser_ms), 1),
+        "p90_ms": round(sorted(browser_ms)[max(0, int(len(browser_ms) * 0.9) - 1)], 1),
+        "min_ms": min(browser_ms),
+        "max_ms": max(browser_ms),
+        "median_ms_without_kb_question": round(statistics.median(later), 1) if later else None,
+        "median_engine_ms": round(statistics.median([s.get("engine_ms", 0) for s in samples]), 1),
+        "machine": {"python": platform.python_version(), "platform": platform.platform()},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--conversations", type=int, default=3)
+    args = parser.parse_args(argv)
+    result = run(args.conversations)
+    out = ROOT / "bench" / "results" / "playground.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps({k: v for k, v in result.items() if k != "samples"}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

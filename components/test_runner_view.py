@@ -1,0 +1,100 @@
+"""Running a project's conversation tests and showing failures as readable diffs.
+
+`run_tests(agent, tests, progress=...)` is the same `core_engine.testing.run_test` the
+CLI runs (`genie test` on the project file materialises the same tests), so the page and
+the command give the same results. A failure shows its first differing turn: the user
+text, what went wrong, expected vs actual acts side by side, expected vs actual values,
+and the response.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+import pandas as pd
+import streamlit as st
+
+from core_engine import Agent
+from core_engine.recording import act_rows
+from core_engine.testing import TestResult, run_test
+
+from components.state_inspector import show_value
+
+BAD = "background-color: #fee2e2; color: #991b1b; font-weight: 600"
+GOOD = "background-color: #f0fdf4"
+
+
+def run_tests(agent: Agent, tests: dict[str, dict[str, Any]], *,
+              progress: Callable[[int, int, TestResult], None] | None = None,
+              session_options: dict[str, Any] | None = None) -> list[TestResult]:
+    results = []
+    for i, (name, test) in enumerate(tests.items(), start=1):
+        result = run_test(agent, {"name": name, **test}, path=name, session_options=session_options)
+        results.append(result)
+        if progress:
+            progress(i, len(tests), result)
+    return results
+
+
+def acts_frame(check: Any) -> pd.DataFrame:
+    rows = act_rows(check.expected_acts, check.actual_acts, check.match)
+    return pd.DataFrame([{"expected": r["expected"], "actual": r["actual"], "": "✓" if r["ok"] else "✗"}
+                         for r in rows], columns=["expected", "actual", ""])
+
+
+def values_frame(check: Any) -> pd.DataFrame:
+    rows = []
+    for path, want in (check.expected_values or {}).items():
+        got = check.actual_values.get(path)
+        rows.append({"field": path, "expected": show_value(want), "actual": show_value(got),
+                     "": "✓" if got == want else "✗"})
+    return pd.DataFrame(rows, columns=["field", "expected", "actual", ""])
+
+
+def _mark(df: pd.DataFrame) -> Any:
+    return df.style.apply(lambda row: [BAD if row[""] == "✗" else GOOD for _ in row], axis=1)
+
+
+def render_failure(result: TestResult, key: str) -> None:
+    if result.error:
+        st.error(f"The test could not run: {result.error}")
+        return
+    check = result.first_failure
+    if check is None:
+        return
+    st.markdown(f"**First differing turn: {check.index}** of {len(result.turns)} — user: `{check.user}`")
+    for p in check.problems:
+        st.markdown(f"- {p}")
+    if check.expected_acts is not None:
+        st.caption(f"Acts (expected vs actual, match: {check.match})")
+        st.dataframe(_mark(acts_frame(check)), hide_index=True, width="stretch", key=f"{key}-acts")
+    if check.expected_values:
+        st.caption("Field values (expected vs actual)")
+        st.dataframe(_mark(values_frame(check)), hide_index=True, width="stretch", key=f"{key}-values")
+    if check.expected_response:
+        st.caption("Response")
+        st.markdown("expected to contain: " + "; ".join(f"`{t}`" for t in check.expected_response))
+        st.code(check.response or "", language=None, wrap_lines=True)
+    later = [c.index for c in result.turns if c.problems and c.index != check.index]
+    if later:
+        st.caption(f"Later turns that also differ: {', '.join(map(str, later))}")
+
+
+def render_results(results: list[TestResult], *, key: str = "results") -> None:
+    passed = sum(r.passed for r in results)
+    failed = len(results) - passed
+    (st.success if not failed else st.error)(f"{passed} passed, {failed} failed")
+    for i, r in sorted(enumerate(results), key=lambda item: item[1].passed):  # failures first
+        icon = ":material/check_circle:" if r.passed else ":material/cancel:"
+        with st.expander(f"{'PASS' if r.passed else 'FAIL'} · {r.name} · {len(r.turns)} turn(s)", icon=icon,
+                         expanded=not r.passed):
+            if r.passed:
+                st.caption("Every turn matched.")
+            else:
+                render_failure(r, f"{key}-{i}")
+            with st.popover("Result as JSON"):
+                st.code(json.dumps(r.to_dict(), indent=2, default=str)[:20000], language="json")
+
+
+__all__ = ["run_tests", "render_results", "render_failure", "acts_frame", "values_frame"]

@@ -1,0 +1,63 @@
+"""Tests: the project's conversation tests, run one or all, failures as diffs, coverage.
+
+The same tests `genie test PROJECT.genieproj` runs, with the same engine function.
+"""
+
+import pandas as pd
+import streamlit as st
+
+from components import session as ss
+from components.coverage_view import render_coverage
+from components.test_runner_view import render_results, run_tests
+from core_engine.coverage import coverage
+
+project = ss.require_project()
+agent = ss.agent_for(project)
+settings = ss.backend_settings()
+
+st.title("Tests")
+ss.show_flashes()
+tests = project.tests()
+if not tests:
+    st.info("No conversation tests yet. Chat in the Playground and use “Save as test”.")
+    st.page_link("pages/playground.py", label="Go to the Playground", icon=":material/forum:")
+    st.stop()
+
+st.dataframe(pd.DataFrame([{"test": name, "parser": t.get("parser", "formal"), "turns": len(t.get("turns", [])),
+                            "description": t.get("description", "")} for name, t in tests.items()]),
+             hide_index=True, width="stretch", key="tests-list", height=min(36 + 35 * len(tests), 240))
+cols = st.columns([4, 2, 2, 2], vertical_alignment="bottom")
+one = cols[0].selectbox("Test", list(tests), key="tests-pick")
+run_one = cols[1].button("Run this test", icon=":material/play_arrow:", width="stretch", key="tests-run-one")
+run_all = cols[2].button("Run all tests", icon=":material/playlist_play:", type="primary", width="stretch",
+                         key="tests-run-all")
+if cols[3].button("Delete this test", icon=":material/delete:", width="stretch", key="tests-delete"):
+    project.delete_test(one)
+    ss.flash(f"Deleted test '{one}'.")
+    st.rerun()
+
+if run_one or run_all:
+    chosen = tests if run_all else {one: tests[one]}
+    bar = st.progress(0.0, text=f"Running {len(chosen)} test(s)...")
+
+    def progress(i, total, result):
+        bar.progress(i / total, text=f"{i}/{total} · {'passed' if result.passed else 'FAILED'}: {result.name}")
+
+    llm_clients = {k: v for k, v in settings.session_options().items() if k.endswith("_llm")}
+    results = run_tests(agent, chosen, progress=progress, session_options=llm_clients or None)
+    ss.set_last_test_run(project.name, {"results": results, "version": project.head().number,
+                                        "coverage": coverage(agent.spec, [r.outputs for r in results])})
+    bar.empty()
+
+run = ss.last_test_run(project.name)
+if run is None:
+    st.caption("Run the tests to see results and coverage.")
+    st.stop()
+if run["version"] != project.head().number:
+    st.warning(f"These results are for spec version {run['version']}; the spec is now at version "
+               f"{project.head().number}. Run the tests again.")
+results_tab, coverage_tab = st.tabs(["Results", "Coverage"])
+with results_tab:
+    render_results(run["results"])
+with coverage_tab:
+    render_coverage(run["coverage"])
