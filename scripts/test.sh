@@ -3,4 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --disable-pip-version-check -r requirements.txt -e .
+# the browser tests drive Debian's Chromium (Playwright's own browser download does not work here)
+if [ ! -x /usr/bin/chromium ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium
+fi
 python3 -m pytest "$@"

@@ -1,0 +1,197 @@
+"""The worksheet grid editor: an AgGrid in the paper's spreadsheet layout, bound to the draft spec.
+
+The grid shows `grid_model.spec_to_rows(draft)`; every edit comes back through the
+grid's change callback as the whole table, is turned into a Spec with
+`rows_to_spec`, and becomes the new draft (the old one goes on the undo stack).
+The server is the source of truth (`server_sync_strategy="server_wins"`), so undo,
+add, delete and move simply re-render the grid from the draft.
+
+The small JavaScript snippets below are fixed code of ours (row ids, which cells
+are editable on which row type, highlighting): no spec text is ever put into code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+from st_aggrid import AgGrid, GridOptionsBuilder, JsCode
+
+from components import grid_model as gm
+from components import session
+from core_engine.errors import GenieError
+from core_engine.spec import Spec
+
+GRID_KEY = "worksheets.grid"
+LONG_TEXT = ("ws_predicate", "predicate", "enum_values", "description", "actions", "ws_actions")
+WIDTHS = {"ws_predicate": 130, "ws_name": 150, "ws_kind": 78, "predicate": 130, "kind": 96, "type": 110,
+          "name": 160, "enum_values": 150, "description": 220, "dont_ask": 92, "required": 88,
+          "confirmation": 110, "actions": 190, "ws_actions": 190}
+ON_WS_ROW = {"ws_predicate", "ws_name", "ws_kind", "name", "description", "ws_actions"}
+ON_FIELD_ROW = {"predicate", "kind", "type", "name", "enum_values", "description", "dont_ask", "required",
+                "confirmation", "actions"}
+
+_ROW_ID = JsCode("function(params) { return params.data.row_id; }")
+_WS_ROW = JsCode("function(params) { return params.data && params.data.row_type === 'worksheet'; }")
+_LINT_ERROR = JsCode("function(params) { return params.data && params.data.lint.indexOf('error') >= 0; }")
+_LINT_WARNING = JsCode("function(params) { return params.data && params.data.lint.indexOf('warning') >= 0"
+                       " && params.data.lint.indexOf('error') < 0; }")
+_FOCUS_ROW = JsCode("function(params) { return params.data && params.data.focus !== ''; }")
+_SHOW_FOCUS = JsCode("""
+function(event) {
+  var api = event.api; var found = null;
+  api.forEachNode(function(node) { if (node.data && node.data.focus) { found = node; } });
+  if (found) {
+    api.ensureNodeVisible(found, 'middle');
+    found.setSelected(true, true);
+    api.ensureColumnVisible(found.data.focus);
+    api.setFocusedCell(found.rowIndex, found.data.focus);
+  }
+}""")
+CSS = {
+    ".genie-ws-row": {"background-color": "#eef2ff !important", "font-weight": "600"},
+    ".genie-lint-error .ag-cell[col-id='lint']": {"color": "#b91c1c", "font-weight": "700"},
+    ".genie-lint-warning .ag-cell[col-id='lint']": {"color": "#b45309", "font-weight": "600"},
+    ".genie-focus-row": {"box-shadow": "inset 4px 0 0 #d97706"},
+    ".genie-focus-cell": {"outline": "2px dashed #d97706 !important", "outline-offset": "-3px",
+                          "background-color": "#fef3c7 !important"},
+    ".ag-cell": {"white-space": "nowrap"},
+}
+
+
+def _editable_on(keys: set[str]) -> JsCode | bool:
+    both = keys == ON_WS_ROW | ON_FIELD_ROW
+    if both:
+        return True
+    want = "worksheet" if keys is ON_WS_ROW else "field"
+    return JsCode(f"function(params) {{ return params.data && params.data.row_type === '{want}'; }}")
+
+
+def _cell_editable(key: str) -> JsCode | bool:
+    if key in ON_WS_ROW and key in ON_FIELD_ROW:
+        return True
+    return _editable_on(ON_WS_ROW if key in ON_WS_ROW else ON_FIELD_ROW)
+
+
+def grid_options(spec: Spec, frame: pd.DataFrame) -> dict[str, Any]:
+    gb = GridOptionsBuilder.from_dataframe(frame)
+    gb.configure_default_column(editable=False, sortable=False, filter=False, resizable=True,
+                                suppressHeaderMenuButton=True, wrapText=False)
+    for hidden in (gm.ROW_ID, gm.ROW_TYPE, gm.FOCUS):
+        gb.configure_column(hidden, hide=True)
+    gb.configure_column(gm.LINT, header_name="Lint", width=84, pinned="left",
+                        tooltipField=gm.LINT)
+    for key, header in gm.KEYS.items():
+        props: dict[str, Any] = {"header_name": header, "width": WIDTHS[key], "editable": _cell_editable(key),
+                                 "tooltipField": key,
+                                 "cellClassRules": {"genie-focus-cell": JsCode(
+                                     f"function(p) {{ return p.data && p.data.focus === '{key}'; }}")}}
+        if key in LONG_TEXT:
+            props.update(cellEditor="agLargeTextCellEditor", cellEditorPopup=True,
+                         cellEditorParams={"maxLength": 20000, "rows": 10, "cols": 60})
+        elif key == "ws_kind":
+            props.update(cellEditor="agSelectCellEditor", cellEditorParams={"values": list(gm.WS_KIND_VALUES)})
+        elif key == "kind":
+            props.update(cellEditor="agSelectCellEditor", cellEditorParams={"values": list(gm.FIELD_KIND_VALUES)})
+        elif key == "type":
+            props.update(cellEditor="agSelectCellEditor", cellEditorParams={"values": gm.type_choices(spec)})
+        elif key in ("dont_ask", "required", "confirmation"):
+            props.update(cellEditor="agSelectCellEditor", cellEditorParams={"values": list(gm.BOOL_VALUES)})
+        gb.configure_column(key, **props)
+    gb.configure_grid_options(
+        getRowId=_ROW_ID,
+        rowSelection={"mode": "singleRow", "checkboxes": False, "enableClickSelection": True},
+        rowClassRules={"genie-ws-row": _WS_ROW, "genie-lint-error": _LINT_ERROR,
+                       "genie-lint-warning": _LINT_WARNING, "genie-focus-row": _FOCUS_ROW},
+        onFirstDataRendered=_SHOW_FOCUS, onRowDataUpdated=_SHOW_FOCUS,
+        stopEditingWhenCellsLoseFocus=True, singleClickEdit=False, enableBrowserTooltips=True,
+        rowHeight=30, headerHeight=34, suppressMovableColumns=True, tooltipShowDelay=400,
+    )
+    options = gb.build()
+    options.pop("autoSizeStrategy", None)  # keep our widths and scroll sideways, like a sheet
+    return options
+
+
+def grid_editor(project: Any, spec: Spec, diagnostics: list, *, height: int = 560) -> None:
+    """Draw the grid for the draft `spec`; edits and selections update the session (see module doc)."""
+    focus = session.selected("grid.focus")
+    rows = gm.spec_to_rows(spec, diagnostics, focus=tuple(focus) if focus else None)
+    frame = pd.DataFrame(rows, columns=[gm.ROW_ID, gm.ROW_TYPE, gm.LINT, gm.FOCUS, *gm.KEYS])
+    options = grid_options(spec, frame)
+
+    def on_change(response: Any) -> None:
+        _apply(project, spec, response)
+
+    AgGrid(frame, gridOptions=options, height=height, key=GRID_KEY, callback=on_change,
+           update_on=["cellValueChanged", "selectionChanged"], data_return_mode="AS_INPUT",
+           allow_unsafe_jscode=True, server_sync_strategy="server_wins", custom_css=CSS,
+           theme="streamlit", use_json_serialization=False, show_toolbar=False, show_download_button=False)
+
+
+def _apply(project: Any, spec: Spec, response: Any) -> None:
+    """Grid callback: a selection moves the 'selected row'; an edit becomes the new draft."""
+    event = (response.event_data or {}).get("type", "") if isinstance(response.event_data, dict) else ""
+    selected = response.selected_rows
+    if selected is not None and len(selected) and gm.ROW_ID in selected:
+        rid = str(selected[gm.ROW_ID].iloc[0])
+        session.select("grid.selected", rid)
+        focus = session.selected("grid.focus")
+        if focus and focus[0] != rid:
+            session.select("grid.focus", None)  # the user moved on: stop pulling the grid back
+    if event == "selectionChanged":
+        return
+    data = response.data
+    if data is None or gm.ROW_ID not in getattr(data, "columns", []):
+        return
+    records = data.to_dict("records")
+    try:
+        new = gm.rows_to_spec(records, session.draft_spec(project))
+    except GenieError as exc:
+        session.flash(f"That edit was not applied: {exc}", "error")
+        return
+    if new != spec:
+        session.update_draft(project, new)
+
+
+def toolbar(project: Any, spec: Spec) -> None:
+    """Add / delete / move / undo buttons acting on the selected row."""
+    rid = session.selected("grid.selected")
+    ref = gm.describe_row(spec, rid) if rid else None
+    st.caption(f"Selected: **{ref.label}**" if ref else "Select a row in the grid to add a field below it, "
+               "move or delete it.")
+    bar = st.container(horizontal=True, gap="small")
+    cols = [bar] * 7
+    d = session.draft(project)
+
+    def act(label: str, col: Any, fn: Any, *, disabled: bool = False, icon: str | None = None) -> None:
+        if col.button(label, key=f"grid.{label}", disabled=disabled, icon=icon, width="content"):
+            try:
+                fn()
+            except GenieError as exc:
+                session.flash(str(exc), "error")
+            st.rerun()
+
+    def new_row(result: tuple[Spec, str]) -> None:
+        session.update_draft(project, result[0])
+        session.select("grid.selected", result[1])
+        session.select("grid.focus", (result[1], "ws_name" if "." not in result[1] else "name"))
+
+    act("Add worksheet", cols[0], lambda: new_row(gm.add_worksheet(spec, after=ref.row_id if ref else None)),
+        icon=":material/add_box:")
+    act("Add field", cols[1], lambda: new_row(gm.add_field(spec, ref.row_id)), disabled=ref is None,
+        icon=":material/add:")
+    act("Move up", cols[2], lambda: new_row(gm.move_row(spec, ref.row_id, -1)), disabled=ref is None,
+        icon=":material/arrow_upward:")
+    act("Move down", cols[3], lambda: new_row(gm.move_row(spec, ref.row_id, +1)), disabled=ref is None,
+        icon=":material/arrow_downward:")
+
+    def delete() -> None:
+        session.update_draft(project, gm.delete_row(spec, ref.row_id))
+        session.select("grid.selected", None)
+        session.select("grid.focus", None)
+
+    act("Delete", cols[4], delete, disabled=ref is None, icon=":material/delete:")
+    act("Undo", cols[5], lambda: session.undo_draft(project), disabled=not d["undo"], icon=":material/undo:")
+    act("Discard edits", cols[6], lambda: session.reset_draft(project), disabled=not d["undo"],
+        icon=":material/restart_alt:")

@@ -1,0 +1,153 @@
+"""Widgets of the Knowledge page: tables, upload with progress, preview, column types, derive, SQL console."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+from st_aggrid import AgGrid, GridOptionsBuilder
+
+from components import kb_io, session
+from core_engine.errors import GenieError, KnowledgeError
+
+PREVIEW_CHARS = 160
+
+
+def _cell(value: Any, limit: int | None = None) -> Any:
+    """Lists and dicts shown as text in grids (they are JSON in the KB); long text cut to `limit`."""
+    if isinstance(value, (list, dict)):
+        value = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+    if limit and isinstance(value, str) and len(value) > limit:
+        return value[: limit - 1] + "…"
+    return value
+
+
+def table_overview(infos: dict[str, Any]) -> None:
+    if not infos:
+        st.info("This project has no knowledge-base tables yet: upload a CSV, JSON or JSONL file below.")
+        return
+    rows = [{"Table": t.name, "Rows": t.row_count, "Columns": len(t.columns),
+             "Free-text search": "yes" if t.fts_table else "",
+             "Column types": ", ".join(f"{c.name}:{c.type}{'*' if c.free_text else ''}" for c in t.columns)}
+            for t in infos.values()]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.caption("Column types: a trailing \\* marks a free-text column (searched with the full-text index, "
+               "e.g. reviews).")
+
+
+def upload_panel(project: Any) -> None:
+    upload = st.file_uploader("CSV, TSV, JSON (an array of objects) or JSONL file", type=list(kb_io.KB_SUFFIXES),
+                              key="knowledge.upload")
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    default = kb_io.table_name_for(upload.name) if upload is not None else ""
+    table = c1.text_input("Table name", value=default, key=f"knowledge.table.{default}")
+    replace = c2.checkbox("Replace if it exists", key="knowledge.replace")
+    if st.button("Import", type="primary", disabled=upload is None or not table.strip(), key="knowledge.import"):
+        bar = st.progress(0.0, text="Reading the file...")
+
+        def progress(done: int, total: int | None) -> None:
+            share = min(done / total, 1.0) if total else 0.5
+            bar.progress(share, text=f"{done:,} rows" + (f" of {total:,}" if total else ""))
+
+        with st.status(f"Importing {upload.name} as {table.strip()}...", expanded=False) as status:
+            try:
+                report = kb_io.import_upload(project, upload.name, upload.getvalue(), table.strip(),
+                                             replace=replace, progress=progress)
+            except GenieError as exc:
+                status.update(label="Import failed", state="error", expanded=True)
+                st.error(f"Nothing was imported: {exc}")
+                return
+            bar.progress(1.0, text=f"{report.rows:,} rows")
+            status.update(label=f"Imported {report.rows:,} rows into {report.table} in {report.elapsed_s:.2f} s",
+                          state="complete")
+        session.select("knowledge.table", report.table)
+        session.flash(f"Imported {report.rows:,} rows into table {report.table} in {report.elapsed_s:.2f} s.")
+        st.rerun()
+
+
+def pick_table(infos: dict[str, Any]) -> str | None:
+    names = list(infos)
+    if not names:
+        return None
+    wanted = session.selected("knowledge.table")
+    index = names.index(wanted) if wanted in names else 0
+    picked = st.selectbox("Table", names, index=index, key=f"knowledge.pick.{wanted}")
+    session.select("knowledge.table", picked)
+    return picked
+
+
+def preview(kb: Any, table: str) -> None:
+    result = kb_io.preview_rows(kb, table)
+    frame = pd.DataFrame([{k: _cell(v, PREVIEW_CHARS) for k, v in row.items()} for row in result.rows],
+                         columns=result.columns)  # long reviews are cut: the preview is for a glance
+    gb = GridOptionsBuilder.from_dataframe(frame)
+    gb.configure_default_column(resizable=True, sortable=True, filter=True, maxWidth=420)
+    gb.configure_pagination(enabled=True, paginationAutoPageSize=False, paginationPageSize=20)
+    options = gb.build()
+    AgGrid(frame, gridOptions=options, height=420, key=f"knowledge.preview.{table}", update_on=[],
+           theme="streamlit", show_download_button=False)
+    more = " (the first 1,000)" if result.truncated else ""
+    st.caption(f"{len(result.rows):,} rows shown{more}, read in {result.elapsed_ms:.1f} ms.")
+
+
+def column_editor(project: Any, kb: Any, info: Any) -> None:
+    st.caption("Change a column's type or free-text flag, then apply: the table is rebuilt from its own rows in "
+               "one transaction (a value that does not fit is reported and nothing changes).")
+    frame = pd.DataFrame([{"column": c.name, "type": c.type, "free text": c.free_text} for c in info.columns])
+    edited = st.data_editor(
+        frame, hide_index=True, width="stretch", key=f"knowledge.columns.{info.name}", disabled=["column"],
+        column_config={"type": st.column_config.SelectboxColumn("type", options=list(kb_io.COLUMN_TYPES),
+                                                                required=True),
+                       "free text": st.column_config.CheckboxColumn("free text")})
+    changed = not edited.equals(frame)
+    if st.button("Apply column types", disabled=not changed, key=f"knowledge.retype.{info.name}"):
+        types = {r["column"]: r["type"] for r in edited.to_dict("records")}
+        free = [r["column"] for r in edited.to_dict("records") if r["free text"]]
+        try:
+            report = kb_io.retype_table(project, project.kb_path(), info.name, types, free)
+        except GenieError as exc:
+            st.error(f"Not changed: {exc}")
+            return
+        session.flash(f"Rebuilt {report.table} with the new column types ({report.rows:,} rows).")
+        st.rerun()
+
+
+def derive_panel(project: Any, kb: Any, table: str) -> None:
+    st.caption("Derive the `kb` worksheet for this table (columns become fields; few-valued text columns become "
+               "Enums) and optionally a `type` worksheet for its rows. They go into the worksheet draft; review "
+               "and save them on the Worksheets page.")
+    type_name = st.text_input("Row type name (optional)", key=f"knowledge.type.{table}",
+                              placeholder="e.g. Restaurant")
+    try:
+        kb_ws, row_type = kb_io.derive(kb, table, type_name.strip() or None)
+    except GenieError as exc:
+        st.error(str(exc))
+        return
+    derived = [w for w in (kb_ws, row_type) if w is not None]
+    spec = session.draft_spec(project)
+    exists = [w.name for w in derived if spec.worksheet(w.name) is not None]
+    st.dataframe(pd.DataFrame([{"worksheet": w.name, "kind": w.kind, "field": f.name, "type": f.type,
+                                "enum values": ", ".join(f.enum_names), "free text": f.free_text}
+                               for w in derived for f in w.fields]), hide_index=True, width="stretch", height=260)
+    label = "Update the worksheets in the draft" if exists else "Add the worksheets to the draft"
+    if st.button(label, key=f"knowledge.derive.{table}", type="primary"):
+        new, notes = kb_io.apply_derived(spec, derived)
+        session.update_draft(project, new)
+        session.flash("Draft updated: " + "; ".join(notes) + ". Save it on the Worksheets page.")
+        st.rerun()
+
+
+def sql_console(kb: Any, default_table: str | None) -> None:
+    default = f"SELECT * FROM {default_table} LIMIT 20" if default_table else "SELECT 1"
+    sql = st.text_area("Read-only SQL", value=default, height=110, key=f"knowledge.sql.{default_table}")
+    if st.button("Run query", key="knowledge.run", icon=":material/play_arrow:"):
+        try:
+            result = kb_io.run_query(kb, sql)
+        except KnowledgeError as exc:
+            st.error(f"Query failed: {exc}")
+            return
+        more = " (more rows matched; only the first 1,000 are shown)" if result.truncated else ""
+        st.success(f"{len(result.rows):,} row(s) in {result.elapsed_ms:.1f} ms{more}")
+        st.dataframe(pd.DataFrame([{k: _cell(v) for k, v in r.items()} for r in result.rows],
+                                  columns=result.columns), hide_index=True, width="stretch")

@@ -1,0 +1,284 @@
+"""The studio's session: the ONE module that touches `st.session_state`.
+
+Pages and widgets ask here for the workspace, the open project, the worksheet
+draft being edited, and the backend settings; nothing else reads or writes
+session state, so what a browser tab remembers is listed in one place (the
+`_KEY_*` names below). Cached resources (`st.cache_resource`) hold the
+Workspace and loaded Agents, keyed so that a save or a re-import is picked up.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from components.backends import BackendSettings
+
+_KEY_PROJECT = "genie.project"          # name of the open project
+_KEY_DRAFT = "genie.draft"              # worksheets page: {"project", "base", "spec", "undo": [...]}
+_KEY_BACKENDS = "genie.backends"        # BackendSettings (API key only here, never on disk)
+_KEY_FLASH = "genie.flash"              # one-shot messages shown after a rerun
+_KEY_SELECTED = "genie.selected"        # per-widget selection (diagnostic -> grid row, graph node)
+
+UNDO_LIMIT = 50
+
+
+# -- workspace and project ------------------------------------------------------
+
+
+def workspace_root() -> Path:
+    """$GENIE_WORKSPACE, else ./.workspace (the storage default)."""
+    return Path(os.environ.get("GENIE_WORKSPACE") or Path.cwd() / ".workspace").resolve()
+
+
+@st.cache_resource(show_spinner="Opening the workspace...")
+def _workspace(root: str) -> Any:
+    from storage import Workspace
+
+    ws = Workspace(root)
+    if not os.environ.get("GENIE_NO_SAMPLES"):
+        ws.ensure_samples()  # the four samples are there on first use
+    return ws
+
+
+def workspace() -> Any:
+    """The studio's `storage.Workspace` (samples materialised on first use)."""
+    return _workspace(str(workspace_root()))
+
+
+def current_project_name() -> str | None:
+    """The open project's name; `?project=NAME` in the URL opens that project (deep links, tests)."""
+    wanted = st.query_params.get("project")
+    if wanted and wanted != st.session_state.get(_KEY_PROJECT) and workspace().exists(wanted):
+        st.session_state[_KEY_PROJECT] = wanted
+        st.session_state.pop(_KEY_DRAFT, None)
+    return st.session_state.get(_KEY_PROJECT)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _project_file(path: str, inode: int) -> Any:
+    """One open ProjectFile per file (they are thread-safe); the inode key notices a replaced file."""
+    from storage import ProjectFile
+
+    return ProjectFile(path)
+
+
+def project_file(name: str) -> Any:
+    """The project `name` of the workspace, opened once and shared across reruns."""
+    path = workspace().path_of(name)
+    try:
+        inode = path.stat().st_ino
+    except FileNotFoundError:
+        return workspace().open(name)  # raises the storage error that names the project
+    return _project_file(str(path), inode)
+
+
+def current_project() -> Any | None:
+    """The open `storage.ProjectFile`, or None (also when it was deleted or renamed elsewhere)."""
+    name = current_project_name()
+    if not name:
+        return None
+    if not workspace().exists(name):
+        st.session_state.pop(_KEY_PROJECT, None)
+        return None
+    return project_file(name)
+
+
+def open_project(name: str) -> Any:
+    """Make `name` the open project; a draft of another project is dropped."""
+    project = project_file(name)
+    st.session_state[_KEY_PROJECT] = name
+    if "project" in st.query_params:
+        st.query_params["project"] = name
+    draft = st.session_state.get(_KEY_DRAFT)
+    if draft and draft.get("project") != name:
+        st.session_state.pop(_KEY_DRAFT, None)
+    return project
+
+
+def close_project() -> None:
+    st.session_state.pop(_KEY_PROJECT, None)
+    if "project" in st.query_params:
+        del st.query_params["project"]
+    st.session_state.pop(_KEY_DRAFT, None)
+
+
+def project_renamed(old: str, new: str) -> None:
+    """Keep the open project (and its draft) across a rename."""
+    if st.session_state.get(_KEY_PROJECT) == old:
+        st.session_state[_KEY_PROJECT] = new
+        if "project" in st.query_params:
+            st.query_params["project"] = new
+        draft = st.session_state.get(_KEY_DRAFT)
+        if draft:
+            draft["project"] = new
+
+
+def require_project() -> Any:
+    """The open project; otherwise a hint with a link to Projects, and the page stops."""
+    project = current_project()
+    if project is None:
+        st.info("No project is open. Open a sample or create a project first.")
+        st.page_link("pages/projects.py", label="Go to Projects", icon=":material/folder_open:")
+        st.stop()
+    return project
+
+
+# -- cached agents --------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner="Loading the agent...", max_entries=8)
+def _agent(path: str, version: int, mtime_ns: int) -> Any:
+    from storage import ProjectFile
+
+    with ProjectFile(path) as project:
+        return project.agent()
+
+
+def agent_for(project: Any) -> Any:
+    """The project's Agent, cached by (file, head version, file mtime): a save or an import reloads it."""
+    path = Path(project.path)
+    return _agent(str(path), project.head().number, path.stat().st_mtime_ns)
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _kb(path: str, mtime_ns: int) -> Any:
+    from core_engine.kb import SQLiteKB
+
+    return SQLiteKB(path)
+
+
+def kb_for(project: Any) -> Any | None:
+    """A read-only SQLiteKB on the project's KB (None when it has no tables); reopened after an import."""
+    if not project.kb_tables():
+        return None
+    path = Path(project.kb_path())
+    return _kb(str(path), path.stat().st_mtime_ns)
+
+
+# -- worksheet draft (unsaved edits with undo) -------------------------------------
+
+
+def draft(project: Any) -> dict[str, Any]:
+    """The unsaved spec being edited for `project`: {"spec", "base", "undo"}; created from the head."""
+    d = st.session_state.get(_KEY_DRAFT)
+    if not d or d.get("project") != project.name:
+        head = project.head()
+        d = {"project": project.name, "base": head.number, "spec": project.spec(), "undo": []}
+        st.session_state[_KEY_DRAFT] = d
+    return d
+
+
+def draft_spec(project: Any) -> Any:
+    return draft(project)["spec"]
+
+
+def update_draft(project: Any, spec: Any) -> None:
+    """Record an edit (the old spec goes on the undo stack)."""
+    d = draft(project)
+    if spec == d["spec"]:
+        return
+    d["undo"] = (d["undo"] + [d["spec"]])[-UNDO_LIMIT:]
+    d["spec"] = spec
+
+
+def undo_draft(project: Any) -> bool:
+    d = draft(project)
+    if not d["undo"]:
+        return False
+    d["spec"] = d["undo"].pop()
+    return True
+
+
+def reset_draft(project: Any) -> None:
+    """Forget unsaved edits: the next `draft()` starts again from the head version."""
+    st.session_state.pop(_KEY_DRAFT, None)
+    draft(project)
+
+
+def draft_saved(project: Any, version: int) -> None:
+    """After a save: the draft is now based on `version`, and undo starts afresh."""
+    d = draft(project)
+    d["base"] = version
+    d["undo"] = []
+
+
+def draft_is_dirty(project: Any) -> bool:
+    d = draft(project)
+    return d["spec"] != project.spec(d["base"])
+
+
+# -- backend settings -------------------------------------------------------------
+
+
+def backend_settings() -> BackendSettings:
+    """Parser / knowledge parser / response generator choices and LLM configs for this session."""
+    settings = st.session_state.get(_KEY_BACKENDS)
+    if settings is None:
+        settings = BackendSettings()
+        st.session_state[_KEY_BACKENDS] = settings
+    return settings
+
+
+def set_backend_settings(settings: BackendSettings) -> None:
+    st.session_state[_KEY_BACKENDS] = settings
+
+
+# -- small UI state -------------------------------------------------------------------
+
+
+def flash(message: str, kind: str = "success") -> None:
+    """A message shown once, after the next rerun (e.g. 'saved version 4')."""
+    st.session_state.setdefault(_KEY_FLASH, []).append((kind, message))
+
+
+def show_flashes() -> None:
+    """Show pending flashes inside one container that is always there, so the elements after it keep
+    their place (and their state, e.g. the open tab) on the next rerun."""
+    box = st.container()
+    for kind, message in st.session_state.pop(_KEY_FLASH, []):
+        getattr(box, kind, box.info)(message)
+
+
+def selected(key: str, default: Any = None) -> Any:
+    return st.session_state.get(_KEY_SELECTED, {}).get(key, default)
+
+
+def select(key: str, value: Any) -> None:
+    st.session_state.setdefault(_KEY_SELECTED, {})[key] = value
+
+
+def widget_value(key: str, default: Any = None) -> Any:
+    """The current value of a widget by its key (for widgets that feed other widgets)."""
+    return st.session_state.get(key, default)
+
+
+def set_widget_value(key: str, value: Any) -> None:
+    st.session_state[key] = value
+
+
+# -- playground and tests pages (STUDIO-B) ------------------------------------------------
+
+_KEY_PLAYGROUND = "genie.playground"    # {project name: components.playground.Playground}
+_KEY_TEST_RUNS = "genie.test_runs"      # {project name: the Tests page's last run (results, coverage)}
+
+
+def playground_store(project_name: str) -> Any:
+    """The playground of `project_name` in this browser tab (conversations, selection, replay)."""
+    from components.playground import Playground
+
+    store = st.session_state.setdefault(_KEY_PLAYGROUND, {})
+    if project_name not in store:
+        store[project_name] = Playground(project_name)
+    return store[project_name]
+
+
+def last_test_run(project_name: str) -> Any | None:
+    return st.session_state.get(_KEY_TEST_RUNS, {}).get(project_name)
+
+
+def set_last_test_run(project_name: str, run: Any) -> None:
+    st.session_state.setdefault(_KEY_TEST_RUNS, {})[project_name] = run
