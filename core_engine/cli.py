@@ -44,7 +44,8 @@ def _script_lines(path: str) -> Iterable[str]:
 
 def cmd_chat(args: argparse.Namespace, out: TextIO) -> int:
     agent = Agent.load(args.project)
-    session = agent.new_session(parser=args.parser, rg=args.rg)
+    session = agent.new_session(parser=args.parser, rg=args.rg, **_llm_options(args))
+    recorder = _recorder(agent, args) if getattr(args, "record", False) else None
     if not args.jsonl:
         print(f"Agent: {session.starting_prompt}", file=out)
     lines: Iterable[str]
@@ -54,6 +55,8 @@ def cmd_chat(args: argparse.Namespace, out: TextIO) -> int:
         lines = _interactive()
     for n, text in enumerate(lines, start=1):
         result = session.turn(text)
+        if recorder is not None:
+            recorder.append(result.to_json(turn=n))
         if args.jsonl:
             print(json.dumps(result.to_json(turn=n), ensure_ascii=False, default=str), file=out, flush=True)
         else:
@@ -61,6 +64,31 @@ def cmd_chat(args: argparse.Namespace, out: TextIO) -> int:
                 print(f"User: {text}", file=out)
             print(f"Agent: {result.response}", file=out, flush=True)
     return 0
+
+
+def _llm_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Session options for the LLM backends; the key stays in the environment (never an argument)."""
+    options: dict[str, Any] = {"knowledge_parser": args.knowledge_parser}
+    config = {k: v for k, v in (("base_url", args.llm_base_url), ("model", args.llm_model),
+                                 ("temperature", args.llm_temperature), ("api_key_env", args.llm_key_env))
+              if v is not None}
+    if config:
+        options["llm_config"] = config
+    if args.llm_cache:
+        from .llm import ResponseCache
+        options["cache"] = ResponseCache(args.llm_cache)
+    return options
+
+
+def _recorder(agent: Agent, args: argparse.Namespace) -> Any:
+    """`--record`: the project's loader (storage, via genie.project_loaders) puts a `start_log` in agent.extras."""
+    start_log = agent.extras.get("start_log")
+    if start_log is None:
+        raise GenieError("--record needs a project file (.genieproj) or a workspace project; "
+                         f"{args.project} cannot store conversation logs")
+    log = start_log(parser=args.parser, rg=args.rg, title=f"genie chat {Path(args.project).name}")
+    print(f"recording conversation log {log.id}", file=sys.stderr)
+    return log
 
 
 def _interactive() -> Iterable[str]:
@@ -109,11 +137,20 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
             print(f"    turn {fail.index}: {fail.user!r}", file=out)
             for p in fail.problems:
                 print(f"      - {p}", file=out)
-            print(f"      expected acts: {json.dumps(fail.expected_acts)}", file=out)
-            print(f"      actual acts:   {json.dumps(fail.actual_acts, default=str)}", file=out)
+            if fail.expected_acts is not None:
+                from .recording import act_rows
+                print("      acts (expected | actual):", file=out)
+                for row in act_rows(fail.expected_acts, fail.actual_acts, fail.match):
+                    print(f"      {'  ' if row['ok'] else '✗ '}{row['expected'] or '-':<40} | {row['actual'] or '-'}",
+                          file=out)
     failed = sum(not r.passed for r in results)
     if not args.json:
         print(f"{len(results) - failed} passed, {failed} failed", file=out)
+    if getattr(args, "coverage", False):
+        from .coverage import coverage
+        cov = coverage(agent.spec, [r.outputs for r in results])
+        print(json.dumps({"coverage": cov.to_dict()}, indent=2, default=str) if args.json else cov.format_text(),
+              file=out)
     return 1 if failed else 0
 
 
@@ -124,12 +161,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("chat", help="chat with an agent (interactive, or a script of turns)",
                        description="Chat with an agent. Example: genie chat sample_projects/ticket_submission "
-                                   "--parser formal --script turns.txt --jsonl")
+                                   "--parser formal --script turns.txt --jsonl. With a model: genie chat "
+                                   "sample_projects/bank_fraud --parser llm --rg llm --llm-base-url "
+                                   "http://localhost:11434/v1 --llm-model llama3.1")
     p.add_argument("project", help="a project folder, spec file or bundle")
     p.add_argument("--parser", default="offline", help="formal, offline (default) or llm")
     p.add_argument("--rg", default="template", help="template (default) or llm")
     p.add_argument("--script", help="a file with one user turn per line ('-' for stdin)")
     p.add_argument("--jsonl", action="store_true", help="print one JSON object per turn")
+    p.add_argument("--record", action="store_true", help="record the conversation in the project file, turn by turn")
+    p.add_argument("--knowledge-parser", default="offline", help="offline (default) or llm: how answer(...) becomes SQL")
+    p.add_argument("--llm-base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 "
+                                          "(default: $GENIE_LLM_BASE_URL, then $OPENAI_BASE_URL, then OpenAI)")
+    p.add_argument("--llm-model", help="model name (default: $GENIE_LLM_MODEL, then gpt-4o-mini)")
+    p.add_argument("--llm-temperature", type=float, help="sampling temperature (default 0)")
+    p.add_argument("--llm-key-env", help="environment variable holding the API key (default OPENAI_API_KEY)")
+    p.add_argument("--llm-cache", help="a JSON file caching completions by prompt (reused across runs)")
     p.set_defaults(func=cmd_chat)
 
     p = sub.add_parser("lint", help="check a spec; exit status 1 on any error",
@@ -143,6 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("project")
     p.add_argument("tests", nargs="*", help="test files (default: the project's tests/*.json)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
+    p.add_argument("--coverage", action="store_true",
+                   help="also print which fields, predicates, actions, APIs and act kinds the tests exercised")
     p.set_defaults(func=cmd_test)
 
     for ep in entry_points(group="genie.commands"):
