@@ -130,7 +130,7 @@ def pytest_runtest_makereport(item, call):
 @pytest.fixture
 def page(browser, request):
     context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
-    context.set_default_timeout(20_000)
+    context.set_default_timeout(30_000)
     pg = context.new_page()
     yield pg
     failed = any(getattr(request.node, f"rep_{w}", None) is not None and getattr(request.node, f"rep_{w}").failed
@@ -201,7 +201,7 @@ def ensure_project(studio: Studio, name: str, sample: str) -> None:
     raise LookupError(f"no sample named {sample}")
 
 
-def frame_with(page, text: str, timeout_ms: int = 20_000):
+def frame_with(page, text: str, timeout_ms: int = 45_000):
     """The first iframe (components.html, AgGrid) whose body contains `text`."""
     deadline = time.monotonic() + timeout_ms / 1000
     while time.monotonic() < deadline:
