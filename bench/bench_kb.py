@@ -86,15 +86,14 @@ def time_queries(kb: SQLiteKB, sql: str, params_list: list[tuple], runs: int) ->
     return percentiles(samples), rows // runs
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=100_000)
-    parser.add_argument("--runs", type=int, default=50)
-    args = parser.parse_args()
+QUICK = {"rows": 5_000, "runs": 20}  # `python -m bench --quick`
 
+
+def run(rows: int = 100_000, runs: int = 50) -> dict:
+    """Import `rows` generated rows, then time `runs` structured and free-text queries."""
     with tempfile.TemporaryDirectory() as tmp:
         csv_path, db_path = Path(tmp) / "restaurants.csv", Path(tmp) / "kb.sqlite"
-        write_csv(csv_path, args.rows)
+        write_csv(csv_path, rows)
         report = import_file(db_path, csv_path, "restaurants")
         kb = SQLiteKB(db_path, timeout_s=5.0, max_rows=20)
         structured = (
@@ -110,8 +109,8 @@ def main() -> None:
             "WHERE restaurants_fts MATCH ? ORDER BY bm25(restaurants_fts) LIMIT 10"
         )
         free_text_params = [(f"{adj} {dish.split()[0]}",) for adj in ADJECTIVES for dish in DISHES]
-        s_stats, s_rows = time_queries(kb, structured, structured_params, args.runs)
-        f_stats, f_rows = time_queries(kb, free_text, free_text_params, args.runs)
+        s_stats, s_rows = time_queries(kb, structured, structured_params, runs)
+        f_stats, f_rows = time_queries(kb, free_text, free_text_params, runs)
         kb.close()
         db_bytes = db_path.stat().st_size
         csv_bytes = csv_path.stat().st_size
@@ -130,6 +129,15 @@ def main() -> None:
         "sqlite": sqlite3.sqlite_version,
         "machine": platform.machine(),
     }
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=50)
+    args = parser.parse_args()
+    result = run(args.rows, args.runs)
     out = Path(__file__).resolve().parent / "results" / "kb.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")

@@ -95,6 +95,9 @@ class ApiRunner:
     def _http(self, api: Api, params: dict[str, Any]) -> Any:
         if not api.url:
             raise BackendError(f"API '{api.name}' has no url", api=api.name)
+        if not api.url.strip().lower().startswith(("http://", "https://")):  # urllib would also open file://
+            raise BackendError(f"API '{api.name}': only http:// and https:// urls are called, not {api.url!r}",
+                               api=api.name)
         return self._post(api.url, params, api.headers, api.timeout_s)
 
 

@@ -196,6 +196,12 @@ def _execute_completed(rt: Runtime) -> bool:
                 rt.acts.append(A.say(f"Sorry, I could not complete this request: {exc.message}. "
                                      "Please try again later."))
                 rec.outcome = "blocked"
+                for f in ws.fields:  # a failed call is retryable: its yes/no checkpoint is asked again
+                    if parse_type(f.type).base == "confirm" and f.name in rec.values:
+                        rec.values.pop(f.name)
+                        if f.name in rec.actions_done:
+                            rec.actions_done.remove(f.name)
+                        rec.outcome = None
                 changed = True
                 continue
             rt.acts.append(A.report(rec.var, "api", rec.result, api=ws.api))

@@ -24,6 +24,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from .errors import SandboxError, SandboxViolation
 from .sandbox_runtime import MAX_EXPONENT, SAFE_BUILTINS, Interpreter, where
+from .syntax import parse_python
 
 __all__ = [
     "SAFE_BUILTINS",
@@ -198,7 +199,7 @@ def _parse(source: str, mode: Mode) -> ast.AST:
                 "syntax error: empty expression", line=1, col=1, construct="syntax error"
             )
     try:
-        return ast.parse(text, mode="eval" if mode == "expression" else "exec")
+        return parse_python(text, mode="eval" if mode == "expression" else "exec")
     except SyntaxError as exc:
         raise SandboxViolation(
             f"syntax error: {exc.msg}", line=exc.lineno, col=exc.offset, construct="syntax error"

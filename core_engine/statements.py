@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Union
 
 from .errors import StatementError
+from .syntax import parse_python
 
 MAX_STATEMENT_CHARS = 20_000
 MAX_STATEMENTS = 50
@@ -237,17 +238,21 @@ def parse_statements(text: str) -> ParsedStatements:
                              "error": f"statements are longer than {MAX_STATEMENT_CHARS} characters"})
         return out
     try:
-        tree = ast.parse(text)
+        tree = parse_python(text)
         chunks = [(node, ast.get_source_segment(text, node) or "") for node in tree.body]
-    except SyntaxError:
+    except (SyntaxError, RecursionError, MemoryError):  # the last two: CPython's parser on deep nesting
         chunks = []
         for lineno, line in enumerate(text.splitlines(), start=1):
             if not line.strip() or line.strip().startswith("#"):
                 continue
             try:
-                sub = ast.parse(line.strip())
+                sub = parse_python(line.strip())
             except SyntaxError as exc:
                 out.rejected.append({"source": line.strip(), "line": lineno, "error": f"syntax error: {exc.msg}"})
+                continue
+            except (RecursionError, MemoryError):
+                out.rejected.append({"source": line.strip()[:200], "line": lineno,
+                                     "error": "expression is nested too deeply"})
                 continue
             for node in sub.body:
                 node.lineno = lineno

@@ -34,6 +34,7 @@ import sqlite_utils
 
 from core_engine.errors import StorageError
 from core_engine.kb import COLUMN_TYPES, METADATA_TABLE, Column, fts_table_name, quote_identifier
+from core_engine.kb import _MAX_VALUE_BYTES as MAX_VALUE_BYTES  # what SQLiteKB can read back
 from storage.kb_values import Unfit, chunk_text, convert_column, describe_type, guess_columns
 
 __all__ = [
@@ -98,6 +99,8 @@ def import_file(
     columns, total = guess_columns(_batched(r for _, _, r in source()))
     if total == 0:
         raise StorageError("the file has no rows", file=str(path))
+    if not columns:
+        raise StorageError("the file's records have no fields, so there are no columns to import", file=str(path))
     columns = _apply_options(columns, column_types, free_text, file=str(path))
     checked = {c.name for c in columns} - set(column_types or ())
     return _import(
@@ -417,11 +420,26 @@ def _insert_rows(
                     f"row {row}, column {column.name!r}: {shown} is not {describe_type(column.type)}",
                     file=file, row=row, line=line, column=column.name,
                 ) from None
+        for column, values in zip(columns, converted):
+            _check_value_sizes(column, values, batch, file)
         conn.executemany(sql, zip(*converted))
         done += len(batch)
         if progress is not None:
             progress(done, total)
     return done
+
+
+def _check_value_sizes(column: Column, values: list[Any], batch: list[RawRecord], file: str | None) -> None:
+    """Refuse a value the read-only KB could not return (SQLITE_LIMIT_LENGTH), naming its row and column."""
+    if max((len(v) for v in values if isinstance(v, str)), default=0) * 4 <= MAX_VALUE_BYTES:
+        return  # even at 4 bytes a character, every value fits
+    for index, value in enumerate(values):
+        if isinstance(value, str) and len(value.encode("utf-8")) > MAX_VALUE_BYTES:
+            row, line, _ = batch[index]
+            raise StorageError(
+                f"row {row}, column {column.name!r}: a value of {len(value.encode('utf-8')):,} bytes is over the "
+                f"limit of {MAX_VALUE_BYTES:,} bytes per cell", file=file, row=row, line=line, column=column.name,
+            )
 
 
 def _check_table_name(table: str) -> None:

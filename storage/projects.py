@@ -15,7 +15,6 @@ so a crash while creating one never leaves a half-made project behind.
 
 from __future__ import annotations
 
-import ast
 import datetime as dt
 import json
 import os
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from core_engine.errors import StorageError
 from core_engine.loaders import load_spec, loads_spec, write_spec
 from core_engine.spec import Spec
+from core_engine.syntax import parse_python
 
 from . import fileformat as ff
 from .logs import ConversationLog, LogInfo, list_logs, new_log, now
@@ -366,7 +366,7 @@ def _check_file_text(path: str, text: str) -> None:
             raise StorageError("few_shots.json must hold a list of examples", path=path)
     elif path == "api.py":
         try:
-            ast.parse(text, filename="api.py")
+            parse_python(text, filename="api.py")
         except SyntaxError as exc:
             raise StorageError(f"api.py has a syntax error: {exc.msg}", path=path, line=exc.lineno) from exc
 

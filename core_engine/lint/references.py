@@ -35,6 +35,7 @@ _LONE_EQ = re.compile(r"(?<![=!<>])=(?!=)")
 SYNTAX_ERROR = "syntax error"
 """The `construct` the sandbox names when the code does not parse."""
 RECORD_METHODS = frozenset({"is_completed"})
+RECORD_ATTRIBUTES = frozenset({"result"})  # the API result, readable at run time (runtime.RecordProxy)
 """Attributes every record value has besides its fields."""
 
 EXPRESSION_ATTRIBUTES = ("ws_predicate", "predicate")
@@ -244,7 +245,7 @@ class _Walker:
         fields = self.index.fields(base.worksheet)
         if node.attr in fields:
             return self._typed(fields[node.attr])
-        if node.attr not in RECORD_METHODS:
+        if node.attr not in RECORD_METHODS and node.attr not in RECORD_ATTRIBUTES:
             line = node.end_lineno or node.lineno
             offset = (node.end_col_offset or 0) - len(node.attr.encode("utf-8"))
             self._report("unknown-field-reference",

@@ -181,6 +181,9 @@ def check_apis(index: SpecIndex) -> list[Diagnostic]:
         if api.kind == "http" and not (api.url or "").strip():
             diags.append(error("api-missing-url", f"API {api.name} is an http API without a url.",
                                None, None, "url", api=api.name))
+        elif api.kind == "http" and not (api.url or "").strip().lower().startswith(("http://", "https://")):
+            diags.append(error("api-bad-url", f"API {api.name} has the url '{api.url}': an http API "
+                               "needs an http:// or https:// url.", None, None, "url", api=api.name))
         if api.kind == "python" and not (api.function or "").strip():
             diags.append(error("api-missing-function", f"API {api.name} is a python API without a "
                                "function name.", None, None, "function", api=api.name))

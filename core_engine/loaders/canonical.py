@@ -59,7 +59,12 @@ def parse_json(text: str, *, source: str) -> Any:
 
 def check_format_version(version: Any, *, source: str) -> None:
     """Refuse a spec written by a newer Genie Studio (its meaning may have changed)."""
-    if isinstance(version, int) and not isinstance(version, bool):
+    if isinstance(version, str):  # pydantic reads "2" (and 2.0) as 2: judge the number it becomes
+        try:
+            version = float(version.strip())
+        except ValueError:
+            return
+    if isinstance(version, (int, float)) and not isinstance(version, bool):
         if version > SPEC_FORMAT_VERSION:
             raise SpecError(
                 f"format_version {version} is newer than this engine reads "

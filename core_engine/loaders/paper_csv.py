@@ -114,6 +114,10 @@ def dumps_paper_csv(spec: Spec) -> str:
                 required="TRUE" if f.required else "FALSE",
                 confirmation="TRUE" if f.confirm else "", actions=f.actions,
             )  # fmt: skip
+            if f.enum_values and not is_enum_type(f.type):  # the reader would refuse these rows
+                raise SpecError(f"field '{f.name}' of type '{f.type}' has enum values, which the sheet "
+                                "layout only allows under an Enum field: clear them or make the type Enum",
+                                worksheet=ws.name, field=f.name, attribute="enum_values")
             for ev in f.enum_values:
                 row(enum_values=ev.value, description=ev.description)
     for api in spec.apis:

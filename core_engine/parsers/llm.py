@@ -31,6 +31,7 @@ from ..spec import Field, Spec, Worksheet, parse_type, snake_case
 from ..state import DialogueState, TaskRecord
 from ..statements import (Assign, ConfirmValue, Const, Construct, PathPart, Statement, parse_statements,
                           strip_fences)
+from ..syntax import parse_python
 from .base import ParseContext, ParseResult
 
 __all__ = ["LLMParser", "extract_statements", "guard_statements", "llm_parser"]
@@ -123,7 +124,7 @@ def extract_statements(completion: str) -> tuple[str, list[str]]:
     if "```" in text:
         text = strip_fences(text)
     try:
-        tree = ast.parse(text)
+        tree = parse_python(text)
     except SyntaxError:
         return _line_by_line(text)
     except (ValueError, RecursionError, MemoryError):  # NUL bytes, absurd nesting
@@ -168,7 +169,7 @@ def _line_by_line(text: str) -> tuple[str, list[str]]:
 def _parses(code: str) -> bool | None:
     """True: statements; False: prose; None: unfinished (an open bracket or string)."""
     try:
-        tree = ast.parse(code)
+        tree = parse_python(code)
     except SyntaxError as exc:
         return None if any(m in str(exc.msg) for m in _CONTINUE_ERRORS) else False
     except (ValueError, RecursionError, MemoryError):

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from ..spec import Field
+from ..syntax import parse_python
 
 STOPWORDS = frozenset("""
 a an the and or but if of to in on at for with from by about as into than then so very too also just
@@ -188,7 +189,7 @@ def holds(source: str, lookup: Lookup) -> bool | None:
     if not source.strip():
         return True
     try:
-        tree = ast.parse(source.strip(), mode="eval")
+        tree = parse_python(source.strip(), mode="eval")
         return bool(_ev(tree.body, lookup))
     except (Unknown, SyntaxError, RecursionError, TypeError):
         return None
@@ -234,7 +235,7 @@ def _ev(node: ast.AST, lookup: Lookup) -> Any:
 def equalities(source: str) -> list[tuple[tuple[str, ...], Any]]:
     """The `name == constant` conjuncts of a predicate: what must be set to make it true."""
     try:
-        tree = ast.parse(source.strip(), mode="eval").body
+        tree = parse_python(source.strip(), mode="eval").body
     except SyntaxError:
         return []
     parts = tree.values if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else [tree]
