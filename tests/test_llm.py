@@ -34,11 +34,7 @@ MESSAGES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _no_ambient_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests never depend on (or leak) a developer's real key or endpoint."""
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+pytestmark = pytest.mark.usefixtures("no_llm_env")
 
 
 def make_client(server: ScriptedOpenAIServer, sleeps: list[float], cache=None, **overrides) -> OpenAIClient:

@@ -22,10 +22,7 @@ AP = ('main.student_task = "External Test Credits"\nmain.external_test_credits =
       'test_type="Advanced Placement (AP) Scores")')
 
 
-@pytest.fixture(autouse=True)
-def _no_ambient_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "GENIE_LLM_BASE_URL", "GENIE_LLM_MODEL"):
-        monkeypatch.delenv(name, raising=False)
+pytestmark = pytest.mark.usefixtures("no_llm_env")
 
 
 @pytest.fixture(scope="module")

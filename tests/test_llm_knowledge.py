@@ -33,10 +33,7 @@ PATIO_SF = ("SELECT t.* FROM restaurants AS t JOIN restaurants_fts AS f ON f.row
             "ORDER BY bm25(restaurants_fts) LIMIT 5")
 
 
-@pytest.fixture(autouse=True)
-def _no_ambient_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "GENIE_LLM_BASE_URL", "GENIE_LLM_MODEL"):
-        monkeypatch.delenv(name, raising=False)
+pytestmark = pytest.mark.usefixtures("no_llm_env")
 
 
 @pytest.fixture(scope="module")

@@ -29,10 +29,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("GENIE_UPDATE_GOLDEN") == "1"
 
 
-@pytest.fixture(autouse=True)
-def _no_ambient_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "GENIE_LLM_BASE_URL", "GENIE_LLM_MODEL"):
-        monkeypatch.delenv(name, raising=False)
+pytestmark = pytest.mark.usefixtures("no_llm_env")
 
 
 @pytest.fixture(scope="module")

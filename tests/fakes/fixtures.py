@@ -27,3 +27,13 @@ def scripted_llm_config(scripted_server: ScriptedOpenAIServer) -> LLMConfig:
 def no_sleep() -> list[float]:
     """A list to pass as `sleep=no_sleep.append`: records backoff delays instead of waiting."""
     return []
+
+
+LLM_ENV_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "GENIE_LLM_BASE_URL", "GENIE_LLM_MODEL")
+
+
+@pytest.fixture
+def no_llm_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests never depend on (or leak) a developer's real key or endpoint."""
+    for name in LLM_ENV_VARS:
+        monkeypatch.delenv(name, raising=False)
