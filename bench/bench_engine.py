@@ -10,7 +10,6 @@ p50/p99 per-turn wall time. Writes bench/results/engine.json.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
 import time
@@ -18,6 +17,7 @@ from pathlib import Path
 
 from core_engine import Agent
 from core_engine.testing import find_tests, load_test
+from bench import write_result
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ("ticket_submission", "bank_fraud")
@@ -59,10 +59,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "engine.json"))
     args = ap.parse_args(argv)
     result = run(args.repeat)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
+    write_result(Path(args.out), result)
     return result
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import gc
-import json
 import multiprocessing
 import platform
 import statistics
@@ -35,6 +34,7 @@ from core_engine import Agent, Spec
 from core_engine.lint import lint
 from core_engine.loaders import dumps_json, loads_spec
 from core_engine.testing import find_tests, load_test
+from bench import write_result
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ("bank_fraud", "ticket_submission")
@@ -219,10 +219,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "load.json"))
     args = ap.parse_args(argv)
     result = run(args.sessions, args.turns, args.long_turns, args.idle_sessions, args.spec_fields)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(json.dumps(result, indent=2))
+    write_result(Path(args.out), result)
     return result
 
 

@@ -5,7 +5,12 @@ sample in headless Chromium, and for each user turn measures the time from press
 Enter in the chat input to the agent's reply being on the page with the script run
 finished. Also reads the engine's own time per turn (`trace.timings_ms.total`) from the
 conversation log, so the difference is the studio's overhead (rerun, rendering,
-websocket). Writes ``bench/results/playground.json``.
+websocket).
+
+Side by side in the same run, conversations alternating: the smallest Streamlit chat
+over the same engine (bench/minimal_chat_app.py, same launch flags as `genie studio`),
+the framework's floor. `studio_over_minimal` is the ratio of their median turn times
+(the goal is <= 1.2). Ports 8670-8689. Writes ``bench/results/playground.json``.
 
     python bench/bench_playground.py [--conversations 3]
 """
@@ -25,8 +30,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from e2e_tests.conftest import (CHROMIUM, CHROMIUM_ARGS, VIEWPORT, goto, start_studio,  # noqa: E402
+from e2e_tests.conftest import (CHROMIUM, CHROMIUM_ARGS, VIEWPORT, Studio, goto, start_studio,  # noqa: E402
                                 stop_studio, wait_idle)
+from studio.cli import streamlit_argv  # noqa: E402
+
+PORTS = range(8670, 8690)
 
 PROJECT = "bench_restaurant"
 TURNS = ["I want to book a table at a pizza place in San Francisco with a patio", "the second one",
@@ -58,6 +66,56 @@ def _turn(page, text: str) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
+def _free_port(taken: set[int]) -> int:
+    import socket
+    for port in PORTS:
+        if port in taken:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    raise RuntimeError(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
+
+
+def start_minimal(base: Path, port: int) -> Studio:
+    """bench/minimal_chat_app.py under `streamlit run`, with the studio's own launch flags."""
+    import os
+    import subprocess
+    import urllib.request
+    argv = streamlit_argv(port, "127.0.0.1")
+    argv[2] = str(ROOT / "bench" / "minimal_chat_app.py")
+    out = (base / "minimal.log").open("w")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", *argv], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the minimal chat exited: {(base / 'minimal.log').read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=1) as r:
+                if r.status == 200:
+                    return Studio(url, base, proc, base / "minimal.log")
+        except OSError:
+            time.sleep(0.2)
+    proc.terminate()
+    raise RuntimeError("the minimal chat did not start in 60 s")
+
+
+def _minimal_conversation(browser, minimal: Studio) -> list[float]:
+    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page.set_default_timeout(60_000)
+    page.goto(minimal.url)
+    wait_idle(page)
+    page.get_by_test_id("stChatInputTextArea").wait_for()
+    times = [_turn(page, text) for text in TURNS]
+    page.context.close()
+    return times
+
+
 def run(conversations: int = 3) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -66,11 +124,15 @@ def run(conversations: int = 3) -> dict:
     base = Path(tempfile.mkdtemp(prefix="genie-bench-playground-"))
     workspace = Workspace(base / "ws")
     workspace.from_sample(ROOT / "sample_projects" / "restaurant_reservation", PROJECT).close()
-    studio = start_studio(base / "ws", base / "streamlit.log")
+    studio_port = _free_port(set())
+    studio = start_studio(base / "ws", base / "streamlit.log", port=studio_port)
+    minimal = start_minimal(base, _free_port({studio_port}))
     samples: list[dict] = []
+    minimal_ms: list[float] = []
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            _minimal_conversation(browser, minimal)  # warm-up: the engine's first KB question, page caches
             page = browser.new_context(viewport=VIEWPORT).new_page()
             page.set_default_timeout(60_000)
             _open_playground(page, studio)
@@ -81,6 +143,7 @@ def run(conversations: int = 3) -> dict:
                 for i, text in enumerate(TURNS, start=1):
                     samples.append({"conversation": c + 1, "turn": i, "user": text,
                                     "browser_ms": round(_turn(page, text), 1)})
+                minimal_ms += [round(ms, 1) for ms in _minimal_conversation(browser, minimal)]
             browser.close()
         project = workspace.open(PROJECT)
         logs = sorted(project.logs(), key=lambda log: log.created)
@@ -89,6 +152,7 @@ def run(conversations: int = 3) -> dict:
             sample["engine_ms"] = ms
     finally:
         stop_studio(studio)
+        stop_studio(minimal)
         shutil.rmtree(base, ignore_errors=True)
     browser_ms = [s["browser_ms"] for s in samples]
     later = [s["browser_ms"] for s in samples if s["turn"] > 1]
@@ -103,6 +167,9 @@ def run(conversations: int = 3) -> dict:
         "max_ms": max(browser_ms),
         "median_ms_without_kb_question": round(statistics.median(later), 1) if later else None,
         "median_engine_ms": round(statistics.median([s.get("engine_ms", 0) for s in samples]), 1),
+        "minimal_chat": {"what": "bench/minimal_chat_app.py, same engine, sample, turns and launch flags",
+                         "samples_ms": minimal_ms, "median_ms": round(statistics.median(minimal_ms), 1)},
+        "studio_over_minimal": round(statistics.median(browser_ms) / statistics.median(minimal_ms), 3),
         "machine": {"python": platform.python_version(), "platform": platform.platform()},
     }
 

@@ -14,7 +14,6 @@ as an agent. Writes ``bench/results/storage.json``.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sqlite3
 import statistics
@@ -31,6 +30,7 @@ from bench.bench_kb import write_csv  # noqa: E402
 from core_engine.agent import Agent  # noqa: E402
 from core_engine.spec import EnumValue, Field, Spec, Worksheet  # noqa: E402
 from storage import Workspace, export_bundle, import_bundle, read_manifest  # noqa: E402
+from bench import write_result
 
 TYPES = ["str", "int", "float", "bool", "date", "time", "Enum"]
 
@@ -159,10 +159,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "storage.json"))
     args = parser.parse_args(argv)
     result = run(rows=args.rows, saves=args.saves)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(json.dumps(result, indent=2))
+    write_result(Path(args.out), result)
     return result
 
 

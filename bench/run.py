@@ -36,7 +36,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_PACKAGE = "bench"
 QUICK_SIZES = {"rows": 2_000, "runs": 10, "repeat": 2, "saves": 5, "conversations": 1, "sessions": 10,
-               "turns": 10, "long_turns": 40}
+               "turns": 10, "long_turns": 40, "rounds": 1, "starts": 2}
 TIMEOUT_S = {"full": 3600.0, "quick": 900.0}
 
 
@@ -75,6 +75,41 @@ SUMMARY: dict[str, tuple[str, Callable[[dict], Any]]] = {
                                            "records_at_end": r["growth"]["records_at_end"],
                                            "fixed_state": r["growth_fixed_state"]["last_over_first_p50"]},
         "idle_session_kib": r["memory"]["per_idle_session_kib"]}),
+    "serve": ("bench_serve", lambda r: {
+        "conversations": r["conversations"], "turns": r["turns"],
+        "turns_per_s": {f"{x['store']}_{x['workers']}w": x["turns_per_s"] for x in r["load"]},
+        "p99_ms": {f"{x['store']}_{x['workers']}w": x["p99_ms"] for x in r["load"]},
+        "errors": r["errors_total"], "lost_or_doubled_with_worker_killed": r["lost_or_doubled_total"],
+        "served_over_in_process": r["served_over_in_process"]}),
+    "recording": ("bench_recording", lambda r: {
+        "turns": r["turns"], "file_bytes": r["file_bytes_at_turn"][str(r["turns"])],
+        "bytes_per_turn_first_quarter": r["bytes_added_per_turn_first_quarter"],
+        "bytes_per_turn_last_quarter": r["bytes_added_per_turn_last_quarter"]}),
+    # issue 17's "Done when" ratios, each measured side by side in its module's own run
+    "turns_181_200_over_1_20": ("bench_scale", lambda r: {
+        "ratio": r["growth"]["last_over_first"], "goal_max": 1.3, "turns": r["growth"]["turns"],
+        "first_p50_ms": r["growth"]["first_p50_ms"], "last_p50_ms": r["growth"]["last_p50_ms"],
+        "records_at_end": r["growth"]["records_at_end"]}),
+    "worksheets_1000_over_10": ("bench_scale", lambda r: {
+        "ratio": r["spec_size"]["large_over_small"], "goal_max": 3.0,
+        "p50_ms_10": r["spec_size"]["worksheets_10_p50_ms"], "p50_ms_1000": r["spec_size"]["worksheets_1000_p50_ms"],
+        "goal_ms_1000": 20.0}),
+    "cli_startup_s": ("bench_scale", lambda r: {"median": r["cli_startup"]["median_s"], "goal_max": 0.5}),
+    "kb_import_over_sqlite3_cli": ("bench_kb", lambda r: {
+        "ratio": r["import_vs_sqlite3_cli"]["ratio"], "goal_min": 0.9,
+        "ratio_same_work": r["import_vs_sqlite3_cli"].get("ratio_same_work"),
+        "note": r["import_vs_sqlite3_cli"].get("note")}),
+    "kb_indexed_structured_query_p95_ms": ("bench_kb", lambda r: {
+        "p95": r["indexed_structured_query"]["p95_ms"], "goal_max": 1.0, "rows": r["rows"],
+        "list_membership_p95": r["indexed_structured_query"].get("list_membership_p95_ms")}),
+    "studio_turn_over_minimal_chat": ("bench_playground", lambda r: {
+        "ratio": r["studio_over_minimal"], "goal_max": 1.2, "studio_p50_ms": r["median_ms"],
+        "minimal_p50_ms": r["minimal_chat"]["median_ms"]}),
+    "offline_language_with_model": ("bench_language", lambda r: {
+        "model_load_s": r["model_load_s"],
+        **{name: {"p50": v["first_pass"]["p50_ms"], "p99": v["first_pass"]["p99_ms"]}
+           for name, v in r["samples"].items()}}),
+    "knowledge_first_over_later": ("bench_knowledge", lambda r: r["first_over_later"]),
 }
 EXPECTED = sorted({module for module, _ in SUMMARY.values()})
 

@@ -7,17 +7,16 @@ selection is the caller's: `on_select(k)`).
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, Sequence
 
 import streamlit as st
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-!|>~])")
+from components.safe_text import plain
 
 
 def escape_markdown(text: str) -> str:
-    """User text shown literally (no accidental headings, links or code)."""
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    """User text shown literally (no accidental headings, links, images or code)."""
+    return plain(text)
 
 
 def turn_kind(turn: Any) -> str:
@@ -29,7 +28,7 @@ def render_chat(starting_prompt: str, turns: Sequence[Any], *, selected: int,
                 on_select: Callable[[int], None], key: str = "chat") -> None:
     """Draw the conversation; `selected` is the inspected turn (0 = the start)."""
     with st.chat_message("assistant"):
-        st.markdown(starting_prompt or "_(no starting prompt)_")
+        st.markdown(plain(starting_prompt) if starting_prompt else "_(no starting prompt)_")
         _select_button(0, selected, on_select, key, "start")
     for k, turn in enumerate(turns, start=1):
         kind = turn_kind(turn)
@@ -42,7 +41,7 @@ def render_chat(starting_prompt: str, turns: Sequence[Any], *, selected: int,
         with st.chat_message("assistant"):
             if not getattr(turn, "ok", True):
                 st.caption(":red[this turn failed; the state is unchanged]")
-            st.markdown(turn.response or "_(no response)_")
+            st.markdown(plain(turn.response) if turn.response else "_(no response)_")
             _select_button(k, selected, on_select, key, _act_summary(turn.acts))
 
 

@@ -228,7 +228,7 @@ def build_graph(spec: Spec, diagnostics: Iterable[Diagnostic] | None = None) -> 
         if ws.api and f"api:{ws.api}" in g:
             g.add_edge(wid, f"api:{ws.api}", kind="calls")
         for target in res.reads(ws.name, ws.predicate):
-            g.add_edge(target, wid, kind="activates")
+            g.add_edge(target, wid, kind="activates", predicate=ws.predicate.strip())
         _action_edges(g, res, ids, wid, ws.actions)
         for f in ws.fields:
             fid = field_id(ws.name, f.name)
@@ -237,7 +237,7 @@ def build_graph(spec: Spec, diagnostics: Iterable[Diagnostic] | None = None) -> 
                 g.add_edge(fid, ids[target], kind="nests")
             for read in res.reads(ws.name, f.predicate):
                 if read != fid:
-                    g.add_edge(fid, read, kind="reads")
+                    g.add_edge(fid, read, kind="reads", predicate=f.predicate.strip())
             _action_edges(g, res, ids, fid, f.actions)
     _kb_columns(g, spec, ids)
     for d in diagnostics or ():

@@ -13,6 +13,8 @@ from typing import Any
 import networkx as nx
 import streamlit as st
 
+from components.safe_text import plain
+
 from components import graph_model as gmod
 from components import graph_view
 from components import session
@@ -83,9 +85,9 @@ def attributes(g: nx.MultiDiGraph, node: str | None) -> None:
         st.caption("Pick a node above, or click one in the drawing, to see its attributes.")
         return
     attrs = gmod.node_attributes(g, node)
-    st.markdown(f"**{attrs.get('label', node)}** · {attrs.get('kind')}")
+    st.markdown(f"**{plain(attrs.get('label', node))}** · {plain(attrs.get('kind'))}")
     for problem in attrs.pop("problems", []):
-        (st.error if problem.startswith("error") else st.warning)(problem)
+        (st.error if problem.startswith("error") else st.warning)(plain(problem))
     st.json({k: v for k, v in attrs.items() if k not in ("label", "severity")}, expanded=True)
 
 
@@ -96,7 +98,7 @@ def problems(g: nx.MultiDiGraph) -> None:
         return
     with st.expander(f"{len(flagged)} node(s) with lint problems (outlined red or orange)", icon=":material/error:"):
         for n, d in flagged:
-            st.markdown(f"- **{_label(g, n)}**: " + "; ".join(d["problems"]))
+            st.markdown(f"- **{plain(_label(g, n))}**: " + "; ".join(plain(p) for p in d["problems"]))
 
 
 def legend() -> None:

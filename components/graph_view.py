@@ -79,10 +79,9 @@ def _options(layout: str, n_nodes: int) -> dict[str, Any]:
                   "arrows": {"to": {"enabled": True, "scaleFactor": 0.6}}},
         "nodes": {"borderWidth": 1.5},
     }
-    if layout == "hierarchical":
-        options["layout"] = {"hierarchical": {"enabled": True, "direction": "LR", "sortMethod": "directed",
-                                              "levelSeparation": 220, "nodeSpacing": 40, "treeSpacing": 80}}
+    if layout == "hierarchical":  # worksheets as clusters: positions are fixed (cluster_positions)
         options["physics"] = {"enabled": False}
+        options["edges"]["smooth"] = {"type": "curvedCW", "roundness": 0.18}
     else:
         options["layout"] = {"improvedLayout": n_nodes <= 150, "randomSeed": 7}
         options["physics"] = {
@@ -133,15 +132,80 @@ def render_pyvis(g: nx.MultiDiGraph, *, highlight: Iterable[str] | str | None = 
         arrows = style.pop("arrows", None)
         extra = {"arrows": arrows} if arrows is not None else {}
         title = kind + (f": {', '.join(data['columns'])}" if data.get("columns") else "")
+        if data.get("predicate"):  # a predicate edge says which condition it is
+            title = f"{kind} when {data['predicate']}"
+            if "label" in style:
+                style["label"] = _cut(data["predicate"], 42)
+        if layout == "hierarchical" and kind == "has_field":
+            style["hidden"] = True  # the cluster itself shows which fields belong to a worksheet
         net.add_edge(u, v, title=title, kind=kind, **style, **extra)
-    if layout != "hierarchical":
-        for node in net.nodes:
-            node.pop("level", None)
+    positions = cluster_positions(g) if layout == "hierarchical" else seeded_positions(g)
+    for node in net.nodes:
+        node.pop("level", None)
+        if node["id"] in positions:
+            node["x"], node["y"] = positions[node["id"]]
     net.set_options(json.dumps(_options(layout, g.number_of_nodes())))
     html = net.generate_html(notebook=False)
     html = _CDN.sub("", html)
     html = _EMPTY_HEADING.sub("", html)
     return html.replace("</body>", _script(focus) + "\n</body>", 1)
+
+
+def _cut(text: str, limit: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def seeded_positions(g: nx.MultiDiGraph, seed: int = 7) -> dict[str, tuple[float, float]]:
+    """Start positions from a seeded spring layout: the same spec is drawn the same way on every visit."""
+    if not g.number_of_nodes():
+        return {}
+    simple = nx.Graph(g.to_undirected()) if g.is_multigraph() else g.to_undirected()
+    pos = nx.spring_layout(simple, seed=seed, iterations=60, scale=60.0 * max(1, g.number_of_nodes()) ** 0.5)
+    return {n: (round(float(x), 1), round(float(y), 1)) for n, (x, y) in pos.items()}
+
+
+CLUSTER_WIDTH, FIELD_STEP, MAX_COLUMN_FIELDS = 250, 46, 14
+
+
+def cluster_positions(g: nx.MultiDiGraph) -> dict[str, tuple[float, float]]:
+    """Worksheets as clusters: each worksheet heads a column with its fields below it; columns run left to
+    right with the start worksheets first and what they nest after; an API sits above its caller."""
+    kinds = nx.get_node_attributes(g, "kind")
+    heads = [n for n in g if kinds.get(n) in ("worksheet", "kb", "type")]
+    nests = nx.DiGraph()
+    nests.add_nodes_from(heads)
+    for u, v, d in g.edges(data=True):
+        if d.get("kind") == "nests":
+            owner = g.nodes[u].get("worksheet")
+            src = next((h for h in heads if g.nodes[h].get("worksheet") == owner), u)
+            if src in nests and v in nests and src != v:
+                nests.add_edge(src, v)
+    depth: dict[str, int] = {}
+    for h in heads:  # longest nesting path from a root (cycles are lint errors; they get depth 0)
+        try:
+            depth[h] = max((len(p) - 1 for r in heads if nests.in_degree(r) == 0
+                            for p in nx.all_simple_paths(nests, r, h, cutoff=6)), default=0)
+        except nx.NetworkXError:
+            depth[h] = 0
+    order = sorted(heads, key=lambda h: (depth[h], ["worksheet", "type", "kb"].index(kinds[h]), heads.index(h)))
+    pos: dict[str, tuple[float, float]] = {}
+    x = 0.0
+    for h in order:
+        pos[h] = (x, 0.0)
+        fields = [v for _, v, d in g.out_edges(h, data=True) if d.get("kind") == "has_field"]
+        for i, f in enumerate(fields):
+            col, row = divmod(i, MAX_COLUMN_FIELDS)
+            pos[f] = (x + col * (CLUSTER_WIDTH * 0.55), FIELD_STEP * (row + 1.4))
+        x += CLUSTER_WIDTH * (1 + 0.55 * ((len(fields) - 1) // MAX_COLUMN_FIELDS if fields else 0))
+    others = [n for n in g if n not in pos]  # APIs: above the worksheet that calls them
+    taken: dict[float, int] = {}
+    for i, n in enumerate(others):
+        callers = [u for u, _, d in g.in_edges(n, data=True) if d.get("kind") == "calls" and u in pos]
+        x_at = pos[callers[0]][0] if callers else i * CLUSTER_WIDTH * 0.7
+        taken[x_at] = taken.get(x_at, 0) + 1
+        pos[n] = (x_at + (taken[x_at] - 1) * 90.0, -110.0)
+    return pos
 
 
 def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:

@@ -20,18 +20,22 @@ from st_aggrid import AgGrid, GridOptionsBuilder, JsCode
 
 from components import grid_model as gm
 from components import session
+from components.confirm import confirm
 from core_engine.errors import GenieError
 from core_engine.spec import Spec
 
 GRID_KEY = "worksheets.grid"
-LONG_TEXT = ("ws_predicate", "predicate", "enum_values", "description", "actions", "ws_actions")
+LONG_TEXT = ("ws_predicate", "predicate", "enum_values", "description", "actions", "ws_actions", "examples")
 WIDTHS = {"ws_predicate": 130, "ws_name": 150, "ws_kind": 78, "predicate": 130, "kind": 96, "type": 110,
           "name": 160, "enum_values": 150, "description": 220, "dont_ask": 92, "required": 88,
-          "confirmation": 110, "actions": 190, "ws_actions": 190}
-ON_WS_ROW = {"ws_predicate", "ws_name", "ws_kind", "name", "description", "ws_actions"}
+          "confirmation": 110, "actions": 190, "ws_actions": 190, "examples": 200}
+ON_WS_ROW = {"ws_predicate", "ws_name", "ws_kind", "name", "description", "ws_actions", "examples"}
 ON_FIELD_ROW = {"predicate", "kind", "type", "name", "enum_values", "description", "dont_ask", "required",
-                "confirmation", "actions"}
+                "confirmation", "actions", "examples"}
 
+PINNED = ("ws_name", "type", "name")  # at 1280 px the sheet scrolls sideways; names and types stay in view
+_NAME_EDITOR = JsCode("function(params) { return params.data && params.data.row_type === 'worksheet' ? "
+                      "{component: 'agSelectCellEditor'} : {component: 'agTextCellEditor'}; }")
 _ROW_ID = JsCode("function(params) { return params.data.row_id; }")
 _WS_ROW = JsCode("function(params) { return params.data && params.data.row_type === 'worksheet'; }")
 _LINT_ERROR = JsCode("function(params) { return params.data && params.data.lint.indexOf('error') >= 0; }")
@@ -48,6 +52,22 @@ function(event) {
     api.ensureColumnVisible(found.data.focus);
     api.setFocusedCell(found.rowIndex, found.data.focus);
   }
+}""")
+# Why edits got lost: with server_sync_strategy="server_wins" st_aggrid calls `api.stopEditing(true)`
+# (cancel!) on every rerun's props, and a click on a cell selects its row, which reruns the script. So a
+# cell editor opened (or being typed in) while a rerun's props arrived was closed and the value dropped.
+# The grid therefore ignores that cancel while a cell is being edited; the row update it sends next is
+# applied by row id and leaves the open editor alone. The edit commits as usual (Enter, Tab, click out).
+_KEEP_EDITS = JsCode("""
+function(event) {
+  var api = event.api;
+  if (api.__genieKeepEdits) { return; }
+  var stop = api.stopEditing.bind(api);
+  api.stopEditing = function(cancel) {
+    if (cancel === true && api.getEditingCells().length > 0) { return; }
+    return stop(cancel);
+  };
+  api.__genieKeepEdits = true;
 }""")
 CSS = {
     ".genie-ws-row": {"background-color": "#eef2ff !important", "font-weight": "600"},
@@ -96,15 +116,20 @@ def grid_options(spec: Spec, frame: pd.DataFrame) -> dict[str, Any]:
             props.update(cellEditor="agSelectCellEditor", cellEditorParams={"values": list(gm.FIELD_KIND_VALUES)})
         elif key == "type":
             props.update(cellEditor="agSelectCellEditor", cellEditorParams={"values": gm.type_choices(spec)})
+        elif key == "name":  # a worksheet row's Name cell is its API: picked from the declared APIs
+            props.update(cellEditorSelector=_NAME_EDITOR,
+                         cellEditorParams={"values": ["", *(a.name for a in spec.apis)]})
         elif key in ("dont_ask", "required", "confirmation"):
             props.update(cellEditor="agSelectCellEditor", cellEditorParams={"values": list(gm.BOOL_VALUES)})
+        if key in PINNED:
+            props["pinned"] = "left"
         gb.configure_column(key, **props)
     gb.configure_grid_options(
         getRowId=_ROW_ID,
         rowSelection={"mode": "singleRow", "checkboxes": False, "enableClickSelection": True},
         rowClassRules={"genie-ws-row": _WS_ROW, "genie-lint-error": _LINT_ERROR,
                        "genie-lint-warning": _LINT_WARNING, "genie-focus-row": _FOCUS_ROW},
-        onFirstDataRendered=_SHOW_FOCUS, onRowDataUpdated=_SHOW_FOCUS,
+        onFirstDataRendered=_SHOW_FOCUS, onRowDataUpdated=_SHOW_FOCUS, onGridReady=_KEEP_EDITS,
         stopEditingWhenCellsLoseFocus=True, singleClickEdit=False, enableBrowserTooltips=True,
         rowHeight=30, headerHeight=34, suppressMovableColumns=True, tooltipShowDelay=400,
     )
@@ -191,7 +216,23 @@ def toolbar(project: Any, spec: Spec) -> None:
         session.select("grid.selected", None)
         session.select("grid.focus", None)
 
-    act("Delete", cols[4], delete, disabled=ref is None, icon=":material/delete:")
+    if ref is not None and "." not in ref.row_id:  # a whole worksheet goes only after a yes
+        if bar.button("Delete", key="grid.Delete", icon=":material/delete:", width="content"):
+            ws = spec.worksheets[gm.parse_row_id(ref.row_id)[0]]
+            confirm(f"Delete worksheet {ws.name}?", f"The worksheet **{ws.name}** and its {len(ws.fields)} field(s) "
+                    "leave the draft (Undo brings them back until you save).", "delete", delete)
+    else:
+        act("Delete", cols[4], delete, disabled=ref is None, icon=":material/delete:")
     act("Undo", cols[5], lambda: session.undo_draft(project), disabled=not d["undo"], icon=":material/undo:")
-    act("Discard edits", cols[6], lambda: session.reset_draft(project), disabled=not d["undo"],
-        icon=":material/restart_alt:")
+    dirty = session.draft_is_dirty(project)
+    if bar.button("Discard edits", key="grid.Discard edits", disabled=not dirty, icon=":material/restart_alt:",
+                  width="content"):
+        confirm("Discard all unsaved edits?", f"The draft goes back to version {d['base']}; "
+                f"{_pending(project, spec)} will be lost. This cannot be undone.", "discard",
+                lambda: session.reset_draft(project), done="Unsaved edits discarded.")
+
+
+def _pending(project: Any, spec: Spec) -> str:
+    from storage import diff_specs
+
+    return diff_specs(project.spec(session.draft(project)["base"]), spec).summary()

@@ -9,6 +9,9 @@ plus the `primary` and `free_text` markers), Type, Name, Enum Values, Descriptio
 the three flags and Actions. Enum values are one per line in the field's Enum
 Values cell, `value | description` when a value has a description (the paper's
 sheet puts them on rows of their own; one cell is easier to edit in a grid).
+The Examples column holds the developer's example utterances, one per line: on a
+worksheet row the task's, on a field row the field's, and `[Value] text` lines on a
+field row teach the enum value `Value` (its examples, in the same cell).
 
 Row ids are positional (`w2`, `w2.f5`), so renaming a worksheet or a field keeps
 its row, and duplicate names (a lint error) still get distinct rows. Everything
@@ -27,13 +30,14 @@ from pydantic import ValidationError
 from core_engine.errors import SpecError
 from core_engine.lint import Diagnostic
 from core_engine.loaders.grid import FALSE_WORDS, TRUE_WORDS
-from core_engine.loaders.paper_csv import COLUMNS, WS_KINDS, parse_kind
+from core_engine.loaders.paper_csv import COLUMNS, EXAMPLES, WS_KINDS, parse_kind
 from core_engine.spec import PRIMITIVE_TYPES, EnumValue, Field, Spec, Worksheet
 
 __all__ = [
     "BOOL_VALUES", "COLUMNS", "KEYS", "FIELD_KIND_VALUES", "WS_KIND_VALUES", "GridError",
     "add_field", "add_worksheet", "cell_for", "delete_row", "diagnostics_by_row", "format_enum_values",
-    "move_row", "parse_enum_values", "row_id", "rows_to_spec", "spec_to_rows", "type_choices",
+    "format_examples", "move_row", "parse_enum_values", "parse_examples", "row_id", "rows_to_spec",
+    "spec_to_rows", "type_choices",
 ]
 
 # grid field key -> the paper's column header
@@ -41,16 +45,16 @@ KEYS: dict[str, str] = {
     "ws_predicate": "WS Predicate", "ws_name": "WS Name", "ws_kind": "WS Kind", "predicate": "Predicate",
     "kind": "Kind", "type": "Type", "name": "Name", "enum_values": "Enum Values",
     "description": "Description", "dont_ask": "Don't Ask", "required": "Required",
-    "confirmation": "Confirmation", "actions": "Actions", "ws_actions": "WS Actions",
+    "confirmation": "Confirmation", "actions": "Actions", "ws_actions": "WS Actions", "examples": EXAMPLES,
 }  # fmt: skip
-assert tuple(KEYS.values()) == COLUMNS
-WS_KEYS = ("ws_predicate", "ws_name", "ws_kind", "name", "description", "ws_actions")
+assert tuple(KEYS.values()) == (*COLUMNS, EXAMPLES)
+WS_KEYS = ("ws_predicate", "ws_name", "ws_kind", "name", "description", "ws_actions", "examples")
 FIELD_KEYS = ("predicate", "kind", "type", "name", "enum_values", "description", "dont_ask",
-              "required", "confirmation", "actions")
+              "required", "confirmation", "actions", "examples")
 ROW_ID, ROW_TYPE, LINT, FOCUS = "row_id", "row_type", "lint", "focus"
 WS_KIND_VALUES = ("task", "kb", "type")
 FIELD_KIND_VALUES = ("input", "internal", "input, primary", "input, free_text", "input, primary, free_text",
-                     "internal, primary")
+                     "internal, primary", "output")
 BOOL_VALUES = ("TRUE", "FALSE")
 ENUM_SEPARATOR = " | "
 
@@ -92,6 +96,28 @@ def parse_enum_values(text: str) -> list[EnumValue]:
     return out
 
 
+def format_examples(f: Field | Worksheet) -> str:
+    """A row's Examples cell: its own examples, then `[Value] text` for each enum value's."""
+    lines = list(f.examples)
+    for v in getattr(f, "enum_values", []):
+        lines += [f"[{v.value}] {text}" for text in v.examples]
+    return "\n".join(lines)
+
+
+def parse_examples(text: str, enum_values: list[EnumValue] | None = None) -> list[str]:
+    """The row's own examples; `[Value] text` lines go to that enum value (when there is one)."""
+    by_value = {v.value: v for v in enum_values or []}
+    own = []
+    for line in (text or "").splitlines():
+        line = line.strip()
+        value, sep, rest = line[1:].partition("] ") if line.startswith("[") else ("", "", "")
+        if sep and value in by_value and rest.strip():
+            by_value[value].examples.append(rest.strip())
+        elif line:
+            own.append(line)
+    return own
+
+
 def _bool_cell(value: bool) -> str:
     return "TRUE" if value else "FALSE"
 
@@ -99,7 +125,7 @@ def _bool_cell(value: bool) -> str:
 def worksheet_row(ws: Worksheet, index: int) -> dict[str, Any]:
     row = {k: "" for k in KEYS}
     row.update(ws_predicate=ws.predicate, ws_name=ws.name, ws_kind=ws.kind, name=ws.api or "",
-               description=ws.description, ws_actions=ws.actions)
+               description=ws.description, ws_actions=ws.actions, examples=format_examples(ws))
     return {ROW_ID: row_id(index), ROW_TYPE: "worksheet", **row, LINT: "", FOCUS: ""}
 
 
@@ -109,7 +135,7 @@ def field_row(f: Field, ws_index: int, index: int) -> dict[str, Any]:
     row.update(predicate=f.predicate, kind=kind, type=f.type, name=f.name,
                enum_values=format_enum_values(f.enum_values), description=f.description,
                dont_ask=_bool_cell(f.dont_ask), required=_bool_cell(f.required),
-               confirmation=_bool_cell(f.confirm), actions=f.actions)
+               confirmation=_bool_cell(f.confirm), actions=f.actions, examples=format_examples(f))
     return {ROW_ID: row_id(ws_index, index), ROW_TYPE: "field", **row, LINT: "", FOCUS: ""}
 
 
@@ -144,11 +170,11 @@ def _lint_summary(diags: list[Diagnostic]) -> str:
 _FIELD_ATTRIBUTE_KEYS = {
     "predicate": "predicate", "kind": "kind", "type": "type", "name": "name", "enum_values": "enum_values",
     "description": "description", "dont_ask": "dont_ask", "required": "required", "confirm": "confirmation",
-    "actions": "actions", "primary_key": "kind", "free_text": "kind",
+    "actions": "actions", "primary_key": "kind", "free_text": "kind", "examples": "examples",
 }  # fmt: skip
 _WS_ATTRIBUTE_KEYS = {
     "predicate": "ws_predicate", "actions": "ws_actions", "ws_predicate": "ws_predicate", "ws_actions": "ws_actions", "name": "ws_name", "kind": "ws_kind",
-    "api": "name", "description": "description",
+    "api": "name", "description": "description", "examples": "examples",
 }  # fmt: skip
 
 
@@ -231,7 +257,8 @@ def _read_worksheet(row: dict[str, Any], number: int) -> Worksheet:
                         row=number, column="WS Kind")
     return Worksheet(name=_text(row.get("ws_name")).strip(), kind=WS_KINDS[kind_text],
                      predicate=_text(row.get("ws_predicate")), description=_text(row.get("description")),
-                     api=_text(row.get("name")).strip() or None, actions=_text(row.get("ws_actions")))
+                     api=_text(row.get("name")).strip() or None, actions=_text(row.get("ws_actions")),
+                     examples=parse_examples(_text(row.get("examples"))))
 
 
 def _read_field(row: dict[str, Any], number: int) -> Field:
@@ -239,10 +266,12 @@ def _read_field(row: dict[str, Any], number: int) -> Field:
         return GridError(f"grid row {number}, column 'Kind': {message}", row=number, column="Kind")
 
     kind, primary, free_text = parse_kind(_text(row.get("kind")), error=error)
+    enum_values = parse_enum_values(_text(row.get("enum_values")))
+    examples = parse_examples(_text(row.get("examples")), enum_values)
     return Field(
         name=_text(row.get("name")).strip(), type=_text(row.get("type")).strip() or "str", kind=kind,
         predicate=_text(row.get("predicate")), description=_text(row.get("description")),
-        enum_values=parse_enum_values(_text(row.get("enum_values"))),
+        enum_values=enum_values, examples=examples,
         dont_ask=_flag(row.get("dont_ask"), default=False, row=number, column="Don't Ask"),
         required=_flag(row.get("required"), default=True, row=number, column="Required"),
         confirm=_flag(row.get("confirmation"), default=False, row=number, column="Confirmation"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pandas as pd
@@ -9,6 +10,7 @@ import streamlit as st
 from st_aggrid import AgGrid, GridOptionsBuilder
 
 from components import kb_io, session
+from components.confirm import confirm
 from core_engine.errors import GenieError, KnowledgeError
 
 PREVIEW_CHARS = 160
@@ -43,6 +45,13 @@ def upload_panel(project: Any) -> None:
     default = kb_io.table_name_for(upload.name) if upload is not None else ""
     table = c1.text_input("Table name", value=default, key=f"knowledge.table.{default}")
     replace = c2.checkbox("Replace if it exists", key="knowledge.replace")
+    data, name = (upload.getvalue(), upload.name) if upload is not None else (b"", "")
+    if upload is not None and name.lower().endswith((".csv", ".tsv")):
+        try:
+            data, name = csv_options(data, name)
+        except GenieError as exc:
+            st.error(str(exc))
+            return
     if st.button("Import", type="primary", disabled=upload is None or not table.strip(), key="knowledge.import"):
         bar = st.progress(0.0, text="Reading the file...")
 
@@ -52,7 +61,7 @@ def upload_panel(project: Any) -> None:
 
         with st.status(f"Importing {upload.name} as {table.strip()}...", expanded=False) as status:
             try:
-                report = kb_io.import_upload(project, upload.name, upload.getvalue(), table.strip(),
+                report = kb_io.import_upload(project, name, data, table.strip(),
                                              replace=replace, progress=progress)
             except GenieError as exc:
                 status.update(label="Import failed", state="error", expanded=True)
@@ -64,6 +73,62 @@ def upload_panel(project: Any) -> None:
         session.select("knowledge.table", report.table)
         session.flash(f"Imported {report.rows:,} rows into table {report.table} in {report.elapsed_s:.2f} s.")
         st.rerun()
+
+
+def csv_options(data: bytes, name: str) -> tuple[bytes, str]:
+    """Delimiter (detected, choosable), list columns split on a separator, and a preview of the parsed rows.
+    Returns what to import: the upload as is, or normalised to a comma CSV with list cells as JSON arrays."""
+    from storage.kb_sniff import DELIMITERS, normalise, preview, sniff_delimiter
+
+    detected = sniff_delimiter(data)
+    keys = list(DELIMITERS)
+    c1, c2, c3 = st.columns([2, 3, 1])
+    delimiter = c1.selectbox("Delimiter", keys, index=keys.index(detected), format_func=lambda d: DELIMITERS[d],
+                             key=f"knowledge.delimiter.{name}", help=f"Detected: {DELIMITERS[detected]}")
+    columns = preview(data, delimiter, limit=1).columns
+    split_cols = c2.multiselect("Split into lists", columns, key=f"knowledge.split.{name}.{delimiter}",
+                                help="Text such as 'cleaning, implants' becomes a list column")
+    sep = c3.text_input("on", value=",", max_chars=3,
+                        key=f"knowledge.split_sep.{name}") or ","
+    split = {c: sep for c in split_cols}
+    shown = preview(data, delimiter, split=split, limit=20)
+    st.caption(f"Preview: {len(shown.columns)} column(s), {shown.total_rows:,} row(s) parsed with "
+               f"{DELIMITERS[delimiter]}" + (" — only one column: is the delimiter right?" if len(shown.columns) == 1
+                                            else ""))
+    rows = [{k: (json.dumps(v, ensure_ascii=False) if isinstance(v, list) else _cell(v, 80)) for k, v in r.items()}
+            for r in shown.rows]  # list cells as JSON arrays, so a split column is visibly a list
+    st.dataframe(pd.DataFrame(rows, columns=shown.columns),
+                 hide_index=True, width="stretch", height=min(38 + 35 * len(shown.rows), 280),
+                 key=f"knowledge.import.preview.{name}")
+    plain = delimiter == ("\t" if name.lower().endswith(".tsv") else ",") and not split
+    return (data, name) if plain else (normalise(data, delimiter, split=split), name.rsplit(".", 1)[0] + ".csv")
+
+
+def manage_table(project: Any, table: str) -> None:
+    """Rename or delete a KB table (a delete is confirmed; a rename also renames its kb worksheet)."""
+    from components.agent_model import save_agent_edit
+    from storage.kb_tables import drop_table, rename_table
+
+    c1, c2, c3 = st.columns([3, 1, 1], vertical_alignment="bottom")
+    new = c1.text_input("New name", value=table, key=f"knowledge.rename.{table}")
+    if c2.button("Rename", key=f"knowledge.rename.{table}.go", disabled=new.strip() in ("", table), width="stretch"):
+        try:
+            rename_table(project, table, new.strip())
+            if project.spec().worksheet(table) is not None:
+                def edit(spec: Any) -> Any:
+                    spec.worksheet(table).name = new.strip()
+                    return spec
+                save_agent_edit(project, edit, f"renamed KB table {table} to {new.strip()}")
+        except GenieError as exc:
+            st.error(str(exc))
+            return
+        session.select("knowledge.table", new.strip())
+        session.flash(f"Renamed table {table} to {new.strip()}.")
+        st.rerun()
+    if c3.button("Delete table", key=f"knowledge.drop.{table}", icon=":material/delete:", width="stretch"):
+        confirm(f"Delete table {table}?", f"The KB table **{table}**, its full-text index and column types are "
+                "removed from the project. This cannot be undone.", "delete", lambda: drop_table(project, table),
+                done=f"Deleted table {table}.")
 
 
 def pick_table(infos: dict[str, Any]) -> str | None:

@@ -10,9 +10,11 @@ from typing import Any
 
 import streamlit as st
 
+from components.safe_text import plain
+
 from components import grid_model as gm
 from components import session
-from core_engine.lint import Diagnostic, lint
+from core_engine.lint import Diagnostic, lint_with_kb
 from core_engine.spec import Spec
 
 MAX_SHOWN = 60
@@ -20,13 +22,7 @@ MAX_SHOWN = 60
 
 def diagnostics_for(spec: Spec, kb: Any | None) -> list[Diagnostic]:
     """Lint the draft (with the project's KB values when it has a KB, for enum spelling checks)."""
-    kb_values = None
-    if kb is not None:
-        def kb_values(table: str, column: str) -> list[Any]:
-            if table not in kb.tables():
-                return []
-            return kb.distinct_values(table, column, limit=200)
-    return lint(spec, kb_values=kb_values)
+    return lint_with_kb(spec, kb)
 
 
 def lint_panel(spec: Spec, diagnostics: list[Diagnostic]) -> None:
@@ -42,7 +38,7 @@ def lint_panel(spec: Spec, diagnostics: list[Diagnostic]) -> None:
         cell = gm.cell_for(spec, d)
         icon = ":material/error:" if d.severity == "error" else ":material/warning:"
         with box.container(border=True):
-            st.markdown(f"{icon} **{d.location()}**  \n{d.message} `{d.code}`")
+            st.markdown(f"{icon} **{plain(d.location())}**  \n{plain(d.message)} `{d.code}`")
             if cell is not None and st.button("Show in grid", key=f"lint.show.{i}", type="tertiary",
                                               icon=":material/my_location:"):
                 session.select("grid.focus", cell)

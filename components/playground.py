@@ -73,6 +73,25 @@ class Playground:
         self.last_replay = None
         return conv
 
+    def reopen(self, project: Any, agent: Agent, log_id: str, options: dict[str, Any] | None = None) -> Conversation:
+        """A recorded conversation (a log in the project file) back as a live one, with time travel.
+
+        The logged turns are replayed on a fresh session of the current spec with the log's parser
+        and response generator; the session then holds every turn's state (rewind, fork, inspect).
+        Turns keep being appended to the same log. An open conversation of that log is just switched to."""
+        for i, conv in enumerate(self.conversations):
+            if conv.log_id == log_id:
+                self.switch(i)
+                return conv
+        log = project.open_log(log_id)
+        opts = {k: v for k, v in (options or {}).items() if k not in ("parser", "rg")}
+        report = replay(agent, log.turns(), parser=log.parser, rg=log.rg, **opts)
+        conv = Conversation(log.title or f"log {log_id}", report.session, log.parser, log.rg, log.spec_version,
+                            log_id=log_id)
+        self.conversations.append(conv)
+        self.active, self.selected, self.last_replay = len(self.conversations) - 1, None, None
+        return conv
+
     def switch(self, index: int) -> None:
         if not 0 <= index < len(self.conversations):
             raise GenieError(f"no conversation #{index + 1}")

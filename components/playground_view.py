@@ -34,14 +34,26 @@ def _guard(action, *args: Any) -> bool:
 
 
 def conversation_bar(pg: Playground, project: Any, agent: Any, settings: Any) -> None:
-    """Pick a conversation; start a new one with the chosen parser and response generator."""
+    """Pick a conversation (open ones and every one recorded in the project file, so a reload loses none);
+    start a new one with the chosen parser and response generator."""
     cols = st.columns([4, 2, 2, 2], vertical_alignment="bottom")
-    if pg.conversations:
-        labels = [c.title for c in pg.conversations]
-        chosen = cols[0].selectbox("Conversation", range(len(labels)), index=pg.active,
-                                   format_func=lambda i: labels[i], key=f"pg-conv-{len(labels)}-{pg.active}")
-        if chosen != pg.active:
-            pg.switch(chosen)
+    open_logs = {c.log_id for c in pg.conversations if c.log_id}
+    recorded = [log for log in project.logs() if log.id not in open_logs and log.turns]
+    options = [("open", i) for i in range(len(pg.conversations))] + [("log", log.id) for log in recorded]
+    labels = {("open", i): c.title for i, c in enumerate(pg.conversations)}
+    labels.update({("log", log.id): f"{log.title or log.id} · {log.turns} turn(s) · "
+                                    f"{log.created.astimezone().strftime('%m-%d %H:%M')} (recorded)"
+                   for log in recorded})
+    if options:
+        current = ("open", pg.active) if pg.conversations else options[0]
+        chosen = cols[0].selectbox("Conversation", options, index=options.index(current),
+                                   format_func=lambda o: labels[o], key=f"pg-conv-{len(options)}-{pg.active}")
+        if chosen != current:
+            if chosen[0] == "open":
+                pg.switch(chosen[1])
+            else:
+                with st.spinner("Reopening the recorded conversation..."):
+                    _guard(pg.reopen, project, agent, chosen[1], settings.session_options())
             st.rerun()
     parser = cols[1].selectbox("Parser", CHOICES["parser"], index=CHOICES["parser"].index(settings.parser),
                                key="pg-parser", help="Defaults come from Settings; applies to a new conversation")
@@ -148,7 +160,14 @@ def save_test_dialog(pg: Playground, project: Any) -> None:
                           for i, t in enumerate(conv.turns, start=1)])
     edited = st.data_editor(table, hide_index=True, disabled=["turn", "user"], key="pg-test-choices",
                             width="stretch")
-    if st.button("Save test", type="primary", icon=":material/save:", disabled=not name.strip()):
+    exists = name.strip() in project.tests()
+    overwrite = False
+    if exists:
+        st.warning(f"A test named '{name.strip()}' already exists. Choose another name, or replace it.",
+                   icon=":material/warning:")
+        overwrite = st.checkbox(f"Replace the existing test '{name.strip()}'", key="pg-test-overwrite")
+    if st.button("Replace test" if exists else "Save test", type="primary", icon=":material/save:",
+                 disabled=not name.strip() or (exists and not overwrite)):
         choices = {int(r["turn"]): {a for a in ASSERTIONS if r[a]} for r in edited.to_dict("records")}
         try:
             test = pg.to_test(name.strip(), choices, description=f"saved from the playground ({conv.title})")

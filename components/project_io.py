@@ -19,7 +19,7 @@ from core_engine.errors import StorageError
 
 __all__ = ["EXPORT_FORMATS", "IMPORT_SUFFIXES", "Export", "export_project", "import_upload", "suggest_name"]
 
-IMPORT_SUFFIXES = ("json", "csv", "tsv", "genie", "genieproj")
+IMPORT_SUFFIXES = ("json", "csv", "tsv", "py", "genie", "genieproj")
 EXPORT_FORMATS = {
     "bundle": (".genie", "application/octet-stream", "Bundle (.genie)"),
     "json": (".json", "application/json", "Spec JSON"),

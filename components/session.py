@@ -76,23 +76,42 @@ def project_file(name: str) -> Any:
     return _project_file(str(path), inode)
 
 
+def keep_project_in_url() -> None:
+    """`?project=NAME` on every page while a project is open (Streamlit drops query params on navigation)."""
+    name = st.session_state.get(_KEY_PROJECT)
+    if name and st.query_params.get("project") != name:
+        st.query_params["project"] = name
+
+
 def current_project() -> Any | None:
-    """The open `storage.ProjectFile`, or None (also when it was deleted or renamed elsewhere)."""
-    name = current_project_name()
-    if not name:
+    """The open `storage.ProjectFile`, or None (also when it was deleted or renamed elsewhere).
+
+    A project that cannot be opened (a damaged file, a bad name in ``?project=``) is shown
+    as an error naming it, and closed, on whichever page asked: never a traceback.
+    """
+    from core_engine.errors import GenieError
+
+    try:
+        name = current_project_name()
+        if not name:
+            return None
+        if not workspace().exists(name):
+            st.session_state.pop(_KEY_PROJECT, None)
+            return None
+        return project_file(name)
+    except GenieError as exc:
+        from components.safe_text import plain
+        wanted = st.session_state.get(_KEY_PROJECT) or st.query_params.get("project") or "?"
+        st.error(f"The project {plain(wanted)} cannot be opened: {plain(exc.message)}", icon=":material/error:")
+        close_project()
         return None
-    if not workspace().exists(name):
-        st.session_state.pop(_KEY_PROJECT, None)
-        return None
-    return project_file(name)
 
 
 def open_project(name: str) -> Any:
     """Make `name` the open project; a draft of another project is dropped."""
     project = project_file(name)
     st.session_state[_KEY_PROJECT] = name
-    if "project" in st.query_params:
-        st.query_params["project"] = name
+    st.query_params["project"] = name
     draft = st.session_state.get(_KEY_DRAFT)
     if draft and draft.get("project") != name:
         st.session_state.pop(_KEY_DRAFT, None)
@@ -131,7 +150,7 @@ def require_project() -> Any:
 
 
 @st.cache_resource(show_spinner="Loading the agent...", max_entries=8)
-def _agent(path: str, version: int, mtime_ns: int) -> Any:
+def _agent(path: str, version: int, schema: int, trusted: bool = False) -> Any:
     from storage import ProjectFile
 
     with ProjectFile(path) as project:
@@ -139,9 +158,23 @@ def _agent(path: str, version: int, mtime_ns: int) -> Any:
 
 
 def agent_for(project: Any) -> Any:
-    """The project's Agent, cached by (file, head version, file mtime): a save or an import reloads it."""
-    path = Path(project.path)
-    return _agent(str(path), project.head().number, path.stat().st_mtime_ns)
+    """The project's Agent, cached by (file, head version, schema version): a save or a KB import
+    reloads it; a chat turn's log write does not (the file's mtime changed every turn, so the
+    agent was rebuilt on every turn).
+
+    An untrusted api.py is shown for review first (components.code_trust); the agent then runs
+    without it. An agent that cannot be built is an error on the page, not a traceback.
+    """
+    from components.code_trust import review_code
+    from core_engine.errors import GenieError
+
+    trusted = review_code(project)  # part of the key: trusting the code reloads the agent with it
+    try:
+        return _agent(str(Path(project.path)), project.head().number, project.schema_version(), trusted)
+    except GenieError as exc:
+        from components.safe_text import plain
+        st.error(f"The agent of {plain(project.name)} cannot be loaded: {plain(exc.message)}", icon=":material/error:")
+        st.stop()
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
@@ -163,13 +196,49 @@ def kb_for(project: Any) -> Any | None:
 
 
 def draft(project: Any) -> dict[str, Any]:
-    """The unsaved spec being edited for `project`: {"spec", "base", "undo"}; created from the head."""
+    """The unsaved spec being edited for `project`: {"spec", "base", "undo", "kept"}; created from the head.
+
+    "kept" is a draft found in the project file (edits a reload or another tab left unsaved), offered back
+    by the Worksheets page rather than applied behind the user's back."""
     d = st.session_state.get(_KEY_DRAFT)
     if not d or d.get("project") != project.name:
+        from storage.drafts import load_draft
+
         head = project.head()
         d = {"project": project.name, "base": head.number, "spec": project.spec(), "undo": []}
+        kept = load_draft(project)
+        if kept is not None and kept.spec != d["spec"]:
+            d["kept"] = kept
         st.session_state[_KEY_DRAFT] = d
     return d
+
+
+def restore_kept_draft(project: Any) -> None:
+    """Take the draft kept in the file as the draft being edited (it keeps its base version)."""
+    d = draft(project)
+    kept = d.pop("kept", None)
+    if kept is not None:
+        d["undo"] = (d["undo"] + [d["spec"]])[-UNDO_LIMIT:]
+        d["spec"], d["base"] = kept.spec, kept.base
+
+
+def drop_kept_draft(project: Any) -> None:
+    from storage.drafts import clear_draft
+
+    draft(project).pop("kept", None)
+    clear_draft(project)
+
+
+def _persist(project: Any, d: dict[str, Any]) -> None:
+    """Write the draft to the project file (a reload offers it back); a read-only file keeps it in the tab."""
+    from storage.drafts import clear_draft, save_draft
+
+    if getattr(project, "readonly", False):
+        return
+    if d["spec"] == project.spec(d["base"]):
+        clear_draft(project)
+    else:
+        save_draft(project, d["spec"], base=d["base"])
 
 
 def draft_spec(project: Any) -> Any:
@@ -183,6 +252,7 @@ def update_draft(project: Any, spec: Any) -> None:
         return
     d["undo"] = (d["undo"] + [d["spec"]])[-UNDO_LIMIT:]
     d["spec"] = spec
+    _persist(project, d)
 
 
 def undo_draft(project: Any) -> bool:
@@ -190,20 +260,37 @@ def undo_draft(project: Any) -> bool:
     if not d["undo"]:
         return False
     d["spec"] = d["undo"].pop()
+    _persist(project, d)
     return True
 
 
 def reset_draft(project: Any) -> None:
-    """Forget unsaved edits: the next `draft()` starts again from the head version."""
+    """Forget unsaved edits (also the copy in the file): the next `draft()` starts again from the head."""
+    from storage.drafts import clear_draft
+
     st.session_state.pop(_KEY_DRAFT, None)
+    if not getattr(project, "readonly", False):
+        clear_draft(project)
     draft(project)
+
+
+def rebase_draft(project: Any, spec: Any, base: int) -> None:
+    """The draft becomes `spec` edited from version `base` (after a merge onto a newer version)."""
+    d = draft(project)
+    d["spec"], d["base"] = spec, base
+    _persist(project, d)
 
 
 def draft_saved(project: Any, version: int) -> None:
     """After a save: the draft is now based on `version`, and undo starts afresh."""
+    from storage.drafts import clear_draft
+
     d = draft(project)
     d["base"] = version
     d["undo"] = []
+    d.pop("kept", None)
+    if not getattr(project, "readonly", False):
+        clear_draft(project)
 
 
 def draft_is_dirty(project: Any) -> bool:

@@ -61,9 +61,13 @@ def record_table(spec: Spec, record: dict[str, Any], state: dict[str, Any], stat
 
 
 def _styled(df: pd.DataFrame) -> Any:
-    def highlight(row: pd.Series) -> list[str]:
-        return [HIGHLIGHT if row["changed"] else "" for _ in row]
-    return df.style.apply(highlight, axis=1)
+    """Changed rows highlighted; a table with none is shown plain (a pandas Styler costs a few ms
+    per table on every rerun, most records do not change in a turn)."""
+    changed = (df["changed"] != "").to_numpy()
+    if not changed.any():
+        return df
+    styles = [[HIGHLIGHT if flag else ""] * len(df.columns) for flag in changed]
+    return df.style.apply(lambda _: pd.DataFrame(styles, index=df.index, columns=df.columns), axis=None)
 
 
 def render_state(spec: Spec, state: dict[str, Any], previous: dict[str, Any] | None, *, turn: int,
@@ -111,7 +115,9 @@ def render_state(spec: Spec, state: dict[str, Any], previous: dict[str, Any] | N
                                    for c in changes]), hide_index=True, width="stretch", key=f"{key}-{turn}-diff")
     elif turn:
         st.caption("Nothing changed in the state.")
-    with st.expander("State as JSON"):
+    # a toggle, not an expander: an expander's body is sent on every rerun, and the state JSON carries
+    # every KB row of the conversation (hundreds of KB after a long session)
+    if st.toggle("State as JSON", key=f"{key}-json"):
         st.json(state, expanded=False)
 
 

@@ -15,7 +15,9 @@ from typing import Any, Callable
 import pandas as pd
 import streamlit as st
 
-from core_engine import Agent
+from components import session as ss
+from components.safe_text import plain
+from core_engine import Agent, GenieError
 from core_engine.recording import act_rows
 from core_engine.testing import TestResult, run_test
 
@@ -58,14 +60,14 @@ def _mark(df: pd.DataFrame) -> Any:
 
 def render_failure(result: TestResult, key: str) -> None:
     if result.error:
-        st.error(f"The test could not run: {result.error}")
+        st.error(f"The test could not run: {plain(result.error)}")
         return
     check = result.first_failure
     if check is None:
         return
-    st.markdown(f"**First differing turn: {check.index}** of {len(result.turns)} — user: `{check.user}`")
+    st.markdown(f"**First differing turn: {check.index}** of {len(result.turns)} — user: {plain(check.user)}")
     for p in check.problems:
-        st.markdown(f"- {p}")
+        st.markdown(f"- {plain(p)}")
     if check.expected_acts is not None:
         st.caption(f"Acts (expected vs actual, match: {check.match})")
         st.dataframe(_mark(acts_frame(check)), hide_index=True, width="stretch", key=f"{key}-acts")
@@ -74,14 +76,49 @@ def render_failure(result: TestResult, key: str) -> None:
         st.dataframe(_mark(values_frame(check)), hide_index=True, width="stretch", key=f"{key}-values")
     if check.expected_response:
         st.caption("Response")
-        st.markdown("expected to contain: " + "; ".join(f"`{t}`" for t in check.expected_response))
+        st.markdown("expected to contain: " + "; ".join(plain(t) for t in check.expected_response))
         st.code(check.response or "", language=None, wrap_lines=True)
     later = [c.index for c in result.turns if c.problems and c.index != check.index]
     if later:
         st.caption(f"Later turns that also differ: {', '.join(map(str, later))}")
 
 
-def render_results(results: list[TestResult], *, key: str = "results") -> None:
+@st.dialog("Accept the new behaviour", width="large")
+def accept_dialog(project: Any, tests: dict[str, dict[str, Any]], result: TestResult) -> None:
+    """Show how the test's expectations would change, and update the test on "Accept"."""
+    from components.test_accept import accept_new_behaviour, changed_turns
+
+    test = tests.get(result.name)
+    if test is None:
+        st.error(f"The test '{result.name}' no longer exists.")
+        return
+    try:
+        new = accept_new_behaviour(test, result)
+    except GenieError as exc:
+        st.error(str(exc))
+        return
+    rows = changed_turns(test, new)
+    st.markdown(f"Test **{result.name}**: the expectations of {len(rows)} turn(s) become what the agent does now.")
+    st.dataframe(pd.DataFrame([{"turn": r["turn"], "user": r["user"], "expected now": _brief(r["before"]),
+                                "expected after accepting": _brief(r["after"])} for r in rows]),
+                 hide_index=True, width="stretch", key="accept-diff")
+    if st.button("Accept and update the test", type="primary", icon=":material/done_all:", key="accept-yes"):
+        project.put_test(result.name, new)
+        ss.flash(f"Updated test '{result.name}' to the new behaviour; run it again to see it pass.")
+        st.rerun()
+
+
+def _brief(expect: dict[str, Any]) -> str:
+    from core_engine.recording import _show
+
+    parts = ["; ".join(_show(a) for a in expect.get("acts") or [])]
+    if expect.get("values"):
+        parts.append(", ".join(f"{k}={v!r}" for k, v in expect["values"].items()))
+    return " · ".join(p for p in parts if p)
+
+
+def render_results(results: list[TestResult], *, key: str = "results",
+                   on_accept: Callable[[TestResult], None] | None = None) -> None:
     passed = sum(r.passed for r in results)
     failed = len(results) - passed
     (st.success if not failed else st.error)(f"{passed} passed, {failed} failed")
@@ -93,6 +130,10 @@ def render_results(results: list[TestResult], *, key: str = "results") -> None:
                 st.caption("Every turn matched.")
             else:
                 render_failure(r, f"{key}-{i}")
+                if on_accept is not None and not r.error and st.button(
+                        "Accept the new behaviour", icon=":material/published_with_changes:", key=f"{key}-{i}-accept",
+                        help="Show how the expected acts change, then update the test"):
+                    on_accept(r)
             with st.popover("Result as JSON"):
                 st.code(json.dumps(r.to_dict(), indent=2, default=str)[:20000], language="json")
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
+from . import jsonsafe
 from .apis import ApiRunner
 from .errors import GenieError, SpecError, StatementError
 from .parsers.base import Parser
@@ -31,7 +32,8 @@ from .state import DialogueState, TaskRecord
 from .statements import parse_statements, strip_fences
 from .turn import Backends, TurnResult, run_turn, start_state
 
-SPEC_FILES = ("spec.json", "spec.csv", "worksheets.json", "worksheets.csv")
+SPEC_FILES = ("spec.json", "spec.csv", "worksheets.json", "worksheets.csv", "worksheets.py")
+"""worksheets.py: the reference's Python-class layout, parsed statically (never imported)."""
 
 
 @dataclass
@@ -47,15 +49,17 @@ class Agent:
     extras: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, path: str | Path) -> "Agent":
+    def load(cls, path: str | Path, *, code: str = "trusted") -> "Agent":
+        """``code`` (project files and bundles): "trusted" runs api.py only if the user trusted it,
+        "trust" trusts it for this run (--trust-code), "never" does not load it (lint)."""
         p = Path(path)
         for loader in _project_loaders():
-            agent = loader(p)
+            agent = loader(p, code=code) if _takes_code(loader) else loader(p)
             if agent is not None:
                 return agent
         if p.is_dir():
-            return cls.from_folder(p)
-        if p.is_file() and p.suffix.lower() in (".json", ".csv"):
+            return cls.from_folder(p, load_code=code != "never")
+        if p.is_file() and p.suffix.lower() in (".json", ".csv", ".py"):
             from .loaders import load_spec
             return cls(spec=load_spec(p), root=p.parent)
         if not p.exists():
@@ -63,7 +67,7 @@ class Agent:
         raise SpecError(f"{p} is not a project folder, a spec file or a bundle", path=str(p))
 
     @classmethod
-    def from_folder(cls, folder: Path) -> "Agent":
+    def from_folder(cls, folder: Path, *, load_code: bool = True) -> "Agent":
         from .loaders import load_spec
         spec_file = next((folder / n for n in SPEC_FILES if (folder / n).is_file()), None)
         if spec_file is None:
@@ -72,7 +76,8 @@ class Agent:
         spec = load_spec(spec_file)
         kb = folder / "kb.sqlite"
         prompts = folder / "prompts"
-        return cls(spec=spec, root=folder, api_module=load_api_module(folder / "api.py", spec.name),
+        api_module = load_api_module(folder / "api.py", spec.name) if load_code else None
+        return cls(spec=spec, root=folder, api_module=api_module,
                    kb_path=kb if kb.is_file() else None, prompts_dir=prompts if prompts.is_dir() else None,
                    few_shots=_load_few_shots(folder / "few_shots.json"))
 
@@ -169,7 +174,7 @@ class Session:
     def turn(self, text: str) -> TurnResult:
         result = run_turn(self.agent.spec, self.current, text, self.backends)
         self.turns.append(result)
-        self._states.append(DialogueState.from_json(result.state) if result.ok else self.current.copy())
+        self._states.append(_next_state(result, self.current))
         return result
 
     def inject(self, statements: str, *, kind: str = "inject", strict: bool = True) -> TurnResult:
@@ -194,7 +199,7 @@ class Session:
             raise StatementError(f"not applied: {reasons}")
         result.trace["input"] = kind
         self.turns.append(result)
-        self._states.append(DialogueState.from_json(result.state) if result.ok else self.current.copy())
+        self._states.append(_next_state(result, self.current))
         return result
 
     def set_field(self, var: str, field_name: str, value: Any) -> TurnResult:
@@ -221,6 +226,14 @@ class Session:
         other.turns = list(self.turns)
         other._states = [s.copy() for s in self._states]
         return other
+
+
+def _next_state(result: TurnResult, current: DialogueState) -> DialogueState:
+    """The state after a turn: the turn's own snapshot (never changed again: the next turn
+    works on a copy), else rebuilt from its JSON; a failed turn keeps the current state."""
+    if not result.ok:
+        return current.copy()
+    return result.snapshot if result.snapshot is not None else DialogueState.from_json(result.state)
 
 
 def _formal_literal(value: Any, where: str) -> str:
@@ -256,14 +269,21 @@ def load_api_module(path: Path, name: str) -> ModuleType | None:
 def _load_few_shots(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
-    import json
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = jsonsafe.loads(path.read_text(encoding="utf-8"))
     except ValueError as exc:
         raise SpecError(f"{path} is not valid JSON: {exc}", path=str(path)) from exc
     if not isinstance(data, list):
         raise SpecError(f"{path} must hold a list of examples", path=str(path))
     return data
+
+
+def _takes_code(loader: Callable[..., Any]) -> bool:
+    import inspect
+    try:
+        return "code" in inspect.signature(loader).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _project_loaders() -> list[Callable[[Path], Agent | None]]:

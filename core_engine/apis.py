@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.error
 import urllib.request
 import uuid
 from types import ModuleType
 from typing import Any, Callable
 
+from . import jsonsafe
 from .errors import BackendError, GenieError
+from .secrets import redact_url, resolve_env
 from .spec import Api, Spec
 
 _NAMESPACE = uuid.UUID("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")
@@ -87,9 +90,9 @@ class ApiRunner:
             raise BackendError(f"API '{api.name}' failed: {type(exc).__name__}: {exc}", api=api.name) from exc
         result = box.get("result")
         try:
-            json.dumps(result)
-        except (TypeError, ValueError) as exc:
-            raise BackendError(f"API '{api.name}' returned a value that is not JSON", api=api.name) from exc
+            jsonsafe.check_value(result, f"API '{api.name}' result", max_chars=None)  # bounded by the body limit
+        except ValueError as exc:
+            raise BackendError(f"API '{api.name}' returned a value that is not JSON: {exc}", api=api.name) from exc
         return result
 
     def _http(self, api: Api, params: dict[str, Any]) -> Any:
@@ -98,21 +101,61 @@ class ApiRunner:
         if not api.url.strip().lower().startswith(("http://", "https://")):  # urllib would also open file://
             raise BackendError(f"API '{api.name}': only http:// and https:// urls are called, not {api.url!r}",
                                api=api.name)
-        return self._post(api.url, params, api.headers, api.timeout_s)
+        url = resolve_env(api.url, api=api.name)
+        headers = {k: resolve_env(str(v), api=api.name) for k, v in api.headers.items()}
+        return self._post(url, params, headers, api.timeout_s)
+
+
+MAX_BODY_BYTES = 5_000_000
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Redirects are not followed: the credentials of an API must never reach another address."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: ANN001 - urllib's signature
+        raise urllib.error.HTTPError(req.full_url, code, f"redirect to {newurl} refused", headers, fp)
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
 
 
 def _http_post(url: str, payload: dict, headers: dict, timeout_s: float) -> Any:
-    data = json.dumps(payload, default=str).encode()
+    """POST JSON; one deadline (``timeout_s``) covers connecting, the headers and the whole body."""
+    shown = redact_url(url)
+    data = json.dumps(payload, default=str, allow_nan=False).encode()
     req = urllib.request.Request(url, data=data, method="POST",
                                  headers={"Content-Type": "application/json", **headers})
+    box: dict[str, Any] = {}
+    deadline = time.monotonic() + timeout_s
+
+    def fetch() -> None:
+        try:
+            with _OPENER.open(req, timeout=timeout_s) as resp:
+                chunks, size = [], 0
+                while size <= MAX_BODY_BYTES and time.monotonic() < deadline:
+                    chunk = resp.read1(65536)
+                    if not chunk:
+                        box["body"] = b"".join(chunks)
+                        return
+                    chunks.append(chunk)
+                    size += len(chunk)
+                box["error"] = BackendError(f"POST {shown} sent more than {MAX_BODY_BYTES:,} bytes", url=shown) \
+                    if size > MAX_BODY_BYTES else None
+        except urllib.error.HTTPError as exc:
+            box["error"] = BackendError(f"POST {shown} answered HTTP {exc.code}" +
+                                        (" (a redirect, not followed)" if 300 <= exc.code < 400 else ""),
+                                        url=shown, status=exc.code)
+        except (urllib.error.URLError, TimeoutError, OSError, ValueError) as exc:
+            box["error"] = BackendError(f"POST {shown} failed: {type(exc).__name__}", url=shown)
+
+    worker = threading.Thread(target=fetch, daemon=True)
+    worker.start()
+    worker.join(timeout_s)
+    if box.get("error") is not None:
+        raise box["error"]
+    if "body" not in box:
+        raise BackendError(f"POST {shown} failed: no complete answer within {timeout_s} s", url=shown)
     try:
-        with urllib.request.urlopen(req, timeout=timeout_s) as resp:
-            body = resp.read(5_000_000)
-    except urllib.error.HTTPError as exc:
-        raise BackendError(f"POST {url} answered HTTP {exc.code}", url=url, status=exc.code) from exc
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        raise BackendError(f"POST {url} failed: {exc}", url=url) from exc
-    try:
-        return json.loads(body)
+        return jsonsafe.loads(box["body"])
     except ValueError as exc:
-        raise BackendError(f"POST {url} did not return JSON", url=url) from exc
+        raise BackendError(f"POST {shown} did not return JSON", url=shown) from exc

@@ -5,6 +5,12 @@ a clean message and an exit status. Commands that need storage (kb, export,
 import, studio) are contributed by other packages through the `genie.commands`
 entry-point group, so the engine does not import them.
 
+`genie --help` stays quick (< 0.5 s): this module imports the engine inside the
+commands, and a `genie.commands` entry-point module must do the same. Its module
+level imports argparse and the standard library only; `register(sub)` adds the
+parser; the command function imports what it runs (storage, streamlit, openai,
+pandas, numpy, server code) when it is called.
+
 Examples:
     genie chat sample_projects/ticket_submission --parser formal --script turns.txt --jsonl
     genie lint sample_projects/bank_fraud
@@ -18,10 +24,12 @@ import json
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Iterable, TextIO
+from typing import TYPE_CHECKING, Any, Iterable, TextIO
 
-from .agent import Agent
 from .errors import GenieError
+
+if TYPE_CHECKING:
+    from .agent import Agent
 
 
 def _script_lines(path: str) -> Iterable[str]:
@@ -42,8 +50,13 @@ def _script_lines(path: str) -> Iterable[str]:
         yield line.replace("\\n", "\n")
 
 
+def _code(args: argparse.Namespace) -> str:
+    return "trust" if getattr(args, "trust_code", False) else "trusted"
+
+
 def cmd_chat(args: argparse.Namespace, out: TextIO) -> int:
-    agent = Agent.load(args.project)
+    from .agent import Agent
+    agent = Agent.load(args.project, code=_code(args))
     session = agent.new_session(parser=args.parser, rg=args.rg, **_llm_options(args))
     recorder = _recorder(agent, args) if getattr(args, "record", False) else None
     if not args.jsonl:
@@ -103,9 +116,14 @@ def _interactive() -> Iterable[str]:
 
 
 def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
-    from .lint import has_errors, lint
-    agent = Agent.load(args.project)
-    diags = lint(agent.spec)
+    from .agent import Agent
+    from .lint import has_errors, lint_with_kb
+    agent = Agent.load(args.project, code="never")  # lint never runs project code
+    kb = None
+    if agent.kb_path is not None:
+        from .kb import SQLiteKB
+        kb = SQLiteKB(agent.kb_path)
+    diags = lint_with_kb(agent.spec, kb)
     if args.json:
         print(json.dumps([d.to_dict() for d in diags], indent=2), file=out)
     else:
@@ -117,8 +135,9 @@ def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
+    from .agent import Agent
     from .testing import find_tests, run_tests
-    agent = Agent.load(args.project)
+    agent = Agent.load(args.project, code=_code(args))
     paths = [Path(p) for p in args.tests] if args.tests else find_tests(agent)
     if not paths:
         print("no conversation tests found", file=out)
@@ -154,6 +173,29 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if failed else 0
 
 
+def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
+    from .agent import Agent
+    from .evaluation import evaluate, format_table
+    agent = Agent.load(args.project)
+    result = evaluate(agent, args.parser or ["offline"], paths=[Path(p) for p in args.tests] or None,
+                      queries=args.queries, session_options=_llm_options(args))
+    text = json.dumps(result, indent=2, ensure_ascii=False, default=str)
+    if args.output:
+        Path(args.output).write_text(text + "\n", encoding="utf-8")
+    print(text if args.json else format_table(result), file=out)
+    return 0
+
+
+def _llm_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--knowledge-parser", default="offline", help="offline (default) or llm: how answer(...) becomes SQL")
+    p.add_argument("--llm-base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 "
+                                          "(default: $GENIE_LLM_BASE_URL, then $OPENAI_BASE_URL, then OpenAI)")
+    p.add_argument("--llm-model", help="model name (default: $GENIE_LLM_MODEL, then gpt-4o-mini)")
+    p.add_argument("--llm-temperature", type=float, help="sampling temperature (default 0)")
+    p.add_argument("--llm-key-env", help="environment variable holding the API key (default OPENAI_API_KEY)")
+    p.add_argument("--llm-cache", help="a JSON file caching completions by prompt (reused across runs)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="genie", description="Genie Studio: worksheet agents from the command line.",
                                      epilog="Example: genie chat sample_projects/bank_fraud --parser formal")
@@ -166,17 +208,13 @@ def build_parser() -> argparse.ArgumentParser:
                                    "http://localhost:11434/v1 --llm-model llama3.1")
     p.add_argument("project", help="a project folder, spec file or bundle")
     p.add_argument("--parser", default="offline", help="formal, offline (default) or llm")
+    p.add_argument("--trust-code", action="store_true",
+                   help="run the project's api.py even though it has not been reviewed and trusted")
     p.add_argument("--rg", default="template", help="template (default) or llm")
     p.add_argument("--script", help="a file with one user turn per line ('-' for stdin)")
     p.add_argument("--jsonl", action="store_true", help="print one JSON object per turn")
     p.add_argument("--record", action="store_true", help="record the conversation in the project file, turn by turn")
-    p.add_argument("--knowledge-parser", default="offline", help="offline (default) or llm: how answer(...) becomes SQL")
-    p.add_argument("--llm-base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 "
-                                          "(default: $GENIE_LLM_BASE_URL, then $OPENAI_BASE_URL, then OpenAI)")
-    p.add_argument("--llm-model", help="model name (default: $GENIE_LLM_MODEL, then gpt-4o-mini)")
-    p.add_argument("--llm-temperature", type=float, help="sampling temperature (default 0)")
-    p.add_argument("--llm-key-env", help="environment variable holding the API key (default OPENAI_API_KEY)")
-    p.add_argument("--llm-cache", help="a JSON file caching completions by prompt (reused across runs)")
+    _llm_arguments(p)
     p.set_defaults(func=cmd_chat)
 
     p = sub.add_parser("lint", help="check a spec; exit status 1 on any error",
@@ -189,10 +227,25 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Run conversation tests. Example: genie test sample_projects/bank_fraud")
     p.add_argument("project")
     p.add_argument("tests", nargs="*", help="test files (default: the project's tests/*.json)")
+    p.add_argument("--trust-code", action="store_true",
+                   help="run the project's api.py even though it has not been reviewed and trusted")
     p.add_argument("--json", action="store_true", help="print results as JSON")
     p.add_argument("--coverage", action="store_true",
                    help="also print which fields, predicates, actions, APIs and act kinds the tests exercised")
     p.set_defaults(func=cmd_test)
+
+    p = sub.add_parser("eval", help="the paper's metrics on a project's annotated conversations, per parser",
+                       description="Semantic parsing, execution, dialogue-act accuracy and goal completion. "
+                                   "Example: genie eval tests/agents/dental_clinic --parser offline --parser llm")
+    p.add_argument("project")
+    p.add_argument("tests", nargs="*", help="test files (default: the project's tests/*.json)")
+    p.add_argument("--parser", action="append", help="offline, llm or formal; repeat for side-by-side columns")
+    p.add_argument("--queries", choices=("shape", "text"), default="shape",
+                   help="compare answer(...) by where it goes (default) or also by its wording")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("-o", "--output", help="also write the JSON result to this file")
+    _llm_arguments(p)
+    p.set_defaults(func=cmd_eval)
 
     for ep in entry_points(group="genie.commands"):
         try:
@@ -206,8 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
+    args = build_parser().parse_args(argv)  # --help ends here, before any backend is imported
     _register_backends()
-    args = build_parser().parse_args(argv)
     try:
         return int(args.func(args, out) or 0)
     except GenieError as exc:

@@ -1,7 +1,10 @@
 """Applying formal statements to the working state, checked against the spec.
 
 Each statement either applies completely or is rejected with a reason in the
-trace; a rejected statement never stops the others (DESIGN §4).
+trace; a rejected statement never stops the others (DESIGN §4). "Completely" is
+enforced as a transaction: a statement runs against the working state, and if
+any part of it is rejected (say the third keyword of a constructor names no
+field) the state and the trace are put back as they were before it.
 """
 
 from __future__ import annotations
@@ -10,10 +13,11 @@ from typing import Any
 
 from .errors import GenieError, StatementError
 from .runtime import Runtime
-from .spec import Field, parse_type
+from .spec import REFUSAL, Field, Worksheet, parse_type
 from .state import KBRecord, TaskRecord, ref, ref_target
-from .statements import (Ask, Assign, ConfirmValue, Const, Construct, Exit, ListValue, PathPart, PathRef,
-                         Statement, AnswerQuery, Value, format_path)
+from .statements import (Append, Ask, Assign, ConfirmValue, Const, Construct, Exit, ListValue, PathPart,
+                         PathRef, Statement, AnswerQuery, Value, format_path)
+from .values import coerce_bool, coerce_value
 
 
 def apply_statements(rt: Runtime, statements: list[Statement]) -> tuple[list[dict], list[dict]]:
@@ -21,12 +25,28 @@ def apply_statements(rt: Runtime, statements: list[Statement]) -> tuple[list[dic
     applied: list[dict] = []
     rejected: list[dict] = []
     for st in statements:
+        saved = _Savepoint(rt)
         try:
             _apply(rt, st)
             applied.append({"source": st.source, "line": st.line})
         except GenieError as exc:
+            saved.restore(rt)
             rejected.append({"source": st.source, "line": st.line, "error": str(exc)})
     return applied, rejected
+
+
+class _Savepoint:
+    """The working state and trace before a statement, to undo a statement rejected halfway."""
+
+    def __init__(self, rt: Runtime) -> None:
+        self.state = rt.state.copy()
+        self.events = len(rt.trace.events)
+
+    def restore(self, rt: Runtime) -> None:
+        live = vars(rt.state)  # in place: the turn holds this very state object
+        live.clear()
+        live.update(vars(self.state))
+        del rt.trace.events[self.events:]
 
 
 def _apply(rt: Runtime, st: Statement) -> None:
@@ -38,6 +58,9 @@ def _apply(rt: Runtime, st: Statement) -> None:
     elif isinstance(st, ConfirmValue):
         record, f = _resolve_field(rt, st.target, create=False)
         if st.yes:
+            if f.confirm and (not _agent_asked(rt, "confirm", record, f) or (record.var, f.name) in rt.changed):
+                raise StatementError(f"{record.worksheet}.{f.name} can only be confirmed right after the agent "
+                                     "asks the user to confirm it", worksheet=record.worksheet, field=f.name)
             if f.name not in record.values:
                 raise StatementError(f"{format_path(st.target)} has no value to confirm")
             if f.name not in record.confirmed:
@@ -45,6 +68,9 @@ def _apply(rt: Runtime, st: Statement) -> None:
             rt.trace.event("confirmed", var=record.var, field=f.name)
         else:
             rt.assign(record, f.name, None, source="confirm(no)")
+    elif isinstance(st, Append):
+        record, f = _resolve_field(rt, st.target, create=True)
+        _append(rt, record, f, st.value, source=st.source)
     elif isinstance(st, Exit):
         rec = rt.state.get(st.var)
         if not isinstance(rec, TaskRecord):
@@ -142,6 +168,9 @@ def _resolve_field(rt: Runtime, parts: tuple[PathPart, ...], *, create: bool) ->
         if not isinstance(name, str):
             raise StatementError(f"cannot index into {record.var}", path=format_path(parts))
         f = rt.field_of(record, name)
+        if isinstance(rest[0], int):
+            record = _list_item_record(rt, record, name, rest.pop(0))
+            continue
         target = ref_target(record.values.get(name))
         child = rt.state.get(target) if target else None
         if isinstance(child, TaskRecord):
@@ -156,6 +185,21 @@ def _resolve_field(rt: Runtime, parts: tuple[PathPart, ...], *, create: bool) ->
     if not isinstance(last, str):
         raise StatementError(f"expected a field name after '{record.var}'", path=format_path(parts))
     return record, rt.field_of(record, last)
+
+
+def _list_item_record(rt: Runtime, record: TaskRecord, name: str, index: int) -> TaskRecord:
+    """`main.funds[1]` in a path: the record that is that item of the list."""
+    items = record.values.get(name)
+    if not isinstance(items, list):
+        raise StatementError(f"{record.var}.{name} is not a list", worksheet=record.worksheet, field=name)
+    try:
+        item = items[index]
+    except IndexError:
+        raise StatementError(f"{record.var}.{name} has {len(items)} items; there is no [{index}]") from None
+    child = rt.state.get(ref_target(item) or "")
+    if not isinstance(child, TaskRecord):
+        raise StatementError(f"{record.var}.{name}[{index}] is a value, not a record; replace the list instead")
+    return child
 
 
 def _implicit_record(rt: Runtime, var: str) -> TaskRecord | None:
@@ -181,8 +225,17 @@ def _record_holding(rt: Runtime, field_name: str) -> TaskRecord | None:
 
 
 def _set_field(rt: Runtime, record: TaskRecord, f: Field, value: Value, *, source: str) -> None:
+    if f.kind == "output":
+        raise StatementError(f"{record.worksheet}.{f.name} is an output: the agent fills it from the result",
+                             worksheet=record.worksheet, field=f.name)
     tref = parse_type(f.type)
     target_ws = rt.spec.worksheet(tref.worksheet) if tref.worksheet else None
+    if tref.is_list and target_ws is not None and not isinstance(value, AnswerQuery) \
+            and not (isinstance(value, Const) and value.value in (None, REFUSAL)):
+        items = value.items if isinstance(value, ListValue) else (value,)
+        _drop_list_records(rt, record, f)
+        rt.assign(record, f.name, [_list_item(rt, record, f, target_ws, v) for v in items], source=source)
+        return
     if isinstance(value, Construct):
         if target_ws is None or target_ws.name != value.worksheet or tref.is_list:
             raise StatementError(f"{record.worksheet}.{f.name} has type {f.type}, not {value.worksheet}",
@@ -203,7 +256,94 @@ def _set_field(rt: Runtime, record: TaskRecord, f: Field, value: Value, *, sourc
         rt.assign(record, f.name, ref(kb.var), source=source)
         rt.trace.event("question", var=kb.var, query=value.query, target=f"{record.var}.{f.name}")
         return
-    rt.assign(record, f.name, _evaluate(rt, value, f), source=source)
+    new = _evaluate(rt, value, f)
+    if tref.base == "confirm" and _is_yes(new) and not _agent_asked(rt, "ask", record, f):
+        raise StatementError(f"{record.worksheet}.{f.name} can only be answered yes in the turn right after the "
+                             "agent asks it", worksheet=record.worksheet, field=f.name)
+    if tref.base == "confirm" and _is_yes(new) and _summary_changed(rt, record):
+        raise StatementError(f"{record.worksheet}.{f.name}: a value of the summary changed in this turn, so this yes "
+                             "did not see it; the agent shows the new summary first", worksheet=record.worksheet,
+                             field=f.name)
+    rt.assign(record, f.name, new, source=source)
+
+
+def _is_yes(value: Any) -> bool:
+    try:
+        return coerce_bool(value)
+    except ValueError:
+        return False
+
+
+def _summary_changed(rt: Runtime, record: TaskRecord) -> bool:
+    """True when this turn changed a value the record's summary showed (in it or a nested record)."""
+    if not rt.changed_shown:
+        return False
+    for var in rt.changed_shown:
+        changed = rt.state.get(var)
+        if changed is record or (isinstance(changed, TaskRecord) and record in rt.state.ancestors(changed)):
+            return True
+    return False
+
+
+def _agent_asked(rt: Runtime, act: str, record: TaskRecord, f: Field) -> bool:
+    """The confirmation rule (same for every parser): a yes counts only right after the agent asked for it."""
+    return any(a.get("act") == act and a.get("worksheet") == record.worksheet and a.get("field") == f.name
+               and a.get("var", record.var) == record.var for a in rt.state.last_acts)
+
+
+# ---------------------------------------------------------------- list fields
+
+
+def _append(rt: Runtime, record: TaskRecord, f: Field, value: Value, *, source: str) -> None:
+    tref = parse_type(f.type)
+    if not tref.is_list:
+        raise StatementError(f"{record.worksheet}.{f.name} is a {f.type}, not a list; assign it instead",
+                             worksheet=record.worksheet, field=f.name)
+    current = record.values.get(f.name)
+    items = list(current) if isinstance(current, list) else []
+    target_ws = rt.spec.worksheet(tref.worksheet) if tref.worksheet else None
+    item = _list_item(rt, record, f, target_ws, value) if target_ws is not None else _evaluate(rt, value, f)
+    rt.assign(record, f.name, [*items, item], source=source)
+
+
+def _list_item(rt: Runtime, record: TaskRecord, f: Field, ws: Worksheet, value: Value) -> Any:
+    """One item of a List[Worksheet] field: a new child record, or a row of a type/kb worksheet."""
+    where = f"{record.worksheet}.{f.name}"
+    if isinstance(value, Construct):
+        if value.worksheet != ws.name:
+            raise StatementError(f"{where} holds {ws.name} items, not {value.worksheet}",
+                                 worksheet=record.worksheet, field=f.name)
+        if ws.kind == "task":
+            child = rt.state.new_task(ws.name, initiator="user", parent=record, parent_field=f.name)
+            rt.trace.event("instantiate", var=child.var, worksheet=ws.name, parent=record.var, field=f.name)
+            _construct_into(rt, child, value)
+            return ref(child.var)
+        row: dict[str, Any] = {}
+        for name, sub in value.kwargs:
+            col = ws.field(name)
+            if col is None:
+                raise StatementError(f"{ws.name} has no field '{name}'", worksheet=ws.name, field=name)
+            row[name] = coerce_value(_evaluate(rt, sub, col), col, rt.spec, worksheet=ws.name)
+        return row
+    if isinstance(value, PathRef):
+        item = _read_path(rt, value.parts, f)
+        target = rt.state.get(ref_target(item) or "")
+        if isinstance(target, TaskRecord) and target.worksheet == ws.name:
+            return item
+        if isinstance(item, dict) and ref_target(item) is None and ws.kind != "task":
+            return item
+        raise StatementError(f"{value} is not a {ws.name}", worksheet=record.worksheet, field=f.name)
+    raise StatementError(f"{where} holds {ws.name} items; give each as {ws.name}(field=value, ...)"
+                         + ("" if ws.kind == "task" else " or a reported row, e.g. answer.result[0]"),
+                         worksheet=record.worksheet, field=f.name)
+
+
+def _drop_list_records(rt: Runtime, record: TaskRecord, f: Field) -> None:
+    """A list assigned anew replaces its items: the records of the old items are abandoned."""
+    for item in record.values.get(f.name) or []:
+        child = rt.state.get(ref_target(item) or "")
+        if isinstance(child, TaskRecord) and child.parent == record.var:
+            child.status = "abandoned"
 
 
 def _evaluate(rt: Runtime, value: Value, f: Field) -> Any:
@@ -235,6 +375,11 @@ def _read_path(rt: Runtime, parts: tuple[PathPart, ...], f: Field) -> Any:
             raise StatementError(f"{head.var} has {len(rows)} results; there is no result[{parts[2]}]") from None
     value: Any = ref(head.var)
     for name in parts[1:]:
+        if isinstance(name, int) and isinstance(value, list):
+            if not -len(value) <= name < len(value):
+                raise StatementError(f"{format_path(parts)}: the list has {len(value)} items")
+            value = value[name]
+            continue
         target = ref_target(value)
         rec = rt.state.get(target) if target else None
         if not isinstance(rec, TaskRecord) or not isinstance(name, str):

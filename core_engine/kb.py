@@ -17,7 +17,7 @@ authorizer's notes lives on the instance, so queries are serialised).
 
 from __future__ import annotations
 
-import json
+import functools
 import re
 import sqlite3
 import threading
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core_engine import jsonsafe
 from core_engine.errors import KnowledgeError
 
 __all__ = [
@@ -90,6 +91,114 @@ _ACTION_NAMES = {
 _SQLITE_RECURSIVE = getattr(sqlite3, "SQLITE_RECURSIVE", 33)
 _PROGRESS_STEPS = 1000  # VM instructions between deadline checks
 _MAX_VALUE_BYTES = 10_000_000  # SQLITE_LIMIT_LENGTH: bounds randomblob()/zeroblob()/printf()
+_SQL_LIMITS = {  # setlimit on every KB connection (docs/reliability.md "Limits")
+    sqlite3.SQLITE_LIMIT_EXPR_DEPTH: 100, sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH: 1_000,
+    sqlite3.SQLITE_LIMIT_SQL_LENGTH: 100_000, sqlite3.SQLITE_LIMIT_COMPOUND_SELECT: 50,
+    sqlite3.SQLITE_LIMIT_FUNCTION_ARG: 16,
+}
+
+
+def guard_connection(conn: sqlite3.Connection) -> None:
+    """SQLite limits, plus linear-time instr()/replace(): SQLite's own search is O(n*m) inside one VM step,
+    which the progress handler cannot interrupt (800 kB in 400 kB took 4 s)."""
+    for limit, value in _SQL_LIMITS.items():
+        conn.setlimit(limit, value)
+    conn.create_function("instr", 2, _instr, deterministic=True)
+    conn.create_function("replace", 3, _replace, deterministic=True)
+    _guard_patterns(conn)
+
+
+_MAX_MATCH_COST = 100_000_000  # text length x pattern length for one LIKE/GLOB (about 0.15 s)
+_PRINTF_SPEC = re.compile(r"%[-+ 0#,!]*(\*|\d*)(?:\.(\*|\d*))?(?:ll?)?([a-zA-Z%])")
+
+
+def _guard_patterns(conn: sqlite3.Connection) -> None:
+    """LIKE and GLOB with a cost gate: SQLite matches '%a%aaa...b' in O(n*m) inside one VM step
+    (9 MB against a 1,000-byte pattern took 13 s); printf/format with a width gate: it writes a
+    2,000,000,000 width out (2.8 s) before finding the result too big. Calls within the gates run
+    SQLite's own functions on a private in-memory connection, so their meaning is unchanged."""
+    builtin = sqlite3.connect(":memory:", check_same_thread=False)
+    builtin.setlimit(sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH, _SQL_LIMITS[sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH])
+    builtin.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, _MAX_VALUE_BYTES)
+    lock = threading.Lock()
+
+    def gated(sql: str | None, refuse: Any) -> Any:
+        def call(*args: Any) -> Any:
+            why = refuse(*args)
+            if why:
+                _REFUSED.message = why
+                raise ValueError(why)
+            query = sql or "SELECT printf(" + ", ".join(f"?{i}" for i in range(1, len(args) + 1)) + ")"
+            with lock:
+                try:
+                    return builtin.execute(query, args).fetchone()[0]
+                except sqlite3.Error as exc:
+                    _REFUSED.message = str(exc)
+                    raise
+        return call
+
+    for name, narg, sql in (("like", 2, "SELECT ?2 LIKE ?1"), ("like", 3, "SELECT ?2 LIKE ?1 ESCAPE ?3"),
+                            ("glob", 2, "SELECT ?2 GLOB ?1")):
+        conn.create_function(name, narg, gated(sql, functools.partial(_match_refusal, name.upper())),
+                             deterministic=True)
+    for name in ("printf", "format"):
+        conn.create_function(name, -1, gated(None, _printf_refusal), deterministic=True)
+
+
+def _match_refusal(what: str, pattern: Any, text: Any, *escape: Any) -> str | None:
+    pattern, text = _as_text(pattern) or "", _as_text(text) or ""
+    if len(pattern) * len(text) <= _MAX_MATCH_COST:
+        return None
+    return f"{what} of a {len(pattern):,}-character pattern on {len(text):,} characters costs more than " \
+           f"{_MAX_MATCH_COST:,} steps"
+
+
+def _printf_refusal(fmt: Any = None, *args: Any) -> str | None:
+    rest = list(args)
+    for m in _PRINTF_SPEC.finditer(fmt if isinstance(fmt, str) else ""):
+        for part in m.group(1), m.group(2):
+            number = rest.pop(0) if part == "*" and rest else part if part not in (None, "*") else 0
+            try:
+                number = abs(int(float(number or 0)))
+            except (TypeError, ValueError, OverflowError):
+                number = 0
+            if number > _MAX_VALUE_BYTES:
+                return f"printf() width or precision {number:,} is over the limit of {_MAX_VALUE_BYTES:,}"
+        if m.group(3) != "%" and rest:
+            rest.pop(0)
+    return None
+
+
+_REFUSED = threading.local()  # why the last gated function call refused, for the error message
+
+
+def _as_text(value: Any) -> Any:
+    return value if isinstance(value, (str, bytes)) or value is None else str(value)
+
+
+def _instr(haystack: Any, needle: Any) -> int | None:
+    haystack, needle = _as_text(haystack), _as_text(needle)
+    if haystack is None or needle is None:
+        return None
+    if isinstance(haystack, str) != isinstance(needle, str):
+        haystack, needle = (h if isinstance(h, bytes) else h.encode() for h in (haystack, needle))
+    return haystack.find(needle) + 1  # str.find is linear-time for long needles (two-way search)
+
+
+def _replace(text: Any, old: Any, new: Any) -> Any:
+    text, old, new = _as_text(text), _as_text(old), _as_text(new)
+    if text is None or old is None or new is None:
+        return None
+    if isinstance(text, bytes) or isinstance(old, bytes) or isinstance(new, bytes):
+        text, old, new = (v if isinstance(v, bytes) else v.encode() for v in (text, old, new))
+    if not old:
+        return text
+    hits = text.count(old)
+    if len(text) + hits * (len(new) - len(old)) > _MAX_VALUE_BYTES:
+        return bytes(_MAX_VALUE_BYTES + 1)  # SQLite itself then refuses it: "string or blob too big"
+    return text.replace(old, new)
+
+
 # Statements other than queries, refused before SQLite sees them (VACUUM INTO,
 # for one, writes a file without asking the authorizer about writing). Any other
 # first word is either a query (SELECT, WITH, VALUES) or a syntax error.
@@ -116,6 +225,8 @@ class TableInfo:
     columns: tuple[Column, ...]
     row_count: int
     fts_table: str | None
+    # list columns that have a lookup table (list_table_name): membership by index, not json_each
+    list_tables: tuple[str, ...] = ()
 
     def column(self, name: str) -> Column | None:
         return next((c for c in self.columns if c.name == name), None)
@@ -140,6 +251,13 @@ def quote_identifier(name: str) -> str:
 def fts_table_name(table: str) -> str:
     """The name of a table's full-text index: the importer and the reader agree on it."""
     return f"{table}_fts"
+
+
+def list_table_name(table: str, column: str) -> str:
+    """The lookup table of a list column: one row (row_id, value) per element, indexed on
+    (value, row_id), so `value = ?` finds the rows holding an element without json_each.
+    The importer makes one only for a column named like an identifier (TableInfo.list_tables)."""
+    return f"{table}__{column}"
 
 
 class SQLiteKB:
@@ -168,6 +286,7 @@ class SQLiteKB:
             self._conn.execute("PRAGMA query_only = ON")
             self._conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
             self._conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, _MAX_VALUE_BYTES)
+            guard_connection(self._conn)
             self._conn.set_authorizer(self._authorize)
             self._conn.set_progress_handler(self._on_progress, _PROGRESS_STEPS)
             self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -184,7 +303,7 @@ class SQLiteKB:
                 if self._cache is None or self._cache[0] != version:
                     self._reading_schema = True
                     try:
-                        self._cache = (version, self._read_tables())
+                        self._cache = (version, self._shared_tables())
                     finally:
                         self._reading_schema = False
             except sqlite3.Error as exc:
@@ -211,7 +330,7 @@ class SQLiteKB:
             decoders = _decoders(names, [tables[t] for t in self._tables_read if t in tables])
         keys = _unique_keys(names)
         rows = [
-            {key: decode(value) for key, decode, value in zip(keys, decoders, raw)}
+            {key: _json_cell(decode(value)) for key, decode, value in zip(keys, decoders, raw)}
             for raw in raw_rows[:limit]
         ]
         return QueryResult(sql=sql, columns=keys, rows=rows, elapsed_ms=elapsed_ms, truncated=len(raw_rows) > limit)
@@ -276,6 +395,10 @@ class SQLiteKB:
             return KnowledgeError(
                 f"query not allowed: it tried to {self._denied} (the knowledge base is read-only)", sql=sql
             )
+        refused = getattr(_REFUSED, "message", None)
+        _REFUSED.message = None
+        if refused and "user-defined function raised exception" in str(exc):
+            return KnowledgeError(f"query refused: {refused}", sql=sql)
         if isinstance(exc, sqlite3.OperationalError) and "readonly" in str(exc):
             return KnowledgeError("query not allowed: it tried to write (the knowledge base is read-only)", sql=sql)
         return KnowledgeError(str(exc), sql=sql)
@@ -318,6 +441,21 @@ class SQLiteKB:
 
     # -- schema -------------------------------------------------------------
 
+    def _shared_tables(self) -> dict[str, TableInfo]:
+        """The schema, read once per file version for every connection (a new session's first
+        question would otherwise pay a count(*) of every table)."""
+        key = _file_version(self.path)
+        with _SCHEMA_LOCK:
+            found = _SCHEMAS.get(key) if key else None
+        if found is None:
+            found = self._read_tables()
+            if key:
+                with _SCHEMA_LOCK:
+                    _SCHEMAS[key] = found
+                    while len(_SCHEMAS) > 32:
+                        _SCHEMAS.pop(next(iter(_SCHEMAS)))
+        return found
+
     def _read_tables(self) -> dict[str, TableInfo]:
         master = self._conn.execute("SELECT type, name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
         virtual = {name for _, name, sql in master if (sql or "").upper().startswith("CREATE VIRTUAL TABLE")}
@@ -328,6 +466,10 @@ class SQLiteKB:
                 f"SELECT table_name, column_name, type, free_text FROM {METADATA_TABLE} ORDER BY table_name, position"
             ):
                 metadata.setdefault(table, []).append(Column(name, typ, bool(free)))
+        names = {name for _, name, _ in master}
+        lookups = {t: tuple(c.name for c in cols if c.type == "list" and list_table_name(t, c.name) in names)
+                   for t, cols in metadata.items()}
+        hidden |= {list_table_name(t, c) for t, cs in lookups.items() for c in cs}
         result = {}
         for _, name, _ in master:
             if name in hidden or name.startswith(("sqlite_", PRIVATE_PREFIX)):
@@ -335,7 +477,8 @@ class SQLiteKB:
             columns = metadata.get(name) or self._declared_columns(name)
             count = self._conn.execute(f"SELECT count(*) FROM {quote_identifier(name)}").fetchone()[0]
             fts = fts_table_name(name)
-            result[name] = TableInfo(name, tuple(columns), count, fts if fts in virtual else None)
+            result[name] = TableInfo(name, tuple(columns), count, fts if fts in virtual else None,
+                                     lookups.get(name, ()))
         return result
 
     def _declared_columns(self, table: str) -> list[Column]:
@@ -356,6 +499,21 @@ class SQLiteKB:
 
 
 # -- helpers (pure) -----------------------------------------------------------
+
+_SCHEMAS: dict[tuple[Any, ...], dict[str, TableInfo]] = {}
+_SCHEMA_LOCK = threading.Lock()
+
+
+def _file_version(path: Path) -> tuple[Any, ...] | None:
+    """(path, size, mtime) of the database and its WAL file: any write changes it."""
+    try:
+        st = path.stat()
+        wal = path.with_name(path.name + "-wal")
+        extra = (wal.stat().st_size, wal.stat().st_mtime_ns) if wal.exists() else ()
+        return (str(path.resolve()), st.st_size, st.st_mtime_ns, *extra)
+    except OSError:
+        return None
+
 
 
 def _single_statement(sql: object) -> str:
@@ -418,7 +576,7 @@ def _identity(value: Any) -> Any:
 def _decode_list(value: Any) -> Any:
     if isinstance(value, str) and value.startswith("["):
         try:
-            decoded = json.loads(value)
+            decoded = jsonsafe.loads(value, what="a list cell")  # a bundle's KB: depth-limited
         except ValueError:
             return value
         return decoded if isinstance(decoded, list) else value
@@ -427,6 +585,15 @@ def _decode_list(value: Any) -> Any:
 
 def _decode_bool(value: Any) -> Any:
     return bool(value) if value in (0, 1) and not isinstance(value, float) else value
+
+
+def _json_cell(value: Any) -> Any:
+    """Rows become state and JSON: an infinite float (SQL 1e999) becomes NULL, a blob its hex text."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return None
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).hex()
+    return value
 
 
 def _decoders(names: list[str], tables_read: list[TableInfo]) -> list[Any]:

@@ -1,72 +1,43 @@
-"""The offline knowledge parser: `answer("cheap Thai in Palo Alto")` to SQL, with no network.
+"""The offline knowledge parser: `answer("pediatric dentist who speaks Spanish")` to SQL, with no network.
 
-It reads the KB itself (DESIGN §5): the distinct values of its text and list
-columns are the vocabulary, so a new project's data works without code. A
-question is matched, longest phrase first, against those values (cuisines,
-cities, course codes, row names); the words around a match can negate it
-("not Thai"); numbers next to a column word become comparisons ("at least 4
-stars"); "best rated" and "most reviews" become an ORDER BY; the content words
-left over are searched in the table's FTS5 index and ranked by bm25. Every
-decision is written down as a rule entry, so the trace shows why the SQL is
-what it is. The only words built in are a small table of generic synonyms.
+It reads the KB itself (DESIGN §5), as SUQL's hybrid queries do, on SQLite:
+- the distinct values of short text and list columns are the vocabulary
+  (`knowledge_vocab`, built once per KB file version and shared by all sessions);
+  question words match them exactly, by a word only one value has, by a near
+  spelling and by meaning (`knowledge_match`); a row's name selects its row;
+- numbers next to a word naming a numeric column become comparisons and
+  superlatives become an ORDER BY, the column chosen by meaning
+  (`knowledge_numbers`);
+- the content words left over search the free-text columns: FTS5 bm25 and
+  sentence embeddings stored with sqlite-vec (`knowledge_vectors`), fused by
+  reciprocal rank within the rows the structured conditions allow.
+Every decision is a rule entry in the trace, with its words, score and
+runner-up; the SQL is one read-only SELECT run by `SQLiteKB`. No word of any
+particular KB is built in.
 """
 
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from .agent import BACKEND_FACTORIES
 from .errors import KnowledgeError
 from .kb import SQLiteKB, TableInfo, quote_identifier
+from .knowledge_match import Match, is_content, lexical_matches, semantic_matches
+from .knowledge_numbers import column_texts, comparisons, superlatives
+from .knowledge_vocab import Token, stem, tokenize, vocabulary_for
 from .spec import Spec
 from .state import KBRecord
 
 __all__ = ["OfflineKnowledgeParser", "SQLKnowledge", "Query"]
 
-SYNONYMS = {
-    "fall": "autumn", "inexpensive": "cheap", "affordable": "cheap", "budget": "cheap", "cheapest": "cheap",
-    "pricey": "expensive", "upscale": "expensive", "sf": "san francisco", "stars": "rating", "star": "rating",
-    "rated": "rating",
-}
-STOPWORDS = frozenset("""
-    a about above after again all also am an and any are as at be been before being below best between both
-    but by can could did do does doing down during each few find for from further get give good great had has
-    have having he her here hers him his how i if in into is it its itself just know least less like looking
-    list me more most my need near nice no nor not of off on once only or other our out over own place places
-    please recommend same she should show so some someone something somewhere spot spots suggest than that the
-    their them then there these they this those through to too top under until up very want was we were what
-    when where which while who whom why will with without would you your tell want wants let us one ones
-    highest lowest rating rated reviews review many much number
-""".split())
-NEGATIONS = ("not", "no", "except", "without", "excluding", "but not", "other than", "isn't", "aren't")
-_LESS = ("under", "below", "less than", "fewer than", "at most", "no more than", "lower than", "cheaper than")
-_MORE = ("above", "over", "more than", "at least", "greater than", "higher than", "better than", "no less than")
-_NUMBER = r"(\d+(?:\.\d+)?)"
-_WORD = re.compile(r"[a-z0-9]+")
-_MAX_DISTINCT = 500
-
-
-@dataclass
-class _Value:
-    """A value of a column and the pattern that finds it in a question."""
-
-    column: str
-    ctype: str
-    value: Any
-    pattern: re.Pattern[str]
-    position: int  # the column's place in the table: earlier columns win ties
-
-
-@dataclass
-class _Match:
-    start: int
-    end: int
-    value: _Value
-    words: str = ""
-    negated: bool = False
+RRF_K = 60  # reciprocal rank fusion constant (Cormack et al.)
+VECTOR_MIN = 0.3  # cosine of a row's text to the leftover words for the row to count as a hit ...
+VECTOR_BAND = 0.1  # ... and within this much of the best row
+VECTOR_LIFT = 0.15  # ... and this much above the table's mean similarity to the same words
+_CANDIDATES = 200  # rows taken from each ranking before fusion
 
 
 @dataclass
@@ -79,17 +50,26 @@ class Query:
     order: list[str] = field(default_factory=list)
     fts_terms: list[str] = field(default_factory=list)
     limit: int = 50
+    ranked: list[int] | None = None  # fused free-text ranking (rowids, best first), when vectors were used
 
     def sql(self) -> str:
         t = quote_identifier(self.table)
         parts = [f"SELECT t.* FROM {t} AS t"]
         where = list(self.conditions)
         order = list(self.order)
-        if self.fts_terms and self.fts_table:
+        if self.ranked is not None:
+            ids = "t.rowid IN (" + ", ".join(str(int(r)) for r in self.ranked) + ")"
+            if self.fts_terms and self.fts_table:
+                f = quote_identifier(self.fts_table)
+                ids = f"(t.rowid IN (SELECT rowid FROM {f} WHERE {f} MATCH {_literal(fts_match(self.fts_terms))}) OR {ids})"
+            where.append(ids)
+            if self.ranked:
+                order.append("CASE t.rowid " + " ".join(f"WHEN {int(r)} THEN {i}" for i, r in enumerate(self.ranked))
+                             + f" ELSE {len(self.ranked)} END")
+        elif self.fts_terms and self.fts_table:
             f = quote_identifier(self.fts_table)
             parts.append(f"JOIN {f} AS f ON f.rowid = t.rowid")
-            match = " OR ".join(f'"{w}"' for w in self.fts_terms)
-            where.append(f"{f} MATCH {_literal(match)}")
+            where.append(f"{f} MATCH {_literal(fts_match(self.fts_terms))}")
             order.append(f"bm25({f})")
         if where:
             parts.append("WHERE " + " AND ".join(where))
@@ -102,11 +82,16 @@ class Query:
         return Query(self.table, self.fts_table, list(self.conditions), list(self.order), [], self.limit)
 
 
-class OfflineKnowledgeParser:
-    """Value matching plus full-text search over the KB; deterministic and local."""
+def fts_match(terms: list[str]) -> str:
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in terms)
 
-    def __init__(self) -> None:
-        self._vocab: dict[tuple[int, str, int], list[_Value]] = {}
+
+class OfflineKnowledgeParser:
+    """Schema- and value-grounded question parsing over the KB; deterministic and local.
+
+    Holds nothing per session: the vocabulary, value vectors and row vectors are
+    cached per KB file version in their modules, so every session shares them.
+    """
 
     def to_sql(self, question: str, kb: SQLiteKB, spec: Spec) -> tuple[str, list[dict[str, Any]]]:
         query, rules = self.parse(question, kb, spec)
@@ -117,51 +102,49 @@ class OfflineKnowledgeParser:
         tables = kb.tables()
         if not tables:
             raise KnowledgeError("the knowledge base has no tables", question=question)
-        text = _normalise(question)
+        vocab = vocabulary_for(kb)
+        tokens = tokenize(question)
         rules: list[dict[str, Any]] = []
-        matches = {name: self._matches(text, kb, info) for name, info in tables.items()}
-        name = _choose_table(text, tables, spec, matches, rules)
+        schemas = {name: _schema_words(name, info, spec) for name, info in tables.items()}
+        found = {name: lexical_matches(tokens, question, vocab.tables[name], schemas[name])
+                 for name, info in tables.items() if name in vocab.tables}
+        name = _choose_table(tokens, tables, spec, {n: f[0] for n, f in found.items()}, rules)
         info = tables[name]
+        matches, used = found.get(name, ([], set()))
+        matches, used = list(matches), set(used)
+        embedder = _embedder(spec, rules)
         query = Query(name, info.fts_table, limit=spec.settings.kb_max_rows)
-        used = _value_conditions(query, info, tables, matches, rules)
-        used += _numeric_conditions(query, text, info, rules)
-        _ordering(query, text, info, rules)
-        _free_text(query, text, used, info, tables, spec, rules)
+        _numbers(query, question, tokens, used, info, spec, embedder, rules)
+        free_schema = schemas[name] | _description_words(name, spec)
+        if name in vocab.tables and vocab.tables[name].semantic:
+            entries, vectors = vocab.value_vectors(name, embedder)
+            # the free-text query of the likely case (no meaning match) is embedded in the same batch
+            prefetch = [" ".join(_free_words(tokens, used, set()))] if info.fts_table else []
+            extra = semantic_matches(tokens, question, used, schemas[name], entries, vectors, embedder, prefetch,
+                                     vocab.tables[name])
+            matches += extra
+            for m in extra:
+                used |= m.span()
+        found[name] = (matches, used)
+        _value_conditions(query, info, tables, {n: f[0] for n, f in found.items()}, used, rules)
+        named = name in vocab.tables and any(
+            m.column in vocab.tables[name].name_columns and not m.negated for m in matches)
+        if named:  # "what colours does <row name> come in": the other words ask about the row
+            words = _free_words(tokens, used, free_schema)
+            if words:
+                rules.append({"rule": "ignored", "words": words, "why": "a row was named; these words ask about it"})
+            return query, rules
+        _free_text(query, kb, tokens, used, info, free_schema, embedder, rules)
         return query, rules
 
-    # -- vocabulary ----------------------------------------------------------
 
-    def _matches(self, text: str, kb: SQLiteKB, info: TableInfo) -> list[_Match]:
-        """Non-overlapping value matches, longest first; a phrase goes to the earliest column that has it."""
-        found = [
-            _Match(m.start(), m.end(), v, m.group(0))
-            for v in self._values(kb, info)
-            for m in v.pattern.finditer(text)
-        ]
-        found.sort(key=lambda m: (-(m.end - m.start), m.value.position, m.start))
-        chosen: list[_Match] = []
-        for m in found:
-            if all(m.end <= c.start or m.start >= c.end for c in chosen):
-                m.negated = _negated(text, m.start)
-                chosen.append(m)
-        return sorted(chosen, key=lambda m: m.start)
+def _embedder(spec: Spec, rules: list[dict[str, Any]]) -> Any:
+    from .semantic import get_embedder
 
-    def _values(self, kb: SQLiteKB, info: TableInfo) -> list[_Value]:
-        key = (id(kb), info.name, info.row_count)
-        if key not in self._vocab:
-            values = []
-            for position, col in enumerate(info.columns):
-                if col.free_text or col.type not in ("text", "list") or _is_identifier(col.name):
-                    continue
-                distinct = kb.distinct_values(info.name, col.name, limit=_MAX_DISTINCT + 1)
-                if len(distinct) > _MAX_DISTINCT:
-                    continue
-                for value in distinct:
-                    pattern = _value_pattern(value)
-                    if pattern is not None:
-                        values.append(_Value(col.name, col.type, value, pattern, position))
-            self._vocab[key] = values
-        return self._vocab[key]
+    embedder = get_embedder(spec.settings.embedding_model)
+    if embedder.fallback_reason:
+        rules.append({"rule": "embedder", "fallback": embedder.fallback_reason})
+    return embedder
 
 
 class SQLKnowledge:
@@ -234,68 +217,33 @@ def offline_knowledge(agent: Any, **options: Any) -> tuple[SQLiteKB, SQLKnowledg
 BACKEND_FACTORIES[("knowledge", "offline")] = offline_knowledge
 
 
-# -- question analysis (pure) -----------------------------------------------------
+# -- question analysis -------------------------------------------------------------
 
 
-def _normalise(question: str) -> str:
-    words = re.findall(r"[a-z0-9]+(?:[.'][a-z0-9]+)*|[^\sa-z0-9]", question.lower())
-    return " ".join(SYNONYMS.get(w, w) for w in words)
+def _schema_words(name: str, info: TableInfo, spec: Spec) -> set[str]:
+    """Words that name the table or its columns: they say what is asked about, not which rows."""
+    words = {w for part in [name] + [c.name for c in info.columns] for w in re.split(r"[_\W]+", part.lower()) if w}
+    return {f for w in words for f in (w, stem(w), tokenize(w)[0].norm if tokenize(w) else w)}
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ings", "ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+def _description_words(name: str, spec: Spec) -> set[str]:
+    ws = spec.worksheet(name)
+    return {f for t in tokenize(ws.description if ws else "") for f in (t.norm, stem(t.norm))}
 
 
-def _is_identifier(column: str) -> bool:
-    return column == "id" or column.endswith("_id") or column.endswith("_url") or column.endswith("_path")
-
-
-def _value_pattern(value: Any) -> re.Pattern[str] | None:
-    """A regex for a value as a user would type it: any case, optional plural, `CS 108` or `cs108`."""
-    if not isinstance(value, str):
-        return None
-    words = _WORD.findall(value.lower())
-    if not words or (len(words) == 1 and (len(words[0]) < 2 or words[0] in STOPWORDS)):
-        return None
-    compact = any(ch.isdigit() for ch in value)
-    parts = []
-    for w in words:
-        if not compact and len(w) > 3 and w.endswith("s"):
-            w = w[:-1]
-        parts.append(re.escape(w) + ("" if compact else "(?:e?s)?"))
-    glue = r"\s*" if compact else r"\W+"
-    return re.compile(r"(?<![a-z0-9])" + glue.join(parts) + r"(?![a-z0-9])")
-
-
-def _negated(text: str, start: int) -> bool:
-    before = text[:start].split()[-3:]
-    tail = " ".join(before)
-    return any(tail.endswith(n) or f" {n} " in f" {tail} " for n in NEGATIONS)
-
-
-def _content_words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(text) if w not in STOPWORDS and not w.isdigit()]
-
-
-def _choose_table(text: str, tables: dict[str, TableInfo], spec: Spec, matches: dict[str, list[_Match]],
+def _choose_table(tokens: list[Token], tables: dict[str, TableInfo], spec: Spec, matches: dict[str, list[Match]],
                   rules: list[dict[str, Any]]) -> str:
     """The table whose name, description and column names and values best match the question."""
-    stems = {_stem(w) for w in _content_words(text)}
-    stems |= {_stem(w) for w in _WORD.findall(text) if w in ("rating", "reviews", "review")}
+    stems = {stem(t.norm) for t in tokens if is_content(t)}
     order = [w.name for w in spec.kb_worksheets() if w.name in tables]
     order += [n for n in tables if n not in order]
     best, best_score, why = order[0], -1.0, {}
     for name in order:
-        ws = spec.worksheet(name)
-        name_words = {_stem(w) for w in _WORD.findall(name.replace("_", " "))}
-        other = {_stem(w) for w in _WORD.findall((ws.description if ws else "").lower())}
-        other |= {_stem(w) for c in tables[name].columns for w in c.name.split("_")}
+        name_words = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if w}
+        other = _description_words(name, spec)
+        other |= {stem(w) for c in tables[name].columns for w in c.name.lower().split("_") if w}
         hits = {"name": sorted(stems & name_words), "words": sorted((stems & other) - name_words),
-                "values": len(matches[name])}
+                "values": len(matches.get(name, []))}
         score = 2 * len(hits["name"]) + len(hits["words"]) + 0.5 * hits["values"]
         if score > best_score:
             best, best_score, why = name, score, hits
@@ -304,31 +252,56 @@ def _choose_table(text: str, tables: dict[str, TableInfo], spec: Spec, matches: 
     return best
 
 
+def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], info: TableInfo, spec: Spec,
+             embedder: Any, rules: list[dict[str, Any]]) -> None:
+    """Comparisons and superlatives on the columns the words name; their tokens are used up."""
+    def take(start: int, end: int) -> None:
+        used.update(i for i, t in enumerate(tokens) if t.start < end and start < t.end)
+
+    taken: list[tuple[int, int]] = []
+    for c in comparisons(question, tokens, column_texts(info, spec), embedder):
+        query.conditions.append(f"t.{quote_identifier(c.column)} {c.op} {c.value!r}")
+        rules.append({"rule": "compare", "words": c.words, "column": c.column, "op": c.op, "value": c.value,
+                      "score": c.score})
+        take(c.start, c.end)
+        taken.append((c.start, c.end))
+    spans = []
+    for o in superlatives(question, column_texts(info, spec, ("int", "float", "date")), embedder, taken):
+        query.order.append(f"t.{quote_identifier(o.column)} {o.direction}")
+        rules.append({"rule": "order", "words": o.words, "column": o.column, "direction": o.direction,
+                      "score": o.score})
+        take(o.start, o.end)
+        spans.append((o.start, o.end))
+    if spans and not any(_plural(t) for t in tokens if not any(s <= t.start < e for s, e in spans)):
+        query.limit = 1  # "the cheapest t-shirt", "who is the best rated surgeon": one row, not a ranking
+        rules.append({"rule": "limit", "rows": 1, "why": "a superlative and no plural noun"})
+
+
+def _plural(t: Token) -> bool:
+    low = t.raw.lower()
+    return is_content(t) and low != t.norm and low.endswith("s")
+
+
 def _value_conditions(query: Query, info: TableInfo, tables: dict[str, TableInfo],
-                      matches: dict[str, list[_Match]], rules: list[dict[str, Any]]) -> list[tuple[int, int]]:
+                      matches: dict[str, list[Match]], used: set[int], rules: list[dict[str, Any]]) -> None:
     """WHERE conditions for matched values; a value of a joinable table becomes a key subquery."""
-    used: list[tuple[int, int]] = []
-    own = matches[info.name]
-    spans = [(m.start, m.end) for m in own]
-    borrowed: dict[str, list[_Match]] = {}
+    own = matches.get(info.name, [])
+    taken = set(used)
+    borrowed: dict[str, list[Match]] = {}
     for other, found in matches.items():
-        if other == info.name:
-            continue
-        key = _join_key(info, tables[other])
-        for m in found:
-            if key and all(m.end <= s or m.start >= e for s, e in spans):
+        key = _join_key(info, tables[other]) if other != info.name else None
+        for m in found if key else []:
+            if not (m.span() & taken):
                 borrowed.setdefault(other, []).append(m)
-                spans.append((m.start, m.end))
+                taken |= m.span()
+                used |= m.span()
     query.conditions += _grouped(own, "t", rules)
-    used += [(m.start, m.end) for m in own]
     for other, found in borrowed.items():
-        key = _join_key(info, tables[other])
+        key = _join_key(info, tables[other]) or ""
         inner = " AND ".join(_grouped(found, "o", rules))
         k = quote_identifier(key)
         query.conditions.append(f"t.{k} IN (SELECT o.{k} FROM {quote_identifier(other)} AS o WHERE {inner})")
         rules.append({"rule": "join", "table": other, "on": key})
-        used += [(m.start, m.end) for m in found]
-    return used
 
 
 def _join_key(a: TableInfo, b: TableInfo) -> str | None:
@@ -337,11 +310,11 @@ def _join_key(a: TableInfo, b: TableInfo) -> str | None:
     return keys[0] if keys else None
 
 
-def _grouped(found: list[_Match], alias: str, rules: list[dict[str, Any]]) -> list[str]:
+def _grouped(found: list[Match], alias: str, rules: list[dict[str, Any]]) -> list[str]:
     """Positive values of one column are alternatives (OR); negated ones are each excluded."""
-    by_column: dict[str, list[_Match]] = {}
+    by_column: dict[str, list[Match]] = {}
     for m in found:
-        by_column.setdefault(m.value.column, []).append(m)
+        by_column.setdefault(m.column, []).append(m)
     conditions = []
     for column, ms in by_column.items():
         positive = [_condition(m, alias) for m in ms if not m.negated]
@@ -349,91 +322,90 @@ def _grouped(found: list[_Match], alias: str, rules: list[dict[str, Any]]) -> li
             conditions.append(positive[0] if len(positive) == 1 else "(" + " OR ".join(positive) + ")")
         conditions += ["NOT " + _condition(m, alias) for m in ms if m.negated]
         for m in ms:
-            rules.append({"rule": "value", "words": m.words, "column": column, "value": m.value.value,
-                          "negated": m.negated})
+            values = [e.value for e in m.entries]
+            rule = {"rule": "value", "words": m.words, "column": column,
+                    "value": values[0] if len(values) == 1 else values, "negated": m.negated, "match": m.kind,
+                    "score": m.score}
+            if m.runner_up is not None:
+                rule["runner_up"] = m.runner_up
+            rules.append(rule)
     return conditions
 
 
-def _condition(m: _Match, alias: str) -> str:
-    c = f"{alias}.{quote_identifier(m.value.column)}"
-    if m.value.ctype == "list":
-        return f"EXISTS (SELECT 1 FROM json_each({c}) WHERE json_each.value = {_literal(m.value.value)})"
-    return f"{c} = {_literal(m.value.value)}"
+def _condition(m: Match, alias: str) -> str:
+    parts = []
+    for e in m.entries:
+        c = f"{alias}.{quote_identifier(e.column)}"
+        if e.ctype == "list":
+            parts.append(f"EXISTS (SELECT 1 FROM json_each({c}) WHERE json_each.value = {_literal(e.value)})")
+        else:
+            parts.append(f"{c} = {_literal(e.value)}")
+    return parts[0] if len(parts) == 1 else "(" + " OR ".join(parts) + ")"
 
 
-def _numeric_columns(info: TableInfo) -> list[str]:
-    return [c.name for c in info.columns if c.type in ("int", "float") and not _is_identifier(c.name)]
-
-
-def _column_for(word: str, info: TableInfo, less: bool) -> str | None:
-    """The numeric column a word names: `rating`, `units` (min_ for upper bounds, max_ for lower ones)."""
-    stem = _stem(word)
-    found = [n for n in _numeric_columns(info) if any(_stem(p) == stem for p in n.split("_"))]
-    if not found:
-        return None
-    prefer = "min_" if less else "max_"
-    return next((n for n in found if n.startswith(prefer)), found[0])
-
-
-def _numeric_conditions(query: Query, text: str, info: TableInfo, rules: list[dict[str, Any]]) -> list[tuple[int, int]]:
-    """`rating above 4`, `at least 4 rating`, `under 3 units` -> comparisons on numeric columns."""
-    used = []
-    at_most, at_least = ("at most", "no more than"), ("at least", "no less than")
-    ops = [(p, "<=" if p in at_most else "<") for p in _LESS] + [(p, ">=" if p in at_least else ">") for p in _MORE]
-    for phrase, op in ops:
-        pattern = re.compile(rf"(?:(\w+)\s+)?{re.escape(phrase)}\s+{_NUMBER}(?:\s+(\w+))?")
-        for m in pattern.finditer(text):
-            before, number, after = m.group(1), m.group(2), m.group(3)
-            less = op.startswith("<")
-            column = None
-            for word in (after, before):
-                if word and column is None:
-                    column = _column_for(word, info, less)
-            if column is None:
-                continue
-            value = float(number) if "." in number else int(number)
-            query.conditions.append(f"t.{quote_identifier(column)} {op} {value}")
-            rules.append({"rule": "compare", "words": m.group(0), "column": column, "op": op, "value": value})
-            used.append((m.start(), m.end()))
-    return used
-
-
-def _ordering(query: Query, text: str, info: TableInfo, rules: list[dict[str, Any]]) -> None:
-    """`best rated`/`top`/`highest rating` -> the rating column descending; `most reviews` -> the count column."""
-    numeric = _numeric_columns(info)
-    rating = next((n for n in numeric if "rating" in n and not n.startswith("num_")), None)
-    count = next((n for n in numeric if n.startswith("num_")), None)
-    if count and re.search(r"\b(most|many|popular)\b.*\b(reviews?|ratings?|reviewed)\b|\bmost popular\b", text):
-        query.order.append(f"t.{quote_identifier(count)} DESC")
-        rules.append({"rule": "order", "words": "most reviews", "column": count, "direction": "DESC"})
-    if rating and re.search(r"\b(best|top|highest|greatest|finest)\b", text):
-        query.order.append(f"t.{quote_identifier(rating)} DESC")
-        rules.append({"rule": "order", "words": "best rated", "column": rating, "direction": "DESC"})
-    if rating and re.search(r"\b(worst|lowest)\b", text):
-        query.order.append(f"t.{quote_identifier(rating)} ASC")
-        rules.append({"rule": "order", "words": "worst rated", "column": rating, "direction": "ASC"})
-
-
-def _free_text(query: Query, text: str, used: list[tuple[int, int]], info: TableInfo,
-               tables: dict[str, TableInfo], spec: Spec, rules: list[dict[str, Any]]) -> None:
-    """Content words no other rule used are searched in the table's FTS5 index (OR, ranked by bm25)."""
-    rest = "".join(" " if any(s <= i < e for s, e in used) else ch for i, ch in enumerate(text))
-    schema_words = {_stem(w) for name, t in tables.items() for w in name.split("_")}
-    schema_words |= {_stem(p) for c in info.columns for p in c.name.split("_")}
-    ws = spec.worksheet(info.name)
-    if ws:
-        schema_words |= {_stem(w) for w in _WORD.findall(ws.description.lower())}
-    words = []
-    for w in _content_words(rest):
-        if len(w) >= 3 and _stem(w) not in schema_words and w not in words and w not in SYNONYMS.values():
-            words.append(w)
+def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], info: TableInfo,
+               schema: set[str], embedder: Any, rules: list[dict[str, Any]]) -> None:
+    """Content words no other rule used: FTS5 bm25 and vector search, fused by reciprocal rank."""
+    words = _free_words(tokens, used, schema)
     if not words:
         return
     if info.fts_table is None:
         rules.append({"rule": "ignored", "words": words, "why": f"{info.name} has no free-text columns"})
         return
     query.fts_terms = words
-    rules.append({"rule": "free_text", "words": words, "index": info.fts_table, "rank": "bm25"})
+    rule: dict[str, Any] = {"rule": "free_text", "words": words, "index": info.fts_table, "rank": "bm25"}
+    rules.append(rule)
+    from .knowledge_vectors import LAZY_ROWS, vector_index
+
+    if embedder.fallback_reason:
+        rule["vectors"] = "not used: " + embedder.fallback_reason
+        return
+    index = vector_index(kb, embedder)
+    if index is None:
+        rule["vectors"] = "not used: the vector cache directory cannot be written"
+        return
+    if not index.built(info.name):
+        if info.row_count > LAZY_ROWS:
+            rule["vectors"] = f"not built ({info.row_count} rows > {LAZY_ROWS}; build them with build_vectors)"
+            return
+        rule["vectors_built"] = index.build(kb, info, embedder)
+    # the vector query keeps the schema words ("computer vision course"): they give the words their sense
+    _fuse(query, kb, index, info, words, " ".join(_free_words(tokens, used, set())), embedder, rule)
+
+
+def _free_words(tokens: list[Token], used: set[int], schema: set[str]) -> list[str]:
+    words: list[str] = []
+    for i, t in enumerate(tokens):
+        w = t.raw.lower()
+        if i not in used and len(w) >= 3 and is_content(t, schema) and w not in words:
+            words.append(w)
+    return words
+
+
+def _fuse(query: Query, kb: SQLiteKB, index: Any, info: TableInfo, words: list[str], phrase: str, embedder: Any,
+          rule: dict[str, Any]) -> None:
+    t, f = quote_identifier(info.name), quote_identifier(info.fts_table or "")
+    where = "".join(f" AND {c}" for c in query.conditions)
+    fts_sql = (f"SELECT t.rowid AS rid FROM {t} AS t JOIN {f} AS f ON f.rowid = t.rowid "
+               f"WHERE {f} MATCH ?{where} ORDER BY bm25({f}) LIMIT {_CANDIDATES}")
+    fts_ids = [r["rid"] for r in kb.execute(fts_sql, (fts_match(words),), max_rows=_CANDIDATES).rows]
+    allowed = None
+    if query.conditions:
+        result = kb.execute(f"SELECT t.rowid AS rid FROM {t} AS t WHERE {' AND '.join(query.conditions)}",
+                            max_rows=20_000)
+        allowed = None if result.truncated else [r["rid"] for r in result.rows]
+    hits, baseline = ([], 0.0) if allowed == [] else index.search(
+        info.name, embedder.encode([phrase])[0], allowed, _CANDIDATES, VECTOR_MIN)
+    if hits:  # a hit stands out from what any row of the table scores, and is near the best row
+        cutoff = max(baseline + VECTOR_LIFT, hits[0][1] - VECTOR_BAND)
+        hits = [(r, sim) for r, sim in hits if sim >= cutoff]
+    scores: dict[int, float] = {}
+    for ranking in (fts_ids, [r for r, _ in hits]):
+        for rank, rowid in enumerate(ranking):
+            scores[rowid] = scores.get(rowid, 0.0) + 1.0 / (RRF_K + rank + 1)
+    query.ranked = sorted(scores, key=lambda r: (-scores[r], r))[:_CANDIDATES]
+    rule.update({"rank": "rrf(bm25, vector)", "vector_query": phrase, "fts_hits": len(fts_ids), "vector_hits": len(hits),
+                 "vector_best": round(hits[0][1], 3) if hits else None, "vector_baseline": round(baseline, 3)})
 
 
 def _literal(value: Any) -> str:

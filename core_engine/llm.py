@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
-import httpx2  # openai's transport; errors raised while reading a stream come from it
-import openai
+from functools import cache
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from core_engine.errors import BackendError, StorageError
@@ -47,14 +48,25 @@ LOCAL_PLACEHOLDER_KEY = "sk-local-no-key-needed"
 NO_KEY_MESSAGE = "no API key: set {env} or enter a key in Settings"
 EMPTY_MESSAGE = "the LLM returned an empty completion"
 
-# Everything the openai client (or its transport, or its JSON decoding) may raise
-# for a bad endpoint or a bad answer. Programming errors (TypeError, ...) are not here.
-CLIENT_ERRORS: tuple[type[BaseException], ...] = (
-    openai.OpenAIError,
-    httpx2.HTTPError,
-    httpx2.StreamError,
-    ValueError,  # json.JSONDecodeError and pydantic.ValidationError on malformed bodies
-)
+if TYPE_CHECKING:
+    import openai
+
+
+@cache
+def client_errors() -> tuple[type[BaseException], ...]:
+    """Everything the openai client (or its transport, or its JSON decoding) may raise for a bad
+    endpoint or a bad answer; programming errors (TypeError, ...) are not here. openai (~1 s to
+    import) is imported on first need, not with this module, so `genie` starts quickly."""
+    import httpx2  # openai's transport; errors raised while reading a stream come from it
+    import openai
+    return (openai.OpenAIError, httpx2.HTTPError, httpx2.StreamError,
+            ValueError)  # json.JSONDecodeError and pydantic.ValidationError on malformed bodies
+
+
+def __getattr__(name: str) -> Any:
+    if name == "CLIENT_ERRORS":  # the old constant, for callers that import it
+        return client_errors()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class LLMConfig(BaseModel):
@@ -133,11 +145,19 @@ def is_local_url(base_url: str | None) -> bool:
 
 def is_retryable(exc: BaseException) -> bool:
     """Timeouts, connection failures, 429 and 5xx are worth another try; nothing else is."""
+    import httpx2
+    import openai
     if isinstance(exc, (openai.APIConnectionError, httpx2.TransportError)):
         return True  # APITimeoutError is an APIConnectionError
     if isinstance(exc, openai.APIStatusError):
         return exc.status_code == 429 or exc.status_code >= 500
     return False
+
+
+def shown_url(url: str | None) -> str | None:
+    """An endpoint as traces and messages show it: credentials in its query or user part blanked."""
+    from .secrets import redact_url
+    return redact_url(url) if url else url
 
 
 def map_client_error(
@@ -149,7 +169,10 @@ def map_client_error(
     timeout_s: float | None = None,
 ) -> BackendError:
     """Translate anything the openai client raised into a BackendError a user can act on."""
-    where = base_url or "the default OpenAI endpoint"
+    import httpx2
+    import openai
+
+    where = shown_url(base_url) or "the default OpenAI endpoint"
     status = getattr(exc, "status_code", None)
     if isinstance(exc, openai.APITimeoutError):
         after = f" after {timeout_s:g} s" if timeout_s is not None else ""
@@ -324,6 +347,7 @@ class OpenAIClient:
     # The openai client is built on first use, so a missing key is reported by the
     # call that needs it (as a BackendError the turn can fall back on).
     def _openai(self) -> openai.OpenAI:
+        import openai
         with self._lock:
             if self._client is None:
                 key = self._resolve_key()
@@ -334,7 +358,7 @@ class OpenAIClient:
                         timeout=self.config.timeout_s,
                         max_retries=0,  # retries are ours, so they are counted and traced
                     )
-                except CLIENT_ERRORS as exc:
+                except client_errors() as exc:
                     raise map_client_error(
                         exc, component="setup", model=self.config.model, base_url=self.config.base_url
                     ) from exc
@@ -383,7 +407,7 @@ class OpenAIClient:
     def complete(self, messages: list[dict], *, component: str) -> tuple[str, LLMCall]:
         cfg = self.config
         messages = [dict(m) for m in messages]
-        call = LLMCall(component=component, model=cfg.model, base_url=cfg.base_url, messages=messages)
+        call = LLMCall(component=component, model=cfg.model, base_url=shown_url(cfg.base_url), messages=messages)
         started = time.perf_counter()
         key = ResponseCache.key(cfg.model, cfg.temperature, messages) if self.cache is not None else None
         try:
@@ -420,7 +444,7 @@ class OpenAIClient:
             call.attempts = attempt
             try:
                 raw = self._request(messages, max_tokens=cfg.max_tokens, stream=cfg.stream)
-            except CLIENT_ERRORS as exc:
+            except client_errors() as exc:
                 error = map_client_error(
                     exc, component=call.component, model=cfg.model,
                     base_url=cfg.base_url, timeout_s=cfg.timeout_s,
@@ -435,7 +459,7 @@ class OpenAIClient:
     def test_connection(self) -> tuple[bool, str]:
         """One tiny request without retries; (ok, message) for the studio's Settings page."""
         cfg = self.config
-        where = cfg.base_url or "the default OpenAI endpoint"
+        where = shown_url(cfg.base_url) or "the default OpenAI endpoint"
         messages = [{"role": "user", "content": "Reply with the single word OK."}]
         started = time.perf_counter()
         try:
@@ -443,7 +467,7 @@ class OpenAIClient:
             text, _, _ = _parse_completion(raw, component="connection test", model=cfg.model)
         except BackendError as err:
             return False, err.message
-        except CLIENT_ERRORS as exc:
+        except client_errors() as exc:
             err = map_client_error(
                 exc, component="connection test", model=cfg.model,
                 base_url=cfg.base_url, timeout_s=cfg.timeout_s,

@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import acts as A
-from .errors import BackendError, PolicyError
+from .errors import BackendError, GenieError, PolicyError
 from .runtime import RowProxy, Runtime
-from .spec import Field, parse_type
-from .state import DialogueState, KBRecord, TaskRecord, ref_target
+from .spec import REFUSAL, Field, parse_type
+from .state import DialogueState, KBRecord, TaskRecord, ref, ref_target
 from .values import is_empty
 
 
@@ -42,19 +42,16 @@ def run_policy(rt: Runtime, prev: DialogueState) -> list[A.Act]:
 # ---------------------------------------------------------------- line 0: activation
 
 def _activate_worksheets(rt: Runtime) -> bool:
-    """Instantiate top-level task worksheets whose WS predicate became true (agent initiative)."""
-    nested = rt.spec.nested_worksheet_names()
+    """Instantiate top-level task worksheets whose WS predicate became true (agent initiative).
+
+    The candidates (not nested, no live record, predicate true) come in spec order from
+    `Runtime.activation_candidates`, which judges predicates by group and remembers outcomes."""
     changed = False
-    for ws in rt.spec.task_worksheets():
-        if not ws.predicate.strip() or ws.name in nested:
-            continue
-        if any(r.status != "abandoned" for r in rt.state.of_worksheet(ws.name)):
-            continue
-        if rt.predicate(ws.predicate, None, what=f"{ws.name} (ws_predicate)"):
-            rec = rt.state.new_task(ws.name, initiator="agent")
-            rt.trace.event("instantiate", var=rec.var, worksheet=ws.name, initiator="agent",
-                           reason="ws_predicate")
-            changed = True
+    for ws in rt.activation_candidates():
+        rec = rt.state.new_task(ws.name, initiator="agent")
+        rt.trace.event("instantiate", var=rec.var, worksheet=ws.name, initiator="agent",
+                       reason="ws_predicate")
+        changed = True
     return changed
 
 
@@ -131,15 +128,15 @@ def _row_type(rt: Runtime, rec: KBRecord):
 def _handle_assigned_fields(rt: Runtime, prev: DialogueState) -> bool:
     changed = False
     for rec in list(rt.state.tasks()):
-        if rec.status == "abandoned":
-            continue
+        if rec.status == "abandoned" or rec.values.keys() <= set(rec.actions_done):
+            continue  # (the second: every value's actions ran; nothing below applies)
         before = prev.get(rec.var)
         old_values = before.values if isinstance(before, TaskRecord) else {}
         for f in rt.worksheet_of(rec).fields:
             if f.name not in rec.values or f.name in rec.actions_done:
                 continue
             value = rec.values[f.name]
-            if ref_target(value) is not None and not rt.is_filled(rec, f):
+            if (ref_target(value) is not None or rt.is_record_list(f)) and not rt.is_filled(rec, f):
                 continue
             newly = old_values.get(f.name) != value
             if f.confirm and f.name not in rec.confirmed:
@@ -204,13 +201,54 @@ def _execute_completed(rt: Runtime) -> bool:
                         rec.outcome = None
                 changed = True
                 continue
-            rt.acts.append(A.report(rec.var, "api", rec.result, api=ws.api))
+            _fill_outputs(rt, rec, rec.result)
+            report = A.report(rec.var, "api", rec.result, api=ws.api)
+            rt.acts.append(report)
             rec.status = "completed"
+        else:
+            report = None
         rec.outcome = "executed"
         if ws.actions.strip():
             rt.run_code(ws.actions, rec, what=f"{ws.name} (ws_actions)")
+        _report_outputs(rt, rec, report)
         changed = True
     return changed
+
+
+def _output_fields(rt: Runtime, rec: TaskRecord) -> list[Field]:
+    return [f for f in rt.worksheet_of(rec).fields if f.kind == "output"]
+
+
+def _fill_outputs(rt: Runtime, rec: TaskRecord, result: Any) -> None:
+    """`output` fields take their value from the API result: the key of their name, or the
+    whole result when the worksheet has a single output field and no such key."""
+    outputs = _output_fields(rt, rec)
+    for f in outputs:
+        if isinstance(result, dict) and f.name in result:
+            value = result[f.name]
+        elif len(outputs) == 1 and result is not None:
+            value = result
+        else:
+            continue
+        try:
+            rt.assign(rec, f.name, value, source=f"{_api_label(rt, rec)} result")
+        except GenieError as exc:
+            rt.trace.error("output", str(exc), var=rec.var, field=f.name)
+
+
+def _api_label(rt: Runtime, rec: TaskRecord) -> str:
+    return rt.worksheet_of(rec).api or rec.worksheet
+
+
+def _report_outputs(rt: Runtime, rec: TaskRecord, report: A.Act | None) -> None:
+    """Report the output fields (from the API, or set by the WS actions) with the API report."""
+    values = {f.name: rt.flatten(rec.values[f.name]) for f in _output_fields(rt, rec) if f.name in rec.values}
+    if not values:
+        return
+    if report is None:
+        report = A.report(rec.var, "api", None)
+        rt.acts.append(report)
+    report["outputs"] = values
 
 
 def _pending_confirmation(rt: Runtime, rec: TaskRecord) -> bool:
@@ -250,14 +288,43 @@ def _ask_in(rt: Runtime, rec: TaskRecord, depth: int) -> A.Act | None:
         if f.kind != "input" or f.dont_ask or not rt.field_active(rec, f):
             continue
         value = rec.values.get(f.name)
+        if rt.is_record_list(f) and value != REFUSAL:
+            act = _ask_list(rt, rec, f, value, depth)
+            if act is not None:
+                return act
+            continue
         if f.confirm and not is_empty(value) and f.name not in rec.confirmed and ref_target(value) is None:
             return A.confirm(rec.var, rec.worksheet, f.name, rt.flatten(value))
-        if not f.required:
-            continue
         act = _ask_field(rt, rec, f, value, depth)
         if act is not None:
             return act
     return None
+
+
+def _ask_list(rt: Runtime, rec: TaskRecord, f: Field, value: Any, depth: int) -> A.Act | None:
+    """A list of records: fill each item in order, then ask "anything else?" until the user says no."""
+    items = value if isinstance(value, list) else []
+    for item in items:
+        child = rt.state.get(ref_target(item) or "")
+        if isinstance(child, TaskRecord) and child.status == "active":
+            act = _ask_in(rt, child, depth + 1)
+            if act is not None:
+                return act
+    if f.name in rec.confirmed:
+        return None
+    item_ws = rt.spec.worksheet(parse_type(f.type).worksheet or "")
+    if not items and item_ws is not None and item_ws.kind == "task":
+        child = rt.state.new_task(item_ws.name, initiator="agent", parent=rec, parent_field=f.name)
+        rec.values[f.name] = [ref(child.var)]  # the first item, asked field by field
+        rt.trace.event("instantiate", var=child.var, worksheet=item_ws.name, parent=rec.var, field=f.name)
+        act = _ask_in(rt, child, depth + 1)
+        if act is not None:
+            return act
+    if not items:
+        return A.ask(rec.var, rec.worksheet, f.name)
+    if f.confirm:
+        return A.confirm(rec.var, rec.worksheet, f.name, rt.flatten(items))
+    return {**A.ask(rec.var, rec.worksheet, f.name), "more": True}
 
 
 def _ask_field(rt: Runtime, rec: TaskRecord, f: Field, value: Any, depth: int) -> A.Act | None:

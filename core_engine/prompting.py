@@ -17,12 +17,15 @@ prompt does not grow with the length of the conversation.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import json
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
 import jinja2
+from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
 from . import acts as A
@@ -37,6 +40,7 @@ __all__ = [
     "compact_row",
     "render_acts",
     "render_few_shots",
+    "select_few_shots",
     "render_kb_tables",
     "render_signatures",
     "render_state",
@@ -61,6 +65,60 @@ class RenderedPrompt:
     sources: dict[str, str]
 
 
+TEMPLATE_TEXT_MAX = 1_000_000
+"""Characters (or items) one template operation may build: `"a" * n`, `center(n)`, `range(n)`."""
+TEMPLATE_ITEMS_MAX = 1_000_000
+"""Items all `range()` calls of one render may yield together (nested loops share it)."""
+
+
+class BudgetedEnvironment(SandboxedEnvironment):
+    """Jinja's sandbox plus size budgets: a project's templates come from whoever wrote the bundle.
+
+    The sandbox stops attribute escapes; it does not stop `"a" * 10**9`, `|center(10**9)` or
+    nested `range(100000)` loops, which would stall every LLM turn. Those three are bounded here;
+    going past a budget is a SecurityError, which `PromptLibrary.render` reports as a SpecError.
+    """
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._items = threading.local()
+        self.globals["range"] = self._range
+        for name in ("center", "indent", "wordwrap", "truncate"):
+            self.filters[name] = self._bounded_filter(self.filters[name])
+
+    def reset_budget(self) -> None:
+        self._items.left = TEMPLATE_ITEMS_MAX
+
+    def _range(self, *args: int) -> range:
+        r = range(*args)
+        left = getattr(self._items, "left", TEMPLATE_ITEMS_MAX) - len(r)
+        if len(r) > TEMPLATE_TEXT_MAX or left < 0:
+            raise SecurityError(f"the template's loops went past {TEMPLATE_ITEMS_MAX:,} items")
+        self._items.left = left
+        return r
+
+    @staticmethod
+    def _bounded_filter(fn: Any) -> Any:
+        def bounded(value: Any, *args: Any, **kwargs: Any) -> Any:
+            for n in (*args, *kwargs.values()):
+                if isinstance(n, int) and not isinstance(n, bool) and abs(n) > TEMPLATE_TEXT_MAX:
+                    raise SecurityError(f"a template filter width of {n:,} is past {TEMPLATE_TEXT_MAX:,}")
+            return fn(value, *args, **kwargs)
+        return bounded
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "*":
+            for seq, n in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > TEMPLATE_TEXT_MAX:
+                    raise SecurityError(f"the template builds {len(seq) * n:,} characters or items "
+                                        f"(at most {TEMPLATE_TEXT_MAX:,})")
+        if operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(right) > 64:
+            raise SecurityError("the template raises a number to a power above 64")
+        return super().call_binop(context, operator, left, right)
+
+
 class PromptLibrary:
     """The prompt templates of one agent: the project's `prompts/` first, then the shipped ones."""
 
@@ -71,7 +129,7 @@ class PromptLibrary:
         if self.project_dir is not None and self.project_dir.is_dir():
             loaders.append(jinja2.FileSystemLoader(str(self.project_dir)))
         loaders += [builtin, jinja2.PrefixLoader({"builtin": builtin})]
-        self.env = SandboxedEnvironment(
+        self.env = BudgetedEnvironment(
             loader=jinja2.ChoiceLoader(loaders), undefined=jinja2.StrictUndefined, autoescape=False,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
         )
@@ -89,6 +147,7 @@ class PromptLibrary:
         for role in ("system", "user"):
             template = f"{name}_{role}.jinja2"
             try:
+                self.env.reset_budget()
                 text = self.env.get_template(template).render(**variables)
             except jinja2.TemplateSyntaxError as exc:
                 raise SpecError(f"prompt template {exc.name or template} line {exc.lineno}: {exc.message}",
@@ -139,7 +198,7 @@ def _signature(ws: Worksheet, spec: Spec, is_start: bool) -> str:
         lines.append(f"    # columns: {names}")
         return "\n".join(lines)
     for f in ws.fields:
-        if f.kind == "internal":
+        if f.kind in ("internal", "output"):
             continue
         lines.append(f"    {f.name}: {_type_text(f)}" + _field_comment(f))
     if len(lines) == 1:
@@ -359,6 +418,42 @@ def render_few_shots(examples: list[dict[str, Any]]) -> list[dict[str, str]]:
             "statements": ex["statements"].strip() or "# nothing to change",
         })
     return out
+
+
+_WORD = re.compile(r"[a-z0-9]{3,}")
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def example_text(ex: dict[str, str]) -> str:
+    """An example as the parser template shows it (for its size in tokens)."""
+    return (f"Example 1\nState:\n```\n{ex['state']}\n```\nAgent acts:\n{ex['acts']}\nAgent: {ex['agent']}\n"
+            f"User: {ex['user']}\nStatements:\n```python\n{ex['statements']}\n```\n")
+
+
+def select_few_shots(examples: list[dict[str, str]], costs: list[int], context: str, *, room: int,
+                     most: int) -> list[dict[str, str]]:
+    """The examples most like this turn that fit in `room` tokens, at most `most`, in project order.
+
+    Likeness is word overlap (words of 3+ letters) between `context` (the user's words, the
+    agent's last acts and utterance, the worksheets in focus) and the example, scaled by the
+    example's length so a long example does not win by size alone; ties keep project order.
+    """
+    query = _words(context)
+    scored = []
+    for i, ex in enumerate(examples):
+        words = _words(" ".join((ex["user"], ex["acts"], ex["agent"], ex["state"], ex["statements"])))
+        scored.append((-(len(query & words) / (1 + len(words)) ** 0.5), i))
+    chosen: list[int] = []
+    for _, i in sorted(scored):
+        if len(chosen) == most:
+            break
+        if costs[i] <= room:
+            chosen.append(i)
+            room -= costs[i]
+    return [examples[i] for i in sorted(chosen)]
 
 
 def date_words(today: dt.date) -> dict[str, str]:

@@ -9,16 +9,20 @@ and the API functions.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Iterator, Protocol
 
 from . import acts as A
 from . import sandbox
 from .apis import ApiRunner
-from .errors import BackendError, GenieError, SandboxError, StatementError
+from .errors import BackendError, GenieError, SandboxError, SandboxTimeout, StatementError
 from .spec import REFUSAL, Field, Spec, Worksheet, parse_type, snake_case
-from .state import DialogueState, KBRecord, Proposal, TaskRecord, ref, ref_target
+from .jsonsafe import check_value
+from .spec_index import ActivationGroup, SpecIndex, WorksheetToken, spec_index
+from .state import DialogueState, KBRecord, Proposal, TaskRecord, REF_KEY, json_copy, ref, ref_target
 from .values import coerce_value, is_empty
 
 
@@ -46,34 +50,46 @@ class Trace:
     errors: list[dict[str, Any]] = field(default_factory=list)
     # each distinct (predicate, record, outcome) once: what coverage and the graph overlay read
     predicates: list[dict[str, Any]] = field(default_factory=list)
+    _seen: set[tuple[str, str | None, bool]] = field(default_factory=set, repr=False, compare=False)
+    # outcomes of grouped WS predicates, as (group, true positions, live worksheets): listed
+    # in `predicates` only when the turn's trace is read (all_predicates), not at every policy step
+    _pending: list[tuple[Any, frozenset[int], frozenset[str]]] = field(default_factory=list, repr=False,
+                                                                        compare=False)
+    _pending_keys: set[tuple] = field(default_factory=set, repr=False, compare=False)
 
     def event(self, kind: str, **data: Any) -> None:
         self.events.append({"event": kind, **data})
 
     def predicate(self, where: str, var: str | None, value: bool) -> None:
         """Record a predicate outcome; `where` is "Ws (ws_predicate)" or "Ws.field (predicate)"."""
-        entry = {"where": where, "var": var, "value": value}
-        if entry not in self.predicates:  # few distinct entries per turn; a scan is cheap
-            self.predicates.append(entry)
+        key = (where, var, value)
+        if key not in self._seen:  # a set: a large spec evaluates thousands of predicates a turn
+            self._seen.add(key)
+            self.predicates.append({"where": where, "var": var, "value": value})
 
     def error(self, stage: str, message: str, **data: Any) -> None:
         self.errors.append({"stage": stage, "error": message, **data})
 
+    def grouped(self, group: Any, true: tuple[int, ...], live: frozenset[str]) -> None:
+        """Outcomes of a group of WS predicates (true: the positions that hold), listed on reading."""
+        key = (id(group), true, live)
+        if key not in self._pending_keys:  # the same outcomes at the next policy step
+            self._pending_keys.add(key)
+            self._pending.append((group, frozenset(true), live))
 
-class WorksheetToken:
-    """What a worksheet name means inside spec code: an argument for propose()."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def sandbox_getattr(self, name: str) -> Any:
-        raise SandboxError(f"worksheet {self.name} has no attribute '{name}'")
-
-    def sandbox_setattr(self, name: str, value: Any) -> None:
-        raise SandboxError(f"cannot set attributes of worksheet {self.name}")
-
-    def sandbox_call_method(self, name: str, args: list, kwargs: dict) -> Any:
-        raise SandboxError(f"worksheet {self.name} has no method '{name}'")
+    def all_predicates(self) -> list[dict[str, Any]]:
+        """`predicates`, with the grouped WS predicate outcomes of the turn added."""
+        for group, true, live in self._pending:
+            keys, entries = group.trace_entries(true, live)
+            if self._seen.isdisjoint(keys):  # the usual case: added in bulk (the entries are shared, read-only)
+                self._seen.update(keys)
+                self.predicates.extend(entries)
+            else:
+                fresh = set(keys) - self._seen
+                self._seen |= fresh
+                self.predicates.extend(e for e, k in zip(entries, keys) if k in fresh)
+        self._pending.clear()
+        return self.predicates
 
 
 class RowProxy:
@@ -106,11 +122,22 @@ class RecordProxy:
         if ws.field(name) is not None:
             return self.rt.to_sandbox(self.record.values.get(name))
         if name == "result":
-            return self.record.result
+            return json_copy(self.record.result)  # snapshots share it: spec code gets its own copy
         raise SandboxError(f"{ws.name} has no field '{name}'", worksheet=ws.name, field=name)
 
     def sandbox_setattr(self, name: str, value: Any) -> None:
         self.rt.assign(self.record, name, self.rt.from_sandbox(value), source="action")
+
+    def sandbox_field_confirmed(self, name: str) -> bool | None:
+        """`record.field.confirmed` in spec code: whether that field's value was confirmed.
+
+        None when `.confirmed` means something else (the field holds a record, which is read
+        as usual); the sandbox then reads the attribute normally.
+        """
+        ws = self.rt.worksheet_of(self.record)
+        if ws.field(name) is None or ref_target(self.record.values.get(name)) is not None:
+            return None
+        return name in self.record.confirmed
 
     def sandbox_call_method(self, name: str, args: list, kwargs: dict) -> Any:
         if name == "is_completed" and not args and not kwargs:
@@ -119,6 +146,10 @@ class RecordProxy:
 
 
 ACTION_LIMIT = 100
+TURN_CODE_FACTOR = 2  # all spec code of one turn: 2 x action_timeout_s (each run: 1 x)
+"""Actions run per turn before the policy stops (a spec whose actions keep re-triggering)."""
+MAX_SAY_ACTS = 50
+"""say() calls of spec code in one turn (each is an act the user reads)."""
 """Actions run per turn before the policy stops (a spec whose actions keep re-triggering)."""
 
 
@@ -132,15 +163,31 @@ class Runtime:
         self.today = today or dt.date.today()
         self.trace = Trace()
         self.acts: list[A.Act] = []
+        self.said = 0
         self.actions_run = 0
+        self.code_seconds = 0.0  # spec code run so far this turn (predicates and actions)
+        # (var, field) changed this turn: confirming it in the same turn would confirm a value
+        # the agent never showed (interpreter).
+        self.changed: set[tuple[str, str]] = set()
+        # records with a value changed this turn that was already filled (and so shown in a summary)
+        self.changed_shown: set[str] = set()
+        self._index: SpecIndex | None = None
 
     # ------------------------------------------------------------ spec access
+    @property
+    def index(self) -> SpecIndex:
+        """Name lookups over the spec, built once per spec (not per predicate)."""
+        if self._index is None:
+            self._index = spec_index(self.spec)
+        return self._index
+
     def worksheet_of(self, record: TaskRecord) -> Worksheet:
-        return self.spec.require_worksheet(record.worksheet)
+        ws = self.index.worksheets.get(record.worksheet)
+        return ws if ws is not None else self.spec.require_worksheet(record.worksheet)
 
     def field_of(self, record: TaskRecord, name: str) -> Field:
         ws = self.worksheet_of(record)
-        f = ws.field(name)
+        f = self.index.fields.get(ws.name, {}).get(name) or ws.field(name)
         if f is None:
             raise StatementError(f"{ws.name} has no field '{name}'", worksheet=ws.name, field=name)
         return f
@@ -165,27 +212,51 @@ class Runtime:
         if isinstance(value, list):
             return [self.from_sandbox(v) for v in value]
         if isinstance(value, dict):
+            if REF_KEY in value:
+                raise SandboxError(f"'{REF_KEY}' is a reserved key; assign a record itself to refer to it")
             return {k: self.from_sandbox(v) for k, v in value.items()}
         return value
 
-    def names_for(self, record: TaskRecord | None) -> dict[str, Any]:
-        """Names spec code sees, lowest priority first (DESIGN §4 name resolution)."""
-        names: dict[str, Any] = {}
-        for ws in self.spec.worksheets:
-            names[ws.name] = WorksheetToken(ws.name)
-        for rec in self.state.tasks():
-            if rec.status == "abandoned":
-                continue
-            for f in self.worksheet_of(rec).fields:
-                names.setdefault(f.name, self.to_sandbox(rec.values.get(f.name)))
-        for rec in self.state.tasks():
-            names[rec.var] = RecordProxy(self, rec)
+    def names_for(self, record: TaskRecord | None, only: frozenset[str] | None = None) -> dict[str, Any]:
+        """Names spec code sees, lowest priority first (DESIGN §4 name resolution).
+
+        `only` (the free names of an expression) builds just those: a predicate reads a few
+        names, and a large spec has thousands.
+        """
+        index = self.index
+        keep = (lambda n: True) if only is None else only.__contains__
+        names: dict[str, Any] = dict(index.tokens) if only is None else \
+            {n: index.tokens[n] for n in only if n in index.tokens}
+        tasks = self.state.tasks()
+        if only is None:
+            for rec in tasks:
+                if rec.status == "abandoned":
+                    continue
+                for f in self.worksheet_of(rec).fields:
+                    if f.name not in names:
+                        names[f.name] = self.to_sandbox(rec.values.get(f.name))
+        else:
+            wanted = [n for n in only if n in index.field_names and n not in names]
+            for rec in tasks if wanted else ():
+                if rec.status == "abandoned":
+                    continue
+                fields = index.fields.get(rec.worksheet)
+                if fields is None:
+                    fields = {f.name: f for f in self.worksheet_of(rec).fields}
+                for n in wanted:
+                    if n in fields and n not in names:
+                        names[n] = self.to_sandbox(rec.values.get(n))
+        for rec in tasks:
+            if keep(rec.var):
+                names[rec.var] = RecordProxy(self, rec)
         for api in self.spec.apis:
-            names[api.name] = self._api_function(api.name)
+            if keep(api.name):
+                names[api.name] = self._api_function(api.name)
         if record is not None:
             for scope in reversed([record, *self.state.ancestors(record)]):
                 for f in self.worksheet_of(scope).fields:
-                    names[f.name] = self.to_sandbox(scope.values.get(f.name))
+                    if keep(f.name):
+                        names[f.name] = self.to_sandbox(scope.values.get(f.name))
             names["self"] = RecordProxy(self, record)
             names["say"] = self._say
             names["propose"] = lambda ws, values=None: self._propose(record, ws, values)
@@ -194,15 +265,22 @@ class Runtime:
         return names
 
     def _api_function(self, name: str) -> Callable[..., Any]:
-        def call(**kwargs: Any) -> Any:
-            params = {k: self.from_sandbox(v) for k, v in kwargs.items()}
+        def call(*args: Any, **kwargs: Any) -> Any:
+            # positional arguments (the reference's `@api(self, main.x)`) take the declared names
+            api = self.spec.api(name)
+            names = [p.name for p in api.parameters] if api is not None else []
+            given = {(names[i] if i < len(names) else f"arg{i + 1}"): v for i, v in enumerate(args)}
+            params = {k: self.flatten(self.from_sandbox(v)) for k, v in {**given, **kwargs}.items()}
             result = self.apis.call(name, params)
             self.trace.event("api", api=name, params=params, result=result)
             return result
         return call
 
     def _say(self, text: Any) -> None:
-        self.acts.append(A.say(str(text)))
+        self.said += 1
+        if self.said > MAX_SAY_ACTS:
+            raise SandboxError(f"spec code said more than {MAX_SAY_ACTS} things in one turn")
+        self.acts.append(A.say(sandbox.safe_str(text)))
 
     def _propose(self, record: TaskRecord, ws: Any, values: Any) -> None:
         name = ws.name if isinstance(ws, WorksheetToken) else str(ws)
@@ -212,6 +290,10 @@ class Runtime:
         vals = self.from_sandbox(values or {})
         if not isinstance(vals, dict):
             raise SandboxError("propose: values must be a dict of field: value")
+        try:
+            check_value(vals, f"propose({name})")
+        except ValueError as exc:
+            raise SandboxError(str(exc)) from exc
         for key in vals:
             if target.field(key) is None:
                 raise SandboxError(f"propose: {name} has no field '{key}'")
@@ -221,25 +303,100 @@ class Runtime:
         self.acts.append(A.propose(name, _plain(vals, self.state)))
 
     def _exit(self, record: TaskRecord) -> None:
+        record = self.state.thaw(record)  # a completed record is shared with earlier states
         record.status = "abandoned"
         for child in self.state.children(record):
-            child.status = "abandoned"
+            self.state.thaw(child).status = "abandoned"
         self.trace.event("exitws", var=record.var)
 
     def predicate(self, source: str, record: TaskRecord | None, *, what: str) -> bool:
         """Evaluate a predicate; a failing one counts as false and is traced."""
+        return bool(self.predicate_outcome(source, record, what=what))
+
+    def predicate_outcome(self, source: str, record: TaskRecord | None, *, what: str) -> bool | None:
+        """True/False, or None when the predicate failed (traced): gates treat None as closed."""
         if not source.strip():
             return True
         var = record.var if record is not None else None
+        value: bool | None
         try:
             code = sandbox.check_expression(source)
-            value = bool(sandbox.evaluate(code, self.names_for(record),
-                                          timeout_s=self.spec.settings.action_timeout_s))
+            names = self.names_for(record, code.names)
+            key = self.index.memo_key(source, names, code.names)
+            memo = self.index.memo.get(key) if key is not None else None
+            if memo is not None:
+                value = memo
+            else:
+                with self._timed_code() as timeout_s:
+                    value = bool(sandbox.evaluate(code, names, timeout_s=timeout_s))
+                if key is not None:
+                    self.index.remember(key, value)
         except GenieError as exc:
             self.trace.error("predicate", str(exc), where=what, source=source)
-            value = False
-        self.trace.predicate(what, var, value)
+            value = None
+        self.trace.predicate(what, var, bool(value))
         return value
+
+    # ------------------------------------------------------------ worksheets the agent opens
+    def activation_candidates(self) -> Iterator[Worksheet]:
+        """Top-level task worksheets whose WS predicate is true and that have no live record, in spec
+        order, each judged on the state as it is when it is reached (the caller opens one before the
+        next is looked for).
+
+        Predicates reading the same names are judged as a group: the names are looked up once, and
+        when they hold plain values the group's outcome is remembered per values (SpecIndex), so a
+        1,000-worksheet spec costs the worksheets that are true, not all of them.
+        """
+        entries = self.index.activation
+        start = 0
+        while start < len(entries):
+            live = frozenset(r.worksheet for r in self.state.tasks() if r.status != "abandoned")
+            true = [p for group in self.index.groups if group.positions[-1] >= start
+                    for p in self._group_true(group, start, live)]
+            following = [p for p in true if p >= start and entries[p].worksheet.name not in live]
+            if not following:
+                return
+            position = min(following)
+            yield entries[position].worksheet
+            start = position + 1
+
+    def _group_true(self, group: ActivationGroup, start: int, live: frozenset[str]) -> list[int]:
+        entries = self.index.activation
+        if group.names is not None:
+            names = self.names_for(None, group.names)
+            key = self.index.memo_key("", names, group.names)
+            if key is not None:
+                key = (id(group), key)
+                true = self.index.group_memo.get(key)
+                if true is None and group.equals is not None:
+                    (value,) = (names.get(n) for n in group.names)
+                    true = tuple(group.equals.get(value, ())) if isinstance(value, str) else ()
+                if true is None:
+                    true = self._evaluate_group(group, names)
+                    if true is not None:
+                        self.index.remember_group(key, true)
+                if true is not None:
+                    self.trace.grouped(group, true, live)
+                    return list(true)
+        # inputs that are records, rows or functions, or a predicate that fails: one by one, traced
+        return [p for p in group.positions if p >= start and entries[p].worksheet.name not in live
+                and self.predicate(entries[p].source, None, what=entries[p].where)]
+
+    def _evaluate_group(self, group: ActivationGroup, names: dict[str, Any]) -> tuple[int, ...] | None:
+        """The positions of the group whose predicate is true on `names`; None if one fails (the
+        one-by-one path then traces its error)."""
+        true = []
+        for p in group.positions:
+            entry = self.index.activation[p]
+            assert entry.code is not None
+            try:
+                with self._timed_code() as timeout_s:
+                    hit = sandbox.evaluate(entry.code, names, timeout_s=timeout_s)
+                if hit:
+                    true.append(p)
+            except GenieError:
+                return None
+        return tuple(true)
 
     def run_code(self, source: str, record: TaskRecord, *, what: str, self_value: Any = None) -> bool:
         """Run an action block; a failure is a trace entry, not a crash.
@@ -257,12 +414,27 @@ class Runtime:
             names = self.names_for(record)
             if self_value is not None:
                 names["self"] = self_value
-            sandbox.execute(code, names, timeout_s=self.spec.settings.action_timeout_s)
+            with self._timed_code() as timeout_s:
+                sandbox.execute(code, names, timeout_s=timeout_s)
             self.trace.event("action", where=what, var=record.var)
             return True
         except GenieError as exc:
             self.trace.error("action", str(exc), where=what, var=record.var)
             return False
+
+    @contextlib.contextmanager
+    def _timed_code(self) -> Iterator[float]:
+        """One run of spec code: its own limit, within what is left of the turn's (many 0.4 s predicates
+        made a 17 s turn)."""
+        limit = self.spec.settings.action_timeout_s
+        left = TURN_CODE_FACTOR * limit - self.code_seconds
+        if left <= 0:
+            raise SandboxTimeout(f"spec code used all its time for this turn ({TURN_CODE_FACTOR * limit:g} s)")
+        started = time.perf_counter()
+        try:
+            yield min(limit, left)
+        finally:
+            self.code_seconds += time.perf_counter() - started
 
     # ------------------------------------------------------------ activity and completeness
     def record_active(self, record: TaskRecord) -> bool:
@@ -282,10 +454,20 @@ class Runtime:
     def field_active(self, record: TaskRecord, f: Field) -> bool:
         return self.predicate(f.predicate, record, what=f"{record.worksheet}.{f.name} (predicate)")
 
+    def is_record_list(self, f: Field) -> bool:
+        """A `List[Worksheet]` field: its items are records or rows, and the user ends the list."""
+        tref = parse_type(f.type)
+        return tref.is_list and tref.worksheet is not None and self.spec.worksheet(tref.worksheet) is not None
+
     def is_filled(self, record: TaskRecord, f: Field) -> bool:
         value = record.values.get(f.name)
         if is_empty(value):
             return False
+        if isinstance(value, list) and self.is_record_list(f):
+            # every item complete, and the user said that is all ("anything else?" - "no")
+            items = [self.state.get(ref_target(v) or "") for v in value]
+            return f.name in record.confirmed and all(
+                self.is_complete(r) for r in items if isinstance(r, TaskRecord) and r.status != "abandoned")
         target = ref_target(value)
         if target is not None:
             child = self.state.get(target)
@@ -295,12 +477,37 @@ class Runtime:
         return True
 
     def must_answer(self, record: TaskRecord, f: Field) -> bool:
-        """Required input fields that are active: what completion waits for."""
-        return f.kind == "input" and f.required and not f.dont_ask and self.field_active(record, f)
+        """Required input fields that are active: a refusal of one blocks the task's API."""
+        return f.required and self.askable(record, f)
+
+    def askable(self, record: TaskRecord, f: Field) -> bool:
+        """Active input fields that are not dont_ask: asked in order, required or not (paper §2)."""
+        return f.kind == "input" and not f.dont_ask and self.field_active(record, f)
 
     def is_complete(self, record: TaskRecord) -> bool:
+        """Every askable field answered or refused, its confirmation given, nested records complete.
+
+        A field predicate that fails is a closed gate: the record is not complete (an
+        error never lets an API through), and the trace says why.
+        """
         ws = self.worksheet_of(record)
-        return all(self.is_filled(record, f) for f in ws.fields if self.must_answer(record, f))
+        for f in ws.fields:
+            if f.kind != "input" or f.dont_ask:
+                continue
+            active = self.predicate_outcome(f.predicate, record, what=f"{record.worksheet}.{f.name} (predicate)")
+            if active is None:
+                entry = {"event": "gate_closed", "var": record.var, "field": f.name,
+                         "reason": "its predicate failed; the record waits"}
+                if entry not in self.trace.events:
+                    self.trace.events.append(entry)
+                return False
+            if not active:
+                continue
+            if not self.is_filled(record, f):
+                return False
+            if f.confirm and f.name not in record.confirmed and record.values.get(f.name) != REFUSAL:
+                return False
+        return True
 
     def refused_required(self, record: TaskRecord) -> list[str]:
         ws = self.worksheet_of(record)
@@ -310,13 +517,19 @@ class Runtime:
     def assign(self, record: TaskRecord, name: str, value: Any, *, source: str) -> None:
         """Typed assignment with refusal, removal, confirmation and re-confirmation rules."""
         f = self.field_of(record, name)
-        if record.status == "completed":
+        if record.status == "completed" and f.kind != "output":
             raise StatementError(f"{record.var} was already completed; start a new {record.worksheet}",
                                  var=record.var, field=name)
         old = record.values.get(name)
         if value == REFUSAL:
             new: Any = REFUSAL
-        elif ref_target(value) is not None or value is None:
+        elif ref_target(value) is not None:
+            target = ref_target(value)
+            if target == record.var or any(a.var == target for a in self.state.ancestors(record)):
+                raise StatementError(f"{record.var}.{name} cannot refer to {target}, which holds it",
+                                     var=record.var, field=name)
+            new = value
+        elif value is None:
             new = value
         else:
             new = coerce_value(value, f, self.spec, worksheet=record.worksheet)
@@ -329,7 +542,7 @@ class Runtime:
                 record.refused.append(name)
         elif name in record.refused:
             record.refused.remove(name)
-        if new != old:
+        if new != old and f.kind != "output":  # an output is the agent's report, not a new answer
             if record.outcome == "executed":
                 record.outcome = None  # a changed value is a new completion: WS actions run again
             if name in record.confirmed:
@@ -337,6 +550,9 @@ class Runtime:
             if name in record.actions_done:
                 record.actions_done.remove(name)
             if parse_type(f.type).base != "confirm":
+                self.changed.add((record.var, name))
+                if old is not None:  # a value the last summary showed: a yes this turn did not see the new one
+                    self.changed_shown.add(record.var)
                 self._reopen_confirmations(record)
             elif record.outcome == "declined":
                 record.outcome = None  # the user changed their no

@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from .errors import SandboxError, SandboxViolation
-from .sandbox_runtime import MAX_EXPONENT, SAFE_BUILTINS, Interpreter, where
+from .sandbox_runtime import MAX_EXPONENT, SAFE_BUILTINS, Interpreter, safe_str, where
 from .syntax import parse_python
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "evaluate",
     "execute",
     "free_names",
+    "safe_str",
 ]
 
 Mode = Literal["expression", "block"]

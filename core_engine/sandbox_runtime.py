@@ -19,8 +19,9 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from .errors import GenieError, SandboxError, SandboxTimeout
+from .sandbox_cost import (MAX_ITEMS, _check_weight, _safe_ascii, _safe_repr, _safe_sorted, guarded_strip, safe_str,
+                           weight)
 
-MAX_ITEMS = 1_000_000  # largest str/list/tuple one operation may build
 MAX_ALLOC = 20_000_000  # items all size-guarded operations of one run may build
 MAX_INT_BITS = 100_000  # largest integer `*` or `**` may build (about 30,000 digits)
 MAX_EXPONENT = 1_000
@@ -45,10 +46,11 @@ def _safe_sum(iterable: Any, /, start: Any = 0) -> Any:
     return sum(iterable, start)
 
 
-_PLAIN_BUILTINS = (len, min, max, abs, round, sorted, any, all, str, int, float, bool, list,
+_PLAIN_BUILTINS = (len, min, max, abs, round, any, all, int, float, bool, list,
                    dict, set, tuple, enumerate, zip)  # fmt: skip
 SAFE_BUILTINS: Mapping[str, Callable[..., Any]] = MappingProxyType(
-    {f.__name__: f for f in _PLAIN_BUILTINS} | {"sum": _safe_sum, "range": _safe_range}
+    {f.__name__: f for f in _PLAIN_BUILTINS}
+    | {"sum": _safe_sum, "range": _safe_range, "str": safe_str, "sorted": _safe_sorted}
 )
 
 # Methods callable on plain values, by the type that defines them. `str.format` and
@@ -99,7 +101,7 @@ _COMPARE: dict[type, Callable[[Any, Any], bool]] = {
     ast.Is: operator.is_,
     ast.IsNot: operator.is_not,
 }
-_CONVERSIONS: dict[int, Callable[[Any], str]] = {-1: lambda v: v, 115: str, 114: repr, 97: ascii}
+_CONVERSIONS: dict[int, Callable[[Any], str]] = {-1: lambda v: v, 115: safe_str, 114: _safe_repr, 97: _safe_ascii}
 
 
 def is_host_object(value: Any) -> bool:
@@ -242,6 +244,7 @@ class Interpreter:
 
     def _formatted_value(self, node: ast.FormattedValue) -> str:
         value = _CONVERSIONS[node.conversion](self.eval(node.value))
+        _check_weight(value, "the f-string value")
         spec = "" if node.format_spec is None else self.eval(node.format_spec)
         if any(int(number) > MAX_FORMAT_NUMBER for number in re.findall(r"\d+", spec)):
             raise SandboxError(
@@ -282,6 +285,9 @@ class Interpreter:
         for seq, count in ((left, right), (right, left)):
             if isinstance(seq, _SEQUENCES) and isinstance(count, int):
                 self._grow(len(seq) * max(count, 0), "the repeated value")
+                if not isinstance(seq, str) and count > 1 and weight(seq, MAX_ITEMS // count + 1) * count > MAX_ITEMS:
+                    raise SandboxError(f"the repeated value would hold more than {MAX_ITEMS:,} items "
+                                       "and characters")
                 return
         ints = isinstance(left, int) and isinstance(right, int)
         if ints and left.bit_length() + right.bit_length() > MAX_INT_BITS:
@@ -302,6 +308,9 @@ class Interpreter:
         left = self.eval(node.left)
         for op, comparator in zip(node.ops, node.comparators, strict=True):
             right = self.eval(comparator)
+            if isinstance(right, (list, tuple)) or isinstance(left, (list, tuple, dict)):
+                _check_weight(right, "the comparison")
+                _check_weight(left, "the comparison")
             if not _COMPARE[type(op)](left, right):
                 return False
             left = right
@@ -354,6 +363,10 @@ class Interpreter:
         return base
 
     def _attribute(self, node: ast.Attribute) -> Any:
+        if node.attr == "confirmed" and isinstance(node.value, ast.Attribute):
+            state = self._confirmation_state(node.value)
+            if state is not None:
+                return state
         base = self._host_base(node, "read")
         if is_host_object(base):
             return base.sandbox_getattr(node.attr)
@@ -362,6 +375,12 @@ class Interpreter:
             " only records have readable attributes",
             **where(node),
         )
+
+    def _confirmation_state(self, node: ast.Attribute) -> bool | None:
+        """`owner.field.confirmed`: asked of the owner when it can say (the reference's GenieValue)."""
+        owner = self.eval(node.value)
+        hook = getattr(owner, "sandbox_field_confirmed", None) if is_host_object(owner) else None
+        return hook(node.attr) if hook is not None else None
 
     def _call(self, node: ast.Call) -> Any:
         func = node.func
@@ -469,7 +488,7 @@ class Interpreter:
         (str, "join"): _str_join,
         (str, "replace"): _str_replace,
         (list, "extend"): _list_extend,
-    }
+    } | {(str, name): guarded_strip(name) for name in ("strip", "lstrip", "rstrip")}
 
     # --- statements ----------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field as PydField, field_validator
@@ -29,6 +30,8 @@ class _Model(BaseModel):
 class EnumValue(_Model):
     value: str
     description: str = ""
+    examples: list[str] = PydField(default_factory=list)
+    """Utterances a user might say to mean this value (taught by the developer)."""
 
 
 class Field(_Model):
@@ -36,7 +39,8 @@ class Field(_Model):
 
     name: str
     type: str = "str"
-    kind: Literal["input", "internal"] = "input"
+    kind: Literal["input", "internal", "output"] = "input"
+    """input: asked of the user; internal: set by actions; output: filled from the API result and reported."""
     predicate: str = ""
     description: str = ""
     enum_values: list[EnumValue] = PydField(default_factory=list)
@@ -46,6 +50,8 @@ class Field(_Model):
     actions: str = ""
     primary_key: bool = False
     free_text: bool = False
+    examples: list[str] = PydField(default_factory=list)
+    """Example user utterances that give this field a value (taught by the developer)."""
 
     @field_validator("enum_values", mode="before")
     @classmethod
@@ -73,6 +79,8 @@ class Worksheet(_Model):
     api: str | None = None
     actions: str = ""
     fields: list[Field] = PydField(default_factory=list)
+    examples: list[str] = PydField(default_factory=list)
+    """Example user utterances that ask for this task (taught by the developer)."""
 
     def field(self, name: str) -> Field | None:
         for f in self.fields:
@@ -113,6 +121,9 @@ class Settings(_Model):
     action_timeout_s: float = 0.5
     kb_max_rows: int = 50
     report_rows: int = 5
+    embedding_model: str | None = None
+    """Sentence-embedding model for the offline parser: a model name or a local folder;
+    None means the bundled all-MiniLM-L6-v2."""
 
 
 class Spec(_Model):
@@ -164,13 +175,12 @@ class Spec(_Model):
         return used
 
     def start_worksheet(self) -> Worksheet | None:
+        """The worksheet a session opens: the one `settings.start_worksheet` names, else the
+        first task worksheet of the spec (the reference implementation's rule)."""
         if self.settings.start_worksheet:
             return self.worksheet(self.settings.start_worksheet)
-        nested = self.nested_worksheet_names()
-        for ws in self.task_worksheets():
-            if not ws.predicate.strip() and ws.name not in nested:
-                return ws
-        return None
+        tasks = self.task_worksheets()
+        return tasks[0] if tasks else None
 
 
 # ---------------------------------------------------------------- types
@@ -215,6 +225,7 @@ _ALIASES = {
 }
 
 
+@lru_cache(maxsize=4096)  # TypeRef is frozen; the policy parses the same few types at every step
 def parse_type(text: str) -> TypeRef:
     """Parse a type string; raise SpecError for anything that is not a type expression."""
     t = (text or "").strip()

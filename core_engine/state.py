@@ -7,12 +7,19 @@ given: a turn works on `state.copy()` and returns the new one.
 
 Record values are JSON-native. A field that holds another record holds
 `{"$ref": var}`; a field whose value is a KB row holds the row dict.
+
+A turn costs what changed, not the size of the conversation: `copy` shares settled
+records whole (a KB query that ran; a completed task whose actions all ran), frozen so
+that changing one is refused, and clones the others' small mutable parts while still
+sharing KB result rows (rows are read-only everywhere; a new query assigns a new list).
+Each record keeps its last JSON and returns it again while the record still equals it.
+Snapshot JSON is therefore shared between turns: treat `to_json()` output as read-only.
 """
 
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 from .errors import StatementError
@@ -33,8 +40,96 @@ def ref_target(value: Any) -> str | None:
     return None
 
 
+def json_copy(value: Any) -> Any:
+    """A copy of JSON-native data (dicts and lists copied, leaves shared): deepcopy without its memo."""
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_copy(v) for v in value]
+    return value
+
+
+def _share(value: Any) -> Any:
+    return value
+
+
+def _list(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else json_copy(value)
+
+
+def _values(value: Any) -> Any:
+    """Field values: a new dict and new lists; rows and `$ref`s inside are read-only, so shared."""
+    if not isinstance(value, dict):
+        return json_copy(value)
+    return {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
+
+
+class FrozenDict(dict):
+    """The values of a record shared between snapshots: reading works, changing is refused."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise StatementError(f"record '{getattr(self, 'owner', '?')}' was already completed and cannot change")
+
+    __setitem__ = __delitem__ = pop = popitem = clear = update = setdefault = __ior__ = _refuse
+
+
+class FrozenList(list):
+    """A list field of a record shared between snapshots."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise StatementError(f"record '{getattr(self, 'owner', '?')}' was already completed and cannot change")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+
+class _CachedJson:
+    """Mixin: a record's JSON is built once and reused while the record still equals it.
+
+    `_copiers` says how each container field is copied (by clone and into the JSON); a
+    field copied by `_share` (KB result rows) is kept by reference and checked by identity,
+    every other field is compared by value. Fields not listed are scalars.
+    """
+
+    _copiers: dict[str, Any] = {}
+    _names: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        d = self.__dict__
+        cached = d.get("_json")
+        if cached is not None and (d.get("_frozen") or self._json_current(cached)):
+            return cached
+        out = {"var": self.var, "kind": self.kind}  # type: ignore[attr-defined]
+        for name in self._names:
+            copier = self._copiers.get(name)
+            out[name] = copier(d[name]) if copier is not None else d[name]
+        d["_json"] = out
+        return out
+
+    def _json_current(self, cached: dict[str, Any]) -> bool:
+        d = self.__dict__
+        for name in self._names:
+            value, old = d[name], cached[name]
+            if self._copiers.get(name) is _share:
+                if old is not value:
+                    return False
+            elif old is not value and (old != value or type(old) is not type(value)):
+                return False
+        return True
+
+    def clone(self):  # type: ignore[no-untyped-def]
+        """A copy the next turn may change: shared fields by reference, the rest copied."""
+        other = object.__new__(type(self))
+        d = self.__dict__.copy()
+        d.pop("_frozen", None)
+        for name, copier in self._copiers.items():
+            d[name] = copier(d[name])
+        other.__dict__.update(d)
+        return other
+
+
 @dataclass
-class TaskRecord:
+class TaskRecord(_CachedJson):
     var: str
     worksheet: str
     initiator: Initiator = "user"
@@ -51,13 +146,32 @@ class TaskRecord:
     outcome: str | None = None
     kind: Literal["task"] = "task"
 
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        return {"var": d.pop("var"), "kind": d.pop("kind"), **d}
+    def settled(self) -> bool:
+        """Completed, executed, and every value's actions ran: nothing in a turn changes it any more
+        (an assignment is refused), so snapshots share it instead of copying it."""
+        return self.status == "completed" and self.outcome is not None and self.values.keys() <= set(self.actions_done)
+
+    def freeze(self) -> None:
+        d = self.__dict__
+        for name in ("confirmed", "refused", "actions_done"):
+            d[name] = FrozenList(d[name])
+            d[name].owner = self.var
+        d["values"] = FrozenDict(d["values"])
+        d["values"].owner = self.var
+        d["_frozen"] = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.__dict__.get("_frozen"):
+            raise StatementError(f"{self.var} was already completed; start a new {self.worksheet}", var=self.var)
+        object.__setattr__(self, name, value)
+
+    # `result` (the API's answer) is replaced, never changed in place; spec code reads a copy
+    _copiers = {"values": _values, "confirmed": _list, "refused": _list, "actions_done": _list,
+                "result": _share}
 
 
 @dataclass
-class KBRecord:
+class KBRecord(_CachedJson):
     var: str
     query: str
     sql: str | None = None
@@ -71,12 +185,22 @@ class KBRecord:
     target_field: str | None = None
     kind: Literal["kb"] = "kb"
 
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        return {"var": d.pop("var"), "kind": d.pop("kind"), **d}
+    _copiers = {"result": _share}  # rows are read-only; a new query assigns a new list
+
+    def settled(self) -> bool:
+        """A query that ran: nothing changes it again, so snapshots share it instead of copying."""
+        return self.status != "pending"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.__dict__.get("_frozen"):
+            raise RuntimeError(f"KB record '{self.var}' is settled and shared between snapshots; "
+                               "clone() it to change it")
+        object.__setattr__(self, name, value)
 
 
 Record = TaskRecord | KBRecord
+for _cls in (TaskRecord, KBRecord):
+    _cls._names = tuple(f.name for f in fields(_cls) if f.name not in ("var", "kind"))
 
 
 @dataclass
@@ -96,10 +220,17 @@ class DialogueState:
 
     # ------------------------------------------------------------ lookup
     def get(self, var: str) -> Record | None:
-        for r in self.records:
-            if r.var == var:
-                return r
-        return None
+        index = self.__dict__.get("_by_var")  # (list, count indexed, var -> record); records only grow
+        records = self.records
+        if index is None or index[0] is not records or index[1] > len(records):
+            index = [records, 0, {}]
+            self.__dict__["_by_var"] = index
+        if index[1] < len(records):
+            by_var = index[2]
+            for r in records[index[1]:]:
+                by_var.setdefault(r.var, r)  # the first of a repeated name, like a scan
+            index[1] = len(records)
+        return index[2].get(var)
 
     def task(self, var: str) -> TaskRecord:
         r = self.get(var)
@@ -108,7 +239,16 @@ class DialogueState:
         return r
 
     def tasks(self) -> list[TaskRecord]:
-        return [r for r in self.records if isinstance(r, TaskRecord)]
+        """The task records, in order (a new list; the scan is cached while the records only grow)."""
+        cache = self.__dict__.get("_tasks")  # (list, count scanned, tasks); records only grow
+        records = self.records
+        if cache is None or cache[0] is not records or cache[1] > len(records):
+            cache = [records, 0, []]
+            self.__dict__["_tasks"] = cache
+        if cache[1] < len(records):
+            cache[2] += [r for r in records[cache[1]:] if isinstance(r, TaskRecord)]
+            cache[1] = len(records)
+        return list(cache[2])
 
     def kb_records(self) -> list[KBRecord]:
         return [r for r in self.records if isinstance(r, KBRecord)]
@@ -159,9 +299,37 @@ class DialogueState:
         self.records.append(rec)
         return rec
 
+    def thaw(self, record: Record) -> Record:
+        """This state's own copy of a record shared (frozen) with earlier snapshots, put in its place."""
+        if not record.__dict__.get("_frozen"):
+            return record
+        for i, r in enumerate(self.records):
+            if r is record:
+                self.records[i] = record = record.clone()
+                self.__dict__.pop("_by_var", None)
+                self.__dict__.pop("_tasks", None)
+                break
+        return record
+
     # ------------------------------------------------------------ snapshots
     def copy(self) -> "DialogueState":
-        return copy.deepcopy(self)
+        """An independent state: records cloned (KB rows shared), settled records (a query that ran, a
+        completed task whose actions all ran) shared whole and frozen; acts and proposals copied."""
+        records: list[Record] = []
+        for r in self.records:
+            if r.__dict__.get("_frozen"):
+                records.append(r)
+            elif r.settled():
+                if isinstance(r, TaskRecord):
+                    r.freeze()
+                else:
+                    r.__dict__["_frozen"] = True
+                records.append(r)
+            else:
+                records.append(r.clone())
+        return DialogueState(records=records, turn=self.turn,
+                             last_acts=copy.deepcopy(self.last_acts), last_response=self.last_response,
+                             proposals=[Proposal(p.worksheet, json_copy(p.values), p.by) for p in self.proposals])
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -12,6 +12,8 @@ statements against the spec and state is `interpreter.py`'s job.
     book_restaurant = BookRestaurant(restaurant=answer("pizza in SF"))
     answer("romantic restaurants in San Francisco") Ask a KB question
     book_restaurant.restaurant = answer.result[1]  Assign(path, PathRef)
+    main.funds.append(Fund(name="FLPKX"))           add an item to a list field
+    main.funds[0].amount = 100                      a field of a list item
     confirm(book_restaurant.date)                   the user confirms a value (extension)
     exitws(main)                                    the user abandons a task (extension)
 """
@@ -89,13 +91,23 @@ class ConfirmValue:
 
 
 @dataclass(frozen=True)
+class Append:
+    """`record.list_field.append(value)`: one more item for a list field."""
+
+    target: tuple[PathPart, ...]
+    value: Value
+    source: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True)
 class Exit:
     var: str
     source: str = ""
     line: int = 0
 
 
-Statement = Union[Assign, Ask, ConfirmValue, Exit]
+Statement = Union[Assign, Ask, ConfirmValue, Exit, Append]
 
 
 @dataclass
@@ -209,7 +221,12 @@ def _statement(node: ast.stmt, source: str) -> Statement:
             return Exit(call.args[0].id, source, line)
         if isinstance(call.func, ast.Attribute) and call.func.attr == "confirm" and not call.args:
             return ConfirmValue(_path(call.func.value), True, source, line)
-        raise _reject(node, "only answer(...), confirm(...) and exitws(...) can be called on their own")
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "append":
+            if len(call.args) != 1 or call.keywords:
+                raise _reject(node, "append takes one item: record.field.append(Item(...))")
+            return Append(_path(call.func.value), _value(call.args[0]), source, line)
+        raise _reject(node, "only answer(...), confirm(...), exitws(...) and list.append(...) can be called "
+                            "on their own")
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
         raise _reject(node, "a bare string is not a statement; to ask a question use answer(\"...\")")
     raise _reject(node, f"{type(node).__name__} statements are not part of the statement language")

@@ -15,6 +15,12 @@ generated values such as transaction ids need not be written down. A turn with
 `"parser": "formal"` is played as injected statements whatever the test's parser
 (the playground's inject and edit turns).
 
+For `genie eval` (core_engine/evaluation.py, docs/evaluation.md) a turn may also carry
+`"statements": [...]`, the formal statements an ideal parser gives for it, and a test a
+`"goal": {"api": "...", "values": {...}}`, the API the conversation must call and the values
+it must hold then; `genie test` ignores both. A path may read a KB row a field holds by
+column (`book_appointment.dentist.id`).
+
 An optional top-level `"today": "YYYY-MM-DD"` fixes the date the conversation is held on
 (what "tomorrow" and "next Friday" mean); without it the spec's `settings.today`, else the
 real date, applies.
@@ -28,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from . import jsonsafe
 from .agent import Agent
 from .errors import SpecError
 from .state import DialogueState, TaskRecord, ref_target
@@ -70,7 +77,7 @@ class TestResult:
 
 def load_test(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = jsonsafe.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise SpecError(f"{path}: not a readable JSON test file: {exc}", path=str(path)) from exc
     if not isinstance(data, dict) or not isinstance(data.get("turns"), list):
@@ -99,11 +106,17 @@ def act_matches(expected: dict[str, Any], actual: dict[str, Any]) -> bool:
 
 
 def read_path(state: DialogueState, path: str) -> Any:
-    """`main.courses_to_take.course_0_details.grade_type` -> the value, following references."""
+    """`main.courses_to_take.course_0_details.grade_type` -> the value, following references.
+
+    A field holding a KB row is read by column: `book_appointment.dentist.id`."""
     parts = path.split(".")
     rec = state.get(parts[0])
     value: Any = rec
     for name in parts[1:]:
+        if isinstance(value, dict) and not ref_target(value):  # a KB row held by a field: its columns
+            value = value.get(name, _MISSING)
+            rec = None
+            continue
         if not isinstance(rec, TaskRecord):
             return _MISSING
         value = rec.values.get(name)

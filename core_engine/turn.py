@@ -9,6 +9,7 @@ clear fallback act and the previous state intact.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -26,6 +27,8 @@ from .spec import Spec
 from .state import DialogueState
 from .statements import parse_statements, strip_fences
 
+NOT_UNDERSTOOD = "Sorry, I didn't understand that."
+NOT_UNDERSTOOD_RULES = ("no-match", "task-uncertain", "enum-uncertain", "value-doubtful")
 PARSE_FAILED = "Sorry, I couldn't make sense of that just now, and nothing was changed. Could you say it again?"
 MAX_UTTERANCE_CHARS = 10_000
 """Longest user turn the engine reads (docs/reliability.md): parsing time grows faster than the text."""
@@ -51,6 +54,8 @@ class TurnResult:
     state: dict[str, Any]
     trace: dict[str, Any] = field(default_factory=dict)
     ok: bool = True
+    # the new state itself, so a session keeps it without rebuilding it from `state` (not serialised)
+    snapshot: DialogueState | None = field(default=None, repr=False, compare=False)
 
     def to_json(self, turn: int | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {"user": self.user, "response": self.response, "acts": self.acts,
@@ -72,10 +77,14 @@ def start_state(spec: Spec) -> DialogueState:
     return state
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def run_turn(spec: Spec, prev: DialogueState, utterance: str, backends: Backends) -> TurnResult:
     today = backends.today or _spec_today(spec) or dt.date.today()
     trace: dict[str, Any] = {"turn": prev.turn + 1, "timings_ms": {}}
     t0 = time.perf_counter()
+    utterance = _LONE_SURROGATE.sub("\ufffd", utterance)  # not Unicode: it could never be recorded or sent
     if len(utterance) > MAX_UTTERANCE_CHARS:
         return _too_long(prev, utterance, trace, t0)
     try:
@@ -100,13 +109,20 @@ def run_turn(spec: Spec, prev: DialogueState, utterance: str, backends: Backends
 
         t = time.perf_counter()
         acts = run_policy(rt, prev)
+        reply = next((r for r in parsed.rules if r.get("reply")), None)
+        if reply is not None and not statements.statements:
+            # the parser asks the user first (e.g. "do you want to stop?"): that question is the whole turn
+            acts = [{**A.say(reply["reply"]), **(reply.get("reply_meta") or {})}]
+        elif not statements.statements and any(r.get("rule") in NOT_UNDERSTOOD_RULES for r in parsed.rules):
+            said = next((r["say"] for r in parsed.rules if r.get("say")), NOT_UNDERSTOOD)
+            acts = [A.say(said), *acts]  # honest: say so (or ask which reading), then the policy repeats its question
         if parsed.error and not statements.statements:
             # nothing was understood (e.g. the LLM endpoint failed): the state is as before; say so, re-ask
             acts = [A.say(PARSE_FAILED), *acts]
         elif parsed.error and not acts:
             acts = [A.say(PARSE_FAILED)]
         trace["policy"] = {"acts": [A.describe(a) for a in acts], "events": rt.trace.events,
-                           "errors": rt.trace.errors, "predicates": rt.trace.predicates}
+                           "errors": rt.trace.errors, "predicates": rt.trace.all_predicates()}
         trace["kb"] = rt.trace.kb
         trace["timings_ms"]["policy"] = _ms(t)
 
@@ -120,7 +136,7 @@ def run_turn(spec: Spec, prev: DialogueState, utterance: str, backends: Backends
         work.last_acts = acts
         work.last_response = response
         trace["timings_ms"]["total"] = _ms(t0)
-        return TurnResult(utterance, response, acts, work.to_json(), trace)
+        return TurnResult(utterance, response, acts, work.to_json(), trace, snapshot=work)
     except GenieError as exc:
         return _fallback(prev, utterance, trace, t0, exc, "the engine stopped this turn")
     except Exception as exc:  # noqa: BLE001 - a bug must not lose the conversation; the trace says what

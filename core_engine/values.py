@@ -8,12 +8,14 @@ normalised to their canonical spelling and "3" becomes 3.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from typing import Any
 
 from rapidfuzz import fuzz
 
 from .errors import StatementError
+from .jsonsafe import MAX_INT, check_value
 from .spec import REFUSAL, Field, Spec, TypeRef, parse_type
 
 _TRUE = {"true", "yes", "y", "yeah", "yep", "correct", "right", "sure", "ok", "okay", "1"}
@@ -35,32 +37,53 @@ def coerce_bool(value: Any) -> bool:
             return True
         if v in _FALSE:
             return False
-    raise ValueError(f"{value!r} is not yes/no")
+    raise ValueError(f"{_short(value)} is not yes/no")
 
 
 def coerce_int(value: Any) -> int:
     if isinstance(value, bool):
         raise ValueError(f"{value!r} is not a whole number")
-    if isinstance(value, int):
-        return value
     if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and re.fullmatch(r"\s*[-+]?\d+(\.0+)?\s*", value):
-        return int(float(value))
-    raise ValueError(f"{value!r} is not a whole number")
+        value = int(value)
+    elif isinstance(value, str) and len(value) <= 40 and re.fullmatch(r"\s*[-+]?\d+(\.0+)?\s*", value):
+        value = int(value.strip().split(".")[0])
+    if isinstance(value, int):
+        if abs(value) > MAX_INT:
+            raise ValueError(f"the number is too large (the limit is ±{MAX_INT:,})")
+        return value
+    raise ValueError(f"{_short(value)} is not a whole number")
+
+
+def _short(value: Any) -> str:
+    """repr for messages, cut short (and safe for ints too long to print)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return "a very large number"
+    if isinstance(value, (str, list, tuple)) and len(value) > 80:
+        value = value[:80]
+    text = repr(value) if not isinstance(value, dict) or len(value) < 10 else "a dict"
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def coerce_float(value: Any) -> float:
     if isinstance(value, bool):
         raise ValueError(f"{value!r} is not a number")
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
+    number: float | None = None
+    if isinstance(value, int):
+        if abs(value) > MAX_INT:
+            raise ValueError(f"the number is too large (the limit is ±{MAX_INT:,})")
+        number = float(value)
+    elif isinstance(value, float):
+        number = value
+    elif isinstance(value, str) and len(value) <= 100:
         try:
-            return float(value.strip())
+            number = float(value.strip())
         except ValueError:
             pass
-    raise ValueError(f"{value!r} is not a number")
+    if number is None:
+        raise ValueError(f"{_short(value)} is not a number")
+    if not math.isfinite(number):
+        raise ValueError(f"{_short(value)} is not a finite number")
+    return number
 
 
 _DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%m/%d/%y", "%B %d %Y", "%b %d %Y", "%d %B %Y", "%B %d, %Y", "%b %d, %Y")
@@ -78,7 +101,7 @@ def coerce_date(value: Any) -> str:
                 return dt.datetime.strptime(text, fmt).date().isoformat()
             except ValueError:
                 continue
-    raise ValueError(f"{value!r} is not a date (use YYYY-MM-DD)")
+    raise ValueError(f"{_short(value)} is not a date (use YYYY-MM-DD)")
 
 
 _TIME_RE = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s*([ap])?\.?\s*m?\.?\s*$", re.I)
@@ -102,7 +125,7 @@ def coerce_time(value: Any) -> str:
                 hour = 0
             if 0 <= hour < 24 and 0 <= minute < 60 and (half or m.group(2) is not None):
                 return f"{hour:02d}:{minute:02d}"
-    raise ValueError(f"{value!r} is not a time (use HH:MM)")
+    raise ValueError(f"{_short(value)} is not a time (use HH:MM)")
 
 
 def coerce_datetime(value: Any) -> str:
@@ -113,13 +136,13 @@ def coerce_datetime(value: Any) -> str:
             return dt.datetime.fromisoformat(value.strip()).isoformat(timespec="minutes")
         except ValueError:
             pass
-    raise ValueError(f"{value!r} is not a date and time (use YYYY-MM-DDTHH:MM)")
+    raise ValueError(f"{_short(value)} is not a date and time (use YYYY-MM-DDTHH:MM)")
 
 
 def match_enum(value: Any, field: Field) -> str:
     """Normalise `value` to one of the field's enum values, or raise ValueError."""
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
-        raise ValueError(f"{value!r} is not one of {field.enum_names}")
+        raise ValueError(f"{_short(value)} is not one of {field.enum_names}")
     text = str(value)
     names = field.enum_names
     for name in names:
@@ -142,11 +165,13 @@ def match_enum(value: Any, field: Field) -> str:
 def coerce_scalar(value: Any, ref: TypeRef, field: Field) -> Any:
     base = ref.base
     if base == "str":
-        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            return str(value)
+        if isinstance(value, str):
+            return value  # length and surrogates: check_value in coerce_value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(coerce_float(value) if isinstance(value, float) else coerce_int(value))
         if isinstance(value, bool):
             return "yes" if value else "no"
-        raise ValueError(f"{value!r} is not text")
+        raise ValueError(f"{_short(value)} is not text")
     if base == "int":
         return coerce_int(value)
     if base == "float":
@@ -174,22 +199,26 @@ def coerce_value(value: Any, field: Field, spec: Spec, *, worksheet: str = "") -
         return value
     ref = parse_type(field.type)
     try:
-        if ref.is_list:
-            items = value if isinstance(value, (list, tuple)) else [value]
-            assert ref.item is not None
-            if ref.item.is_primitive:
-                return [coerce_scalar(v, ref.item, field) for v in items]
-            return list(items)
-        if ref.is_primitive:
-            return coerce_scalar(value, ref, field)
-        target = spec.worksheet(ref.base)
-        if target is not None and target.kind in ("type", "kb") and isinstance(value, dict):
-            return dict(value)
-        raise ValueError(f"{value!r} is not a {ref.base} (expected a record or a knowledge-base row)")
+        return check_value(_coerce(value, ref, field, spec), "the value")
     except ValueError as exc:
         raise StatementError(
             f"{worksheet}.{field.name}: {exc}", worksheet=worksheet, field=field.name, type=field.type
         ) from exc
+
+
+def _coerce(value: Any, ref: TypeRef, field: Field, spec: Spec) -> Any:
+    if ref.is_list:
+        items = value if isinstance(value, (list, tuple)) else [value]
+        assert ref.item is not None
+        if ref.item.is_primitive:
+            return [coerce_scalar(v, ref.item, field) for v in items]
+        return list(items)
+    if ref.is_primitive:
+        return coerce_scalar(value, ref, field)
+    target = spec.worksheet(ref.base)
+    if target is not None and target.kind in ("type", "kb") and isinstance(value, dict):
+        return dict(value)
+    raise ValueError(f"{_short(value)} is not a {ref.base} (expected a record or a knowledge-base row)")
 
 
 def is_empty(value: Any) -> bool:

@@ -236,8 +236,21 @@ def grid_frame(page, text: str = "WS Name"):
     return frame
 
 
+def show_column(page, frame, row_id: str, col: str) -> None:
+    """Scroll the grid sideways until the cell is drawn (AG Grid draws only the columns in view)."""
+    cell = frame.locator(f'.ag-row[row-id="{row_id}"] .ag-cell[col-id="{col}"]')
+    bar = frame.locator(".ag-body-horizontal-scroll-viewport").first
+    for left in (None, 0, 300, 600, 900, 1200, 1500, 1800, 2100):
+        if cell.count():
+            return
+        if left is not None:
+            bar.evaluate(f"e => {{ e.scrollLeft = {left}; e.dispatchEvent(new Event('scroll')); }}")
+            page.wait_for_timeout(250)
+
+
 def edit_grid_cell(page, frame, row_id: str, col: str, value: str, *, long_text: bool = False) -> None:
     """Double-click a grid cell, replace its text, commit (Enter, or Tab for the large-text editor)."""
+    show_column(page, frame, row_id, col)
     frame.locator(f'.ag-row[row-id="{row_id}"] .ag-cell[col-id="{col}"]').first.dblclick()
     editor = frame.locator("textarea" if long_text else ".ag-cell-inline-editing input").first
     editor.fill(value)

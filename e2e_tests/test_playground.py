@@ -194,7 +194,7 @@ def test_replay_against_an_edited_spec_and_graph_overlay(studio, page):
 
     pf = studio.open_workspace().open(project)
     spec = pf.spec()
-    spec.worksheet("BookRestaurant").field("time").required = False
+    spec.worksheet("BookRestaurant").field("time").dont_ask = True
     pf.save_spec(spec, "time is optional")
     tab(page, "Replay")
     click(page, "Replay against the current spec")

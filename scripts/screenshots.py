@@ -34,6 +34,11 @@ class Shot:
     path: str
     project: str | None = SAMPLE
     prepare: Callable[[Any], None] | None = None
+    width: int | None = None  # viewport width (default VIEWPORT's); the name then ends in _<width>
+    copy_of: str | None = None  # make `project` a fresh copy of this sample first (shots that change it)
+
+
+WORKSPACE: Any = None  # the screenshot workspace, for shots that act as "someone else" through storage
 
 
 def _projects(page) -> None:
@@ -198,6 +203,163 @@ def _tests(page) -> None:
     page.wait_for_timeout(600)
 
 
+# -- issue 14: agent page, merge and conflict, kept draft, inspector, knowledge import, accept --------------
+
+def _tab(page, name: str) -> None:
+    page.get_by_role("tab", name=name, exact=True).first.click()
+    wait_idle(page)
+
+
+def _agent_settings(page) -> None:
+    page.get_by_role("textbox", name="Starting prompt").wait_for()
+    page.wait_for_timeout(500)
+
+
+def _agent_apis(page) -> None:
+    _tab(page, "APIs")
+    page.get_by_test_id("stSelectbox").filter(has_text="API").first.click()
+    page.get_by_role("option", name="book_restaurant", exact=True).click()
+    wait_idle(page)
+    click(page, "Try book_restaurant")
+    page.get_by_text("The API answered:").wait_for()
+    page.get_by_text("The API answered:").scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+
+
+def _agent_prompts(page) -> None:
+    _tab(page, "Prompts and examples")
+    page.get_by_text("The rendered parser prompt").click()
+    wait_idle(page)
+    page.get_by_text("The rendered parser prompt").scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+
+
+def _conflict(page) -> None:
+    """Both sides changed the same description: the studio shows both values and lets the user choose."""
+    frame = frame_with(page, "WS Name")
+    frame.locator(".ag-row").first.wait_for()
+    edit_grid_cell(page, frame, "w1.f1", "description", "The day the guests come (mine)", long_text=True)
+    project = WORKSPACE.open(page.url.split("project=")[1].split("&")[0])
+    spec = project.spec()
+    spec.worksheet("BookRestaurant").field("date").description = "Date of the booking (theirs)"
+    spec.starting_prompt = "Welcome! (changed in another tab)"
+    project.save_spec(spec, "edited in another tab", author="colleague")
+    click(page, "Save version")
+    page.get_by_text("conflict(s) with version").wait_for()
+    page.get_by_text("conflict(s) with version").scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+
+
+def _newer(page) -> None:
+    """Someone saved while I was editing: what they changed next to my unsaved edits, and a merge button."""
+    frame = frame_with(page, "WS Name")
+    frame.locator(".ag-row").first.wait_for()
+    edit_grid_cell(page, frame, "w1.f1", "description", "The day the guests come (mine)", long_text=True)
+    project = WORKSPACE.open(page.url.split("project=")[1].split("&")[0])
+    spec = project.spec()
+    spec.worksheet("BookRestaurant").description = "Book a table (edited by a colleague)"
+    project.save_spec(spec, "clearer wording", author="colleague")
+    page.reload()
+    wait_idle(page)
+    click(page, "Restore my unsaved edits")
+    page.get_by_text("that your edits started from").wait_for()
+    page.mouse.move(5, 5)
+    page.wait_for_timeout(500)
+
+
+def _kept(page) -> None:
+    frame = frame_with(page, "WS Name")
+    frame.locator(".ag-row").first.wait_for()
+    edit_grid_cell(page, frame, "w1.f1", "description", "Unsaved: the day of the visit", long_text=True)
+    page.reload()
+    wait_idle(page)
+    page.get_by_text("Unsaved edits from").wait_for()
+    page.wait_for_timeout(500)
+
+
+def _inspector(page) -> None:
+    frame = frame_with(page, "WS Name")
+    frame.locator(".ag-row").first.wait_for()
+    frame.locator('.ag-row[row-id="w1.f1"] .ag-cell[col-id="name"]').first.click()
+    wait_idle(page)
+    page.get_by_text("Inspector: every attribute").click()
+    wait_idle(page)
+    page.get_by_label("Field name").scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+
+
+def _knowledge_import(page) -> None:
+    data = Path(tempfile.mkdtemp()) / "dentists.csv"
+    data.write_text("name;specialty;services;city\nDr Lee;general;cleaning, implants, whitening;Palo Alto\n"
+                    "Dr Kim;orthodontics;braces, retainers;Menlo Park\nDr Rao;surgery;extractions;Palo Alto\n")
+    expander = page.get_by_test_id("stExpander").filter(has_text="Import a table").first
+    if expander.locator("details").get_attribute("open") is None:
+        expander.locator("summary").click()
+    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(data))
+    wait_idle(page)
+    page.get_by_test_id("stMultiSelect").filter(has_text="Split into lists").first.click()
+    page.get_by_role("option", name="services").click()
+    page.keyboard.press("Escape")
+    wait_idle(page)
+    page.get_by_text("parsed with semicolon").scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+
+
+def _accept(page) -> None:
+    _nav(page, "Playground")
+    _chat(page, PIZZA)
+    click(page, "Save as test")
+    dialog = page.get_by_role("dialog")
+    dialog.get_by_label("Test name").fill("pizza booking")
+    dialog.get_by_label("Test name").press("Tab")
+    wait_idle(page)
+    dialog.get_by_role("button", name="Save test").click()
+    wait_idle(page)
+    project = WORKSPACE.open(page.url.split("project=")[1].split("&")[0])
+    spec = project.spec()
+    spec.worksheet("BookRestaurant").field("time").dont_ask = True
+    project.save_spec(spec, "time optional")
+    _nav(page, "Tests")
+    page.get_by_test_id("stSelectbox").filter(has_text="Test").first.click()
+    page.get_by_role("option", name="pizza booking", exact=True).click()
+    wait_idle(page)
+    click(page, "Run this test")
+    click(page, "Accept the new behaviour")
+    page.get_by_role("dialog").get_by_text("become what the agent does now").wait_for()
+    page.wait_for_timeout(500)
+
+
+def _clusters(page) -> None:
+    page.get_by_text("hierarchical", exact=True).click()
+    wait_idle(page)
+    for frame in page.frames[1:]:
+        try:
+            frame.wait_for_function("() => document.body.getAttribute('data-graph-ready') === '1'", timeout=30_000)
+            frame.evaluate("() => window.genieNetwork.fit({animation: false})")
+            break
+        except Exception:
+            continue
+    page.wait_for_timeout(600)
+
+
+def _picker(page) -> None:
+    _chat(page, PIZZA)
+    page.reload()
+    wait_idle(page)
+    page.get_by_test_id("stSelectbox").filter(has_text="Conversation").first.click()
+    page.get_by_role("option").first.wait_for()
+    page.wait_for_timeout(400)
+
+
+NEW_PANELS = [
+    ("agent_settings", "agent", _agent_settings), ("agent_apis", "agent", _agent_apis),
+    ("agent_prompts", "agent", _agent_prompts), ("worksheets_newer", "worksheets", _newer),
+    ("worksheets_conflict", "worksheets", _conflict), ("worksheets_kept_draft", "worksheets", _kept),
+    ("worksheets_inspector", "worksheets", _inspector), ("knowledge_import", "knowledge", _knowledge_import),
+    ("tests_accept", "tests", _accept), ("graph_clusters", "graph", _clusters),
+    ("playground_picker", "playground", _picker),
+]
+
 SHOTS: list[Shot] = [
     Shot("projects", "projects", prepare=_projects),
     Shot("worksheets", "worksheets", prepare=_worksheets),
@@ -211,7 +373,8 @@ SHOTS: list[Shot] = [
     Shot("settings", "settings", prepare=_settings),
     Shot("graph_big", "graph", project="big_30x300", prepare=_graph_big),
     Shot("graph_big_fields", "graph", project="big_30x300", prepare=_graph_big_fields),
-]
+] + [Shot(name, path, project="restaurant_demo", prepare=prep, width=w, copy_of=SAMPLE)
+     for name, path, prep in NEW_PANELS for w in (1280, 1600)]
 
 
 def take(shots: list[Shot], out: Path) -> list[Path]:
@@ -219,9 +382,11 @@ def take(shots: list[Shot], out: Path) -> list[Path]:
 
     from storage import Workspace
 
+    global WORKSPACE
     base = Path(tempfile.mkdtemp(prefix="genie-screens-"))
     workspace = Workspace(base / "workspace")
     workspace.ensure_samples()
+    WORKSPACE = workspace
     studio = start_studio(base / "workspace", base / "streamlit.log")
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -232,7 +397,13 @@ def take(shots: list[Shot], out: Path) -> list[Path]:
                 if shot.project == "big_30x300" and not workspace.exists("big_30x300"):
                     from bench.bench_studio import big_spec  # made late, so the Projects shot lists the samples
                     workspace.create("big_30x300", big_spec()).close()
-                context = browser.new_context(viewport=VIEWPORT)
+                if shot.copy_of:
+                    if workspace.exists(shot.project):
+                        workspace.delete(shot.project)
+                    workspace.from_sample(next(f for f in workspace.samples() if f.name == shot.copy_of),
+                                          shot.project).close()
+                viewport = {**VIEWPORT, "width": shot.width} if shot.width else VIEWPORT
+                context = browser.new_context(viewport=viewport)
                 page = context.new_page()
                 page.set_default_timeout(30_000)
                 query = f"?project={shot.project}" if shot.project else ""
@@ -240,7 +411,7 @@ def take(shots: list[Shot], out: Path) -> list[Path]:
                 wait_idle(page)
                 if shot.prepare is not None:
                     shot.prepare(page)
-                target = out / f"{shot.name}.png"
+                target = out / (f"{shot.name}_{shot.width}.png" if shot.width else f"{shot.name}.png")
                 page.screenshot(path=str(target))
                 written.append(target)
                 print(f"wrote {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}")
@@ -256,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="page names (default: all)")
     parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
     args = parser.parse_args(argv)
-    shots = [s for s in SHOTS if not args.only or s.name in args.only]
+    shots = [s for s in SHOTS if not args.only or s.name in args.only or f"{s.name}_{s.width}" in args.only]
     take(shots, Path(args.out))
     return 0
 

@@ -8,4 +8,11 @@ if [ ! -x /usr/bin/chromium ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium
 fi
+# the serving tests need PostgreSQL: the machine's server at 127.0.0.1:5432, else a private cluster
+# the fixtures start from Debian's postgresql binaries (tests/serve_support.py)
+if [ -z "${GENIE_TEST_POSTGRES_URL:-}" ] && ! (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null \
+   && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq postgresql
+fi
 python3 -m pytest "$@"

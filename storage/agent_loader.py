@@ -23,24 +23,30 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from core_engine import jsonsafe
 from core_engine.agent import Agent, load_api_module
 from core_engine.errors import StorageError
 
 from . import fileformat as ff
+from .folders import check_file_path
 from .projects import ProjectFile, Workspace, check_name
+from .safepath import safe_path
+from .trust import code_digest, untrusted_module
 
 __all__ = ["agent_for", "load", "materialize"]
 
 
-def load(path: str | Path) -> Agent | None:
+def load(path: str | Path, *, code: str = "trusted") -> Agent | None:
+    """``code``: "trusted" runs api.py only when trusted, "trust" trusts it for this run (--trust-code),
+    "never" does not load it at all (lint)."""
     p = Path(path)
     if p.is_file() and p.suffix in (ff.BUNDLE_SUFFIX, ff.PROJECT_SUFFIX):
         project = ProjectFile(p, readonly=p.suffix == ff.BUNDLE_SUFFIX)
-        return agent_for(project)
+        return agent_for(project, code=code)
     if not p.exists() and _looks_like_name(str(path)):
         workspace = Workspace.default() if _default_workspace_exists() else None
         if workspace is not None and workspace.exists(str(path)):
-            return agent_for(workspace.open(str(path)))
+            return agent_for(workspace.open(str(path)), code=code)
     return None
 
 
@@ -59,17 +65,34 @@ def _default_workspace_exists() -> bool:
     return Path(root).is_dir()
 
 
-def agent_for(project: ProjectFile) -> Agent:
-    """The Agent of a project file or bundle: head spec, KB in the file, files and tests from the cache."""
+def agent_for(project: ProjectFile, *, code: str = "trusted") -> Agent:
+    """The Agent of a project file or bundle: head spec, KB in the file, files and tests from the cache.
+
+    api.py is imported only when the user trusts that exact code (storage.trust) or ``code == "trust"``;
+    otherwise its python APIs answer with a clear "not trusted" error and nothing of it runs.
+    """
     spec = project.spec()
     files = project.files()
     root = materialize(project.path.name, ff.spec_text(spec), files, project.tests())
     few_shots: list[dict[str, Any]] = []
     if "few_shots.json" in files:
-        few_shots = json.loads(files["few_shots.json"])
-    agent = Agent(spec=spec, root=root, api_module=load_api_module(root / "api.py", spec.name),
-                  kb_path=project.kb_path() if project.kb_tables() else None,
-                  prompts_dir=root / "prompts" if (root / "prompts").is_dir() else None, few_shots=few_shots)
+        try:
+            few_shots = jsonsafe.loads(files["few_shots.json"], what="few_shots.json")
+        except ValueError as exc:
+            raise StorageError(str(exc), file=str(project.path)) from exc
+    api_module = None
+    trusted = code == "trust" or (code != "never" and project.code_trusted())
+    if "api.py" in files and code != "never":
+        if trusted:
+            api_module = load_api_module(root / "api.py", spec.name)
+        else:
+            api_module = untrusted_module(project.path.name, code_digest(files["api.py"]))
+    # prompt templates are code too (storage.trust.reviewed_code): untrusted, the built-in prompts are used
+    prompts = root / "prompts" if trusted and (root / "prompts").is_dir() else None
+    agent = Agent(spec=spec, root=root, api_module=api_module,
+                  kb_path=project.kb_path() if project.kb_tables() else None, prompts_dir=prompts, few_shots=few_shots)
+    if not trusted and any(p.startswith("prompts/") for p in files):
+        agent.extras["untrusted_prompts"] = sorted(p for p in files if p.startswith("prompts/"))
     agent.extras["project_file"] = str(project.path)
     agent.extras["spec_version"] = project.head().number
     if not project.readonly and project.kind == "project":
@@ -101,12 +124,12 @@ def materialize(label: str, spec_text: str, files: dict[str, str], tests: dict[s
     try:
         (tmp / "spec.json").write_text(spec_text, encoding="utf-8")
         for name, text in files.items():
-            target = tmp / name
+            target = safe_path(tmp, check_file_path(name))
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
         (tmp / "tests").mkdir()
         for name, test in tests.items():
-            (tmp / "tests" / f"{name}.json").write_text(json.dumps(test, indent=2, ensure_ascii=False),
+            safe_path(tmp / "tests", f"{name}.json", what="test name").write_text(json.dumps(test, indent=2, ensure_ascii=False),
                                                          encoding="utf-8")
         (tmp / "SOURCE").write_text(f"materialised from {label}; do not edit (regenerated on change)\n",
                                     encoding="utf-8")

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from core_engine.errors import StorageError
+from core_engine import jsonsafe
 from core_engine.kb import METADATA_TABLE, quote_identifier
 from core_engine.spec import Spec
 
@@ -106,17 +107,9 @@ def export_bundle(project_or_folder: ProjectFile | str | Path, out: str | Path) 
 
 def redact_spec(spec: Spec) -> tuple[Spec, list[str]]:
     """The spec with credential-carrying http headers blanked; the paths that were blanked."""
+    from core_engine.secrets import redact_spec_apis
     clean = spec.model_copy(deep=True)
-    redacted = []
-    for api in clean.apis:
-        headers = dict(api.headers)
-        for name, value in api.headers.items():
-            if value and (ff.is_secret_name(name) or ff.find_secrets({"v": value})):
-                headers[name] = ""
-                redacted.append(f"apis.{api.name}.headers.{name}")
-        if headers != api.headers:
-            api.headers = headers
-    return clean, redacted
+    return clean, redact_spec_apis(clean)
 
 
 def _clean_settings(settings: dict[str, Any]) -> dict[str, Any]:
@@ -244,7 +237,10 @@ def _manifest(bundle: ProjectFile) -> dict[str, Any]:
     text = bundle.meta().get("manifest")
     if not text:
         raise BundleError("the bundle has no manifest", file=str(bundle.path))
-    return json.loads(text)
+    try:
+        return jsonsafe.loads(text, what="the manifest")
+    except ValueError as exc:
+        raise BundleError(f"the bundle's manifest is not readable: {exc}", file=str(bundle.path)) from exc
 
 
 def import_bundle(file: str | Path, out_dir: str | Path) -> Path:

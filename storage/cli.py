@@ -14,22 +14,41 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from core_engine.kb import SQLiteKB
-
-from .kb_import import import_file
-from .sample_kb import build_sample_kb
+# the engine, sqlite-utils and the importer are imported by the commands, not here: `genie --help`
+# loads this module to list the commands
 
 
-def _kb_path(project: str) -> Path:
+def _kb_path(project: str, *, create: bool = False) -> Path:
+    """A folder's kb.sqlite, a project/KB file, or a workspace project by name; never a stray new file.
+
+    Only an import may create a file, and only one named ``*.sqlite``/``*.db``.
+    """
+    from core_engine.errors import StorageError
+
+    from .agent_loader import _default_workspace_exists, _looks_like_name
+    from .projects import Workspace
     p = Path(project)
-    return p / "kb.sqlite" if p.is_dir() else p
+    if p.is_dir():
+        return p / "kb.sqlite"
+    if p.is_file():
+        return p
+    if _looks_like_name(project) and _default_workspace_exists():
+        workspace = Workspace.default()
+        if workspace.exists(project):
+            return workspace.path_of(project)
+    if create and p.suffix in (".sqlite", ".db", ".sqlite3"):
+        return p
+    raise StorageError("no project folder, project file or workspace project by this name "
+                       "(a new KB file must end in .sqlite)", project=project)
 
 
 def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
+    from .kb_import import import_file
+
     def progress(done: int, total: int | None) -> None:
         print(f"\r{done} rows" + (f" of {total}" if total else ""), end="", file=sys.stderr, flush=True)
 
-    report = import_file(_kb_path(args.project), args.file, args.table, replace=args.replace, progress=progress)
+    report = import_file(_kb_path(args.project, create=True), args.file, args.table, replace=args.replace, progress=progress)
     print(file=sys.stderr)
     cols = ", ".join(f"{c.name}:{c.type}{'*' if c.free_text else ''}" for c in report.columns)
     print(f"imported {report.rows} rows into '{report.table}' in {report.elapsed_s:.2f} s ({cols})", file=out)
@@ -37,6 +56,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_query(args: argparse.Namespace, out: TextIO) -> int:
+    from core_engine.kb import SQLiteKB
     kb = SQLiteKB(_kb_path(args.project))
     try:
         result = kb.execute(args.sql)
@@ -50,6 +70,7 @@ def cmd_query(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
+    from .sample_kb import build_sample_kb
     path = build_sample_kb(args.project)
     print(f"built {path}", file=out)
     return 0
@@ -74,10 +95,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("project")
     p.set_defaults(func=cmd_build)
     register_derive(kb_sub)
+    register_drop_rename(kb_sub)
 
 
 def cmd_derive(args: argparse.Namespace, out: TextIO) -> int:
     from core_engine.errors import StorageError
+    from core_engine.kb import SQLiteKB
     from core_engine.kb_worksheets import derive_worksheets
 
     kb = SQLiteKB(_kb_path(args.project))
@@ -99,3 +122,45 @@ def register_derive(kb_sub: argparse._SubParsersAction) -> None:
     p.add_argument("--table", required=True)
     p.add_argument("--type", help="also derive a type worksheet with this name, e.g. Restaurant")
     p.set_defaults(func=cmd_derive)
+
+
+def _open_project(ref: str):
+    from . import Workspace
+    from .projects import ProjectFile
+
+    path = Path(ref)
+    if path.is_file():
+        return ProjectFile(path)
+    return Workspace.default().open(ref)
+
+
+def cmd_drop(args: argparse.Namespace, out: TextIO) -> int:
+    from .kb_tables import drop_table
+
+    with _open_project(args.project) as project:
+        drop_table(project, args.table)
+    print(f"Dropped KB table {args.table}", file=out)
+    return 0
+
+
+def cmd_rename(args: argparse.Namespace, out: TextIO) -> int:
+    from .kb_tables import rename_table
+
+    with _open_project(args.project) as project:
+        rename_table(project, args.table, args.new_name)
+    print(f"Renamed KB table {args.table} to {args.new_name}", file=out)
+    return 0
+
+
+def register_drop_rename(kb_sub: argparse._SubParsersAction) -> None:
+    p = kb_sub.add_parser("drop", help="delete a KB table of a project file (with its index and metadata)",
+                          description="Example: genie kb drop my_project.genieproj junk_table")
+    p.add_argument("project", help="a .genieproj file or a project name in the workspace")
+    p.add_argument("table")
+    p.set_defaults(func=cmd_drop)
+    p = kb_sub.add_parser("rename", help="rename a KB table of a project file",
+                          description="Example: genie kb rename my_project.genieproj dentist dentists")
+    p.add_argument("project", help="a .genieproj file or a project name in the workspace")
+    p.add_argument("table")
+    p.add_argument("new_name")
+    p.set_defaults(func=cmd_rename)

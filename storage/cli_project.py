@@ -20,16 +20,19 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from core_engine.errors import StorageError
-from core_engine.loaders import load_spec
 
-from .bundle import export_bundle, import_bundle, read_manifest, resolve_project
-from .projects import ProjectFile, Workspace
+if TYPE_CHECKING:
+    from .projects import ProjectFile
+
+# the spec model, bundles and project files are imported by the commands, not here: `genie --help`
+# loads this module to list the commands
 
 
 def open_project(ref: str) -> ProjectFile:
+    from .projects import ProjectFile, Workspace
     """A project file path, else a name in the default workspace."""
     path = Path(ref)
     if path.is_file():
@@ -45,6 +48,7 @@ def open_project(ref: str) -> ProjectFile:
 
 
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
+    from .bundle import export_bundle, read_manifest, resolve_project
     target = Path(args.output)
     fmt = args.format or {".genie": "bundle", ".json": "json", ".csv": "csv"}.get(target.suffix.lower(), "")
     if not fmt:
@@ -69,6 +73,8 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
+    from .bundle import import_bundle
+    from .projects import ProjectFile, Workspace
     if args.workspace:
         project = Workspace.default().import_path(args.file, args.name)
         print(f"imported {args.file} as project {project.name!r} ({project.path})", file=out)
@@ -83,6 +89,10 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     else:
         folder = import_bundle(path, args.output)
     print(f"unpacked {args.file} into {folder}", file=out)
+    code = [p for p in ("api.py", "prompts") if (Path(folder) / p).exists()]
+    if code:  # a folder is the developer's own source: its code runs without a review step
+        print(f"review {' and '.join(code)} in {folder} before you run it: a project folder's code runs as your "
+              "own (genie import FILE --workspace keeps it behind the code-trust review)", file=out)
     return 0
 
 
@@ -90,6 +100,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_projects(args: argparse.Namespace, out: TextIO) -> int:
+    from .projects import Workspace
     ws = Workspace(args.workspace) if args.workspace else Workspace.default()
     action = args.action or "list"
     if action == "list":
@@ -145,6 +156,7 @@ def cmd_versions(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_save(args: argparse.Namespace, out: TextIO) -> int:
+    from core_engine.loaders import load_spec
     spec = load_spec(args.spec)
     with open_project(args.project) as project:
         before = project.head().number

@@ -31,6 +31,7 @@ from typing import Any
 
 from core_engine.errors import StorageError
 from core_engine.loaders import dumps_json
+from core_engine.secrets import find_secrets, is_secret_name
 from core_engine.spec import Spec
 
 __all__ = [
@@ -63,12 +64,13 @@ CREATE TABLE IF NOT EXISTS _genie_log_turns (
 """
 REQUIRED_TABLES = ("_genie_meta", "_genie_specs", "_genie_versions", "_genie_settings", "_genie_files",
                    "_genie_tests", "_genie_logs", "_genie_log_turns")
+OPTIONAL_TABLES = {
+    # unsaved grid edits (storage/drafts.py): local to one project file, created on first use,
+    # never copied into a bundle or an import
+    "_genie_drafts": "CREATE TABLE IF NOT EXISTS _genie_drafts (owner TEXT PRIMARY KEY, base INTEGER NOT NULL, "
+                     "spec_json TEXT NOT NULL, saved TEXT NOT NULL)",
+}
 KINDS = ("project", "bundle")
-
-_SECRET_WORDS = {"key", "apikey", "secret", "secrets", "token", "password", "passwd", "pwd", "credential",
-                 "credentials", "authorization", "auth", "bearer", "cookie", "privatekey"}
-_SECRET_VALUE = re.compile(r"^(sk-[A-Za-z0-9_\-]{8,}|Bearer\s+\S{8,}|gh[pousr]_[A-Za-z0-9]{20,}|xox[abp]-\S{10,})")
-
 
 # -- spec identity ------------------------------------------------------------------
 
@@ -85,36 +87,6 @@ def spec_hash(spec: Spec | str) -> str:
 
 
 # -- secrets ------------------------------------------------------------------------
-
-
-def is_secret_name(name: str) -> bool:
-    """True for names such as api_key, OPENAI_API_KEY, client-secret, authToken, Authorization.
-
-    Counts and references are not secrets: ``max_tokens`` (plural), ``api_key_env``
-    (the *name* of an environment variable).
-    """
-    words = [w.lower() for w in re.split(r"[_\-.\s]+|(?<=[a-z0-9])(?=[A-Z])", str(name)) if w]
-    if not words or words[-1] in ("env", "var", "variable", "name"):
-        return False
-    return any(w in _SECRET_WORDS for w in words) or "".join(words) in _SECRET_WORDS
-
-
-def find_secrets(value: Any, path: str = "") -> list[str]:
-    """Paths in a JSON-like value whose key names a secret or whose text looks like a key."""
-    found: list[str] = []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            sub = f"{path}.{k}" if path else str(k)
-            if is_secret_name(str(k)) and v not in (None, "", False):
-                found.append(sub)
-            else:
-                found.extend(find_secrets(v, sub))
-    elif isinstance(value, (list, tuple)):
-        for i, v in enumerate(value):
-            found.extend(find_secrets(v, f"{path}[{i}]"))
-    elif isinstance(value, str) and _SECRET_VALUE.match(value.strip()):
-        found.append(path or "<value>")
-    return found
 
 
 # -- checking a file before anything else touches it ------------------------------------
@@ -197,6 +169,10 @@ def verify_schema(conn: sqlite3.Connection, path: Path, *, what: str, quick_chec
         if missing:
             raise StorageError(f"the {what} file is damaged or foreign: missing table(s) {', '.join(missing)}",
                                file=str(path))
+        strangers = foreign_objects(conn)
+        if strangers:
+            raise StorageError(f"the {what} file holds database objects Genie does not use and will not open: "
+                               f"{', '.join(strangers[:10])}", file=str(path), objects=strangers[:50])
         meta = dict(conn.execute("SELECT key, value FROM _genie_meta").fetchall())
         if meta.get("kind") not in KINDS:
             raise StorageError(f"the {what} file has an unknown kind {meta.get('kind')!r}", file=str(path))
@@ -210,6 +186,58 @@ def verify_schema(conn: sqlite3.Connection, path: Path, *, what: str, quick_chec
     except sqlite3.DatabaseError as exc:
         raise StorageError(f"the {what} file is corrupt: {exc}", file=str(path)) from exc
     return meta
+
+
+def foreign_objects(conn: sqlite3.Connection) -> list[str]:
+    """Schema objects outside the allow-list, as "trigger 'x'" strings (empty when the file is clean).
+
+    Allowed: the _genie_* tables, plain KB tables, their FTS5 indexes (``<table>_fts``)
+    with FTS5's shadow tables, and indexes. Triggers, views, other virtual tables and
+    unknown _genie_ tables could run or hide code, so a file holding them is refused.
+    """
+    from core_engine.kb import FTS_SHADOW_SUFFIXES, METADATA_TABLE, fts_table_name
+    rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+    tables = {name: (sql or "") for typ, name, _, sql in rows if typ == "table"}
+    plain = {n for n, sql in tables.items() if not sql.upper().startswith("CREATE VIRTUAL")}
+    fts = {n for n, sql in tables.items() if sql.upper().startswith("CREATE VIRTUAL")
+           and re.search(r"\bUSING\s+fts5\s*\(", sql, re.I) and any(fts_table_name(t) == n for t in plain)}
+    shadow = {f + s for f in fts for s in FTS_SHADOW_SUFFIXES}
+    found = []
+    expected = _expected_columns()
+    for table, columns in expected.items():
+        if table in tables:
+            have = [r[1] for r in conn.execute(f'PRAGMA table_info("{table}")')]
+            if have != columns:
+                found.append(f"table {table!r} with columns {', '.join(have)} (expected {', '.join(columns)})")
+    for typ, name, _, _ in rows:
+        if typ == "index":
+            continue
+        if typ == "table" and (name in REQUIRED_TABLES or name in OPTIONAL_TABLES or name == METADATA_TABLE
+                               or name in fts or name in shadow
+                               or name in ("sqlite_sequence", "sqlite_stat1", "sqlite_stat4")):
+            continue
+        if typ == "table" and name in plain and not name.startswith(("_genie_", "sqlite_")) and name not in shadow:
+            continue
+        found.append(f"{typ} {name!r}")
+    return found
+
+
+_EXPECTED: dict[str, list[str]] = {}
+
+
+def _expected_columns() -> dict[str, list[str]]:
+    """The columns of each _genie_* table, as SCHEMA creates them."""
+    if not _EXPECTED:
+        mem = sqlite3.connect(":memory:")
+        try:
+            mem.executescript(SCHEMA)
+            for ddl in OPTIONAL_TABLES.values():
+                mem.execute(ddl)
+            for table in (*REQUIRED_TABLES, *OPTIONAL_TABLES):
+                _EXPECTED[table] = [r[1] for r in mem.execute(f'PRAGMA table_info("{table}")')]
+        finally:
+            mem.close()
+    return _EXPECTED
 
 
 def open_checked(path: Path, *, what: str, readonly: bool = False) -> tuple[sqlite3.Connection, dict[str, str]]:

@@ -28,10 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from core_engine.agent import SPEC_FILES
+from core_engine import jsonsafe
 from core_engine.errors import StorageError
 from core_engine.kb import SQLiteKB, quote_identifier
 from core_engine.loaders import dumps_json, load_spec
 from core_engine.spec import Spec
+
+from .safepath import safe_path
 
 __all__ = ["FILE_NAMES", "TABLES_FILE", "build_folder_kb", "check_file_path", "read_folder", "write_folder"]
 
@@ -68,13 +71,13 @@ def read_folder(folder: str | Path) -> dict[str, Any]:
     tests = {}
     for test_file in sorted((folder / "tests").glob("*.json")) if (folder / "tests").is_dir() else []:
         try:
-            tests[test_file.stem] = json.loads(test_file.read_text(encoding="utf-8"))
+            tests[test_file.stem] = jsonsafe.loads(test_file.read_text(encoding="utf-8"))
         except ValueError as exc:
             raise StorageError(f"test file is not valid JSON: {exc}", file=str(test_file)) from exc
     settings: dict[str, Any] = {}
     if (folder / "settings.json").is_file():
         try:
-            settings = json.loads((folder / "settings.json").read_text(encoding="utf-8"))
+            settings = jsonsafe.loads((folder / "settings.json").read_text(encoding="utf-8"))
         except ValueError as exc:
             raise StorageError(f"settings.json is not valid JSON: {exc}", folder=str(folder)) from exc
     return {"spec": spec, "files": files, "tests": tests, "settings": settings}
@@ -94,7 +97,7 @@ def build_folder_kb(folder: str | Path, target: str | Path) -> Path:
     schema_file = data / TABLES_FILE
     if schema_file.is_file():
         try:
-            schema = json.loads(schema_file.read_text(encoding="utf-8"))["tables"]
+            schema = jsonsafe.loads(schema_file.read_text(encoding="utf-8"))["tables"]
         except (ValueError, KeyError, TypeError) as exc:
             raise StorageError(f"{TABLES_FILE} is not a table description: {exc}", file=str(schema_file)) from exc
         building = target.with_name(target.name + ".building")  # all tables, then one rename
@@ -102,7 +105,7 @@ def build_folder_kb(folder: str | Path, target: str | Path) -> Path:
         try:
             for table, info in schema.items():
                 columns = info["columns"]
-                rows = list(_read_jsonl(data / f"{table}.jsonl"))
+                rows = list(_read_jsonl(safe_path(data, f"{table}.jsonl", what="table name")))
                 import_records(building, rows, table, column_types={c["name"]: c["type"] for c in columns},
                                free_text=[c["name"] for c in columns if c.get("free_text")])
             os.replace(building, target)
@@ -136,7 +139,7 @@ def _read_jsonl(path: Path):
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip():
             try:
-                yield json.loads(line)
+                yield jsonsafe.loads(line)
             except ValueError as exc:
                 raise StorageError(f"invalid JSON on line {number}: {exc}", file=str(path), line=number) from exc
 
@@ -155,13 +158,13 @@ def write_folder(spec: Spec, files: dict[str, str], tests: dict[str, dict], sett
     try:
         (tmp / "spec.json").write_text(dumps_json(spec), encoding="utf-8")
         for name, text in files.items():
-            path = tmp / check_file_path(name)
+            path = safe_path(tmp, check_file_path(name))
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         if tests:
             (tmp / "tests").mkdir()
             for name, test in tests.items():
-                (tmp / "tests" / f"{_safe_stem(name)}.json").write_text(
+                safe_path(tmp / "tests", f"{_safe_stem(name)}.json", what="test name").write_text(
                     json.dumps(test, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         if settings:
             (tmp / "settings.json").write_text(json.dumps(settings, indent=2, ensure_ascii=False) + "\n",
@@ -169,7 +172,7 @@ def write_folder(spec: Spec, files: dict[str, str], tests: dict[str, dict], sett
         if kb_file is not None:
             write_kb_data(kb_file, tmp / "data")
         for name, text in (extra or {}).items():
-            (tmp / name).write_text(text, encoding="utf-8")
+            safe_path(tmp, name).write_text(text, encoding="utf-8")
         if out.exists():
             out.rmdir()
         os.replace(tmp, out)
@@ -200,7 +203,7 @@ def write_kb_data(kb_file: Path, data_dir: Path) -> dict[str, Any]:
             info = tables[name]
             cols = [c.name for c in info.columns]
             select = ", ".join(quote_identifier(c) for c in cols)
-            with (data_dir / f"{name}.jsonl").open("w", encoding="utf-8") as fh:
+            with safe_path(data_dir, f"{name}.jsonl", what="table name").open("w", encoding="utf-8") as fh:
                 for row in conn.execute(f"SELECT {select} FROM {quote_identifier(name)} ORDER BY rowid"):
                     record = {c.name: _decode(c.type, v) for c, v in zip(info.columns, row)}
                     fh.write(json.dumps(record, ensure_ascii=False) + "\n")

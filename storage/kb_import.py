@@ -4,9 +4,12 @@ Each import is one transaction on the KB file: it either commits the new
 table, its FTS5 index and its column metadata together, or leaves the
 database exactly as it was (DESIGN §7: a bad import never loses data).
 
-Files are read twice, streaming: a first pass checks the whole file (encoding,
-shape) and infers column types, so every later value fits its type unless the
-caller overrode it; the second pass converts and inserts batches of rows.
+Files are read once, streaming: the first ``SAMPLE_ROWS`` rows choose the column
+types, and every later batch is checked against them as it is converted and
+inserted (list cells are checked by SQLite's JSON functions after the insert). Only
+when a later row does not fit its sampled type (or brings a new column) is the
+import rolled back and redone the old way: a first pass over the whole file infers
+the types, a second inserts.
 Types are the logical ones of :data:`core_engine.kb.COLUMN_TYPES` (see
 ``storage.kb_values`` for inference and stored forms). Free-text columns get a
 ``{table}_fts`` FTS5 index (porter tokenizer) whose rowid is the table's rowid;
@@ -15,13 +18,17 @@ a list-of-text column is indexed as its elements joined by newlines.
 sqlite-utils creates the tables and writes the metadata; the bulk rows go
 through ``executemany`` on the same connection, about three times faster than
 ``insert_all`` (which re-checks every value for JSON encoding) on 100k rows.
+
+Structured questions filter on few columns, so the importer indexes the numeric and
+date columns and the text columns with few distinct values (in the sample), and gives
+each list column (not free text) a lookup table ``{table}__{column}`` (row_id, value)
+indexed on (value, row_id) (``core_engine.kb.list_table_name``): membership is then
+``r.rowid IN (SELECT row_id FROM "t__c" WHERE value = ?)`` instead of a json_each scan.
 """
 
 from __future__ import annotations
 
-import csv
 import itertools
-import json
 import re
 import sqlite3
 import time
@@ -33,9 +40,15 @@ from typing import Any
 import sqlite_utils
 
 from core_engine.errors import StorageError
-from core_engine.kb import COLUMN_TYPES, METADATA_TABLE, Column, fts_table_name, quote_identifier
+from core_engine.kb import COLUMN_TYPES, METADATA_TABLE, Column, fts_table_name, list_table_name, quote_identifier
 from core_engine.kb import _MAX_VALUE_BYTES as MAX_VALUE_BYTES  # what SQLiteKB can read back
-from storage.kb_values import Unfit, chunk_text, convert_column, describe_type, guess_columns
+from storage.kb_read import (  # noqa: F401 - BATCH_SIZE, FORMATS, RESERVED_COLUMNS: this module's old names
+    BATCH_SIZE, FORMATS, RESERVED_COLUMNS, Batch, RawRecord, _batched, _count_rows, _dict_batches, _file_batches,
+    _format, _numbered_records, _read_json, _reader,
+)
+from storage.kb_values import (
+    ColumnGuess, Unfit, chunk_text, convert_column, convert_sampled, describe_type, guess_columns,
+)
 
 __all__ = [
     "ImportReport",
@@ -47,14 +60,14 @@ __all__ = [
 ]
 
 Progress = Callable[[int, int | None], None]
-RawRecord = tuple[int, int | None, dict[str, Any]]  # (row number, file line or None, values)
-
-BATCH_SIZE = 1000  # rows per insert batch; progress is reported once per batch
-FORMATS = {".csv": "csv", ".tsv": "tsv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
-RESERVED_COLUMNS = {"rowid", "oid", "_rowid_"}
-
+SAMPLE_ROWS = 1000  # rows whose values choose the column types of a streamed file
+FEW_VALUES = 64  # a text column with at most this many distinct values in the first batch is indexed
 _TABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SQL_TYPES = {"int": int, "float": float, "bool": int, "date": str, "text": str, "list": str}
+
+
+class _Resample(Exception):
+    """A later row did not fit the types chosen from the sample: infer from the whole file instead."""
 
 
 @dataclass
@@ -95,7 +108,14 @@ def import_file(
     path = Path(file_path)
     if not path.is_file():
         raise StorageError("file not found", file=str(path))
-    source = _reader(path, fmt)
+    kind = _format(path, fmt)
+    records = _read_json(path) if kind == "json" else None  # parsed once, kept for both passes
+    try:
+        return _import_sampled(db_path, path, kind, records, table, replace=replace, column_types=column_types,
+                               free_text=free_text, progress=progress, started=started)
+    except _Resample:
+        pass  # a later row did not fit the sample's types (the transaction was rolled back)
+    source = _reader(path, kind, records)
     columns, total = guess_columns(_batched(r for _, _, r in source()))
     if total == 0:
         raise StorageError("the file has no rows", file=str(path))
@@ -104,8 +124,31 @@ def import_file(
     columns = _apply_options(columns, column_types, free_text, file=str(path))
     checked = {c.name for c in columns} - set(column_types or ())
     return _import(
-        db_path, table, columns, source(), replace=replace, total=total, progress=progress, file=str(path),
-        started=started, checked=checked,
+        db_path, table, columns, _file_batches(path, kind, records), replace=replace, total=total, progress=progress,
+        file=str(path), started=started, checked=checked,
+    )
+
+
+def _import_sampled(
+    db_path: str | Path, path: Path, kind: str, records: list[RawRecord] | None, table: str, *, replace: bool,
+    column_types: dict[str, str] | None, free_text: Iterable[str] | None, progress: Progress | None, started: float,
+) -> ImportReport:
+    """One streaming pass: types from the first batch, later batches checked as they are inserted."""
+    batches = _file_batches(path, kind, records)
+    first = next(batches, None)
+    if first is None:
+        raise StorageError("the file has no rows", file=str(path))
+    meta, cols, dicts = first
+    sample = dicts if dicts is not None else [dict(zip(cols, values)) for values in zip(*cols.values())]
+    columns, _ = guess_columns([sample])
+    if not columns:
+        raise StorageError("the file's records have no fields, so there are no columns to import", file=str(path))
+    columns = _apply_options(columns, column_types, free_text, file=str(path))
+    verify = {c.name for c in columns} - set(column_types or ())
+    total = len(records) if records is not None else _count_rows(path, kind)
+    return _import(
+        db_path, table, columns, itertools.chain([first], batches), replace=replace, total=total, progress=progress,
+        file=str(path), started=started, verify=verify,
     )
 
 
@@ -138,7 +181,7 @@ def import_records(
         raise StorageError("no records to import", table=table)
     columns = _apply_options(columns, column_types, free_text, file=None)
     return _import(
-        db_path, table, columns, numbered, replace=replace, total=total, progress=progress, file=None,
+        db_path, table, columns, _dict_batches(numbered), replace=replace, total=total, progress=progress, file=None,
         started=started, checked=checked,
     )
 
@@ -188,7 +231,8 @@ def import_documents(
                 yield row, None, {"doc_id": doc_id, "title": title, "chunk_index": index, "text": chunk}
 
     return _import(  # total=None: the number of chunks is unknown until the texts are split
-        db_path, table, columns, chunks(), replace=replace, total=None, progress=progress, file=None, started=started
+        db_path, table, columns, _dict_batches(chunks()), replace=replace, total=None, progress=progress, file=None,
+        started=started,
     )
 
 
@@ -218,144 +262,15 @@ def _apply_options(
     return [by_name[c.name] for c in columns]
 
 
-def _batched(items: Iterable[Any], size: int = BATCH_SIZE) -> Iterator[list[Any]]:
-    iterator = iter(items)
-    while batch := list(itertools.islice(iterator, size)):
-        yield batch
-
-
-# -- reading files -------------------------------------------------------------
-
-
-def _reader(path: Path, fmt: str | None) -> Callable[[], Iterator[RawRecord]]:
-    """A factory of fresh record iterators over the file (it is read once per pass)."""
-    kind = (fmt or FORMATS.get(path.suffix.lower(), "")).lower()
-    if kind in ("csv", "tsv"):
-        delimiter = "\t" if kind == "tsv" else ","
-        return lambda: _read_csv(path, delimiter)
-    if kind == "jsonl":
-        return lambda: _read_jsonl(path)
-    if kind == "json":
-        records = _read_json(path)  # parsed once, kept for both passes
-        return lambda: iter(records)
-    raise StorageError(
-        f"cannot tell the format of {path.name!r}; pass fmt='csv', 'tsv', 'json' or 'jsonl'", file=str(path)
-    )
-
-
-def _utf8_lines(path: Path) -> Iterator[str]:
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise StorageError(
-                    f"line {number} is not UTF-8 text (byte {exc.start} of the line); save the file as UTF-8",
-                    file=str(path), line=number,
-                ) from exc
-            yield line.removeprefix("\ufeff") if number == 1 else line
-
-
-def _read_csv(path: Path, delimiter: str) -> Iterator[RawRecord]:
-    reader = csv.reader(_utf8_lines(path), delimiter=delimiter, strict=True)
-    try:
-        header = next(reader, None)
-        if header is None or not any(h.strip() for h in header):
-            raise StorageError("the file is empty (no header row)", file=str(path), line=1)
-        names = [h.strip() for h in header]
-        _check_names(names, file=str(path))
-        row = 0
-        for fields in reader:
-            if not fields:
-                continue  # blank line
-            row += 1
-            if len(fields) != len(names):
-                raise StorageError(
-                    f"row {row} has {len(fields)} fields but the header has {len(names)}",
-                    file=str(path), row=row, line=reader.line_num,
-                )
-            yield row, reader.line_num, dict(zip(names, fields))
-    except csv.Error as exc:
-        raise StorageError(f"malformed CSV at line {reader.line_num}: {exc}", file=str(path), line=reader.line_num) from exc
-
-
-def _read_jsonl(path: Path) -> Iterator[RawRecord]:
-    row = 0
-    for number, line in enumerate(_utf8_lines(path), 1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise StorageError(f"invalid JSON at line {number}: {exc.msg}", file=str(path), line=number) from exc
-        if not isinstance(value, dict):
-            raise StorageError(f"line {number} is a JSON {_json_kind(value)}, not an object", file=str(path), line=number)
-        row += 1
-        _check_names(list(value), file=str(path), row=row)
-        yield row, number, value
-    if row == 0:
-        raise StorageError("the file is empty (no JSON objects)", file=str(path))
-
-
-def _read_json(path: Path) -> list[RawRecord]:
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise StorageError(f"line {line} is not UTF-8 text; save the file as UTF-8", file=str(path), line=line) from exc
-    if not text.strip():
-        raise StorageError("the file is empty", file=str(path))
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise StorageError(
-            f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", file=str(path), line=exc.lineno
-        ) from exc
-    if not isinstance(value, list):
-        raise StorageError(f"a JSON file must hold an array of objects, not a JSON {_json_kind(value)}", file=str(path))
-    records: list[RawRecord] = []
-    for row, item in enumerate(value, 1):
-        if not isinstance(item, dict):
-            raise StorageError(f"item {row} of the array is a JSON {_json_kind(item)}, not an object", file=str(path), row=row)
-        _check_names(list(item), file=str(path), row=row)
-        records.append((row, None, item))
-    return records
-
-
-def _numbered_records(records: Iterable[dict[str, Any]]) -> Iterator[RawRecord]:
-    for row, record in enumerate(records, 1):
-        if not isinstance(record, dict):
-            raise StorageError(f"row {row} is a {type(record).__name__}, not a dict", row=row)
-        _check_names(list(record), file=None, row=row)
-        yield row, None, record
-
-
-def _json_kind(value: Any) -> str:
-    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(type(value), "number")
-
-
-def _check_names(names: list[Any], *, file: str | None, row: int | None = None) -> None:
-    seen = set()
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise StorageError("a column has no name", file=file, row=row)
-        if name.lower() in RESERVED_COLUMNS:
-            raise StorageError(f"column name {name!r} is reserved by SQLite; rename it", file=file, row=row, column=name)
-        if name in seen:
-            raise StorageError(f"column {name!r} appears twice", file=file, row=row, column=name)
-        seen.add(name)
-
-
 # -- writing the database ---------------------------------------------------------
 
 
 def _import(
-    db_path: str | Path, table: str, columns: list[Column], records: Iterator[RawRecord], *,
+    db_path: str | Path, table: str, columns: list[Column], batches: Iterator[Batch], *,
     replace: bool, total: int | None, progress: Progress | None, file: str | None, started: float,
-    checked: set[str] = frozenset(),
+    checked: set[str] = frozenset(), verify: set[str] = frozenset(),
 ) -> ImportReport:
-    """Create ``table`` from ``records`` in one transaction: all of it commits, or nothing does."""
+    """Create ``table`` from ``batches`` in one transaction: all of it commits, or nothing does."""
     existed = Path(db_path).exists()
     try:
         conn = sqlite3.connect(str(db_path), isolation_level=None)  # transactions are ours to control
@@ -364,14 +279,19 @@ def _import(
     fts = None
     try:
         db = sqlite_utils.Database(conn)
+        conn.execute("PRAGMA cache_size = -65536")  # this connection only: index and FTS builds sort in memory
         conn.execute("BEGIN IMMEDIATE")
         try:
             _clear_table(db, table, replace)
             db[table].create({c.name: _SQL_TYPES[c.type] for c in columns})
-            rows = _insert_rows(conn, table, columns, records, total, progress, file, checked)
+            rows, few, keys = _insert_rows(conn, table, columns, batches, total, progress, file, checked, verify)
+            _verify_lists(conn, table, [c for c in columns if c.type == "list" and c.name in verify])
             if any(c.free_text for c in columns):
                 fts = _build_fts(db, table, columns)
+            _build_indexes(conn, table, columns, few, keys)
             _write_metadata(db, table, columns)
+            conn.execute("PRAGMA analysis_limit = 1000")  # sampled statistics (ms): the planner picks the index
+            conn.execute(f"ANALYZE {quote_identifier(table)}")
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
@@ -388,58 +308,130 @@ def _import(
 
 
 def _insert_rows(
-    conn: sqlite3.Connection, table: str, columns: list[Column], records: Iterator[RawRecord],
-    total: int | None, progress: Progress | None, file: str | None, checked: set[str],
-) -> int:
-    """Convert and insert batch by batch; a value that does not fit names its row and column."""
+    conn: sqlite3.Connection, table: str, columns: list[Column], batches: Iterator[Batch],
+    total: int | None, progress: Progress | None, file: str | None, checked: set[str], verify: set[str],
+) -> tuple[int, set[str], set[str]]:
+    """Convert and insert batch by batch; a value that does not fit names its row and column.
+
+    ``checked``: columns whose every value inference saw fit; ``verify``: columns typed from a
+    sample, checked here batch by batch (a misfit raises _Resample). Returns the row count, the
+    text columns with few distinct values in the first batch, and the int columns unique in it (keys).
+    """
     names = [c.name for c in columns]
     known = set(names)
     sql = "INSERT INTO {} ({}) VALUES ({})".format(
         quote_identifier(table), ", ".join(map(quote_identifier, names)), ", ".join("?" * len(names))
     )
     done = 0
-    for batch in _batched(records):
-        dicts = [record for _, _, record in batch]
-        for row, line, record in batch:
-            if not known.issuperset(record):
-                extra = next(k for k in record if k not in known)
-                raise StorageError(
-                    f"row {row} has a column {extra!r} that the sampled rows did not have",
-                    file=file, row=row, line=line, column=extra,
-                )
+    few: set[str] | None = None
+    keys: set[str] = set()
+    for meta, cols, dicts in batches:
+        if not known.issuperset(cols):
+            if verify:
+                raise _Resample()
+            extra = next(k for k in cols if k not in known)
+            index = next(i for i, d in enumerate(dicts or []) if extra in d) if dicts else 0
+            row, line = meta[index]
+            raise StorageError(
+                f"row {row} has a column {extra!r} that the sampled rows did not have",
+                file=file, row=row, line=line, column=extra,
+            )
         converted = []
         for column in columns:
+            values = cols.get(column.name) or [None] * len(meta)
+            sampled = column.name in verify
+            out = convert_sampled(values, column.type) if sampled else None
+            if out is None and sampled and not _fits(values, column.type):
+                raise _Resample()
             try:
-                values = [d.get(column.name) for d in dicts]
-                converted.append(convert_column(values, column.type, checked=column.name in checked))
+                if out is None:
+                    out = convert_column(values, column.type, checked=sampled or column.name in checked)
             except Unfit as unfit:
-                row, line, _ = batch[unfit.index]
+                row, line = meta[unfit.index]
                 shown = repr(unfit.value)
                 shown = shown if len(shown) <= 60 else shown[:57] + "..."
                 raise StorageError(
                     f"row {row}, column {column.name!r}: {shown} is not {describe_type(column.type)}",
                     file=file, row=row, line=line, column=column.name,
                 ) from None
-        for column, values in zip(columns, converted):
-            _check_value_sizes(column, values, batch, file)
+            _check_value_sizes(column, out, meta, file)
+            converted.append(out)
+        if few is None:
+            few = {c.name for c, values in zip(columns, converted)
+                   if c.type == "text" and not c.free_text and len(set(values)) <= min(FEW_VALUES, len(values) // 2)}
+            keys = {c.name for c, values in zip(columns, converted)
+                    if c.type == "int" and len(values) > 1 and len(set(values)) == len(values)}
         conn.executemany(sql, zip(*converted))
-        done += len(batch)
+        done += len(meta)
         if progress is not None:
-            progress(done, total)
-    return done
+            progress(done, max(total, done) if total is not None else None)
+    if progress is not None and total is not None and done and total != done:
+        progress(done, done)  # the estimate was high (line breaks inside values)
+    return done, few or set(), keys
 
 
-def _check_value_sizes(column: Column, values: list[Any], batch: list[RawRecord], file: str | None) -> None:
+def _fits(values: list[Any], typ: str) -> bool:
+    """Whether a batch fits a type chosen from the sample, by the rules of inference (a zip code
+    "02139" is not an int). List cells are only checked for brackets here; SQLite checks the JSON."""
+    if typ == "text":
+        return True
+    if typ == "list" and all(type(v) is str for v in values):
+        return all(s[0] == "[" and s[-1] == "]" for s in map(str.strip, values) if s)
+    guess = ColumnGuess()
+    guess.candidates = [typ]
+    guess.add_batch(values)
+    return bool(guess.candidates)
+
+
+def _verify_lists(conn: sqlite3.Connection, table: str, columns: list[Column]) -> None:
+    """Every cell of a sampled list column is a JSON array (checked by SQLite, in C), else resample."""
+    for c in columns:
+        name = quote_identifier(c.name)
+        bad = conn.execute(
+            f"SELECT 1 FROM {quote_identifier(table)} WHERE {name} IS NOT NULL "
+            f"AND (json_valid({name}) = 0 OR json_type({name}) <> 'array') LIMIT 1"
+        ).fetchone()
+        if bad is not None:
+            raise _Resample()
+
+
+def _check_value_sizes(column: Column, values: list[Any], meta: list[tuple[int, int | None]], file: str | None) -> None:
     """Refuse a value the read-only KB could not return (SQLITE_LIMIT_LENGTH), naming its row and column."""
-    if max((len(v) for v in values if isinstance(v, str)), default=0) * 4 <= MAX_VALUE_BYTES:
+    if column.type in ("int", "float", "bool"):
+        return
+    if max(map(len, filter(None, values)), default=0) * 4 <= MAX_VALUE_BYTES:
         return  # even at 4 bytes a character, every value fits
     for index, value in enumerate(values):
         if isinstance(value, str) and len(value.encode("utf-8")) > MAX_VALUE_BYTES:
-            row, line, _ = batch[index]
+            row, line = meta[index]
             raise StorageError(
                 f"row {row}, column {column.name!r}: a value of {len(value.encode('utf-8')):,} bytes is over the "
                 f"limit of {MAX_VALUE_BYTES:,} bytes per cell", file=file, row=row, line=line, column=column.name,
             )
+
+
+def _build_indexes(conn: sqlite3.Connection, table: str, columns: list[Column], few: set[str],
+                   keys: set[str]) -> None:
+    """Indexes for structured questions: numeric and date columns, few-valued text columns, and a
+    lookup table per list column (core_engine.kb.list_table_name)."""
+    quoted = quote_identifier(table)
+    # a numeric index also carries the few-valued columns, so "city = ? ... ORDER BY rating LIMIT k"
+    # walks the rating index and tests the city in the index entry, reading only matching rows
+    trailing = [quote_identifier(c.name) for c in columns if c.name in few][:4]
+    for c in columns:
+        if c.free_text:
+            continue
+        if c.type in ("int", "float", "date") or c.name in few:
+            parts = [quote_identifier(c.name)] + (trailing if c.name not in few | keys else [])
+            conn.execute(f"CREATE INDEX {quote_identifier(f'{table}__{c.name}__idx')} ON {quoted} "
+                         f"({', '.join(parts)})")
+        elif c.type == "list" and _TABLE_NAME.fullmatch(c.name):  # a plain name: a plain table name
+            lookup = quote_identifier(list_table_name(table, c.name))
+            conn.execute(f"CREATE TABLE {lookup} (row_id INTEGER NOT NULL, value)")
+            conn.execute(f"INSERT INTO {lookup} (row_id, value) SELECT t.rowid, j.value FROM {quoted} AS t, "
+                         f"json_each(t.{quote_identifier(c.name)}) AS j")
+            conn.execute(f"CREATE INDEX {quote_identifier(list_table_name(table, c.name) + '__value')} "
+                         f"ON {lookup} (value, row_id)")
 
 
 def _check_table_name(table: str) -> None:
@@ -464,6 +456,10 @@ def _clear_table(db: sqlite_utils.Database, table: str, replace: bool) -> None:
         db.execute(f"DROP TABLE {quote_identifier(fts)}")
     db[found[0]].drop()
     if db[METADATA_TABLE].exists():
+        for (column,) in db.execute(
+            f"SELECT column_name FROM {METADATA_TABLE} WHERE table_name = ? AND type = 'list'", [found[0]]
+        ).fetchall():
+            db.execute(f"DROP TABLE IF EXISTS {quote_identifier(list_table_name(found[0], column))}")
         db.execute(f"DELETE FROM {METADATA_TABLE} WHERE table_name = ?", [found[0]])
 
 

@@ -12,6 +12,7 @@ text, list as JSON array text, text as is; empty or blank strings are NULL.
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
 import math
 import re
@@ -20,7 +21,7 @@ from typing import Any
 
 from core_engine.kb import Column
 
-__all__ = ["ColumnGuess", "Unfit", "chunk_text", "convert_column", "describe_type", "guess_columns"]
+__all__ = ["ColumnGuess", "Unfit", "chunk_text", "convert_column", "convert_sampled", "describe_type", "guess_columns"]
 
 FREE_TEXT_MIN_CHARS = 80  # average length above which a text column is searched as free text
 FREE_TEXT_MIN_ELEMENT_CHARS = 40  # the same, for the strings of a list column (reviews)
@@ -219,6 +220,40 @@ def convert_column(values: list[Any], typ: str, *, checked: bool = False) -> lis
         except (ValueError, TypeError, OverflowError):
             raise Unfit(index, value) from None
     return out
+
+
+def convert_sampled(values: list[Any], typ: str) -> list[Any] | None:
+    """The stored forms of a batch typed from an earlier sample, when every value is a non-blank
+    string that fits ``typ`` by the rules of inference (all in C loops); else None, and the
+    caller checks the batch value by value. List cells get only a bracket check here."""
+    if not _all_str(values):
+        return None
+    if typ == "text":
+        return values if all(values) and not any(map(str.isspace, values)) else _fast_text(values)
+    if not all(values):
+        return None  # blanks (nulls) take the careful path
+    if typ == "int":
+        return list(map(int, values)) if all(map(_INFER_INT.fullmatch, values)) else None
+    if typ == "float":
+        if not all(map(_INFER_FLOAT.fullmatch, values)):
+            return None
+        out = list(map(float, values))
+        return out if all(map(math.isfinite, out)) else None
+    if typ == "bool":
+        lowered = list(map(str.lower, values))
+        return list(map(_BOOL_VALUES.__getitem__, lowered)) if set(lowered) <= _BOOL_WORDS else None
+    if typ == "date":
+        if not all(map(_DATE.fullmatch, values)):
+            return None
+        try:
+            list(map(datetime.date.fromisoformat, values))
+        except ValueError:
+            return None
+        return values
+    if typ == "list":
+        ok = all(map(str.startswith, values, itertools.repeat("["))) and all(map(str.endswith, values, itertools.repeat("]")))
+        return values if ok else None
+    return None
 
 
 def _all_str(values: list[Any]) -> bool:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from core_engine.errors import StorageError
+from core_engine import jsonsafe
 from core_engine.loaders import load_spec, loads_spec, write_spec
 from core_engine.spec import Spec
 from core_engine.syntax import parse_python
@@ -162,7 +163,8 @@ class ProjectFile:
                     head=head, file=str(self.path), base_version=base_version, head_version=head.number)
             if head is not None and head.spec_hash == digest:
                 return head
-            diff = diff_specs(json.loads(self._spec_json(head.spec_hash)), json.loads(text)) if head else SpecDiff()
+            diff = diff_specs(_json(self._spec_json(head.spec_hash), f"the spec of version {head.number}"),
+                              json.loads(text)) if head else SpecDiff()
             _insert_version(conn, text, digest, message, author, head.number if head else None, diff)
         return self.head()
 
@@ -188,8 +190,15 @@ class ProjectFile:
     # -- settings and files ------------------------------------------------------------
 
     def settings(self) -> dict[str, Any]:
-        return {k: json.loads(v) for k, v in self._store.query("SELECT key, value_json FROM _genie_settings "
-                                                               "ORDER BY key")}
+        return {k: self._json(v, f"setting {k!r}") for k, v in self._store.query(
+            "SELECT key, value_json FROM _genie_settings ORDER BY key")}
+
+    def _json(self, text: str, what: str) -> Any:
+        """Stored JSON, read with the depth limit (core_engine.jsonsafe); a clear StorageError otherwise."""
+        try:
+            return jsonsafe.loads(text, what=what)
+        except ValueError as exc:
+            raise StorageError(f"the project file holds a bad {what}: {exc}", file=str(self.path)) from exc
 
     def set_settings(self, values: dict[str, Any]) -> None:
         """Merge ``values`` into the settings (a None value removes the key). Secrets are refused."""
@@ -213,11 +222,43 @@ class ProjectFile:
     def put_file(self, path: str, text: str) -> None:
         """Store prompts/<name>.jinja2, few_shots.json (a JSON list) or api.py (valid Python)."""
         from .folders import check_file_path
+        from .trust import reviewed_code
         path = check_file_path(path)
         _check_file_text(path, text)
+        files = self.files()
+        # the user's own code (typed or pasted by them) is trusted as saved, unless other code of the
+        # project is still waiting for review (then the whole text is reviewed together)
+        rest = reviewed_code({p: t for p, t in files.items() if p != path})
+        keep_trusted = rest is None or self.code_trusted()
         with self._write() as conn:
             conn.execute("INSERT OR REPLACE INTO _genie_files (path, text, modified) VALUES (?, ?, ?)",
                          (path, text, now().isoformat()))
+            code = reviewed_code({**files, path: text})
+            if code is not None and keep_trusted and (path == "api.py" or path.startswith("prompts/")):
+                _record_trust(conn, code)
+
+    def code_trusted(self) -> bool:
+        """True when there is no code (api.py, prompt templates), or this user has trusted its exact text."""
+        from .trust import is_trusted, reviewed_code
+        code = reviewed_code(self.files())
+        return code is None or (self.kind == "project" and is_trusted(self.meta(), code))
+
+    def reviewed_code(self) -> str | None:
+        """The text the review shows and trust covers: api.py and the prompt templates (storage.trust)."""
+        from .trust import reviewed_code
+        return reviewed_code(self.files())
+
+    def trust_code(self, digest: str | None = None) -> None:
+        """Record that the user trusts the current code (``digest``: the sha256 of what they reviewed)."""
+        from .trust import code_digest
+        code = self.reviewed_code()
+        if code is None:
+            return
+        if digest is not None and digest != code_digest(code):
+            raise StorageError("the project's code changed since it was reviewed; review it again",
+                               file=str(self.path))
+        with self._write() as conn:
+            _record_trust(conn, code)
 
     def delete_file(self, path: str) -> None:
         with self._write() as conn:
@@ -225,11 +266,20 @@ class ProjectFile:
 
     # -- knowledge base ------------------------------------------------------------------
 
+    def schema_version(self) -> int:
+        """SQLite's schema cookie: it changes when a KB table is imported, replaced or dropped, not
+        when a conversation log is written (a cache key that survives the chat's own writes)."""
+        return int(self._store.query("PRAGMA schema_version")[0][0])
+
     def kb_tables(self) -> list[str]:
         """The KB tables (FTS indexes and `_genie_*` tables excluded), by name."""
+        from core_engine.kb import METADATA_TABLE, list_table_name
         rows = self._store.query("SELECT name, sql FROM sqlite_master WHERE type = 'table'")
         virtual = {n for n, sql in rows if (sql or "").upper().startswith("CREATE VIRTUAL TABLE")}
         shadow = {v + s for v in virtual for s in ("_data", "_idx", "_content", "_docsize", "_config")}
+        if any(n == METADATA_TABLE for n, _ in rows):  # list columns' lookup tables belong to their table
+            shadow |= {list_table_name(t, c) for t, c in self._store.query(
+                f"SELECT table_name, column_name FROM {METADATA_TABLE} WHERE type = 'list'")}
         return sorted(n for n, _ in rows if n not in virtual | shadow and not n.startswith(("sqlite_", "_genie_")))
 
     def import_kb(self, file: str | Path, table: str, *, replace: bool = False, progress=None,
@@ -248,13 +298,16 @@ class ProjectFile:
 
     def drop_kb_table(self, table: str) -> None:
         """Remove a KB table with its full-text index and column metadata."""
-        from core_engine.kb import METADATA_TABLE, fts_table_name, quote_identifier
+        from core_engine.kb import METADATA_TABLE, fts_table_name, list_table_name, quote_identifier
         if table not in self.kb_tables():
             raise StorageError(f"no KB table {table!r}", file=str(self.path), table=table)
         with self._write() as conn:
             conn.execute(f"DROP TABLE IF EXISTS {quote_identifier(fts_table_name(table))}")
             conn.execute(f"DROP TABLE {quote_identifier(table)}")
             if conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (METADATA_TABLE,)).fetchone():
+                for (column,) in conn.execute(f"SELECT column_name FROM {METADATA_TABLE} "
+                                              "WHERE table_name = ? AND type = 'list'", (table,)).fetchall():
+                    conn.execute(f"DROP TABLE IF EXISTS {quote_identifier(list_table_name(table, column))}")
                 conn.execute(f"DELETE FROM {METADATA_TABLE} WHERE table_name = ?", (table,))
 
     def kb_path(self) -> Path:
@@ -268,8 +321,8 @@ class ProjectFile:
     # -- conversation tests and logs -------------------------------------------------------
 
     def tests(self) -> dict[str, dict]:
-        return {n: json.loads(t) for n, t in self._store.query("SELECT name, test_json FROM _genie_tests "
-                                                                "ORDER BY name")}
+        return {n: self._json(t, f"test {n!r}") for n, t in self._store.query(
+            "SELECT name, test_json FROM _genie_tests ORDER BY name")}
 
     def put_test(self, name: str, test: dict) -> None:
         """Add or replace a conversation test (DESIGN §6 shape: name, parser, turns)."""
@@ -311,15 +364,15 @@ class ProjectFile:
         return export_bundle(self, out)
 
     def export_json(self, out: str | Path) -> Path:
-        return _export_spec(self.spec(), out, ".json")
+        return _export_spec(_redacted(self.spec()), out, ".json")
 
     def export_csv(self, out: str | Path) -> Path:
-        return _export_spec(self.spec(), out, ".csv")
+        return _export_spec(_redacted(self.spec()), out, ".csv")
 
     def export_folder(self, out_dir: str | Path) -> Path:
         """Reviewable source (spec.json, data/, tests/, prompts/, few_shots.json, api.py) in a new folder."""
         from .folders import write_folder
-        return write_folder(self.spec(), self.files(), self.tests(), self.settings(),
+        return write_folder(_redacted(self.spec()), self.files(), self.tests(), self.settings(),
                             self.path if self.kb_tables() else None, out_dir)
 
     def snapshot(self, target: str | Path) -> Path:
@@ -338,8 +391,22 @@ class ProjectFile:
 _VERSION_COLUMNS = "number, created, message, author, spec_hash, diff_json"
 
 
+def _record_trust(conn: sqlite3.Connection, code: str) -> None:
+    from .trust import TRUST_KEY, record_for
+    conn.execute("INSERT OR REPLACE INTO _genie_meta (key, value) VALUES (?, ?)", (TRUST_KEY, record_for(code)))
+
+
+def _json(text: str, what: str) -> Any:
+    """JSON from the project file itself (another person's file may hold anything): depth-limited."""
+    try:
+        return jsonsafe.loads(text, what=what)
+    except ValueError as exc:
+        raise StorageError(str(exc)) from exc  # names what was read
+
+
 def _version_info(row: tuple) -> VersionInfo:
-    summary = json.loads(row[5]).get("summary", "") if row[5] else ""
+    diff = _json(row[5], f"the change summary of version {row[0]}") if row[5] else {}
+    summary = diff.get("summary", "") if isinstance(diff, dict) else ""
     return VersionInfo(number=row[0], created=dt.datetime.fromisoformat(row[1]), message=row[2], spec_hash=row[4],
                        author=row[3], summary=summary)
 
@@ -359,7 +426,7 @@ def _check_file_text(path: str, text: str) -> None:
         raise StorageError("file content must be text", path=path)
     if path == "few_shots.json":
         try:
-            data = json.loads(text)
+            data = jsonsafe.loads(text, what="few_shots.json")
         except ValueError as exc:
             raise StorageError(f"few_shots.json is not valid JSON: {exc}", path=path) from exc
         if not isinstance(data, list):
@@ -383,6 +450,13 @@ def _check_test(name: str, test: Any) -> None:
         json.dumps(test)
     except (TypeError, ValueError) as exc:
         raise StorageError(f"the test is not JSON-serialisable: {exc}", test=name) from exc
+
+
+def _redacted(spec: Spec) -> Spec:
+    """Every export blanks literal http credentials (core_engine.secrets); ${env:NAME} references stay."""
+    from core_engine.secrets import redact_spec_apis
+    redact_spec_apis(spec)  # spec() returns a private copy
+    return spec
 
 
 def _export_spec(spec: Spec, out: str | Path, suffix: str) -> Path:
@@ -559,7 +633,9 @@ class Workspace:
 
     def import_path(self, path: str | Path, name: str | None = None) -> ProjectFile:
         """A new project from a spec file (canonical JSON, paper CSV, reference CSV/JSON), a bundle,
-        a project file, or a project folder."""
+        a project file, or a project folder. A bundle or project file is rebuilt table by table
+        into a fresh file (storage.reconstruct), never copied page by page."""
+        from .reconstruct import reconstruct
         src = Path(path)
         if src.is_dir():
             return self.from_sample(src, name)
@@ -568,7 +644,7 @@ class Workspace:
         target = self.path_of(name or _default_name(src))
         if src.suffix in (ff.BUNDLE_SUFFIX, ff.PROJECT_SUFFIX):
             ProjectFile(src, readonly=True).close()  # the same checks as opening it (clear errors)
-            build_project_file(target, _mark_project(src.name), base=lambda tmp: _copy_file(src, tmp))
+            build_project_file(target, _mark_project(src.name), base=lambda tmp: reconstruct(src, tmp))
             return ProjectFile(target)
         spec = load_spec(src)
         build_project_file(target, _fill_from_content(spec, {}, {}, {}, f"imported from {src.name}"))
@@ -580,18 +656,13 @@ def _default_name(src: Path) -> str:
     return stem[:80]
 
 
-def _copy_file(src: Path, tmp: Path) -> None:
-    """A consistent copy of a project file or bundle (not a byte copy of a file someone may be writing)."""
-    with ProjectFile(src, readonly=True) as source:
-        source.snapshot(tmp)
-
-
 def _mark_project(source_name: str) -> Callable[[Path], None]:
     def fill(tmp: Path) -> None:
         conn = ff.connect(tmp)
         try:
             conn.execute("BEGIN IMMEDIATE")
             conn.execute("UPDATE _genie_meta SET value = 'project' WHERE key = 'kind'")
+            conn.execute("DELETE FROM _genie_meta WHERE key = 'trusted_code'")  # trust is never imported
             conn.execute("INSERT OR REPLACE INTO _genie_meta (key, value) VALUES ('imported_from', ?)", (source_name,))
             conn.execute("COMMIT")
         finally:

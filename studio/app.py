@@ -22,6 +22,7 @@ st.set_page_config(page_title="Genie Studio", page_icon="🧞", layout="wide")
 PAGES = [
     st.Page("pages/projects.py", title="Projects", url_path="projects", icon=":material/folder_open:"),
     st.Page("pages/worksheets.py", title="Worksheets", url_path="worksheets", icon=":material/table:"),
+    st.Page("pages/agent.py", title="Agent", url_path="agent", icon=":material/smart_toy:"),
     st.Page("pages/graph.py", title="Graph", url_path="graph", icon=":material/hub:"),
     st.Page("pages/knowledge.py", title="Knowledge", url_path="knowledge", icon=":material/database:"),
     st.Page("pages/playground.py", title="Playground", url_path="playground", icon=":material/forum:"),
@@ -42,4 +43,5 @@ page = st.navigation([HOME, *PAGES])
 with st.sidebar:
     name = session.current_project_name()
     st.caption(f"Project: **{name}**" if name else "No project open")
+session.keep_project_in_url()  # a reload (or a shared link) reopens the same project on the same page
 page.run()

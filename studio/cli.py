@@ -8,6 +8,12 @@ then never runs `app.py`'s `st.navigation` router for deep links such as
 `/worksheets`. The launcher switches that detection off in-process before the
 server starts, then hands over to Streamlit's own `run` command. It always starts
 headless and without usage statistics (no network calls, DESIGN §11).
+
+A production run is lighter than Streamlit's defaults (measured in bench/bench_studio.py):
+`runner.postScriptGC false` skips the full `gc.collect(2)` Streamlit forces after every
+script run (most of the server's CPU per chat turn; Python's own generational GC still
+runs), and `server.fileWatcherType none` stops polling the source tree for changes.
+`--dev` keeps the watcher (edit a page, see it rerun) and the forced collection.
 """
 
 from __future__ import annotations
@@ -22,15 +28,20 @@ APP = Path(__file__).resolve().parent / "app.py"
 ROOT = APP.parent.parent
 
 
-def streamlit_argv(port: int, address: str, *, browser: bool = False, extra: list[str] | None = None) -> list[str]:
+PRODUCTION = ["--runner.postScriptGC", "false", "--server.fileWatcherType", "none", "--runner.fastReruns", "true"]
+
+
+def streamlit_argv(port: int, address: str, *, browser: bool = False, extra: list[str] | None = None,
+                   dev: bool = False) -> list[str]:
     """The `streamlit run` command line the studio uses (tests and scripts share it)."""
     return ["streamlit", "run", str(APP), "--server.port", str(port), "--server.address", address,
             "--server.headless", "false" if browser else "true", "--browser.gatherUsageStats", "false",
-            "--server.runOnSave", "false", "--theme.base", "light", *(extra or [])]
+            "--server.runOnSave", "false", "--theme.base", "light", "--client.toolbarMode", "minimal",
+            *([] if dev else PRODUCTION), *(extra or [])]
 
 
 def serve(port: int = 8501, address: str = "127.0.0.1", *, workspace: str | None = None, samples: bool = True,
-          browser: bool = False, extra: list[str] | None = None) -> int:
+          browser: bool = False, extra: list[str] | None = None, dev: bool = False) -> int:
     """Run the studio in this process until it is stopped (Ctrl+C)."""
     if workspace:
         os.environ["GENIE_WORKSPACE"] = str(Path(workspace).expanduser().resolve())
@@ -49,7 +60,7 @@ def serve(port: int = 8501, address: str = "127.0.0.1", *, workspace: str | None
     from streamlit.web import cli as stcli
 
     PagesManager.uses_pages_directory = False  # studio/pages/ holds st.Page scripts, not a v1 pages folder
-    sys.argv = streamlit_argv(port, address, browser=browser, extra=extra)
+    sys.argv = streamlit_argv(port, address, browser=browser, extra=extra, dev=dev)
     try:
         stcli.main(prog_name="streamlit")
     except SystemExit as exc:
@@ -64,6 +75,8 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workspace", help="folder of project files (default $GENIE_WORKSPACE or ./.workspace)")
     p.add_argument("--no-samples", action="store_true", help="do not add the four sample projects to the workspace")
     p.add_argument("--browser", action="store_true", help="open a browser tab when the server is up")
+    p.add_argument("--dev", action="store_true",
+                   help="developing the studio: watch its files and keep Streamlit's forced GC after each run")
     p.add_argument("streamlit_args", nargs=argparse.REMAINDER,
                    help="after '--': extra `streamlit run` options, e.g. -- --server.fileWatcherType none")
 
@@ -76,7 +89,7 @@ def _extra(args: argparse.Namespace) -> list[str]:
 def cmd_studio(args: argparse.Namespace, out: TextIO) -> int:
     print(f"Genie Studio on http://{args.address}:{args.port}  (Ctrl+C stops it)", file=out, flush=True)
     return serve(args.port, args.address, workspace=args.workspace, samples=not args.no_samples,
-                 browser=args.browser, extra=_extra(args))
+                 browser=args.browser, extra=_extra(args), dev=args.dev)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -22,12 +22,18 @@ def imports_of(path: Path) -> set[str]:
 
 def test_core_engine_never_imports_streamlit_or_storage():
     for path in (ROOT / "core_engine").rglob("*.py"):
-        bad = imports_of(path) & {"streamlit", "storage", "studio", "components", "st_aggrid", "pyvis"}
+        bad = imports_of(path) & {"streamlit", "storage", "studio", "components", "st_aggrid", "pyvis", "server"}
+        assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+
+
+def test_server_imports_only_the_engine_and_storage():
+    for path in (ROOT / "server").rglob("*.py"):
+        bad = imports_of(path) & {"streamlit", "studio", "components", "st_aggrid", "pyvis"}
         assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
 
 
 def test_no_exec_or_eval_calls_anywhere():
-    for folder in ("core_engine", "storage"):
+    for folder in ("core_engine", "storage", "server"):
         for path in (ROOT / folder).rglob("*.py"):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):

@@ -30,7 +30,21 @@ GOOD = {
         def run(rows=100_000, runs=50):
             q = {"p50_ms": 0.5, "p95_ms": 0.9}
             return {"rows": rows, "import_rows_per_s": 70000, "structured_query": q,
-                    "fts_query": {"p50_ms": 1.5, "p95_ms": 2.5}, "runs": runs}
+                    "fts_query": {"p50_ms": 1.5, "p95_ms": 2.5}, "runs": runs,
+                    "indexed_structured_query": {"p95_ms": 0.4},
+                    "import_vs_sqlite3_cli": {"ratio": 0.8, "ratio_same_work": 1.1, "note": "n"}}
+    """,
+    "bench_scale": """
+        def run(turns=200, repeat=3, rounds=5, starts=7):
+            return {"growth": {"last_over_first": 1.2, "turns": turns, "first_p50_ms": 1.0, "last_p50_ms": 1.2,
+                               "records_at_end": 121},
+                    "spec_size": {"large_over_small": 2.5, "worksheets_10_p50_ms": 1.0,
+                                  "worksheets_1000_p50_ms": 2.5},
+                    "cli_startup": {"median_s": 0.2}}
+    """,
+    "bench_playground": """
+        def run(conversations=3):
+            return {"studio_over_minimal": 1.1, "median_ms": 110.0, "minimal_chat": {"median_ms": 100.0}}
     """,
     "bench_llm": """
         def run():
@@ -46,6 +60,23 @@ GOOD = {
                     "bundle_100k": {"rows": rows, "export_bundle_s": 1.0, "import_bundle_into_workspace_s": 0.5,
                                     "unpack_bundle_to_source_s": 0.7}}
     """,
+    "bench_recording": """
+        QUICK = {"turns": 8}
+        def run(turns=200):
+            return {"turns": turns, "file_bytes_at_turn": {str(turns): 1000 * turns},
+                    "bytes_added_per_turn_first_quarter": 1000, "bytes_added_per_turn_last_quarter": 1000}
+    """,
+    "bench_knowledge": """
+        QUICK = {"rounds": 2}
+        def run(rows=100_000, rounds=36):
+            return {"first_over_later": {"restaurant_sample": 1.2, "generated_100000_rows": 1.1}, "rounds": rounds}
+    """,
+    "bench_language": """
+        QUICK = {"repeat": 1}
+        def run(repeat=5):
+            cell = {"first_pass": {"p50_ms": 1.0, "p99_ms": 20.0}}
+            return {"model_load_s": 2.5, "samples": {"bank_fraud": cell}, "repeat": repeat}
+    """,
     "bench_load": """
         def run(sessions=50, turns=20, long_turns=300):
             ballast = bytearray(64 * 2**20)  # 64 MB: shows up as this module's peak memory
@@ -54,6 +85,14 @@ GOOD = {
                                     "processes": {"turns_per_s": 180.0}},
                     "growth": {"last_over_first_p50": 3.0, "records_at_end": 40},
                     "growth_fixed_state": {"last_over_first_p50": 1.1}, "memory": {"per_idle_session_kib": 30.0}}
+    """,
+    "bench_serve": """
+        QUICK = {"conversations": 20, "turns": 5}
+        def run(conversations=200, turns=10):
+            load = [{"store": s, "workers": w, "turns_per_s": 50.0 * w, "p99_ms": 90.0}
+                    for s in ("sqlite", "postgresql") for w in (1, 4)]
+            return {"conversations": conversations, "turns": turns, "load": load, "errors_total": 0,
+                    "lost_or_doubled_total": 0, "served_over_in_process": {"sqlite_1w": 0.2}}
     """,
 }
 
@@ -94,8 +133,15 @@ def test_quick_run_summarises_every_headline_figure(tmp_path: Path) -> None:
     assert summary["kb"]["rows"] == QUICK_SIZES["rows"] and summary["kb"]["free_text_query_ms"]["p95"] == 2.5
     assert summary["bundle_s"]["export"] == 1.0 and summary["project_versions_ms"]["restore_p50"] == 12.0
     assert summary["load"]["sessions"] == QUICK_SIZES["sessions"]
+    assert summary["turns_181_200_over_1_20"]["ratio"] == 1.2 and summary["cli_startup_s"]["median"] == 0.2
+    assert summary["worksheets_1000_over_10"]["ratio"] == 2.5
+    assert summary["kb_import_over_sqlite3_cli"]["ratio"] == 0.8
+    assert summary["kb_indexed_structured_query_p95_ms"]["p95"] == 0.4
+    assert summary["studio_turn_over_minimal_chat"]["ratio"] == 1.1
     assert summary["load"]["turn_ms_growth_last_over_first"] == {"state_piling_up": 3.0, "records_at_end": 40,
                                                                  "fixed_state": 1.1}
+    assert summary["serve"]["conversations"] == 20 and summary["serve"]["turns_per_s"]["postgresql_4w"] == 200.0
+    assert summary["serve"]["lost_or_doubled_with_worker_killed"] == 0
     peaks = summary["peak_memory_mb"]
     assert peaks["by_module"]["bench_load"] >= 64 > peaks["by_module"]["bench_llm"]
     assert peaks["max"] == max(peaks["by_module"].values())
@@ -129,7 +175,8 @@ def test_only_runs_the_named_modules(tmp_path: Path) -> None:
     proc, report = run_runner(tmp_path, "stubonly", "--quick", "--only", "bench_kb")
     assert proc.returncode == 0, proc.stderr
     assert list(report["modules"]) == ["bench_kb"]
-    assert set(report["summary"]) == {"kb", "peak_memory_mb"}
+    assert set(report["summary"]) == {"kb", "kb_import_over_sqlite3_cli", "kb_indexed_structured_query_p95_ms",
+                                      "peak_memory_mb"}
 
 
 def test_the_real_package_has_every_expected_module() -> None:

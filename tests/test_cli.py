@@ -93,3 +93,13 @@ def test_missing_project_is_a_clean_error(capsys):
     code, _ = run(["lint", "/nonexistent/project"])
     assert code == 2
     assert "no project" in capsys.readouterr().err
+
+
+def test_lint_flags_a_kb_worksheet_without_a_table(tmp_path):
+    """`genie lint` reads the project's KB like the studio does: a kb worksheet naming no table is an error."""
+    spec = {"name": "p", "worksheets": [
+        {"name": "Main", "fields": [{"name": "x", "type": "int", "description": "x"}]},
+        {"name": "dentists", "kind": "kb", "fields": [{"name": "name", "type": "str"}]}]}
+    (tmp_path / "spec.json").write_text(json.dumps(spec))
+    code, out = run(["lint", str(tmp_path)])
+    assert code == 1 and "dentists" in out and "table" in out

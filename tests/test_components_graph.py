@@ -138,8 +138,23 @@ def test_spec_text_cannot_inject_markup_into_the_drawing():
 def test_layouts_freeze_physics(layout):
     html = render_pyvis(gmod.build_graph(big_spec(5, 3)), layout=layout)
     options = json.loads(re.search(r"var options = (\{.*?\});\n", html, re.S).group(1))
-    if layout == "hierarchical":
-        assert options["layout"]["hierarchical"]["enabled"] and not options["physics"]["enabled"]
+    nodes = {n["id"]: n for n in _vis_data(html, "nodes")}
+    if layout == "hierarchical":  # worksheets as clusters: each heads its own column, its fields below it
+        assert not options["physics"]["enabled"]
+        heads = [n for n in nodes.values() if n["kind"] == "worksheet"]
+        assert len({n["x"] for n in heads}) == len(heads) and all(n["y"] == 0 for n in heads)
+        for head in heads:
+            fields = [n for n in nodes.values() if n["kind"] == "field" and n["id"].startswith(
+                "f:" + head["label"] + ".")]
+            assert fields and all(f["x"] == head["x"] and f["y"] > 0 for f in fields)
     else:
         assert options["physics"]["stabilization"]["enabled"]
+    again = {n["id"]: n for n in _vis_data(render_pyvis(gmod.build_graph(big_spec(5, 3)), layout=layout), "nodes")}
+    assert {k: (n["x"], n["y"]) for k, n in nodes.items()} == {k: (n["x"], n["y"]) for k, n in again.items()}
     assert "physics: { enabled: false }" in html  # frozen once laid out
+
+
+def test_predicate_edges_are_labelled_with_the_predicate():
+    html = render_pyvis(gmod.build_graph(sample("restaurant_reservation")))
+    labels = [e.get("label") for e in _vis_data(html, "edges") if e["kind"] == "activates"]
+    assert any("==" in (label or "") for label in labels)

@@ -28,7 +28,7 @@ def test_rows_round_trip_every_sample(sample):
 
 
 def test_rows_follow_the_paper_layout(restaurant):
-    assert tuple(gm.KEYS.values()) == COLUMNS
+    assert tuple(gm.KEYS.values()) == (*COLUMNS, "Examples")  # the optional Examples column comes last
     rows = gm.spec_to_rows(restaurant)
     ws_row = next(r for r in rows if r["ws_name"] == "BookRestaurant")
     assert ws_row["row_type"] == "worksheet" and ws_row["row_id"] == "w1"
@@ -131,3 +131,31 @@ def test_duplicate_names_get_distinct_rows():
     rows = gm.spec_to_rows(spec, lint(spec))
     assert [r["row_id"] for r in rows] == ["w0", "w0.f0", "w0.f1"]
     assert gm.rows_to_spec(rows, spec) == spec
+
+
+def test_examples_on_all_three_levels_round_trip_and_edit(restaurant):
+    spec = restaurant.model_copy(deep=True)
+    user = spec.worksheet("UserInfo")
+    user.examples = ["I need a table", "[not a value] stays the task's"]
+    task = user.field("user_task")
+    task.examples = ["what I want is a booking"]
+    task.enum_values[0].examples = ["reserve somewhere", "book dinner"]
+    rows = gm.spec_to_rows(spec)
+    assert rows[0]["examples"] == "I need a table\n[not a value] stays the task's"
+    assert rows[1]["examples"].splitlines() == ["what I want is a booking", "[Book Restaurant] reserve somewhere",
+                                                "[Book Restaurant] book dinner"]
+    assert gm.rows_to_spec(rows, spec) == spec
+    # an edit in the grid: a new example for the value, one removed from the field, blank lines dropped
+    rows[1]["examples"] = "[Book Restaurant] get a table\n\n  "
+    rows[0]["examples"] = None
+    edited = gm.rows_to_spec(rows, spec)
+    f = edited.worksheet("UserInfo").field("user_task")
+    assert f.examples == [] and f.enum_values[0].examples == ["get a table"]
+    assert edited.worksheet("UserInfo").examples == []
+
+
+def test_examples_lint_cell_maps_to_the_examples_column(restaurant):
+    from core_engine.lint import Diagnostic
+    diag = Diagnostic(severity="warning", code="x", message="m", worksheet="UserInfo", field="user_task",
+                      attribute="examples")
+    assert gm.cell_for(restaurant, diag) == ("w0.f0", "examples")

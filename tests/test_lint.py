@@ -132,8 +132,8 @@ CASES = [
      ("duplicate-name", "warning", "UserInfo", "user_task", "enum_values")),
     ("unknown-api", setter(WS("BookRestaurant"), "api", "book_restaurnt"),
      ("unknown-api", "error", "BookRestaurant", None, "api")),
-    ("no-start", setter(WS("UserInfo"), "predicate", "True"),
-     ("no-start-worksheet", "error", None, None, "start_worksheet")),
+    ("start-guarded", setter(WS("UserInfo"), "predicate", "True"),  # still opened: the reference's rule
+     ("start-worksheet-guarded", "warning", "UserInfo", None, "start_worksheet")),
     ("start-setting-unknown", lambda d: d.__setitem__("settings", {"start_worksheet": "Main"}),
      ("no-start-worksheet", "error", None, None, "start_worksheet")),
     ("start-setting-not-task", lambda d: d.__setitem__("settings", {"start_worksheet": "Restaurant"}),

@@ -182,13 +182,13 @@ def test_json_to_csv_to_json_is_lossless(spec_source):
 def test_paper_layout_covers_every_model_attribute():
     """A new model attribute must get a place in the sheet layout (or this fails)."""
     assert set(Worksheet.model_fields) == {
-        "name", "kind", "predicate", "description", "api", "actions", "fields",
+        "name", "kind", "predicate", "description", "api", "actions", "fields", "examples",
     }  # fmt: skip
     assert set(Field.model_fields) == {
         "name", "type", "kind", "predicate", "description", "enum_values", "dont_ask",
-        "required", "confirm", "actions", "primary_key", "free_text",
+        "required", "confirm", "actions", "primary_key", "free_text", "examples",
     }  # fmt: skip
-    assert set(EnumValue.model_fields) == {"value", "description"}
+    assert set(EnumValue.model_fields) == {"value", "description", "examples"}
 
 
 def test_paper_csv_writer_layout():
@@ -596,3 +596,94 @@ def test_committed_schema_is_current(tmp_path, capsys):
     schema = json.loads(out.read_text(encoding="utf-8"))
     assert schema["title"] == "Spec" and "Worksheet" in schema["$defs"]
     assert "wrote" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- developer examples
+
+
+def examples_spec() -> Spec:
+    """Examples on a task worksheet, a field and an enum value, with text CSV must quote."""
+    spec = rich_spec()
+    main = spec.worksheets[0]
+    main.examples = ["I want to submit, please", 'he said "go"']
+    main.field("choice").examples = ["the first one"]
+    main.field("choice").enum_values[0].examples = ["A or B, either", "a-b"]
+    main.field("tags").enum_values[0].examples = ["tag one"]
+    return spec
+
+
+def test_examples_round_trip_through_the_paper_csv():
+    spec = examples_spec()
+    text = dumps_paper_csv(spec)
+    rows = rows_of(text)
+    assert rows[0] == [*COLUMNS, "Examples"]
+    col = {c: i for i, c in enumerate(rows[0])}
+    assert rows[2][col["Examples"]] == 'I want to submit, please\nhe said "go"'  # the worksheet row
+    choice = next(r for r in rows if r[col["Name"]] == "choice")
+    assert choice[col["Examples"]] == "the first one"
+    value = next(r for r in rows if r[col["Enum Values"]] == "A, B")
+    assert value[col["Examples"]] == "A or B, either\na-b"
+    back = loads_spec(text)
+    assert back == spec and back.worksheets[0].field("choice").enum_values[0].examples == ["A or B, either", "a-b"]
+    assert dumps_paper_csv(back) == text
+    assert loads_spec(dumps_json(spec)) == spec
+    # a spec without examples keeps the old layout, without the column
+    assert rows_of(dumps_paper_csv(rich_spec()))[0] == list(COLUMNS)
+
+
+def test_examples_column_is_read_by_its_header_with_blank_lines_dropped():
+    text = to_csv([["WS Name", "Type", "Name", "Enum Values", "Example utterances"],
+                   ["Main", "", "", "", "book it\n\n  reserve a table  "],
+                   ["", "Enum", "size", "", "any size is fine"],
+                   ["", "", "", "Large", "big\nXL"]])
+    spec = loads_spec(text)
+    main = spec.worksheets[0]
+    assert main.examples == ["book it", "reserve a table"]
+    assert main.field("size").examples == ["any size is fine"]
+    assert main.field("size").enum_values[0].examples == ["big", "XL"]
+
+
+def test_an_example_that_cannot_be_one_line_is_refused_by_name():
+    spec = examples_spec()
+    spec.worksheets[0].field("choice").examples = ["two\nlines"]
+    with pytest.raises(SpecError, match="Main.choice"):
+        dumps_paper_csv(spec)
+
+
+def test_reference_csv_reads_an_examples_column():
+    text = fixture_text("reference_restaurant.csv")
+    rows = rows_of(text)
+    width = len(rows[0])
+    for r in rows:
+        r.extend([""] * (width - len(r)))
+    rows[0].append("Examples")
+    user_row = next(i for i, r in enumerate(rows) if r[1].strip() and r[4].strip().lower() == "worksheet")
+    task_row = next(i for i, r in enumerate(rows) if r[5] == "user_task")
+    value_row = next(i for i, r in enumerate(rows) if r[6].strip() == "Book Restaurant")
+    rows[user_row].append("hi\nhello there")
+    rows[task_row].append("what I want")
+    rows[value_row].append("get a table\nbook dinner")
+    spec = loads_spec(to_csv(rows))
+    user = spec.worksheets[0]
+    assert user.examples == ["hi", "hello there"]
+    assert user.field("user_task").examples == ["what I want"]
+    assert user.field("user_task").enum_values[0].examples == ["get a table", "book dinner"]
+    assert loads_spec(to_csv([r[:width] for r in rows])) == loads_spec(text)  # no column, no examples
+    headerless = [r + [""] * (15 - len(r)) for r in rows[1:]]
+    assert loads_spec(to_csv(headerless)).worksheets[0].examples == ["hi", "hello there"]
+
+
+def test_reference_json_reads_examples_and_names_bad_ones():
+    data = json.loads(fixture_text("reference_bank.json"))
+    data[0]["ws_examples"] = ["my card was stolen"]
+    field = next(f for f in data[0]["fields"] if f["field_name"] == "report_channel")
+    field["field_examples"] = ["call me"]
+    field["enum_values"] = [{"value": "Email", "examples": ["by mail", "e-mail"]}, "Phone"]
+    spec = loads_spec(json.dumps(data), "reference_json")
+    main = spec.worksheets[0]
+    assert main.examples == ["my card was stolen"]
+    assert main.field("report_channel").examples == ["call me"]
+    assert [e.examples for e in main.field("report_channel").enum_values] == [["by mail", "e-mail"], []]
+    field["field_examples"] = [3]
+    err = format_error(json.dumps(data), "reference_json")
+    assert "report_channel" in str(err) and "field_examples" in str(err)

@@ -73,7 +73,7 @@ def test_fork_keeps_the_original(project, played):
 def test_replay_against_an_edited_spec_and_adopt(project, played):
     pg, agent = played
     spec = agent.spec.model_copy(deep=True)
-    spec.worksheet("BookRestaurant").field("time").required = False
+    spec.worksheet("BookRestaurant").field("time").dont_ask = True  # no longer asked (optional alone still is)
     report = pg.replay(dataclasses.replace(agent, spec=spec))
     assert report.changed_turns[0] == 3
     pg.adopt_replay(project, agent)
@@ -86,7 +86,7 @@ def test_saved_test_passes_then_fails_after_the_spec_breaks(project, played):
     project.put_test("pizza", test)
     assert run_test(agent, project.tests()["pizza"]).passed
     spec = agent.spec.model_copy(deep=True)
-    spec.worksheet("BookRestaurant").field("time").required = False
+    spec.worksheet("BookRestaurant").field("time").dont_ask = True  # no longer asked (optional alone still is)
     result = run_test(dataclasses.replace(agent, spec=spec), test)
     assert not result.passed and result.first_failure.index == 3
 
@@ -139,3 +139,32 @@ def test_llm_stage_prompt_completion_and_tokens_are_shown(scripted_server, scrip
     assert 'main.full_name = "Katarina Miller"' in codes  # the completion, verbatim
     sent = [m["content"] for m in scripted_server.requests[0]["messages"]]
     assert all(m.strip() in codes for m in sent)  # the exact prompt the parser sent, message by message
+
+
+def test_a_recorded_conversation_reopens_with_every_turn(project, played):
+    pg, agent = played
+    log_id = pg.current.log_id
+    fresh = Playground(project.name)  # a reload: a new browser session, the log is in the file
+    conv = fresh.reopen(project, agent, log_id)
+    assert [t.user for t in conv.turns] == TURNS and conv.log_id == log_id
+    values = lambda state: {r["var"]: r.get("values") for r in state["records"]}  # noqa: E731
+    assert values(fresh.state_at(4)) == values(pg.current.turns[3].state)
+    assert fresh.reopen(project, agent, log_id) is conv and len(fresh.conversations) == 1  # switched, not twice
+    fresh.rewind_to(project, 2)  # time travel works on the reopened conversation (a new log keeps turns 1-2)
+    assert len(fresh.current.turns) == 2 and fresh.current.log_id != log_id
+    assert len(fresh.reopen(project, agent, log_id).turns) == 4 and len(fresh.conversations) == 2
+
+
+def test_accepting_the_new_behaviour_makes_the_failing_test_pass(project, played):
+    from components.test_accept import accept_new_behaviour, changed_turns
+
+    pg, agent = played
+    test = pg.to_test("pizza2", {1: {"acts"}, 2: {"acts", "values"}, 3: {"acts"}, 4: {"acts"}})
+    spec = agent.spec.model_copy(deep=True)
+    spec.worksheet("BookRestaurant").field("time").dont_ask = True
+    changed = dataclasses.replace(agent, spec=spec)
+    result = run_test(changed, test)
+    assert not result.passed
+    new = accept_new_behaviour(test, result)
+    assert [c["turn"] for c in changed_turns(test, new)][0] == 3
+    assert run_test(changed, new).passed and not run_test(agent, new).passed

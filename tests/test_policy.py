@@ -78,7 +78,8 @@ def test_rejected_confirmation_removes_value_and_reasks(booking):
 
 
 def test_completed_record_calls_api_reports_and_runs_ws_actions(booking):
-    booking.turn('main.user_task = "Book"\nbook.date = "2024-07-06"\nbook.people = 3\nconfirm(book.people)')
+    booking.turn('main.user_task = "Book"\nbook.date = "2024-07-06"\nbook.people = 3')
+    booking.turn("confirm(book.people)")  # a yes counts only after the agent asked (issue 13)
     r = booking.turn("book.confirm = True")
     report = r.acts[0]
     assert report["act"] == "report" and report["kind"] == "api" and report["var"] == "book"
@@ -89,7 +90,8 @@ def test_completed_record_calls_api_reports_and_runs_ws_actions(booking):
 
 
 def test_confirm_no_never_calls_api(booking):
-    booking.turn('main.user_task = "Book"\nbook.date = "2024-07-06"\nbook.people = 3\nconfirm(book.people)')
+    booking.turn('main.user_task = "Book"\nbook.date = "2024-07-06"\nbook.people = 3')
+    booking.turn("confirm(book.people)")  # a yes counts only after the agent asked (issue 13)
     r = booking.turn("book.confirm = False")
     assert r.acts == [{"act": "say", "text": "Okay, not booking."}]
     book = {x["var"]: x for x in r.state["records"]}["book"]
@@ -100,7 +102,8 @@ def test_confirm_no_never_calls_api(booking):
 
 
 def test_changed_value_reopens_confirm_checkpoint(booking):
-    booking.turn('main.user_task = "Book"\nbook.date = "2024-07-06"\nbook.people = 3\nconfirm(book.people)')
+    booking.turn('main.user_task = "Book"\nbook.date = "2024-07-06"\nbook.people = 3')
+    booking.turn("confirm(book.people)")  # a yes counts only after the agent asked (issue 13)
     booking.turn("book.confirm = False")
     r = booking.turn('book.date = "2024-07-07"')
     assert kinds(r) == [("ask", "book", "confirm")]
@@ -111,7 +114,8 @@ def test_mock_transaction_ids_are_reproducible():
     ids = []
     for _ in range(2):
         s = agent.new_session(parser="formal")
-        s.turn('main.user_task = "Book"\nbook.date = "2024-07-06"\nbook.people = 3\nconfirm(book.people)')
+        s.turn('main.user_task = "Book"\nbook.date = "2024-07-06"\nbook.people = 3')
+        s.turn("confirm(book.people)")
         ids.append(s.turn("book.confirm = True").acts[0]["result"]["booking_id"])
     assert ids[0] == ids[1]
 

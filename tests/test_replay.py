@@ -41,7 +41,7 @@ def test_same_spec_replays_without_changes():
 
 def test_edited_spec_shows_the_first_changed_turn_with_expected_and_actual():
     edited = json.loads(json.dumps(SPEC))
-    edited["worksheets"][0]["fields"][1]["required"] = False  # age is no longer asked
+    edited["worksheets"][0]["fields"][1].update(required=False, dont_ask=True)  # age is no longer asked
     report = replay(agent(edited), recorded(), parser="formal")
     first = report.first_difference
     assert first is not None and first.index == 1
@@ -101,7 +101,7 @@ def test_restaurant_replay_with_a_broken_spec_changes_from_the_turn_it_affects()
                  "July 6 2024", "7pm"]:
         s.turn(text)
     spec = agent_.spec.model_copy(deep=True)
-    spec.worksheet("BookRestaurant").field("time").required = False
+    spec.worksheet("BookRestaurant").field("time").dont_ask = True  # no longer asked (optional alone still is)
     report = replay(dataclasses.replace(agent_, spec=spec), s.turns, parser="offline")
     assert report.changed_turns[0] == 3
     assert report.turns[2].to_dict()["expected_acts"] == ["Ask(book_restaurant, time)"]

@@ -162,7 +162,7 @@ def test_failure_names_first_differing_turn_with_expected_and_actual(session):
     session.turn("book.people = 2")
     test = conversation_to_test("booking", session.turns, parser="formal", default=("acts", "values"))
     broken = json.loads(json.dumps(BOOKING))
-    broken[1]["fields"][1]["required"] = False  # people is no longer asked
+    broken[1]["fields"][1].update(required=False, dont_ask=True)  # people is no longer asked (optional alone still is)
     result = run_test(make_agent(broken), test)
     assert not result.passed
     fail = result.first_failure

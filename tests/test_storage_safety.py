@@ -103,7 +103,7 @@ BAD_FILES = {
     "newer format": (_newer, "newer Genie Studio"),
     "truncated": (_truncated_half, "truncated"),
     "truncated header": (_truncated_header, "truncated"),
-    "garbage pages": (_garbage_pages, "corrupt"),
+    "garbage pages": (_garbage_pages, "corrupt|malformed"),  # which it is depends on where the schema pages fall
     "garbage schema": (_garbage_schema, "corrupt|malformed|damaged"),
 }
 

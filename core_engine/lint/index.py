@@ -141,8 +141,8 @@ class SpecIndex:
         return self.worksheets.get(named) if named else self.default_start()
 
     def default_start(self) -> Worksheet | None:
-        """The first task worksheet with no WS predicate that no field nests."""
+        """The first task worksheet (the reference implementation's rule, as `Spec.start_worksheet`)."""
         for ws in self.spec.worksheets:
-            if ws.kind == "task" and not ws.predicate.strip() and ws.name not in self.nested:
+            if ws.kind == "task":
                 return ws
         return None

@@ -8,9 +8,9 @@ them, otherwise from `kb_values(table, column)` (the project's SQLite KB).
 
 from __future__ import annotations
 
-import json
 from typing import Any, Callable
 
+from .. import jsonsafe
 from ..errors import KnowledgeError
 from ..spec import Field
 from .diagnostic import Diagnostic, warning
@@ -30,7 +30,7 @@ def _flatten(values: list[Any]) -> set[str]:
     for v in values:
         if isinstance(v, str) and v.lstrip().startswith("["):
             try:
-                v = json.loads(v)
+                v = jsonsafe.loads(v, what="a list cell")
             except ValueError:
                 pass
         items = v if isinstance(v, (list, tuple)) else [v]

@@ -211,6 +211,10 @@ class _Walker:
         self._report("unknown-name", message, node.lineno, node.col_offset)
         return _VALUE
 
+    def _is_field_name(self, name: str) -> bool:
+        scopes = [self.ws.name, *self.index.ancestors(self.ws.name)]
+        return any(name in self.index.fields(w) for w in scopes) or name in self.index.task_fields
+
     def resolve(self, name: str) -> _Val | None:
         """The runtime's look-up order for a bare name; None when nothing matches."""
         index = self.index
@@ -238,6 +242,12 @@ class _Walker:
 
     def _attribute(self, node: ast.Attribute) -> _Val:
         base = self.visit(node.value)
+        if node.attr == "confirmed" and isinstance(node.value, ast.Name) and base.kind == "value" \
+                and node.value.id not in self.locals and self._is_field_name(node.value.id):
+            self._report("confirmed-needs-record", f"'{node.value.id}.confirmed' reads the confirmation of a "
+                         f"bare field value, which has none; write it through its record, e.g. "
+                         f"self.{node.value.id}.confirmed.", node.lineno, node.col_offset)
+            return _VALUE
         if not isinstance(node.ctx, ast.Load):
             self.usage.assigned.add(node.attr)
         if base.kind != "record" or base.worksheet is None:

@@ -10,6 +10,7 @@ import keyword
 from collections import Counter
 
 from ..errors import SpecError
+from ..secrets import api_literal_secrets
 from ..spec import PRIMITIVE_TYPES, Field, parse_type
 from .diagnostic import Diagnostic, error, warning
 from .index import SpecIndex, base_of, closest
@@ -184,6 +185,10 @@ def check_apis(index: SpecIndex) -> list[Diagnostic]:
         elif api.kind == "http" and not (api.url or "").strip().lower().startswith(("http://", "https://")):
             diags.append(error("api-bad-url", f"API {api.name} has the url '{api.url}': an http API "
                                "needs an http:// or https:// url.", None, None, "url", api=api.name))
+        for where in api_literal_secrets(api):
+            diags.append(warning("api-literal-secret", f"API {api.name} holds a literal credential in {where}; "
+                               "write it as ${env:NAME} so it is read from the environment at call time "
+                               "(exports blank literal credentials).", None, None, "headers", api=api.name))
         if api.kind == "python" and not (api.function or "").strip():
             diags.append(error("api-missing-function", f"API {api.name} is a python API without a "
                                "function name.", None, None, "function", api=api.name))
@@ -241,11 +246,12 @@ def check_start(index: SpecIndex) -> list[Diagnostic]:
                           "worksheet; the start worksheet must be a task worksheet.",
                           named, None, "start_worksheet")]
         return []
-    if spec.task_worksheets() and index.start_worksheet() is None:
-        return [error("no-start-worksheet", "No start worksheet: every task worksheet has a WS "
-                      "predicate or is nested in another. Clear the WS predicate of the entry "
-                      "worksheet (e.g. Main) or set settings.start_worksheet.",
-                      None, None, "start_worksheet")]
+    start = index.start_worksheet()
+    if start is not None and (start.predicate.strip() or start.name in index.nested):
+        why = "has a WS predicate" if start.predicate.strip() else "is nested in another worksheet"
+        return [warning("start-worksheet-guarded", f"{start.name} opens every session because it is the "
+                        f"first task worksheet, but it {why}. Move the entry worksheet (e.g. Main) "
+                        "first or set settings.start_worksheet.", start.name, None, "start_worksheet")]
     return []
 
 

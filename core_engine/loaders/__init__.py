@@ -1,4 +1,5 @@
-"""Spec files in and out: canonical JSON, the paper's sheet layout, the reference's layouts.
+"""Spec files in and out: canonical JSON, the paper's sheet layout, the reference's layouts
+(CSV, JSON, and Python classes read statically).
 
 Every reader returns a validated `Spec` or raises a `SpecError`; layout problems
 are `SpecFormatError`s naming the file and, for sheets, the row and column.
@@ -16,6 +17,7 @@ from .canonical import dumps_json, loads_json
 from .files import SHEET_SUFFIXES, read_text, write_text_atomic
 from .grid import read_records
 from .paper_csv import dumps_paper_csv, is_paper_header, loads_paper_csv
+from .python_classes import loads_python_classes, looks_like_python_classes
 from .reference import (
     is_reference_header,
     loads_reference_csv,
@@ -24,15 +26,16 @@ from .reference import (
     looks_like_headerless_sheet,
 )
 
-Format = Literal["json", "paper_csv", "reference_csv", "reference_json"]
-FORMATS: tuple[str, ...] = ("json", "paper_csv", "reference_csv", "reference_json")
-READABLE_SUFFIXES = (".json", *SHEET_SUFFIXES, "")
+Format = Literal["json", "paper_csv", "reference_csv", "reference_json", "python_classes"]
+FORMATS: tuple[str, ...] = ("json", "paper_csv", "reference_csv", "reference_json", "python_classes")
+READABLE_SUFFIXES = (".json", *SHEET_SUFFIXES, ".py", "")
 
 _LOADERS: dict[str, Callable[..., Spec]] = {
     "json": loads_json,
     "paper_csv": loads_paper_csv,
     "reference_csv": loads_reference_csv,
     "reference_json": loads_reference_json,
+    "python_classes": loads_python_classes,
 }
 _WRITERS: dict[str, Callable[[Spec], str]] = {".json": dumps_json, ".csv": dumps_paper_csv}
 
@@ -60,6 +63,8 @@ def detect_format(text: str, filename: str = "") -> str:
     if not body:
         raise SpecFormatError("empty file", file=source)
     suffix = Path(filename).suffix.lower()
+    if suffix == ".py" or (suffix not in (".csv", ".tsv", ".json") and looks_like_python_classes(body)):
+        return "python_classes"  # parsed with ast, never imported
     if suffix not in (".csv", ".tsv"):
         if body[0] == "[":
             return "reference_json"
@@ -96,7 +101,8 @@ def load_spec(path: str | Path) -> Spec:
     suffix = path.suffix.lower()
     if suffix not in READABLE_SUFFIXES:
         raise SpecFormatError(
-            f"unsupported spec file type '{suffix}' (use .json or a sheet exported as .csv)",
+            f"unsupported spec file type '{suffix}' (use .json, a sheet exported as .csv, "
+            "or a worksheets.py of Python classes)",
             file=str(path),
         )
     if path.is_dir():

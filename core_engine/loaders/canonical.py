@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import SpecError, SpecFormatError
+from ..jsonsafe import JSON_MAX_DEPTH, json_depth
 from ..spec import SPEC_FORMAT_VERSION, Spec
 
 MAX_LISTED_ERRORS = 5
@@ -28,9 +29,27 @@ _NAMED_LISTS = {
 }
 
 
+_OMIT_WHEN_EMPTY = {"examples": [], "embedding_model": None}
+"""Optional attributes left out of the canonical text while unset, so specs that do not
+use them stay byte-identical to what they were before the attributes existed."""
+
+
+def _omit_unset(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {
+            k: _omit_unset(v)
+            for k, v in node.items()
+            if not (k in _OMIT_WHEN_EMPTY and v == _OMIT_WHEN_EMPTY[k])
+        }
+    if isinstance(node, list):
+        return [_omit_unset(v) for v in node]
+    return node
+
+
 def dumps_json(spec: Spec) -> str:
     """The canonical JSON text of a spec."""
-    return json.dumps(spec.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    data = _omit_unset(spec.model_dump(mode="json"))
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def loads_json(text: str, *, source: str = "<string>") -> Spec:
@@ -47,7 +66,10 @@ def loads_json(text: str, *, source: str = "<string>") -> Spec:
 def parse_json(text: str, *, source: str) -> Any:
     """`json.loads` whose errors name the file, line and column."""
     try:
-        return json.loads(text.lstrip("\ufeff"))
+        text = text.lstrip("\ufeff")
+        if json_depth(text) > JSON_MAX_DEPTH:
+            raise SpecFormatError(f"the JSON is nested more than {JSON_MAX_DEPTH} levels deep", file=source)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise SpecFormatError(
             f"line {exc.lineno}, column {exc.colno}: malformed JSON: {exc.msg}",

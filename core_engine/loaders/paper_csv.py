@@ -4,7 +4,7 @@ Columns (matched by header name, case, spaces and punctuation ignored; extra
 columns are ignored, order is free; `Form X` and `Worksheet X` mean `WS X`):
 
     WS Predicate, WS Name, WS Kind, Predicate, Kind, Type, Name, Enum Values,
-    Description, Don't Ask, Required, Confirmation, Actions, WS Actions
+    Description, Don't Ask, Required, Confirmation, Actions, WS Actions[, Examples]
 
 Rows, top to bottom (blank rows are skipped; row numbers in errors count them):
 
@@ -26,6 +26,12 @@ Rows, top to bottom (blank rows are skipped; row numbers in errors count them):
   worksheets and APIs); one `api` row per API with the API name in `Name` and the
   rest of the API (kind, parameters, mock_result, url, ...) in `Description`.
   A metadata row ends the worksheet above it.
+
+The optional `Examples` column holds the developer's example utterances, one per
+line of the cell (blank lines and surrounding spaces dropped), on the row they teach:
+a worksheet row (ways to ask for the task), a field row (replies that give the field a
+value) or an enum value row (ways to say that value). The writer adds the column only
+when the spec has examples, so a spec without them is written exactly as before.
 
 Booleans accept TRUE/true/yes/y/1/x and FALSE/false/no/n/0. An empty cell means
 the model's default: Don't Ask and Confirmation false, Required **true** (a field
@@ -50,6 +56,7 @@ from pydantic import ValidationError
 
 from ..errors import SpecError, SpecFormatError
 from ..spec import Api, EnumValue, Field, Spec, Worksheet, parse_type
+from .action_apis import action_api_mocks
 from .canonical import check_format_version, describe_validation_error
 from .grid import Record, cell_error, header_key, parse_bool, read_records, write_grid
 from .markers import strip_action_markers
@@ -59,6 +66,7 @@ COLUMNS = (
     "Enum Values", "Description", "Don't Ask", "Required", "Confirmation",
     "Actions", "WS Actions",
 )  # fmt: skip
+EXAMPLES = "Examples"  # optional last column: example utterances, one per line
 
 # normalised header text -> the column it means (see grid.header_key)
 _HEADER_ALIASES = {header_key(c): c for c in COLUMNS} | {
@@ -71,6 +79,9 @@ _HEADER_ALIASES = {header_key(c): c for c in COLUMNS} | {
     "fieldkind": "Kind",
     "fieldpredicate": "Predicate",
     "fielddescription": "Description",
+    header_key(EXAMPLES): EXAMPLES,
+    "example": EXAMPLES,
+    "exampleutterances": EXAMPLES,
 }
 REQUIRED_COLUMNS = ("WS Name", "Type", "Name")
 
@@ -94,10 +105,11 @@ def is_paper_header(cells: list[str]) -> bool:
 
 def dumps_paper_csv(spec: Spec) -> str:
     """The spec in the paper's layout, with metadata rows for what the grid lacks."""
-    rows: list[list[str]] = [list(COLUMNS)]
+    columns = COLUMNS + ((EXAMPLES,) if _has_examples(spec) else ())
+    rows: list[list[str]] = [list(columns)]
 
     def row(**cells: str) -> None:
-        rows.append([cells.get(_key(c), "") for c in COLUMNS])
+        rows.append([cells.get(_key(c), "") for c in columns])
 
     meta = spec.model_dump(mode="json", include=set(SPEC_META_KEYS))
     row(ws_kind="spec", description=_compact_json({k: meta[k] for k in SPEC_META_KEYS}))
@@ -105,6 +117,7 @@ def dumps_paper_csv(spec: Spec) -> str:
         row(
             ws_predicate=ws.predicate, ws_name=ws.name, ws_kind=ws.kind,
             name=ws.api or "", description=ws.description, ws_actions=ws.actions,
+            examples=_examples_cell(ws.examples, ws.name),
         )  # fmt: skip
         for f in ws.fields:
             kind = [f.kind] + ["primary"] * f.primary_key + ["free_text"] * f.free_text
@@ -113,13 +126,15 @@ def dumps_paper_csv(spec: Spec) -> str:
                 description=f.description, dont_ask="TRUE" if f.dont_ask else "",
                 required="TRUE" if f.required else "FALSE",
                 confirmation="TRUE" if f.confirm else "", actions=f.actions,
+                examples=_examples_cell(f.examples, f"{ws.name}.{f.name}"),
             )  # fmt: skip
             if f.enum_values and not is_enum_type(f.type):  # the reader would refuse these rows
                 raise SpecError(f"field '{f.name}' of type '{f.type}' has enum values, which the sheet "
                                 "layout only allows under an Enum field: clear them or make the type Enum",
                                 worksheet=ws.name, field=f.name, attribute="enum_values")
             for ev in f.enum_values:
-                row(enum_values=ev.value, description=ev.description)
+                row(enum_values=ev.value, description=ev.description,
+                    examples=_examples_cell(ev.examples, f"{ws.name}.{f.name} = {ev.value}"))
     for api in spec.apis:
         rest = api.model_dump(mode="json", exclude={"name"})
         row(ws_kind="api", name=api.name, description=_compact_json(rest))
@@ -130,6 +145,19 @@ def loads_paper_csv(text: str, *, source: str = "<string>") -> Spec:
     """Read the paper's layout (see the module docstring for the rules)."""
     records = read_records(text, source=source)
     return _SheetReader(records, source).read()
+
+
+def _has_examples(spec: Spec) -> bool:
+    return any(ws.examples or any(f.examples or any(ev.examples for ev in f.enum_values) for f in ws.fields)
+               for ws in spec.worksheets)
+
+
+def _examples_cell(examples: list[str], where: str) -> str:
+    for text in examples:
+        if "\n" in text or "\r" in text or text != text.strip() or not text:
+            raise SpecError(f"example {text!r} of {where} cannot be written one per line: an example is "
+                            "one line of text without surrounding spaces", where=where)
+    return "\n".join(examples)
 
 
 def _key(column: str) -> str:
@@ -180,6 +208,9 @@ class _SheetReader:
 
     def cell(self, rec: Record, column: str) -> str:
         return rec.at(self.columns.get(column))
+
+    def examples(self, rec: Record) -> list[str]:
+        return [line.strip() for line in self.cell(rec, EXAMPLES).splitlines() if line.strip()]
 
     def code(self, rec: Record, column: str) -> str:
         text = self.cell(rec, column)
@@ -271,6 +302,7 @@ class _SheetReader:
                 description=self.cell(rec, "Description"),
                 api=self.cell(rec, "Name").strip() or None,
                 actions=self.code(rec, "WS Actions"),
+                examples=self.examples(rec),
             ),
         )
         self.worksheets.append(self.current)
@@ -332,6 +364,7 @@ class _SheetReader:
                 actions=self.code(rec, "Actions"),
                 primary_key=primary,
                 free_text=free_text,
+                examples=self.examples(rec),
             ),
         )
         ws.fields.append(field)
@@ -344,7 +377,7 @@ class _SheetReader:
                 rec.number, "Enum Values", f"enum value '{value}' is not under an Enum field"
             )
         self.enum_field.enum_values.append(
-            EnumValue(value=value, description=self.cell(rec, "Description"))
+            EnumValue(value=value, description=self.cell(rec, "Description"), examples=self.examples(rec))
         )
 
     # -- helpers ----------------------------------------------------------------
@@ -355,6 +388,7 @@ class _SheetReader:
             if ws.api and ws.api not in declared:
                 self.apis.append(mock_api(ws.api, ws.name))
                 declared.add(ws.api)
+        self.apis += action_api_mocks(self.worksheets, self.apis)  # APIs the actions call by name
 
     def validated(self, row: int, column: str, build: Callable[[], T]) -> T:
         """Run a model constructor; a ValidationError becomes an error at this cell."""
@@ -374,12 +408,13 @@ def parse_kind(
     text = re.sub(r"free[\s_-]*text", "free_text", cell.strip().lower())
     text = re.sub(r"primary[\s_-]*key", "primary", text)
     words = [w for w in re.split(r"[\s,;|+]+", text) if w]
-    unknown = [w for w in words if w not in ("input", "internal", "primary", "free_text")]
+    unknown = [w for w in words if w not in ("input", "internal", "output", "primary", "free_text")]
     if unknown:
-        raise error(f"unknown kind '{unknown[0]}' (use input or internal, plus primary/free_text)")
-    if "input" in words and "internal" in words:
-        raise error("a field is either input or internal, not both")
-    kind = "internal" if "internal" in words else "input"
+        raise error(f"unknown kind '{unknown[0]}' (use input, internal or output, plus primary/free_text)")
+    kinds = [w for w in ("input", "internal", "output") if w in words]
+    if len(kinds) > 1:
+        raise error(f"a field is either {kinds[0]} or {kinds[1]}, not both")
+    kind = kinds[0] if kinds else "input"
     return kind, "primary" in words, "free_text" in words
 
 

@@ -2,15 +2,19 @@
 
 CSV: fixed column positions (Form Predicate, Form Name, Predicate, Kind, Type,
 Name, Enum Values, Description, Don't Ask, Required, Confirm, Actions, Form
-Actions, and an ignored Validation column), with or without a header row. On a
+Actions, and an ignored Validation column), with or without a header row, and an optional `Examples` column (example utterances,
+one per line; found by its header, else the column after Validation). On a
 worksheet row `Type` is worksheet/db/type and `Name` the backend API. JSON: a
-list of worksheets with `ws_*` keys and `fields` with `field_*` keys.
+list of worksheets with `ws_*` keys and `fields` with `field_*` keys; optional
+`examples` lists (`ws_examples`/`examples` on a worksheet, `field_examples`/`examples`
+on a field, `examples` on an enum value object).
 
 Faithful to the reference: a boolean is true only when it is exactly `TRUE` (or
 JSON `true`), so an empty Required cell means optional there; a Kind containing
 `primary` marks a primary key. Actions lose their `>`/`@` call markers so the
 sandbox sees plain Python. Backend APIs are never declared in these layouts, so
-each one named gets a `mock` API.
+each one named, and each function the actions call (`@name(...)`), gets a `mock`
+API whose description says the loader declared it.
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ from typing import Any, Callable
 
 from pydantic import ValidationError
 
-from ..errors import SpecFormatError
-from ..spec import EnumValue, Field, Spec, Worksheet
+from ..errors import SpecError, SpecFormatError
+from ..spec import EnumValue, Field, Spec, Worksheet, parse_type
+from .action_apis import action_api_mocks
 from .canonical import describe_validation_error, parse_json
 from .grid import Record, cell_error, header_key, read_records
 from .markers import strip_action_markers
@@ -34,6 +39,8 @@ REFERENCE_COLUMNS = (
 (WS_PREDICATE, WS_NAME, PREDICATE, KIND, TYPE, NAME, ENUM_VALUES, DESCRIPTION,
  DONT_ASK, REQUIRED, CONFIRM, ACTIONS, WS_ACTIONS) = range(13)  # fmt: skip
 _HEADER_KEYS = tuple(header_key(c) for c in REFERENCE_COLUMNS)
+
+EXAMPLES_AFTER_VALIDATION = 14  # headerless sheets: Validation is column 13, Examples may follow
 
 WS_TYPES = {"worksheet": "task", "task": "task", "db": "kb", "kb": "kb", "type": "type"}
 
@@ -66,17 +73,19 @@ def reference_bool(value: Any) -> bool:
 def reference_kind(text: str, error: Callable[[str], SpecFormatError]) -> tuple[str, bool]:
     """`input`/`internal`, and whether the kind marks a primary key."""
     word = (text or "").strip().lower()
-    if word and not any(k in word for k in ("input", "internal", "primary")):
-        raise error(f"unknown kind '{text.strip()}' (use input or internal)")
-    return ("internal" if "internal" in word else "input"), "primary" in word
+    if word and not any(k in word for k in ("input", "internal", "output", "primary")):
+        raise error(f"unknown kind '{text.strip()}' (use input, internal or output)")
+    kind = "internal" if "internal" in word else "output" if "output" in word else "input"
+    return kind, "primary" in word
 
 
 def _spec_with_mocks(worksheets: list[Worksheet]) -> Spec:
-    """The spec, with a mock API for each backend API the worksheets name."""
+    """The spec, with a mock API for each backend API the worksheets name or their actions call."""
     apis = []
     for ws in worksheets:
         if ws.api and ws.api not in {a.name for a in apis}:
             apis.append(mock_api(ws.api, ws.name))
+    apis += action_api_mocks(worksheets, apis)
     return Spec(worksheets=worksheets, apis=apis)
 
 
@@ -86,7 +95,10 @@ def _spec_with_mocks(worksheets: list[Worksheet]) -> Spec:
 def loads_reference_csv(text: str, *, source: str = "<string>") -> Spec:
     """Read the reference's CSV layout (header row optional)."""
     records = read_records(text, source=source)
+    examples_at = EXAMPLES_AFTER_VALIDATION
     if looks_like_header(records[0].cells):
+        keys = [header_key(c) for c in records[0].cells]
+        examples_at = keys.index("examples") if "examples" in keys else None
         records = records[1:]
     worksheets: list[Worksheet] = []
     enum_field: Field | None = None
@@ -113,6 +125,7 @@ def loads_reference_csv(text: str, *, source: str = "<string>") -> Spec:
                     actions=strip_action_markers(rec.at(WS_ACTIONS)),
                 )
             )
+            worksheets[-1].examples = _cell_examples(rec, examples_at)
         elif type_text or name:
             if not worksheets:
                 raise error(rec, WS_NAME, f"field '{name}' comes before any worksheet row")
@@ -133,13 +146,15 @@ def loads_reference_csv(text: str, *, source: str = "<string>") -> Spec:
                 actions=strip_action_markers(rec.at(ACTIONS)),
                 primary_key=primary,
             )
+            f.examples = _cell_examples(rec, examples_at)
             worksheets[-1].fields.append(f)
             enum_field = f if is_enum_type(type_text) else None
         elif rec.at(ENUM_VALUES).strip():
             value = rec.at(ENUM_VALUES).strip()
             if enum_field is None:
                 raise error(rec, ENUM_VALUES, f"enum value '{value}' is not under an Enum field")
-            enum_field.enum_values.append(EnumValue(value=value, description=rec.at(DESCRIPTION)))
+            enum_field.enum_values.append(EnumValue(value=value, description=rec.at(DESCRIPTION),
+                                                    examples=_cell_examples(rec, examples_at)))
         else:
             raise error(rec, NAME, "row has content but no form name, field name or enum value")
     return _spec_with_mocks(worksheets)
@@ -224,6 +239,7 @@ def _json_worksheet(item: dict[str, Any], where: _Where) -> Worksheet:
             description=_text(item, "ws_description", where),
             api=_text(item, "ws_backend_api", where, strip=True) or None,
             actions=strip_action_markers(_text(item, "ws_actions", where)),
+            examples=_json_examples(item, ("ws_examples", "examples"), where),
         ),
     )
     for j, raw in enumerate(fields):
@@ -263,11 +279,14 @@ def _json_field(raw: dict[str, Any], where: _Where) -> Field:
             desc = v.get("description")
             if desc is not None and not isinstance(desc, str):
                 raise where.error("enum_values", f"description of '{v['value']}' is not a string")
-            enum_values.append(EnumValue(value=v["value"].strip(), description=desc or ""))
+            enum_values.append(EnumValue(value=v["value"].strip(), description=desc or "",
+                                         examples=_json_examples(v, ("examples",), where)))
         else:
             raise where.error(
                 "enum_values", f"expected a string or {{value, description}}, got {v!r}"
             )
+    if enum_values:
+        type_text = enum_type(type_text)
     return _validated(
         where,
         lambda: Field(
@@ -282,8 +301,22 @@ def _json_field(raw: dict[str, Any], where: _Where) -> Field:
             confirm=_flag(raw, "field_confirm", where),
             actions=strip_action_markers(_text(raw, "field_actions", where)),
             primary_key=primary,
+            examples=_json_examples(raw, ("field_examples", "examples"), where),
         ),
     )
+
+
+def enum_type(type_text: str) -> str:
+    """A field with enum values is an Enum in the reference, whatever its type says (`str`
+    becomes `Enum`, `List[str]` becomes `List[Enum]`); other types are kept for lint to judge."""
+    try:
+        ref = parse_type(type_text)
+    except SpecError:
+        return type_text
+    item = ref.item if ref.is_list and ref.item is not None else ref
+    if item.base not in ("str", "Enum"):
+        return type_text
+    return "List[Enum]" if ref.is_list else "Enum"
 
 
 def _validated(where: _Where, build: Callable[[], Any]) -> Any:
@@ -292,3 +325,23 @@ def _validated(where: _Where, build: Callable[[], Any]) -> Any:
     except ValidationError as exc:
         message, context = describe_validation_error(exc, None)
         raise where.error(context.get("attribute", "value"), message) from exc
+
+
+def _cell_examples(rec: Record, column: int | None) -> list[str]:
+    """Example utterances in a CSV cell, one per line."""
+    if column is None:
+        return []
+    return [line.strip() for line in rec.at(column).splitlines() if line.strip()]
+
+
+def _json_examples(obj: dict[str, Any], keys: tuple[str, ...], where: _Where) -> list[str]:
+    """The first of `keys` present: a list of example strings (a single string is one example)."""
+    key = next((k for k in keys if obj.get(k) is not None), None)
+    if key is None:
+        return []
+    value = obj[key]
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise where.error(key, f"expected a list of example strings, got {value!r}")
+    return [v.strip() for v in value if v.strip()]

@@ -4,6 +4,10 @@ One chat completion per user turn. The prompt holds the worksheet signatures,
 today's date, the formal state (task records and only the latest KB record),
 the agent's last acts, the last agent utterance and the user's turn, plus the
 project's few-shot examples; never the earlier turns, so its size stays flat.
+The examples are chosen per turn: the ones most like it (word overlap with the user's
+words, the agent's last acts and the worksheets in focus), as many as fit under
+PROMPT_TOKENS_MAX tokens of the whole prompt (counted by core_engine.tokens), at most
+FEW_SHOTS_MAX.
 
 The completion is data. `extract_statements` keeps the statement lines (code
 fences and prose around them are dropped), and `guard_statements` removes what
@@ -25,18 +29,22 @@ from typing import Any
 from ..errors import BackendError, GenieError
 from ..llm import LLMClient
 from ..llm_options import client_for
-from ..prompting import (PromptLibrary, RenderedPrompt, date_words, render_acts, render_few_shots,
-                         render_kb_tables, render_signatures, render_state)
+from ..prompting import (PromptLibrary, RenderedPrompt, date_words, example_text, render_acts, render_few_shots,
+                         render_kb_tables, render_signatures, render_state, select_few_shots)
 from ..spec import Field, Spec, Worksheet, parse_type, snake_case
 from ..state import DialogueState, TaskRecord
 from ..statements import (Assign, ConfirmValue, Const, Construct, PathPart, Statement, parse_statements,
                           strip_fences)
 from ..syntax import parse_python
+from ..tokens import chat_tokens, count_tokens
 from .base import ParseContext, ParseResult
 
 __all__ = ["LLMParser", "extract_statements", "guard_statements", "llm_parser"]
 
 UTTERANCE_MAX = 2000  # characters of the user's turn sent to the model
+PROMPT_TOKENS_MAX = 2400  # the parser prompt stays under 2,500 tokens: examples fill what the rest leaves
+FEW_SHOTS_MAX = 3
+EXAMPLES_HEADER = 8  # "Examples:" and the blank lines around the block
 NO_STATEMENTS = "the language model's answer held no formal statements"
 REFUSED_ALL = "every statement in the language model's answer was refused"
 _CONTINUE_ERRORS = ("was never closed", "unexpected EOF", "unterminated triple-quoted")
@@ -53,18 +61,32 @@ class LLMParser:
         self.client = client
         self.prompts = prompts or PromptLibrary()
         self.examples = render_few_shots(few_shots or [])  # malformed examples fail here, at session start
+        self._costs = [count_tokens(example_text(ex)) for ex in self.examples]
 
     def variables(self, utterance: str, ctx: ParseContext) -> dict[str, Any]:
         """What the parser templates see (also handy for writing an override)."""
         spec, state = ctx.spec, ctx.state
         text = utterance if len(utterance) <= UTTERANCE_MAX else utterance[:UTTERANCE_MAX] + " …(cut)"
-        return {
+        variables = {
             "agent_name": spec.name, "agent_description": spec.description, **date_words(ctx.today),
             "signatures": render_signatures(spec), "kb_tables": render_kb_tables(spec),
-            "examples": self.examples, "state": render_state(state, spec),
+            "examples": [], "state": render_state(state, spec),
             "agent_acts": render_acts(state.last_acts, spec), "agent_utterance": state.last_response,
             "user_utterance": text,
+            "record_lists": _has_record_lists(spec),
         }
+        variables["examples"] = self.pick_examples(variables, state)
+        return variables
+
+    def pick_examples(self, variables: dict[str, Any], state: DialogueState) -> list[dict[str, str]]:
+        """The few-shots most like this turn, as many as the prompt's token budget leaves room for."""
+        if not self.examples:
+            return []
+        used = chat_tokens(self.prompts.render("parser", **variables).messages)
+        focus = " ".join(r.worksheet for r in state.tasks() if r.status == "active")
+        context = " ".join((variables["user_utterance"], variables["agent_acts"], variables["agent_utterance"], focus))
+        return select_few_shots(self.examples, self._costs, context, room=PROMPT_TOKENS_MAX - used - EXAMPLES_HEADER,
+                                most=FEW_SHOTS_MAX)
 
     def prompt(self, utterance: str, ctx: ParseContext) -> RenderedPrompt:
         return self.prompts.render("parser", **self.variables(utterance, ctx))
@@ -251,7 +273,7 @@ def _construct_violation(value: Construct, ws: Worksheet, state: DialogueState, 
 
 
 def _field_violation(ws: Worksheet, f: Field, value: Any, state: DialogueState) -> str | None:
-    if f.kind == "internal":
+    if f.kind in ("internal", "output"):
         return f"{ws.name}.{f.name} is set by the agent, not from what the user says"
     if parse_type(f.type).base == "confirm" and isinstance(value, Const) and value.value is True:
         if not _asked(state, "ask", ws, f):
@@ -295,3 +317,16 @@ def _worksheet_of_var(var: str, state: DialogueState, spec: Spec) -> Worksheet |
     if rec is not None:
         return None
     return next((w for w in spec.task_worksheets() if snake_case(w.name) == var), None)
+
+
+def _has_record_lists(spec: Spec) -> bool:
+    """Whether some task field is a `List[Worksheet]` (the prompt then teaches list statements)."""
+    for ws in spec.task_worksheets():
+        for f in ws.fields:
+            try:
+                ref = parse_type(f.type)
+            except GenieError:
+                continue
+            if ref.is_list and ref.worksheet and spec.worksheet(ref.worksheet) is not None:
+                return True
+    return False

@@ -45,14 +45,17 @@ from .offline_intents import (change_marker, chit_chat, clean_question, closing,
 from .offline_match import Bag, field_mention, field_stems, same_word, stem
 from .offline_negation import negations, refine_search
 from .offline_rows import accept_proposal, choose_row
+from .offline_semantic import control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task
 from .offline_slots import KBVocabulary, Mention, StateView, code_value, find_mentions, said_texts, shape
 from .offline_tasks import describe_task, literal, predicted_answer, search_query, several_codes
-from .offline_values import find_codes, find_dates, find_times, normalise, yes_no
+from .offline_values import find_codes, find_dates, find_numbers, find_times, normalise, yes_no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
 _INTERROGATIVE = re.compile(r"^\W*(?:what|which|when|where|who|whom|whose|why|how|is|are|do|does|did|can|could|"
                             r"will|would|should|shall|may)\b", re.I)
+_WH_QUESTION = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|when|where|who|whom|whose|"
+                          r"why|how|is\s+there|are\s+there|do\s+you\s+have|tell\s+me)\b", re.I)
 _GREETING = re.compile(r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?[,.!\s]+", re.I)
 
 
@@ -127,8 +130,8 @@ class TurnReader:
                 rec = self.state.get(act.get("var", ""))
                 if isinstance(rec, TaskRecord):
                     f = self.view.worksheet(rec).field(act.get("field", ""))
-                    if f is not None:
-                        return Expect(act["act"], rec, f)
+                    if f is not None:  # "more": the agent asked "anything else?" of a list field
+                        return Expect("more" if act.get("more") else act["act"], rec, f)
                 return None
         return None
 
@@ -173,6 +176,8 @@ class TurnReader:
         if not text:
             self.note("empty", "")
             return
+        if control_rule(self, text):
+            return
         rest = self._proposal(text)
         rest = self._yes_no(rest) if rest is not None else None
         if rest is None or not rest.strip(" ,.!?;"):
@@ -183,18 +188,25 @@ class TurnReader:
         if self.answered and (chit_chat(rest, after_answer=True) or closing(rest)):
             self.note("chit-chat", rest)
             return
-        for rule in (self._small_talk, self._choose, self._refusal, self._same_as, self._refine, self._change,
-                     self._special_request, self._typed_answer, self._opening, self._new_task, self._question,
+        for rule in (self._small_talk, self._switch, self._choose, self._refusal, self._same_as, self._refine,
+                     self._change, self._special_request, self._typed_answer, self._opening, self._new_task,
+                     self._semantic_task, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._search):
             if rule(rest):
                 return
-        if not self.lines:
-            self.note("no-match", rest)
+        if not self.lines and not self.rules and semantic_control(self, rest):
+            return
+        if not self.lines and not any(r["rule"].endswith("-uncertain") for r in self.rules):
+            self.note("no-match", rest, reason="nothing in the turn was understood; the agent says so")
 
     def _proposal(self, text: str) -> str | None:
         proposals = [a for a in self.acts if a.get("act") == "propose"]
         yn = yes_no(text) if proposals else None
+        if proposals and yn is None and self._answers_proposal(proposals[-1], text):
+            accept_proposal(self, proposals[-1], text)  # "four": a value for the proposed task accepts it
+            self.answered = True
+            return ""
         if not proposals or yn is None:
             return text
         value, words, rest = yn
@@ -206,18 +218,39 @@ class TurnReader:
         self.answered = True
         return rest
 
+    def _answers_proposal(self, act: dict[str, Any], text: str) -> bool:
+        """The whole turn is values for fields of the proposed worksheet (none of them a question)."""
+        ws = self.spec.worksheet(act.get("worksheet", ""))
+        if ws is None or is_question(text) or len(text.split()) > 8:
+            return False
+        ghost = TaskRecord(var="_", worksheet=ws.name)
+        fields = [(ghost, f) for f in ws.fields if f.kind == "input" and f.name not in (act.get("values") or {})
+                  and self.view.kind_of(f) not in ("confirm", "task", "row", "list", "str")]
+        mentions = find_mentions(text, fields, self.view, self.today)
+        if mentions:
+            return not _leftover(text, mentions)
+        ints = [f for _r, f in fields if self.view.kind_of(f) == "int"]
+        number = find_numbers(text)
+        return len(ints) == 1 and len(number) == 1 and not Bag.of(text[:number[0].start] + text[number[0].end:]).stems
+
     def _yes_no(self, text: str) -> str | None:
         e = self.expect
         if e is None or self.answered:
             return text
         kind = self.view.kind_of(e.field)
-        if e.act != "confirm" and kind not in ("bool", "confirm"):
+        if e.act not in ("confirm", "more") and kind not in ("bool", "confirm"):
             return text
-        yn = yes_no(text)
+        yn = yes_no(text) or ((False, text, "") if e.act == "more" and closing(text) else None)
         if yn is None:
             return text
         value, words, rest = yn
-        if e.act == "confirm":
+        if e.act == "more":  # "anything else?": no ends the list; yes opens one more item to fill
+            item = parse_type(e.field.type).worksheet
+            if not value:
+                self.emit("list-done", words, f"confirm({e.rec.var}.{e.field.name})")
+            elif item and self.spec.worksheet(item) and self.spec.worksheet(item).kind == "task":
+                self.emit("list-more", words, f"{e.rec.var}.{e.field.name}.append({item}())")
+        elif e.act == "confirm":
             if value:
                 self.emit("confirm-yes", words, f"confirm({e.rec.var}.{e.field.name})")
             elif not change_marker(rest) and not self.would_change(rest):
@@ -245,6 +278,18 @@ class TurnReader:
             self.note("chit-chat", text, reason="a request for help: the agent's next question is the help")
             return True
         return False
+
+    def _switch(self, text: str) -> bool:
+        return switch_task(self, text)
+
+    def _semantic_task(self, text: str) -> bool:
+        """A task in the user's own words (after the lexical readings, before questions and searches)."""
+        e = self.expect
+        if e is not None and (e.act != "ask" or self.view.kind_of(e.field) in ("str", "row")):
+            return False
+        if _WH_QUESTION.match(text) and not task_request(text):
+            return False  # "how do I reset my password?" is a question for the KB, read below
+        return semantic_task(self, text)
 
     def _refine(self, text: str) -> bool:
         return refine_search(self, text)
@@ -339,6 +384,13 @@ class TurnReader:
             self.answered = True
             self._extras(text, e.rec)
             return True
+        if kind == "Enum" and not is_question(text) and not yes_no(text):
+            found = semantic_enum(self, e.field, text)
+            if found is not None:
+                value, ranked = found
+                self.assign("answer-semantic", ranked.text, e.rec, e.field, value, type="Enum", **ranked.trace())
+                self.answered = True
+                return True
         if kind in ("str", "task", "bool", "confirm", "Enum"):
             return False
         if kind == "row":
@@ -506,6 +558,9 @@ class TurnReader:
         coded = code_value(text) is not None
         if extras and not coded and not _leftover(text, extras):
             pass  # "four units": every word went to another field; nothing is left for this one
+        elif shape(e.field) == "short" and not coded and not extras and (doubt := doubtful_value(self, e.field, value)):
+            self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
+                                                             "the question is asked again")
         elif not extras or coded or len(text.split()) <= 3:
             rule = "free-text" if shape(e.field) == "short" else "answer-to-ask"
             self.assign(rule, text, e.rec, e.field, value, type="str", shape=shape(e.field))

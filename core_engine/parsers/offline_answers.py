@@ -19,6 +19,7 @@ from ..errors import StatementError
 from ..spec import Field, Spec, parse_type
 from ..state import TaskRecord
 from ..values import coerce_value, match_enum
+from .offline_libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
 from .offline_match import Bag, best_enum, field_mention, field_stems, stem
 from .offline_negation import negations, without_negated
 from .offline_slots import StateView, code_value, find_mentions, past_field, shape
@@ -49,7 +50,8 @@ class AnswerReader:
             yn = yes_no(text)
             return yn[0] if yn else None
         if kind in ("int", "float"):
-            spans = free(find_numbers(text), find_dates(text, self.today) + find_times(text) + find_codes(text))
+            spans = free(find_large_numbers(text) + find_numbers(text),
+                         find_dates(text, self.today) + find_times(text) + find_codes(text))
             if not spans:
                 return None
             units = field_stems(f)
@@ -59,6 +61,8 @@ class AnswerReader:
             return int(span.value) if kind == "int" and float(span.value).is_integer() else span.value
         if kind in ("date", "time", "datetime"):
             dates, times = find_dates(text, self.today), find_times(text)
+            if not dates and kind != "time":
+                dates = [d for d in [parse_date(text, self.today, past=past_field(f))] if d is not None]
             if kind == "time" and not times:
                 bare = re.fullmatch(r"\W*(\d{1,2})\W*", text)
                 return bare_hour(int(bare.group(1))) if bare else None
@@ -72,6 +76,8 @@ class AnswerReader:
         if kind == "list":
             return self.list_value(f, text)
         if kind == "str":
+            if bare_yes_no(text) and (shape(f) != "text" or yes_no(text)[0]):  # type: ignore[index]
+                return None  # "yes" / "ok" is never a name or a value; a bare "no" to free text says "nothing"
             return self.str_value(f, text)
         return None
 
@@ -128,6 +134,9 @@ class AnswerReader:
 
     def str_value(self, f: Field, text: str) -> str | None:
         kind = shape(f)
+        if is_phone_field(f):
+            phones = find_phones(text)
+            return phones[0].value if phones else None
         if kind == "email":
             emails = find_emails(text)
             return emails[0].value if emails else None
@@ -138,11 +147,14 @@ class AnswerReader:
             body = strip_fillers(text, f.name.split("_")).strip(" .!?")
             return body if body and len(body.split()) == 1 else None
         if kind == "name":
-            return clean_name(text) or clean_name(strip_fillers(text, f.name.split("_")))
+            introduced = name_span(text) if NAME_INTRO.search(text) else None  # "His name is Tom Baker"
+            return introduced or clean_name(text) or clean_name(strip_fillers(text, f.name.split("_"))) \
+                or name_span(text)
         if kind == "text":
             return text.strip()
         if kind == "date":
-            dates = find_dates(text, self.today, past=past_field(f))
+            dates = find_dates(text, self.today, past=past_field(f)) or \
+                [d for d in [parse_date(text, self.today, past=past_field(f))] if d is not None]
             if dates:
                 return dates[0].value
         body = strip_fillers(text, [w for w in f.name.split("_")] + sorted(field_stems(f)))
@@ -153,6 +165,7 @@ class AnswerReader:
             span = code_value(body)
             if span is not None and not span.value.isdigit() and len(body.split()) > len(span.text.split()):
                 return span.value
+            body = re.sub(r"^(?:my|our|a|an|the)\s+(?=\S)", "", body, flags=re.I)  # "my desktop PC" -> "desktop PC"
         return body or None
 
     def strong_value(self, f: Field, text: str) -> Any:
@@ -222,7 +235,7 @@ class AnswerReader:
 
 
 _OWNER_WORDS = {"student", "customer", "user", "client", "person", "my", "your"}
-"""Words of a field name that say whose value it is, not which value (student_id is labelled by "id")."""
+"""Words of a field name that say whose value it is, not which value (an owner_id field is labelled by "id")."""
 
 
 def _shape_fits(sh: str, piece: str) -> bool:

@@ -21,17 +21,31 @@ from .offline_values import find_codes
 if TYPE_CHECKING:
     from .offline import TurnReader
 
-_PRONOUN_PHRASE = re.compile(r"\b(?:this|that|the\s+same)\s+(?:class|course|restaurant|place|one|article)\b", re.I)
-_POSSESSIVE = re.compile(r"\b(?:its|their)\b", re.I)
-_SUBJECT = re.compile(r"\b(?:it|they|them)\b", re.I)
+_NOT_A_THING = frozenset("""is was are were be been being does do did will would can could should may might must
+    work works worked mean means meant look looks seem seems sound sounds feel feels right true wrong ok okay good
+    fine great bad better best much many more less kind sort type time times way ways year years week weeks month
+    months day days morning afternoon evening night weekend moment point case and or but for to of in on at with
+    about if then so""".split())
+"""Words after "this"/"that" that do not name a thing ("this weekend", "that is", "this way")."""
+_POINTING = re.compile(r"\b(?:this|that|the\s+same)\s+([a-z]+)\b", re.I)
+
+
+def _replace_pointing(question: str, label: str) -> str:
+    """ "How does this class compare ..." -> "How does <label> compare ...": the first "this <noun>"."""
+    for m in _POINTING.finditer(question):
+        if m.group(1).lower() not in _NOT_A_THING:
+            return question[:m.start()] + label + question[m.end():]
+    return question
+_POSSESSIVE = re.compile(r"\b(?:its|their|his|her(?=\s+(?!and\b|or\b|for\b|on\b|at\b|in\b|to\b|please\b)[a-z]))\b",
+                         re.I)
+_SUBJECT = re.compile(r"\b(?:it|they|them|he|she|him|her)\b", re.I)
 
 _STATE_QUESTION = re.compile(
-    r"\bwhat\s+(?:(?:courses?|classes|restaurants?|tables?|bookings?|details)\s+)?"
+    r"\bwhat\s+(?:[a-z]+\s+)?"
     r"(?:(?:am|have|did|do|was|were)\s+(?:i|we)|(?:i|we)(?:'m|'ve|\s+am|\s+have|\s+did|\s+was|\s+were)?)\b"
     r".*\b(?:enrolled|enrolling|registered|signed\s+up|booked|booking|chosen|chose|picked|selected|"
     r"told\s+you|given\s+you|said|so\s+far|currently\s+(?:taking|enrolled|booked))\b|"
-    r"\bwhat(?:'s|\s+is|\s+are)\s+(?:my|our)\s+(?:current\s+)?(?:courses|classes|booking|reservation|ticket|request|"
-    r"details|selection|choices)\b|"
+    r"\bwhat(?:'s|\s+is|\s+are)\s+(?:my|our)\s+(?:current\s+)?[a-z]+\s*(?:so\s+far)?\s*[?.!]*$|"
     r"\b(?:remind\s+me|can\s+you\s+repeat|read\s+back|summari[sz]e)\b.*\b(?:what\s+i|my|so\s+far|details)\b",
     re.I)
 
@@ -60,7 +74,8 @@ def row_focus_label(row: dict[str, Any]) -> str | None:
                 return value[0]
             if isinstance(value, str) and value:
                 return value
-    for key in ("title", "course_name", "label"):
+    named = [k for k in row if k.endswith("_name")]  # a "<thing>_name" column names its row
+    for key in ("title", "label", *named):
         if isinstance(row.get(key), str):
             return row[key]
     return None
@@ -109,7 +124,7 @@ def decontextualise(reader: "TurnReader", question: str) -> str:
     label, source = found
     if label.lower() in question.lower():
         return question
-    out = _PRONOUN_PHRASE.sub(label, question, count=1)
+    out = _replace_pointing(question, label)
     if out == question:
         out = _POSSESSIVE.sub(f"{label}'s", question, count=1)
     if out == question:

@@ -13,7 +13,9 @@ from .offline_values import ORDINALS, normalise
 
 # ---------------------------------------------------------------- sentences
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\b[Dd]r\.)(?<!\b[Mm]r\.)(?<!\b[Mm]s\.)(?<!\b[Mm]rs\.)(?<!\b[Ss]t\.)"
+                           r"(?<!\b[Jj]r\.)(?<!\b[Ss]r\.)(?<!\bProf\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)\s+(?=\S)")
+"""A sentence ends at . ! or ? and a space, but not after a title or abbreviation ("Dr. Mei Lin")."""
 
 
 def sentences(text: str) -> list[str]:
@@ -247,7 +249,7 @@ def special_request(text: str) -> tuple[str, str] | None:
 # ---------------------------------------------------------------- choosing a reported row
 
 _CHOICE = re.compile(r"\b(?:the\s+)?(?P<ord>" + "|".join(sorted(ORDINALS, key=len, reverse=True)) +
-                     r"|last)\b(?:\s+(?:one|option|choice|restaurant|place|course|result))?|"
+                     r"|last)\b(?:\s+[a-z]+)?|"
                      r"\b(?:number|option|no\.?|#)\s*(?P<num>\d{1,2})\b|"
                      r"^(?:the\s+)?(?P<bare>\d{1,2})(?:\s+please)?[.!]*$",
                      re.I)

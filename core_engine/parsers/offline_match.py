@@ -37,23 +37,18 @@ GENERIC = frozenset({"details", "detail", "info", "information", "specific", "ty
 """Field-name words too common to say which field the user means."""
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
-    "ap": ("advanced", "placement"),
-    "ib": ("international", "baccalaureate"),
-    "a levels": ("general", "certificate", "education"),
     **{phrase: ("missing", "not posted") for phrase in (
         "cannot find", "can't find", "cant find", "can not find", "couldn't find", "unable to find",
         "not able to find", "can't see", "cannot see", "not able to see", "not able to view", "unable to see",
         "unable to view", "don't see", "do not see", "not showing", "isn't showing", "aren't showing",
         "not there", "disappeared", "not on my", "not in my", "missing")},
     "transcript": ("record",), "wrong": ("incorrect",), "mistake": ("incorrect",),
-    "class": ("course",), "classes": ("course",), "units": ("unit",), "credits": ("credit",),
-    "table": ("restaurant",), "reservation": ("book",), "reserve": ("book",), "dinner": ("restaurant",),
-    "lunch": ("restaurant",), "brunch": ("restaurant",), "eat": ("restaurant",), "place": ("restaurant",),
+    "units": ("unit",), "credits": ("credit",), "reservation": ("book",), "reserve": ("book",),
     "enroll": ("enrollment", "add"), "register": ("enrollment", "add"), "sign up": ("add",),
     "withdraw": ("drop",), "remove": ("drop",), "swap": ("change",), "switch": ("change",),
     "wait list": ("waitlist",), "waiting list": ("waitlist",),
     "time off": ("leave", "absence"), "take a break": ("leave", "absence"), "loa": ("leave", "absence"),
-    "emailed": ("email",), "e-mail": ("email",), "mailed": ("email",), "in person": ("person",),
+    "emailed": ("email",), "e-mail": ("email",), "mailed": ("email",),
     "staff member": ("staff",), "advisor": ("staff",), "form": ("form",),
     "pass fail": ("credit",), "letter grade": ("letter",),
     "guests": ("people",), "persons": ("people",), "person": ("people",), "party": ("people",),

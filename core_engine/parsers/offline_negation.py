@@ -63,7 +63,7 @@ def without_negated(text: str) -> str:
     return body
 
 
-_LEFTOVER = {stem(w) for w in """no nope nah something somewhere anything else place restaurant restaurants food option
+_LEFTOVER = {stem(w) for w in """no nope nah something somewhere anything else place food option
     options one ones other another different want like prefer please thanks mean actually maybe how about what""".split()}
 
 

@@ -20,6 +20,7 @@ from .offline_intents import choice_index, is_question
 from .offline_match import equalities, field_stems, stem
 from .offline_slots import find_mentions, shape
 from .offline_tasks import kwargs_text, literal
+from .offline_values import find_numbers
 
 if TYPE_CHECKING:
     from .offline import TurnReader
@@ -57,6 +58,10 @@ def accept_proposal(reader: "TurnReader", act: dict[str, Any], rest: str) -> Non
                   and reader.view.kind_of(f) not in ("confirm", "task", "row", "list")]
     for m in find_mentions(rest, candidates, reader.view, reader.today) if rest else []:
         kwargs[m.field.name] = literal(m.value)
+    ints = [f for _r, f in candidates if reader.view.kind_of(f) == "int" and f.name not in kwargs]
+    numbers = find_numbers(rest) if rest and not reader.yes_words else []
+    if len(ints) == 1 and len(numbers) == 1:
+        kwargs[ints[0].name] = literal(numbers[0].value)  # "four" in reply to the proposal: its one number
     reader.emit("proposal-accepted", reader.yes_words, f"{var} = {ws.name}({kwargs_text(kwargs)})")
 
 
@@ -83,7 +88,8 @@ def row_path(reader: "TurnReader", row: dict[str, Any]) -> str | None:
 # ---------------------------------------------------------------- choosing among reported rows
 
 def row_label(row: dict[str, Any]) -> str | None:
-    for key in ("name", "title", "course_name", "label"):
+    named = [k for k in row if k.endswith("_name")]  # a "<thing>_name" column names its row
+    for key in ("name", "title", "label", *named):
         if isinstance(row.get(key), str):
             return row[key]
     return next((v for v in row.values() if isinstance(v, str) and 2 < len(v) < 60), None)

@@ -21,6 +21,7 @@ from ..state import DialogueState, KBRecord, TaskRecord, ref_target
 from ..values import is_empty
 from .offline_negation import without_negated
 from .offline_match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
+from .offline_libvalues import find_phones, is_phone_field
 from .offline_values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers,
                              find_times, free, normalise)
 
@@ -133,6 +134,10 @@ class StateView:
 
 # ---------------------------------------------------------------- field shapes
 
+_PERSON_WORDS = {"full", "first", "last", "given", "family", "middle", "sur", "nick", "legal", "preferred", "my",
+                 "your", "student", "customer", "patient", "user", "client", "person", "contact", "owner", "holder",
+                 "account", "guest", "passenger", "employee", "member", "applicant", "caller", "requester"}
+"""Words of a `*_name` field that say it is a person's name (anything else names a thing)."""
 _EMAIL_WORDS = {"email", "mail", "e-mail"}
 _CODE_WORDS = {"id", "number", "num", "account", "pin", "code", "phone", "zip", "ssn", "routing"}
 _TEXT_WORDS = {"details", "detail", "description", "describe", "notes", "note", "request", "comment",
@@ -148,7 +153,7 @@ def shape(f: Field) -> str:
         return "email"
     if name_words & _CODE_WORDS:
         return "code"
-    if "name" in name_words and not name_words & {"course", "restaurant", "class"}:
+    if "name" in name_words and name_words - {"name"} <= _PERSON_WORDS:  # full_name yes, product_name no
         return "name"
     if name_words & _DATE_WORDS:
         return "date"
@@ -233,6 +238,10 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     strs = [(r, f) for r, f in candidates if kinds[(r.var, f.name)] == "str"]
 
     add(find_emails(text), [c for c in strs if shape(c[1]) == "email"], "email")
+    phones = [c for c in strs if is_phone_field(c[1])]
+    if phones:
+        add(find_phones(text), phones, "phone")  # as typed: "(555) 880-1200"
+        strs = [c for c in strs if c not in phones]
     dates, times = find_dates(text, today), find_times(text)
     add(dates, of_kind("date"), "date")
     add(dates, [c for c in strs if shape(c[1]) == "date" and field_mention(c[1], bag)[0] > 0], "date",

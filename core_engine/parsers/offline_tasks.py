@@ -21,13 +21,27 @@ from .offline_intents import is_question, search_phrase
 from .offline_match import Bag, best_enum, content_stems, enum_scores, equalities, field_stems, holds, stem
 from .offline_negation import negations, without_negated
 from .offline_slots import find_mentions, said_texts, shape
+from .offline_libvalues import name_span
 from .offline_values import find_codes
 
 if TYPE_CHECKING:
     from .offline import TurnReader
 
-BOOKING_WORDS = {stem(w) for w in ("table", "reservation", "booking", "book", "restaurant", "place", "spot",
-                                   "seat", "tonight", "please", "reserve", "course", "class", "one", "some")}
+BOOKING_WORDS = {stem(w) for w in ("table", "reservation", "booking", "book", "place", "spot", "appointment",
+                                   "seat", "tonight", "please", "reserve", "one", "some")}
+"""Everyday words that ask for a booking rather than say what to search for."""
+
+
+_SMALL_TALK = {stem(w) for w in ("good", "morning", "afternoon", "evening", "day", "thank", "thanks", "hello", "hi",
+                                  "hey", "make", "new", "schedule", "set", "arrange", "ok", "okay")}
+"""Greetings and request verbs: a turn left with only these asks for the task, it searches for nothing."""
+
+
+def task_words(ws: Worksheet) -> set[str]:
+    """Stems naming a task worksheet and what its row fields hold (the spec's own words): not search terms."""
+    names = [ws.name] + [n for f in ws.fields if f.kind == "input" for n in (f.name, parse_type(f.type).base)
+                         if parse_type(f.type).base[:1].isupper() and parse_type(f.type).base != "Enum"]
+    return {s for n in names for s in content_stems(snake_case(n).replace("_", " "))}
 
 
 def literal(value: Any) -> str:
@@ -148,15 +162,25 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
         return False
     if negs:
         reader.note("negation", "; ".join(n.words for n in negs), negated=[n.what for n in negs])
+    open_activated(reader, overlay, text, bag)
+    return True
+
+
+def open_activated(reader: "TurnReader", overlay: dict[str, dict[str, Any]], text: str, bag: Bag,
+                   rule: str = "task-description", hints: dict[str, tuple[str, list[str]]] | None = None
+                   ) -> list[Worksheet]:
+    """Top-level worksheets whose predicates the new values (`overlay`: var -> values) make true: opened."""
     nested = reader.spec.nested_worksheet_names()
+    opened = []
     for ws in reader.spec.task_worksheets():
         if not ws.predicate.strip() or ws.name in nested:
             continue
         if any(r.status != "abandoned" for r in reader.state.of_worksheet(ws.name)):
             continue
         if holds(ws.predicate, reader.view.lookup(None, overlay)) is True:
-            open_worksheet(reader, ws, text, bag)
-    return True
+            open_worksheet(reader, ws, text, bag, rule=rule, hints=hints)
+            opened.append(ws)
+    return opened
 
 
 def reachable(reader: "TurnReader", ws: Worksheet, depth: int = 0) -> list[Worksheet]:
@@ -196,8 +220,8 @@ def leaf_hints(reader: "TurnReader", bag: Bag, ws: Worksheet) -> dict[str, tuple
             path_names = {w for _name, v in path for w in bag.hits(content_stems(v))}
             for ev in f.enum_values:
                 names = set(bag.hits(content_stems(ev.value)))
-                if not names - path_names:
-                    continue  # its own name must add a word the path's names do not say
+                if not any(len(w) >= 4 for w in names - path_names):
+                    continue  # its own name must add a word the path's names do not say (not just "AP")
                 words = path_words | set(_explained(f, ev.value, bag))
                 named = names | path_names
                 found.append((2 * len(named) + len(words - named), f, ev.value, path, sorted(words)))
@@ -223,8 +247,15 @@ def _explained(f: Field, value: str, bag: Bag) -> list[str]:
     return bag.hits(stems)
 
 
-_CODE_FIELD_WORDS = {stem(w) for w in ("code", "course", "class")}
-"""A letters-and-number token ("CS 106A") is a course-style code: it fills only fields about codes or courses."""
+_CODE_FIELD_WORDS = {stem(w) for w in ("code", "id", "number", "sku", "ref", "reference")}
+"""A letters-and-number token ("AB 123") is a code: it fills only fields about codes, or the field that
+names the worksheet's own subject (a `Thing` worksheet's `thing_name`, see `_codes_fit`)."""
+
+
+def _codes_fit(ws_name: str, f: Field) -> bool:
+    """True for code fields and for the identifier of the worksheet's subject (`Ticket.ticket_name`)."""
+    stems = field_stems(f)
+    return bool(stems & _CODE_FIELD_WORDS) or bool(stems & {stem(w) for w in snake_case(ws_name).split("_")})
 
 
 def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[str, Any], inner: Described) -> None:
@@ -235,7 +266,7 @@ def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[s
         for f in sub.fields:
             if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) in ("code", "short") \
                     and f.name not in values and f.name not in inner.items and not f.predicate.strip() \
-                    and field_stems(f) & _CODE_FIELD_WORDS:
+                    and _codes_fit(sub.name, f):
                 inner.items[f.name] = (literal(codes[0].value), codes[0].value, [codes[0].text])
                 break
     if not inner.items:
@@ -253,10 +284,12 @@ def _is_enum(reader: "TurnReader", rec: TaskRecord, name: str) -> bool:
     return f is not None and reader.view.kind_of(f) == "Enum"
 
 
-def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rule: str = "task-description") -> None:
-    """A worksheet the description activates: its enum values, slot values and a KB search, in one record."""
+def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rule: str = "task-description",
+                   hints: dict[str, tuple[str, list[str]]] | None = None) -> None:
+    """A worksheet the description activates: its enum values, slot values and a KB search, in one record.
+    `hints` are enum values a reading by meaning implies (offline_semantic)."""
     var = reader.state.new_var(snake_case(ws.name))
-    found = match_worksheet(reader, bag, ws, {}, [], None)
+    found = match_worksheet(reader, bag, ws, {}, [], None, hints=hints)
     kwargs = {k: v[0] for k, v in found.items.items()}
     matched = [w for v in found.items.values() for w in v[2]]
     ghost = TaskRecord(var=var, worksheet=ws.name)
@@ -266,14 +299,50 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     for m in mentions:
         kwargs[m.field.name] = literal(m.value)
         matched.append(m.matched)
+    _introduced_name(reader, ws, text, kwargs, matched)
     rows = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "row"]
+    held = pronoun_row(reader, text) if rows else None
+    if held:
+        kwargs[rows[0].name] = held  # "book me with her": the one row just reported
+        matched.append(held)
+        rows = []
     if rows:
-        query = search_query(text, said_texts(mentions), set(bag.hits(BOOKING_WORDS)))
+        spent = [w for v in found.items.values() for w in v[2] if isinstance(w, str)]
+        named = reader.vocabulary.found_in(text, reader.ctx.kb) if reader.ctx.kb is not None else []
+        long_turn = len(text.split()) > 12 and named and len(mentions) >= 2  # a turn of many values
+        query = " ".join(sorted(named, key=text.lower().find)) if long_turn else \
+            search_query(text, said_texts(mentions) + spent, set(bag.hits(BOOKING_WORDS | task_words(ws))))
         if query:
             kwargs[rows[0].name] = f"answer({literal(query)})"
             matched.append(query)
     if kwargs or rule != "task-description":
         reader.emit(rule, " ".join(matched) or bag.text, f"{var} = {ws.name}({kwargs_text(kwargs)})")
+
+
+def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str], matched: list[str]) -> None:
+    """ "..., my name is Laura Chen and ...": the name span for the worksheet's one unfilled name field."""
+    names = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) == "name"
+             and f.name not in kwargs]
+    clause = next((c for c in re.split(r"[,;.!?]|\band\b", text)
+                   if re.search(r"\b(?:name\s+is|name's|called|named)\b", c, re.I)), None)
+    value = name_span(clause) if clause and len(names) == 1 else None
+    if value:
+        kwargs[names[0].name] = literal(value)
+        matched.append(value)
+
+
+_ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take)\s+(?:her|him|them|it|that\s+one|this\s+one)\b", re.I)
+
+
+def pronoun_row(reader: "TurnReader", text: str) -> str | None:
+    """The path of the single row just reported, when the turn refers to it ("a cleaning with her")."""
+    if not _ROW_PRONOUN.search(text):
+        return None
+    for kb in list(reversed(reader.state.kb_records()))[:2]:  # the last question, or the one before it
+        rows = kb.result
+        if isinstance(rows, list) and len(rows) == 1:
+            return f"{kb.var}.result[0]"
+    return None
 
 
 def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None:
@@ -287,7 +356,8 @@ def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None
     body = re.sub(r"\b(?:for|at|on|in|with)\s+(?=(?:for|at|on|in|with)\b)", "", body)
     body = re.sub(r"\b(?:for|at|on|in|with)\s*(?=[,.!?]|$)", "", body.strip()).strip(" ,.!?")
     phrase = search_phrase(body)
-    words = [w for w in content_stems(phrase) if w not in BOOKING_WORDS and w not in {stem(t) for t in task_words}]
+    words = [w for w in content_stems(phrase) if w not in BOOKING_WORDS | _SMALL_TALK
+             and w not in {stem(t) for t in task_words}]
     return phrase if words else None
 
 
@@ -331,11 +401,11 @@ def _ask_chain(reader: "TurnReader", rec: TaskRecord | None, ws: Worksheet, valu
     return None
 
 
-def _code_list(reader: "TurnReader", text: str, f: Field) -> list[str]:
-    """Two or more course-style codes for a code field ("CS 221 and CS 229"), else []."""
+def _code_list(reader: "TurnReader", text: str, ws_name: str, f: Field) -> list[str]:
+    """Two or more codes for a code field of worksheet `ws_name` ("AB 221 and AB 229"), else []."""
     codes = [c.value for c in find_codes(text)]
     if len(codes) < 2 or reader.view.kind_of(f) != "str" or shape(f) not in ("code", "short") \
-            or not field_stems(f) & _CODE_FIELD_WORDS:
+            or not _codes_fit(ws_name, f):
         return []
     return codes
 
@@ -371,7 +441,7 @@ def _shared_values(reader: "TurnReader", text: str, ws: Worksheet, skip: Field) 
 
 def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) -> bool:
     """ "CS 221 and CS 229" for the asked course: the first here, the others in the next sibling records."""
-    codes = _code_list(reader, text, f)
+    codes = _code_list(reader, text, rec.worksheet, f)
     parent = reader.state.get(rec.parent or "")
     if not codes or not isinstance(parent, TaskRecord) or not rec.parent_field:
         return False
@@ -391,7 +461,7 @@ def predicted_answer(reader: "TurnReader", text: str) -> bool:
     if not chain or chain[0][0] is None:
         return False
     f = chain[-1][2]
-    codes = _code_list(reader, text, f)
+    codes = _code_list(reader, text, chain[-1][1].name, f)
     if codes and len(chain) >= 3:
         _rec, ws2, f2 = chain[-2]
         item_ws = chain[-1][1]

@@ -59,6 +59,7 @@ ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth
 _WORD_NUM = "|".join(sorted([*UNITS, *TENS], key=len, reverse=True))
 _WORD_NUMBER_RE = re.compile(rf"\b(?:(?P<tens>{'|'.join(TENS)})(?:[\s-](?P<unit>{'|'.join(UNITS)}))?"
                              rf"|(?P<single>{_WORD_NUM}))\b", re.I)
+MAX_NUMBER_DIGITS = 18  # longer digit runs are not read as numbers (a value's int is 64-bit)
 _DIGIT_NUMBER_RE = re.compile(r"(?<![\w.@/:-])\$?(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?(?![\w@/:]|\.\d)")
 _PRONOUN_ONE = re.compile(r"\b(?:the|this|that|previous|last|other|same|which|another|each|every|any|no|new|next|"
                           r"first|second|third|fourth|fifth|former|latter|right|wrong|cheaper|better|cheapest|best|"
@@ -74,6 +75,8 @@ def find_numbers(text: str) -> list[Span]:
         spans.append(Span(IDIOMS[m.group(0).lower()], m.start(), m.end(), m.group(0)))
     for m in _DIGIT_NUMBER_RE.finditer(text):
         raw = m.group("num").replace(",", "")
+        if len(raw) > MAX_NUMBER_DIGITS:
+            continue  # not a number anyone means (and past what a value may hold): left as text
         value: Any = float(raw + m.group("frac")) if m.group("frac") else int(raw)
         spans.append(Span(value, m.start(), m.end(), m.group(0)))
     for m in _WORD_NUMBER_RE.finditer(text):
@@ -107,7 +110,7 @@ _DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s
                            re.I)
 _RELATIVE_RE = re.compile(r"\b(the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday)\b", re.I)
 _WEEKDAY_RE = re.compile(rf"\b(?:(next|this|coming|this coming|on|last|past)\s+)?({'|'.join(WEEKDAYS)})\b", re.I)
-_IN_DAYS_RE = re.compile(r"\bin\s+(\d+|" + "|".join(UNITS) + r")\s+days?\b", re.I)
+_IN_DAYS_RE = re.compile(r"\bin\s+(\d{1,5}|" + "|".join(UNITS) + r")\s+days?\b", re.I)
 _RELATIVE_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2, "the day after tomorrow": 2,
                   "yesterday": -1}
 
@@ -168,7 +171,43 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     for m in _IN_DAYS_RE.finditer(text):
         n = int(m.group(1)) if m.group(1).isdigit() else UNITS[m.group(1).lower()]
         add(today + dt.timedelta(days=n), m)
-    return _longest_first(found)
+    for m in _IN_WEEKS_RE.finditer(text):
+        raw = (m.group(1) or m.group(2) or "a").lower()
+        n = 1 if raw in ("a", "one") else int(raw) if raw.isdigit() else UNITS.get(raw, 0)
+        if n:
+            add(today + dt.timedelta(days=7 * n), m)
+    slips = []
+    for m in _ORDINAL_DAY_RE.finditer(text):
+        d = _day_of_month(int(m.group(2)), m.group(1), today, past)
+        add(d, m)
+        if d is None and m.group(1):
+            slips.append(Span(None, m.start(), m.end(), m.group(0)))
+    return _longest_first([s for s in found if not any(s.overlaps(x) for x in slips)])
+
+
+_IN_WEEKS_RE = re.compile(r"\bin\s+(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\b|"
+                          r"\b(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\s+from\s+(?:now|today)\b", re.I)
+_ORDINAL_DAY_RE = re.compile(rf"\b(?:(?:on\s+)?({'|'.join(WEEKDAYS)})\s+)?(?:the\s+)(\d{{1,2}})(?:st|nd|rd|th)\b"
+                             rf"(?!\s+(?:of\s+)?(?:{_MONTH})\b)", re.I)
+
+
+def _day_of_month(day: int, weekday: str | None, today: dt.date, past: bool) -> dt.date | None:
+    """ "the 14th" / "friday the 12th": the next (or, for `past`, the last) such day; the weekday must agree."""
+    year, month = today.year, today.month
+    for _ in range(12):
+        try:
+            d = dt.date(year, month, day)
+        except ValueError:
+            d = None
+        if d is not None and (d <= today if past else d >= today):
+            # "saturday the 12th" when the coming 12th is a Friday: a slip, so no date rather than a guess
+            return d if weekday is None or d.weekday() == WEEKDAYS[weekday.lower()] else None
+        month += -1 if past else 1
+        if month == 0:
+            year, month = year - 1, 12
+        elif month == 13:
+            year, month = year + 1, 1
+    return None
 
 
 def _longest_first(spans: list[Span]) -> list[Span]:
@@ -211,9 +250,36 @@ def _hour_value(raw: str) -> int:
     return int(raw) if raw.isdigit() else UNITS[raw.lower()]
 
 
+_HALF_RE = re.compile(r"\b(half|quarter|\d{1,2}|" + "|".join(list(TENS)[:2] + list(UNITS)[1:20]) + r")\s+"
+                      r"(past|after|to|before)\s+(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")\b"
+                      r"(?:\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z]))?"
+                      r"(?:\s+(?:in\s+the\s+)?(?:morning|afternoon|evening|tonight|night)\b)?", re.I)
+_PART_OF_DAY_RE = re.compile(r"\b(morning|afternoon|evening|tonight|night)\b", re.I)
+
+
 def find_times(text: str) -> list[Span]:
-    """Clock times as HH:MM: 2 pm, 19:30, noon, "at 7" (read as 19:00), 8 o'clock."""
+    """Clock times as HH:MM: 2 pm, 19:30, noon, "at 7" (read as 19:00), 8 o'clock, half past nine.
+
+    A part of the day said anywhere in the turn ("in the morning around 9") places a bare hour.
+    """
+    part_of_day = _PART_OF_DAY_RE.search(text)
+    day_part = part_of_day.group(1) if part_of_day else None
     found: list[Span] = []
+    for m in _HALF_RE.finditer(text):
+        raw = m.group(1).lower()
+        minutes = 30 if raw == "half" else 15 if raw == "quarter" else int(raw) if raw.isdigit() \
+            else TENS.get(raw, UNITS.get(raw, 0))
+        hour = _hour_value(m.group(3))
+        if m.group(2).lower() in ("to", "before"):
+            hour, minutes = hour - 1 or 12, 60 - minutes
+        if not 0 < minutes < 60 or not 1 <= hour <= 12:
+            continue
+        if m.group(4):
+            hour = hour % 12 + (12 if m.group(4).lower().startswith("p") else 0)
+            value = f"{hour:02d}:{minutes:02d}"
+        else:
+            value = (bare_hour(hour, day_part) or "")[:3] + f"{minutes:02d}"
+        found.append(Span(value, m.start(), m.end(), m.group(0)))
     for m in _AMPM_RE.finditer(text):
         hour, minute = int(m.group(1)), int(m.group(2) or 0)
         pm = m.group(3).lower().startswith("p")
@@ -225,11 +291,11 @@ def find_times(text: str) -> list[Span]:
     for m in _NAMED_TIME_RE.finditer(text):
         found.append(Span("00:00" if m.group(1).lower() == "midnight" else "12:00", m.start(), m.end(), m.group(0)))
     for m in _OCLOCK_RE.finditer(text):
-        value = bare_hour(_hour_value(m.group(1)), m.group(2))
+        value = bare_hour(_hour_value(m.group(1)), m.group(2) or day_part)
         if value:
             found.append(Span(value, m.start(), m.end(), m.group(0)))
     for m in _BARE_HOUR_RE.finditer(text):
-        value = bare_hour(_hour_value(m.group(1)), m.group(2))
+        value = bare_hour(_hour_value(m.group(1)), m.group(2) or day_part)
         if value:
             found.append(Span(value, m.start(), m.end(), m.group(0)))
     return _longest_first(found)

@@ -51,14 +51,21 @@ class TemplateResponder:
         if f is None:
             return f"Could you tell me the {act['field'].replace('_', ' ')}?"
         base = parse_type(f.type).base
+        if act.get("more"):  # a list field with items: the user ends it by saying that is all
+            return f"Anything else to add to {_label(f, f.name)}? If that's all, just say so."
         if isinstance(record, TaskRecord):
             pending = ref_target(record.values.get(f.name))
             kb = state.get(pending) if pending else None
             if isinstance(kb, KBRecord) and kb.result:
-                return f"Which one would you like for {_with_article(_label(f, f.name))}? Reply with its number or name."
+                label = _label(f, f.name)
+                if _is_wh_clause(label):  # "which dentist you would like to see": ask it, do not wrap it
+                    return f"{_sentence(_direct(label))}? Reply with the number or name of one of the results."
+                return f"Which one would you like for {_with_article(label)}? Reply with its number or name."
         if base == "confirm":
             return self.summary(record, state, spec) + "\n\nShall I go ahead and submit this?"
-        question = f"Could you tell me {_with_article(_label(f, f.name))}?"
+        label = _label(f, f.name)
+        question = (f"{_sentence(label)}?" if _is_direct_question(label)
+                    else f"Could you tell me {_with_article(label)}?")
         if base == "Enum" and f.enum_values:
             question += " The options are: " + ", ".join(e.value for e in f.enum_values) + "."
         elif base in ("bool",):
@@ -80,6 +87,12 @@ class TemplateResponder:
         if act["kind"] == "api":
             result = act.get("result")
             head = "All done! Your request went through."
+            outputs = act.get("outputs")
+            if outputs:  # the worksheet's output fields say what the user should hear
+                ws_name = getattr(state.get(act["var"]), "worksheet", "")
+                details = "\n".join(f"- {_label(_field(spec, ws_name, k), k).capitalize()}: {render_value(v)}"
+                                    for k, v in outputs.items())
+                return f"{head}\n{details}"
             if isinstance(result, dict):
                 details = "\n".join(f"- {k.replace('_', ' ').capitalize()}: {render_value(v)}"
                                     for k, v in result.items())
@@ -175,6 +188,37 @@ def _with_article(label: str) -> str:
     if first in ("the", "a", "an", "your", "any", "when", "what", "which", "how", "whether"):
         return label
     return f"the {label}"
+
+
+_WH = ("what", "which", "when", "where", "who", "whom", "whose", "why", "how")
+_AUX = ("would", "do", "does", "did", "is", "are", "was", "were", "can", "could", "should", "will", "shall",
+        "may", "might", "have", "has")
+
+
+def _is_direct_question(label: str) -> bool:
+    """A description already phrased as a question ("what would you like to do today", "do you have a
+    preference"): asked as it is, since "Could you tell me what would you like..." is not English."""
+    words = label.lower().split()
+    if not words:
+        return False
+    if words[0] in _AUX and len(words) > 1 and words[1] in ("you", "i", "we", "they", "it", "this", "there"):
+        return True
+    return words[0] in _WH and any(w in _AUX for w in words[1:3])
+
+
+def _is_wh_clause(label: str) -> bool:
+    return label.lower().split(" ", 1)[0] in _WH
+
+
+def _direct(label: str) -> str:
+    """"which dentist you would like to see" -> "which dentist would you like to see" (a direct question)."""
+    if _is_direct_question(label):
+        return label
+    words = label.split()
+    for i in range(1, len(words) - 1):
+        if words[i].lower() in ("you", "i", "we") and words[i + 1].lower() in _AUX:
+            return " ".join(words[:i] + [words[i + 1], words[i]] + words[i + 2:])
+    return label
 
 
 def _sentence(text: str) -> str:

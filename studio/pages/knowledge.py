@@ -17,7 +17,8 @@ with st.expander("Import a table", expanded=not infos, icon=":material/upload_fi
 
 table = view.pick_table(infos)
 if table is not None:
-    tabs = st.tabs(["Preview", "Column types", "Derive worksheet", "SQL console"], key="knowledge.tabs")
+    tabs = st.tabs(["Preview", "Column types", "Derive worksheet", "SQL console", "Rename or delete"],
+                   key="knowledge.tabs")
     with tabs[0]:
         view.preview(kb, table)
     with tabs[1]:
@@ -26,3 +27,5 @@ if table is not None:
         view.derive_panel(project, kb, table)
     with tabs[3]:
         view.sql_console(kb, table)
+    with tabs[4]:
+        view.manage_table(project, table)

@@ -7,8 +7,12 @@ import pandas as pd
 import streamlit as st
 
 from components import session as ss
+from components.confirm import confirm
 from components.coverage_view import render_coverage
-from components.test_runner_view import render_results, run_tests
+from components.eval_view import render_eval
+from core_engine.errors import GenieError
+from core_engine.evaluation import evaluate
+from components.test_runner_view import accept_dialog, render_results, run_tests
 from core_engine.coverage import coverage
 
 project = ss.require_project()
@@ -32,9 +36,9 @@ run_one = cols[1].button("Run this test", icon=":material/play_arrow:", width="s
 run_all = cols[2].button("Run all tests", icon=":material/playlist_play:", type="primary", width="stretch",
                          key="tests-run-all")
 if cols[3].button("Delete this test", icon=":material/delete:", width="stretch", key="tests-delete"):
-    project.delete_test(one)
-    ss.flash(f"Deleted test '{one}'.")
-    st.rerun()
+    confirm(f"Delete test '{one}'?", f"The test **{one}** ({len(tests[one].get('turns', []))} turn(s)) is removed "
+            "from the project. This cannot be undone.", "delete", lambda: project.delete_test(one),
+            done=f"Deleted test '{one}'.")
 
 if run_one or run_all:
     chosen = tests if run_all else {one: tests[one]}
@@ -49,6 +53,19 @@ if run_one or run_all:
                                         "coverage": coverage(agent.spec, [r.outputs for r in results])})
     bar.empty()
 
+with st.expander("Evaluate: the paper's metrics per parser", icon=":material/analytics:"):
+    parsers = st.multiselect("Parsers", ["offline", "llm"], default=["offline"], key="tests-eval-parsers")
+    if st.button("Evaluate", key="tests-eval-run", disabled=not parsers):
+        opts = {k: v for k, v in settings.session_options().items() if k.endswith("_llm")}
+        try:
+            with st.spinner("Evaluating..."):
+                ss.select("tests.eval", (project.name, evaluate(agent, parsers, tests=tests,
+                                                                session_options=opts or None)))
+        except GenieError as exc:
+            st.error(f"Cannot evaluate: {exc}")
+    if (ss.selected("tests.eval") or (None,))[0] == project.name:
+        render_eval(ss.selected("tests.eval")[1])
+
 run = ss.last_test_run(project.name)
 if run is None:
     st.caption("Run the tests to see results and coverage.")
@@ -58,6 +75,6 @@ if run["version"] != project.head().number:
                f"{project.head().number}. Run the tests again.")
 results_tab, coverage_tab = st.tabs(["Results", "Coverage"])
 with results_tab:
-    render_results(run["results"])
+    render_results(run["results"], on_accept=lambda result: accept_dialog(project, tests, result))
 with coverage_tab:
     render_coverage(run["coverage"])

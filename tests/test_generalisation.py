@@ -1,0 +1,107 @@
+"""The offline parsers must not be grown on the samples: no sample name in their code.
+
+Issue 12: a parser that names a sample's worksheet, field, enum value or KB value
+understands that sample and little else. This collects every such name from the four
+samples (specs and KB data) and fails on a string literal in the parser or the knowledge
+parser that contains one as a word. Names that any agent uses are not sample-specific:
+a name that also appears in a held-out agent's spec (tests/agents/*/spec.json: "name",
+"date", "email", "confirm", ...) or in GENERIC is allowed. Docstrings are prose, not rules.
+"""
+
+import ast
+import functools
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from core_engine.loaders import load_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+PARSER_CODE = [*sorted((ROOT / "core_engine" / "parsers").glob("offline*.py")), ROOT / "core_engine" / "knowledge.py"]
+GENERIC = {"text", "main", "others", "general", "days", "rating", "ratings", "reviews", "language", "letter",
+           "summary", "title", "in person", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+           "sunday"}
+MIN_CHARS = 4  # shorter names ("id", "AP", "CS") are too common to mean a sample
+
+
+@functools.lru_cache(maxsize=1)
+def sample_names() -> frozenset[str]:
+    names: set[str] = set()
+    for spec_file in sorted((ROOT / "sample_projects").glob("*/spec.json")):
+        for ws in load_spec(spec_file).worksheets:
+            names.add(ws.name)
+            for f in ws.fields:
+                names |= {f.name, *(v.value for v in f.enum_values)}
+        for data in sorted((spec_file.parent / "data").glob("*.jsonl")):
+            for line in data.read_text(encoding="utf-8").splitlines():
+                for value in json.loads(line).values():
+                    items = value if isinstance(value, list) else [value]
+                    names |= {v for v in items if isinstance(v, str) and len(v) < 40}
+    held_out = " ".join(p.read_text(encoding="utf-8").lower() for p in (ROOT / "tests" / "agents").glob("*/spec.json"))
+    candidates = {n.lower() for n in names if len(n) >= MIN_CHARS} - GENERIC
+    return frozenset(n for n in candidates  # the substring test first: the word-boundary regex only when it can match
+            if n not in held_out or not re.search(rf"(?<![a-z_]){re.escape(n)}(?![a-z_])", held_out))
+
+
+def literals(path: Path):
+    """(line, text) of the string literals of a module that are not docstrings."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and n.body
+            and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            yield node.lineno, node.value
+
+
+ENGLISH_IDIOMS = re.compile(r"\bof course\b", re.I)
+"""Everyday phrases that contain a sample's word without naming it ("of course" is a yes)."""
+
+
+def named_samples(paths: list[Path]) -> list[str]:
+    names = sample_names()
+    pattern = re.compile(r"(?<![A-Za-z_])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+                         + r")(?![A-Za-z_])", re.I)
+    return [f"{p.name}:{line}: {m.group(1)!r}"
+            for p in paths if p.is_file() for line, text in literals(p)
+            for m in pattern.finditer(ENGLISH_IDIOMS.sub(" ", text))]
+
+
+def test_the_check_finds_a_sample_name(tmp_path):
+    bad = tmp_path / "rules.py"
+    bad.write_text('"""Docstrings may say restaurant."""\nCUISINES = ["thai food", "a date", "Palo Alto"]\n')
+    found = named_samples([bad])
+    assert len(found) == 2 and "'thai'" in found[0] and "'Palo Alto'" in found[1]
+    assert "restaurant" in sample_names() and "date" not in sample_names()  # "date" is every agent's word
+
+
+def test_parsers_name_no_sample_worksheet_field_enum_or_kb_value():
+    found = named_samples(PARSER_CODE)
+    assert not found, f"{len(found)} sample names in parser code:\n" + "\n".join(found[:40])
+
+
+AGENTS = sorted(p.parent for p in (ROOT / "tests" / "agents").glob("*/spec.json"))
+
+
+@pytest.mark.parametrize("folder", AGENTS, ids=lambda p: p.name)
+def test_held_out_agents_are_well_formed(folder):
+    """Clean lint, a KB, at least 10 annotated conversations whose statements parse, KB questions on real rows."""
+    from core_engine.agent import Agent
+    from core_engine.evaluation import canonical_statements, load_kb_questions
+    from core_engine.lint import has_errors, lint
+    from core_engine.testing import find_tests, load_test
+    agent = Agent.load(folder)
+    assert not has_errors(lint(agent.spec)) and agent.kb_path is not None
+    tests = [load_test(p) for p in find_tests(agent)]
+    assert len(tests) >= 10 and all(t["parser"] == "offline" for t in tests)
+    for test in tests:
+        for turn in test["turns"]:
+            assert {"statements", "acts"} & set(turn), (test["name"], turn["user"])  # every turn is annotated
+            bad = [s for s in canonical_statements(turn.get("statements", [])) if s.startswith("<rejected>")]
+            assert not bad, (test["name"], turn["user"], bad)
+    ids = {str(json.loads(line)["id"]) for data in (folder / "data").glob("*.jsonl")
+           for line in data.read_text(encoding="utf-8").splitlines()}
+    questions = load_kb_questions(folder / "kb_questions.json")
+    assert len(questions) >= 5 and all(set(q["expected_ids"]) <= ids for q in questions)
