@@ -166,17 +166,42 @@ def _apply(project: Any, spec: Spec, response: Any) -> None:
             session.select("grid.focus", None)  # the user moved on: stop pulling the grid back
     if event == "selectionChanged":
         return
+    base = session.draft_spec(project)
+    if event == "cellValueChanged":
+        new = _edited_cell(base, response.event_data)
+        if new is not None:
+            if new != base:
+                session.update_draft(project, new)
+            return
     data = response.data
     if data is None or gm.ROW_ID not in getattr(data, "columns", []):
         return
     records = data.to_dict("records")
     try:
-        new = gm.rows_to_spec(records, session.draft_spec(project))
+        new = gm.rows_to_spec(records, base)
     except GenieError as exc:
         session.flash(f"That edit was not applied: {exc}", "error")
         return
     if new != spec:
         session.update_draft(project, new)
+
+
+def _edited_cell(base: Spec, event: dict[str, Any]) -> Spec | None:
+    """The draft with only the edited cell changed (see gm.apply_cell); None if the event lacks it.
+
+    The grid drops empty strings from its event, so a missing `newValue` is a cleared cell.
+    """
+    row = event.get("data") if isinstance(event.get("data"), dict) else {}
+    col = event.get("colDef") if isinstance(event.get("colDef"), dict) else {}
+    rid, key = row.get(gm.ROW_ID), col.get("field")
+    if not isinstance(rid, str) or not isinstance(key, str):
+        return None
+    value = event.get("newValue", "")
+    try:
+        return gm.apply_cell(base, rid, key, value)
+    except GenieError as exc:
+        session.flash(f"That edit was not applied: {exc}", "error")
+        return base
 
 
 def toolbar(project: Any, spec: Spec) -> None:

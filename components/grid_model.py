@@ -250,6 +250,23 @@ def rows_to_spec(rows: Iterable[dict[str, Any]], base: Spec) -> Spec:
     return base.model_copy(update={"worksheets": worksheets})
 
 
+def apply_cell(spec: Spec, rid: str, key: str, value: Any) -> Spec | None:
+    """`spec` with one grid cell set; None when the row or column no longer exists.
+
+    The grid reports an edit together with its whole client-side table, which may be a rerun
+    behind the server (another edit landed meanwhile). Applying only the edited cell means a
+    stale copy of the other cells can never overwrite a newer edit.
+    """
+    if key not in KEYS:
+        return None
+    rows = spec_to_rows(spec)
+    for row in rows:
+        if row[ROW_ID] == rid:
+            row[key] = "" if value is None else value
+            return rows_to_spec(rows, spec)
+    return None
+
+
 def _read_worksheet(row: dict[str, Any], number: int) -> Worksheet:
     kind_text = _text(row.get("ws_kind")).strip().lower() or "task"
     if kind_text not in WS_KINDS:

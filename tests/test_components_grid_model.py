@@ -159,3 +159,36 @@ def test_examples_lint_cell_maps_to_the_examples_column(restaurant):
     diag = Diagnostic(severity="warning", code="x", message="m", worksheet="UserInfo", field="user_task",
                       attribute="examples")
     assert gm.cell_for(restaurant, diag) == ("w0.f0", "examples")
+
+
+def test_a_cell_edit_from_a_stale_grid_keeps_the_newer_edit(restaurant):
+    """The grid sends its whole client table with each edit; only the edited cell may count.
+
+    CI once lost a worksheet's new name this way: the table behind the second edit still held
+    the name from before the first edit.
+    """
+    from components.grid_editor import _edited_cell
+
+    stale_rows = gm.spec_to_rows(restaurant)
+    first = gm.apply_cell(restaurant, "w1", "ws_name", "Booking")
+    stale_row = next(r for r in stale_rows if r["row_id"] == "w1.f0")
+    event = {"type": "cellValueChanged", "data": {**stale_row, "description": "new words"},
+             "colDef": {"field": "description"}, "newValue": "new words"}
+    second = _edited_cell(first, event)
+    assert second.worksheets[1].name == "Booking"
+    assert second.worksheets[1].fields[0].description == "new words"
+    # the whole stale table would have undone the first edit
+    assert gm.rows_to_spec([{**r, "description": "new words"} if r["row_id"] == "w1.f0" else r
+                            for r in stale_rows], first).worksheets[1].name == restaurant.worksheets[1].name
+
+
+def test_a_cleared_cell_and_events_the_grid_cannot_place(restaurant):
+    from components.grid_editor import _edited_cell
+
+    cleared = _edited_cell(restaurant, {"data": {"row_id": "w1.f0"}, "colDef": {"field": "description"}})
+    assert cleared.worksheets[1].fields[0].description == ""  # the grid drops "" from its events
+    assert _edited_cell(restaurant, {"data": {"row_id": "w99"}, "colDef": {"field": "ws_name"},
+                                     "newValue": "X"}) is None
+    assert _edited_cell(restaurant, {"data": {"row_id": "w1"}, "colDef": {"field": "lint"},
+                                     "newValue": "X"}) is None
+    assert _edited_cell(restaurant, {"colDef": {"field": "ws_name"}}) is None
