@@ -101,7 +101,8 @@ def render_state(spec: Spec, state: dict[str, Any], previous: dict[str, Any] | N
         st.markdown(f"**`{var}`** · {rec.get('worksheet')} · {status} · started by {rec.get('initiator')}"
                     f"{parent}{badge}")
         df = record_table(spec, rec, state, info.get("fields", {}), changed_by_var.get(var, set()))
-        st.dataframe(_styled(df), hide_index=True, width="stretch", key=f"{key}-{turn}-{var}",
+        # keys stable across turns: the browser updates the same table in place instead of mounting a new one
+        st.dataframe(_styled(df), hide_index=True, width="stretch", key=f"{key}-{var}",
                      column_config={"changed": st.column_config.TextColumn("", width=28,
                                                                            help="changed in this turn"),
                                     "value": st.column_config.TextColumn(width="medium")})
@@ -112,7 +113,7 @@ def render_state(spec: Spec, state: dict[str, Any], previous: dict[str, Any] | N
     if turn and changes:
         st.dataframe(pd.DataFrame([{"record": c["var"], "field": c["field"] or "(record)", "change": c["op"],
                                     "before": show_value(c["old"], previous), "after": show_value(c["new"], state)}
-                                   for c in changes]), hide_index=True, width="stretch", key=f"{key}-{turn}-diff")
+                                   for c in changes]), hide_index=True, width="stretch", key=f"{key}-diff")
     elif turn:
         st.caption("Nothing changed in the state.")
     # a toggle, not an expander: an expander's body is sent on every rerun, and the state JSON carries

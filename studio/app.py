@@ -6,6 +6,7 @@ The url paths are a contract: end-to-end tests open `http://host:port/<url_path>
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -16,6 +17,8 @@ if str(ROOT) not in sys.path:  # `streamlit run studio/app.py` from a checkout w
     sys.path.insert(0, str(ROOT))
 
 from components import session  # noqa: E402
+
+PROFILE_DIR = os.environ.get("GENIE_STUDIO_PROFILE", "")
 
 st.set_page_config(page_title="Genie Studio", page_icon="🧞", layout="wide")
 
@@ -44,4 +47,12 @@ with st.sidebar:
     name = session.current_project_name()
     st.caption(f"Project: **{name}**" if name else "No project open")
 session.keep_project_in_url()  # a reload (or a shared link) reopens the same project on the same page
-page.run()
+if PROFILE_DIR:  # GENIE_STUDIO_PROFILE=DIR: one cProfile file per script run, to find what a rerun costs
+    import cProfile
+    import time
+
+    with cProfile.Profile() as profiler:
+        page.run()
+    profiler.dump_stats(str(Path(PROFILE_DIR) / f"run-{time.time_ns()}.prof"))
+else:
+    page.run()

@@ -44,7 +44,9 @@ GOOD = {
     """,
     "bench_playground": """
         def run(conversations=3):
-            return {"studio_over_minimal": 1.1, "median_ms": 110.0, "minimal_chat": {"median_ms": 100.0}}
+            return {"studio_over_minimal": 1.1, "median_ms": 110.0, "median_visible_ms": 90.0,
+                    "studio_over_minimal_run_finished": 1.1,
+                    "minimal_chat": {"median_ms": 100.0, "median_visible_ms": 82.0}}
     """,
     "bench_llm": """
         def run():
