@@ -26,7 +26,7 @@ from .agent import BACKEND_FACTORIES
 from .errors import KnowledgeError
 from .kb import SQLiteKB, TableInfo, quote_identifier
 from .knowledge_match import Match, is_content, lexical_matches, semantic_matches
-from .knowledge_numbers import column_texts, comparisons, superlatives
+from .knowledge_numbers import RANGE_SCORE, bare_numbers, column_texts, comparisons, superlatives
 from .knowledge_vocab import Token, stem, tokenize, vocabulary_for
 from .spec import Spec
 from .state import KBRecord
@@ -38,6 +38,7 @@ VECTOR_MIN = 0.3  # cosine of a row's text to the leftover words for the row to 
 VECTOR_BAND = 0.1  # ... and within this much of the best row
 VECTOR_LIFT = 0.15  # ... and this much above the table's mean similarity to the same words
 _CANDIDATES = 200  # rows taken from each ranking before fusion
+ROW_NOUN_MIN = 0.68  # cosine of a leftover word to the table's name for the word to name its rows
 
 
 @dataclass
@@ -114,14 +115,18 @@ class OfflineKnowledgeParser:
         matches, used = list(matches), set(used)
         embedder = _embedder(spec, rules)
         query = Query(name, info.fts_table, limit=spec.settings.kb_max_rows)
-        _numbers(query, question, tokens, used, info, spec, embedder, rules)
+        ranges = vocab.tables[name].ranges if name in vocab.tables else {}
+        _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges)
         free_schema = schemas[name] | _description_words(name, spec)
         if name in vocab.tables and vocab.tables[name].semantic:
             entries, vectors = vocab.value_vectors(name, embedder)
             # the free-text query of the likely case (no meaning match) is embedded in the same batch
             prefetch = [" ".join(_free_words(tokens, used, set()))] if info.fts_table else []
-            extra = semantic_matches(tokens, question, used, schemas[name], entries, vectors, embedder, prefetch,
-                                     vocab.tables[name])
+            # a word that only names the rows ("novels" in books) is no value's meaning either
+            nouns = {f for w in _row_nouns(_free_words(tokens, used, schemas[name]), info, embedder)
+                     for f in (w, stem(w))}
+            extra = semantic_matches(tokens, question, used, schemas[name] | nouns, entries, vectors, embedder,
+                                     prefetch, vocab.tables[name])
             matches += extra
             for m in extra:
                 used |= m.span()
@@ -253,16 +258,21 @@ def _choose_table(tokens: list[Token], tables: dict[str, TableInfo], spec: Spec,
 
 
 def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], info: TableInfo, spec: Spec,
-             embedder: Any, rules: list[dict[str, Any]]) -> None:
+             embedder: Any, rules: list[dict[str, Any]], ranges: dict[str, tuple[float, float]] | None = None
+             ) -> None:
     """Comparisons and superlatives on the columns the words name; their tokens are used up."""
     def take(start: int, end: int) -> None:
         used.update(i for i, t in enumerate(tokens) if t.start < end and start < t.end)
 
-    taken: list[tuple[int, int]] = []
-    for c in comparisons(question, tokens, column_texts(info, spec), embedder):
+    taken: list[tuple[int, int]] = [(t.start, t.end) for i, t in enumerate(tokens) if i in used]
+    columns = column_texts(info, spec)
+    found = comparisons(question, tokens, columns, embedder, ranges)
+    found += bare_numbers(question, taken + [(c.start, c.end) for c in found], columns, ranges)
+    for c in found:
         query.conditions.append(f"t.{quote_identifier(c.column)} {c.op} {c.value!r}")
         rules.append({"rule": "compare", "words": c.words, "column": c.column, "op": c.op, "value": c.value,
-                      "score": c.score})
+                      "score": c.score, **({"why": "the only column whose values span it"}
+                                           if c.score == RANGE_SCORE else {})})
         take(c.start, c.end)
         taken.append((c.start, c.end))
     spans = []
@@ -317,7 +327,7 @@ def _grouped(found: list[Match], alias: str, rules: list[dict[str, Any]]) -> lis
         by_column.setdefault(m.column, []).append(m)
     conditions = []
     for column, ms in by_column.items():
-        positive = [_condition(m, alias) for m in ms if not m.negated]
+        positive = list(dict.fromkeys(_condition(m, alias) for m in ms if not m.negated))
         if positive:
             conditions.append(positive[0] if len(positive) == 1 else "(" + " OR ".join(positive) + ")")
         conditions += ["NOT " + _condition(m, alias) for m in ms if m.negated]
@@ -352,6 +362,9 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     if info.fts_table is None:
         rules.append({"rule": "ignored", "words": words, "why": f"{info.name} has no free-text columns"})
         return
+    words = _drop_row_nouns(words, kb, info, embedder, rules)
+    if not words:
+        return
     query.fts_terms = words
     rule: dict[str, Any] = {"rule": "free_text", "words": words, "index": info.fts_table, "rank": "bm25"}
     rules.append(rule)
@@ -371,6 +384,32 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
         rule["vectors_built"] = index.build(kb, info, embedder)
     # the vector query keeps the schema words ("computer vision course"): they give the words their sense
     _fuse(query, kb, index, info, words, " ".join(_free_words(tokens, used, set())), embedder, rule)
+
+
+def _drop_row_nouns(words: list[str], kb: SQLiteKB, info: TableInfo, embedder: Any,
+                    rules: list[dict[str, Any]]) -> list[str]:
+    """Leftover words that only name the table's rows in other words ("novels" in a books table,
+    "eateries" among restaurants) and occur in no row's text: they say what is asked about, not which
+    rows. A word that means something else ("vegan") stays, and finding nothing is then said."""
+    close = _row_nouns(words, info, embedder)
+    if not close:
+        return words
+    f = quote_identifier(info.fts_table or "")
+    absent = [w for w in close if not kb.execute(f"SELECT rowid FROM {f} WHERE {f} MATCH ? LIMIT 1",
+                                                 (fts_match([w]),), max_rows=1).rows]
+    if absent:
+        rules.append({"rule": "ignored", "words": absent,
+                      "why": f"they name the {info.name} rows themselves and no row's text has them"})
+    return [w for w in words if w not in absent]
+
+
+def _row_nouns(words: list[str], info: TableInfo, embedder: Any) -> list[str]:
+    """The words that mean what the table's name means (cosine >= ROW_NOUN_MIN)."""
+    if embedder.fallback_reason or not words:
+        return []
+    nouns = " ".join(w for w in re.split(r"[_\W]+", info.name) if w)
+    vectors = embedder.encode([nouns] + words)
+    return [w for w, v in zip(words, vectors[1:]) if float(vectors[0] @ v) >= ROW_NOUN_MIN]
 
 
 def _free_words(tokens: list[Token], used: set[int], schema: set[str]) -> list[str]:

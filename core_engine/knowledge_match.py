@@ -21,6 +21,7 @@ FUZZY_MIN = 85.0  # rapidfuzz ratio for a typo ("spansih" -> "spanish")
 SEMANTIC_MIN = 0.6  # cosine for a phrase to mean a value ("kids dentist" -> the pediatric specialty)
 SEMANTIC_MARGIN = 0.1  # over the runner-up value, or the reading is too uncertain to filter on
 _MAX_NAME_VALUES = 5
+SCHEMA_LIFT = 0.05  # a phrase with a word naming the table ("books published") must mean the value more than that word alone
 MAX_SPANS = 12  # phrases embedded per question (the embedding is most of a question's time)
 
 
@@ -210,7 +211,15 @@ def semantic_matches(tokens: list[Token], text: str, used: set[int], schema: set
     import numpy as np
 
     phrases = [text[tokens[a].start:tokens[b].end] for a, b in spans]
-    sims = embedder.encode(phrases + [p for p in list(prefetch) if p])[: len(phrases)] @ vectors.T
+    # the words of a span that name the schema ("books" in a books table) are embedded alone too: a span
+    # whose meaning comes from them ("books published" -> Paperback) says nothing about a value
+    schema_part = {k: " ".join(tokens[j].raw for j in range(a, b + 1) if not is_content(tokens[j], schema))
+                   for k, (a, b) in enumerate(spans) if b > a}
+    schema_texts = sorted({t for t in schema_part.values() if t})
+    extra = [p for p in list(prefetch) if p]
+    encoded = embedder.encode(phrases + schema_texts + extra)
+    sims = encoded[: len(phrases)] @ vectors.T
+    schema_sims = dict(zip(schema_texts, encoded[len(phrases): len(phrases) + len(schema_texts)] @ vectors.T))
     candidates = []
     for k, (a, b) in enumerate(spans):
         order = np.argsort(-sims[k])
@@ -221,6 +230,9 @@ def semantic_matches(tokens: list[Token], text: str, used: set[int], schema: set
         span_words = {tokens[j].norm for j in range(a, b + 1)}
         partial = span_words < set(entries[best].words)  # a part of the value's own words, said alone
         if partial and vocab is not None and not names_value(vocab, entries[best], {t.norm for t in tokens}):
+            continue
+        alone = schema_sims.get(schema_part.get(k, ""))
+        if alone is not None and s1 - float(alone[best]) < SCHEMA_LIFT:
             continue
         if s1 >= SEMANTIC_MIN and s1 - s2 >= SEMANTIC_MARGIN:
             candidates.append((s1, a, b, entries[best], None if second is None else entries[second].value, s2))

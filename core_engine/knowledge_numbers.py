@@ -2,7 +2,10 @@
 
 The column is chosen from the schema, not from built-in words: the word next to
 the number (or the superlative's concept) is compared with each numeric column's
-name and description, first by stem and then by meaning with the embedder. A
+name and description, first by stem and then by meaning with the embedder. When
+the words name no column, the column whose values span the number is taken if
+exactly one does ("published after 2017" -> the year column); a bare number of
+three or more digits ("books from 2022") becomes an equality the same way. A
 number whose column cannot be told is left alone rather than guessed.
 """
 
@@ -15,16 +18,17 @@ from typing import Any
 from .kb import TableInfo
 from .knowledge_vocab import STOPWORDS, Token, is_identifier, stem
 
-__all__ = ["Comparison", "Ordering", "comparisons", "superlatives", "column_texts"]
+__all__ = ["Comparison", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers"]
 
 COLUMN_MIN = 0.4  # cosine between a unit word and a column text
 COLUMN_MARGIN = 0.08
 _LESS = ("under", "below", "less than", "fewer than", "at most", "no more than", "lower than", "cheaper than",
-         "up to", "max", "maximum", "within")
+         "up to", "max", "maximum", "within", "before", "earlier than", "older than", "prior to", "until")
 _MORE = ("above", "over", "more than", "at least", "greater than", "higher than", "better than", "no less than",
-         "minimum", "min", "pricier than", "costlier than")
+         "minimum", "min", "pricier than", "costlier than", "after", "later than", "newer than", "since")
 _INCLUSIVE = ("at most", "no more than", "at least", "no less than", "up to", "max", "maximum", "minimum", "min",
-              "within")
+              "within", "since", "until")
+RANGE_SCORE = 0.5  # a column chosen because only its values span the number (no word named it)
 _MONEY = "price cost in dollars"
 _AFTER = re.compile(r"\s*(or|and)\s+(more|higher|above|over|better|up|less|fewer|lower|below|under|cheaper)\b")
 SUPERLATIVES = (
@@ -102,8 +106,41 @@ def choose_column(words: list[str], columns: dict[str, list[str]], embedder: Any
     return None
 
 
-def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], embedder: Any) -> list[Comparison]:
-    """`under $50`, `at least 4 stars`, `more than 100 reviews`, `4 stars or more`."""
+def by_range(value: float, columns: dict[str, list[str]], ranges: dict[str, tuple[float, float]] | None,
+             *, reach: float = 0.0) -> tuple[str, float] | None:
+    """The one numeric column whose values span `value`; None when none or several do.
+
+    `reach` widens each range by that many times its width or half its top, the larger: a bound
+    may lie outside the data ("before 2000" when every row is later still names the year column).
+    """
+    def holds(low: float, high: float) -> bool:
+        pad = reach * max(high - low, abs(high) / 2)
+        return low - pad <= value <= high + pad
+
+    holding = [n for n in columns if n in (ranges or {}) and holds(*ranges[n])]
+    return (holding[0], RANGE_SCORE) if len(holding) == 1 else None
+
+
+def bare_numbers(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str]],
+                 ranges: dict[str, tuple[float, float]] | None) -> list[Comparison]:
+    """`from 2022`, `2019 releases`: a whole number of 3+ digits that only one column's values span."""
+    found = []
+    # the word before the number and a preposition ("published in 2022") are the condition's words too
+    pattern = r"(?:\b[a-z]+\s+(?:in|from|of|during)\s+|\b(?:in|from|of|during)\s+)?(?<![\w$.,:/-])(\d{3,})" \
+              r"(?![\w.,:/-]*\d)(?!\s*(?:%|\$|\d))(?<!\d\s\d{3})(?<!\d\s\d{4})"
+    for m in re.finditer(pattern, text, re.I):
+        if any(s < m.end(1) and m.start(1) < e for s, e in taken):
+            continue
+        value = int(m.group(1))
+        chosen = by_range(value, columns, ranges)
+        if chosen:
+            found.append(Comparison(chosen[0], "=", value, m.group(0), chosen[1], m.start(), m.end()))
+    return found
+
+
+def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], embedder: Any,
+                ranges: dict[str, tuple[float, float]] | None = None) -> list[Comparison]:
+    """`under $50`, `at least 4 stars`, `more than 100 reviews`, `4 stars or more`, `after 2017`."""
     low = text.lower()
     phrases = sorted(((p, "<") for p in _LESS), key=lambda x: -len(x[0])) + \
         sorted(((p, ">") for p in _MORE), key=lambda x: -len(x[0]))
@@ -117,7 +154,8 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
         less = ops[phrase] == "<"
         op = ops[phrase] + ("=" if phrase in _INCLUSIVE else "")
         candidates = _units(before, phrase, dollar or dollar2, after, after2)
-        chosen = choose_column(candidates, columns, embedder, less)
+        chosen = choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges,
+                                                                                reach=1.0)
         if chosen:
             found.append(Comparison(chosen[0], op, _number(number), m.group(0).strip(), chosen[1], m.start(), m.end()))
     tail = re.compile(rf"(?:\b([a-z]+)\s+)?(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s+([a-z]+))?{_AFTER.pattern}")
@@ -128,7 +166,8 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
         less = word in ("less", "fewer", "lower", "below", "under", "cheaper")
         candidates = [_MONEY] if (dollar or dollar2) else []
         candidates += [w for w in (unit, before) if w and w not in STOPWORDS]
-        chosen = choose_column(candidates, columns, embedder, less)
+        chosen = choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges,
+                                                                                reach=1.0)
         if chosen:
             found.append(Comparison(chosen[0], "<=" if less else ">=", _number(number), m.group(0).strip(),
                                     chosen[1], m.start(), m.end()))

@@ -24,7 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from .kb import SQLiteKB, TableInfo
+from .kb import SQLiteKB, TableInfo, quote_identifier
 
 __all__ = ["KBVocabulary", "TableVocab", "ValueEntry", "Token", "tokenize", "fold", "vocabulary_for",
            "STOPWORDS", "TITLES"]
@@ -118,6 +118,7 @@ class TableVocab:
     name_columns: set[str] = field(default_factory=set)
     semantic: list[ValueEntry] = field(default_factory=list)  # values of enum-like columns, embedded lazily
     compact: dict[str, list[ValueEntry]] = field(default_factory=dict)  # codes typed without their space
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # numeric column -> (min, max)
 
     def add(self, entry: ValueEntry) -> None:
         self.phrases.setdefault(entry.words, []).append(entry)
@@ -203,6 +204,7 @@ def value_words(value: str) -> tuple[str, ...]:
 
 def _table_vocab(kb: SQLiteKB, info: TableInfo) -> TableVocab:
     vocab = TableVocab(info.name)
+    vocab.ranges = _ranges(kb, info)
     for position, col in enumerate(info.columns):
         if col.free_text or col.type not in ("text", "list") or is_identifier(col.name):
             continue
@@ -226,3 +228,20 @@ def _table_vocab(kb: SQLiteKB, info: TableInfo) -> TableVocab:
             if enum_like and not any(ch.isdigit() for ch in value):
                 vocab.semantic.append(entry)
     return vocab
+
+
+def _ranges(kb: SQLiteKB, info: TableInfo) -> dict[str, tuple[float, float]]:
+    """Each numeric column's smallest and largest value: a bare number ("in 2022") names the column
+    whose range holds it (knowledge_numbers.by_range)."""
+    numeric = [c.name for c in info.columns if c.type in ("int", "float") and not is_identifier(c.name)]
+    if not numeric or not info.row_count:
+        return {}
+    t = quote_identifier(info.name)
+    parts = ", ".join(f"min({quote_identifier(c)}), max({quote_identifier(c)})" for c in numeric)
+    row = list(kb.execute(f"SELECT {parts} FROM {t}", max_rows=1).rows[0].values())
+    out = {}
+    for i, name in enumerate(numeric):
+        low, high = row[2 * i], row[2 * i + 1]
+        if isinstance(low, (int, float)) and isinstance(high, (int, float)):
+            out[name] = (float(low), float(high))
+    return out
