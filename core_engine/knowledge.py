@@ -52,6 +52,7 @@ class Query:
     fts_terms: list[str] = field(default_factory=list)
     limit: int = 50
     ranked: list[int] | None = None  # fused free-text ranking (rowids, best first), when vectors were used
+    asked: list[str] = field(default_factory=list)  # columns the question asks about: shown first in each row
 
     def sql(self) -> str:
         t = quote_identifier(self.table)
@@ -80,7 +81,14 @@ class Query:
         return " ".join(parts)
 
     def structured(self) -> "Query":
-        return Query(self.table, self.fts_table, list(self.conditions), list(self.order), [], self.limit)
+        return Query(self.table, self.fts_table, list(self.conditions), list(self.order), [], self.limit,
+                     asked=list(self.asked))
+
+    def present(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Rows with the asked-about columns first (responders show a row's first columns)."""
+        if not self.asked:
+            return rows
+        return [{**{c: r[c] for c in self.asked if c in r}, **r} for r in rows]
 
 
 def fts_match(terms: list[str]) -> str:
@@ -130,6 +138,8 @@ class OfflineKnowledgeParser:
             matches += extra
             for m in extra:
                 used |= m.span()
+        if name in vocab.tables:
+            matches = _yes_no_about_a_row(tokens, matches, vocab.tables[name].name_columns, query, rules)
         found[name] = (matches, used)
         _value_conditions(query, info, tables, {n: f[0] for n, f in found.items()}, used, rules)
         named = name in vocab.tables and any(
@@ -141,6 +151,30 @@ class OfflineKnowledgeParser:
             return query, rules
         _free_text(query, kb, tokens, used, info, free_schema, embedder, rules)
         return query, rules
+
+
+_YES_NO = frozenset("is are was were does do did has have can could will would should may might".split())
+
+
+def _yes_no_about_a_row(tokens: list[Token], matches: list[Match], name_columns: set[str], query: Query,
+                        rules: list[dict[str, Any]]) -> list[Match]:
+    """`is <row name> expensive?`: the named row is the answer and its price is what is asked, so the
+    other values say which columns to show first, not which rows to keep (a filter would find nothing
+    when the answer is no)."""
+    if not tokens or tokens[0].raw.lower() not in _YES_NO:
+        return matches
+    if not any(m.column in name_columns and not m.negated for m in matches):
+        return matches
+    kept = []
+    for m in matches:
+        if m.column in name_columns or m.negated:
+            kept.append(m)
+            continue
+        query.asked.append(m.column)
+        rules.append({"rule": "asked", "words": m.words, "column": m.column,
+                      "value": [e.value for e in m.entries][0] if len(m.entries) == 1 else [e.value for e in m.entries],
+                      "why": "a yes/no question about a named row: the column is shown first, not filtered"})
+    return kept
 
 
 def _embedder(spec: Spec, rules: list[dict[str, Any]]) -> Any:
@@ -175,7 +209,7 @@ class SQLKnowledge:
             trace.append({"query": record.query, "error": record.error})
             return
         record.sql = result.sql
-        record.result = result.rows
+        record.result = query.present(result.rows)
         record.status = "done"
         record.error = None
         trace.append(entry)

@@ -93,3 +93,18 @@ def test_a_word_that_means_something_else_still_searches_and_can_find_nothing(sh
     assert free and "volcanoes" in free[0]["words"]
     rows, rules = ask(shelf, "a detective story")
     assert rows and set(rows) <= set(expect(lambda r: "detective" in r["summary"]))
+
+
+def test_a_yes_no_question_about_a_named_row_shows_the_row_with_the_asked_column_first(shelf):
+    from core_engine.knowledge import SQLKnowledge
+    from core_engine.state import KBRecord
+
+    kb, spec = shelf
+    other = next(f for f in FORMATS if f != RECORDS[7]["format"])
+    record, trace = KBRecord(var="answer", query=f"is Volume 7 a {other.lower()}?"), []
+    SQLKnowledge(kb, OfflineKnowledgeParser()).run(record, spec, trace)
+    assert [r["id"] for r in record.result] == ["b07"]  # the answer is no, and the row says so
+    assert next(iter(record.result[0])) == "format"
+    assert [r["column"] for r in trace[0]["rules"] if r["rule"] == "asked"] == ["format"]
+    rows, _ = ask(shelf, f"Volume 7 {other.lower()}")  # not a question: the value still filters
+    assert rows == []
