@@ -94,6 +94,13 @@ def _session_id(value: Any, what: str = "session id") -> str:
     return value
 
 
+def stored_id(request: Request, session_id: str) -> str:
+    """The id a session is stored under: with API keys, inside the key's namespace (`OWNER/ID`; '/' is
+    never in a public id), so the same id under another key is another, separate conversation."""
+    owner = getattr(request.state, "genie_owner", None)
+    return f"{owner}/{session_id}" if owner else session_id
+
+
 def _key(value: Any) -> str | None:
     if value is None or value == "":
         return None
@@ -128,18 +135,19 @@ async def create_session(request: Request) -> Response:
     body = await read_json(request, request.app.state.options.max_body_bytes)
     wanted = body.get("session_id")
     service = _service(request)
-    session_id = await service.create(_session_id(wanted) if wanted is not None else None)
-    log.info("session created", extra={"event": "session", "session_id": session_id})
+    session_id = _session_id(wanted) if wanted is not None else uuid.uuid4().hex
+    await service.create(stored_id(request, session_id))
+    log.info("session created", extra={"event": "session", "session_id": stored_id(request, session_id)})
     return JSONResponse({"session_id": session_id, "response": service.runner.starting_prompt}, status_code=201)
 
 
 async def get_session(request: Request) -> Response:
     service = _service(request)
     session_id = _session_id(request.path_params["session_id"])
-    row = await run_in_threadpool(service.store.get, session_id)
+    row = await run_in_threadpool(service.store.get, stored_id(request, session_id))
     if row is None:
         raise ApiError(404, "not_found", f"no session {session_id!r}")
-    turns = await run_in_threadpool(service.store.turns, session_id)
+    turns = await run_in_threadpool(service.store.turns, stored_id(request, session_id))
     return JSONResponse({"session_id": session_id, "turns": row.version, "state": {"records": row.state["records"]},
                          "transcript": [transcript_entry(t) for t in turns], "created": row.created,
                          "updated": row.updated})
@@ -153,7 +161,7 @@ async def post_turn(request: Request) -> Response:
     if not isinstance(text, str):
         raise ApiError(400, "bad_request", "the body needs a 'text' string: {\"text\": \"...\"}")
     key = _key(body.get("idempotency_key") or request.headers.get("idempotency-key"))
-    turn_json, replayed = await service.turn(session_id, text, key)
+    turn_json, replayed = await service.turn(stored_id(request, session_id), text, key)
     payload = public_turn(turn_json)
     headers = {"Idempotent-Replayed": "true"} if replayed else {}
     if not wants_stream(request):
@@ -171,7 +179,7 @@ async def export_session(request: Request) -> Response:
     """`?format=jsonl` (default): the `genie chat --jsonl` lines, traces included; `?format=test`: a conversation test."""
     service = _service(request)
     session_id = _session_id(request.path_params["session_id"])
-    turns = await run_in_threadpool(turns_of, service.store, session_id)
+    turns = await run_in_threadpool(turns_of, service.store, stored_id(request, session_id))
     fmt = request.query_params.get("format", "jsonl")
     if fmt == "jsonl":
         return PlainTextResponse(to_jsonl(turns), media_type="application/x-ndjson")

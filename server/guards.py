@@ -3,10 +3,15 @@
 Keys come from GENIE_API_KEYS (comma-separated); each request's bearer token is compared
 with every key in constant time (`hmac.compare_digest`). The rate limit is a token
 bucket per key (per client address when no keys are set), kept in each worker process.
+
+Each key is also a tenant: the middleware puts the key's fingerprint (`owner_of`) in the
+request state, and the routes keep each key's sessions apart (`app.stored_id`), so one
+key holder cannot read or continue another's conversation even knowing its id.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import math
 import os
@@ -22,7 +27,7 @@ from core_engine import jsonsafe
 
 from .observability import ERRORS
 
-__all__ = ["ApiError", "GuardMiddleware", "api_keys", "error_response", "read_json"]
+__all__ = ["ApiError", "GuardMiddleware", "api_keys", "error_response", "owner_of", "read_json"]
 
 
 class ApiError(Exception):
@@ -43,6 +48,11 @@ def error_response(status: int, kind: str, message: str, headers: dict[str, str]
 def api_keys(environ: dict[str, str] | None = None) -> list[str]:
     raw = (environ if environ is not None else os.environ).get("GENIE_API_KEYS", "")
     return [k.strip() for k in raw.split(",") if k.strip()]
+
+
+def owner_of(key: bytes) -> str:
+    """A key's stable fingerprint: its sessions' namespace (the order of GENIE_API_KEYS does not matter)."""
+    return "k" + hashlib.sha256(key).hexdigest()[:16]
 
 
 class TokenBucket:
@@ -74,14 +84,14 @@ class GuardMiddleware:
         self.bucket = TokenBucket(rate_limit_per_min) if rate_limit_per_min > 0 else None
 
     def _authorised(self, scope: Scope) -> str | None:
-        """The key's identity (its index) if the bearer token matches one, else None."""
+        """The key's fingerprint if the bearer token matches one, else None."""
         header = dict(scope.get("headers") or []).get(b"authorization", b"")
         scheme, _, token = header.partition(b" ")
         token = token.strip() if scheme.lower() == b"bearer" else b""
         found = None
-        for i, key in enumerate(self.keys):  # every key is compared: the time does not say which matched
+        for key in self.keys:  # every key is compared: the time does not say which matched
             if hmac.compare_digest(token, key) and found is None:
-                found = f"key{i}"
+                found = owner_of(key)
         return found
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -91,6 +101,7 @@ class GuardMiddleware:
         who = (scope.get("client") or ("unknown",))[0]
         if self.keys:
             who = self._authorised(scope)
+            scope.setdefault("state", {})["genie_owner"] = who
             if who is None:
                 response = error_response(401, "unauthorized", "missing or wrong API key: send "
                                           "'Authorization: Bearer KEY' with a key from GENIE_API_KEYS",

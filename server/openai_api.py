@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from .app import SSE_HEADERS, _key, _service, _session_id, pieces, sse, wants_stream
+from .app import SSE_HEADERS, _key, _service, _session_id, pieces, sse, stored_id, wants_stream
 from .engine import llm_usage, public_turn
 from .guards import ApiError, read_json
 from .store import SessionExists
@@ -43,12 +43,13 @@ async def chat_completions(request: Request) -> Response:
     if not named:
         raise ApiError(400, "bad_request", "name the conversation with the 'user' field or an X-Genie-Session header")
     session_id = _session_id(named, "the conversation name ('user' or X-Genie-Session)")
-    if await run_in_threadpool(service.store.get, session_id) is None:
+    stored = stored_id(request, session_id)
+    if await run_in_threadpool(service.store.get, stored) is None:
         try:
-            await service.create(session_id)
+            await service.create(stored)
         except SessionExists:
             pass  # created by a concurrent request: the same conversation
-    turn_json, replayed = await service.turn(session_id, text, _key(request.headers.get("idempotency-key")))
+    turn_json, replayed = await service.turn(stored, text, _key(request.headers.get("idempotency-key")))
     model = body.get("model") or service.runner.agent.spec.name
     completion_id = f"chatcmpl-{session_id}-{turn_json['turn']}"
     created = int(time.time())
