@@ -52,3 +52,22 @@ def test_rename_and_drop_a_table_in_python_and_the_cli(tmp_path):
     assert main(["kb", "rename", path, "places", "shops"], out=out) == 0 and "Renamed" in out.getvalue()
     assert main(["kb", "drop", path, "shops"], out=out) == 0
     assert Workspace(tmp_path).open("p").kb_tables() == []
+
+
+def test_a_rename_moves_the_list_lookup_tables_too(tmp_path):
+    """Left behind, `old__col` showed up as a KB table of its own and the list queries lost their index."""
+    project = Workspace(tmp_path).create("p", Spec())
+    project.import_kb_records([{"name": "A", "services": ["cleaning", "implants"]},
+                               {"name": "B", "services": ["braces"]}], "junk")
+    with SQLiteKB(project.kb_path()) as kb:
+        assert kb.tables()["junk"].list_tables == ("services",)
+    rename_table(project, "junk", "dentists")
+    assert project.kb_tables() == ["dentists"]  # no stray `junk__services`
+    with SQLiteKB(project.kb_path()) as kb:
+        assert kb.tables()["dentists"].list_tables == ("services",)
+        assert set(kb.tables()) == {"dentists"}
+    project.drop_kb_table("dentists")
+    with SQLiteKB(project.kb_path()) as kb:
+        assert kb.tables() == {}
+    names = {r[0] for r in project._store.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert not [n for n in names if n.startswith(("junk", "dentists"))]
