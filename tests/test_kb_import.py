@@ -456,3 +456,83 @@ def test_import_documents_rejects_bad_documents(tmp_path):
     with pytest.raises(StorageError, match="overlap"):
         import_documents(db, [{"text": "ok"}], "articles", chunk_chars=100, overlap=100)
     assert not db.exists()
+
+
+# -- the background reader (storage.kb_build.in_background) ---------------------------------
+
+
+def _reader_threads() -> list:
+    import threading
+
+    return [t for t in threading.enumerate() if t.name == "kb-import-reader"]
+
+
+def test_background_reader_yields_in_order_and_raises_the_source_error():
+    from storage.kb_build import in_background
+
+    assert list(in_background(iter(range(50)), depth=2)) == list(range(50))
+
+    def failing():
+        yield 1
+        raise StorageError("row 2 is bad", row=2)
+
+    got = []
+    with pytest.raises(StorageError, match="row 2 is bad"):
+        for item in in_background(failing()):
+            got.append(item)
+    assert got == [1]
+    assert not _reader_threads()
+
+
+def test_background_reader_stops_and_closes_its_source_when_the_consumer_stops():
+    from storage.kb_build import in_background
+
+    closed = []
+
+    def endless():
+        try:
+            n = 0
+            while True:
+                n += 1
+                yield n
+        finally:
+            closed.append(True)
+
+    source = in_background(endless(), depth=3)
+    assert [next(source) for _ in range(5)] == [1, 2, 3, 4, 5]
+    source.close()
+    assert closed == [True]
+    assert not _reader_threads()
+
+
+def test_a_bad_row_late_in_a_big_file_names_it_and_leaves_no_reader_running(tmp_path):
+    path = tmp_path / "big.csv"
+    lines = ["id,price"] + [f"{i},{i}.5" for i in range(1, 5001)]
+    lines[4000] = "4000,[1]"  # a list in a float column, far past the sample
+    path.write_text("\n".join(lines) + "\n")
+    db = tmp_path / "kb.sqlite"
+    with pytest.raises(StorageError) as caught:
+        import_file(db, path, "t", column_types={"price": "float"})
+    assert "row 4000" in str(caught.value) and "price" in str(caught.value)
+    assert not db.exists()  # nothing left behind
+    assert not _reader_threads()
+
+
+@pytest.mark.parametrize("name, element", [
+    ("cuisines", "Thai"),  # a lookup table: its fill finds the bad cell
+    ("reviews", "A long review of the place, long enough to count as free text by itself."),  # the FTS fill
+    ("cuisine list", "Thai"),  # no lookup table (not a plain name): checked after the insert
+])
+def test_a_list_cell_that_is_not_json_past_the_sample_makes_the_column_text(tmp_path, name, element):
+    path = tmp_path / "lists.csv"
+    rows = [["id", name]] + [[i, json.dumps([element, f"{element} {i}"])] for i in range(1, 3001)]
+    rows[2500][1] = f"[{element}]"  # brackets, but not JSON
+    with path.open("w", newline="") as handle:
+        csv.writer(handle).writerows(rows)
+    db = tmp_path / "kb.sqlite"
+    report = import_file(db, path, "t")
+    assert {c.name: c.type for c in report.columns}[name] == "text"
+    conn = sqlite3.connect(db)
+    assert conn.execute(f'SELECT "{name}" FROM t WHERE id = 2500').fetchone() == (f"[{element}]",)
+    assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 't__cuisines'").fetchone() == (0,)
+    conn.close()
