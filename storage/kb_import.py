@@ -6,7 +6,7 @@ database exactly as it was (DESIGN §7: a bad import never loses data).
 
 Files are read once, streaming: the first ``SAMPLE_ROWS`` rows choose the column
 types, and every later batch is checked against them as it is converted and
-inserted (list cells are checked by SQLite's JSON functions as their lookup and FTS rows are made). Only
+inserted (list cells are checked by SQLite's JSON functions after the insert). Only
 when a later row does not fit its sampled type (or brings a new column) is the
 import rolled back and redone the old way: a first pass over the whole file infers
 the types, a second inserts.
@@ -18,9 +18,6 @@ a list-of-text column is indexed as its elements joined by newlines.
 sqlite-utils creates the tables and writes the metadata; the bulk rows go
 through ``executemany`` on the same connection, about three times faster than
 ``insert_all`` (which re-checks every value for JSON encoding) on 100k rows.
-A file is read and converted in a background thread while this thread inserts each
-batch and its FTS5 and lookup rows (``storage.kb_build``: SQLite releases the GIL), so
-on two cores the parsing and the indexing overlap.
 
 Structured questions filter on few columns, so the importer indexes the numeric and
 date columns and the text columns with few distinct values (in the sample), and gives
@@ -31,7 +28,6 @@ indexed on (value, row_id) (``core_engine.kb.list_table_name``): membership is t
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import re
 import sqlite3
@@ -50,7 +46,6 @@ from storage.kb_read import (  # noqa: F401 - BATCH_SIZE, FORMATS, RESERVED_COLU
     BATCH_SIZE, FORMATS, RESERVED_COLUMNS, Batch, RawRecord, _batched, _count_rows, _dict_batches, _file_batches,
     _format, _numbered_records, _read_json, _reader,
 )
-from storage.kb_build import Derived, MalformedList, build_indexes, in_background, verify_lists, write_metadata
 from storage.kb_values import (
     ColumnGuess, Unfit, chunk_text, convert_column, convert_sampled, describe_type, guess_columns,
 )
@@ -130,7 +125,7 @@ def import_file(
     checked = {c.name for c in columns} - set(column_types or ())
     return _import(
         db_path, table, columns, _file_batches(path, kind, records), replace=replace, total=total, progress=progress,
-        file=str(path), started=started, checked=checked, background=True,
+        file=str(path), started=started, checked=checked,
     )
 
 
@@ -153,7 +148,7 @@ def _import_sampled(
     total = len(records) if records is not None else _count_rows(path, kind)
     return _import(
         db_path, table, columns, itertools.chain([first], batches), replace=replace, total=total, progress=progress,
-        file=str(path), started=started, verify=verify, background=True,
+        file=str(path), started=started, verify=verify,
     )
 
 
@@ -273,11 +268,9 @@ def _apply_options(
 def _import(
     db_path: str | Path, table: str, columns: list[Column], batches: Iterator[Batch], *,
     replace: bool, total: int | None, progress: Progress | None, file: str | None, started: float,
-    checked: set[str] = frozenset(), verify: set[str] = frozenset(), background: bool = False,
+    checked: set[str] = frozenset(), verify: set[str] = frozenset(),
 ) -> ImportReport:
-    """Create ``table`` from ``batches`` in one transaction: all of it commits, or nothing does.
-
-    ``background``: read and convert ``batches`` in a thread (only for batches of a file we read)."""
+    """Create ``table`` from ``batches`` in one transaction: all of it commits, or nothing does."""
     existed = Path(db_path).exists()
     try:
         conn = sqlite3.connect(str(db_path), isolation_level=None)  # transactions are ours to control
@@ -291,19 +284,12 @@ def _import(
         try:
             _clear_table(db, table, replace)
             db[table].create({c.name: _SQL_TYPES[c.type] for c in columns})
-            derived = Derived(conn, table, columns)
-            fts = derived.fts
-            try:
-                rows, few, keys = _insert_rows(conn, table, columns, batches, total, progress, file, checked, verify,
-                                               derived, background)
-                verify_lists(conn, table, [c for c in columns if c.type == "list" and c.name in verify
-                                           and not c.free_text and c not in derived.lookups])
-            except MalformedList:
-                if not verify:
-                    raise StorageError("a list cell is not a JSON array", table=table, file=file) from None
-                raise _Resample() from None
-            build_indexes(conn, table, columns, few, keys)
-            write_metadata(db, table, columns)
+            rows, few, keys = _insert_rows(conn, table, columns, batches, total, progress, file, checked, verify)
+            _verify_lists(conn, table, [c for c in columns if c.type == "list" and c.name in verify])
+            if any(c.free_text for c in columns):
+                fts = _build_fts(db, table, columns)
+            _build_indexes(conn, table, columns, few, keys)
+            _write_metadata(db, table, columns)
             conn.execute("PRAGMA analysis_limit = 1000")  # sampled statistics (ms): the planner picks the index
             conn.execute(f"ANALYZE {quote_identifier(table)}")
             conn.execute("COMMIT")
@@ -324,46 +310,21 @@ def _import(
 def _insert_rows(
     conn: sqlite3.Connection, table: str, columns: list[Column], batches: Iterator[Batch],
     total: int | None, progress: Progress | None, file: str | None, checked: set[str], verify: set[str],
-    derived: Derived, background: bool,
 ) -> tuple[int, set[str], set[str]]:
-    """Insert batch by batch, each followed by its FTS and lookup rows (``Derived.fill``).
+    """Convert and insert batch by batch; a value that does not fit names its row and column.
 
-    Returns the row count, the text columns with few distinct values in the first batch, and the
-    int columns unique in it (keys).
+    ``checked``: columns whose every value inference saw fit; ``verify``: columns typed from a
+    sample, checked here batch by batch (a misfit raises _Resample). Returns the row count, the
+    text columns with few distinct values in the first batch, and the int columns unique in it (keys).
     """
     names = [c.name for c in columns]
+    known = set(names)
     sql = "INSERT INTO {} ({}) VALUES ({})".format(
         quote_identifier(table), ", ".join(map(quote_identifier, names)), ", ".join("?" * len(names))
     )
-    converted = _converted(columns, batches, file, checked, verify)
     done = 0
     few: set[str] | None = None
     keys: set[str] = set()
-    source = in_background(converted) if background else converted
-    with contextlib.closing(source):  # on an error, stop the reader thread now
-        for count, values in source:
-            if few is None:
-                few = {c.name for c, column in zip(columns, values) if c.type == "text" and not c.free_text
-                       and len(set(column)) <= min(FEW_VALUES, len(column) // 2)}
-                keys = {c.name for c, column in zip(columns, values)
-                        if c.type == "int" and len(column) > 1 and len(set(column)) == len(column)}
-            conn.executemany(sql, zip(*values))
-            derived.fill(done)  # a fresh table: rowids 1..n in insertion order
-            done += count
-            if progress is not None:
-                progress(done, max(total, done) if total is not None else None)
-    if progress is not None and total is not None and done and total != done:
-        progress(done, done)  # the estimate was high (line breaks inside values)
-    return done, few or set(), keys
-
-
-def _converted(
-    columns: list[Column], batches: Iterator[Batch], file: str | None, checked: set[str], verify: set[str],
-) -> Iterator[tuple[int, list[list[Any]]]]:
-    """Each batch's row count and stored values column by column; a value that does not fit names its
-    row and column. ``checked``: columns whose every value inference saw fit; ``verify``: columns typed
-    from a sample, checked here batch by batch (a misfit raises _Resample)."""
-    known = {c.name for c in columns}
     for meta, cols, dicts in batches:
         if not known.issuperset(cols):
             if verify:
@@ -395,7 +356,18 @@ def _converted(
                 ) from None
             _check_value_sizes(column, out, meta, file)
             converted.append(out)
-        yield len(meta), converted
+        if few is None:
+            few = {c.name for c, values in zip(columns, converted)
+                   if c.type == "text" and not c.free_text and len(set(values)) <= min(FEW_VALUES, len(values) // 2)}
+            keys = {c.name for c, values in zip(columns, converted)
+                    if c.type == "int" and len(values) > 1 and len(set(values)) == len(values)}
+        conn.executemany(sql, zip(*converted))
+        done += len(meta)
+        if progress is not None:
+            progress(done, max(total, done) if total is not None else None)
+    if progress is not None and total is not None and done and total != done:
+        progress(done, done)  # the estimate was high (line breaks inside values)
+    return done, few or set(), keys
 
 
 def _fits(values: list[Any], typ: str) -> bool:
@@ -411,6 +383,18 @@ def _fits(values: list[Any], typ: str) -> bool:
     return bool(guess.candidates)
 
 
+def _verify_lists(conn: sqlite3.Connection, table: str, columns: list[Column]) -> None:
+    """Every cell of a sampled list column is a JSON array (checked by SQLite, in C), else resample."""
+    for c in columns:
+        name = quote_identifier(c.name)
+        bad = conn.execute(
+            f"SELECT 1 FROM {quote_identifier(table)} WHERE {name} IS NOT NULL "
+            f"AND (json_valid({name}) = 0 OR json_type({name}) <> 'array') LIMIT 1"
+        ).fetchone()
+        if bad is not None:
+            raise _Resample()
+
+
 def _check_value_sizes(column: Column, values: list[Any], meta: list[tuple[int, int | None]], file: str | None) -> None:
     """Refuse a value the read-only KB could not return (SQLITE_LIMIT_LENGTH), naming its row and column."""
     if column.type in ("int", "float", "bool"):
@@ -424,6 +408,30 @@ def _check_value_sizes(column: Column, values: list[Any], meta: list[tuple[int, 
                 f"row {row}, column {column.name!r}: a value of {len(value.encode('utf-8')):,} bytes is over the "
                 f"limit of {MAX_VALUE_BYTES:,} bytes per cell", file=file, row=row, line=line, column=column.name,
             )
+
+
+def _build_indexes(conn: sqlite3.Connection, table: str, columns: list[Column], few: set[str],
+                   keys: set[str]) -> None:
+    """Indexes for structured questions: numeric and date columns, few-valued text columns, and a
+    lookup table per list column (core_engine.kb.list_table_name)."""
+    quoted = quote_identifier(table)
+    # a numeric index also carries the few-valued columns, so "city = ? ... ORDER BY rating LIMIT k"
+    # walks the rating index and tests the city in the index entry, reading only matching rows
+    trailing = [quote_identifier(c.name) for c in columns if c.name in few][:4]
+    for c in columns:
+        if c.free_text:
+            continue
+        if c.type in ("int", "float", "date") or c.name in few:
+            parts = [quote_identifier(c.name)] + (trailing if c.name not in few | keys else [])
+            conn.execute(f"CREATE INDEX {quote_identifier(f'{table}__{c.name}__idx')} ON {quoted} "
+                         f"({', '.join(parts)})")
+        elif c.type == "list" and _TABLE_NAME.fullmatch(c.name):  # a plain name: a plain table name
+            lookup = quote_identifier(list_table_name(table, c.name))
+            conn.execute(f"CREATE TABLE {lookup} (row_id INTEGER NOT NULL, value)")
+            conn.execute(f"INSERT INTO {lookup} (row_id, value) SELECT t.rowid, j.value FROM {quoted} AS t, "
+                         f"json_each(t.{quote_identifier(c.name)}) AS j")
+            conn.execute(f"CREATE INDEX {quote_identifier(list_table_name(table, c.name) + '__value')} "
+                         f"ON {lookup} (value, row_id)")
 
 
 def _check_table_name(table: str) -> None:
@@ -455,3 +463,32 @@ def _clear_table(db: sqlite_utils.Database, table: str, replace: bool) -> None:
         db.execute(f"DELETE FROM {METADATA_TABLE} WHERE table_name = ?", [found[0]])
 
 
+def _build_fts(db: sqlite_utils.Database, table: str, columns: list[Column]) -> str:
+    """A contentful FTS5 table over the free-text columns; rowid = the table's rowid.
+
+    Contentful (not sqlite-utils' external-content index) because list columns
+    are indexed flattened, and snippet()/highlight() then show clean text.
+    """
+    fts = fts_table_name(table)
+    free = [c for c in columns if c.free_text]
+    names = ", ".join(quote_identifier(c.name) for c in free)
+    db.execute(f"CREATE VIRTUAL TABLE {quote_identifier(fts)} USING fts5({names}, tokenize='porter unicode61')")
+    values = ", ".join(
+        f"(SELECT group_concat(j.value, char(10)) FROM json_each(t.{quote_identifier(c.name)}) AS j)"
+        if c.type == "list" else f"t.{quote_identifier(c.name)}"
+        for c in free
+    )
+    db.execute(f"INSERT INTO {quote_identifier(fts)} (rowid, {names}) SELECT t.rowid, {values} FROM {quote_identifier(table)} AS t")
+    return fts
+
+
+def _write_metadata(db: sqlite_utils.Database, table: str, columns: list[Column]) -> None:
+    meta = db[METADATA_TABLE]
+    meta.create(
+        {"table_name": str, "column_name": str, "position": int, "type": str, "free_text": int},
+        pk=("table_name", "column_name"), if_not_exists=True,
+    )
+    meta.insert_all(
+        {"table_name": table, "column_name": c.name, "position": i, "type": c.type, "free_text": int(c.free_text)}
+        for i, c in enumerate(columns)
+    )
