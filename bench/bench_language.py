@@ -5,7 +5,8 @@ turn (offline parser with the model + offline knowledge parser + template respon
 p50 <= 20 ms and p99 <= 100 ms on every sample.
 
 - `model_load_s`: a fresh Python process loads the bundled all-MiniLM-L6-v2 (import included),
-  so the figure is what a new server or CLI pays once.
+  so the figure is what a new server or CLI pays once; `embedder_backend` says what ran it
+  (`bert_encoder`: plain torch, the same vectors as sentence-transformers; see core_engine/bert_encoder.py).
 - per sample, `first_pass`: every offline conversation test played once in this process after
   the model is loaded, so each user utterance is embedded for the first time (the spec's index
   is built by the warm-up turn, as a session's first turn would);
@@ -36,8 +37,10 @@ SAMPLES = ("ticket_submission", "bank_fraud", "restaurant_reservation", "course_
 HELD_OUT = ROOT / "tests" / "agents"
 QUICK = {"repeat": 1}
 
-_LOAD = ("import time; t=time.perf_counter(); from core_engine.semantic import get_embedder; "
-         "e=get_embedder(None); e.encode(['warm up']); print(time.perf_counter()-t, e.load_seconds, e.fallback_reason)")
+_LOAD = ("import json, time; t=time.perf_counter(); from core_engine.semantic import get_embedder; "
+         "e=get_embedder(None); e.encode(['warm up']); print(json.dumps({'model_load_s': time.perf_counter()-t, "
+         "'embedder_load_s': e.load_seconds, 'embedder_backend': getattr(e, 'backend', e.name), "
+         "'fallback': e.fallback_reason}))")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -52,9 +55,12 @@ def _stats(times: list[float]) -> dict:
 
 def model_load() -> dict:
     out = subprocess.run([sys.executable, "-c", _LOAD], capture_output=True, text=True, cwd=ROOT, timeout=300)
-    total, load, reason = out.stdout.split()[-3:] if out.stdout.strip() else ("nan", "nan", out.stderr[-200:])
-    return {"model_load_s": round(float(total), 3), "sentence_transformers_load_s": round(float(load), 3),
-            "fallback": None if reason == "None" else reason}
+    lines = out.stdout.strip().splitlines()
+    if not lines:
+        return {"model_load_s": float("nan"), "embedder_load_s": float("nan"), "embedder_backend": None,
+                "fallback": out.stderr[-200:]}
+    found = json.loads(lines[-1])
+    return {**found, "model_load_s": round(found["model_load_s"], 3), "embedder_load_s": round(found["embedder_load_s"], 3)}
 
 
 def _play(agent: Agent, tests: list[dict], times: list[float], parse: list[float] | None = None) -> None:

@@ -67,7 +67,10 @@ def resolve_model_path(setting: str | None) -> Path:
 
 
 class ModelEmbedder:
-    """A sentence-transformers model on the CPU, with a per-text vector cache."""
+    """A sentence-transformers model on the CPU, with a per-text vector cache.
+
+    A plain BERT + mean pooling model (the bundled one) is run by `bert_encoder` with the
+    same vectors and without importing sentence-transformers; `backend` says which ran."""
 
     def __init__(self, path: Path, name: str) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -76,19 +79,21 @@ class ModelEmbedder:
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar on a CLI's stderr
         started = time.perf_counter()
         import torch
-        from sentence_transformers import SentenceTransformer
-        from transformers.utils import logging as hf_logging
-
-        hf_logging.disable_progress_bar()
 
         # one short sentence per call: one thread gives the steadiest latency on a shared CPU (bench_language)
         torch.set_num_threads(max(1, int(os.environ.get("GENIE_EMBEDDING_THREADS", "1"))))
+        try:  # the same vectors without importing sentence-transformers (most of the load time)
+            from core_engine.bert_encoder import BertSentenceEncoder
 
-        self._model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+            self._model: Any = BertSentenceEncoder(path)
+            self.backend = "bert_encoder"
+            self.dim = self._model.dim
+        except LookupError:  # not a plain BERT + mean pooling model: sentence-transformers loads it
+            self._model = _SentenceTransformerModel(path)
+            self.backend = "sentence-transformers"
+            self.dim = self._model.dim
         self.load_seconds = time.perf_counter() - started
         self.name = name
-        dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-        self.dim = int(dim() or 384)
         self.fallback_reason: str | None = None
         self._cache: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
@@ -108,9 +113,7 @@ class ModelEmbedder:
                     out[i] = vec
         if missing:
             fresh = list(missing)
-            vectors = self._model.encode(
-                fresh, batch_size=64, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
-            ).astype(np.float32)
+            vectors = self._model.encode(fresh).astype(np.float32)
             with self._lock:
                 for text, vec in zip(fresh, vectors):
                     for i in missing[text]:
@@ -119,6 +122,24 @@ class ModelEmbedder:
                 while len(self._cache) > _CACHE_LIMIT:
                     self._cache.popitem(last=False)
         return out
+
+
+class _SentenceTransformerModel:
+    """Any other sentence-transformers model folder, encoding like BertSentenceEncoder does."""
+
+    def __init__(self, path: Path) -> None:
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+        self._model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+        dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        self.dim = int(dim() or 384)
+
+    def encode(self, texts: Sequence[str]) -> Any:
+        return self._model.encode(
+            list(texts), batch_size=64, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+        )
 
 
 _TOKEN = re.compile(r"[a-z0-9]+")

@@ -33,7 +33,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,7 @@ __all__ = [
 
 Progress = Callable[[int, int | None], None]
 SAMPLE_ROWS = 1000  # rows whose values choose the column types of a streamed file
+_FTS_HASH_BYTES = 32 << 20  # FTS5 'hashsize' while bulk loading (its setting stays in the index)
 FEW_VALUES = 64  # a text column with at most this many distinct values in the first batch is indexed
 _TABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SQL_TYPES = {"int": int, "float": float, "bool": int, "date": str, "text": str, "list": str}
@@ -79,6 +80,7 @@ class ImportReport:
     columns: list[Column]
     elapsed_s: float
     fts_table: str | None
+    phases_s: dict[str, float] = field(default_factory=dict)  # where the time went: rows, fts, indexes, commit
 
 
 # -- public API ---------------------------------------------------------------
@@ -285,14 +287,26 @@ def _import(
             _clear_table(db, table, replace)
             db[table].create({c.name: _SQL_TYPES[c.type] for c in columns})
             rows, few, keys = _insert_rows(conn, table, columns, batches, total, progress, file, checked, verify)
-            _verify_lists(conn, table, [c for c in columns if c.type == "list" and c.name in verify])
-            if any(c.free_text for c in columns):
-                fts = _build_fts(db, table, columns)
-            _build_indexes(conn, table, columns, few, keys)
+            phases = {"read_insert_s": time.perf_counter() - started}
+            # a sampled list column whose cells go through json_each anyway (FTS, lookup table) is checked
+            # there, one scan fewer: json_each refuses a cell that is not JSON (brackets were checked)
+            _verify_lists(conn, table, [c for c in columns if c.type == "list" and c.name in verify
+                                        and not c.free_text and not _has_lookup(c)])
+            try:
+                if any(c.free_text for c in columns):
+                    fts = _build_fts(db, table, columns, hashsize=_FTS_HASH_BYTES)
+                phases["fts_s"] = time.perf_counter() - started - sum(phases.values())
+                _build_indexes(conn, table, columns, few, keys)
+            except sqlite3.OperationalError as exc:
+                if verify and "malformed JSON" in str(exc):
+                    raise _Resample() from None
+                raise
+            phases["indexes_s"] = time.perf_counter() - started - sum(phases.values())
             _write_metadata(db, table, columns)
             conn.execute("PRAGMA analysis_limit = 1000")  # sampled statistics (ms): the planner picks the index
             conn.execute(f"ANALYZE {quote_identifier(table)}")
             conn.execute("COMMIT")
+            phases["metadata_commit_s"] = time.perf_counter() - started - sum(phases.values())
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -304,7 +318,8 @@ def _import(
         raise StorageError(f"cannot write table {table!r}: {exc}", db=str(db_path), table=table, file=file) from exc
     finally:
         conn.close()
-    return ImportReport(table, rows, list(columns), time.perf_counter() - started, fts)
+    return ImportReport(table, rows, list(columns), time.perf_counter() - started, fts,
+                        {k: round(v, 4) for k, v in phases.items()})
 
 
 def _insert_rows(
@@ -425,13 +440,18 @@ def _build_indexes(conn: sqlite3.Connection, table: str, columns: list[Column], 
             parts = [quote_identifier(c.name)] + (trailing if c.name not in few | keys else [])
             conn.execute(f"CREATE INDEX {quote_identifier(f'{table}__{c.name}__idx')} ON {quoted} "
                          f"({', '.join(parts)})")
-        elif c.type == "list" and _TABLE_NAME.fullmatch(c.name):  # a plain name: a plain table name
+        elif _has_lookup(c):
             lookup = quote_identifier(list_table_name(table, c.name))
             conn.execute(f"CREATE TABLE {lookup} (row_id INTEGER NOT NULL, value)")
             conn.execute(f"INSERT INTO {lookup} (row_id, value) SELECT t.rowid, j.value FROM {quoted} AS t, "
                          f"json_each(t.{quote_identifier(c.name)}) AS j")
             conn.execute(f"CREATE INDEX {quote_identifier(list_table_name(table, c.name) + '__value')} "
                          f"ON {lookup} (value, row_id)")
+
+
+def _has_lookup(column: Column) -> bool:
+    """A list column (not free text) with a plain name (a plain table name) gets a lookup table."""
+    return column.type == "list" and not column.free_text and bool(_TABLE_NAME.fullmatch(column.name))
 
 
 def _check_table_name(table: str) -> None:
@@ -463,7 +483,7 @@ def _clear_table(db: sqlite_utils.Database, table: str, replace: bool) -> None:
         db.execute(f"DELETE FROM {METADATA_TABLE} WHERE table_name = ?", [found[0]])
 
 
-def _build_fts(db: sqlite_utils.Database, table: str, columns: list[Column]) -> str:
+def _build_fts(db: sqlite_utils.Database, table: str, columns: list[Column], *, hashsize: int | None = None) -> str:
     """A contentful FTS5 table over the free-text columns; rowid = the table's rowid.
 
     Contentful (not sqlite-utils' external-content index) because list columns
@@ -473,6 +493,12 @@ def _build_fts(db: sqlite_utils.Database, table: str, columns: list[Column]) -> 
     free = [c for c in columns if c.free_text]
     names = ", ".join(quote_identifier(c.name) for c in free)
     db.execute(f"CREATE VIRTUAL TABLE {quote_identifier(fts)} USING fts5({names}, tokenize='porter unicode61')")
+    if hashsize:  # FTS5 flushes its pending terms at 1 MB by default: fewer, larger segments to merge
+        try:
+            db.execute(f"INSERT INTO {quote_identifier(fts)} ({quote_identifier(fts)}, rank) VALUES ('hashsize', ?)",
+                       [hashsize])
+        except sqlite3.OperationalError:
+            pass  # an SQLite without the setting: the build is only slower
     values = ", ".join(
         f"(SELECT group_concat(j.value, char(10)) FROM json_each(t.{quote_identifier(c.name)}) AS j)"
         if c.type == "list" else f"t.{quote_identifier(c.name)}"

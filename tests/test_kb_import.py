@@ -456,3 +456,23 @@ def test_import_documents_rejects_bad_documents(tmp_path):
     with pytest.raises(StorageError, match="overlap"):
         import_documents(db, [{"text": "ok"}], "articles", chunk_chars=100, overlap=100)
     assert not db.exists()
+
+
+@pytest.mark.parametrize("name, element", [
+    ("cuisines", "Thai"),  # a lookup table: its fill finds the bad cell
+    ("reviews", "A long review of the place, long enough to count as free text by itself."),  # the FTS fill
+    ("cuisine list", "Thai"),  # no lookup table (not a plain name): checked after the insert
+])
+def test_a_list_cell_that_is_not_json_past_the_sample_makes_the_column_text(tmp_path, name, element):
+    path = tmp_path / "lists.csv"
+    rows = [["id", name]] + [[i, json.dumps([element, f"{element} {i}"])] for i in range(1, 3001)]
+    rows[2500][1] = f"[{element}]"  # brackets, but not JSON
+    with path.open("w", newline="") as handle:
+        csv.writer(handle).writerows(rows)
+    db = tmp_path / "kb.sqlite"
+    report = import_file(db, path, "t")
+    assert {c.name: c.type for c in report.columns}[name] == "text"
+    conn = sqlite3.connect(db)
+    assert conn.execute(f'SELECT "{name}" FROM t WHERE id = 2500').fetchone() == (f"[{element}]",)
+    assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 't__cuisines'").fetchone() == (0,)
+    conn.close()
