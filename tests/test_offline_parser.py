@@ -799,3 +799,17 @@ def test_a_rejected_date_is_not_the_answer() -> None:
     state = booking_state()
     assert state.last_acts[-1]["field"] == "date"
     assert lines(read(RESTAURANT, state, "not Friday, Saturday")) == ['book_restaurant.date = "2024-07-06"']
+
+
+def test_a_part_of_the_day_places_a_twelve_hour_clock_time() -> None:
+    """'around 7:30 in the evening' was stored as 07:30 (a held-out conversation)."""
+    from core_engine.parsers.offline_values import find_times
+
+    def times(text: str) -> list[str]:
+        return [s.value for s in find_times(text)]
+
+    assert times("around 7:30 in the evening") == ["19:30"]
+    assert times("7:30 tonight") == ["19:30"]
+    assert times("9:45 in the morning") == ["09:45"]
+    assert times("12:15 in the morning") == ["00:15"]  # not "15 in the morning"
+    assert times("19:30 in the evening") == ["19:30"]

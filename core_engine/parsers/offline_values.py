@@ -228,7 +228,7 @@ _BARE_HOUR_RE = re.compile(r"\b(?:at|around|by)\s+(\d{1,2}|" + "|".join(list(UNI
                            r"(?:\s+o'?clock)?(?:\s+(?:in the\s+)?(morning|afternoon|evening|tonight|night))?\b"
                            r"(?!\s*(?:people|persons|guests|units|of us|days?|weeks?|%|dollars|[ap]\.?\s?m\b|[:.]\d))",
                            re.I)
-_OCLOCK_RE = re.compile(r"\b(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")(?:\s+o'?clock\b|"
+_OCLOCK_RE = re.compile(r"(?<![:.])\b(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")(?:\s+o'?clock\b|"
                         r"\s+(?:in the\s+)?(morning|afternoon|evening|tonight)\b)", re.I)
 
 
@@ -286,8 +286,13 @@ def find_times(text: str) -> list[Span]:
         if 1 <= hour <= 12 and minute < 60:
             hour = (hour % 12) + (12 if pm else 0)
             found.append(Span(f"{hour:02d}:{minute:02d}", m.start(), m.end(), m.group(0)))
-    for m in _CLOCK_RE.finditer(text):
-        found.append(Span(f"{int(m.group(1)):02d}:{m.group(2)}", m.start(), m.end(), m.group(0)))
+    for m in _CLOCK_RE.finditer(text):  # "7:30 in the evening": the part of the day places a 12-hour clock
+        hour = int(m.group(1))
+        if day_part and day_part.lower() != "morning" and 1 <= hour < 12:
+            hour += 12
+        elif day_part and day_part.lower() == "morning" and hour == 12:
+            hour = 0
+        found.append(Span(f"{hour:02d}:{m.group(2)}", m.start(), m.end(), m.group(0)))
     for m in _NAMED_TIME_RE.finditer(text):
         found.append(Span("00:00" if m.group(1).lower() == "midnight" else "12:00", m.start(), m.end(), m.group(0)))
     for m in _OCLOCK_RE.finditer(text):
