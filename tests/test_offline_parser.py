@@ -813,3 +813,23 @@ def test_a_part_of_the_day_places_a_twelve_hour_clock_time() -> None:
     assert times("9:45 in the morning") == ["09:45"]
     assert times("12:15 in the morning") == ["00:15"]  # not "15 in the morning"
     assert times("19:30 in the evening") == ["19:30"]
+
+
+def test_a_thing_not_at_hand_is_a_refusal_and_the_value_before_it_still_answers() -> None:
+    """Held-out turns: "I can't find it anywhere" (the PIN) and "It's 44556677 but I never set up a PIN"."""
+    from core_engine.parsers.offline_intents import refusal
+
+    assert refusal("I can't find it anywhere") and refusal("I never set up a PIN")
+    for problem in ("I cannot find my AP credits", "I never received my refund", "I lost my card last week"):
+        assert refusal(problem) is None, problem  # a problem told, not a value refused
+    agent = Agent.load(ROOT / "sample_projects" / "bank_fraud")
+    session = agent.new_session(parser="offline")
+    for text in ("Hi, I think someone used my card", "My name is Ann Lee"):
+        session.turn(text)
+    result = session.turn("It's 44556677 but I never set up a PIN")
+    assert sorted(result.trace["parse"]["statements"]) == ['first_authentication.account_number = "44556677"',
+                                                          'first_authentication.pin = "NA"']
+    session = agent.new_session(parser="offline")
+    for text in ("Hi, I think someone used my card", "My name is Ann Lee"):
+        session.turn(text)
+    assert session.turn("I never set up a PIN").trace["parse"]["statements"] == ['first_authentication.pin = "NA"']

@@ -359,6 +359,12 @@ class TurnReader:
                                                   and not explicit):
             return False
         self.assign("refusal", words or text, rec, f, REFUSAL)
+        asked = self.expect
+        if words and asked is not None and asked.act == "ask" and (asked.rec, asked.field) != (rec, f):
+            # "It's 44556677 but I never set up a PIN": the words before the refusal answer the question asked
+            before = re.split(r"[,;]?\s*\b(?:but|though|although|however)\b", text.split(words)[0], flags=re.I)[0]
+            if re.search(r"[\d@]", before):  # a number, code or address: not "I" of "I never set up a PIN"
+                self._typed_answer(before) or self._str_answer(before)
         return True
 
     def _text_fields(self) -> list[tuple[TaskRecord, Field]]:

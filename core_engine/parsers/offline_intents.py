@@ -118,7 +118,13 @@ def search_phrase(text: str) -> str:
 _REFUSAL = re.compile(
     r"\b(?:i\s+)?(?:do\s+not|don't|dont|didn't|did\s+not)\s+(?:know|remember|recall|have)\b(?!\s+to\b)|"
     r"\b(?:can't|cannot|can\s+not|couldn't)\s+(?:remember|recall)\b|\bno\s+idea\b|\bforgot\b|\bforget\b|"
-    r"\bnot\s+sure\b", re.I)
+    r"\bnot\s+sure\b|"
+    # the thing is not at hand: "I can't find it anywhere", "I never set up a PIN", "I lost it"
+    # ("can't find my credits", "I never received my refund", "I lost my card" describe a problem: not these)
+    r"\b(?:can't|cannot|can\s+not|couldn't)\s+find\s+(?:it|them|mine)\b|"
+    r"\bnever\s+(?:set\s+up|had|created|made)\s+(?:a|an|one|it|any)\b|"
+    r"\blost\s+(?:it|them)\b|\bno\s+longer\s+have\s+(?:it|them|one|that)\b|\bhaven't\s+got\s+(?:it|one|them)\b",
+    re.I)
 _EXPLICIT_REFUSAL = re.compile(
     r"\b(?:i'?d|i\s+would)\s+rather\s+not\b|\brather\s+not\b|\bprefer\s+not\b|"
     r"\bnot\s+(?:going\s+to|gonna)\s+(?:say|tell|share|give)\b|\bwon'?t\s+(?:say|tell|share|give)\b|"
