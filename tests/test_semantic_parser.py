@@ -179,6 +179,29 @@ def test_cancel_with_nothing_given_leaves_at_once_and_start_over_restarts():
     assert statements(results[1])[0] == "exitws(rental)" and results[1].trace["parse"]["rules"][0]["confirmed"] is False
 
 
+def test_cancel_with_an_object_leaves_the_task_and_clears_what_opened_it():
+    """Held-out: "Actually, never mind, cancel the booking" was read as nothing (or as a new booking), and after
+    the exit the still-set option opened the same task again at once."""
+    session, results = talk(shop(), "my brakes don't work", "Tom Baker", "Actually, never mind, cancel the repair")
+    assert [a["act"] for a in results[-1].acts] == ["say"] and "(yes or no)" in results[-1].response
+    done = session.turn("yes")
+    assert statements(done) == ["exitws(repair)", "main.service = None"]
+    assert done.acts[-1]["field"] == "service" and session.current.get("repair").status == "abandoned"
+    _s, results = talk(shop(), "I'd like to hire a bike", "please cancel my rental")
+    assert statements(results[1])[:2] == ["exitws(rental)", "main.service = None"]  # nothing given: at once
+    _s, results = talk(shop(), "I'd like to hire a bike", "cancel the rental and fix my brakes instead")
+    assert not any(r["rule"].startswith("control-") for r in rules(results[1]))  # a switch, not a cancel
+
+
+def test_an_agent_with_a_cancel_task_reads_cancel_my_x_as_that_task():
+    spec = {**SHOP, "worksheets": [dict(SHOP["worksheets"][0], fields=[dict(
+        SHOP["worksheets"][0]["fields"][0], enum_values=[*SHOP["worksheets"][0]["fields"][0]["enum_values"],
+                                                      {"value": "Cancel Rental", "description": "call off a hire"}])]),
+        *SHOP["worksheets"][1:]]}
+    _s, results = talk(shop(**spec), "I'd like to hire a bike", "please cancel my rental")
+    assert not any(r["rule"] == "control-cancel" for r in rules(results[1]))
+
+
 def test_switching_task_midway():
     _s, results = talk(shop(), "my tyre is flat", "actually I want to hire a bike instead")
     said = statements(results[1])

@@ -32,6 +32,11 @@ _CANCEL_PHRASE = (r"(?:cancel(?:\s+(?:it|that|this|everything|the\s+whole\s+thin
                   r"i\s+changed\s+my\s+mind)")
 _CANCEL = re.compile(_LEAD + _CANCEL_PHRASE + r"(?:[\s,.!;]+" + _CANCEL_PHRASE + r")*"
                      r"(?:\s*,?\s*(?:please|thanks|thank\s+you))?[\s.!]*$", re.I)
+# "never mind, cancel the booking": a cancel with an object naming the task (unless the agent has a cancel task)
+_CANCEL_OBJECT = re.compile(_LEAD + r"(?:" + _CANCEL_PHRASE + r"[\s,.!;]+)*(?:please\s+)?(?:cancel|stop|forget\s+about)"
+                            r"\s+(?:the|my|this|that|our|your)\s+(?!.*\b(?:and|instead|but|then|so|or)\b)"
+                            r"[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,2}"
+                            r"(?:\s*,?\s*(?:please|thanks|thank\s+you))?[\s.!]*$", re.I)
 _RESTART = re.compile(_LEAD + r"(?:start\s+(?:over|again|from\s+scratch)|let'?s\s+start\s+(?:over|again)|restart|"
                       r"reset|begin\s+again)(?:\s*,?\s*please)?[\s.!]*$", re.I)
 _SWITCH = re.compile(r"\b(?:actually|instead|rather|change\s+of\s+plans?|different\s+thing|something\s+else)\b", re.I)
@@ -83,7 +88,16 @@ def control_rule(reader: "TurnReader", text: str) -> bool:
                 reader.note("control-kept", yn[1], reason="the user chose to go on with the task")
             return True
     intent = "restart" if _RESTART.match(text) else "cancel" if _CANCEL.match(text) else None
+    if intent is None and _CANCEL_OBJECT.match(text) and not _has_cancel_task(reader):
+        intent = "cancel"
     return intent is not None and _control(reader, text, intent, {})
+
+
+def _has_cancel_task(reader: "TurnReader") -> bool:
+    """An agent whose own tasks cancel things ("Cancel Order") reads "cancel my order" as that task."""
+    texts = [ws.name for ws in reader.spec.worksheets] + [
+        v.value for ws in reader.spec.worksheets for f in ws.fields for v in f.enum_values]
+    return any(re.search(r"cancel", re.sub(r"([a-z])([A-Z])", r"\1 \2", t), re.I) for t in texts)
 
 
 def semantic_control(reader: "TurnReader", text: str) -> bool:
@@ -116,10 +130,25 @@ def _control(reader: "TurnReader", text: str, intent: str, how: dict[str, Any]) 
 
 def _exit(reader: "TurnReader", rec: TaskRecord, intent: str, words: str, *, confirmed: bool, **how: Any) -> None:
     reader.emit(f"control-{intent}", words, f"exitws({rec.var})", confirmed=confirmed, **how)
+    _clear_trigger(reader, rec, intent, words)
     if intent == "restart" or reader.spec.start_worksheet() is not None and \
             rec.worksheet == reader.spec.start_worksheet().name:
         var = reader.state.new_var(snake_case(rec.worksheet))
         reader.emit(f"control-{intent}", words, f"{var} = {rec.worksheet}()")
+
+
+def _clear_trigger(reader: "TurnReader", rec: TaskRecord, intent: str, words: str) -> None:
+    """The value that opened the exited task (`user_task == "Book Restaurant"`) is cleared too: left set, the
+    predicate still holds and the agent would open the same task again at once."""
+    ws = reader.spec.worksheet(rec.worksheet)
+    if ws is None or intent == "restart":
+        return
+    for path, value in equalities(ws.predicate):
+        field = path[-1]
+        for other in reader.state.tasks():
+            if other is rec or other.status != "active" or other.values.get(field) != value:
+                continue
+            reader.emit(f"control-{intent}", words, f"{other.var}.{field} = None", reason="it opened the exited task")
 
 
 # ---------------------------------------------------------------- tasks by meaning
