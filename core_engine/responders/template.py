@@ -8,6 +8,7 @@ the same acts and state always give the same text.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from ..spec import Field, Spec, parse_type, snake_case
@@ -178,9 +179,33 @@ def _field(spec: Spec, worksheet: str, name: str) -> Field | None:
 
 def _label(f: Field | None, name: str) -> str:
     if f is not None and f.description:
-        text = f.description.strip().rstrip(".?")
+        text = _second_person(f.description.strip().rstrip(".?"))
         return text[0].lower() + text[1:] if text[:2] != text[:2].upper() else text
     return name.replace("_", " ")
+
+
+_IRREGULAR = {"has": "have", "is": "are", "was": "were", "does": "do"}
+_OF_THE_USER = re.compile(r"\bthe ([a-z]+(?: [a-z]+)?) of the user\b", re.I)
+_THE_USER = re.compile(r"\bthe user(?:'s\b|\s+([a-z]+))?", re.I)
+
+
+def _second_person(text: str) -> str:
+    """Descriptions written about "the user" are said to the user: "the task the user wants to do" ->
+    "the task you want to do", "the user's email" -> "your email"."""
+    def swap(m: re.Match) -> str:
+        if m.group(0).lower().endswith("'s"):
+            return "your"
+        word = m.group(1)
+        if word is None:
+            return "you"
+        low = word.lower()
+        if low in _IRREGULAR:
+            return f"you {_IRREGULAR[low]}"
+        if low.endswith("s") and not low.endswith("ss") and len(low) > 3:
+            return f"you {word[:-1]}"
+        return f"you {word}"
+    text = _OF_THE_USER.sub(lambda m: f"your {m.group(1)}", text)  # "the name of the user" -> "your name"
+    return _THE_USER.sub(swap, text)
 
 
 def _with_article(label: str) -> str:

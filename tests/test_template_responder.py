@@ -1,0 +1,22 @@
+"""The template responder's questions: descriptions written about "the user" are said to the user."""
+
+from core_engine import Agent
+from core_engine.responders.template import _second_person
+from core_engine.spec import Spec
+
+
+def test_descriptions_about_the_user_become_second_person():
+    assert _second_person("The task the user wants to do") == "The task you want to do"
+    assert _second_person("the user's email address") == "your email address"
+    assert _second_person("Whether the user has a membership") == "Whether you have a membership"
+    assert _second_person("the phone number of the user") == "your phone number"
+    assert _second_person("What the user is looking for") == "What you are looking for"
+    assert _second_person("the name of the dentist") == "the name of the dentist"  # nothing about the user
+
+
+def test_an_asked_field_is_phrased_to_the_user():
+    spec = Spec.model_validate({"name": "t", "worksheets": [{"name": "Main", "fields": [
+        {"name": "email", "type": "str", "description": "The email address of the user"}]}],
+        "settings": {"start_worksheet": "Main"}})
+    result = Agent(spec=spec).new_session(parser="formal").turn('main = Main()')
+    assert result.response == "Could you tell me your email address?"
