@@ -110,7 +110,7 @@ def test_held_out_agents_are_well_formed(folder):
 FIRST_SCORES = {"dental_clinic": (27, 60), "shop_order": (7, 49), "it_helpdesk": (13, 42), "pet_grooming": (39, 65)}
 """Turns fully right with --parser offline when each agent was written, before any tuning on it (docs/evaluation.md):
 the first three on 262f1d0, pet_grooming on 0519e1d (where the others stood at 56/60, 28/49 and 29/42)."""
-FLOORS = {"dental_clinic": 56, "shop_order": 47, "it_helpdesk": 38, "pet_grooming": 60}
+FLOORS = {"dental_clinic": 59, "shop_order": 49, "it_helpdesk": 38, "pet_grooming": 64}
 """Turns fully right today: a change that loses one fails here (raise the floor when a change gains)."""
 
 

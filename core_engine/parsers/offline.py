@@ -39,7 +39,7 @@ from ..state import TaskRecord, ref_target
 from .base import ParseContext, ParseResult
 from .offline_answers import AnswerReader
 from .offline_edits import change_rule, same_as_rule, special_request_rule
-from .offline_focus import decontextualise, is_bare_request, state_question
+from .offline_focus import decontextualise, is_bare_request, narrow_previous, state_question
 from .offline_initiatives import introduction, new_task, other_fields, unopened_fields
 from .offline_intents import (change_marker, chit_chat, clean_question, closing, is_question, plea, question_sentences,
                               refusal, request_only, search_phrase, sentences, task_request)
@@ -489,6 +489,7 @@ class TurnReader:
         if not self.has_kb():
             self.note("question-no-kb", asked or text, reason="this agent has no knowledge base")
             return True
+        text = narrow_previous(self, text)
         if target is not None:
             rec, f = target
             mentions = find_mentions(text, self.candidates(records=[rec]), self.view, self.today, prefer=rec)

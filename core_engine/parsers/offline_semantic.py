@@ -20,7 +20,7 @@ from .offline_tasks import literal, match_worksheet, open_activated, open_worksh
 from .offline_libvalues import find_phones
 from .offline_values import find_dates, find_emails, find_times, yes_no
 from .semantic_index import (CONTROL_MARGIN, CONTROL_THRESHOLD, ENUM_MARGIN, FIELD_DOUBT, ENUM_THRESHOLD, TASK_MARGIN,
-                             TASK_THRESHOLD, Entry, Ranked, SemanticIndex, clean, index_for)
+                             TASK_THRESHOLD, Entry, Ranked, SemanticIndex, clean)
 
 if TYPE_CHECKING:
     from .offline import TurnReader
@@ -40,7 +40,7 @@ CONTROL_MARK = "control"
 
 
 def index(reader: "TurnReader") -> SemanticIndex:
-    idx = index_for(reader.spec)
+    idx = reader.view.index()
     if idx.fallback_reason and not any(r["rule"] == "semantic-fallback" for r in reader.rules):
         reader.note("semantic-fallback", "", reason=idx.fallback_reason)
     return idx

@@ -35,6 +35,7 @@ class StateView:
         self.spec = spec
         self.state = state
         self._live: list[TaskRecord] | None = None
+        self._index: Any = None
 
     def worksheet(self, rec: TaskRecord) -> Worksheet:
         return self.spec.require_worksheet(rec.worksheet)
@@ -103,6 +104,13 @@ class StateView:
 
     def field_live(self, rec: TaskRecord, f: Field) -> bool:
         return holds(f.predicate, self.lookup(rec)) is not False
+
+    def index(self) -> Any:
+        """The spec's semantic index, looked up once per turn (the lookup hashes every text of the spec)."""
+        if self._index is None:
+            from .semantic_index import index_for  # late: most turns never need it
+            self._index = index_for(self.spec)
+        return self._index
 
     def live_records(self) -> list[TaskRecord]:
         """Active records whose worksheet (and parent field) predicates hold; computed once per turn."""
@@ -299,9 +307,8 @@ def _number_by_meaning(text: str, span: Span, fits: list[tuple[TaskRecord, Field
              clause_after.lower())[:3] if w not in _CONTEXT_STOP]
     if not words:
         return [], {}
-    from .semantic_index import index_for  # late: most turns never need it
     wanted = {(view.worksheet(r).name, f.name) for r, f in fits}
-    ranked = index_for(view.spec).rank(" ".join(words), lambda e: e.kind == "field" and (e.worksheet, e.field)
+    ranked = view.index().rank(" ".join(words), lambda e: e.kind == "field" and (e.worksheet, e.field)
                                        in wanted)
     if ranked.best is None or ranked.score < NUMBER_FIELD_SCORE or \
             (ranked.runner_up is not None and ranked.score - ranked.runner_score < NUMBER_FIELD_MARGIN):
@@ -378,6 +385,7 @@ class KBVocabulary:
     def __init__(self) -> None:
         self._cache: dict[tuple[int, str], frozenset[str]] = {}
         self._columns: dict[tuple[int, str], dict[str, frozenset[str]]] = {}
+        self._normed: dict[tuple[int, str], tuple[tuple[str, str], ...]] = {}
 
     def terms(self, kb: Any) -> frozenset[str]:
         if kb is None:
@@ -429,7 +437,10 @@ class KBVocabulary:
 
     def found_in(self, text: str, kb: Any) -> list[str]:
         low = _norm_words(text)
-        return [t for t in self.terms(kb) if _norm_words(t) != "  " and _norm_words(t) in low]
+        key = (id(kb), "normed:" + str(getattr(kb, "path", "")))
+        if key not in self._normed:
+            self._normed[key] = tuple((t, _norm_words(t)) for t in self.terms(kb) if _norm_words(t) != "  ")
+        return [t for t, normed in self._normed[key] if normed in low]
 
 
 def column_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], vocabulary: KBVocabulary, kb: Any
