@@ -40,9 +40,9 @@ from .base import ParseContext, ParseResult
 from .offline_answers import AnswerReader
 from .offline_edits import change_rule, same_as_rule, special_request_rule
 from .offline_focus import decontextualise, is_bare_request, narrow_previous, state_question
-from .offline_initiatives import introduction, new_task, other_fields, unopened_fields
-from .offline_intents import (change_marker, chit_chat, clean_question, closing, is_question, plea, question_sentences,
-                              refusal, request_only, search_phrase, sentences, task_request)
+from .offline_initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
+from .offline_intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, plea,
+                              question_sentences, refusal, request_only, search_phrase, sentences, task_request)
 from .offline_match import Bag, field_mention, field_stems, same_word, stem
 from .offline_negation import negations, refine_search
 from .offline_requests import row_request
@@ -59,10 +59,6 @@ _INTERROGATIVE = re.compile(r"^\W*(?:what|which|when|where|who|whom|whose|why|ho
                             r"will|would|should|shall|may)\b", re.I)
 _WH_QUESTION = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|when|where|who|whom|whose|"
                           r"why|how|is\s+there|are\s+there|do\s+you\s+have|tell\s+me)\b", re.I)
-_DECLINE = re.compile(r"^\W*(?:no|nope|nah|nothing|none)\b[\s,.!]*(?:(?:thanks|thank\s+you)\b[\s,.!]*(?:.*\b(?:not|"
-                      r"n't|no\s+need|nothing|none)\b.*)?|(?:.*\b(?:not|n't|no\s+need|nothing|none)\b.*)|"
-                      r"(?:(?:else|really|at\s+all|for\s+now|that'?s\s+all)\b[\s,.!]*)*)$", re.I)
-"""To an optional question: "no thanks", "no, it's not a gift", "nope, nothing to add", "nothing, thanks", "none"."""
 _OWN_THING = re.compile(r"\b(?:my|our)\b", re.I)
 _HOW_TO = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*how\s+(?:do|can|could|should|would)\b", re.I)
 WH_TASK_THRESHOLD = 0.70
@@ -386,7 +382,7 @@ class TurnReader:
 
     def _declines_optional(self, f: Field, text: str) -> bool:
         """ "no thanks, it's not a gift" to an optional text question declines it; a bare "no" stays the text."""
-        return not f.required and _DECLINE.match(text) is not None
+        return not f.required and declines(text)
 
     def _text_fields(self) -> list[tuple[TaskRecord, Field]]:
         return [(r, f) for r in self.view.live_records() for f in self.view.input_fields(r)
@@ -436,7 +432,7 @@ class TurnReader:
             return True
         if kind in ("int", "float") and is_question(text):
             return False  # "How many units is CS 448?" asks; it does not answer
-        if kind in ("int", "float") and self._labelled_numbers(text, e):
+        if kind in ("int", "float") and labelled_numbers(self, text, e.rec, e.field):
             return True
         value = self.value_for(e.field, text)
         if value is None:
@@ -444,22 +440,6 @@ class TurnReader:
         self.assign("answer-to-ask", self.answers.matched, e.rec, e.field, value, type=e.field.type)
         self.answered = True
         self._extras(text, e.rec)
-        return True
-
-    def _labelled_numbers(self, text: str, e: Expect) -> bool:
-        """ "he's 9 years old and weighs about 7 kilos" while the weight is asked: each number goes to the field
-        its own words name or mean, not the first number to the field asked. Only when some number is labelled
-        for a field other than the one asked; an unlabelled number is left to the asked field."""
-        numeric = [(e.rec, f) for f in self.view.input_fields(e.rec) if self.view.kind_of(f) in ("int", "float")
-                   and (f.name == e.field.name or self.view.unfilled(e.rec, f))]
-        mentions = [m for m in find_mentions(text, numeric, self.view, self.today, prefer=e.rec)
-                    if m.how.startswith("number")]
-        if not any(m.field.name != e.field.name for m in mentions):
-            return False
-        for m in mentions:
-            self.assign("answer-to-ask" if m.field.name == e.field.name else "extra-value", m.matched, m.rec,
-                        m.field, m.value, how=m.how, **m.extra)
-        self.answered = True
         return True
 
     def _extras(self, text: str, rec: TaskRecord) -> list[Mention]:
