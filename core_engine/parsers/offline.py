@@ -10,7 +10,8 @@ words that produced it, so the studio can show why a turn was read as it was.
     rule order: yes/no to a proposal -> yes/no to the question asked -> an introduction ("my name is ...")
     -> small talk -> choose a reported row -> refusal -> "same as before" -> a narrowed search ("not Thai")
     -> change of mind -> special request -> typed answer to the question asked
-    -> opening turn (task description + questions) -> a second task -> question / search
+    -> opening turn (task description + questions) -> a second task -> a task by meaning
+    -> a request naming KB rows (the task that takes them) -> question / search
     -> task description -> a value before its question -> problem description
     -> text answer (one or several values) -> values for other fields -> values for an unopened
     worksheet -> an "Other" option -> a search by KB words -> no match
@@ -38,15 +39,17 @@ from ..state import TaskRecord, ref_target
 from .base import ParseContext, ParseResult
 from .offline_answers import AnswerReader
 from .offline_edits import change_rule, same_as_rule, special_request_rule
-from .offline_focus import decontextualise, is_bare_request, state_question
-from .offline_initiatives import introduction, new_task, other_fields, unopened_fields
-from .offline_intents import (change_marker, chit_chat, clean_question, closing, is_question, plea, question_sentences,
-                              refusal, request_only, search_phrase, sentences, task_request)
+from .offline_focus import decontextualise, is_bare_request, narrow_previous, state_question
+from .offline_initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
+from .offline_intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, plea,
+                              question_sentences, refusal, request_only, search_phrase, sentences, task_request)
 from .offline_match import Bag, field_mention, field_stems, same_word, stem
 from .offline_negation import negations, refine_search
+from .offline_requests import row_request
 from .offline_rows import accept_proposal, choose_row
 from .offline_semantic import control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task
-from .offline_slots import KBVocabulary, Mention, StateView, code_value, find_mentions, said_texts, shape
+from .offline_slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
+                            shape)
 from .offline_tasks import describe_task, literal, predicted_answer, search_query, several_codes
 from .offline_values import find_codes, find_dates, find_numbers, find_times, normalise, yes_no
 
@@ -56,6 +59,12 @@ _INTERROGATIVE = re.compile(r"^\W*(?:what|which|when|where|who|whom|whose|why|ho
                             r"will|would|should|shall|may)\b", re.I)
 _WH_QUESTION = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|when|where|who|whom|whose|"
                           r"why|how|is\s+there|are\s+there|do\s+you\s+have|tell\s+me)\b", re.I)
+_OWN_THING = re.compile(r"\b(?:my|our)\b", re.I)
+_HOW_TO = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*how\s+(?:do|can|could|should|would)\b", re.I)
+WH_TASK_THRESHOLD = 0.70
+"""A wh-question is read as a task only when it says a task's own texts nearly verbatim ("where is my package"
+scores 0.83 against that example; how-to and catalogue questions score 0.3-0.6)."""
+WH_TASK_MARGIN = 0.20
 _GREETING = re.compile(r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?[,.!\s]+", re.I)
 
 
@@ -190,7 +199,7 @@ class TurnReader:
             return
         for rule in (self._small_talk, self._switch, self._choose, self._refusal, self._same_as, self._refine,
                      self._change, self._special_request, self._typed_answer, self._opening, self._new_task,
-                     self._semantic_task, self._question,
+                     self._semantic_task, self._row_request, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._search):
             if rule(rest):
@@ -287,9 +296,17 @@ class TurnReader:
         e = self.expect
         if e is not None and (e.act != "ask" or self.view.kind_of(e.field) in ("str", "row")):
             return False
+        if any(r["rule"] == "enum-uncertain" for r in self.rules):
+            return False  # the answer to the asked option was unclear: no other reading guesses it
         if _WH_QUESTION.match(text) and not task_request(text):
-            return False  # "how do I reset my password?" is a question for the KB, read below
+            # "how do I reset my password?" is a question for the KB, read below; "where is my package?" asks
+            # about the user's own thing and may name a task outright (a developer's example, nearly verbatim)
+            return _OWN_THING.search(text) is not None and not _HOW_TO.match(text) and \
+                semantic_task(self, text, threshold=WH_TASK_THRESHOLD, margin=WH_TASK_MARGIN)
         return semantic_task(self, text)
+
+    def _row_request(self, text: str) -> bool:
+        return row_request(self, text)
 
     def _refine(self, text: str) -> bool:
         return refine_search(self, text)
@@ -342,7 +359,9 @@ class TurnReader:
             self.expect.field) == "str" and (
             closing(text) or re.fullmatch(r"(?:no|nope|nah|none|nothing)(?:[,\s]+(?:that'?s|that\s+is)\s+all)?"
                                           r"(?:\s+for\s+now)?[.!]*", text, re.I))
-        if not words and not bare_no:
+        declines = self.expect is not None and self.expect.act == "ask" and \
+            self.view.kind_of(self.expect.field) == "str" and self._declines_optional(self.expect.field, text)
+        if not words and not bare_no and not declines:
             return False
         bag = Bag.of(text)
         target = (self.expect.rec, self.expect.field) if self.expect else (None, None)
@@ -356,7 +375,7 @@ class TurnReader:
         if rec is None or f is None or self.view.kind_of(f) in ("confirm", "bool") and not words:
             return False
         if self.view.kind_of(f) == "confirm" or (self.view.kind_of(f) == "str" and shape(f) == "text"
-                                                  and not explicit):
+                                                  and not explicit and not self._declines_optional(f, text)):
             return False
         self.assign("refusal", words or text, rec, f, REFUSAL)
         asked = self.expect
@@ -366,6 +385,10 @@ class TurnReader:
             if re.search(r"[\d@]", before):  # a number, code or address: not "I" of "I never set up a PIN"
                 self._typed_answer(before) or self._str_answer(before)
         return True
+
+    def _declines_optional(self, f: Field, text: str) -> bool:
+        """ "no thanks, it's not a gift" to an optional text question declines it; a bare "no" stays the text."""
+        return not f.required and declines(text)
 
     def _text_fields(self) -> list[tuple[TaskRecord, Field]]:
         return [(r, f) for r in self.view.live_records() for f in self.view.input_fields(r)
@@ -415,6 +438,8 @@ class TurnReader:
             return True
         if kind in ("int", "float") and is_question(text):
             return False  # "How many units is CS 448?" asks; it does not answer
+        if kind in ("int", "float") and labelled_numbers(self, text, e.rec, e.field):
+            return True
         value = self.value_for(e.field, text)
         if value is None:
             return False
@@ -425,8 +450,12 @@ class TurnReader:
 
     def _extras(self, text: str, rec: TaskRecord) -> list[Mention]:
         """Other unfilled fields of the same record that the answer also fills ("tomorrow at 7")."""
-        mentions = find_mentions(text, self.candidates(records=[rec], unfilled_only=True, exclude=self.expect.field
-                                                       if self.expect else None), self.view, self.today, prefer=rec)
+        candidates = self.candidates(records=[rec], unfilled_only=True,
+                                     exclude=self.expect.field if self.expect else None)
+        mentions = find_mentions(text, candidates, self.view, self.today, prefer=rec)
+        taken = {m.field.name for m in mentions}
+        mentions += [m for m in column_mentions(text, candidates, self.vocabulary, self.ctx.kb)
+                     if m.field.name not in taken]
         for m in mentions:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         return mentions
@@ -446,6 +475,7 @@ class TurnReader:
         if not self.has_kb():
             self.note("question-no-kb", asked or text, reason="this agent has no knowledge base")
             return True
+        text = narrow_previous(self, text)
         if target is not None:
             rec, f = target
             mentions = find_mentions(text, self.candidates(records=[rec]), self.view, self.today, prefer=rec)

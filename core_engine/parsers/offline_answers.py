@@ -166,6 +166,8 @@ class AnswerReader:
             if span is not None and not span.value.isdigit() and len(body.split()) > len(span.text.split()):
                 return span.value
             body = re.sub(r"^(?:my|our|a|an|the)\s+(?=\S)", "", body, flags=re.I)  # "my desktop PC" -> "desktop PC"
+            # "deliver to 400 Pine Ave": a lead-in of a few words ending in "to"/"at" before a street number
+            body = re.sub(r"^(?:[a-z]+\s+){1,3}?(?:to|at)\s+(?=\d+\s+[A-Za-z])", "", body)
         return body or None
 
     def strong_value(self, f: Field, text: str) -> Any:

@@ -90,7 +90,26 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
             continue
         reader.assign("change-of-mind", f"{marker or ''} {m.matched}".strip(), m.rec, m.field, m.value)
         found = True
-    return found
+    return found or bool(marker and _only_number(reader, text, marker))
+
+
+def _only_number(reader: "TurnReader", text: str, marker: str) -> bool:
+    """ "actually make it six packs": one number, no field named, and one number field already filled in the
+    record being worked on: that number changes."""
+    from .offline_values import find_dates, find_numbers, find_times, free
+    numbers = free(find_numbers(text), find_dates(text, reader.today) + find_times(text))
+    rec = reader.expect.rec if reader.expect else None
+    if len(numbers) != 1 or rec is None:
+        return False
+    filled = [f for f in reader.view.input_fields(rec) if reader.view.kind_of(f) in ("int", "float")
+              and not reader.view.unfilled(rec, f)]
+    if len(filled) != 1 or rec.values.get(filled[0].name) == numbers[0].value:
+        return False
+    value = numbers[0].value
+    if reader.view.kind_of(filled[0]) == "int" and float(value).is_integer():
+        value = int(value)
+    reader.assign("change-of-mind", f"{marker} {numbers[0].text}", rec, filled[0], value)
+    return True
 
 
 def _change_named(reader: "TurnReader", what: str, value_text: str) -> bool:

@@ -132,3 +132,20 @@ def decontextualise(reader: "TurnReader", question: str) -> str:
     if out != question:
         reader.note("focus", label, reason=f"the pronoun refers to {source}")
     return out
+
+
+_OF_THOSE = re.compile(r"\b(?:any|some|which|one|all|each)?\s*(?:of|among(?:st)?)\s+(?:those|them|these)\b", re.I)
+
+
+def narrow_previous(reader: "TurnReader", text: str) -> str:
+    """ "which of those are in Fairview?": the rows of the last search, narrowed; the question becomes that
+    search's words and the new ones, so the knowledge parser keeps every condition."""
+    m = _OF_THOSE.search(text)
+    kbs = reader.state.kb_records()
+    if m is None or not kbs or not isinstance(kbs[-1].result, list) or len(kbs[-1].result) < 2:
+        return text
+    rest = (text[:m.start()] + " " + text[m.end():]).strip()
+    previous = kbs[-1].query.strip().rstrip("?.!")
+    reader.note("focus", m.group(0), reason=f"narrows the rows of {kbs[-1].var}: {previous!r}")
+    return f"{previous}, {rest}"
+

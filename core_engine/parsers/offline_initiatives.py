@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..spec import REFUSAL, Worksheet, parse_type, snake_case
+from ..spec import REFUSAL, Field, Worksheet, parse_type, snake_case
 from ..state import TaskRecord
 from .offline_match import Bag, enum_scores, equalities, holds
 from .offline_slots import find_mentions, shape
@@ -128,4 +128,21 @@ def _described_by_predicate(reader: "TurnReader", ws: Worksheet, bag: Bag) -> bo
         scores = enum_scores(f, bag)
         if not scores or scores[0][1] != value or scores[0][0] < 2:
             return False
+    return True
+
+
+def labelled_numbers(reader: "TurnReader", text: str, rec: TaskRecord, asked: Field) -> bool:
+    """ "he's 9 years old and weighs about 7 kilos" while the weight is asked: each number goes to the field
+    its own words name or mean, not the first number to the field asked. Only when some number is labelled
+    for a field other than the one asked; an unlabelled number is left to the asked field."""
+    numeric = [(rec, f) for f in reader.view.input_fields(rec) if reader.view.kind_of(f) in ("int", "float")
+               and (f.name == asked.name or reader.view.unfilled(rec, f))]
+    mentions = [m for m in find_mentions(text, numeric, reader.view, reader.today, prefer=rec)
+                if m.how.startswith("number")]
+    if not any(m.field.name != asked.name for m in mentions):
+        return False
+    for m in mentions:
+        reader.assign("answer-to-ask" if m.field.name == asked.name else "extra-value", m.matched, m.rec,
+                      m.field, m.value, how=m.how, **m.extra)
+    reader.answered = True
     return True

@@ -303,3 +303,14 @@ _CLOSING = re.compile(r"^(?:that'?s|that\s+is|this\s+is|it'?s)\s+(?:all|it|every
 def closing(text: str) -> str | None:
     m = _CLOSING.match(normalise(text))
     return m.group(0) if m else None
+
+
+_DECLINE = re.compile(r"^\W*(?:no|nope|nah|nothing|none)\b[\s,.!]*(?:(?:thanks|thank\s+you)\b[\s,.!]*(?:.*\b(?:not|"
+                      r"n't|no\s+need|nothing|none)\b.*)?|(?:.*\b(?:not|n't|no\s+need|nothing|none)\b.*)|"
+                      r"(?:(?:else|really|at\s+all|for\s+now|that'?s\s+all)\b[\s,.!]*)*)$", re.I)
+"""To an optional question: "no thanks", "no, it's not a gift", "nope, nothing to add", "nothing, thanks", "none"."""
+
+
+def declines(text: str) -> bool:
+    """An answer that declines an optional question (see `_DECLINE`)."""
+    return _DECLINE.match(normalise(text)) is not None

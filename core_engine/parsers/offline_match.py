@@ -140,11 +140,24 @@ def enum_scores(f: Field, bag: Bag) -> list[tuple[int, str, list[str]]]:
 def best_enum(f: Field, bag: Bag, minimum: int = 2) -> tuple[str, list[str]] | None:
     """The single best-scoring enum value, if it clearly wins."""
     scores = enum_scores(f, bag)
+    if scores and 0 < scores[0][0] < minimum:  # "small": a value whose whole description is said, alone
+        whole = [s for s in scores if s[0] > 0 and _covered(f, s[1], s[2])]
+        return (whole[0][1], whole[0][2]) if len(whole) == 1 and len(whole[0][2]) >= 1 and \
+            len([s for s in scores if s[0] > 0]) <= 2 else None
     if not scores or scores[0][0] < minimum:
         return None
     if len(scores) > 1 and scores[1][0] == scores[0][0]:
-        return None
+        tied = [s for s in scores if s[0] == scores[0][0]]
+        whole = [s for s in tied if _covered(f, s[1], s[2])]
+        return (whole[0][1], whole[0][2]) if len(whole) == 1 else None  # "large": L, not "extra large"
     return scores[0][1], scores[0][2]
+
+
+def _covered(f: Field, value: str, matched: list[str]) -> bool:
+    """Every word of the value's name, or every word of its description, was said."""
+    ev = next(e for e in f.enum_values if e.value == value)
+    said = set(matched)
+    return any(stems and stems <= said for stems in (set(content_stems(ev.value)), set(content_stems(ev.description))))
 
 
 def field_stems(f: Field, *, with_description: bool = True) -> set[str]:

@@ -20,7 +20,7 @@ from .offline_tasks import literal, match_worksheet, open_activated, open_worksh
 from .offline_libvalues import find_phones
 from .offline_values import find_dates, find_emails, find_times, yes_no
 from .semantic_index import (CONTROL_MARGIN, CONTROL_THRESHOLD, ENUM_MARGIN, FIELD_DOUBT, ENUM_THRESHOLD, TASK_MARGIN,
-                             TASK_THRESHOLD, Entry, Ranked, SemanticIndex, clean, index_for)
+                             TASK_THRESHOLD, Entry, Ranked, SemanticIndex, clean)
 
 if TYPE_CHECKING:
     from .offline import TurnReader
@@ -45,7 +45,7 @@ CONTROL_MARK = "control"
 
 
 def index(reader: "TurnReader") -> SemanticIndex:
-    idx = index_for(reader.spec)
+    idx = reader.view.index()
     if idx.fallback_reason and not any(r["rule"] == "semantic-fallback" for r in reader.rules):
         reader.note("semantic-fallback", "", reason=idx.fallback_reason)
     return idx
@@ -250,11 +250,14 @@ def without_kb_terms(reader: "TurnReader", text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("\x00", noun)).strip()
 
 
-def semantic_task(reader: "TurnReader", text: str) -> bool:
+def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_THRESHOLD,
+                  margin: float = TASK_MARGIN) -> bool:
     """A task (or an option that selects one) described in the user's own words."""
     ranked = rank_tasks(reader, text)
-    if ranked.best is None or ranked.score < TASK_THRESHOLD:
+    if ranked.best is None or ranked.score < threshold:
         return False
+    if threshold > TASK_THRESHOLD and not ranked.decided(threshold, margin):
+        return False  # a stricter reading (a wh-question) that is not clear stays a question
     if not ranked.decided(TASK_THRESHOLD, TASK_MARGIN):
         coarse = rank_tasks(reader, text, coarse=True)
         if coarse.best is not None and coarse.best.kind == "enum" and coarse.decided(TASK_THRESHOLD, TASK_MARGIN):
@@ -317,13 +320,30 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
     if current is None:
         return False
     ranked = rank_tasks(reader, text)
-    if not ranked.decided(TASK_THRESHOLD, TASK_MARGIN):
-        return False
-    if not _conflict(reader, _roots(reader), Entry("task", current.worksheet), ranked.best):  # type: ignore[arg-type]
-        return False  # the same task: a change inside it is read by the change-of-mind rules
+    if not ranked.decided(TASK_THRESHOLD, TASK_MARGIN) or \
+            not _conflict(reader, _roots(reader), Entry("task", current.worksheet), ranked.best):  # type: ignore[arg-type]
+        ranked = _other_than(reader, text, current)  # the same task, or unclear: is another one clearly meant?
+        if ranked is None:
+            return False
     reader.emit("switch-task", text, f"exitws({current.var})", reading=ranked.best.label, **ranked.trace())
     apply_reading(reader, ranked, text, "switch-task")
     return True
+
+
+def _other_than(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked | None:
+    """ "actually, can you first check on my order?": "actually" says the user wants a task other than the
+    current one, so the current task's own readings are left out and the best other task is taken when it clears
+    the threshold and the margin over the remaining readings. Never when the turn gives a value for the current
+    task ("actually make it six"), which is a change of mind."""
+    from .offline_slots import find_mentions  # late: a rare path
+    if find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
+        return None
+    roots = _roots(reader)
+    mine = Entry("task", current.worksheet)
+    whole = without_values(reader, without_kb_terms(reader, clean(text)))
+    ranked = index(reader).rank(whole, lambda e: e.kind in ("task", "enum") and _conflict(reader, roots, mine, e),
+                                same=lambda a, b: not _conflict(reader, roots, a, b))
+    return ranked if ranked.decided(TASK_THRESHOLD, TASK_MARGIN) else None
 
 
 # ---------------------------------------------------------------- an enum answer by meaning
@@ -332,7 +352,8 @@ def semantic_enum(reader: "TurnReader", f: Field, text: str) -> tuple[str, Ranke
     """The value of the asked enum field that the answer means, when one clearly wins."""
     ws = reader.expect.rec.worksheet if reader.expect else ""
     ranked = index(reader).rank(clean(text), lambda e: e.kind == "enum" and e.worksheet == ws and e.field == f.name)
-    if ranked.decided(ENUM_THRESHOLD, ENUM_MARGIN):
+    if ranked.decided(ENUM_THRESHOLD, ENUM_MARGIN) or (ranked.best is not None and ranked.score >= ENUM_THRESHOLD
+                                                       and said_verbatim(ranked.text, text)):
         return ranked.best.value, ranked  # type: ignore[union-attr]
     if ranked.best is not None and ranked.score >= ENUM_THRESHOLD:
         reader.note("enum-uncertain", text, reading=ranked.best.label, **ranked.trace(),
@@ -340,6 +361,13 @@ def semantic_enum(reader: "TurnReader", f: Field, text: str) -> tuple[str, Ranke
                     say=f"Sorry, I'm not sure which you mean: {_phrase(ranked.best)} or "
                         f"{_phrase(ranked.runner_up)}?" if ranked.runner_up else None)
     return None
+
+
+def said_verbatim(taught: str, text: str) -> bool:
+    """The developer's text (an example of two or more words) is said word for word inside the turn ("pretty
+    bad, I can't do my job without it" says the example "I can't do my job"): taught, so no margin is needed."""
+    norm = lambda t: " " + " ".join(re.findall(r"[a-z0-9']+", t.lower().replace("’", "'"))) + " "  # noqa: E731
+    return len(taught.split()) >= 2 and norm(taught) in norm(text)
 
 
 def _phrase(entry: Entry | None) -> str:

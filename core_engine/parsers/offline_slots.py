@@ -35,6 +35,7 @@ class StateView:
         self.spec = spec
         self.state = state
         self._live: list[TaskRecord] | None = None
+        self._index: Any = None
 
     def worksheet(self, rec: TaskRecord) -> Worksheet:
         return self.spec.require_worksheet(rec.worksheet)
@@ -104,6 +105,13 @@ class StateView:
     def field_live(self, rec: TaskRecord, f: Field) -> bool:
         return holds(f.predicate, self.lookup(rec)) is not False
 
+    def index(self) -> Any:
+        """The spec's semantic index, looked up once per turn (the lookup hashes every text of the spec)."""
+        if self._index is None:
+            from .semantic_index import index_for  # late: most turns never need it
+            self._index = index_for(self.spec)
+        return self._index
+
     def live_records(self) -> list[TaskRecord]:
         """Active records whose worksheet (and parent field) predicates hold; computed once per turn."""
         if self._live is None:
@@ -149,14 +157,16 @@ def shape(f: Field) -> str:
     """How a str field's answers look: email, code, name, date, text (free prose) or short."""
     name_words = set(f.name.lower().split("_"))
     desc_words = set(re.findall(r"[a-z-]+", f.description.lower()))
-    if name_words & _EMAIL_WORDS or desc_words & {"email", "e-mail"}:
+    if name_words & _EMAIL_WORDS:
         return "email"
     if name_words & _CODE_WORDS:
-        return "code"
+        return "code"  # before the description: "The order number from the confirmation email" is a number
     if "name" in name_words and name_words - {"name"} <= _PERSON_WORDS:  # full_name yes, product_name no
         return "name"
     if name_words & _DATE_WORDS:
         return "date"
+    if desc_words & {"email", "e-mail"}:
+        return "email"
     if name_words & _TEXT_WORDS or desc_words & _TEXT_WORDS:
         return "text"
     return "short"
@@ -254,6 +264,10 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         before = _before_words(text, span, 2)
         if not fits and before and before[-1] in ("for", "of"):
             fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
+        how, meaning = "number+unit", {}
+        if not fits and len(of_kind("int", "float")) > 0:
+            fits, meaning = _number_by_meaning(text, span, of_kind("int", "float"), view)
+            how = "number+meaning" if fits else how
         target = pick(fits)
         if target is not None:
             unit = re.match(r"\s+(?:of\s+us|people|persons|guests|units?|[a-z]+)\b", text[span.end:], re.I)
@@ -264,12 +278,43 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             if unit and (stem(unit.group(0).split()[-1]) in field_stems(target[1]) | {stem(w) for w in PEOPLE_WORDS}
                          or unit.group(0).strip().lower() == "of us"):
                 said = text[span.start: span.end + unit.end()]
-            out.append(Mention(target[0], target[1], span.value, said, "number+unit", span))
+            out.append(Mention(target[0], target[1], span.value, said, how, span,
+                               extra=meaning))
             used.add((target[0].var, target[1].name))
             taken.append(span)
     _enum_mentions(text, of_kind("Enum"), out, used, pick)
     _named_codes(text, strs, bag, taken, out, used)
     return out
+
+
+NUMBER_FIELD_SCORE = 0.40
+"""Least cosine of a number's context words ("weighs about ... kilos") to a numeric field's texts."""
+NUMBER_FIELD_MARGIN = 0.08
+"""Least lead of that field over every other numeric field the number could fill."""
+_CONTEXT_STOP = {"and", "but", "or", "the", "a", "an", "is", "s", "it", "he", "she", "they", "we", "i", "my", "our",
+                 "his", "her", "their", "at", "on", "for", "of", "to", "in", "with", "just", "only", "about",
+                 "around", "roughly", "maybe", "like", "make", "that", "this", "please", "actually"}
+
+
+def _number_by_meaning(text: str, span: Span, fits: list[tuple[TaskRecord, Field]], view: StateView
+                       ) -> tuple[list[tuple[TaskRecord, Field]], dict[str, Any]]:
+    """The numeric field a number's own words mean ("weighs about 7 kilos" -> the weight in kilograms),
+    ranked by the spec index over the fields' names, descriptions and examples. Words of the same clause
+    only; nothing when there are none or no field clearly wins (a wrong value is worse than none)."""
+    clause_before = re.split(r"[,;.!?]|\band\b|\bbut\b", text[: span.start])[-1]
+    clause_after = re.split(r"[,;.!?]|\band\b|\bbut\b|\d", text[span.end:])[0]
+    words = [w for w in re.findall(r"[a-z]+", clause_before.lower())[-3:] + re.findall(r"[a-z]+",
+             clause_after.lower())[:3] if w not in _CONTEXT_STOP]
+    if not words:
+        return [], {}
+    wanted = {(view.worksheet(r).name, f.name) for r, f in fits}
+    ranked = view.index().rank(" ".join(words), lambda e: e.kind == "field" and (e.worksheet, e.field)
+                                       in wanted)
+    if ranked.best is None or ranked.score < NUMBER_FIELD_SCORE or \
+            (ranked.runner_up is not None and ranked.score - ranked.runner_score < NUMBER_FIELD_MARGIN):
+        return [], {}
+    chosen = [(r, f) for r, f in fits if (view.worksheet(r).name, f.name) == (ranked.best.worksheet, ranked.best.field)]
+    return chosen, ranked.trace()
 
 
 def _norm_words(text: str) -> str:
@@ -339,6 +384,8 @@ class KBVocabulary:
 
     def __init__(self) -> None:
         self._cache: dict[tuple[int, str], frozenset[str]] = {}
+        self._columns: dict[tuple[int, str], dict[str, frozenset[str]]] = {}
+        self._normed: dict[tuple[int, str], tuple[tuple[str, str], ...]] = {}
 
     def terms(self, kb: Any) -> frozenset[str]:
         if kb is None:
@@ -365,9 +412,54 @@ class KBVocabulary:
                             out.add(item.lower())
         return out
 
+    def column_values(self, kb: Any) -> dict[str, frozenset[str]]:
+        """Stem of each short text or list column's name ("color" for `colors`) -> its values, lower case."""
+        if kb is None:
+            return {}
+        key = (id(kb), "columns:" + str(getattr(kb, "path", "")))
+        if key not in self._columns:
+            out: dict[str, set[str]] = {}
+            for table, info in kb.tables().items():
+                for col in info.columns:
+                    if col.free_text or col.type not in ("text", "list", "str") or col.name == "id" \
+                            or col.name.endswith("_id"):
+                        continue
+                    try:
+                        values = kb.distinct_values(table, col.name, limit=60)
+                    except KnowledgeError:
+                        continue
+                    items = {i.lower() for v in values for i in _items(v) if 3 <= len(i) <= 25 and len(i.split()) <= 2}
+                    if items and len(values) < 60 and len(values) * 2 <= info.row_count:
+                        # a closed list whose values repeat across rows (colours), not the names of the rows
+                        out.setdefault(stem(col.name.split("_")[-1]), set()).update(items)
+            self._columns[key] = {k: frozenset(v) for k, v in out.items()}
+        return self._columns[key]
+
     def found_in(self, text: str, kb: Any) -> list[str]:
         low = _norm_words(text)
-        return [t for t in self.terms(kb) if _norm_words(t) != "  " and _norm_words(t) in low]
+        key = (id(kb), "normed:" + str(getattr(kb, "path", "")))
+        if key not in self._normed:
+            self._normed[key] = tuple((t, _norm_words(t)) for t in self.terms(kb) if _norm_words(t) != "  ")
+        return [t for t, normed in self._normed[key] if normed in low]
+
+
+def column_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], vocabulary: KBVocabulary, kb: Any
+                    ) -> list[Mention]:
+    """A short text field named like a KB column ("color" and the column `colors`) takes the one value of that
+    column the turn says ("in pink"): the KB's own closed list of values for it."""
+    if kb is None:
+        return []
+    columns = vocabulary.column_values(kb)
+    low = _norm_words(text)
+    out = []
+    for rec, f in candidates:
+        if f.type != "str" or shape(f) not in ("short",):
+            continue
+        values = columns.get(stem(f.name.split("_")[-1]))
+        said = [v for v in values or () if _norm_words(v) in low]
+        if len(said) == 1:
+            out.append(Mention(rec, f, said[0], said[0], "kb column value"))
+    return out
 
 
 def _items(value: Any) -> list[str]:

@@ -20,8 +20,7 @@ from ..state import TaskRecord, ref_target
 from .offline_intents import is_question, search_phrase
 from .offline_match import Bag, best_enum, content_stems, enum_scores, equalities, field_stems, holds, stem
 from .offline_negation import negations, without_negated
-from .offline_slots import find_mentions, said_texts, shape
-from .offline_libvalues import name_span
+from .offline_slots import column_mentions, find_mentions, said_texts, shape
 from .offline_values import find_codes
 
 if TYPE_CHECKING:
@@ -296,12 +295,16 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     candidates = [(ghost, f) for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) not in
                   ("confirm", "task", "row", "list") and f.name not in kwargs]
     mentions = find_mentions(text, candidates, reader.view, reader.today)
+    mentions += [m for m in column_mentions(text, candidates, reader.vocabulary, reader.ctx.kb)
+                 if m.field.name not in {n.field.name for n in mentions}]
     for m in mentions:
         kwargs[m.field.name] = literal(m.value)
         matched.append(m.matched)
-    _introduced_name(reader, ws, text, kwargs, matched)
+    from .offline_openings import opening_values, proposed_row  # late: they use this module's helpers
+
+    names = opening_values(reader, ws, text, kwargs, matched)  # the names read are not words to search for
     rows = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "row"]
-    held = pronoun_row(reader, text) if rows else None
+    held = (pronoun_row(reader, text) or proposed_row(reader, ws, rows[0].name, text)) if rows else None
     if held:
         kwargs[rows[0].name] = held  # "book me with her": the one row just reported
         matched.append(held)
@@ -311,24 +314,12 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         named = reader.vocabulary.found_in(text, reader.ctx.kb) if reader.ctx.kb is not None else []
         long_turn = len(text.split()) > 12 and named and len(mentions) >= 2  # a turn of many values
         query = " ".join(sorted(named, key=text.lower().find)) if long_turn else \
-            search_query(text, said_texts(mentions) + spent, set(bag.hits(BOOKING_WORDS | task_words(ws))))
+            search_query(text, said_texts(mentions) + spent + names, set(bag.hits(BOOKING_WORDS | task_words(ws))))
         if query:
             kwargs[rows[0].name] = f"answer({literal(query)})"
             matched.append(query)
     if kwargs or rule != "task-description":
         reader.emit(rule, " ".join(matched) or bag.text, f"{var} = {ws.name}({kwargs_text(kwargs)})")
-
-
-def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str], matched: list[str]) -> None:
-    """ "..., my name is Laura Chen and ...": the name span for the worksheet's one unfilled name field."""
-    names = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) == "name"
-             and f.name not in kwargs]
-    clause = next((c for c in re.split(r"[,;.!?]|\band\b", text)
-                   if re.search(r"\b(?:name\s+is|name's|called|named)\b", c, re.I)), None)
-    value = name_span(clause) if clause and len(names) == 1 else None
-    if value:
-        kwargs[names[0].name] = literal(value)
-        matched.append(value)
 
 
 _ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take)\s+(?:her|him|them|it|that\s+one|this\s+one)\b", re.I)

@@ -346,9 +346,12 @@ YES_PHRASES = ("yes please", "yes", "yeah", "yea", "yep", "yup", "ya", "sure", "
                "of course", "ok", "okay", "sounds good", "go ahead", "please do", "confirm", "confirmed", "true",
                "affirmative", "looks good", "looks right", "perfect", "exactly", "indeed", "i do", "i am",
                "i would", "it is", "do it", "great", "alright", "all right", "fine", "yes it is", "that works",
-               "works for me", "certainly", "please", "book it", "submit it", "yes i am", "yes i do", "go for it")
+               "works for me", "certainly", "please", "book it", "submit it", "yes i am", "yes i do", "go for it",
+               "it's right", "it is right", "it's correct", "it is correct", "now it's right", "now it is right",
+               "all good", "everything is correct", "everything's correct", "everything is right")
 WEAK_YES = frozenset({"please", "i do", "i am", "i would", "it is", "right", "fine", "great", "perfect", "true",
-                      "exactly", "indeed", "alright", "all right", "ok", "okay"})
+                      "exactly", "indeed", "alright", "all right", "ok", "okay", "it's right", "it is right",
+                      "it's correct", "it is correct", "now it's right", "now it is right", "all good"})
 """Yes-words that also begin ordinary sentences ("please add ...", "I am a senior"): a yes only when they end
 the clause."""
 NO_PHRASES = ("no", "nope", "nah", "not really", "no thanks", "no thank you", "incorrect", "wrong",
@@ -376,7 +379,8 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
     assert phrase is not None
     after = body[len(phrase):]
     if value and phrase in WEAK_YES and after.strip() and not re.match(r"\s*[,.!;:-]", after):
-        return None
+        again = yes_no(after) if phrase in ("ok", "okay") else None  # "ok now it's right"
+        return (True, body, "") if again is not None and again[0] and not again[2].strip(" .!") else None
     rest = after.lstrip(" ,.!;:-")
     if not value and re.match(r"(?:know|remember|recall|sure|certain|have\s+(?:it|one|that))\b", rest, re.I):
         return None  # "I don't know", "I'm not sure": a refusal, not a no
