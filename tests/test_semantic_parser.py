@@ -202,6 +202,25 @@ def test_an_agent_with_a_cancel_task_reads_cancel_my_x_as_that_task():
     assert not any(r["rule"] == "control-cancel" for r in rules(results[1]))
 
 
+def test_a_correction_replaces_the_value_it_names():
+    """Held-out: "Sorry, I meant CS 144, not 142" and "I gave you the wrong PIN, it's 1375" kept the old value."""
+    session, results = talk(shop(), "my brakes don't work", "Tom Baker", "555 880 1200", "friday the 12th",
+                            "sorry, it's Tom Barker, not Tom Baker")
+    assert statements(results[-1]) == ['repair.owner_name = "Tom Barker"']
+    assert rules(results[-1])[0]["rule"] == "correction" and rules(results[-1])[0]["was"] == "Tom Baker"
+    fixed = session.turn("oops, wrong day, it should be saturday the 13th")
+    assert statements(fixed) == ['repair.drop_off = "2024-07-13"']
+    # only the end of a value said: the rest of it is kept
+    _s, results = talk(shop(), "my brakes don't work", "Tom Baker", "call 555-880-1200",
+                       "no, 555-880-1201 not 1200")
+    assert statements(results[-1]) == ['repair.phone = "555-880-1201"']
+
+
+def test_a_not_that_names_no_given_value_is_no_correction():
+    _s, results = talk(shop(), "my brakes don't work", "Tom Baker", "call me, not email")
+    assert not any(r["rule"] == "correction" for r in rules(results[-1]))
+
+
 def test_switching_task_midway():
     _s, results = talk(shop(), "my tyre is flat", "actually I want to hire a bike instead")
     said = statements(results[1])

@@ -47,6 +47,7 @@ from .offline_match import Bag, field_mention, field_stems, same_word, stem
 from .offline_negation import negations, refine_search
 from .offline_requests import row_request
 from .offline_rows import accept_proposal, choose_row
+from .offline_corrections import correction_rule
 from .offline_semantic import control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task
 from .offline_slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
@@ -197,7 +198,7 @@ class TurnReader:
         if self.answered and (chit_chat(rest, after_answer=True) or closing(rest)):
             self.note("chit-chat", rest)
             return
-        for rule in (self._small_talk, self._switch, self._choose, self._refusal, self._same_as, self._refine,
+        for rule in (self._small_talk, self._switch, self._choose, self._correction, self._refusal, self._same_as, self._refine,
                      self._change, self._special_request, self._typed_answer, self._opening, self._new_task,
                      self._semantic_task, self._row_request, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
@@ -351,6 +352,9 @@ class TurnReader:
 
     def _choose(self, text: str) -> bool:
         return choose_row(self, text)
+
+    def _correction(self, text: str) -> bool:
+        return correction_rule(self, text)
 
     def _refusal(self, text: str) -> bool:
         found = refusal(text)
