@@ -250,7 +250,22 @@ def _condition_labels(query: Query, rules: list[dict[str, Any]]) -> list[str]:
 def offline_knowledge(agent: Any, **options: Any) -> tuple[SQLiteKB, SQLKnowledge]:
     """BACKEND_FACTORIES entry for ("knowledge", "offline")."""
     kb = SQLiteKB(agent.kb_path)
+    _warm(kb, agent.spec)
     return kb, SQLKnowledge(kb, OfflineKnowledgeParser())
+
+
+def _warm(kb: SQLiteKB, spec: Spec) -> None:
+    """Read the KB's vocabulary and embed its enum-like values when a session starts (once per KB file
+    version and process), not in the middle of the first question's turn."""
+    try:
+        vocab = vocabulary_for(kb)
+        embedder = None
+        for name, table in vocab.tables.items():
+            if table.semantic:
+                embedder = embedder or _embedder(spec, [])
+                vocab.value_vectors(name, embedder)
+    except Exception:  # noqa: BLE001 - the first question builds them again and reports what failed
+        pass
 
 
 BACKEND_FACTORIES[("knowledge", "offline")] = offline_knowledge

@@ -623,7 +623,18 @@ def _leftover(text: str, mentions: list[Mention]) -> list[str]:
 
 
 def _factory(agent: Any, **options: Any) -> OfflineParser:
+    _warm(agent.spec)
     return OfflineParser()
+
+
+def _warm(spec: Any) -> None:
+    """Build the spec's semantic index when a session starts (once per spec version and process), so the
+    first turn that needs it does not pay for embedding every task, option and field text."""
+    from .semantic_index import index_for
+    try:
+        index_for(spec)
+    except Exception:  # noqa: BLE001 - the turn that needs the index builds it again and reports what failed
+        pass
 
 
 def _register() -> None:
