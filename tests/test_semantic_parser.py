@@ -216,6 +216,18 @@ def test_a_correction_replaces_the_value_it_names():
     assert statements(results[-1]) == ['repair.phone = "555-880-1201"']
 
 
+def test_a_changed_time_stays_in_the_half_of_the_day_it_replaces():
+    """Held-out: "can we push it to 8:30?" after an 8 pm booking was stored as 08:30."""
+    session, results = talk(shop(), "my brakes don't work", "Tom Baker", "555 880 1200", "friday the 12th",
+                            "at 5:15 pm")
+    assert statements(results[-1]) == ['repair.drop_off_time = "17:15"']
+    assert statements(session.turn("can we push it to 5:45?")) == ['repair.drop_off_time = "17:45"']
+    from core_engine.parsers.offline import _same_half_of_day
+    assert _same_half_of_day("time", "17:45", "09:30", "9:30 in the morning") == "09:30"  # said: kept
+    assert _same_half_of_day("time", "09:00", "10:15", "make it 10:15") == "10:15"
+    assert _same_half_of_day("str", "17:45", "09:30", "9:30") == "09:30"
+
+
 def test_a_not_that_names_no_given_value_is_no_correction():
     _s, results = talk(shop(), "my brakes don't work", "Tom Baker", "call me, not email")
     assert not any(r["rule"] == "correction" for r in rules(results[-1]))

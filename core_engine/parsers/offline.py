@@ -131,6 +131,7 @@ class TurnReader:
         self.rules.append({"rule": rule, "matched": matched, "statement": None, **extra})
 
     def assign(self, rule: str, matched: str, rec: TaskRecord, f: Field, value: Any, **extra: Any) -> None:
+        value = _same_half_of_day(self.view.kind_of(f), rec.values.get(f.name), value, self.text)
         self.emit(rule, matched, f"{rec.var}.{f.name} = {literal(value)}", **extra)
 
     # ------------------------------------------------------------ context
@@ -620,6 +621,21 @@ def _leftover(text: str, mentions: list[Mention]) -> list[str]:
             body = re.sub(re.escape(m.matched), " ", body, flags=re.I)
     named = {s for m in mentions for s in field_stems(m.field)}
     return [w for w in Bag.of(body).stems if not any(same_word(w, n) for n in named)]
+
+
+_DAY_WORDS = re.compile(r"\b(?:a\.?\s?m|p\.?\s?m|morning|afternoon|evening|tonight|night|noon|midnight)\b|"
+                        r"\d(?:am|pm)\b", re.I)
+
+
+def _same_half_of_day(kind: str, old: Any, new: Any, text: str) -> Any:
+    """ "push it to 8:30" after 8 pm: a new time said with no am/pm or part of the day stays in the half of
+    the day of the time it replaces (20:30, not 08:30)."""
+    if kind != "time" or not isinstance(old, str) or not isinstance(new, str) or _DAY_WORDS.search(text):
+        return new
+    m_old, m_new = re.fullmatch(r"(\d\d):(\d\d)", old), re.fullmatch(r"(\d\d):(\d\d)", new)
+    if m_old and m_new and int(m_old.group(1)) >= 13 and 1 <= int(m_new.group(1)) <= 11:
+        return f"{int(m_new.group(1)) + 12:02d}:{m_new.group(2)}"
+    return new
 
 
 def _factory(agent: Any, **options: Any) -> OfflineParser:
