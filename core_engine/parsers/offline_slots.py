@@ -13,7 +13,7 @@ import datetime as dt
 import json
 import re
 from dataclasses import dataclass, field as dc_field
-from typing import Any
+from typing import Any, Iterator
 
 from ..errors import KnowledgeError
 from ..spec import Field, Spec, Worksheet, parse_type
@@ -374,6 +374,21 @@ def code_value(text: str) -> Span | None:
 
 # ---------------------------------------------------------------- the KB's own words
 
+def _short_text_columns(kb: Any, *, limit: int) -> Iterator[tuple[Any, Any, list[Any]]]:
+    """(table info, column, distinct values) of each short text or list column that is not an id;
+    a column the KB cannot list is simply not vocabulary."""
+    for table, info in kb.tables().items():
+        for col in info.columns:
+            if col.free_text or col.type not in ("text", "list", "str") or col.name == "id" \
+                    or col.name.endswith("_id"):
+                continue
+            try:
+                values = kb.distinct_values(table, col.name, limit=limit)
+            except KnowledgeError:
+                continue
+            yield info, col, values
+
+
 class KBVocabulary:
     """Short values of the KB's text and list columns ("Thai", "Palo Alto", "Ragazza"), read once per KB.
 
@@ -397,19 +412,11 @@ class KBVocabulary:
 
     def _read(self, kb: Any) -> set[str]:
         out: set[str] = set()
-        for table, info in kb.tables().items():
-            for col in info.columns:
-                if col.free_text or col.type not in ("text", "list", "str") or col.name == "id" \
-                        or col.name.endswith("_id"):
-                    continue
-                try:
-                    values = kb.distinct_values(table, col.name, limit=300)
-                except KnowledgeError:
-                    continue  # a column the KB cannot list is simply not vocabulary
-                for v in values:
-                    for item in _items(v):
-                        if 3 <= len(item) <= 40 and len(item.split()) <= self.MAX_WORDS:
-                            out.add(item.lower())
+        for _info, _col, values in _short_text_columns(kb, limit=300):
+            for v in values:
+                for item in _items(v):
+                    if 3 <= len(item) <= 40 and len(item.split()) <= self.MAX_WORDS:
+                        out.add(item.lower())
         return out
 
     def column_values(self, kb: Any) -> dict[str, frozenset[str]]:
@@ -419,19 +426,11 @@ class KBVocabulary:
         key = (id(kb), "columns:" + str(getattr(kb, "path", "")))
         if key not in self._columns:
             out: dict[str, set[str]] = {}
-            for table, info in kb.tables().items():
-                for col in info.columns:
-                    if col.free_text or col.type not in ("text", "list", "str") or col.name == "id" \
-                            or col.name.endswith("_id"):
-                        continue
-                    try:
-                        values = kb.distinct_values(table, col.name, limit=60)
-                    except KnowledgeError:
-                        continue
-                    items = {i.lower() for v in values for i in _items(v) if 3 <= len(i) <= 25 and len(i.split()) <= 2}
-                    if items and len(values) < 60 and len(values) * 2 <= info.row_count:
-                        # a closed list whose values repeat across rows (colours), not the names of the rows
-                        out.setdefault(stem(col.name.split("_")[-1]), set()).update(items)
+            for info, col, values in _short_text_columns(kb, limit=60):
+                items = {i.lower() for v in values for i in _items(v) if 3 <= len(i) <= 25 and len(i.split()) <= 2}
+                if items and len(values) < 60 and len(values) * 2 <= info.row_count:
+                    # a closed list whose values repeat across rows (colours), not the names of the rows
+                    out.setdefault(stem(col.name.split("_")[-1]), set()).update(items)
             self._columns[key] = {k: frozenset(v) for k, v in out.items()}
         return self._columns[key]
 
