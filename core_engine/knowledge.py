@@ -126,14 +126,14 @@ class OfflineKnowledgeParser:
         ranges = vocab.tables[name].ranges if name in vocab.tables else {}
         _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges)
         free_schema = schemas[name] | _description_words(name, spec)
+        # a word that only names the rows ("novels" in books) is no value's meaning and no search term
+        nouns = _row_nouns(_free_words(tokens, used, schemas[name]), info, embedder)
         if name in vocab.tables and vocab.tables[name].semantic:
             entries, vectors = vocab.value_vectors(name, embedder)
             # the free-text query of the likely case (no meaning match) is embedded in the same batch
             prefetch = [" ".join(_free_words(tokens, used, set()))] if info.fts_table else []
-            # a word that only names the rows ("novels" in books) is no value's meaning either
-            nouns = {f for w in _row_nouns(_free_words(tokens, used, schemas[name]), info, embedder)
-                     for f in (w, stem(w))}
-            extra = semantic_matches(tokens, question, used, schemas[name] | nouns, entries, vectors, embedder,
+            noun_forms = {f for w in nouns for f in (w, stem(w))}
+            extra = semantic_matches(tokens, question, used, schemas[name] | noun_forms, entries, vectors, embedder,
                                      prefetch, vocab.tables[name])
             matches += extra
             for m in extra:
@@ -149,7 +149,7 @@ class OfflineKnowledgeParser:
             if words:
                 rules.append({"rule": "ignored", "words": words, "why": "a row was named; these words ask about it"})
             return query, rules
-        _free_text(query, kb, tokens, used, info, free_schema, embedder, rules)
+        _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, nouns)
         return query, rules
 
 
@@ -403,7 +403,7 @@ def _condition(m: Match, alias: str) -> str:
 
 
 def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], info: TableInfo,
-               schema: set[str], embedder: Any, rules: list[dict[str, Any]]) -> None:
+               schema: set[str], embedder: Any, rules: list[dict[str, Any]], nouns: list[str]) -> None:
     """Content words no other rule used: FTS5 bm25 and vector search, fused by reciprocal rank."""
     words = _free_words(tokens, used, schema)
     if not words:
@@ -411,7 +411,7 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     if info.fts_table is None:
         rules.append({"rule": "ignored", "words": words, "why": f"{info.name} has no free-text columns"})
         return
-    words = _drop_row_nouns(words, kb, info, embedder, rules)
+    words = _drop_row_nouns(words, [w for w in words if w in nouns], kb, info, rules)
     if not words:
         return
     query.fts_terms = words
@@ -435,12 +435,11 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     _fuse(query, kb, index, info, words, " ".join(_free_words(tokens, used, set())), embedder, rule)
 
 
-def _drop_row_nouns(words: list[str], kb: SQLiteKB, info: TableInfo, embedder: Any,
+def _drop_row_nouns(words: list[str], close: list[str], kb: SQLiteKB, info: TableInfo,
                     rules: list[dict[str, Any]]) -> list[str]:
     """Leftover words that only name the table's rows in other words ("novels" in a books table,
     "eateries" among restaurants) and occur in no row's text: they say what is asked about, not which
     rows. A word that means something else ("vegan") stays, and finding nothing is then said."""
-    close = _row_nouns(words, info, embedder)
     if not close:
         return words
     f = quote_identifier(info.fts_table or "")

@@ -136,18 +136,20 @@ async def create_session(request: Request) -> Response:
     wanted = body.get("session_id")
     service = _service(request)
     session_id = _session_id(wanted) if wanted is not None else uuid.uuid4().hex
-    await service.create(stored_id(request, session_id))
-    log.info("session created", extra={"event": "session", "session_id": stored_id(request, session_id)})
+    stored = stored_id(request, session_id)
+    await service.create(stored)
+    log.info("session created", extra={"event": "session", "session_id": stored})
     return JSONResponse({"session_id": session_id, "response": service.runner.starting_prompt}, status_code=201)
 
 
 async def get_session(request: Request) -> Response:
     service = _service(request)
     session_id = _session_id(request.path_params["session_id"])
-    row = await run_in_threadpool(service.store.get, stored_id(request, session_id))
+    stored = stored_id(request, session_id)
+    row = await run_in_threadpool(service.store.get, stored)
     if row is None:
         raise ApiError(404, "not_found", f"no session {session_id!r}")
-    turns = await run_in_threadpool(service.store.turns, stored_id(request, session_id))
+    turns = await run_in_threadpool(service.store.turns, stored)
     return JSONResponse({"session_id": session_id, "turns": row.version, "state": {"records": row.state["records"]},
                          "transcript": [transcript_entry(t) for t in turns], "created": row.created,
                          "updated": row.updated})

@@ -61,8 +61,9 @@ def _by_old_value(reader: "TurnReader", new_text: str, old_text: str, said: str)
     old = _norm(old_text)
     if not old:
         return False
-    whole = [(r, f, v) for r, f, v in _filled(reader) if _norm(v) == old]
-    tail = [(r, f, v) for r, f, v in _filled(reader) if _norm(v).endswith(old) and _norm(v) != old]
+    filled = _filled(reader)
+    whole = [(r, f, v) for r, f, v in filled if _norm(v) == old]
+    tail = [(r, f, v) for r, f, v in filled if _norm(v).endswith(old) and _norm(v) != old]
     found = whole or tail
     if len({(r.var, f.name) for r, f, _v in found}) != 1:
         return False  # no field holds it, or several do: not clear which one is corrected
