@@ -59,8 +59,8 @@ def _activate_worksheets(rt: Runtime) -> bool:
 
 def _execute_kb_records(rt: Runtime) -> bool:
     changed = False
-    for rec in rt.state.kb_records():
-        if rec.status != "pending":
+    for rec in rt.state.open_records():
+        if not isinstance(rec, KBRecord) or rec.status != "pending":
             continue
         rt.knowledge.run(rec, rt.spec, rt.trace.kb)
         changed = True
@@ -127,7 +127,7 @@ def _row_type(rt: Runtime, rec: KBRecord):
 
 def _handle_assigned_fields(rt: Runtime, prev: DialogueState) -> bool:
     changed = False
-    for rec in list(rt.state.tasks()):
+    for rec in rt.state.open_tasks():  # a frozen record is settled: every value's actions ran
         if rec.status == "abandoned" or rec.values.keys() <= set(rec.actions_done):
             continue  # (the second: every value's actions ran; nothing below applies)
         before = prev.get(rec.var)
@@ -158,8 +158,8 @@ def _depth(rt: Runtime, rec: TaskRecord) -> int:
 
 def _execute_completed(rt: Runtime) -> bool:
     changed = False
-    order = sorted(rt.state.tasks(), key=lambda r: -_depth(rt, r))
-    for rec in order:
+    waiting = [r for r in rt.state.open_tasks() if r.status == "active" and r.outcome is None]
+    for rec in sorted(waiting, key=lambda r: -_depth(rt, r)):
         if rec.status != "active" or rec.outcome is not None:
             continue
         if not rt.record_active(rec) or not rt.is_complete(rec):

@@ -246,9 +246,17 @@ class Runtime:
                 for n in wanted:
                     if n in fields and n not in names:
                         names[n] = self.to_sandbox(rec.values.get(n))
-        for rec in tasks:
-            if keep(rec.var):
-                names[rec.var] = RecordProxy(self, rec)
+                if all(n in names for n in wanted):
+                    break  # the first record holding a name gives it: later ones are not read
+        if only is None or len(only) * 4 > len(tasks):
+            for rec in tasks:
+                if keep(rec.var):
+                    names[rec.var] = RecordProxy(self, rec)
+        else:  # a few names: look them up instead of walking every record
+            for n in only:
+                rec = self.state.get(n)
+                if isinstance(rec, TaskRecord):
+                    names[n] = RecordProxy(self, rec)
         for api in self.spec.apis:
             if keep(api.name):
                 names[api.name] = self._api_function(api.name)
@@ -350,7 +358,7 @@ class Runtime:
         entries = self.index.activation
         start = 0
         while start < len(entries):
-            live = frozenset(r.worksheet for r in self.state.tasks() if r.status != "abandoned")
+            live = frozenset({r.worksheet for r in self.state.tasks() if r.status != "abandoned"})
             true = [p for group in self.index.groups if group.positions[-1] >= start
                     for p in self._group_true(group, start, live)]
             following = [p for p in true if p >= start and entries[p].worksheet.name not in live]

@@ -253,6 +253,27 @@ class DialogueState:
     def kb_records(self) -> list[KBRecord]:
         return [r for r in self.records if isinstance(r, KBRecord)]
 
+    def open_records(self) -> list[Record]:
+        """The records a turn may still change (not frozen), in order: a long conversation's
+        settled records are skipped without being visited (`copy` hands the index on)."""
+        records = self.records
+        return [records[i] for i in self.open_indices()]
+
+    def open_indices(self) -> list[int]:
+        """Positions of the records that are not frozen (a new list)."""
+        cache = self.__dict__.get("_open")  # (list, count scanned, open indices); records only grow
+        records = self.records
+        if cache is None or cache[0] is not records or cache[1] > len(records):
+            cache = [records, 0, []]
+            self.__dict__["_open"] = cache
+        if cache[1] < len(records):
+            cache[2] += [i for i in range(cache[1], len(records)) if not records[i].__dict__.get("_frozen")]
+            cache[1] = len(records)
+        return list(cache[2])
+
+    def open_tasks(self) -> list[TaskRecord]:
+        return [r for r in self.open_records() if isinstance(r, TaskRecord)]
+
     def of_worksheet(self, worksheet: str) -> list[TaskRecord]:
         return [r for r in self.tasks() if r.worksheet == worksheet]
 
@@ -306,34 +327,65 @@ class DialogueState:
         for i, r in enumerate(self.records):
             if r is record:
                 self.records[i] = record = record.clone()
-                self.__dict__.pop("_by_var", None)
-                self.__dict__.pop("_tasks", None)
+                for cache in ("_by_var", "_tasks", "_open", "_json"):
+                    self.__dict__.pop(cache, None)
                 break
         return record
 
     # ------------------------------------------------------------ snapshots
     def copy(self) -> "DialogueState":
         """An independent state: records cloned (KB rows shared), settled records (a query that ran, a
-        completed task whose actions all ran) shared whole and frozen; acts and proposals copied."""
-        records: list[Record] = []
-        for r in self.records:
-            if r.__dict__.get("_frozen"):
-                records.append(r)
-            elif r.settled():
+        completed task whose actions all ran) shared whole and frozen; acts and proposals copied.
+
+        Only the open records are visited: frozen ones are shared by the list copy, and the
+        lookup, open-record and JSON caches are handed on, patched where a record was cloned."""
+        open_indices = self.open_indices()
+        n = len(self.records)
+        records = list(self.records)
+        by_var = self.__dict__.get("_by_var")
+        by_var = dict(by_var[2]) if by_var is not None and by_var[0] is self.records and by_var[1] == n else None
+        still_open: list[int] = []
+        for i in open_indices:
+            r = records[i]
+            if r.settled():
                 if isinstance(r, TaskRecord):
                     r.freeze()
                 else:
                     r.__dict__["_frozen"] = True
-                records.append(r)
-            else:
-                records.append(r.clone())
-        return DialogueState(records=records, turn=self.turn,
-                             last_acts=copy.deepcopy(self.last_acts), last_response=self.last_response,
-                             proposals=[Proposal(p.worksheet, json_copy(p.values), p.by) for p in self.proposals])
+                continue
+            records[i] = clone = r.clone()
+            still_open.append(i)
+            if by_var is not None and by_var.get(r.var) is r:
+                by_var[r.var] = clone
+        new = DialogueState(records=records, turn=self.turn,
+                            last_acts=copy.deepcopy(self.last_acts), last_response=self.last_response,
+                            proposals=[Proposal(p.worksheet, json_copy(p.values), p.by) for p in self.proposals])
+        d = new.__dict__
+        d["_open"] = [records, n, still_open]
+        if by_var is not None:
+            d["_by_var"] = [records, n, by_var]
+        json_list = self.__dict__.get("_json")
+        if json_list is not None and json_list[0] is self.records and json_list[1] == n:
+            d["_json"] = [records, n, list(json_list[2]), list(still_open)]
+        return new
+
+    def records_json(self) -> list[dict[str, Any]]:
+        """Every record's JSON; a copy's frozen records reuse the JSON its source had built."""
+        cache = self.__dict__.get("_json")  # (list, count, JSON per record, indices to rebuild)
+        records = self.records
+        if cache is None or cache[0] is not records or cache[1] > len(records):
+            out = [r.to_json() for r in records]
+        else:
+            out = cache[2]
+            for i in cache[3]:
+                out[i] = records[i].to_json()
+            out += [r.to_json() for r in records[cache[1]:]]
+        self.__dict__["_json"] = [records, len(records), out, self.open_indices()]
+        return list(out)
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "records": [r.to_json() for r in self.records],
+            "records": self.records_json(),
             "turn": self.turn,
             "last_acts": copy.deepcopy(self.last_acts),
             "last_response": self.last_response,

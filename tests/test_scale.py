@@ -90,6 +90,56 @@ def test_state_json_round_trip_after_copies(restaurant):
     assert again.to_json() == session.state
 
 
+def _booking_turns(k: int) -> list[str]:
+    """The k-th booking of bench_scale's long conversation: a question, a booking, details, yes."""
+    from bench.bench_scale import booking_lines
+    lines = booking_lines()
+    return [next(lines) for _ in range(5 * k)][-5:]
+
+
+def test_a_turn_late_in_a_long_conversation_visits_only_the_open_records(restaurant):
+    """Settled records are shared by the list copy and skipped by the policy: the number of Python
+    calls a turn makes does not grow with the records the conversation piled up."""
+    import sys
+    session = restaurant.new_session(parser="formal")
+    calls = {"n": 0}
+
+    def count(frame, event, arg):
+        if event == "call":
+            calls["n"] += 1
+
+    per_booking = []
+    for k in range(1, 13):
+        for line in _booking_turns(k):
+            assert session.turn(line).ok
+        calls["n"] = 0
+        sys.setprofile(count)
+        try:
+            assert session.turn("main.user_task = \"Book Restaurant\"").ok
+        finally:
+            sys.setprofile(None)
+        per_booking.append(calls["n"])
+    assert len(session.current.records) > 30
+    assert per_booking[-1] == per_booking[3], per_booking
+
+
+def test_cached_state_json_matches_every_record_after_edits_forks_and_rewinds(restaurant):
+    session = restaurant.new_session(parser="formal")
+    lines = [*_booking_turns(1), *_booking_turns(2), "exitws(book_1)", 'book_3 = BookRestaurant(number_of_people=4)']
+    for line in lines:
+        result = session.turn(line)
+        assert result.ok, line
+        assert result.state["records"] == [r.to_json() for r in result.snapshot.records]
+    assert next(r for r in session.state["records"] if r["var"] == "book_1")["status"] == "abandoned"
+    session.rewind(2)
+    fork = session.fork()
+    result = fork.turn("book_2 = BookRestaurant(number_of_people=5)")
+    assert result.state["records"] == [r.to_json() for r in result.snapshot.records]
+    assert DialogueState.from_json(json.loads(json.dumps(fork.state))).to_json()["records"] == fork.state["records"]
+    session.set_field("book_2", "number_of_people", 6) if session.current.get("book_2").status == "active" else None
+    assert session.state["records"] == [r.to_json() for r in session.current.records]
+
+
 # -- the policy ---------------------------------------------------------------------------
 
 

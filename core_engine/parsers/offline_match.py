@@ -12,6 +12,7 @@ would let the agent ask; nothing here is ever executed.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -57,8 +58,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 _WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
+@functools.lru_cache(maxsize=8192)
 def stem(word: str) -> str:
-    """A crude, predictable stem: plural and verb endings off ("courses" -> "cours", "dropping" -> "drop")."""
+    """A crude, predictable stem: plural and verb endings off ("courses" -> "cours", "dropping" -> "drop").
+    Cached: a turn stems the same few hundred words of the spec again and again."""
     w = word.lower()
     for suffix, repl in (("ies", "y"), ("sses", "ss"), ("es", ""), ("s", ""), ("ing", ""), ("ed", "")):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith("ss"):
@@ -197,10 +200,16 @@ def holds(source: str, lookup: Lookup) -> bool | None:
     if not source.strip():
         return True
     try:
-        tree = parse_python(source.strip(), mode="eval")
-        return bool(_ev(tree.body, lookup))
+        return bool(_ev(_predicate_tree(source.strip()), lookup))
     except (Unknown, SyntaxError, RecursionError, TypeError):
         return None
+
+
+@functools.lru_cache(maxsize=2048)
+def _predicate_tree(source: str) -> ast.AST:
+    """A predicate's expression tree, parsed once per source (spec predicates repeat every turn;
+    the tree is only read). A SyntaxError is not cached and is raised again."""
+    return parse_python(source, mode="eval").body  # type: ignore[attr-defined]
 
 
 def _path(node: ast.AST) -> tuple[str, ...]:
