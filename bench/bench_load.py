@@ -5,7 +5,10 @@ session, and the cost of a very large spec. Offline parser + template responses.
   tests, cycled), sequential, on 8 threads, and on 2 spawned processes: turns per second
   and per-turn p50/p99;
 - growth: one session of `long_turns` turns; per-turn p50 of the first and last 20 turns, with
-  the state piling up (a new ticket every few turns) and with a fixed state (one record edited);
+  the state piling up (a new ticket every few turns) and with a fixed state (one record edited).
+  The last 20 turns are other lines than the first 20 (the pool is cycled), so
+  `same_lines_last_pass` also compares the first 20 lines with the same 20 lines in the last
+  full pass over the pool (same text, a state that piled up);
 - memory: tracemalloc and RSS growth per idle session (each after 3 turns);
 - large spec: a 10,000-field worksheet spec loaded, linted and run for one turn;
 - oversized input: a 1 MB utterance (refused by the turn-size limit).
@@ -128,8 +131,18 @@ def bench_growth(long_turns: int, *, fixed_state: bool = False) -> dict[str, Any
         times.append((time.perf_counter() - started) * 1000)
     window = min(20, max(1, long_turns // 3))
     first, last = statistics.median(times[:window]), statistics.median(times[-window:])
+    # the same lines at the start and in the last full pass over the pool: more state, same text
+    passes = long_turns // len(pool)
+    same = None
+    if passes >= 2:
+        start = (passes - 1) * len(pool)
+        same = {"passes": passes, "lines": window,
+                "first_pass_p50_ms": round(first, 3),
+                "last_pass_p50_ms": round(statistics.median(times[start:start + window]), 3)}
+        same["last_over_first_p50"] = round(same["last_pass_p50_ms"] / first, 2) if first else None
     return {"turns": long_turns, "window": window, "first_p50_ms": round(first, 3), "last_p50_ms": round(last, 3),
             "last_over_first_p50": round(last / first, 2) if first else None,
+            "same_lines_last_pass": same,
             "records_at_end": len(session.state["records"]),
             "by_decile_p50_ms": [round(statistics.median(times[i:i + max(1, long_turns // 10)]), 3)
                                  for i in range(0, long_turns, max(1, long_turns // 10))]}

@@ -73,6 +73,8 @@ SUMMARY: dict[str, tuple[str, Callable[[dict], Any]]] = {
         "processes_turns_per_s": r["concurrency"]["processes"]["turns_per_s"],
         "turn_ms_growth_last_over_first": {"state_piling_up": r["growth"]["last_over_first_p50"],
                                            "records_at_end": r["growth"]["records_at_end"],
+                                           "state_piling_up_same_lines": (r["growth"].get("same_lines_last_pass")
+                                                                          or {}).get("last_over_first_p50"),
                                            "fixed_state": r["growth_fixed_state"]["last_over_first_p50"]},
         "idle_session_kib": r["memory"]["per_idle_session_kib"]}),
     "serve": ("bench_serve", lambda r: {
