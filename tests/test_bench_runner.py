@@ -85,7 +85,8 @@ GOOD = {
             ballast[::4096] = b"x" * len(ballast[::4096])
             return {"concurrency": {"sessions": sessions, "turns": turns, "threads": {"turns_per_s": 100.0},
                                     "processes": {"turns_per_s": 180.0}},
-                    "growth": {"last_over_first_p50": 3.0, "records_at_end": 40},
+                    "growth": {"last_over_first_p50": 3.0, "records_at_end": 40,
+                               "same_lines_last_pass": {"last_over_first_p50": 1.05}},
                     "growth_fixed_state": {"last_over_first_p50": 1.1}, "memory": {"per_idle_session_kib": 30.0}}
     """,
     "bench_serve": """
@@ -141,6 +142,7 @@ def test_quick_run_summarises_every_headline_figure(tmp_path: Path) -> None:
     assert summary["kb_indexed_structured_query_p95_ms"]["p95"] == 0.4
     assert summary["studio_turn_over_minimal_chat"]["ratio"] == 1.1
     assert summary["load"]["turn_ms_growth_last_over_first"] == {"state_piling_up": 3.0, "records_at_end": 40,
+                                                                 "state_piling_up_same_lines": 1.05,
                                                                  "fixed_state": 1.1}
     assert summary["serve"]["conversations"] == 20 and summary["serve"]["turns_per_s"]["postgresql_4w"] == 200.0
     assert summary["serve"]["lost_or_doubled_with_worker_killed"] == 0
