@@ -542,3 +542,24 @@ def test_the_batch_check_agrees_with_the_rules_of_inference(values, typ):
     clean = all(v and v == v.strip() and "\n" not in v for v in values)
     if fits and clean and typ != "list":
         assert fast is not None
+
+
+def test_a_new_kb_file_gets_larger_pages_and_an_existing_one_keeps_its_own(tmp_path):
+    from storage.kb_import import NEW_FILE_PAGE_SIZE
+
+    path = write_csv(tmp_path / "r.csv", HEADER, restaurant_rows(20))
+    new = tmp_path / "new.sqlite"
+    import_file(new, path, "restaurants")
+    old = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(old)
+    conn.execute("CREATE TABLE notes (n)")
+    conn.commit()
+    conn.close()
+    import_file(old, path, "restaurants")
+    sizes = {}
+    for db in (new, old):
+        conn = sqlite3.connect(db)
+        sizes[db.name] = conn.execute("PRAGMA page_size").fetchone()[0]
+        assert conn.execute("SELECT count(*) FROM restaurants").fetchone() == (20,)
+        conn.close()
+    assert sizes == {"new.sqlite": NEW_FILE_PAGE_SIZE, "old.sqlite": 4096}
