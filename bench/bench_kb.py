@@ -26,6 +26,7 @@ import csv
 import json
 import platform
 import random
+import resource
 import shutil
 import sqlite3
 import statistics
@@ -134,12 +135,22 @@ def _cli_script(csv_path: Path, same_work: bool, db_path: Path) -> str:
     return f"BEGIN;\n.import --csv {csv_path} restaurants\n{CLI_FTS}{extra}COMMIT;\n"
 
 
-def _time_cli(cli: str, script: str, folder: Path) -> float:
+def _cpu_s(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _time_cli(cli: str, script: str, folder: Path, cpu: list[float] | None = None) -> float:
+    """Wall seconds of the shell running `script` on a new database; its CPU seconds go to `cpu`."""
     db = folder / "cli.sqlite"
     db.unlink(missing_ok=True)
+    before = _cpu_s(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run([cli, str(db)], input=script, text=True, check=True, capture_output=True)
-    return time.perf_counter() - started
+    elapsed = time.perf_counter() - started
+    if cpu is not None:
+        cpu.append(_cpu_s(resource.RUSAGE_CHILDREN) - before)
+    return elapsed
 
 
 def compare_with_cli(csv_path: Path, rows: int, rounds: int, folder: Path) -> dict:
@@ -149,13 +160,17 @@ def compare_with_cli(csv_path: Path, rows: int, rounds: int, folder: Path) -> di
     plain: list[float] = []
     same: list[float] = []
     phases: list[dict[str, float]] = []
+    ours_cpu: list[float] = []
+    plain_cpu: list[float] = []
     for k in range(rounds):
         db = folder / f"ours{k}.sqlite"
+        before = _cpu_s(resource.RUSAGE_SELF)
         report = import_file(db, csv_path, "restaurants")
+        ours_cpu.append(_cpu_s(resource.RUSAGE_SELF) - before)
         ours.append(report.elapsed_s)
         phases.append(report.phases_s)
         if cli:
-            plain.append(_time_cli(cli, _cli_script(csv_path, False, db), folder))
+            plain.append(_time_cli(cli, _cli_script(csv_path, False, db), folder, plain_cpu))
             same.append(_time_cli(cli, _cli_script(csv_path, True, db), folder))
         db.unlink()
     out: dict = {"rounds": rounds, "ours_s": round(statistics.median(ours), 3),
@@ -170,6 +185,10 @@ def compare_with_cli(csv_path: Path, rows: int, rounds: int, folder: Path) -> di
     return {**out, "cli_import_fts_s": round(cli_s, 3), "cli_rows_per_s": round(rows / cli_s),
             "ratio": round(cli_s / statistics.median(ours), 3),
             "cli_same_work_s": round(same_s, 3), "ratio_same_work": round(same_s / statistics.median(ours), 3),
+            "cpu": {"ours_s": round(statistics.median(ours_cpu), 3), "cli_import_fts_s": round(statistics.median(plain_cpu), 3),
+                    "ratio": round(statistics.median(plain_cpu) / statistics.median(ours_cpu), 3),
+                    "note": "CPU seconds (user + system) of each side, medians: less moved by other load on a "
+                            "shared machine than wall time"},
             "note": "ratio = our rows/s over the shell's .import + FTS5 (higher is better; the goal is >= 0.9), "
                     "although our import does more (see work: typed, checked values, a lookup table and six "
                     "indexes the shell does not build); ratio_same_work: the shell also building our indexes "

@@ -100,6 +100,7 @@ SUMMARY: dict[str, tuple[str, Callable[[dict], Any]]] = {
     "kb_import_over_sqlite3_cli": ("bench_kb", lambda r: {
         "ratio": r["import_vs_sqlite3_cli"]["ratio"], "goal_min": 0.9,
         "ratio_same_work": r["import_vs_sqlite3_cli"].get("ratio_same_work"),
+        "cpu_ratio": (r["import_vs_sqlite3_cli"].get("cpu") or {}).get("ratio"),
         "note": r["import_vs_sqlite3_cli"].get("note")}),
     "kb_indexed_structured_query_p95_ms": ("bench_kb", lambda r: {
         "p95": r["indexed_structured_query"]["p95_ms"], "goal_max": 1.0, "rows": r["rows"],

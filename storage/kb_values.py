@@ -37,6 +37,11 @@ _INT = re.compile(r"[+-]?\d+")
 _FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SPACE = re.compile(r"\s")
+# the same rules over a batch joined by newlines (one match per batch; no value holds a newline)
+_INFER_INTS = re.compile(rf"(?:{_INFER_INT.pattern}\n)*")
+_INFER_FLOATS = re.compile(rf"(?:{_INFER_FLOAT.pattern}\n)*")
+_DATES = re.compile(rf"(?:{_DATE.pattern}\n)*")
+_BRACKETED = re.compile(r"(?:\[[^\n]*\]\n)*")  # each value starts with [ and ends with ]
 _BOOL_WORDS = {"true", "false", "yes", "no"}  # what inference accepts as a boolean column
 _BOOL_VALUES = {"true": 1, "yes": 1, "y": 1, "t": 1, "1": 1, "false": 0, "no": 0, "n": 0, "f": 0, "0": 0}
 _WHAT = {
@@ -222,28 +227,34 @@ def convert_column(values: list[Any], typ: str, *, checked: bool = False) -> lis
     return out
 
 
-def convert_sampled(values: list[Any], typ: str) -> list[Any] | None:
+def convert_sampled(values: list[Any], typ: str, *, strings: bool = False) -> list[Any] | None:
     """The stored forms of a batch typed from an earlier sample, when every value is a non-blank
     string that fits ``typ`` by the rules of inference (all in C loops); else None, and the
-    caller checks the batch value by value. List cells get only a bracket check here."""
-    if not _all_str(values):
+    caller checks the batch value by value. List cells get only a bracket check here.
+
+    ``strings``: the caller knows every value is a str (a CSV batch). A batch is checked with one
+    regex match over its values joined by newlines, not one match per value."""
+    if not strings and not _all_str(values):
         return None
     if typ == "text":
         return values if all(values) and not any(map(str.isspace, values)) else _fast_text(values)
     if not all(values):
         return None  # blanks (nulls) take the careful path
-    if typ == "int":
-        return list(map(int, values)) if all(map(_INFER_INT.fullmatch, values)) else None
-    if typ == "float":
-        if not all(map(_INFER_FLOAT.fullmatch, values)):
-            return None
-        out = list(map(float, values))
-        return out if all(map(math.isfinite, out)) else None
     if typ == "bool":
         lowered = list(map(str.lower, values))
         return list(map(_BOOL_VALUES.__getitem__, lowered)) if set(lowered) <= _BOOL_WORDS else None
+    joined = "\n".join(values) + "\n"
+    if joined.count("\n") != len(values):
+        return None  # a value with a line break in it: the per-value path
+    if typ == "int":
+        return list(map(int, values)) if _INFER_INTS.fullmatch(joined) else None
+    if typ == "float":
+        if not _INFER_FLOATS.fullmatch(joined):
+            return None
+        out = list(map(float, values))
+        return out if all(map(math.isfinite, out)) else None
     if typ == "date":
-        if not all(map(_DATE.fullmatch, values)):
+        if not _DATES.fullmatch(joined):
             return None
         try:
             list(map(datetime.date.fromisoformat, values))
@@ -251,8 +262,7 @@ def convert_sampled(values: list[Any], typ: str) -> list[Any] | None:
             return None
         return values
     if typ == "list":
-        ok = all(map(str.startswith, values, itertools.repeat("["))) and all(map(str.endswith, values, itertools.repeat("]")))
-        return values if ok else None
+        return values if _BRACKETED.fullmatch(joined) else None
     return None
 
 

@@ -476,3 +476,90 @@ def test_a_list_cell_that_is_not_json_past_the_sample_makes_the_column_text(tmp_
     assert conn.execute(f'SELECT "{name}" FROM t WHERE id = 2500').fetchone() == (f"[{element}]",)
     assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 't__cuisines'").fetchone() == (0,)
     conn.close()
+
+
+# -- checks after the sample ---------------------------------------------------------
+
+
+def test_an_error_after_the_sample_names_row_and_column_and_changes_nothing(tmp_path):
+    db = tmp_path / "kb.sqlite"
+    bad = write_csv(tmp_path / "bad.csv", HEADER, restaurant_rows(3000, bad_row=2345))
+    with pytest.raises(StorageError, match="row 2345, column 'rating': 'abc' is not a float"):
+        import_file(db, bad, "restaurants", column_types={"rating": "float"})
+    assert not db.exists()  # a failed first import leaves no file
+    import_file(db, write_csv(tmp_path / "ok.csv", HEADER, restaurant_rows(50)), "restaurants")
+    before = dump(db)
+    for table, replace in (("restaurants", True), ("other", False)):
+        with pytest.raises(StorageError, match="row 2345, column 'rating'") as caught:
+            import_file(db, bad, table, replace=replace, column_types={"rating": "float"})
+        assert caught.value.context["row"] == 2345 and caught.value.context["column"] == "rating"
+    assert dump(db) == before
+
+
+@pytest.mark.parametrize("late, typ, stored, next_row", [
+    ("007", "text", "007", "2501"),  # a leading zero is not an int by the rules of inference (a zip code)
+    ("1\n2", "text", "1\n2", "2501"),  # a line break inside a quoted cell
+    ("1" * 19, "float", float("1" * 19), 2501.0),  # past the 18 digits inference calls an int
+    ("12.5", "float", 12.5, 2501.0),
+])
+def test_an_int_that_does_not_fit_after_the_sample_retypes_the_column(tmp_path, late, typ, stored, next_row):
+    rows = [[i, f"Place {i}"] for i in range(1, 3001)]
+    rows[2499][0] = late
+    db = tmp_path / "kb.sqlite"
+    report = import_file(db, write_csv(tmp_path / "n.csv", ["n", "name"], rows), "t")
+    assert types_of(report.columns)["n"] == typ and report.rows == 3000
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT n FROM t WHERE name = 'Place 2500'").fetchone() == (stored,)
+    assert conn.execute("SELECT n FROM t WHERE name = 'Place 2501'").fetchone() == (next_row,)
+    conn.close()
+
+
+_CELL = st.one_of(
+    st.integers(-(10**20), 10**20).map(str),
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.dates().map(lambda d: d.isoformat()),
+    st.sampled_from(["2024-02-30", "007", "+5", "1e5", ".5", "5.", "yes", "No", "[1]", '["a", "b"]', "[x]",
+                     " 5", "5 ", "1\n2", "[1]\n", "", " ", "1_000", "\u0663", "0x10", "-0"]),
+    st.text(max_size=6),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_CELL, min_size=1, max_size=12), st.sampled_from(["int", "float", "bool", "date", "list", "text"]))
+def test_the_batch_check_agrees_with_the_rules_of_inference(values, typ):
+    """convert_sampled checks a CSV batch in one regex match; it must accept exactly what
+    inference accepts for clean cells, and store what the value-by-value path stores."""
+    from storage.kb_values import ColumnGuess, convert_column, convert_sampled
+
+    fast = convert_sampled(values, typ, strings=True)
+    guess = ColumnGuess()
+    guess.candidates = [typ] if typ != "text" else []
+    guess.add_batch(values)
+    fits = typ == "text" or bool(guess.candidates)
+    if fast is not None:
+        assert fits
+        assert fast == convert_column(values, typ, checked=True)
+    clean = all(v and v == v.strip() and "\n" not in v for v in values)
+    if fits and clean and typ != "list":
+        assert fast is not None
+
+
+def test_a_new_kb_file_gets_larger_pages_and_an_existing_one_keeps_its_own(tmp_path):
+    from storage.kb_import import NEW_FILE_PAGE_SIZE
+
+    path = write_csv(tmp_path / "r.csv", HEADER, restaurant_rows(20))
+    new = tmp_path / "new.sqlite"
+    import_file(new, path, "restaurants")
+    old = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(old)
+    conn.execute("CREATE TABLE notes (n)")
+    conn.commit()
+    conn.close()
+    import_file(old, path, "restaurants")
+    sizes = {}
+    for db in (new, old):
+        conn = sqlite3.connect(db)
+        sizes[db.name] = conn.execute("PRAGMA page_size").fetchone()[0]
+        assert conn.execute("SELECT count(*) FROM restaurants").fetchone() == (20,)
+        conn.close()
+    assert sizes == {"new.sqlite": NEW_FILE_PAGE_SIZE, "old.sqlite": 4096}
