@@ -230,7 +230,7 @@ def convert_column(values: list[Any], typ: str, *, checked: bool = False) -> lis
 def convert_sampled(values: list[Any], typ: str, *, strings: bool = False) -> list[Any] | None:
     """The stored forms of a batch typed from an earlier sample, when every value is a non-blank
     string that fits ``typ`` by the rules of inference (all in C loops); else None, and the
-    caller checks the batch value by value. List cells get only a bracket check here.
+    caller checks the batch value by value. List cells are parsed as one JSON array of the batch.
 
     ``strings``: the caller knows every value is a str (a CSV batch). A batch is checked with one
     regex match over its values joined by newlines, not one match per value."""
@@ -262,7 +262,13 @@ def convert_sampled(values: list[Any], typ: str, *, strings: bool = False) -> li
             return None
         return values
     if typ == "list":
-        return values if _BRACKETED.fullmatch(joined) else None
+        if not _BRACKETED.fullmatch(joined):
+            return None
+        try:  # the whole batch parsed as one JSON array of arrays: one C call, not one per cell
+            parsed = json.loads("[" + ",".join(values) + "]")
+        except ValueError:
+            return None
+        return values if len(parsed) == len(values) and all(isinstance(v, list) for v in parsed) else None
     return None
 
 
