@@ -40,6 +40,7 @@ from .base import ParseContext, ParseResult
 from .offline_answers import AnswerReader
 from .offline_edits import change_rule, same_as_rule, special_request_rule
 from .offline_focus import decontextualise, is_bare_request, narrow_previous, state_question
+from .offline_items import item_options, item_request, said_names
 from .offline_initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
 from .offline_intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
@@ -201,7 +202,7 @@ class TurnReader:
             return
         for rule in (self._small_talk, self._switch, self._choose, self._correction, self._refusal, self._same_as, self._refine,
                      self._change, self._special_request, self._typed_answer, self._opening, self._new_task,
-                     self._semantic_task, self._row_request, self._question,
+                     self._semantic_task, self._row_request, self._item_request, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._search):
             if rule(rest):
@@ -309,6 +310,9 @@ class TurnReader:
 
     def _row_request(self, text: str) -> bool:
         return row_request(self, text)
+
+    def _item_request(self, text: str) -> bool:
+        return item_request(self, text)
 
     def _refine(self, text: str) -> bool:
         return refine_search(self, text)
@@ -580,6 +584,16 @@ class TurnReader:
             return False
         if several_codes(self, text, e.rec, e.field):
             self.answered = True
+            return True
+        named = said_names(self, e.field, text)
+        if len(named) == 1:  # "X, a drop-in session for one person": the row name, and the rest for other fields
+            self.assign("answer-to-ask", named[0][1], e.rec, e.field, named[0][1], type="str", shape="kb row name")
+            self.answered = True
+            rest = re.sub(re.escape(named[0][1]), " ", text, flags=re.I)
+            for name, value in item_options(self, self.view.worksheet(e.rec), rest, {e.field.name}).items():
+                f = self.view.worksheet(e.rec).field(name)
+                if f is not None and self.view.unfilled(e.rec, f):
+                    self.assign("extra-value", rest, e.rec, f, value)
             return True
         several = self.answers.multi_fill(text, e.rec, e.field)
         if several:

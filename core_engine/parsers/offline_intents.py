@@ -129,7 +129,11 @@ _EXPLICIT_REFUSAL = re.compile(
     r"\b(?:i'?d|i\s+would)\s+rather\s+not\b|\brather\s+not\b|\bprefer\s+not\b|"
     r"\bnot\s+(?:going\s+to|gonna)\s+(?:say|tell|share|give)\b|\bwon'?t\s+(?:say|tell|share|give)\b|"
     r"\b(?:can't|cannot|can\s+not)\s+(?:say|tell|share)\b|"
-    r"\b(?:don't|do\s+not)\s+want\s+to\s+(?:say|share|tell|give)\b|\bnone\s+of\s+your\s+business\b|"
+    r"\b(?:don't|do\s+not|dont)\s+(?:want|wish|like)\s+to\s+(?:say|share|tell|give|answer|provide|disclose|reveal)\b|"
+    r"\bnone\s+of\s+your\s+business\b|"
+    # "I'm not comfortable giving out secret words", "I'm not willing to share that"
+    r"\bnot\s+(?:comfortable|happy|willing)\s+(?:with\s+)?(?:to\s+)?(?:giv|shar|say|tell|answer|provid|disclos|"
+    r"reveal)\w*\b|"
     r"^(?:skip|pass|skip\s+(?:it|this|that)|next)[.!]*$", re.I)
 
 

@@ -177,7 +177,10 @@ def open_activated(reader: "TurnReader", overlay: dict[str, dict[str, Any]], tex
         if any(r.status != "abandoned" for r in reader.state.of_worksheet(ws.name)):
             continue
         if holds(ws.predicate, reader.view.lookup(None, overlay)) is True:
-            open_worksheet(reader, ws, text, bag, rule=rule, hints=hints)
+            # the records that opened it are the scope of its nested worksheets' predicates (`task == ...`)
+            scope = [({**r.values, **overlay.get(r.var, {})}, reader.view.worksheet(r))
+                     for r in reader.view.live_records() if r.parent is None]
+            open_worksheet(reader, ws, text, bag, rule=rule, hints=hints, scope=scope)
             opened.append(ws)
     return opened
 
@@ -257,6 +260,10 @@ def _codes_fit(ws_name: str, f: Field) -> bool:
     return bool(stems & _CODE_FIELD_WORDS) or bool(stems & {stem(w) for w in snake_case(ws_name).split("_")})
 
 
+_MONTH = re.compile(r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
+                    r"december)\b", re.I)
+
+
 def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[str, Any], inner: Described) -> None:
     """Values of a worksheet the description opens: a course-code-like token ("CS 106A") for its code field,
     labelled numbers ("3 units"), dates and times."""
@@ -270,6 +277,12 @@ def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[s
                 break
     if not inner.items:
         return  # typed values alone do not say that this worksheet is meant
+    months = list(dict.fromkeys(m.group(0).capitalize() for m in _MONTH.finditer(bag.text)
+                                if m.group(0) != "may" and not m.group(0).isupper()))  # "may I ...": a verb
+    month_fields = [f for f in sub.fields if f.kind == "input" and reader.view.kind_of(f) == "str"
+                    and "month" in f.name.split("_") and f.name not in values and f.name not in inner.items]
+    if len(months) == 1 and len(month_fields) == 1:  # "twice in June" for `charge_month`: the one month named
+        inner.items[month_fields[0].name] = (literal(months[0]), months[0], [months[0]])
     ghost = TaskRecord(var="_", worksheet=sub.name)
     candidates = [(ghost, f) for f in sub.fields if f.kind == "input" and f.name not in values
                   and f.name not in inner.items and reader.view.kind_of(f) in ("int", "float", "date", "time")]
@@ -284,11 +297,13 @@ def _is_enum(reader: "TurnReader", rec: TaskRecord, name: str) -> bool:
 
 
 def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rule: str = "task-description",
-                   hints: dict[str, tuple[str, list[str]]] | None = None) -> None:
+                   hints: dict[str, tuple[str, list[str]]] | None = None,
+                   scope: list[tuple[dict[str, Any], Worksheet]] | None = None) -> None:
     """A worksheet the description activates: its enum values, slot values and a KB search, in one record.
-    `hints` are enum values a reading by meaning implies (offline_semantic)."""
+    `hints` are enum values a reading by meaning implies (offline_semantic); `scope`, the values of the
+    records that opened it, decides the predicates of the worksheets nested in it."""
     var = reader.state.new_var(snake_case(ws.name))
-    found = match_worksheet(reader, bag, ws, {}, [], None, hints=hints)
+    found = match_worksheet(reader, bag, ws, {}, scope or [], None, hints=hints)
     kwargs = {k: v[0] for k, v in found.items.items()}
     matched = [w for v in found.items.values() for w in v[2]]
     ghost = TaskRecord(var=var, worksheet=ws.name)
@@ -300,9 +315,11 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     for m in mentions:
         kwargs[m.field.name] = literal(m.value)
         matched.append(m.matched)
+    from .offline_items import item_values
     from .offline_openings import opening_values, proposed_row  # late: they use this module's helpers
 
     names = opening_values(reader, ws, text, kwargs, matched)  # the names read are not words to search for
+    item_values(reader, ws, text, kwargs, matched)  # "X for ... and Y as ...": items named by KB rows
     rows = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "row"]
     held = (pronoun_row(reader, text) or proposed_row(reader, ws, rows[0].name, text)) if rows else None
     if held:
