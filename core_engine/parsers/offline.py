@@ -40,7 +40,7 @@ from .base import ParseContext, ParseResult
 from .offline_answers import AnswerReader
 from .offline_edits import change_rule, same_as_rule, special_request_rule
 from .offline_focus import decontextualise, is_bare_request, narrow_previous, state_question
-from .offline_items import item_options, item_request, said_names
+from .offline_items import item_request, named_answer
 from .offline_initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
 from .offline_intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
@@ -418,6 +418,8 @@ class TurnReader:
         if e is None or e.act != "ask" or self.answered:
             return False
         kind = self.view.kind_of(e.field)
+        if kind == "Enum" and _asks_about_world(text):
+            return False  # "what's the deadline to drop a course?" asks the KB; it does not choose the option
         if kind == "Enum" and describe_task(self, text, e.rec, e.field):
             self.answered = True
             self._extras(text, e.rec)
@@ -585,15 +587,8 @@ class TurnReader:
         if several_codes(self, text, e.rec, e.field):
             self.answered = True
             return True
-        named = said_names(self, e.field, text)
-        if len(named) == 1:  # "X, a drop-in session for one person": the row name, and the rest for other fields
-            self.assign("answer-to-ask", named[0][1], e.rec, e.field, named[0][1], type="str", shape="kb row name")
+        if named_answer(self, text, e.rec, e.field):
             self.answered = True
-            rest = re.sub(re.escape(named[0][1]), " ", text, flags=re.I)
-            for name, value in item_options(self, self.view.worksheet(e.rec), rest, {e.field.name}).items():
-                f = self.view.worksheet(e.rec).field(name)
-                if f is not None and self.view.unfilled(e.rec, f):
-                    self.assign("extra-value", rest, e.rec, f, value)
             return True
         several = self.answers.multi_fill(text, e.rec, e.field)
         if several:
@@ -623,6 +618,13 @@ class TurnReader:
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         return True
+
+
+def _asks_about_world(text: str) -> bool:
+    """A wh-question that is not about the user's own thing ("my", "our") and asks for no task: a question
+    for the KB even when it says an option's words ("when is the deadline to drop a course?")."""
+    return bool(_WH_QUESTION.match(text)) and not task_request(text) and \
+        (_OWN_THING.search(text) is None or _HOW_TO.match(text) is not None)
 
 
 def _leftover(text: str, mentions: list[Mention]) -> list[str]:

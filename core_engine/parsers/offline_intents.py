@@ -163,9 +163,20 @@ _REQUEST_ONLY = re.compile(
     r"[^.!?]{0,40}[.!?]*$", re.I)
 
 
+_VAGUE_TROUBLE = re.compile(
+    r"^(?:(?:hi|hello|hey|so|yes|ok|okay|um|well)[,!.\s]+)*(?:i\s+(?:have|'?ve\s+got|got|am\s+having|need\s+help\s+with)|"
+    r"i'?m\s+having|there'?s|there\s+is|we\s+have)\s+(?:a|an|some|one)?\s*(?:small\s+|little\s+|big\s+)?"
+    r"(?:problem|issue|trouble|question|concern)s?\s+(?:with|about|regarding|on)\s+(?:my|the|our|an?)\s+[\w'-]+"
+    r"(?:\s+[\w'-]+)?[.!]*$|"
+    r"^(?:(?:hi|hello|hey|so|um|well)[,!.\s]+)*something(?:'?s|\s+is)\s+(?:wrong|not\s+right|off|up)\s+with\s+"
+    r"(?:my|the|our)\s+[\w'-]+(?:\s+[\w'-]+)?[.!]*$", re.I)
+
+
 def request_only(sentence: str) -> bool:
-    """ "I need to report fraud": says which task, not what happened (too short to be the story itself)."""
-    return _REQUEST_ONLY.match(normalise(sentence)) is not None
+    """ "I need to report fraud": says which task, not what happened (too short to be the story itself).
+    "I have a problem with my card" names the thing, not what is wrong with it: not the story either."""
+    said = normalise(sentence)
+    return _REQUEST_ONLY.match(said) is not None or _VAGUE_TROUBLE.match(said) is not None
 
 
 def plea(text: str) -> bool:

@@ -91,6 +91,23 @@ def name_field(reader: "TurnReader", ws: Worksheet) -> Field | None:
     return found[0] if len(found) == 1 else None
 
 
+def named_answer(reader: "TurnReader", text: str, rec: Any, f: Field) -> bool:
+    """ "X, a drop-in session for one person" to the asked name field: the one row name said, and the rest of
+    the turn read as the record's other options."""
+    named = said_names(reader, f, text)
+    if len(named) != 1:
+        return False
+    name = named[0][1]
+    reader.assign("answer-to-ask", name, rec, f, name, type="str", shape="kb row name")
+    rest = re.sub(re.escape(name), " ", text, flags=re.I)
+    ws = reader.view.worksheet(rec)
+    for other, value in item_options(reader, ws, rest, {f.name}).items():
+        field = ws.field(other)
+        if field is not None and reader.view.unfilled(rec, field):
+            reader.assign("extra-value", rest, rec, field, value)
+    return True
+
+
 def item_task(reader: "TurnReader") -> tuple[Worksheet, Field, Worksheet] | None:
     """(task worksheet, its field of the item type, the item worksheet) when exactly one task worksheet holds
     items whose name field names KB rows."""
@@ -199,7 +216,12 @@ def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str
     return out
 
 
-_CLAUSE = re.compile(r"\s(?:and|plus|then|also|as\s+well\s+as)\s")
+_CLAUSE = re.compile(r"[\s,](?:and|plus|then|also|as\s+well\s+as)\s", re.I)
+
+
+def pieces_at(text: str, starts: list[int]) -> list[str]:
+    """`text` cut into one piece per item starting at `starts` (see `_pieces`)."""
+    return _pieces(text, starts)
 
 
 def _pieces(low: str, starts: list[int]) -> list[str]:

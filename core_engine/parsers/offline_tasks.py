@@ -448,7 +448,9 @@ def _shared_values(reader: "TurnReader", text: str, ws: Worksheet, skip: Field) 
 
 
 def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) -> bool:
-    """ "CS 221 and CS 229" for the asked course: the first here, the others in the next sibling records."""
+    """ "CS 221 and CS 229" for the asked course: the first here, the others in the next sibling records, each
+    with the options said in its own piece of the turn ("X for a letter grade and Y for 4 units")."""
+    from .offline_items import item_options
     codes = _code_list(reader, text, rec.worksheet, f)
     parent = reader.state.get(rec.parent or "")
     if not codes or not isinstance(parent, TaskRecord) or not rec.parent_field:
@@ -457,9 +459,20 @@ def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) ->
     slot = pws.field(rec.parent_field)
     if slot is None:
         return False
+    from .offline_items import pieces_at  # late: offline_items uses this module's helpers
+
+    ws = reader.view.worksheet(rec)
+    spans = find_codes(text)
+    pieces = pieces_at(text, [c.start for c in spans]) if len(spans) == len(codes) else [""] * len(codes)
+    said = [c.text for c in spans] if len(spans) == len(codes) else codes
+    options = [item_options(reader, ws, piece.replace(c, " "), {f.name}) for piece, c in zip(pieces, said)]
     reader.emit("several-values", codes[0], f"{rec.var}.{f.name} = {literal(codes[0])}")
-    for sib, code in zip(sibling_fields(reader, pws, slot, parent.values, parent), codes[1:]):
-        reader.emit("several-values", code, f"{parent.var}.{sib.name} = {rec.worksheet}({f.name}={literal(code)})")
+    for name, value in options[0].items():  # "CS 106B for a letter grade and ...": the first code's options
+        if ws.field(name) is not None and reader.view.unfilled(rec, ws.field(name)):
+            reader.emit("several-values", pieces[0], f"{rec.var}.{name} = {literal(value)}")
+    for sib, code, opts in zip(sibling_fields(reader, pws, slot, parent.values, parent), codes[1:], options[1:]):
+        kwargs = "".join(f", {k}={literal(v)}" for k, v in opts.items())
+        reader.emit("several-values", code, f"{parent.var}.{sib.name} = {rec.worksheet}({f.name}={literal(code)}{kwargs})")
     return True
 
 
