@@ -58,9 +58,12 @@ def _restated(reader: "TurnReader", what: str, new_text: str, said: str) -> bool
     scored = sorted((((len(bag.hits(_name_stems(f))), field_mention(f, bag)[0]), rec, f)
                      for rec in reader.view.live_records() for f in reader.view.input_fields(rec)),
                     key=lambda x: x[0], reverse=True)
-    if not scored or scored[0][0][0] < 1 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+    if not scored or scored[0][0][0] < 1:
         return False
-    _score, rec, f = scored[0]
+    tied = [(rec, f) for score, rec, f in scored if score == scored[0][0] and _may_hold(reader, f, new_text)]
+    if len(tied) != 1:
+        return False
+    rec, f = tied[0]
     current = rec.values.get(f.name)
     if reader.view.kind_of(f) not in _PLAIN or not isinstance(current, (str, int, float)) or current == "NA":
         return False
@@ -118,6 +121,13 @@ def _by_field_words(reader: "TurnReader", what: str, new_text: str, said: str) -
         return False
     reader.assign("correction", said, rec, f, value, was=current)
     return True
+
+
+def _may_hold(reader: "TurnReader", f: Field, new_text: str) -> bool:
+    """A field whose values are KB row names (offline_items) can only be given a row name."""
+    from .offline_items import names_for, said_names  # late: offline_items imports the slot helpers
+
+    return not names_for(reader, f) or bool(said_names(reader, f, new_text))
 
 
 def _name_stems(f: Field) -> set[str]:

@@ -159,10 +159,10 @@ def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str
     from .offline_tasks import literal
 
     for slot in ws.fields:
-        sub = reader.spec.worksheet(slot.type) if slot.kind == "input" and slot.name not in kwargs else None
+        sub = reader.spec.worksheet(slot.type) if slot.kind == "input" else None
         nf = name_field(reader, sub) if sub is not None and sub.kind == "task" else None
-        if nf is None:
-            continue
+        if nf is None or f"{nf.name}=" in str(kwargs.get(slot.name, "")):
+            continue  # not an item, or already named: the items read here replace what the words gave it
         names = said_names(reader, nf, text)
         if not names:
             return

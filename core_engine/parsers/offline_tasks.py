@@ -260,8 +260,8 @@ def _codes_fit(ws_name: str, f: Field) -> bool:
     return bool(stems & _CODE_FIELD_WORDS) or bool(stems & {stem(w) for w in snake_case(ws_name).split("_")})
 
 
-_MONTH = re.compile(r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
-                    r"december)\b", re.I)
+_MONTH = re.compile(r"\b(?:january|february|march|april|may(?!\s+(?:i|we|you|they|he|she|it|be|have)\b)|june|july|"
+                    r"august|september|october|november|december)\b", re.I)
 
 
 def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[str, Any], inner: Described) -> None:
@@ -275,14 +275,14 @@ def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[s
                     and _codes_fit(sub.name, f):
                 inner.items[f.name] = (literal(codes[0].value), codes[0].value, [codes[0].text])
                 break
-    if not inner.items:
-        return  # typed values alone do not say that this worksheet is meant
     months = list(dict.fromkeys(m.group(0).capitalize() for m in _MONTH.finditer(bag.text)
                                 if m.group(0) != "may" and not m.group(0).isupper()))  # "may I ...": a verb
     month_fields = [f for f in sub.fields if f.kind == "input" and reader.view.kind_of(f) == "str"
                     and "month" in f.name.split("_") and f.name not in values and f.name not in inner.items]
     if len(months) == 1 and len(month_fields) == 1:  # "twice in June" for `charge_month`: the one month named
         inner.items[month_fields[0].name] = (literal(months[0]), months[0], [months[0]])
+    if not inner.items:
+        return  # typed values alone do not say that this worksheet is meant
     ghost = TaskRecord(var="_", worksheet=sub.name)
     candidates = [(ghost, f) for f in sub.fields if f.kind == "input" and f.name not in values
                   and f.name not in inner.items and reader.view.kind_of(f) in ("int", "float", "date", "time")]
