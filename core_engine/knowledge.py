@@ -129,6 +129,13 @@ class OfflineKnowledgeParser:
             if by_text is not None:  # nothing named a table: the one whose text holds the question's words
                 name = by_text[0]
                 rules[-1].update(table=name, text_hits=by_text[1])
+        elif len(tables) > 1 and rules and not found.get(name, ([], set()))[0] and not (asked and name in asked):
+            # "how late can I cancel a class?": "class" names a table, but no value of it is said and its text
+            # holds none of the other words; another table's text holds them (the house rules)
+            by_text = by_text_hits(kb, tables, _free_words(tokens, spent, schemas[name]))
+            if by_text is not None and by_text[0] != name and by_text[1].get(name, 0) == 0:
+                name = by_text[0]
+                rules[-1].update(table=name, text_hits=by_text[1])
         info = tables[name]
         matches, used = found.get(name, ([], set()))
         matches, used = list(matches), set(used)

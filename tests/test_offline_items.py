@@ -195,7 +195,8 @@ def test_a_wh_question_while_the_task_is_asked_goes_to_the_kb(agent):
 
 @pytest.mark.parametrize("question,table", [("who teaches Sushi Night?", "workshops"),
                                             ("what time does the Tasting Room open?", "venues"),
-                                            ("do I need to bring an apron?", "rules")])
+                                            ("do I need to bring an apron?", "rules"),
+                                            ("what if a workshop gets cancelled?", "rules")])
 def test_the_kb_table_is_the_one_that_holds_the_answer(agent, question, table):
     kb, _knowledge = offline_knowledge(agent)
     query, rules = OfflineKnowledgeParser().parse(question, kb, agent.spec)
