@@ -208,3 +208,9 @@ def test_what_time_is_not_a_search_word(agent):
     kb, _knowledge = offline_knowledge(agent)
     query, _rules = OfflineKnowledgeParser().parse("what time does the Main Kitchen open?", kb, agent.spec)
     assert [r["id"] for r in kb.execute(query.sql()).rows] == ["v1"]
+
+
+def test_an_option_said_for_each_item_goes_to_every_item(agent):
+    session, _ = talk(agent, "I'd like Knife Skills online and Bread Basics in the kitchen, 2 people each")
+    assert values(session, "seat") == {"workshop_name": "Knife Skills", "format": "Online", "people": 2}
+    assert values(session, "seat_2") == {"workshop_name": "Bread Basics", "format": "Kitchen", "people": 2}

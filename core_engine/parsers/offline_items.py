@@ -175,11 +175,12 @@ def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str
                 break
             slots.append(nxt)
         pieces = _pieces(low, [p for p, _n in names])
+        shared = shared_options(reader, sub, text, {nf.name})
         for i, (s, (pos, name)) in enumerate(zip(slots, names)):
             piece = pieces[i]
             item = {nf.name: literal(name)}
-            item.update({k: literal(v) for k, v in item_options(reader, sub, piece.replace(_words(name).strip(), " "),
-                                                                {nf.name}).items()})
+            own = item_options(reader, sub, piece.replace(_words(name).strip(), " "), {nf.name})
+            item.update({k: literal(v) for k, v in {**shared, **own}.items()})
             kwargs[s.name] = f"{sub.name}({', '.join(f'{k}={v}' for k, v in item.items())})"
             matched.append(name)
         for gate in values:
@@ -214,6 +215,15 @@ def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str
                                                           for f in sub.fields):
         out[counts[0].name] = int(numbers[0].value)
     return out
+
+
+_EVERY = re.compile(r"\b(?:each|both|all\s+of\s+them|for\s+all|for\s+both)\b", re.I)
+
+
+def shared_options(reader: "TurnReader", sub: Worksheet, text: str, skip: set[str]) -> dict[str, Any]:
+    """ "..., 3 units each": the options of the last clause that says each, both or all go to every item."""
+    every = [c for c in re.split(r"[,;]", text)[1:] if _EVERY.search(c)]
+    return item_options(reader, sub, every[-1], skip) if every else {}
 
 
 _CLAUSE = re.compile(r"[\s,](?:and|plus|then|also|as\s+well\s+as)\s", re.I)

@@ -450,7 +450,7 @@ def _shared_values(reader: "TurnReader", text: str, ws: Worksheet, skip: Field) 
 def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) -> bool:
     """ "CS 221 and CS 229" for the asked course: the first here, the others in the next sibling records, each
     with the options said in its own piece of the turn ("X for a letter grade and Y for 4 units")."""
-    from .offline_items import item_options
+    from .offline_items import item_options, shared_options
     codes = _code_list(reader, text, rec.worksheet, f)
     parent = reader.state.get(rec.parent or "")
     if not codes or not isinstance(parent, TaskRecord) or not rec.parent_field:
@@ -465,7 +465,8 @@ def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) ->
     spans = find_codes(text)
     pieces = pieces_at(text, [c.start for c in spans]) if len(spans) == len(codes) else [""] * len(codes)
     said = [c.text for c in spans] if len(spans) == len(codes) else codes
-    options = [item_options(reader, ws, piece.replace(c, " "), {f.name}) for piece, c in zip(pieces, said)]
+    shared = shared_options(reader, ws, text, {f.name})
+    options = [{**shared, **item_options(reader, ws, piece.replace(c, " "), {f.name})} for piece, c in zip(pieces, said)]
     reader.emit("several-values", codes[0], f"{rec.var}.{f.name} = {literal(codes[0])}")
     for name, value in options[0].items():  # "CS 106B for a letter grade and ...": the first code's options
         if ws.field(name) is not None and reader.view.unfilled(rec, ws.field(name)):
