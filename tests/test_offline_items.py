@@ -214,3 +214,20 @@ def test_an_option_said_for_each_item_goes_to_every_item(agent):
     session, _ = talk(agent, "I'd like Knife Skills online and Bread Basics in the kitchen, 2 people each")
     assert values(session, "seat") == {"workshop_name": "Knife Skills", "format": "Online", "people": 2}
     assert values(session, "seat_2") == {"workshop_name": "Bread Basics", "format": "Kitchen", "people": 2}
+
+
+def test_the_agents_own_words_are_no_search_in_a_task_request(tmp_path):
+    """ "I'd like to book a veterinary visit" to a vet clinic's agent opens the task with no KB search;
+    a word that is a KB value ("horses") is still searched."""
+    from tests.test_offline_generalisation import SPEC as VET_SPEC, VETS
+    root = tmp_path / "vet"
+    root.mkdir()
+    spec = {**VET_SPEC, "description": "The assistant of a veterinary clinic: books visits with the vets for pets."}
+    (root / "spec.json").write_text(json.dumps(spec))
+    (root / "data").mkdir()
+    (root / "data" / "vets.jsonl").write_text("".join(json.dumps(r) + "\n" for r in VETS))
+    vet = Agent.load(root)
+    _session, (r,) = talk(vet, "Hi, I'd like to book a veterinary visit")
+    assert not any("answer(" in s for s in statements(r)), statements(r)
+    _session, (r,) = talk(vet, "Hi, I'd like to book a veterinary visit with a vet for horses")
+    assert any("answer(" in s and "horses" in s for s in statements(r)), statements(r)

@@ -330,8 +330,12 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         spent = [w for v in found.items.values() for w in v[2] if isinstance(w, str)]
         named = reader.vocabulary.found_in(text, reader.ctx.kb) if reader.ctx.kb is not None else []
         long_turn = len(text.split()) > 12 and named and len(mentions) >= 2  # a turn of many values
+        # the agent's own description says what it is about ("dental" of a dental practice's assistant): those
+        # words are no search terms, unless they are values of the KB ("Riverton" in it is a city)
+        own = set(content_stems(reader.spec.description)) - {stem(w) for t in named for w in t.split()}
         query = " ".join(sorted(named, key=text.lower().find)) if long_turn else \
-            search_query(text, said_texts(mentions) + spent + names, set(bag.hits(BOOKING_WORDS | task_words(ws))))
+            search_query(text, said_texts(mentions) + spent + names,
+                         set(bag.hits(BOOKING_WORDS | task_words(ws) | own)))
         if query:
             kwargs[rows[0].name] = f"answer({literal(query)})"
             matched.append(query)
