@@ -149,9 +149,10 @@ def test_a_name_that_is_no_row_is_still_an_answer(agent):
     assert values(session, "seat").get("workshop_name") != "Knife Skills"
 
 
-def test_a_restated_value_for_a_named_field_replaces_it(agent):
-    session, results = talk(agent, "I'd like Vegan Feast online for 1", "no", "Sam Reed",
-                            "my registered name is Samuel Reed")
+@pytest.mark.parametrize("words", ["my registered name is Samuel Reed", "the name on the phone account is Samuel Reed"])
+def test_a_restated_value_for_a_named_field_replaces_it(agent, words):
+    """The field is the one the sentence's head noun names ("name" of "the name on the phone account")."""
+    session, results = talk(agent, "I'd like Vegan Feast online for 1", "no", "Sam Reed", words)
     assert values(session, "enrol")["full_name"] == "Samuel Reed"
     rule = next(r for r in results[-1].trace["parse"]["rules"] if r.get("statement"))
     assert rule["rule"] == "correction" and rule["was"] == "Sam Reed"

@@ -55,7 +55,9 @@ def _restated(reader: "TurnReader", what: str, new_text: str, said: str) -> bool
     strongly (name words) than every other field of the live records, the asked one included, so an answer
     to the question asked ("my membership number is ..." when it is asked) is never taken for it."""
     bag = Bag.of(what)
-    scored = sorted((((len(bag.hits(_name_stems(f))), field_mention(f, bag)[0]), rec, f)
+    head = Bag.of(re.split(r"\s+(?:on|of|for|under|in|at|with|from)\s+", what, maxsplit=1)[0])  # "name" of "name on ..."
+    scored = sorted((((len(head.hits(_name_stems(f))), len(bag.hits(_name_stems(f))), field_mention(f, bag)[0]),
+                      rec, f)
                      for rec in reader.view.live_records() for f in reader.view.input_fields(rec)),
                     key=lambda x: x[0], reverse=True)
     if not scored or scored[0][0][0] < 1:
