@@ -232,3 +232,16 @@ def test_the_agents_own_words_are_no_search_in_a_task_request(tmp_path):
     assert not any("answer(" in s for s in statements(r)), statements(r)
     _session, (r,) = talk(vet, "Hi, I'd like to book a veterinary visit with a vet for horses")
     assert any("answer(" in s and "horses" in s for s in statements(r)), statements(r)
+
+
+def test_put_on_hold_is_a_request_for_the_row_task(tmp_path):
+    """ "Can I put X on hold for Friday?" asks for the task that takes X (offline_requests), not a search."""
+    from tests.test_offline_generalisation import SPEC as VET_SPEC, VETS
+    root = tmp_path / "vet"
+    root.mkdir()
+    (root / "spec.json").write_text(json.dumps(VET_SPEC))
+    (root / "data").mkdir()
+    (root / "data" / "vets.jsonl").write_text("".join(json.dumps(r) + "\n" for r in VETS))
+    session, (r,) = talk(Agent.load(root), "Can I put Dr. Lena Fischer on hold for Friday?")
+    assert values(session, "main")["task"] == "Book Visit"
+    assert values(session, "book_visit")["date"] == "2024-07-05"
