@@ -245,3 +245,9 @@ def test_put_on_hold_is_a_request_for_the_row_task(tmp_path):
     session, (r,) = talk(Agent.load(root), "Can I put Dr. Lena Fischer on hold for Friday?")
     assert values(session, "main")["task"] == "Book Visit"
     assert values(session, "book_visit")["date"] == "2024-07-05"
+
+
+def test_something_for_is_a_search(agent):
+    """No question word and no KB value: "something for ..." still asks the KB (while the task is asked)."""
+    _session, (_r1, r2) = talk(agent, "hello", "something on the rules about aprons and shoes")
+    assert statements(r2) and statements(r2)[0].startswith("answer(")

@@ -57,6 +57,9 @@ from .offline_values import find_codes, find_dates, find_numbers, find_times, no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
+_LOOKING_FOR = re.compile(r"^(?:(?:hi|hello|hey|so|well)[,!.\s]+)*(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+looking\s+for|"
+                          r"(?:something|anything)\s+(?:for|about|on|with|that|like))\b", re.I)
+"""A search without a question or a KB value: "something for my 8 year old who loves dinosaurs"."""
 _INTERROGATIVE = re.compile(r"^\W*(?:what|which|when|where|who|whom|whose|why|how|is|are|do|does|did|can|could|"
                             r"will|would|should|shall|may)\b", re.I)
 _WH_QUESTION = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|when|where|who|whom|whose|"
@@ -481,7 +484,8 @@ class TurnReader:
         if asked and all(plea(q) for q in question_sentences(text)) and not _SEARCH_START.match(text):
             return False
         target = self._row_target(text, asked is not None)
-        if not asked and target is None:
+        if not asked and target is None and not (_LOOKING_FOR.match(text) and self.ctx.kb is not None and (
+                e is None or self.view.kind_of(e.field) in ("Enum", "row"))):  # never a text field's answer
             return False
         if not self.has_kb():
             self.note("question-no-kb", asked or text, reason="this agent has no knowledge base")
