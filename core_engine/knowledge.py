@@ -25,7 +25,7 @@ from typing import Any
 from .agent import BACKEND_FACTORIES
 from .errors import KnowledgeError
 from .kb import SQLiteKB, TableInfo, quote_identifier
-from .knowledge_tables import ASKED_BONUS, asked_column, asked_words, by_text_hits
+from .knowledge_tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words
 from .knowledge_match import Match, is_content, lexical_matches, semantic_matches
 from .knowledge_numbers import RANGE_SCORE, bare_numbers, column_texts, comparisons, superlatives
 from .knowledge_vocab import Token, stem, tokenize, vocabulary_for
@@ -168,6 +168,11 @@ class OfflineKnowledgeParser:
             if words:
                 rules.append({"rule": "ignored", "words": words, "why": "a row was named; these words ask about it"})
             return query, rules
+        conditioned = {m.column for m in matches if not m.negated}
+        verbs = column_words(_free_words(tokens, used, free_schema), name, conditioned, spec, tables, embedder)
+        if verbs:  # "classes taught by Marcus Bell": "taught" names the instructor column, which is a condition
+            rules.append({"rule": "ignored", "words": verbs, "why": "they name a column the question has a value for"})
+            free_schema |= {f for w in verbs for f in (w, stem(w))}
         _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, nouns)
         return query, rules
 

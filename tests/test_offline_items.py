@@ -251,3 +251,10 @@ def test_something_for_is_a_search(agent):
     """No question word and no KB value: "something for ..." still asks the KB (while the task is asked)."""
     _session, (_r1, r2) = talk(agent, "hello", "something on the rules about aprons and shoes")
     assert statements(r2) and statements(r2)[0].startswith("answer(")
+
+
+def test_a_word_naming_a_conditioned_column_is_no_search_word(agent):
+    """ "taught" in "workshops taught by Tomas Lind" names the teacher column, which the name already selects."""
+    kb, _knowledge = offline_knowledge(agent)
+    query, rules = OfflineKnowledgeParser().parse("workshops taught by Tomas Lind", kb, agent.spec)
+    assert sorted(r["id"] for r in kb.execute(query.sql()).rows) == ["w2", "w8"], rules
