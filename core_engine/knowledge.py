@@ -25,6 +25,7 @@ from typing import Any
 from .agent import BACKEND_FACTORIES
 from .errors import KnowledgeError
 from .kb import SQLiteKB, TableInfo, quote_identifier
+from .knowledge_tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words
 from .knowledge_match import Match, is_content, lexical_matches, semantic_matches
 from .knowledge_numbers import RANGE_SCORE, bare_numbers, column_texts, comparisons, superlatives
 from .knowledge_vocab import Token, stem, tokenize, vocabulary_for
@@ -117,15 +118,33 @@ class OfflineKnowledgeParser:
         schemas = {name: _schema_words(name, info, spec) for name, info in tables.items()}
         found = {name: lexical_matches(tokens, question, vocab.tables[name], schemas[name])
                  for name, info in tables.items() if name in vocab.tables}
-        name = _choose_table(tokens, tables, spec, {n: f[0] for n, f in found.items()}, rules)
+        embedder = _embedder(spec, rules)
+        spent = {i for _m, u in found.values() for i in u}
+        asked = asked_column(question, " ".join(t.raw for i, t in enumerate(tokens) if i not in spent), spec, tables,
+                             embedder)
+        names = {n: vocab.tables[n].name_columns for n in found}
+        name = _choose_table(tokens, tables, spec, {n: f[0] for n, f in found.items()}, rules, asked, names)
+        if len(tables) > 1 and rules and rules[-1].get("rule") == "table" and rules[-1]["score"] < 1:
+            by_text = by_text_hits(kb, tables, _free_words(tokens, spent, set()))
+            if by_text is not None:  # nothing named a table: the one whose text holds the question's words
+                name = by_text[0]
+                rules[-1].update(table=name, text_hits=by_text[1])
+        elif len(tables) > 1 and rules and not found.get(name, ([], set()))[0] and not (asked and name in asked):
+            # "how late can I cancel a class?": "class" names a table, but no value of it is said and its text
+            # holds none of the other words; another table's text holds them (the house rules)
+            by_text = by_text_hits(kb, tables, _free_words(tokens, spent, schemas[name]))
+            if by_text is not None and by_text[0] != name and by_text[1].get(name, 0) == 0:
+                name = by_text[0]
+                rules[-1].update(table=name, text_hits=by_text[1])
         info = tables[name]
         matches, used = found.get(name, ([], set()))
         matches, used = list(matches), set(used)
-        embedder = _embedder(spec, rules)
         query = Query(name, info.fts_table, limit=spec.settings.kb_max_rows)
         ranges = vocab.tables[name].ranges if name in vocab.tables else {}
         _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges)
         free_schema = schemas[name] | _description_words(name, spec)
+        if asked and name in asked:  # "what time does X open": "time" says what is asked, not which rows
+            free_schema |= {f for w in asked_words(question) for f in (w, stem(w))}
         # a word that only names the rows ("novels" in books) is no value's meaning and no search term
         nouns = _row_nouns(_free_words(tokens, used, schemas[name]), info, embedder)
         if name in vocab.tables and vocab.tables[name].semantic:
@@ -149,6 +168,11 @@ class OfflineKnowledgeParser:
             if words:
                 rules.append({"rule": "ignored", "words": words, "why": "a row was named; these words ask about it"})
             return query, rules
+        conditioned = {m.column for m in matches if not m.negated}
+        verbs = column_words(_free_words(tokens, used, free_schema), name, conditioned, spec, tables, embedder)
+        if verbs:  # "classes taught by Marcus Bell": "taught" names the instructor column, which is a condition
+            rules.append({"rule": "ignored", "words": verbs, "why": "they name a column the question has a value for"})
+            free_schema |= {f for w in verbs for f in (w, stem(w))}
         _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, nouns)
         return query, rules
 
@@ -286,8 +310,11 @@ def _description_words(name: str, spec: Spec) -> set[str]:
 
 
 def _choose_table(tokens: list[Token], tables: dict[str, TableInfo], spec: Spec, matches: dict[str, list[Match]],
-                  rules: list[dict[str, Any]]) -> str:
-    """The table whose name, description and column names and values best match the question."""
+                  rules: list[dict[str, Any]], asked: dict[str, tuple[str, float]] | None = None,
+                  name_columns: dict[str, set[str]] | None = None) -> str:
+    """The table whose name, description and column names and values best match the question. A value of a
+    column that names the rows counts double (the question is about that row); a table whose column is what
+    a wh-question asks for (`knowledge_tables.asked_column`) gains as much as a word of its name."""
     stems = {stem(t.norm) for t in tokens if is_content(t)}
     order = [w.name for w in spec.kb_worksheets() if w.name in tables]
     order += [n for n in tables if n not in order]
@@ -296,9 +323,14 @@ def _choose_table(tokens: list[Token], tables: dict[str, TableInfo], spec: Spec,
         name_words = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if w}
         other = _description_words(name, spec)
         other |= {stem(w) for c in tables[name].columns for w in c.name.lower().split("_") if w}
+        found = matches.get(name, [])
+        named = sum(1 for m in found if m.column in (name_columns or {}).get(name, set()) and not m.negated)
         hits = {"name": sorted(stems & name_words), "words": sorted((stems & other) - name_words),
-                "values": len(matches.get(name, []))}
-        score = 2 * len(hits["name"]) + len(hits["words"]) + 0.5 * hits["values"]
+                "values": len(found), "row_names": named}
+        score = 2 * len(hits["name"]) + len(hits["words"]) + 0.5 * (hits["values"] + named)
+        if asked and name in asked:
+            hits["asked_column"] = [asked[name][0], round(asked[name][1], 3)]
+            score += ASKED_BONUS
         if score > best_score:
             best, best_score, why = name, score, hits
     if len(tables) > 1:

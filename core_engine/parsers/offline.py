@@ -40,6 +40,7 @@ from .base import ParseContext, ParseResult
 from .offline_answers import AnswerReader
 from .offline_edits import change_rule, same_as_rule, special_request_rule
 from .offline_focus import decontextualise, is_bare_request, narrow_previous, state_question
+from .offline_items import item_request, named_answer
 from .offline_initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
 from .offline_intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
@@ -56,6 +57,9 @@ from .offline_values import find_codes, find_dates, find_numbers, find_times, no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
+_LOOKING_FOR = re.compile(r"^(?:(?:hi|hello|hey|so|well)[,!.\s]+)*(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+looking\s+for|"
+                          r"(?:something|anything)\s+(?:for|about|on|with|that|like))\b", re.I)
+"""A search without a question or a KB value: "something for my 8 year old who loves dinosaurs"."""
 _INTERROGATIVE = re.compile(r"^\W*(?:what|which|when|where|who|whom|whose|why|how|is|are|do|does|did|can|could|"
                             r"will|would|should|shall|may)\b", re.I)
 _WH_QUESTION = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|when|where|who|whom|whose|"
@@ -201,7 +205,7 @@ class TurnReader:
             return
         for rule in (self._small_talk, self._switch, self._choose, self._correction, self._refusal, self._same_as, self._refine,
                      self._change, self._special_request, self._typed_answer, self._opening, self._new_task,
-                     self._semantic_task, self._row_request, self._question,
+                     self._semantic_task, self._row_request, self._item_request, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._search):
             if rule(rest):
@@ -310,6 +314,9 @@ class TurnReader:
     def _row_request(self, text: str) -> bool:
         return row_request(self, text)
 
+    def _item_request(self, text: str) -> bool:
+        return item_request(self, text)
+
     def _refine(self, text: str) -> bool:
         return refine_search(self, text)
 
@@ -414,6 +421,8 @@ class TurnReader:
         if e is None or e.act != "ask" or self.answered:
             return False
         kind = self.view.kind_of(e.field)
+        if kind == "Enum" and _asks_about_world(text):
+            return False  # "what's the deadline to drop a course?" asks the KB; it does not choose the option
         if kind == "Enum" and describe_task(self, text, e.rec, e.field):
             self.answered = True
             self._extras(text, e.rec)
@@ -475,7 +484,8 @@ class TurnReader:
         if asked and all(plea(q) for q in question_sentences(text)) and not _SEARCH_START.match(text):
             return False
         target = self._row_target(text, asked is not None)
-        if not asked and target is None:
+        if not asked and target is None and not (_LOOKING_FOR.match(text) and self.ctx.kb is not None and (
+                e is None or self.view.kind_of(e.field) in ("Enum", "row"))):  # never a text field's answer
             return False
         if not self.has_kb():
             self.note("question-no-kb", asked or text, reason="this agent has no knowledge base")
@@ -581,6 +591,9 @@ class TurnReader:
         if several_codes(self, text, e.rec, e.field):
             self.answered = True
             return True
+        if named_answer(self, text, e.rec, e.field):
+            self.answered = True
+            return True
         several = self.answers.multi_fill(text, e.rec, e.field)
         if several:
             for f, value, piece in several:
@@ -609,6 +622,13 @@ class TurnReader:
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         return True
+
+
+def _asks_about_world(text: str) -> bool:
+    """A wh-question that is not about the user's own thing ("my", "our") and asks for no task: a question
+    for the KB even when it says an option's words ("when is the deadline to drop a course?")."""
+    return bool(_WH_QUESTION.match(text)) and not task_request(text) and \
+        (_OWN_THING.search(text) is None or _HOW_TO.match(text) is not None)
 
 
 def _leftover(text: str, mentions: list[Mention]) -> list[str]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..spec import Field
 from ..state import TaskRecord
-from .offline_match import Bag, field_mention
+from .offline_match import Bag, field_mention, stem
 
 if TYPE_CHECKING:
     from .offline import TurnReader
@@ -29,6 +29,9 @@ _NOT_OLD_NEW = re.compile(r"^(?:(?:sorry|wait|no|actually)[,!.\s]+)*not\s+(?P<ol
 _WRONG = re.compile(r"\bwrong\s+(?P<what>[a-z][a-z ]{1,30}?)\s*[,.;:!-]*\s*(?:it'?s|it\s+is|it\s+should\s+be|"
                     r"the\s+right\s+one\s+is|the\s+correct\s+one\s+is|should\s+be)\s+(?P<new>[^,;!?]+?)[\s.!]*$",
                     re.I)
+_RESTATED = re.compile(r"^(?:(?:sorry|oh|well|actually|and|also|wait|no)[,!.\s]+)*(?:my|the|our)\s+"
+                       r"(?P<what>[a-z][a-z' ]{1,40}?)\s+(?:is|should\s+be|'s)\s+(?:actually\s+|really\s+)?"
+                       r"(?P<new>[^,;!?]+?)[\s.!]*$", re.I)
 _PLAIN = ("str", "int", "float", "date", "time", "Enum")
 
 
@@ -40,7 +43,40 @@ def correction_rule(reader: "TurnReader", text: str) -> bool:
     m = _WRONG.search(said)
     if m:
         return _by_field_words(reader, m.group("what"), m.group("new"), said)
+    m = _RESTATED.match(said)
+    if m:
+        return _restated(reader, m.group("what"), m.group("new"), said)
     return False
+
+
+def _restated(reader: "TurnReader", what: str, new_text: str, said: str) -> bool:
+    """ "my legal name is Benjamin Carter" after a name was given: a value said again for a filled field that
+    the sentence names replaces it, with no "not" or "wrong". The named field must be filled and named more
+    strongly (name words) than every other field of the live records, the asked one included, so an answer
+    to the question asked ("my membership number is ..." when it is asked) is never taken for it."""
+    bag = Bag.of(what)
+    head = Bag.of(re.split(r"\s+(?:on|of|for|under|in|at|with|from)\s+", what, maxsplit=1)[0])  # "name" of "name on ..."
+    scored = sorted((((len(head.hits(_name_stems(f))), len(bag.hits(_name_stems(f))), field_mention(f, bag)[0]),
+                      rec, f)
+                     for rec in reader.view.live_records() for f in reader.view.input_fields(rec)),
+                    key=lambda x: x[0], reverse=True)
+    if not scored or scored[0][0][0] < 1:
+        return False
+    tied = [(rec, f) for score, rec, f in scored if score == scored[0][0] and _may_hold(reader, f, new_text)]
+    if len(tied) != 1:
+        return False
+    rec, f = tied[0]
+    current = rec.values.get(f.name)
+    if reader.view.kind_of(f) not in _PLAIN or not isinstance(current, (str, int, float)) or current == "NA":
+        return False
+    value = _new_value(reader, f, new_text.strip(" ,"), current, None)
+    if value is None:
+        return False
+    if _norm(value) == _norm(current):
+        reader.note("restated", said, reason=f"{rec.var}.{f.name} already holds this value")
+        return True
+    reader.assign("correction", said, rec, f, value, was=current, how="restated")
+    return True
 
 
 def _norm(value: Any) -> str:
@@ -87,6 +123,18 @@ def _by_field_words(reader: "TurnReader", what: str, new_text: str, said: str) -
         return False
     reader.assign("correction", said, rec, f, value, was=current)
     return True
+
+
+def _may_hold(reader: "TurnReader", f: Field, new_text: str) -> bool:
+    """A field whose values are KB row names (offline_items) can only be given a row name."""
+    from .offline_items import names_for, said_names  # late: offline_items imports the slot helpers
+
+    return not names_for(reader, f) or bool(said_names(reader, f, new_text))
+
+
+def _name_stems(f: Field) -> set[str]:
+    """Every word of a field's name, the common ones too ("name" of `full_name`, "number" of `member_number`)."""
+    return {stem(w) for w in f.name.split("_") if w and not w.isdigit()}
 
 
 def _new_value(reader: "TurnReader", f: Field, new_text: str, current: Any, old_text: str | None) -> Any:

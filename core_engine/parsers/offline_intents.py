@@ -129,7 +129,11 @@ _EXPLICIT_REFUSAL = re.compile(
     r"\b(?:i'?d|i\s+would)\s+rather\s+not\b|\brather\s+not\b|\bprefer\s+not\b|"
     r"\bnot\s+(?:going\s+to|gonna)\s+(?:say|tell|share|give)\b|\bwon'?t\s+(?:say|tell|share|give)\b|"
     r"\b(?:can't|cannot|can\s+not)\s+(?:say|tell|share)\b|"
-    r"\b(?:don't|do\s+not)\s+want\s+to\s+(?:say|share|tell|give)\b|\bnone\s+of\s+your\s+business\b|"
+    r"\b(?:don't|do\s+not|dont)\s+(?:want|wish|like)\s+to\s+(?:say|share|tell|give|answer|provide|disclose|reveal)\b|"
+    r"\bnone\s+of\s+your\s+business\b|"
+    # "I'm not comfortable giving out secret words", "I'm not willing to share that"
+    r"\bnot\s+(?:comfortable|happy|willing)\s+(?:with\s+)?(?:to\s+)?(?:giv|shar|say|tell|answer|provid|disclos|"
+    r"reveal)\w*\b|"
     r"^(?:skip|pass|skip\s+(?:it|this|that)|next)[.!]*$", re.I)
 
 
@@ -159,9 +163,20 @@ _REQUEST_ONLY = re.compile(
     r"[^.!?]{0,40}[.!?]*$", re.I)
 
 
+_VAGUE_TROUBLE = re.compile(
+    r"^(?:(?:hi|hello|hey|so|yes|ok|okay|um|well)[,!.\s]+)*(?:i\s+(?:have|'?ve\s+got|got|am\s+having|need\s+help\s+with)|"
+    r"i'?m\s+having|there'?s|there\s+is|we\s+have)\s+(?:a|an|some|one)?\s*(?:small\s+|little\s+|big\s+)?"
+    r"(?:problem|issue|trouble|question|concern)s?\s+(?:with|about|regarding|on)\s+(?:my|the|our|an?)\s+[\w'-]+"
+    r"(?:\s+[\w'-]+)?[.!]*$|"
+    r"^(?:(?:hi|hello|hey|so|um|well)[,!.\s]+)*something(?:'?s|\s+is)\s+(?:wrong|not\s+right|off|up)\s+with\s+"
+    r"(?:my|the|our)\s+[\w'-]+(?:\s+[\w'-]+)?[.!]*$", re.I)
+
+
 def request_only(sentence: str) -> bool:
-    """ "I need to report fraud": says which task, not what happened (too short to be the story itself)."""
-    return _REQUEST_ONLY.match(normalise(sentence)) is not None
+    """ "I need to report fraud": says which task, not what happened (too short to be the story itself).
+    "I have a problem with my card" names the thing, not what is wrong with it: not the story either."""
+    said = normalise(sentence)
+    return _REQUEST_ONLY.match(said) is not None or _VAGUE_TROUBLE.match(said) is not None
 
 
 def plea(text: str) -> bool:

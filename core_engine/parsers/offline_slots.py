@@ -21,6 +21,7 @@ from ..state import DialogueState, KBRecord, TaskRecord, ref_target
 from ..values import is_empty
 from .offline_negation import without_negated
 from .offline_match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
+from .offline_items import field_row_names
 from .offline_libvalues import find_phones, is_phone_field
 from .offline_values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers,
                              find_times, free, normalise)
@@ -458,6 +459,10 @@ def column_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], vocab
         said = [v for v in values or () if _norm_words(v) in low]
         if len(said) == 1:
             out.append(Mention(rec, f, said[0], said[0], "kb column value"))
+            continue
+        named = [v for normed, v in field_row_names(vocabulary, kb, f).items() if normed in low]
+        if len(named) == 1:  # "Aqua Fit" for `class_name`, the table `classes` named by its `name` column
+            out.append(Mention(rec, f, named[0], named[0], "kb row name"))
     return out
 
 

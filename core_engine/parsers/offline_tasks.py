@@ -177,7 +177,10 @@ def open_activated(reader: "TurnReader", overlay: dict[str, dict[str, Any]], tex
         if any(r.status != "abandoned" for r in reader.state.of_worksheet(ws.name)):
             continue
         if holds(ws.predicate, reader.view.lookup(None, overlay)) is True:
-            open_worksheet(reader, ws, text, bag, rule=rule, hints=hints)
+            # the records that opened it are the scope of its nested worksheets' predicates (`task == ...`)
+            scope = [({**r.values, **overlay.get(r.var, {})}, reader.view.worksheet(r))
+                     for r in reader.view.live_records() if r.parent is None]
+            open_worksheet(reader, ws, text, bag, rule=rule, hints=hints, scope=scope)
             opened.append(ws)
     return opened
 
@@ -257,6 +260,10 @@ def _codes_fit(ws_name: str, f: Field) -> bool:
     return bool(stems & _CODE_FIELD_WORDS) or bool(stems & {stem(w) for w in snake_case(ws_name).split("_")})
 
 
+_MONTH = re.compile(r"\b(?:january|february|march|april|may(?!\s+(?:i|we|you|they|he|she|it|be|have)\b)|june|july|"
+                    r"august|september|october|november|december)\b", re.I)
+
+
 def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[str, Any], inner: Described) -> None:
     """Values of a worksheet the description opens: a course-code-like token ("CS 106A") for its code field,
     labelled numbers ("3 units"), dates and times."""
@@ -268,6 +275,12 @@ def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[s
                     and _codes_fit(sub.name, f):
                 inner.items[f.name] = (literal(codes[0].value), codes[0].value, [codes[0].text])
                 break
+    months = list(dict.fromkeys(m.group(0).capitalize() for m in _MONTH.finditer(bag.text)
+                                if m.group(0) != "may" and not m.group(0).isupper()))  # "may I ...": a verb
+    month_fields = [f for f in sub.fields if f.kind == "input" and reader.view.kind_of(f) == "str"
+                    and "month" in f.name.split("_") and f.name not in values and f.name not in inner.items]
+    if len(months) == 1 and len(month_fields) == 1:  # "twice in June" for `charge_month`: the one month named
+        inner.items[month_fields[0].name] = (literal(months[0]), months[0], [months[0]])
     if not inner.items:
         return  # typed values alone do not say that this worksheet is meant
     ghost = TaskRecord(var="_", worksheet=sub.name)
@@ -284,11 +297,13 @@ def _is_enum(reader: "TurnReader", rec: TaskRecord, name: str) -> bool:
 
 
 def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rule: str = "task-description",
-                   hints: dict[str, tuple[str, list[str]]] | None = None) -> None:
+                   hints: dict[str, tuple[str, list[str]]] | None = None,
+                   scope: list[tuple[dict[str, Any], Worksheet]] | None = None) -> None:
     """A worksheet the description activates: its enum values, slot values and a KB search, in one record.
-    `hints` are enum values a reading by meaning implies (offline_semantic)."""
+    `hints` are enum values a reading by meaning implies (offline_semantic); `scope`, the values of the
+    records that opened it, decides the predicates of the worksheets nested in it."""
     var = reader.state.new_var(snake_case(ws.name))
-    found = match_worksheet(reader, bag, ws, {}, [], None, hints=hints)
+    found = match_worksheet(reader, bag, ws, {}, scope or [], None, hints=hints)
     kwargs = {k: v[0] for k, v in found.items.items()}
     matched = [w for v in found.items.values() for w in v[2]]
     ghost = TaskRecord(var=var, worksheet=ws.name)
@@ -300,9 +315,11 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     for m in mentions:
         kwargs[m.field.name] = literal(m.value)
         matched.append(m.matched)
+    from .offline_items import item_values
     from .offline_openings import opening_values, proposed_row  # late: they use this module's helpers
 
     names = opening_values(reader, ws, text, kwargs, matched)  # the names read are not words to search for
+    item_values(reader, ws, text, kwargs, matched)  # "X for ... and Y as ...": items named by KB rows
     rows = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "row"]
     held = (pronoun_row(reader, text) or proposed_row(reader, ws, rows[0].name, text)) if rows else None
     if held:
@@ -313,8 +330,12 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         spent = [w for v in found.items.values() for w in v[2] if isinstance(w, str)]
         named = reader.vocabulary.found_in(text, reader.ctx.kb) if reader.ctx.kb is not None else []
         long_turn = len(text.split()) > 12 and named and len(mentions) >= 2  # a turn of many values
+        # the agent's own description says what it is about ("dental" of a dental practice's assistant): those
+        # words are no search terms, unless they are values of the KB ("Riverton" in it is a city)
+        own = set(content_stems(reader.spec.description)) - {stem(w) for t in named for w in t.split()}
         query = " ".join(sorted(named, key=text.lower().find)) if long_turn else \
-            search_query(text, said_texts(mentions) + spent + names, set(bag.hits(BOOKING_WORDS | task_words(ws))))
+            search_query(text, said_texts(mentions) + spent + names,
+                         set(bag.hits(BOOKING_WORDS | task_words(ws) | own)))
         if query:
             kwargs[rows[0].name] = f"answer({literal(query)})"
             matched.append(query)
@@ -431,7 +452,9 @@ def _shared_values(reader: "TurnReader", text: str, ws: Worksheet, skip: Field) 
 
 
 def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) -> bool:
-    """ "CS 221 and CS 229" for the asked course: the first here, the others in the next sibling records."""
+    """ "CS 221 and CS 229" for the asked course: the first here, the others in the next sibling records, each
+    with the options said in its own piece of the turn ("X for a letter grade and Y for 4 units")."""
+    from .offline_items import item_options, shared_options
     codes = _code_list(reader, text, rec.worksheet, f)
     parent = reader.state.get(rec.parent or "")
     if not codes or not isinstance(parent, TaskRecord) or not rec.parent_field:
@@ -440,9 +463,21 @@ def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) ->
     slot = pws.field(rec.parent_field)
     if slot is None:
         return False
+    from .offline_items import pieces_at  # late: offline_items uses this module's helpers
+
+    ws = reader.view.worksheet(rec)
+    spans = find_codes(text)
+    pieces = pieces_at(text, [c.start for c in spans]) if len(spans) == len(codes) else [""] * len(codes)
+    said = [c.text for c in spans] if len(spans) == len(codes) else codes
+    shared = shared_options(reader, ws, text, {f.name})
+    options = [{**shared, **item_options(reader, ws, piece.replace(c, " "), {f.name})} for piece, c in zip(pieces, said)]
     reader.emit("several-values", codes[0], f"{rec.var}.{f.name} = {literal(codes[0])}")
-    for sib, code in zip(sibling_fields(reader, pws, slot, parent.values, parent), codes[1:]):
-        reader.emit("several-values", code, f"{parent.var}.{sib.name} = {rec.worksheet}({f.name}={literal(code)})")
+    for name, value in options[0].items():  # "CS 106B for a letter grade and ...": the first code's options
+        if ws.field(name) is not None and reader.view.unfilled(rec, ws.field(name)):
+            reader.emit("several-values", pieces[0], f"{rec.var}.{name} = {literal(value)}")
+    for sib, code, opts in zip(sibling_fields(reader, pws, slot, parent.values, parent), codes[1:], options[1:]):
+        kwargs = "".join(f", {k}={literal(v)}" for k, v in opts.items())
+        reader.emit("several-values", code, f"{parent.var}.{sib.name} = {rec.worksheet}({f.name}={literal(code)}{kwargs})")
     return True
 
 
