@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from core_engine import Agent
-from core_engine.testing import find_tests, load_test
+from core_engine.evaluation.testing import find_tests, load_test
 from bench import write_result
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,7 +1,7 @@
 """Benchmark of the knowledge base: import speed and query latency.
 
 Generates a deterministic 100,000-row restaurant CSV, imports it with
-``storage.kb_import.import_file`` and times a structured query (city + cuisine
+``storage.kb.importer.import_file`` and times a structured query (city + cuisine
 via json_each + rating) and a free-text FTS5 query through ``SQLiteKB``.
 
 Side by side in the same run (interleaved rounds, medians): the sqlite3 command-line
@@ -38,8 +38,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core_engine.kb import SQLiteKB  # noqa: E402
-from storage.kb_import import import_file  # noqa: E402
+from core_engine.knowledge.kb import SQLiteKB  # noqa: E402
+from storage.kb.importer import import_file  # noqa: E402
 from bench import write_result
 
 CITIES = ["San Francisco", "Palo Alto", "Oakland", "San Jose", "Berkeley", "Mountain View", "Sunnyvale", "Fremont"]

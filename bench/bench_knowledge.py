@@ -26,13 +26,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_kb import write_csv  # noqa: E402
-from core_engine.kb import SQLiteKB  # noqa: E402
-from core_engine.knowledge import OfflineKnowledgeParser, SQLKnowledge  # noqa: E402
+from core_engine.knowledge.kb import SQLiteKB  # noqa: E402
+from core_engine.knowledge.offline import OfflineKnowledgeParser, SQLKnowledge  # noqa: E402
 from core_engine.loaders import load_spec  # noqa: E402
-from core_engine.spec import Field, Spec, Worksheet  # noqa: E402
-from core_engine.state import KBRecord  # noqa: E402
-from storage.kb_import import import_file  # noqa: E402
-from storage.sample_kb import ensure_sample_kb  # noqa: E402
+from core_engine.spec.model import Field, Spec, Worksheet  # noqa: E402
+from core_engine.dialogue.state import KBRecord  # noqa: E402
+from storage.kb.importer import import_file  # noqa: E402
+from storage.kb.samples import ensure_sample_kb  # noqa: E402
 from bench import write_result
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,7 +6,7 @@ p50 <= 20 ms and p99 <= 100 ms on every sample.
 
 - `model_load_s`: a fresh Python process loads the bundled all-MiniLM-L6-v2 (import included),
   so the figure is what a new server or CLI pays once; `embedder_backend` says what ran it
-  (`bert_encoder`: plain torch, the same vectors as sentence-transformers; see core_engine/bert_encoder.py).
+  (`bert_encoder`: plain torch, the same vectors as sentence-transformers; see core_engine/embedding/bert_encoder.py).
 - per sample, `first_pass`: every offline conversation test played once in this process after
   the model is loaded, so each user utterance is embedded for the first time (the spec's index
   is built by the warm-up turn, as a session's first turn would);
@@ -30,14 +30,14 @@ import time
 from pathlib import Path
 
 from core_engine import Agent
-from core_engine.testing import find_tests, load_test
+from core_engine.evaluation.testing import find_tests, load_test
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ("ticket_submission", "bank_fraud", "restaurant_reservation", "course_enrollment")
 HELD_OUT = ROOT / "tests" / "agents"
 QUICK = {"repeat": 1}
 
-_LOAD = ("import json, time; t=time.perf_counter(); from core_engine.semantic import get_embedder; "
+_LOAD = ("import json, time; t=time.perf_counter(); from core_engine.embedding.semantic import get_embedder; "
          "e=get_embedder(None); e.encode(['warm up']); print(json.dumps({'model_load_s': time.perf_counter()-t, "
          "'embedder_load_s': e.load_seconds, 'embedder_backend': getattr(e, 'backend', e.name), "
          "'fallback': e.fallback_reason}))")
@@ -99,7 +99,7 @@ def bench_agent(path: Path, repeat: int) -> dict:
 
 def run(repeat: int = 5) -> dict:
     load = model_load()
-    from core_engine.semantic import get_embedder
+    from core_engine.embedding.semantic import get_embedder
     get_embedder(None)  # loaded once for this process; the figures below are per turn
     samples = {n: bench_agent(ROOT / "sample_projects" / n, repeat) for n in SAMPLES}
     held_out = {p.name: bench_agent(p, repeat) for p in sorted(HELD_OUT.iterdir())

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from core_engine import Agent
-from core_engine.llm import LLMConfig
+from core_engine.llm.client import LLMConfig
 from tests.fakes.openai_server import Reply, ScriptedOpenAIServer
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -36,7 +36,7 @@ import psutil
 from core_engine import Agent, Spec
 from core_engine.lint import lint
 from core_engine.loaders import dumps_json, loads_spec
-from core_engine.testing import find_tests, load_test
+from core_engine.evaluation.testing import find_tests, load_test
 from bench import write_result
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -36,7 +36,7 @@ import psycopg
 
 from bench.bench_load import lines, percentile
 from core_engine import Agent
-from server.store import open_store
+from server.stores.base import open_store
 from tests.serve_support import LOCAL_URLS, PrivateCluster, start_serve, with_schema
 
 ROOT = Path(__file__).resolve().parents[1]

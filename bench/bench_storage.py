@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_kb import write_csv  # noqa: E402
-from core_engine.agent import Agent  # noqa: E402
-from core_engine.spec import EnumValue, Field, Spec, Worksheet  # noqa: E402
+from core_engine.session.agent import Agent  # noqa: E402
+from core_engine.spec.model import EnumValue, Field, Spec, Worksheet  # noqa: E402
 from storage import Workspace, export_bundle, import_bundle, read_manifest  # noqa: E402
 from bench import write_result
 

@@ -41,7 +41,7 @@ _GRAPH_READY = "() => document.body && document.body.getAttribute('data-graph-re
 def big_spec(n_ws: int = 30, fields: int = 300) -> Any:
     """A deterministic spec of `n_ws` task worksheets and `fields` fields in all, with nesting,
     predicates reading earlier fields, enums, confirmations and proposals in actions."""
-    from core_engine.spec import Api, EnumValue, Field, Spec, Worksheet
+    from core_engine.spec.model import Api, EnumValue, Field, Spec, Worksheet
 
     per = fields // n_ws
     worksheets = []
@@ -181,7 +181,9 @@ def _show_fields(page) -> None:
 
 def server_side(spec: Any, repeat: int) -> dict[str, Any]:
     """Lint + graph + pyvis HTML and grid rows for one spec, without a browser."""
-    from components import graph_model, graph_view, grid_model
+    from components.graph import model as graph_model
+    from components.graph import drawing as graph_view
+    from components.worksheets import grid_model
     from core_engine.lint import lint
 
     timings: dict[str, list[float]] = {"lint": [], "build_graph": [], "render_full": [], "render_collapsed": [],

@@ -18,8 +18,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from core_engine.loaders import load_spec
-from core_engine.parsers import offline_semantic as S
-from core_engine.parsers.semantic_index import (CONTROL_MARGIN, CONTROL_THRESHOLD, ENUM_MARGIN, ENUM_THRESHOLD,
+from core_engine.parsers.offline.words import semantic as S
+from core_engine.parsers.offline.words.semantic_index import (CONTROL_MARGIN, CONTROL_THRESHOLD, ENUM_MARGIN, ENUM_THRESHOLD,
                                                 TASK_MARGIN, TASK_THRESHOLD, Entry, clean, index_for)
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from components.backends import BackendSettings
+from components.agent.backends import BackendSettings
 
 _KEY_PROJECT = "genie.project"          # name of the open project
 _KEY_DRAFT = "genie.draft"              # worksheets page: {"project", "base", "spec", "undo": [...]}
@@ -162,10 +162,10 @@ def agent_for(project: Any) -> Any:
     reloads it; a chat turn's log write does not (the file's mtime changed every turn, so the
     agent was rebuilt on every turn).
 
-    An untrusted api.py is shown for review first (components.code_trust); the agent then runs
+    An untrusted api.py is shown for review first (components.agent.code_trust); the agent then runs
     without it. An agent that cannot be built is an error on the page, not a traceback.
     """
-    from components.code_trust import review_code
+    from components.agent.code_trust import review_code
     from core_engine.errors import GenieError
 
     trusted = review_code(project)  # part of the key: trusting the code reloads the agent with it
@@ -179,7 +179,7 @@ def agent_for(project: Any) -> Any:
 
 @st.cache_resource(show_spinner=False, max_entries=8)
 def _kb(path: str, mtime_ns: int) -> Any:
-    from core_engine.kb import SQLiteKB
+    from core_engine.knowledge.kb import SQLiteKB
 
     return SQLiteKB(path)
 
@@ -349,13 +349,13 @@ def set_widget_value(key: str, value: Any) -> None:
 
 # -- playground and tests pages (STUDIO-B) ------------------------------------------------
 
-_KEY_PLAYGROUND = "genie.playground"    # {project name: components.playground.Playground}
+_KEY_PLAYGROUND = "genie.playground"    # {project name: components.playground.model.Playground}
 _KEY_TEST_RUNS = "genie.test_runs"      # {project name: the Tests page's last run (results, coverage)}
 
 
 def playground_store(project_name: str) -> Any:
     """The playground of `project_name` in this browser tab (conversations, selection, replay)."""
-    from components.playground import Playground
+    from components.playground.model import Playground
 
     store = st.session_state.setdefault(_KEY_PLAYGROUND, {})
     if project_name not in store:

@@ -17,16 +17,16 @@ from .errors import (BackendError, GenieError, KnowledgeError, PolicyError, Sand
                      StatementError, StorageError)
 
 if TYPE_CHECKING:
-    from .agent import Agent, Session
-    from .spec import Api, EnumValue, Field, Settings, Spec, Worksheet
-    from .state import DialogueState, KBRecord, TaskRecord
-    from .turn import TurnResult
+    from .session.agent import Agent, Session
+    from .spec.model import Api, EnumValue, Field, Settings, Spec, Worksheet
+    from .dialogue.state import DialogueState, KBRecord, TaskRecord
+    from .session.turn import TurnResult
 
 __version__ = "0.1.0"
 
-_LAZY = {"Agent": ".agent", "Session": ".agent", "TurnResult": ".turn", "Spec": ".spec", "Worksheet": ".spec",
-         "Field": ".spec", "EnumValue": ".spec", "Api": ".spec", "Settings": ".spec", "DialogueState": ".state",
-         "TaskRecord": ".state", "KBRecord": ".state"}
+_LAZY = {"Agent": ".session.agent", "Session": ".session.agent", "TurnResult": ".session.turn", "Spec": ".spec.model", "Worksheet": ".spec.model",
+         "Field": ".spec.model", "EnumValue": ".spec.model", "Api": ".spec.model", "Settings": ".spec.model", "DialogueState": ".dialogue.state",
+         "TaskRecord": ".dialogue.state", "KBRecord": ".dialogue.state"}
 
 __all__ = [
     "Agent", "Session", "TurnResult", "Spec", "Worksheet", "Field", "EnumValue", "Api", "Settings",

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Iterable, TextIO
 from .errors import GenieError
 
 if TYPE_CHECKING:
-    from .agent import Agent
+    from .session.agent import Agent
 
 
 def _script_lines(path: str) -> Iterable[str]:
@@ -55,7 +55,7 @@ def _code(args: argparse.Namespace) -> str:
 
 
 def cmd_chat(args: argparse.Namespace, out: TextIO) -> int:
-    from .agent import Agent
+    from .session.agent import Agent
     agent = Agent.load(args.project, code=_code(args))
     session = agent.new_session(parser=args.parser, rg=args.rg, **_llm_options(args))
     recorder = _recorder(agent, args) if getattr(args, "record", False) else None
@@ -88,7 +88,7 @@ def _llm_options(args: argparse.Namespace) -> dict[str, Any]:
     if config:
         options["llm_config"] = config
     if args.llm_cache:
-        from .llm import ResponseCache
+        from .llm.client import ResponseCache
         options["cache"] = ResponseCache(args.llm_cache)
     return options
 
@@ -116,12 +116,12 @@ def _interactive() -> Iterable[str]:
 
 
 def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
-    from .agent import Agent
+    from .session.agent import Agent
     from .lint import has_errors, lint_with_kb
     agent = Agent.load(args.project, code="never")  # lint never runs project code
     kb = None
     if agent.kb_path is not None:
-        from .kb import SQLiteKB
+        from .knowledge.kb import SQLiteKB
         kb = SQLiteKB(agent.kb_path)
     diags = lint_with_kb(agent.spec, kb)
     if args.json:
@@ -135,8 +135,8 @@ def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
-    from .agent import Agent
-    from .testing import find_tests, run_tests
+    from .session.agent import Agent
+    from .evaluation.testing import find_tests, run_tests
     agent = Agent.load(args.project, code=_code(args))
     paths = [Path(p) for p in args.tests] if args.tests else find_tests(agent)
     if not paths:
@@ -157,7 +157,7 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
             for p in fail.problems:
                 print(f"      - {p}", file=out)
             if fail.expected_acts is not None:
-                from .recording import act_rows
+                from .session.recording import act_rows
                 print("      acts (expected | actual):", file=out)
                 for row in act_rows(fail.expected_acts, fail.actual_acts, fail.match):
                     print(f"      {'  ' if row['ok'] else '✗ '}{row['expected'] or '-':<40} | {row['actual'] or '-'}",
@@ -166,7 +166,7 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
     if not args.json:
         print(f"{len(results) - failed} passed, {failed} failed", file=out)
     if getattr(args, "coverage", False):
-        from .coverage import coverage
+        from .evaluation.coverage import coverage
         cov = coverage(agent.spec, [r.outputs for r in results])
         print(json.dumps({"coverage": cov.to_dict()}, indent=2, default=str) if args.json else cov.format_text(),
               file=out)
@@ -174,8 +174,8 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
-    from .agent import Agent
-    from .evaluation import evaluate, format_table
+    from .session.agent import Agent
+    from .evaluation.metrics import evaluate, format_table
     agent = Agent.load(args.project)
     result = evaluate(agent, args.parser or ["offline"], paths=[Path(p) for p in args.tests] or None,
                       queries=args.queries, session_options=_llm_options(args))
@@ -272,7 +272,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
 
 
 def _register_backends() -> None:
-    from .agent import load_backends
+    from .session.agent import load_backends
     load_backends()
 
 

@@ -38,7 +38,7 @@ def test_import_a_csv_query_it_and_refuse_bad_input(studio, page, tmp_path):
     error.wait_for()
     assert "Query failed" in error.inner_text()
     with studio.open_workspace().open(PROJECT) as project:
-        from core_engine.kb import SQLiteKB
+        from core_engine.knowledge.kb import SQLiteKB
         assert SQLiteKB(project.kb_path()).execute("SELECT count(*) AS n FROM pets").rows == [{"n": 3}]
 
     bad = tmp_path / "broken.jsonl"  # a bad file is reported by line and nothing is imported

@@ -2,8 +2,8 @@
 
 from conftest import click, ensure_project, goto, wait_idle
 
-from components.test_runner_view import run_tests
-from core_engine.coverage import coverage
+from components.testing.runner_view import run_tests
+from core_engine.evaluation.coverage import coverage
 
 PROJECT = "e2e_tests_page"
 

@@ -15,9 +15,9 @@ from core_engine.lazy import lazy_getattr
 if TYPE_CHECKING:
     from .app import create_app
     from .engine import ServeOptions
-    from .store import open_store
+    from .stores.base import open_store
 
-_LAZY = {"create_app": ".app", "ServeOptions": ".engine", "open_store": ".store"}
+_LAZY = {"create_app": ".app", "ServeOptions": ".engine", "open_store": ".stores.base"}
 
 __all__ = ["create_app", "ServeOptions", "open_store"]
 

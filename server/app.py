@@ -34,7 +34,7 @@ from .engine import ServeOptions, TurnRunner, public_turn, transcript_entry
 from .export import to_jsonl, to_test, turns_of
 from .guards import ApiError, GuardMiddleware, api_keys, error_response, read_json
 from .observability import CONTENT_TYPE_LATEST, count_turn, log, render_metrics
-from .store import SessionExists, SessionStore, TurnConflict, UnknownSession, open_store
+from .stores.base import SessionExists, SessionStore, TurnConflict, UnknownSession, open_store
 
 __all__ = ["create_app", "app_from_env", "OPTIONS_ENV", "Service"]
 

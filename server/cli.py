@@ -100,7 +100,7 @@ def _store_url(value: str | None) -> str:
 
 def cmd_sessions(args: argparse.Namespace, out: TextIO) -> int:
     from . import export
-    from .store import open_store
+    from .stores.base import open_store
 
     url = _store_url(args.store)
     if url.startswith("sqlite:///") and not Path(url[len("sqlite:///"):]).is_file():
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m server.cli", description="Serve a Genie agent over HTTP.")
     _add_arguments(parser)
     args = parser.parse_args(argv)
-    from core_engine.agent import load_backends
+    from core_engine.session.agent import load_backends
     load_backends()
     try:
         return cmd_serve(args, sys.stdout)

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core_engine import Agent
-from core_engine.state import DialogueState
-from core_engine.turn import Backends, llm_summary, run_turn, start_state
+from core_engine.dialogue.state import DialogueState
+from core_engine.session.turn import Backends, llm_summary, run_turn, start_state
 
-from .store import SessionStore
+from .stores.base import SessionStore
 
 
 @dataclass
@@ -49,7 +49,7 @@ class TurnRunner:
         self._local = threading.local()
         self._cache = None
         if options.llm_cache:
-            from core_engine.llm import ResponseCache
+            from core_engine.llm.client import ResponseCache
             self._cache = ResponseCache(options.llm_cache)
         self._backends()  # build once now: a broken option fails at start, not on the first turn
 

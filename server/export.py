@@ -2,7 +2,7 @@
 or a conversation log in a project file (where the studio's Playground opens it).
 
 The shapes are the engine's and storage's own: turns are stored as `TurnResult.to_json(n)`,
-tests come from `core_engine.recording.conversation_to_test`, logs from `ProjectFile.start_log`.
+tests come from `core_engine.session.recording.conversation_to_test`, logs from `ProjectFile.start_log`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from core_engine.recording import conversation_to_test
+from core_engine.session.recording import conversation_to_test
 
-from .store import SessionStore, UnknownSession
+from .stores.base import SessionStore, UnknownSession
 
 
 def turns_of(store: SessionStore, session_id: str) -> list[dict[str, Any]]:

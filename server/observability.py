@@ -38,7 +38,7 @@ def render_metrics() -> bytes:
 
 
 def count_turn(turn_json: dict[str, Any], replayed: bool, seconds: float) -> None:
-    from core_engine.turn import llm_summary
+    from core_engine.session.turn import llm_summary
     TURN_SECONDS.observe(seconds)
     if replayed:
         TURNS.labels("replayed").inc()

@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from .app import SSE_HEADERS, _key, _service, _session_id, pieces, sse, stored_id, wants_stream
 from .engine import llm_usage, public_turn
 from .guards import ApiError, read_json
-from .store import SessionExists
+from .stores.base import SessionExists
 
 
 def _last_user_text(messages: Any) -> str:

@@ -12,15 +12,15 @@ from core_engine.lazy import lazy_getattr
 from core_engine.errors import StorageError
 
 if TYPE_CHECKING:
-    from .bundle import BundleError, export_bundle, import_bundle, read_manifest
+    from .bundles.bundle import BundleError, export_bundle, import_bundle, read_manifest
     from .logs import ConversationLog, LogInfo
     from .projects import ConflictError, ProjectFile, ProjectInfo, VersionInfo, Workspace
     from .spec_diff import Change, SpecDiff, diff_specs
 
 # imported on first use (PEP 562): `genie --help` loads the `genie kb` / `genie project` commands
 # without sqlite-utils, pandas or the bundle code
-_LAZY = {"BundleError": ".bundle", "export_bundle": ".bundle", "import_bundle": ".bundle",
-         "read_manifest": ".bundle", "ConversationLog": ".logs", "LogInfo": ".logs", "ConflictError": ".projects",
+_LAZY = {"BundleError": ".bundles.bundle", "export_bundle": ".bundles.bundle", "import_bundle": ".bundles.bundle",
+         "read_manifest": ".bundles.bundle", "ConversationLog": ".logs", "LogInfo": ".logs", "ConflictError": ".projects",
          "ProjectFile": ".projects", "ProjectInfo": ".projects", "VersionInfo": ".projects",
          "Workspace": ".projects", "Change": ".spec_diff", "SpecDiff": ".spec_diff", "diff_specs": ".spec_diff"}
 

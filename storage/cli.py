@@ -25,7 +25,7 @@ def _kb_path(project: str, *, create: bool = False) -> Path:
     """
     from core_engine.errors import StorageError
 
-    from .agent_loader import _default_workspace_exists, _looks_like_name
+    from .bundles.agent_loader import _default_workspace_exists, _looks_like_name
     from .projects import Workspace
     p = Path(project)
     if p.is_dir():
@@ -43,7 +43,7 @@ def _kb_path(project: str, *, create: bool = False) -> Path:
 
 
 def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
-    from .kb_import import import_file
+    from .kb.importer import import_file
 
     def progress(done: int, total: int | None) -> None:
         print(f"\r{done} rows" + (f" of {total}" if total else ""), end="", file=sys.stderr, flush=True)
@@ -56,7 +56,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_query(args: argparse.Namespace, out: TextIO) -> int:
-    from core_engine.kb import SQLiteKB
+    from core_engine.knowledge.kb import SQLiteKB
     kb = SQLiteKB(_kb_path(args.project))
     try:
         result = kb.execute(args.sql)
@@ -70,7 +70,7 @@ def cmd_query(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
-    from .sample_kb import build_sample_kb
+    from .kb.samples import build_sample_kb
     path = build_sample_kb(args.project)
     print(f"built {path}", file=out)
     return 0
@@ -100,8 +100,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_derive(args: argparse.Namespace, out: TextIO) -> int:
     from core_engine.errors import StorageError
-    from core_engine.kb import SQLiteKB
-    from core_engine.kb_worksheets import derive_worksheets
+    from core_engine.knowledge.kb import SQLiteKB
+    from core_engine.knowledge.kb_worksheets import derive_worksheets
 
     kb = SQLiteKB(_kb_path(args.project))
     try:
@@ -135,7 +135,7 @@ def _open_project(ref: str):
 
 
 def cmd_drop(args: argparse.Namespace, out: TextIO) -> int:
-    from .kb_tables import drop_table
+    from .kb.tables import drop_table
 
     with _open_project(args.project) as project:
         drop_table(project, args.table)
@@ -144,7 +144,7 @@ def cmd_drop(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_rename(args: argparse.Namespace, out: TextIO) -> int:
-    from .kb_tables import rename_table
+    from .kb.tables import rename_table
 
     with _open_project(args.project) as project:
         rename_table(project, args.table, args.new_name)

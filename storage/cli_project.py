@@ -48,7 +48,7 @@ def open_project(ref: str) -> ProjectFile:
 
 
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
-    from .bundle import export_bundle, read_manifest, resolve_project
+    from .bundles.bundle import export_bundle, read_manifest, resolve_project
     target = Path(args.output)
     fmt = args.format or {".genie": "bundle", ".json": "json", ".csv": "csv"}.get(target.suffix.lower(), "")
     if not fmt:
@@ -73,7 +73,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
-    from .bundle import import_bundle
+    from .bundles.bundle import import_bundle
     from .projects import ProjectFile, Workspace
     if args.workspace:
         project = Workspace.default().import_path(args.file, args.name)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core_engine import jsonsafe
-from core_engine.spec import Spec
+from core_engine.spec.model import Spec
 
 from . import fileformat as ff
 

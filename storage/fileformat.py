@@ -32,7 +32,7 @@ from typing import Any
 from core_engine.errors import StorageError
 from core_engine.loaders import dumps_json
 from core_engine.secrets import find_secrets, is_secret_name
-from core_engine.spec import Spec
+from core_engine.spec.model import Spec
 
 __all__ = [
     "APPLICATION_ID", "FORMAT_VERSION", "PROJECT_SUFFIX", "BUNDLE_SUFFIX", "Store", "check_file",
@@ -195,7 +195,7 @@ def foreign_objects(conn: sqlite3.Connection) -> list[str]:
     with FTS5's shadow tables, and indexes. Triggers, views, other virtual tables and
     unknown _genie_ tables could run or hide code, so a file holding them is refused.
     """
-    from core_engine.kb import FTS_SHADOW_SUFFIXES, METADATA_TABLE, fts_table_name
+    from core_engine.knowledge.kb import FTS_SHADOW_SUFFIXES, METADATA_TABLE, fts_table_name
     rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
     tables = {name: (sql or "") for typ, name, _, sql in rows if typ == "table"}
     plain = {n for n, sql in tables.items() if not sql.upper().startswith("CREATE VIRTUAL")}

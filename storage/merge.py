@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from core_engine.spec import Spec
+from core_engine.spec.model import Spec
 
 __all__ = ["Conflict", "MergeResult", "merge_specs"]
 

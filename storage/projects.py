@@ -28,16 +28,16 @@ from typing import TYPE_CHECKING, Any, Callable
 from core_engine.errors import StorageError
 from core_engine import jsonsafe
 from core_engine.loaders import load_spec, loads_spec, write_spec
-from core_engine.spec import Spec
-from core_engine.syntax import parse_python
+from core_engine.spec.model import Spec
+from core_engine.spec.syntax import parse_python
 
 from . import fileformat as ff
 from .logs import ConversationLog, LogInfo, list_logs, new_log, now
 from .spec_diff import SpecDiff, diff_specs
 
 if TYPE_CHECKING:
-    from core_engine.agent import Agent
-    from storage.kb_import import ImportReport
+    from core_engine.session.agent import Agent
+    from storage.kb.importer import ImportReport
 
 __all__ = ["ConflictError", "ProjectFile", "ProjectInfo", "VersionInfo", "Workspace"]
 
@@ -221,7 +221,7 @@ class ProjectFile:
 
     def put_file(self, path: str, text: str) -> None:
         """Store prompts/<name>.jinja2, few_shots.json (a JSON list) or api.py (valid Python)."""
-        from .folders import check_file_path
+        from .bundles.folders import check_file_path
         from .trust import reviewed_code
         path = check_file_path(path)
         _check_file_text(path, text)
@@ -273,7 +273,7 @@ class ProjectFile:
 
     def kb_tables(self) -> list[str]:
         """The KB tables (FTS indexes and `_genie_*` tables excluded), by name."""
-        from core_engine.kb import METADATA_TABLE, list_table_name
+        from core_engine.knowledge.kb import METADATA_TABLE, list_table_name
         rows = self._store.query("SELECT name, sql FROM sqlite_master WHERE type = 'table'")
         virtual = {n for n, sql in rows if (sql or "").upper().startswith("CREATE VIRTUAL TABLE")}
         shadow = {v + s for v in virtual for s in ("_data", "_idx", "_content", "_docsize", "_config")}
@@ -284,21 +284,21 @@ class ProjectFile:
 
     def import_kb(self, file: str | Path, table: str, *, replace: bool = False, progress=None,
                   **options: Any) -> "ImportReport":
-        """Import a CSV/TSV/JSON/JSONL file as a KB table, in one transaction (see storage.kb_import)."""
-        from .kb_import import import_file
+        """Import a CSV/TSV/JSON/JSONL file as a KB table, in one transaction (see storage.kb.importer)."""
+        from .kb.importer import import_file
         self._check_writable()
         return import_file(self.path, file, table, replace=replace, progress=progress, **options)
 
     def import_kb_records(self, records: Any, table: str, *, replace: bool = False, progress=None,
                           **options: Any) -> "ImportReport":
         """Import Python dicts as a KB table, in one transaction."""
-        from .kb_import import import_records
+        from .kb.importer import import_records
         self._check_writable()
         return import_records(self.path, records, table, replace=replace, progress=progress, **options)
 
     def drop_kb_table(self, table: str) -> None:
         """Remove a KB table with its full-text index and column metadata."""
-        from core_engine.kb import METADATA_TABLE, fts_table_name, list_table_name, quote_identifier
+        from core_engine.knowledge.kb import METADATA_TABLE, fts_table_name, list_table_name, quote_identifier
         if table not in self.kb_tables():
             raise StorageError(f"no KB table {table!r}", file=str(self.path), table=table)
         with self._write() as conn:
@@ -356,11 +356,11 @@ class ProjectFile:
 
     def agent(self) -> "Agent":
         """The engine Agent for the head spec, the KB in this file, and the project's files and tests."""
-        from .agent_loader import agent_for
+        from .bundles.agent_loader import agent_for
         return agent_for(self)
 
     def export_bundle(self, out: str | Path) -> Path:
-        from .bundle import export_bundle
+        from .bundles.bundle import export_bundle
         return export_bundle(self, out)
 
     def export_json(self, out: str | Path) -> Path:
@@ -371,7 +371,7 @@ class ProjectFile:
 
     def export_folder(self, out_dir: str | Path) -> Path:
         """Reviewable source (spec.json, data/, tests/, prompts/, few_shots.json, api.py) in a new folder."""
-        from .folders import write_folder
+        from .bundles.folders import write_folder
         return write_folder(_redacted(self.spec()), self.files(), self.tests(), self.settings(),
                             self.path if self.kb_tables() else None, out_dir)
 
@@ -600,7 +600,7 @@ class Workspace:
 
     def from_sample(self, sample_dir: str | Path, name: str | None = None) -> ProjectFile:
         """A new project from a project folder: spec, KB, tests, prompts, few-shots, api.py, settings."""
-        from .folders import build_folder_kb, has_kb_source, read_folder
+        from .bundles.folders import build_folder_kb, has_kb_source, read_folder
         folder = Path(sample_dir)
         content = read_folder(folder)
         path = self.path_of(name or folder.name)
@@ -634,8 +634,8 @@ class Workspace:
     def import_path(self, path: str | Path, name: str | None = None) -> ProjectFile:
         """A new project from a spec file (canonical JSON, paper CSV, reference CSV/JSON), a bundle,
         a project file, or a project folder. A bundle or project file is rebuilt table by table
-        into a fresh file (storage.reconstruct), never copied page by page."""
-        from .reconstruct import reconstruct
+        into a fresh file (storage.bundles.reconstruct), never copied page by page."""
+        from .bundles.reconstruct import reconstruct
         src = Path(path)
         if src.is_dir():
             return self.from_sample(src, name)

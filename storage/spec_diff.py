@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from core_engine.spec import Spec
+from core_engine.spec.model import Spec
 
 __all__ = ["Change", "SpecDiff", "diff_specs"]
 

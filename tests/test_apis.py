@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from core_engine import Agent
-from core_engine.apis import ApiRunner
+from core_engine.policy.apis import ApiRunner
 from core_engine.errors import BackendError
-from core_engine.spec import Spec
+from core_engine.spec.model import Spec
 
 WS = [{"name": "Main", "api": "submit", "fields": [{"name": "who", "type": "str"}]}]
 

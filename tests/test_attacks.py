@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from core_engine import Agent, Spec
-from core_engine.apis import ApiRunner
+from core_engine.policy.apis import ApiRunner
 from core_engine.errors import BackendError, GenieError, KnowledgeError, SandboxError, StorageError
-from core_engine.kb import SQLiteKB
+from core_engine.knowledge.kb import SQLiteKB
 from storage import ProjectFile, Workspace, export_bundle, import_bundle
 from tests.robustness import assert_turn_sound, strict_json
 
@@ -211,7 +211,7 @@ def test_row_09_infinity_and_nan_never_reach_a_float_field(text):
                                         'len(str(["a" * 1000000] * 1000))',
                                         "len(f\"{['a' * 1000000] * 1000}\")"])
 def test_row_07_single_operations_are_charged_by_size(expression):
-    from core_engine import sandbox
+    from core_engine.policy import sandbox
     with pytest.raises(SandboxError, match="more than"):
         sandbox.evaluate(sandbox.check_expression(expression), {}, timeout_s=0.5)
 
@@ -409,7 +409,7 @@ def test_row_16_text_is_shown_as_text():
         html = md.render(plain(hostile))
         assert "<img" not in html and "<a " not in html and "<h1" not in html and "<li" not in html, html
         assert "http://" not in plain(hostile)  # GFM autolinks (Streamlit's markdown) need the bare scheme
-    from components.chat_panel import escape_markdown
+    from components.playground.chat import escape_markdown
     assert escape_markdown("![x](http://e/p.png)") == plain("![x](http://e/p.png)")
 
 
@@ -419,7 +419,7 @@ def test_row_16_chat_shows_responses_and_prompt_as_text():
     def page() -> None:
         from types import SimpleNamespace
 
-        from components.chat_panel import render_chat
+        from components.playground.chat import render_chat
         turn = SimpleNamespace(user="hi", response="Here: ![x](http://evil.example/p.png)", acts=[], trace={},
                                ok=True)
         render_chat("Welcome ![y](http://evil.example/q.png)", [turn], selected=1, on_select=lambda k: None)
@@ -455,7 +455,7 @@ def test_row_19_a_bundles_api_py_never_runs_unreviewed(ws, tmp_path, monkeypatch
 
 
 def test_row_17_llm_endpoint_credentials_stay_out_of_traces(monkeypatch):
-    from core_engine.llm import LLMConfig, OpenAIClient
+    from core_engine.llm.client import LLMConfig, OpenAIClient
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used-000000")
     client = OpenAIClient(LLMConfig(base_url="http://127.0.0.1:9/v1?api-key=KEY-IN-URL-123", max_retries=0,
                                     timeout_s=2.0))

@@ -15,7 +15,7 @@ import json
 import pytest
 
 from core_engine.errors import KnowledgeError, SandboxError
-from core_engine.kb import SQLiteKB
+from core_engine.knowledge.kb import SQLiteKB
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,7 +64,7 @@ def test_guarded_like_and_glob_keep_sqlites_meaning(kb):
 
 
 def _evaluate(expression: str, **names):
-    from core_engine import sandbox
+    from core_engine.policy import sandbox
     started = time.perf_counter()
     try:
         return sandbox.evaluate(sandbox.check_expression(expression), names, timeout_s=0.5)
@@ -206,7 +206,7 @@ def test_serving_api_refuses_deep_json_and_survives_a_lone_surrogate(tmp_path):
 ])
 def test_a_bundles_prompt_template_cannot_build_unbounded_text(tmp_path, template):
     from core_engine.errors import GenieError
-    from core_engine.prompting import PromptLibrary
+    from core_engine.llm.prompting import PromptLibrary
     (tmp_path / "t_system.jinja2").write_text(template)
     (tmp_path / "t_user.jinja2").write_text("u")
     started = time.perf_counter()
@@ -262,7 +262,7 @@ def test_deep_json_in_a_project_files_versions_and_draft_is_a_clear_error(tmp_pa
 
 def test_the_studios_prompt_preview_never_writes_outside_its_folder(tmp_path, monkeypatch):
     # a project file that was copied into the workspace (not imported) keeps any _genie_files path
-    from components import agent_model
+    from components.agent import model as agent_model
     from core_engine.errors import StorageError
     from storage import Workspace
     from tests.test_attacks import small_project

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from core_engine import semantic
-from core_engine.bert_encoder import BertSentenceEncoder
+from core_engine.embedding import semantic
+from core_engine.embedding.bert_encoder import BertSentenceEncoder
 
 TEXTS = [
     "I need to see a dentist", "book a dental appointment", "  order a PIZZA  ", "", "x",
@@ -66,7 +66,7 @@ def test_a_model_with_other_pooling_is_left_to_sentence_transformers(model_path,
 
 
 def test_the_bundled_model_loads_without_sentence_transformers():
-    code = ("import sys; from core_engine.semantic import get_embedder; e = get_embedder(None); "
+    code = ("import sys; from core_engine.embedding.semantic import get_embedder; e = get_embedder(None); "
             "e.encode(['hello']); print(e.backend, 'sentence_transformers' in sys.modules, 'sklearn' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
     assert out.stdout.split() == ["bert_encoder", "False", "False"]

@@ -3,7 +3,7 @@
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components import agent_model as am
+from components.agent import model as am
 from core_engine.errors import GenieError, SpecError
 from storage import Workspace
 from tests.test_components_pages import APP, SAMPLES
@@ -96,7 +96,7 @@ def test_inspector_edits_every_attribute_of_a_field(workspace):
 
 
 def test_python_code_trust_is_used_only_when_the_project_offers_it(workspace):
-    from components.agent_view import _trust_api
+    from components.agent.view import _trust_api
 
     assert _trust_api(object()) is None  # no trust API: python APIs stay read-only
 

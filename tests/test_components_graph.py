@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from components import graph_model as gmod
-from components.graph_view import render_pyvis
+from components.graph import model as gmod
+from components.graph.drawing import render_pyvis
 from core_engine.lint import lint
 from core_engine.loaders import load_spec
-from core_engine.spec import Field, Spec, Worksheet
+from core_engine.spec.model import Field, Spec, Worksheet
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_projects"
 

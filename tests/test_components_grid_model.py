@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from components import grid_model as gm
+from components.worksheets import grid_model as gm
 from core_engine.lint import lint
 from core_engine.loaders import load_spec
 from core_engine.loaders.paper_csv import COLUMNS
-from core_engine.spec import EnumValue, Field, Spec, Worksheet
+from core_engine.spec.model import EnumValue, Field, Spec, Worksheet
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_projects"
 
@@ -167,7 +167,7 @@ def test_a_cell_edit_from_a_stale_grid_keeps_the_newer_edit(restaurant):
     CI once lost a worksheet's new name this way: the table behind the second edit still held
     the name from before the first edit.
     """
-    from components.grid_editor import _edited_cell
+    from components.worksheets.grid_editor import _edited_cell
 
     stale_rows = gm.spec_to_rows(restaurant)
     first = gm.apply_cell(restaurant, "w1", "ws_name", "Booking")
@@ -183,7 +183,7 @@ def test_a_cell_edit_from_a_stale_grid_keeps_the_newer_edit(restaurant):
 
 
 def test_a_cleared_cell_and_events_the_grid_cannot_place(restaurant):
-    from components.grid_editor import _edited_cell
+    from components.worksheets.grid_editor import _edited_cell
 
     cleared = _edited_cell(restaurant, {"data": {"row_id": "w1.f0"}, "colDef": {"field": "description"}})
     assert cleared.worksheets[1].fields[0].description == ""  # the grid drops "" from its events

@@ -5,12 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from components import backends as bk
-from components import kb_io, project_io
+from components.agent import backends as bk
+from components.knowledge import kb_io
+from components.projects import project_io
 from core_engine.errors import GenieError, KnowledgeError, StorageError
-from core_engine.kb import SQLiteKB
+from core_engine.knowledge.kb import SQLiteKB
 from core_engine.loaders import dumps_json, dumps_paper_csv
-from core_engine.llm import LLMConfig
+from core_engine.llm.client import LLMConfig
 from storage import Workspace
 from tests.fakes.openai_server import Reply
 

@@ -11,8 +11,8 @@ import pytest
 
 from core_engine import Agent, Spec
 from core_engine.cli import main
-from core_engine.coverage import coverage
-from core_engine.testing import run_tests
+from core_engine.evaluation.coverage import coverage
+from core_engine.evaluation.testing import run_tests
 
 ROOT = Path(__file__).resolve().parents[1]
 

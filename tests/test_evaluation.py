@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from core_engine.agent import Agent
+from core_engine.session.agent import Agent
 from core_engine.cli import main
 from core_engine.errors import SpecError
-from core_engine.evaluation import (canonical_statements, evaluate, evaluate_kb_questions, format_table,
+from core_engine.evaluation.metrics import (canonical_statements, evaluate, evaluate_kb_questions, format_table,
                                     statements_equal)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,7 +140,7 @@ def test_kb_questions_score_row_ids():
 
 
 def test_eval_view_frames_have_a_column_per_parser(tmp_path):
-    from components.eval_view import eval_frame, goals_frame
+    from components.testing.eval_view import eval_frame, goals_frame
     result = evaluate(Agent.load(_project(tmp_path, {"a": WRONG_AGE, "b": DERIVED_GOAL})), ["formal"])
     frame = eval_frame(result)
     assert list(frame.columns) == ["metric", "formal"]

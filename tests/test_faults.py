@@ -26,12 +26,12 @@ from typing import Iterator
 import pytest
 
 from core_engine import Agent, Spec
-from core_engine.kb import SQLiteKB
-from core_engine.knowledge import OfflineKnowledgeParser, SQLKnowledge
-from core_engine.knowledge_llm import LLMKnowledge, LLMKnowledgeParser
-from core_engine.llm import LLMConfig, OpenAIClient
-from core_engine.testing import load_test
-from core_engine.turn import PARSE_FAILED
+from core_engine.knowledge.kb import SQLiteKB
+from core_engine.knowledge.offline import OfflineKnowledgeParser, SQLKnowledge
+from core_engine.knowledge.llm import LLMKnowledge, LLMKnowledgeParser
+from core_engine.llm.client import LLMConfig, OpenAIClient
+from core_engine.evaluation.testing import load_test
+from core_engine.session.turn import PARSE_FAILED
 from tests.fakes.openai_server import Reply, ScriptedOpenAIServer
 from tests.robustness import SAMPLES_DIR, assert_turn_sound
 

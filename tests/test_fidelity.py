@@ -345,7 +345,7 @@ def test_llm_parser_prompt_teaches_list_statements_only_when_the_spec_has_record
 
     from core_engine.parsers.base import ParseContext
     from core_engine.parsers.llm import LLMParser
-    from core_engine.turn import start_state
+    from core_engine.session.turn import start_state
 
     def system(spec: Spec) -> str:
         ctx = ParseContext(spec=spec, state=start_state(spec), today=dt.date(2024, 7, 6), kb=None)

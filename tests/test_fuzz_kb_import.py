@@ -19,8 +19,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core_engine.errors import StorageError
-from core_engine.kb import SQLiteKB, quote_identifier
-from storage.kb_import import import_file
+from core_engine.knowledge.kb import SQLiteKB, quote_identifier
+from storage.kb.importer import import_file
 from tests.fuzz_profile import fuzz
 from tests.robustness import assert_clear_error, db_dump, file_digest
 

@@ -19,8 +19,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core_engine import Agent, Spec
-from core_engine.spec import parse_type, snake_case
-from core_engine.statements import MAX_STATEMENTS, parse_statements
+from core_engine.spec.model import parse_type, snake_case
+from core_engine.dialogue.statements import MAX_STATEMENTS, parse_statements
 from tests.fuzz_profile import fuzz
 from tests.robustness import SAMPLES, SAMPLES_DIR, assert_turn_sound
 

@@ -19,7 +19,7 @@ import pytest
 from core_engine.loaders import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
-PARSER_CODE = [*sorted((ROOT / "core_engine" / "parsers").glob("offline*.py")), ROOT / "core_engine" / "knowledge.py"]
+PARSER_CODE = [*sorted((ROOT / "core_engine" / "parsers" / "offline").rglob("*.py")), ROOT / "core_engine" / "knowledge" / "offline.py"]
 GENERIC = {"text", "main", "others", "general", "days", "rating", "ratings", "reviews", "language", "letter",
            "summary", "title", "in person", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
            "sunday"}
@@ -88,10 +88,10 @@ AGENTS = sorted(p.parent for p in (ROOT / "tests" / "agents").glob("*/spec.json"
 @pytest.mark.parametrize("folder", AGENTS, ids=lambda p: p.name)
 def test_held_out_agents_are_well_formed(folder):
     """Clean lint, a KB, at least 10 annotated conversations whose statements parse, KB questions on real rows."""
-    from core_engine.agent import Agent
-    from core_engine.evaluation import canonical_statements, load_kb_questions
+    from core_engine.session.agent import Agent
+    from core_engine.evaluation.metrics import canonical_statements, load_kb_questions
     from core_engine.lint import has_errors, lint
-    from core_engine.testing import find_tests, load_test
+    from core_engine.evaluation.testing import find_tests, load_test
     agent = Agent.load(folder)
     assert not has_errors(lint(agent.spec)) and agent.kb_path is not None
     tests = [load_test(p) for p in find_tests(agent)]
@@ -120,8 +120,8 @@ FLOORS = {"dental_clinic": 59, "shop_order": 49, "it_helpdesk": 38, "pet_groomin
 
 @pytest.mark.parametrize("name", sorted(FLOORS))
 def test_held_out_agents_keep_their_score(name):
-    from core_engine.agent import Agent
-    from core_engine.testing import run_tests
+    from core_engine.session.agent import Agent
+    from core_engine.evaluation.testing import run_tests
     results = run_tests(Agent.load(ROOT / "tests" / "agents" / name))
     turns = [c for r in results for c in r.turns]
     right = sum(not c.problems for c in turns)

@@ -26,13 +26,13 @@ from pathlib import Path
 import pytest
 
 from core_engine import Agent, Spec
-from core_engine.apis import ApiRunner
+from core_engine.policy.apis import ApiRunner
 from core_engine.errors import BackendError, StorageError
 from core_engine.lint import lint
-from core_engine.llm import LLMConfig
+from core_engine.llm.client import LLMConfig
 from core_engine.loaders import dumps_json, loads_spec
-from core_engine.turn import MAX_UTTERANCE_CHARS
-from storage.kb_import import MAX_VALUE_BYTES, import_file
+from core_engine.session.turn import MAX_UTTERANCE_CHARS
+from storage.kb.importer import MAX_VALUE_BYTES, import_file
 from tests.fakes.openai_server import Reply, ScriptedOpenAIServer
 from tests.robustness import (SAMPLES, SAMPLES_DIR, assert_statements_are_data, assert_turn_sound, db_dump,
                               file_digest)

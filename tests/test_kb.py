@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from core_engine.errors import KnowledgeError
-from core_engine.kb import Column, SQLiteKB
-from storage.kb_import import import_records
+from core_engine.knowledge.kb import Column, SQLiteKB
+from storage.kb.importer import import_records
 
 REVIEW = "Lovely candle-lit room, attentive staff and a long list of natural wines; book ahead at weekends."
 RESTAURANTS = [

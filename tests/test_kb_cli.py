@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from core_engine.cli import main
-from core_engine.kb import SQLiteKB
+from core_engine.knowledge.kb import SQLiteKB
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core_engine.errors import StorageError
-from core_engine.kb import Column, SQLiteKB
-from storage.kb_import import import_documents, import_file, import_records, infer_columns
-from storage.kb_values import chunk_text
+from core_engine.knowledge.kb import Column, SQLiteKB
+from storage.kb.importer import import_documents, import_file, import_records, infer_columns
+from storage.kb.values import chunk_text
 
 LONG = "The green curry was wonderful, the staff were attentive and the dining room was calm and warm all evening."
 
@@ -529,7 +529,7 @@ _CELL = st.one_of(
 def test_the_batch_check_agrees_with_the_rules_of_inference(values, typ):
     """convert_sampled checks a CSV batch in one regex match; it must accept exactly what
     inference accepts for clean cells, and store what the value-by-value path stores."""
-    from storage.kb_values import ColumnGuess, convert_column, convert_sampled
+    from storage.kb.values import ColumnGuess, convert_column, convert_sampled
 
     fast = convert_sampled(values, typ, strings=True)
     guess = ColumnGuess()
@@ -545,7 +545,7 @@ def test_the_batch_check_agrees_with_the_rules_of_inference(values, typ):
 
 
 def test_a_new_kb_file_gets_larger_pages_and_an_existing_one_keeps_its_own(tmp_path):
-    from storage.kb_import import NEW_FILE_PAGE_SIZE
+    from storage.kb.importer import NEW_FILE_PAGE_SIZE
 
     path = write_csv(tmp_path / "r.csv", HEADER, restaurant_rows(20))
     new = tmp_path / "new.sqlite"

@@ -6,11 +6,11 @@ import pytest
 
 from core_engine.cli import main
 from core_engine.errors import StorageError
-from core_engine.kb import SQLiteKB
-from core_engine.spec import Spec
+from core_engine.knowledge.kb import SQLiteKB
+from core_engine.spec.model import Spec
 from storage import Workspace
-from storage.kb_sniff import normalise, preview, sniff_delimiter
-from storage.kb_tables import rename_table
+from storage.kb.sniff import normalise, preview, sniff_delimiter
+from storage.kb.tables import rename_table
 
 SEMI = "name;services;price\nDr Lee;cleaning, implants;120\nDr Kim;braces;90\n".encode()
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from core_engine.agent import BACKEND_FACTORIES, Agent
-from core_engine.kb import SQLiteKB
-from core_engine.knowledge import OfflineKnowledgeParser, SQLKnowledge
+from core_engine.session.agent import BACKEND_FACTORIES, Agent
+from core_engine.knowledge.kb import SQLiteKB
+from core_engine.knowledge.offline import OfflineKnowledgeParser, SQLKnowledge
 from core_engine.loaders import load_spec
-from core_engine.state import KBRecord
-from storage.kb_import import import_records
-from storage.sample_kb import build_sample_kb
+from core_engine.dialogue.state import KBRecord
+from storage.kb.importer import import_records
+from storage.kb.samples import build_sample_kb
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_projects"
 

@@ -10,12 +10,12 @@ import os
 
 import pytest
 
-from core_engine.kb import SQLiteKB
-from core_engine.knowledge import OfflineKnowledgeParser
-from core_engine.knowledge_numbers import bare_numbers, by_range, comparisons
-from core_engine.knowledge_vocab import tokenize
-from core_engine.spec import Field, Spec, Worksheet
-from storage.kb_import import import_records
+from core_engine.knowledge.kb import SQLiteKB
+from core_engine.knowledge.offline import OfflineKnowledgeParser
+from core_engine.knowledge.numbers import bare_numbers, by_range, comparisons
+from core_engine.knowledge.vocab import tokenize
+from core_engine.spec.model import Field, Spec, Worksheet
+from storage.kb.importer import import_records
 
 GENRES = ["Children", "History", "Mystery", "Cooking", "Poetry"]
 FORMATS = ["Paperback", "Hardcover", "Audiobook"]
@@ -96,8 +96,8 @@ def test_a_word_that_means_something_else_still_searches_and_can_find_nothing(sh
 
 
 def test_a_yes_no_question_about_a_named_row_shows_the_row_with_the_asked_column_first(shelf):
-    from core_engine.knowledge import SQLKnowledge
-    from core_engine.state import KBRecord
+    from core_engine.knowledge.offline import SQLKnowledge
+    from core_engine.dialogue.state import KBRecord
 
     kb, spec = shelf
     other = next(f for f in FORMATS if f != RECORDS[7]["format"])

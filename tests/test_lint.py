@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from core_engine.errors import KnowledgeError
 from core_engine.lint import Diagnostic, has_errors, lint
-from core_engine.spec import Spec
+from core_engine.spec.model import Spec
 
 BASE: dict[str, Any] = {
     "name": "restaurant",

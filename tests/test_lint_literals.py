@@ -1,7 +1,7 @@
 """Lint gaps: misspelled enum literals, mismatched literal types, empty spec, kb worksheets without a table."""
 
 from core_engine.lint import lint
-from core_engine.spec import Spec
+from core_engine.spec.model import Spec
 
 
 def _spec(ws_predicate: str = 'task == "Book Appointment"', field_predicate: str = "") -> Spec:
@@ -41,7 +41,7 @@ def test_empty_spec_and_kb_worksheet_without_table():
 
 def test_template_asks_described_fields_in_plain_english():
     from core_engine.responders.template import TemplateResponder
-    from core_engine.state import DialogueState
+    from core_engine.dialogue.state import DialogueState
 
     spec = Spec.model_validate({"worksheets": [{"name": "Main", "fields": [
         {"name": "task", "description": "What would you like to do today?"},

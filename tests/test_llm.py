@@ -14,7 +14,7 @@ import pydantic
 import pytest
 
 from core_engine.errors import BackendError, StorageError
-from core_engine.llm import (
+from core_engine.llm.client import (
     LLMCall,
     LLMClient,
     LLMConfig,

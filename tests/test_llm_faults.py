@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from core_engine import Agent
-from core_engine.llm import LLMConfig, OpenAIClient
-from core_engine.turn import PARSE_FAILED
+from core_engine.llm.client import LLMConfig, OpenAIClient
+from core_engine.session.turn import PARSE_FAILED
 from tests.fakes.openai_server import Reply, ScriptedOpenAIServer
 from tests.test_llm_parser import SAMPLES, fenced
 

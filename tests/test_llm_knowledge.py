@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from core_engine import Agent, GenieError
-from core_engine.kb import SQLiteKB
-from core_engine.knowledge_llm import LLMKnowledge, extract_sql, render_schema
-from core_engine.llm import LLMConfig, ScriptedClient
+from core_engine.knowledge.kb import SQLiteKB
+from core_engine.knowledge.llm import LLMKnowledge, extract_sql, render_schema
+from core_engine.llm.client import LLMConfig, ScriptedClient
 from tests.fakes.openai_server import Reply, ScriptedOpenAIServer
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,10 +17,10 @@ import pytest
 
 from core_engine import Agent
 from core_engine.errors import SpecError
-from core_engine.llm import LLMConfig, ScriptedClient
+from core_engine.llm.client import LLMConfig, ScriptedClient
 from core_engine.parsers.llm import LLMParser, extract_statements, guard_statements
-from core_engine.spec import snake_case
-from core_engine.statements import Assign, Construct, parse_statements
+from core_engine.spec.model import snake_case
+from core_engine.dialogue.statements import Assign, Construct, parse_statements
 from tests.fakes.openai_server import Reply, ScriptedOpenAIServer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -368,8 +368,8 @@ def test_cli_chat_with_llm_parser_and_responder(tmp_path, scripted_server, monke
 
 def test_config_layers_environment_session_and_component(monkeypatch):
     from core_engine.errors import BackendError
-    from core_engine.llm import ResponseCache
-    from core_engine.llm_options import client_for, config_for
+    from core_engine.llm.client import ResponseCache
+    from core_engine.llm.options import client_for, config_for
     monkeypatch.setenv("GENIE_LLM_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("GENIE_LLM_MODEL", "env-model")
     assert config_for("parser", {}).model == "env-model"
@@ -388,7 +388,7 @@ def test_config_layers_environment_session_and_component(monkeypatch):
 
 
 def test_response_cache_serves_a_repeated_prompt(agents, scripted_server, tmp_path):
-    from core_engine.llm import ResponseCache
+    from core_engine.llm.client import ResponseCache
     agent = load(agents, "bank_fraud")
     cache = ResponseCache(tmp_path / "cache.json")
     scripted_server.push(Reply(fenced('main.full_name = "Katarina Miller"')))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from core_engine import Agent
-from core_engine.llm import LLMConfig, ScriptedClient
+from core_engine.llm.client import LLMConfig, ScriptedClient
 from core_engine.responders.llm import LLMResponder, missing_identifiers
 from core_engine.responders.template import TemplateResponder
 from tests.fakes.openai_server import Reply, ScriptedOpenAIServer

@@ -21,7 +21,7 @@ from core_engine.loaders import (
 from core_engine.loaders.markers import strip_action_markers
 from core_engine.loaders.paper_csv import COLUMNS
 from core_engine.loaders.schema import SCHEMA_PATH, main as schema_main, render_schema
-from core_engine.spec import Api, EnumValue, Field, Settings, Spec, Worksheet
+from core_engine.spec.model import Api, EnumValue, Field, Settings, Spec, Worksheet
 
 SPECS = Path(__file__).parent / "data" / "specs"
 HEADER = ",".join(f'"{c}"' if "'" in c else c for c in COLUMNS)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from core_engine.agent import Agent
+from core_engine.session.agent import Agent
 
 TODAY = dt.date(2024, 7, 1)  # a Monday
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from core_engine.agent import Agent
-from core_engine.knowledge import OfflineKnowledgeParser, offline_knowledge
+from core_engine.session.agent import Agent
+from core_engine.knowledge.offline import OfflineKnowledgeParser, offline_knowledge
 
 TODAY = dt.date(2024, 7, 1)
 

@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from core_engine.agent import BACKEND_FACTORIES, Agent
+from core_engine.session.agent import BACKEND_FACTORIES, Agent
 from core_engine.parsers.base import ParseContext, ParseResult
-from core_engine.parsers.offline import OfflineParser
-from core_engine.parsers.offline_values import (clean_name, find_dates, find_emails, find_numbers, find_times,
+from core_engine.parsers.offline.parser import OfflineParser
+from core_engine.parsers.offline.words.values import (clean_name, find_dates, find_emails, find_numbers, find_times,
                                                 yes_no)
-from core_engine.spec import Spec
-from core_engine.state import DialogueState, KBRecord
-from core_engine.statements import Assign, Const, parse_statements
+from core_engine.spec.model import Spec
+from core_engine.dialogue.state import DialogueState, KBRecord
+from core_engine.dialogue.statements import Assign, Const, parse_statements
 
 ROOT = Path(__file__).resolve().parents[1]
 TODAY = dt.date(2024, 7, 1)  # a Monday
@@ -631,7 +631,7 @@ def test_genie_h15_restaurant_conversation() -> None:
 def test_kb_values_make_a_change_of_restaurant_a_search(tmp_path: Path) -> None:
     import sqlite3
 
-    from core_engine.kb import SQLiteKB
+    from core_engine.knowledge.kb import SQLiteKB
     path = tmp_path / "kb.sqlite"
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE restaurants (id TEXT, name TEXT, cuisines TEXT, location TEXT)")
@@ -673,7 +673,7 @@ def test_any_text_gives_valid_explained_statements(spec: Spec, formal: tuple[str
 # ---------------------------------------------------------------- negation, deep descriptions, second tasks, focus
 
 def test_negated_phrases_are_found_and_blanked() -> None:
-    from core_engine.parsers.offline_negation import negations, without_negated
+    from core_engine.parsers.offline.words.negation import negations, without_negated
     assert [n.what for n in negations("No, I don't want Thai")] == ["Thai"]
     assert [n.what for n in negations("it's not a leave of absence, it's about my AP credits")] == ["leave of absence"]
     assert negations("I am not able to view my AP credits") == []  # "not able to" states a problem
@@ -803,7 +803,7 @@ def test_a_rejected_date_is_not_the_answer() -> None:
 
 def test_a_part_of_the_day_places_a_twelve_hour_clock_time() -> None:
     """'around 7:30 in the evening' was stored as 07:30 (a held-out conversation)."""
-    from core_engine.parsers.offline_values import find_times
+    from core_engine.parsers.offline.words.values import find_times
 
     def times(text: str) -> list[str]:
         return [s.value for s in find_times(text)]
@@ -817,7 +817,7 @@ def test_a_part_of_the_day_places_a_twelve_hour_clock_time() -> None:
 
 def test_a_thing_not_at_hand_is_a_refusal_and_the_value_before_it_still_answers() -> None:
     """Held-out turns: "I can't find it anywhere" (the PIN) and "It's 44556677 but I never set up a PIN"."""
-    from core_engine.parsers.offline_intents import refusal
+    from core_engine.parsers.offline.intents import refusal
 
     assert refusal("I can't find it anywhere") and refusal("I never set up a PIN")
     for problem in ("I cannot find my AP credits", "I never received my refund", "I lost my card last week"):

@@ -17,7 +17,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = sorted((ROOT / "sample_projects").glob("*/spec.json"))
-MODULES = sorted((ROOT / "core_engine" / "parsers").rglob("*.py")) + sorted((ROOT / "core_engine").glob("knowledge*.py"))
+MODULES = sorted((ROOT / "core_engine" / "parsers").rglob("*.py")) + sorted(p for p in (ROOT / "core_engine" / "knowledge").glob("*.py") if p.stem not in ("__init__", "kb", "kb_worksheets"))
 
 GENERIC = frozenset("""
 date time name title id confirm other others none yes no text type kind value description details email

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from components.graph_state import field_activity, node_styles, why_asked
-from components.playground import Playground
+from components.graph.live_state import field_activity, node_styles, why_asked
+from components.playground.model import Playground
 from core_engine import GenieError
-from core_engine.testing import run_test
+from core_engine.evaluation.testing import run_test
 from storage import Workspace
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -111,7 +111,7 @@ def test_graph_state_marks_asked_filled_and_inactive(project, played):
 
 def _draw_trace(turn_json):
     from core_engine import TurnResult
-    from components.act_trace import render_trace
+    from components.playground.act_trace import render_trace
     turn = TurnResult(**{k: turn_json[k] for k in ("user", "response", "acts", "state", "trace")})
     render_trace(turn, key="t")
 
@@ -119,7 +119,7 @@ def _draw_trace(turn_json):
 def test_llm_stage_prompt_completion_and_tokens_are_shown(scripted_server, scripted_llm_config):
     from streamlit.testing.v1 import AppTest
 
-    from components.backends import BackendSettings
+    from components.agent.backends import BackendSettings
     from core_engine import Agent
     from tests.fakes.openai_server import Reply
 
@@ -156,7 +156,7 @@ def test_a_recorded_conversation_reopens_with_every_turn(project, played):
 
 
 def test_accepting_the_new_behaviour_makes_the_failing_test_pass(project, played):
-    from components.test_accept import accept_new_behaviour, changed_turns
+    from components.testing.accept import accept_new_behaviour, changed_turns
 
     pg, agent = played
     test = pg.to_test("pizza2", {1: {"acts"}, 2: {"acts", "values"}, 3: {"acts"}, 4: {"acts"}})

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from core_engine import Agent, Spec
-from core_engine.runtime import KnowledgeBackend
-from core_engine.spec import Api, Field, Worksheet
-from core_engine.state import KBRecord
+from core_engine.policy.runtime import KnowledgeBackend
+from core_engine.spec.model import Api, Field, Worksheet
+from core_engine.dialogue.state import KBRecord
 
 
 def make_agent(worksheets: list[dict[str, Any]], apis: list[dict[str, Any]] | None = None, **spec: Any) -> Agent:

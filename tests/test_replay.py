@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core_engine import Agent, GenieError, Spec
-from core_engine.replay import act_keys, changed_fields, diff_states, replay
+from core_engine.session.replay import act_keys, changed_fields, diff_states, replay
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,7 +1,7 @@
 """Every conversation test of the four sample projects, one pytest case per test file.
 
 The files live in `sample_projects/<name>/tests/*.json` (DESIGN §6) and run through
-`core_engine.testing` exactly as `genie test` runs them. A failure prints, per failing
+`core_engine.evaluation.testing` exactly as `genie test` runs them. A failure prints, per failing
 turn, what the user said, what was expected, what the agent did and how the parser read
 the turn, so the diff is readable without re-running anything.
 """
@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from core_engine.agent import Agent
-from core_engine import testing
-from core_engine.testing import load_test, run_test
+from core_engine.session.agent import Agent
+from core_engine.evaluation import testing
+from core_engine.evaluation.testing import load_test, run_test
 
 ROOT = Path(__file__).resolve().parents[1] / "sample_projects"
 SAMPLES = ("ticket_submission", "bank_fraud", "restaurant_reservation", "course_enrollment")

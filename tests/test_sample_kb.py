@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-import core_engine.knowledge  # noqa: F401 - registers the offline knowledge backend
-from core_engine.agent import Agent
-from core_engine.kb import SQLiteKB
-from core_engine.testing import find_tests, run_tests
-from storage.sample_kb import build_sample_kb, ensure_sample_kb
+import core_engine.knowledge.offline  # noqa: F401 - registers the offline knowledge backend
+from core_engine.session.agent import Agent
+from core_engine.knowledge.kb import SQLiteKB
+from core_engine.evaluation.testing import find_tests, run_tests
+from storage.kb.samples import build_sample_kb, ensure_sample_kb
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_projects"
 

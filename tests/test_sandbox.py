@@ -14,7 +14,7 @@ from core_engine.errors import (
     SandboxTimeout,
     SandboxViolation,
 )
-from core_engine.sandbox import (
+from core_engine.policy.sandbox import (
     SAFE_BUILTINS,
     Code,
     SandboxObject,

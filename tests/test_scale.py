@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from core_engine import Agent, Spec
-from core_engine.kb import SQLiteKB, list_table_name
-from core_engine.prompting import render_few_shots, select_few_shots
-from core_engine.runtime import Runtime
-from core_engine.apis import ApiRunner
+from core_engine.knowledge.kb import SQLiteKB, list_table_name
+from core_engine.llm.prompting import render_few_shots, select_few_shots
+from core_engine.policy.runtime import Runtime
+from core_engine.policy.apis import ApiRunner
 from core_engine.errors import StatementError
-from core_engine.state import DialogueState, KBRecord
-from storage.kb_import import SAMPLE_ROWS, import_file
+from core_engine.dialogue.state import DialogueState, KBRecord
+from storage.kb.importer import SAMPLE_ROWS, import_file
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -264,10 +264,10 @@ def test_few_shots_most_like_the_turn_within_the_budget():
 def test_the_parser_prompt_stays_under_its_token_budget_with_big_results(restaurant):
     import datetime as dt
 
-    from core_engine.llm import ScriptedClient
+    from core_engine.llm.client import ScriptedClient
     from core_engine.parsers.base import ParseContext
     from core_engine.parsers.llm import PROMPT_TOKENS_MAX, LLMParser
-    from core_engine.tokens import chat_tokens
+    from core_engine.llm.tokens import chat_tokens
     session = restaurant.new_session(parser="formal")
     for line in ('answer("restaurants in San Francisco")', "book = BookRestaurant(number_of_people=2)"):
         session.turn(line)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core_engine import semantic
+from core_engine.embedding import semantic
 
 
 def test_bundled_model_loads_offline_and_ranks_by_meaning():

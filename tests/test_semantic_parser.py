@@ -2,7 +2,7 @@
 
 Everything here runs on a tiny bike-shop spec written for this test (not a sample), so the
 behaviour cannot come from rules grown on the samples. The model is loaded once per test
-session (core_engine.semantic caches it per process).
+session (core_engine.embedding.semantic caches it per process).
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from core_engine.agent import Agent
-from core_engine.parsers.offline_libvalues import find_large_numbers, find_phones, name_span, parse_date
-from core_engine.parsers.offline_values import find_dates, find_times
-from core_engine.parsers.semantic_index import Entry, Ranked, index_for
-from core_engine.spec import Spec
+from core_engine.session.agent import Agent
+from core_engine.parsers.offline.words.libvalues import find_large_numbers, find_phones, name_span, parse_date
+from core_engine.parsers.offline.words.values import find_dates, find_times
+from core_engine.parsers.offline.words.semantic_index import Entry, Ranked, index_for
+from core_engine.spec.model import Spec
 
 TODAY = dt.date(2024, 7, 1)  # a Monday
 
@@ -222,7 +222,7 @@ def test_a_changed_time_stays_in_the_half_of_the_day_it_replaces():
                             "at 5:15 pm")
     assert statements(results[-1]) == ['repair.drop_off_time = "17:15"']
     assert statements(session.turn("can we push it to 5:45?")) == ['repair.drop_off_time = "17:45"']
-    from core_engine.parsers.offline import _same_half_of_day
+    from core_engine.parsers.offline.parser import _same_half_of_day
     assert _same_half_of_day("time", "17:45", "09:30", "9:30 in the morning") == "09:30"  # said: kept
     assert _same_half_of_day("time", "09:00", "10:15", "make it 10:15") == "10:15"
     assert _same_half_of_day("str", "17:45", "09:30", "9:30") == "09:30"
@@ -249,7 +249,7 @@ def test_several_values_in_one_turn(text: str):
 
 
 def test_lexical_fallback_is_said_in_the_trace(monkeypatch):
-    from core_engine import semantic
+    from core_engine.embedding import semantic
     monkeypatch.setenv("GENIE_EMBEDDING_MODEL", "lexical")
     emb = semantic.get_embedder(None)
     assert emb.fallback_reason

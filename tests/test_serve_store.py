@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from core_engine.errors import StorageError
-from server.store import SessionExists, UnknownSession, open_store
+from server.stores.base import SessionExists, UnknownSession, open_store
 from tests.serve_support import pg_url, postgres_server  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.timeout(120)

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from core_engine import Agent, Spec, StatementError
-from core_engine.recording import act_rows, conversation_to_test, expected_act
-from core_engine.testing import run_test
+from core_engine.session.recording import act_rows, conversation_to_test, expected_act
+from core_engine.evaluation.testing import run_test
 
 BOOKING = [
     {"name": "Main", "fields": [

@@ -1,6 +1,6 @@
 """The formal statement language: parsed with ast, never executed."""
 
-from core_engine.statements import (AnswerQuery, Ask, Assign, ConfirmValue, Const, Construct, Exit, PathRef,
+from core_engine.dialogue.statements import (AnswerQuery, Ask, Assign, ConfirmValue, Const, Construct, Exit, PathRef,
                                     parse_statements, strip_fences)
 
 

@@ -12,7 +12,7 @@ import pytest
 from core_engine import Agent
 from core_engine.cli import main
 from core_engine.loaders import load_spec
-from core_engine.spec import Api
+from core_engine.spec.model import Api
 from storage import BundleError, Workspace, export_bundle, import_bundle, read_manifest
 from storage.fileformat import spec_hash
 

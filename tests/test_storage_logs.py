@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core_engine.cli import main
-from core_engine.testing import run_test
+from core_engine.evaluation.testing import run_test
 from storage import ProjectFile, StorageError, Workspace
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,6 +1,6 @@
 """Three-way spec merge: my edits land on a newer version; only real clashes are conflicts."""
 
-from core_engine.spec import Api, Field, Spec
+from core_engine.spec.model import Api, Field, Spec
 from storage.merge import merge_specs
 
 

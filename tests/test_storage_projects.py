@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from core_engine import Agent, KnowledgeError, Spec, StorageError
-from core_engine.kb import SQLiteKB
+from core_engine.knowledge.kb import SQLiteKB
 from core_engine.loaders import load_spec
-from core_engine.testing import run_test
+from core_engine.evaluation.testing import run_test
 from storage import ConflictError, ProjectFile, Workspace
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -145,7 +145,7 @@ def test_two_processes_saving_concurrently_lose_nothing(restaurant: Path, tmp_pa
     script = tmp_path / "adder.py"
     script.write_text(textwrap.dedent("""
         import sys
-        from core_engine.spec import Worksheet
+        from core_engine.spec.model import Worksheet
         from storage import ConflictError, ProjectFile
         path, tag, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
         project = ProjectFile(path)
@@ -203,7 +203,7 @@ def test_a_failed_save_rolls_back(restaurant: Path, monkeypatch):
 
 WRITER = """
 import sys
-from core_engine.spec import Field, Spec, Worksheet
+from core_engine.spec.model import Field, Spec, Worksheet
 from storage import ProjectFile
 from storage.fileformat import spec_hash
 

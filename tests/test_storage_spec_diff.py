@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings, strategies as st
 
 from core_engine.loaders import load_spec
-from core_engine.spec import Api, EnumValue, Field, Spec, Worksheet
+from core_engine.spec.model import Api, EnumValue, Field, Spec, Worksheet
 from storage.spec_diff import Change, SpecDiff, diff_specs
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -2,7 +2,7 @@
 
 from core_engine import Agent
 from core_engine.responders.template import _second_person
-from core_engine.spec import Spec
+from core_engine.spec.model import Spec
 
 
 def test_descriptions_about_the_user_become_second_person():

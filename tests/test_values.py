@@ -3,8 +3,8 @@
 import pytest
 
 from core_engine.errors import StatementError
-from core_engine.spec import Field, Spec, Worksheet
-from core_engine.values import coerce_time, coerce_value
+from core_engine.spec.model import Field, Spec, Worksheet
+from core_engine.spec.values import coerce_time, coerce_value
 
 SPEC = Spec(worksheets=[Worksheet(name="Row", kind="type", fields=[Field(name="name")])])
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..spec import Spec
+from ..spec.model import Spec
 from .diagnostic import Diagnostic, Severity, has_errors
 from .index import SpecIndex
 from .kb_columns import KbValues, check_kb_enums

@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Iterable
 
 from ..errors import SpecError
-from ..spec import Field, Spec, TypeRef, Worksheet, parse_type, snake_case
+from ..spec.model import Field, Spec, TypeRef, Worksheet, parse_type, snake_case
 
 
 def safe_type(text: str) -> TypeRef | None:

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from .. import jsonsafe
 from ..errors import KnowledgeError
-from ..spec import Field
+from ..spec.model import Field
 from .diagnostic import Diagnostic, warning
 from .index import SpecIndex, base_of, safe_type
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..errors import SpecError
 from ..loaders.action_apis import MOCK_NOTE
-from ..spec import parse_type
+from ..spec.model import parse_type
 from .diagnostic import Diagnostic, warning
 from .index import SpecIndex
 

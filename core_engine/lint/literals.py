@@ -16,8 +16,8 @@ import ast
 from typing import Iterable
 
 from ..errors import SandboxViolation, SpecError
-from ..sandbox import check_expression
-from ..spec import Field, Worksheet, parse_type
+from ..policy.sandbox import check_expression
+from ..spec.model import Field, Worksheet, parse_type
 from .diagnostic import Diagnostic, error, warning
 from .index import SpecIndex, base_of, closest
 

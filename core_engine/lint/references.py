@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Literal
 
 from ..errors import SandboxViolation
-from ..sandbox import SAFE_BUILTINS, check_block, check_expression
-from ..spec import Field, Worksheet
+from ..policy.sandbox import SAFE_BUILTINS, check_block, check_expression
+from ..spec.model import Field, Worksheet
 from .diagnostic import Diagnostic, error
 from .index import SpecIndex, closest
 

@@ -11,7 +11,7 @@ from collections import Counter
 
 from ..errors import SpecError
 from ..secrets import api_literal_secrets
-from ..spec import PRIMITIVE_TYPES, Field, parse_type
+from ..spec.model import PRIMITIVE_TYPES, Field, parse_type
 from .diagnostic import Diagnostic, error, warning
 from .index import SpecIndex, base_of, closest
 

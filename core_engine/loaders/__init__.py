@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable, Literal
 
 from ..errors import SpecFormatError
-from ..spec import Spec
+from ..spec.model import Spec
 from .canonical import dumps_json, loads_json
 from .files import SHEET_SUFFIXES, read_text, write_text_atomic
 from .grid import read_records

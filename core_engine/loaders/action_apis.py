@@ -16,9 +16,9 @@ from __future__ import annotations
 import ast
 from typing import Iterable
 
-from ..sandbox_runtime import SAFE_BUILTINS
-from ..spec import Api, ApiParam, Worksheet, snake_case
-from ..syntax import parse_python
+from ..policy.sandbox_runtime import SAFE_BUILTINS
+from ..spec.model import Api, ApiParam, Worksheet, snake_case
+from ..spec.syntax import parse_python
 
 AGENT_BUILTINS = frozenset({"say", "propose", "exitws", "answer"})
 MOCK_NOTE = "Declared by the loader: called in {where}. A mock until you implement it."

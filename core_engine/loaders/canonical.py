@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from ..errors import SpecError, SpecFormatError
 from ..jsonsafe import JSON_MAX_DEPTH, json_depth
-from ..spec import SPEC_FORMAT_VERSION, Spec
+from ..spec.model import SPEC_FORMAT_VERSION, Spec
 
 MAX_LISTED_ERRORS = 5
 

@@ -55,7 +55,7 @@ from typing import Any, Callable, TypeVar
 from pydantic import ValidationError
 
 from ..errors import SpecError, SpecFormatError
-from ..spec import Api, EnumValue, Field, Spec, Worksheet, parse_type
+from ..spec.model import Api, EnumValue, Field, Spec, Worksheet, parse_type
 from .action_apis import action_api_mocks
 from .canonical import check_format_version, describe_validation_error
 from .grid import Record, cell_error, header_key, parse_bool, read_records, write_grid

@@ -35,8 +35,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import SpecFormatError
-from ..spec import Api, ApiParam, EnumValue, Field, Spec, Worksheet
-from ..syntax import parse_python
+from ..spec.model import Api, ApiParam, EnumValue, Field, Spec, Worksheet
+from ..spec.syntax import parse_python
 from .action_apis import MOCK_NOTE, action_api_mocks
 from .canonical import describe_validation_error
 from .markers import strip_action_markers

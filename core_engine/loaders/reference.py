@@ -25,7 +25,7 @@ from typing import Any, Callable
 from pydantic import ValidationError
 
 from ..errors import SpecError, SpecFormatError
-from ..spec import EnumValue, Field, Spec, Worksheet, parse_type
+from ..spec.model import EnumValue, Field, Spec, Worksheet, parse_type
 from .action_apis import action_api_mocks
 from .canonical import describe_validation_error, parse_json
 from .grid import Record, cell_error, header_key, read_records

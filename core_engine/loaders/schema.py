@@ -1,6 +1,6 @@
 """The shipped JSON Schema of the canonical spec, generated from the pydantic model.
 
-`python -m core_engine.loaders.schema` rewrites `core_engine/spec.schema.json`;
+`python -m core_engine.loaders.schema` rewrites `core_engine/spec/schema.json`;
 `--check` only reports whether the committed file is stale (exit status 1).
 """
 
@@ -11,10 +11,10 @@ import json
 import sys
 from pathlib import Path
 
-from ..spec import spec_json_schema
+from ..spec.model import spec_json_schema
 from .files import write_text_atomic
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "spec.schema.json"
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "spec" / "schema.json"
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 

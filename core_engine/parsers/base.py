@@ -10,8 +10,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..spec import Spec
-from ..state import DialogueState
+from ..spec.model import Spec
+from ..dialogue.state import DialogueState
 
 
 @dataclass

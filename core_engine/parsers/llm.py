@@ -6,7 +6,7 @@ the agent's last acts, the last agent utterance and the user's turn, plus the
 project's few-shot examples; never the earlier turns, so its size stays flat.
 The examples are chosen per turn: the ones most like it (word overlap with the user's
 words, the agent's last acts and the worksheets in focus), as many as fit under
-PROMPT_TOKENS_MAX tokens of the whole prompt (counted by core_engine.tokens), at most
+PROMPT_TOKENS_MAX tokens of the whole prompt (counted by core_engine.llm.tokens), at most
 FEW_SHOTS_MAX.
 
 The completion is data. `extract_statements` keeps the statement lines (code
@@ -27,16 +27,16 @@ import ast
 from typing import Any
 
 from ..errors import BackendError, GenieError
-from ..llm import LLMClient
-from ..llm_options import client_for
-from ..prompting import (PromptLibrary, RenderedPrompt, date_words, example_text, render_acts, render_few_shots,
+from ..llm.client import LLMClient
+from ..llm.options import client_for
+from ..llm.prompting import (PromptLibrary, RenderedPrompt, date_words, example_text, render_acts, render_few_shots,
                          render_kb_tables, render_signatures, render_state, select_few_shots)
-from ..spec import Field, Spec, Worksheet, parse_type, snake_case
-from ..state import DialogueState, TaskRecord
-from ..statements import (Assign, ConfirmValue, Const, Construct, PathPart, Statement, parse_statements,
+from ..spec.model import Field, Spec, Worksheet, parse_type, snake_case
+from ..dialogue.state import DialogueState, TaskRecord
+from ..dialogue.statements import (Assign, ConfirmValue, Const, Construct, PathPart, Statement, parse_statements,
                           strip_fences)
-from ..syntax import parse_python
-from ..tokens import chat_tokens, count_tokens
+from ..spec.syntax import parse_python
+from ..llm.tokens import chat_tokens, count_tokens
 from .base import ParseContext, ParseResult
 
 __all__ = ["LLMParser", "extract_statements", "guard_statements", "llm_parser"]
@@ -125,7 +125,7 @@ def llm_parser(agent: Any, **options: Any) -> LLMParser:
 
 
 def _register() -> None:
-    from ..agent import BACKEND_FACTORIES
+    from ..session.agent import BACKEND_FACTORIES
     BACKEND_FACTORIES[("parser", "llm")] = llm_parser
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..spec import Spec
-from ..state import DialogueState
+from ..spec.model import Spec
+from ..dialogue.state import DialogueState
 
 
 class Responder(Protocol):

@@ -17,11 +17,11 @@ import re
 from typing import Any
 
 from ..errors import BackendError, GenieError
-from ..llm import LLMClient
-from ..llm_options import client_for
-from ..prompting import PromptLibrary, RenderedPrompt, date_words, render_acts, render_state
-from ..spec import Spec
-from ..state import DialogueState
+from ..llm.client import LLMClient
+from ..llm.options import client_for
+from ..llm.prompting import PromptLibrary, RenderedPrompt, date_words, render_acts, render_state
+from ..spec.model import Spec
+from ..dialogue.state import DialogueState
 from .base import Responder
 from .template import TemplateResponder
 
@@ -122,7 +122,7 @@ def llm_responder(agent: Any, **options: Any) -> LLMResponder:
 
 
 def _register() -> None:
-    from ..agent import BACKEND_FACTORIES
+    from ..session.agent import BACKEND_FACTORIES
     BACKEND_FACTORIES[("rg", "llm")] = llm_responder
 
 

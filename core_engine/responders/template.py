@@ -11,8 +11,8 @@ import datetime as dt
 import re
 from typing import Any
 
-from ..spec import Field, Spec, parse_type, snake_case
-from ..state import DialogueState, KBRecord, TaskRecord, ref_target
+from ..spec.model import Field, Spec, parse_type, snake_case
+from ..dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 
 ROW_NAME_KEYS = ("name", "title", "course_codes", "id")
 ROW_HIDDEN = {"reviews", "id", "summary", "description", "text", "sheet_requirements"}

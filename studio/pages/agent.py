@@ -3,7 +3,7 @@ few-shot examples and prompt-template overrides with the rendered prompt. Every 
 
 import streamlit as st
 
-from components import agent_view as view
+from components.agent import view
 from components import session
 
 project = session.require_project()

@@ -2,7 +2,10 @@
 
 import streamlit as st
 
-from components import graph_model, graph_panel, lint_panel, session
+from components import session
+from components.graph import model as graph_model
+from components.graph import panel as graph_panel
+from components.worksheets import lint_panel
 
 project = session.require_project()
 st.title(f"Graph · {project.name}")

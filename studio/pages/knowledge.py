@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from components import knowledge_view as view
+from components.knowledge import view
 from components import session
 
 project = session.require_project()

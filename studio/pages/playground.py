@@ -1,6 +1,6 @@
 """Playground: chat with the agent beside the formal state and the trace of every turn.
 
-Thin: the model is `components.playground.Playground` (kept per project in session
+Thin: the model is `components.playground.model.Playground` (kept per project in session
 state), the widgets are in `components/`. Every turn is recorded in a conversation
 log of the project file.
 """
@@ -8,11 +8,11 @@ log of the project file.
 import streamlit as st
 
 from components import session as ss
-from components.act_trace import render_trace
-from components.chat_panel import render_chat
-from components.playground_view import (conversation_bar, edit_panel, replay_panel, save_test_dialog,
+from components.playground.act_trace import render_trace
+from components.playground.chat import render_chat
+from components.playground.controls import (conversation_bar, edit_panel, replay_panel, save_test_dialog,
                                         time_travel_bar)
-from components.state_inspector import render_state
+from components.playground.state_inspector import render_state
 from core_engine import GenieError
 
 project = ss.require_project()

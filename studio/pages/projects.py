@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from components import projects_view as view
+from components.projects import view
 from components import session
 
 st.title("Projects")

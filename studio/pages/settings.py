@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from components import backends, settings_view
+from components.agent import backends
+from components.agent import settings_view
 
 st.title("Settings")
 summary = st.container()  # filled last, so it reflects this run's choices

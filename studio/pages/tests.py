@@ -8,12 +8,12 @@ import streamlit as st
 
 from components import session as ss
 from components.confirm import confirm
-from components.coverage_view import render_coverage
-from components.eval_view import render_eval
+from components.testing.coverage_view import render_coverage
+from components.testing.eval_view import render_eval
 from core_engine.errors import GenieError
-from core_engine.evaluation import evaluate
-from components.test_runner_view import accept_dialog, render_results, run_tests
-from core_engine.coverage import coverage
+from core_engine.evaluation.metrics import evaluate
+from components.testing.runner_view import accept_dialog, render_results, run_tests
+from core_engine.evaluation.coverage import coverage
 
 project = ss.require_project()
 agent = ss.agent_for(project)

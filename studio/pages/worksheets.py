@@ -2,7 +2,11 @@
 
 import streamlit as st
 
-from components import grid_editor, inspector, lint_panel, session, versions_view
+from components import session
+from components.worksheets import grid_editor
+from components.worksheets import inspector
+from components.worksheets import lint_panel
+from components.worksheets import versions_view
 
 project = session.require_project()
 st.title(f"Worksheets · {project.name}")

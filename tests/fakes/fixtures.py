@@ -6,7 +6,7 @@ from typing import Iterator
 
 import pytest
 
-from core_engine.llm import LLMConfig
+from core_engine.llm.client import LLMConfig
 from tests.fakes.openai_server import ScriptedOpenAIServer
 
 

@@ -1,0 +1,1 @@
+"""The Knowledge page: imports, column types, derived worksheets, the read-only SQL console."""

@@ -1,0 +1,1 @@
+"""The Projects page: the project list, import and export of whole projects."""

@@ -1,0 +1,1 @@
+"""The formal dialogue state, the formal statement language and the interpreter that applies it."""

@@ -1,0 +1,1 @@
+"""Sentence embeddings shared by the parsers and the knowledge parser (model loading, lexical fallback)."""

@@ -1,0 +1,1 @@
+"""Conversation tests, the paper's metrics (`genie eval`) and spec coverage."""

@@ -1,0 +1,192 @@
+"""Conversation tests: recorded turns with the acts, values and words they must produce.
+
+A test file (JSON, in a project's `tests/`):
+
+    {"name": "...", "parser": "formal", "turns": [
+        {"user": "main.full_name = \\"Jane\\"",
+         "acts": [{"act": "ask", "var": "main", "field": "confirm"}],   # each expected act is a
+         "match": "exact",                                               # subset of the actual one
+         "values": {"main.full_name": "Jane"},                           # paths through records
+         "response_contains": ["Jane"]}]}
+
+`match` is "exact" (same number and order of acts) or "contains" (each expected
+act appears somewhere). An expected act lists only the keys it cares about, so
+generated values such as transaction ids need not be written down. A turn with
+`"parser": "formal"` is played as injected statements whatever the test's parser
+(the playground's inject and edit turns).
+
+For `genie eval` (core_engine/evaluation/metrics.py, docs/evaluation.md) a turn may also carry
+`"statements": [...]`, the formal statements an ideal parser gives for it, and a test a
+`"goal": {"api": "...", "values": {...}}`, the API the conversation must call and the values
+it must hold then; `genie test` ignores both. A path may read a KB row a field holds by
+column (`book_appointment.dentist.id`).
+
+An optional top-level `"today": "YYYY-MM-DD"` fixes the date the conversation is held on
+(what "tomorrow" and "next Friday" mean); without it the spec's `settings.today`, else the
+real date, applies.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .. import jsonsafe
+from ..session.agent import Agent
+from ..errors import SpecError
+from ..dialogue.state import DialogueState, TaskRecord, ref_target
+
+_MISSING = object()
+
+
+@dataclass
+class TurnCheck:
+    index: int
+    user: str
+    problems: list[str] = field(default_factory=list)
+    expected_acts: list[dict[str, Any]] | None = None
+    actual_acts: list[dict[str, Any]] = field(default_factory=list)
+    response: str = ""
+    # what the turn asserted on state and words, beside what it got (for readable diffs)
+    expected_values: dict[str, Any] | None = None
+    actual_values: dict[str, Any] = field(default_factory=dict)
+    expected_response: list[str] | None = None
+    match: str = "exact"
+
+
+@dataclass
+class TestResult:
+    name: str
+    path: str | None
+    passed: bool
+    turns: list[TurnCheck]
+    error: str | None = None
+    outputs: list[Any] = field(default_factory=list, repr=False)  # the TurnResults (coverage reads them)
+
+    @property
+    def first_failure(self) -> TurnCheck | None:
+        return next((t for t in self.turns if t.problems), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "path": self.path, "passed": self.passed, "error": self.error,
+                "turns": [dict(t.__dict__) for t in self.turns]}
+
+
+def load_test(path: Path) -> dict[str, Any]:
+    try:
+        data = jsonsafe.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SpecError(f"{path}: not a readable JSON test file: {exc}", path=str(path)) from exc
+    if not isinstance(data, dict) or not isinstance(data.get("turns"), list):
+        raise SpecError(f"{path}: a test needs a 'turns' list", path=str(path))
+    for i, turn in enumerate(data["turns"], start=1):
+        if not isinstance(turn, dict) or not isinstance(turn.get("user"), str):
+            raise SpecError(f"{path}: turn {i} needs a 'user' string", path=str(path), turn=i)
+    if "today" in data:
+        try:
+            dt.date.fromisoformat(str(data["today"]))
+        except ValueError as exc:
+            raise SpecError(f"{path}: 'today' must be a date like 2024-07-01, not {data['today']!r}",
+                            path=str(path)) from exc
+    data.setdefault("name", path.stem)
+    return data
+
+
+def find_tests(agent: Agent) -> list[Path]:
+    if agent.root is None or not (agent.root / "tests").is_dir():
+        return []
+    return sorted((agent.root / "tests").glob("*.json"))
+
+
+def act_matches(expected: dict[str, Any], actual: dict[str, Any]) -> bool:
+    return all(actual.get(k, _MISSING) == v for k, v in expected.items())
+
+
+def read_path(state: DialogueState, path: str) -> Any:
+    """`main.courses_to_take.course_0_details.grade_type` -> the value, following references.
+
+    A field holding a KB row is read by column: `book_appointment.dentist.id`."""
+    parts = path.split(".")
+    rec = state.get(parts[0])
+    value: Any = rec
+    for name in parts[1:]:
+        if isinstance(value, dict) and not ref_target(value):  # a KB row held by a field: its columns
+            value = value.get(name, _MISSING)
+            rec = None
+            continue
+        if not isinstance(rec, TaskRecord):
+            return _MISSING
+        value = rec.values.get(name)
+        target = ref_target(value)
+        rec = state.get(target) if target else None
+    if isinstance(value, TaskRecord):
+        return {"$ref": value.var}
+    return value
+
+
+def check_turn(index: int, spec_turn: dict[str, Any], result: Any) -> TurnCheck:
+    check = TurnCheck(index, spec_turn["user"], expected_acts=spec_turn.get("acts"),
+                      actual_acts=result.acts, response=result.response,
+                      expected_values=spec_turn.get("values"), expected_response=spec_turn.get("response_contains"),
+                      match=spec_turn.get("match", "exact"))
+    expected = spec_turn.get("acts")
+    if expected is not None:
+        if spec_turn.get("match", "exact") == "contains":
+            for exp in expected:
+                if not any(act_matches(exp, a) for a in result.acts):
+                    check.problems.append(f"expected act {json.dumps(exp)} not among the acts")
+        elif len(expected) != len(result.acts) or not all(
+                act_matches(e, a) for e, a in zip(expected, result.acts)):
+            check.problems.append("acts differ")
+    state = DialogueState.from_json(result.state)
+    for path, want in (spec_turn.get("values") or {}).items():
+        got = read_path(state, path)
+        check.actual_values[path] = None if got is _MISSING else got
+        if got is _MISSING:
+            check.problems.append(f"{path}: no such record or field")
+        elif got != want:
+            check.problems.append(f"{path}: expected {want!r}, got {got!r}")
+    for text in spec_turn.get("response_contains") or []:
+        if text.lower() not in result.response.lower():
+            check.problems.append(f"response does not contain {text!r}")
+    if not result.ok:
+        check.problems.append(f"turn failed: {result.trace.get('fallback')}")
+    return check
+
+
+def run_test(agent: Agent, test: dict[str, Any], *, path: str | None = None,
+             session_options: dict[str, Any] | None = None) -> TestResult:
+    opts = {"parser": test.get("parser", "formal"), "rg": test.get("rg", "template"), **(session_options or {})}
+    if test.get("today") and "today" not in opts:
+        opts["today"] = dt.date.fromisoformat(str(test["today"]))
+    try:
+        session = agent.new_session(**opts)
+    except Exception as exc:  # noqa: BLE001 - a test that cannot start is a failed test with a reason
+        return TestResult(test.get("name", "?"), path, False, [], error=f"{type(exc).__name__}: {exc}")
+    checks, outputs = [], []
+    for i, spec_turn in enumerate(test["turns"], start=1):
+        if spec_turn.get("parser") == "formal" and opts["parser"] != "formal":
+            result = session.inject(spec_turn["user"], strict=False)  # an injected or edited turn
+        else:
+            result = session.turn(spec_turn["user"])
+        outputs.append(result)
+        checks.append(check_turn(i, spec_turn, result))
+    return TestResult(test["name"], path, all(not c.problems for c in checks), checks, outputs=outputs)
+
+
+def run_tests(agent: Agent, paths: list[Path] | None = None,
+              progress: Callable[[int, int, TestResult], None] | None = None) -> list[TestResult]:
+    paths = find_tests(agent) if paths is None else paths
+    results = []
+    for i, p in enumerate(paths, start=1):
+        try:
+            result = run_test(agent, load_test(p), path=str(p))
+        except SpecError as exc:
+            result = TestResult(p.stem, str(p), False, [], error=str(exc))
+        results.append(result)
+        if progress:
+            progress(i, len(paths), result)
+    return results

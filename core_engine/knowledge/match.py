@@ -1,0 +1,244 @@
+"""Question words to KB values: exact phrases, name parts, typos and meaning.
+
+Used by the offline knowledge parser. Each match remembers how it was found
+(`exact`, `name`, `word`, `fuzzy`, `semantic`), its score and its runner-up, so
+the trace can show why a condition is in the SQL. Order of trust: a whole value
+spelled out wins, then a capitalised part of a row's name, then a word that only
+one value of a column has, then a near spelling, then the embedder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .vocab import STOPWORDS, TITLES, TableVocab, Token, ValueEntry, stem
+
+__all__ = ["Match", "lexical_matches", "semantic_matches", "content_runs"]
+
+NEGATIONS = ("not", "no", "except", "without", "excluding", "but not", "other than", "isn't", "aren't", "don't")
+FUZZY_MIN = 85.0  # rapidfuzz ratio for a typo ("spansih" -> "spanish")
+SEMANTIC_MIN = 0.6  # cosine for a phrase to mean a value ("kids dentist" -> the pediatric specialty)
+SEMANTIC_MARGIN = 0.1  # over the runner-up value, or the reading is too uncertain to filter on
+_MAX_NAME_VALUES = 5
+SCHEMA_LIFT = 0.05  # a phrase with a word naming the table ("books published") must mean the value more than that word alone
+MAX_SPANS = 12  # phrases embedded per question (the embedding is most of a question's time)
+
+
+@dataclass
+class Match:
+    """Question tokens [first, last] read as one or more values of one column."""
+
+    first: int
+    last: int
+    entries: list[ValueEntry]
+    words: str
+    kind: str
+    score: float = 1.0
+    runner_up: Any = None
+    negated: bool = False
+    start: int = 0
+    end: int = 0
+
+    @property
+    def column(self) -> str:
+        return self.entries[0].column
+
+    def span(self) -> set[int]:
+        return set(range(self.first, self.last + 1))
+
+
+@dataclass
+class _Scan:
+    tokens: list[Token]
+    text: str
+    used: set[int] = field(default_factory=set)
+    found: list[Match] = field(default_factory=list)
+
+    def add(self, first: int, last: int, entries: list[ValueEntry], kind: str, score: float = 1.0,
+            runner_up: Any = None) -> None:
+        start, end = self.tokens[first].start, self.tokens[last].end
+        m = Match(first, last, entries, self.text[start:end], kind, round(score, 3), runner_up,
+                  _negated(self.text, start), start, end)
+        self.found.append(m)
+        self.used.update(range(first, last + 1))
+
+
+def _negated(text: str, start: int) -> bool:
+    tail = " ".join(text[:start].lower().split()[-3:])
+    return any(tail.endswith(n) or f" {n} " in f" {tail} " for n in NEGATIONS)
+
+
+def is_content(token: Token, schema: set[str] | None = None) -> bool:
+    w = token.norm
+    return (w not in STOPWORDS and token.raw.lower() not in STOPWORDS and w not in TITLES and token.raw != "$" and not w[:1].isdigit()
+            and len(w) >= 2 and (schema is None or (w not in schema and stem(w) not in schema)))
+
+
+def _first_column(entries: list[ValueEntry]) -> list[ValueEntry]:
+    """A phrase several columns have goes to the earliest of them."""
+    best = min(e.position for e in entries)
+    return [e for e in entries if e.position == best]
+
+
+def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: set[str],
+                    skip: set[int] | None = None) -> tuple[list[Match], set[int]]:
+    """Exact phrases (longest first), compact codes, name parts, one-value words and typos."""
+    scan = _Scan(tokens, text, set(skip or ()))
+    n = len(tokens)
+    i = 0
+    while i < n:  # whole values, longest phrase first, left to right
+        hit = None
+        for length in range(min(vocab.max_words, n - i), 0, -1):
+            if any(j in scan.used for j in range(i, i + length)):
+                continue
+            phrase = tuple(t.norm for t in tokens[i:i + length])
+            entries = vocab.phrases.get(phrase) or (vocab.compact.get(phrase[0]) if length == 1 else None)
+            if entries and not (length == 1 and not is_content(tokens[i]) and not phrase[0][:1].isdigit()):
+                hit = (length, entries)
+                break
+        if hit:
+            scan.add(i, i + hit[0] - 1, _first_column(hit[1]), "exact")
+            i += hit[0]
+        else:
+            i += 1
+    _name_parts(scan, vocab, schema)
+    for i, token in enumerate(tokens):
+        if i not in scan.used and is_content(token, schema):
+            _one_value_word(scan, vocab, i, token.norm, "word", 1.0)
+    _fuzzy(scan, vocab, schema)
+    return _drop_weaker(scan), scan.used
+
+
+def _drop_weaker(scan: _Scan) -> list[Match]:
+    """A word-part or typo reading of a column that the user also named exactly is dropped (its words
+    go back to the free-text search): "wifi password" is the Wi-Fi category, not also the password one."""
+    exact = {m.column for m in scan.found if m.kind in ("exact", "name")}
+    kept = []
+    for m in scan.found:
+        if m.kind in ("word", "fuzzy") and m.column in exact:
+            scan.used -= m.span()
+        else:
+            kept.append(m)
+    return sorted(kept, key=lambda m: m.first)
+
+
+def _name_parts(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:
+    """A run of capitalised words all found in a few names ("Garcia", "Grace Garcia") selects those rows."""
+    if not vocab.name_columns:
+        return
+    tokens, i = scan.tokens, 0
+    while i < len(tokens):
+        j = i
+        while j < len(tokens) and j not in scan.used and tokens[j].capitalised and is_content(tokens[j], schema):
+            j += 1
+        if j == i:
+            i += 1
+            continue
+        words = [t.norm for t in tokens[i:j]]
+        for column in sorted(vocab.name_columns):
+            sets = [{e.value: e for e in vocab.by_word.get(w, {}).get(column, [])} for w in words]
+            common = set(sets[0]).intersection(*sets[1:]) if sets else set()
+            if 0 < len(common) <= _MAX_NAME_VALUES:
+                scan.add(i, j - 1, [sets[0][v] for v in sorted(common, key=str)], "name")
+                break
+        i = j
+
+
+def _one_value_word(scan: _Scan, vocab: TableVocab, i: int, word: str, kind: str, score: float) -> bool:
+    """A word that exactly one value of an enum-like column contains ("pediatric")."""
+    by_column = vocab.by_word.get(word, {})
+    said = {t.norm for t in scan.tokens}
+    for column, entries in sorted(by_column.items(), key=lambda kv: kv[1][0].position):
+        if column in vocab.name_columns or len({e.value for e in entries}) != 1:
+            continue
+        # the value's other words must be said too, or be shared by other values of the column
+        # ("pediatric" names "Pediatric Dentistry"; "password" does not name "Password Reset")
+        if names_value(vocab, entries[0], said | {word}):
+            scan.add(i, i, entries[:1], kind, score)
+            return True
+    return False
+
+
+def names_value(vocab: TableVocab, entry: ValueEntry, said: set[str]) -> bool:
+    """Whether the words said name a value whose other words are generic in its column."""
+    rest = [w for w in entry.words if w not in said]
+    return all(len({e.value for e in vocab.by_word.get(w, {}).get(entry.column, [])}) >= 2 for w in rest)
+
+
+def _fuzzy(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:
+    from rapidfuzz import fuzz, process
+
+    words = [w for w in vocab.words if len(w) >= 4 and not w[:1].isdigit()]
+    if not words:
+        return
+    for i, token in enumerate(scan.tokens):
+        if i in scan.used or len(token.norm) < 5 or not is_content(token, schema):
+            continue
+        best = process.extractOne(token.norm, words, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN)
+        if best is None:
+            continue
+        word, score = best[0], best[1] / 100
+        whole = vocab.phrases.get((word,))
+        if whole:
+            scan.add(i, i, _first_column(whole), "fuzzy", score, word)
+        else:
+            _one_value_word(scan, vocab, i, word, "fuzzy", score)
+
+
+def content_runs(tokens: list[Token], used: set[int], schema: set[str]) -> list[tuple[int, int]]:
+    """Spans of 1-2 adjacent unused words with at least one content word outside the schema."""
+    spans = []
+    for i in range(len(tokens)):
+        for length in (2, 1):
+            idx = range(i, i + length)
+            if i + length > len(tokens) or any(j in used for j in idx):
+                continue
+            if not all(is_content(tokens[j]) for j in idx):
+                continue
+            if any(is_content(tokens[j], schema) for j in idx):
+                spans.append((i, i + length - 1))
+    return spans
+
+
+def semantic_matches(tokens: list[Token], text: str, used: set[int], schema: set[str],
+                     entries: list[ValueEntry], vectors: Any, embedder: Any, prefetch: Any = (),
+                     vocab: TableVocab | None = None) -> list[Match]:
+    """Phrases that mean a value (cosine >= SEMANTIC_MIN, clear of the runner-up), best first."""
+    spans = content_runs(tokens, used, schema)[:MAX_SPANS]
+    if not spans or vectors is None or not entries:
+        return []
+    import numpy as np
+
+    phrases = [text[tokens[a].start:tokens[b].end] for a, b in spans]
+    # the words of a span that name the schema ("books" in a books table) are embedded alone too: a span
+    # whose meaning comes from them ("books published" -> Paperback) says nothing about a value
+    schema_part = {k: " ".join(tokens[j].raw for j in range(a, b + 1) if not is_content(tokens[j], schema))
+                   for k, (a, b) in enumerate(spans) if b > a}
+    schema_texts = sorted({t for t in schema_part.values() if t})
+    extra = [p for p in list(prefetch) if p]
+    encoded = embedder.encode(phrases + schema_texts + extra)
+    sims = encoded[: len(phrases)] @ vectors.T
+    schema_sims = dict(zip(schema_texts, encoded[len(phrases): len(phrases) + len(schema_texts)] @ vectors.T))
+    candidates = []
+    for k, (a, b) in enumerate(spans):
+        order = np.argsort(-sims[k])
+        best = int(order[0])
+        second = next((int(j) for j in order[1:] if entries[int(j)].value != entries[best].value), None)
+        s1 = float(sims[k, best])
+        s2 = float(sims[k, second]) if second is not None else 0.0
+        span_words = {tokens[j].norm for j in range(a, b + 1)}
+        partial = span_words < set(entries[best].words)  # a part of the value's own words, said alone
+        if partial and vocab is not None and not names_value(vocab, entries[best], {t.norm for t in tokens}):
+            continue
+        alone = schema_sims.get(schema_part.get(k, ""))
+        if alone is not None and s1 - float(alone[best]) < SCHEMA_LIFT:
+            continue
+        if s1 >= SEMANTIC_MIN and s1 - s2 >= SEMANTIC_MARGIN:
+            candidates.append((s1, a, b, entries[best], None if second is None else entries[second].value, s2))
+    scan = _Scan(tokens, text, set(used))
+    for s1, a, b, entry, runner, s2 in sorted(candidates, key=lambda c: (-c[0], c[1])):
+        if any(j in scan.used for j in range(a, b + 1)):
+            continue
+        scan.add(a, b, [entry], "semantic", s1, {"value": runner, "score": round(s2, 3)})
+    return scan.found

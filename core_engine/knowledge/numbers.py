@@ -1,0 +1,207 @@
+"""Comparisons ("under $50", "at least 4 stars") and superlatives ("cheapest", "best rated").
+
+The column is chosen from the schema, not from built-in words: the word next to
+the number (or the superlative's concept) is compared with each numeric column's
+name and description, first by stem and then by meaning with the embedder. When
+the words name no column, the column whose values span the number is taken if
+exactly one does ("published after 2017" -> the year column); a bare number of
+three or more digits ("books from 2022") becomes an equality the same way. A
+number whose column cannot be told is left alone rather than guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .kb import TableInfo
+from .vocab import STOPWORDS, Token, is_identifier, stem
+
+__all__ = ["Comparison", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers"]
+
+COLUMN_MIN = 0.4  # cosine between a unit word and a column text
+COLUMN_MARGIN = 0.08
+_LESS = ("under", "below", "less than", "fewer than", "at most", "no more than", "lower than", "cheaper than",
+         "up to", "max", "maximum", "within", "before", "earlier than", "older than", "prior to", "until")
+_MORE = ("above", "over", "more than", "at least", "greater than", "higher than", "better than", "no less than",
+         "minimum", "min", "pricier than", "costlier than", "after", "later than", "newer than", "since")
+_INCLUSIVE = ("at most", "no more than", "at least", "no less than", "up to", "max", "maximum", "minimum", "min",
+              "within", "since", "until")
+RANGE_SCORE = 0.5  # a column chosen because only its values span the number (no word named it)
+_MONEY = "price cost in dollars"
+_AFTER = re.compile(r"\s*(or|and)\s+(more|higher|above|over|better|up|less|fewer|lower|below|under|cheaper)\b")
+SUPERLATIVES = (
+    (r"\b(cheapest|lowest[- ]priced?|most affordable|lowest prices?)\b", "ASC", _MONEY),
+    (r"\b(priciest|costliest|most costly|highest[- ]priced?|highest prices?)\b", "DESC", _MONEY),
+    (r"\b(?:most|largest number of|highest number of)\s+([a-z]+)", "DESC", None),
+    (r"\b(?:fewest|least|smallest number of|lowest number of)\s+([a-z]+)", "ASC", None),
+    (r"\b(best|top|highest)(?:[- ](?:rated|reviewed|ranked|rating))?\b", "DESC", "rating score stars"),
+    (r"\b(worst|lowest)(?:[- ](?:rated|reviewed|ranked|rating))?\b", "ASC", "rating score stars"),
+    (r"\b(newest|latest|most recent)\b", "DESC", "date year"),
+    (r"\b(oldest|earliest)\b", "ASC", "date year"),
+)
+
+
+@dataclass
+class Comparison:
+    column: str
+    op: str
+    value: float | int
+    words: str
+    score: float
+    start: int
+    end: int
+
+
+@dataclass
+class Ordering:
+    column: str
+    direction: str
+    words: str
+    score: float
+    start: int
+    end: int
+
+
+def column_texts(info: TableInfo, spec: Any, types: tuple[str, ...] = ("int", "float")) -> dict[str, list[str]]:
+    """Numeric columns with the texts that say what they hold: the name's words and the KB worksheet's description."""
+    ws = spec.worksheet(info.name) if spec is not None else None
+    described = {f.name: f.description for f in ws.fields} if ws else {}
+    out = {}
+    for c in info.columns:
+        if c.type in types and not is_identifier(c.name):
+            desc = (described.get(c.name) or "").strip()
+            out[c.name] = [c.name.replace("_", " ")] + ([desc] if desc else [])
+    return out
+
+
+def choose_column(words: list[str], columns: dict[str, list[str]], embedder: Any, less: bool | None = None
+                  ) -> tuple[str, float] | None:
+    """The column a word names: by stem in its name (`reviews` -> num_reviews), then in its description
+    (`stars` -> "rating out of 5 stars"), else by meaning (name or description, the closer)."""
+    if not columns:
+        return None
+    plain = [w for phrase in words for w in phrase.split() if w not in STOPWORDS]
+    for which in (0, 1):
+        for word in plain:
+            st = stem(word)
+            found = [n for n, texts in columns.items() if len(texts) > which
+                     and any(stem(p) == st for p in re.split(r"[^a-z0-9]+", texts[which].lower()) if p)]
+            if found:
+                prefer = "min_" if less else "max_"
+                return next((n for n in found if n.startswith(prefer)), found[0]), 1.0
+    if embedder is None or not words:
+        return None
+    names = [n for n in columns for _ in columns[n]]
+    texts = [t for n in columns for t in columns[n]]
+    sims = embedder.encode([" ".join(words)] + texts)
+    best_by: dict[str, float] = {}
+    for i, n in enumerate(names):
+        best_by[n] = max(best_by.get(n, -1.0), float(sims[0] @ sims[i + 1]))
+    scores = sorted(((v, n) for n, v in best_by.items()), reverse=True)
+    best, second = scores[0], scores[1][0] if len(scores) > 1 else 0.0
+    if best[0] >= COLUMN_MIN and best[0] - second >= COLUMN_MARGIN:
+        return best[1], round(best[0], 3)
+    return None
+
+
+def by_range(value: float, columns: dict[str, list[str]], ranges: dict[str, tuple[float, float]] | None,
+             *, reach: float = 0.0) -> tuple[str, float] | None:
+    """The one numeric column whose values span `value`; None when none or several do.
+
+    `reach` widens each range by that many times its width or half its top, the larger: a bound
+    may lie outside the data ("before 2000" when every row is later still names the year column).
+    """
+    def holds(low: float, high: float) -> bool:
+        pad = reach * max(high - low, abs(high) / 2)
+        return low - pad <= value <= high + pad
+
+    holding = [n for n in columns if n in (ranges or {}) and holds(*ranges[n])]
+    return (holding[0], RANGE_SCORE) if len(holding) == 1 else None
+
+
+def bare_numbers(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str]],
+                 ranges: dict[str, tuple[float, float]] | None) -> list[Comparison]:
+    """`from 2022`, `2019 releases`: a whole number of 3+ digits that only one column's values span."""
+    found = []
+    # the word before the number and a preposition ("published in 2022") are the condition's words too
+    pattern = r"(?:\b[a-z]+\s+(?:in|from|of|during)\s+|\b(?:in|from|of|during)\s+)?(?<![\w$.,:/-])(\d{3,})" \
+              r"(?![\w.,:/-]*\d)(?!\s*(?:%|\$|\d))(?<!\d\s\d{3})(?<!\d\s\d{4})"
+    for m in re.finditer(pattern, text, re.I):
+        if any(s < m.end(1) and m.start(1) < e for s, e in taken):
+            continue
+        value = int(m.group(1))
+        chosen = by_range(value, columns, ranges)
+        if chosen:
+            found.append(Comparison(chosen[0], "=", value, m.group(0), chosen[1], m.start(), m.end()))
+    return found
+
+
+def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], embedder: Any,
+                ranges: dict[str, tuple[float, float]] | None = None) -> list[Comparison]:
+    """`under $50`, `at least 4 stars`, `more than 100 reviews`, `4 stars or more`, `after 2017`."""
+    low = text.lower()
+    phrases = sorted(((p, "<") for p in _LESS), key=lambda x: -len(x[0])) + \
+        sorted(((p, ">") for p in _MORE), key=lambda x: -len(x[0]))
+    alternation = "|".join(re.escape(p) for p, _ in sorted(phrases, key=lambda x: -len(x[0])))
+    ops = dict(phrases)
+    found: list[Comparison] = []
+    pattern = re.compile(
+        rf"(?:\b([a-z]+)\s+)?\b({alternation})\s+(\$\s*)?(\d+(?:\.\d+)?)(\s*\$)?(?:\s+([a-z]+))?(?:\s+([a-z]+))?")
+    for m in pattern.finditer(low):
+        before, phrase, dollar, number, dollar2, after, after2 = m.groups()
+        less = ops[phrase] == "<"
+        op = ops[phrase] + ("=" if phrase in _INCLUSIVE else "")
+        candidates = _units(before, phrase, dollar or dollar2, after, after2)
+        chosen = choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges,
+                                                                                reach=1.0)
+        if chosen:
+            found.append(Comparison(chosen[0], op, _number(number), m.group(0).strip(), chosen[1], m.start(), m.end()))
+    tail = re.compile(rf"(?:\b([a-z]+)\s+)?(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s+([a-z]+))?{_AFTER.pattern}")
+    for m in tail.finditer(low):  # "4 stars or more", "rated 4.5 or higher"
+        if any(c.start <= m.start() < c.end for c in found):
+            continue
+        before, dollar, number, dollar2, unit, _, word = m.groups()
+        less = word in ("less", "fewer", "lower", "below", "under", "cheaper")
+        candidates = [_MONEY] if (dollar or dollar2) else []
+        candidates += [w for w in (unit, before) if w and w not in STOPWORDS]
+        chosen = choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges,
+                                                                                reach=1.0)
+        if chosen:
+            found.append(Comparison(chosen[0], "<=" if less else ">=", _number(number), m.group(0).strip(),
+                                    chosen[1], m.start(), m.end()))
+    return found
+
+
+def _units(before: str | None, phrase: str, dollar: str | None, after: str | None, after2: str | None) -> list[str]:
+    words = []
+    if dollar or phrase in ("cheaper than", "pricier than", "costlier than"):
+        words.append(_MONEY)
+    for w in (after, before, after2):
+        if w and w not in STOPWORDS and w not in ("or", "and"):
+            words.append(w)
+    return words
+
+
+def _number(text: str) -> float | int:
+    return float(text) if "." in text else int(text)
+
+
+def superlatives(text: str, columns: dict[str, list[str]], embedder: Any, taken: list[tuple[int, int]]) -> list[Ordering]:
+    """`cheapest` -> price ASC; `best rated` -> rating DESC; `most reviews` -> the review count DESC."""
+    low = text.lower()
+    found: list[Ordering] = []
+    spans = list(taken)
+    for pattern, direction, concept in SUPERLATIVES:
+        for m in re.finditer(pattern, low):
+            if any(s < m.end() and m.start() < e for s, e in spans):
+                continue
+            words = [concept] if concept else [m.group(1)]
+            if not concept and m.group(1) in STOPWORDS:
+                continue
+            chosen = choose_column(words, columns, embedder)
+            if chosen and all(o.column != chosen[0] for o in found):
+                found.append(Ordering(chosen[0], direction, m.group(0), chosen[1], m.start(), m.end()))
+                spans.append((m.start(), m.end()))
+    return found

@@ -1,0 +1,535 @@
+"""The offline knowledge parser: `answer("pediatric dentist who speaks Spanish")` to SQL, with no network.
+
+It reads the KB itself (DESIGN §5), as SUQL's hybrid queries do, on SQLite:
+- the distinct values of short text and list columns are the vocabulary
+  (`knowledge_vocab`, built once per KB file version and shared by all sessions);
+  question words match them exactly, by a word only one value has, by a near
+  spelling and by meaning (`knowledge_match`); a row's name selects its row;
+- numbers next to a word naming a numeric column become comparisons and
+  superlatives become an ORDER BY, the column chosen by meaning
+  (`knowledge_numbers`);
+- the content words left over search the free-text columns: FTS5 bm25 and
+  sentence embeddings stored with sqlite-vec (`knowledge_vectors`), fused by
+  reciprocal rank within the rows the structured conditions allow.
+Every decision is a rule entry in the trace, with its words, score and
+runner-up; the SQL is one read-only SELECT run by `SQLiteKB`. No word of any
+particular KB is built in.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..session.agent import BACKEND_FACTORIES
+from ..errors import KnowledgeError
+from .kb import SQLiteKB, TableInfo, quote_identifier
+from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words
+from .match import Match, is_content, lexical_matches, semantic_matches
+from .numbers import RANGE_SCORE, bare_numbers, column_texts, comparisons, superlatives
+from .vocab import Token, stem, tokenize, vocabulary_for
+from ..spec.model import Spec
+from ..dialogue.state import KBRecord
+
+__all__ = ["OfflineKnowledgeParser", "SQLKnowledge", "Query"]
+
+RRF_K = 60  # reciprocal rank fusion constant (Cormack et al.)
+VECTOR_MIN = 0.3  # cosine of a row's text to the leftover words for the row to count as a hit ...
+VECTOR_BAND = 0.1  # ... and within this much of the best row
+VECTOR_LIFT = 0.15  # ... and this much above the table's mean similarity to the same words
+_CANDIDATES = 200  # rows taken from each ranking before fusion
+ROW_NOUN_MIN = 0.68  # cosine of a leftover word to the table's name for the word to name its rows
+
+
+@dataclass
+class Query:
+    """The parts of one SELECT; `sql()` renders it, `structured()` drops the free-text search."""
+
+    table: str
+    fts_table: str | None
+    conditions: list[str] = field(default_factory=list)
+    order: list[str] = field(default_factory=list)
+    fts_terms: list[str] = field(default_factory=list)
+    limit: int = 50
+    ranked: list[int] | None = None  # fused free-text ranking (rowids, best first), when vectors were used
+    asked: list[str] = field(default_factory=list)  # columns the question asks about: shown first in each row
+
+    def sql(self) -> str:
+        t = quote_identifier(self.table)
+        parts = [f"SELECT t.* FROM {t} AS t"]
+        where = list(self.conditions)
+        order = list(self.order)
+        if self.ranked is not None:
+            ids = "t.rowid IN (" + ", ".join(str(int(r)) for r in self.ranked) + ")"
+            if self.fts_terms and self.fts_table:
+                f = quote_identifier(self.fts_table)
+                ids = f"(t.rowid IN (SELECT rowid FROM {f} WHERE {f} MATCH {_literal(fts_match(self.fts_terms))}) OR {ids})"
+            where.append(ids)
+            if self.ranked:
+                order.append("CASE t.rowid " + " ".join(f"WHEN {int(r)} THEN {i}" for i, r in enumerate(self.ranked))
+                             + f" ELSE {len(self.ranked)} END")
+        elif self.fts_terms and self.fts_table:
+            f = quote_identifier(self.fts_table)
+            parts.append(f"JOIN {f} AS f ON f.rowid = t.rowid")
+            where.append(f"{f} MATCH {_literal(fts_match(self.fts_terms))}")
+            order.append(f"bm25({f})")
+        if where:
+            parts.append("WHERE " + " AND ".join(where))
+        if order:
+            parts.append("ORDER BY " + ", ".join(order))
+        parts.append(f"LIMIT {int(self.limit)}")
+        return " ".join(parts)
+
+    def structured(self) -> "Query":
+        return Query(self.table, self.fts_table, list(self.conditions), list(self.order), [], self.limit,
+                     asked=list(self.asked))
+
+    def present(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Rows with the asked-about columns first (responders show a row's first columns)."""
+        if not self.asked:
+            return rows
+        return [{**{c: r[c] for c in self.asked if c in r}, **r} for r in rows]
+
+
+def fts_match(terms: list[str]) -> str:
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in terms)
+
+
+class OfflineKnowledgeParser:
+    """Schema- and value-grounded question parsing over the KB; deterministic and local.
+
+    Holds nothing per session: the vocabulary, value vectors and row vectors are
+    cached per KB file version in their modules, so every session shares them.
+    """
+
+    def to_sql(self, question: str, kb: SQLiteKB, spec: Spec) -> tuple[str, list[dict[str, Any]]]:
+        query, rules = self.parse(question, kb, spec)
+        return query.sql(), rules
+
+    def parse(self, question: str, kb: SQLiteKB, spec: Spec) -> tuple[Query, list[dict[str, Any]]]:
+        """The query for a question, and the rules that built it."""
+        tables = kb.tables()
+        if not tables:
+            raise KnowledgeError("the knowledge base has no tables", question=question)
+        vocab = vocabulary_for(kb)
+        tokens = tokenize(question)
+        rules: list[dict[str, Any]] = []
+        schemas = {name: _schema_words(name, info, spec) for name, info in tables.items()}
+        found = {name: lexical_matches(tokens, question, vocab.tables[name], schemas[name])
+                 for name, info in tables.items() if name in vocab.tables}
+        embedder = _embedder(spec, rules)
+        spent = {i for _m, u in found.values() for i in u}
+        asked = asked_column(question, " ".join(t.raw for i, t in enumerate(tokens) if i not in spent), spec, tables,
+                             embedder)
+        names = {n: vocab.tables[n].name_columns for n in found}
+        name = _choose_table(tokens, tables, spec, {n: f[0] for n, f in found.items()}, rules, asked, names)
+        if len(tables) > 1 and rules and rules[-1].get("rule") == "table" and rules[-1]["score"] < 1:
+            by_text = by_text_hits(kb, tables, _free_words(tokens, spent, set()))
+            if by_text is not None:  # nothing named a table: the one whose text holds the question's words
+                name = by_text[0]
+                rules[-1].update(table=name, text_hits=by_text[1])
+        elif len(tables) > 1 and rules and not found.get(name, ([], set()))[0] and not (asked and name in asked):
+            # "how late can I cancel a class?": "class" names a table, but no value of it is said and its text
+            # holds none of the other words; another table's text holds them (the house rules)
+            by_text = by_text_hits(kb, tables, _free_words(tokens, spent, schemas[name]))
+            if by_text is not None and by_text[0] != name and by_text[1].get(name, 0) == 0:
+                name = by_text[0]
+                rules[-1].update(table=name, text_hits=by_text[1])
+        info = tables[name]
+        matches, used = found.get(name, ([], set()))
+        matches, used = list(matches), set(used)
+        query = Query(name, info.fts_table, limit=spec.settings.kb_max_rows)
+        ranges = vocab.tables[name].ranges if name in vocab.tables else {}
+        _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges)
+        free_schema = schemas[name] | _description_words(name, spec)
+        if asked and name in asked:  # "what time does X open": "time" says what is asked, not which rows
+            free_schema |= {f for w in asked_words(question) for f in (w, stem(w))}
+        # a word that only names the rows ("novels" in books) is no value's meaning and no search term
+        nouns = _row_nouns(_free_words(tokens, used, schemas[name]), info, embedder)
+        if name in vocab.tables and vocab.tables[name].semantic:
+            entries, vectors = vocab.value_vectors(name, embedder)
+            # the free-text query of the likely case (no meaning match) is embedded in the same batch
+            prefetch = [" ".join(_free_words(tokens, used, set()))] if info.fts_table else []
+            noun_forms = {f for w in nouns for f in (w, stem(w))}
+            extra = semantic_matches(tokens, question, used, schemas[name] | noun_forms, entries, vectors, embedder,
+                                     prefetch, vocab.tables[name])
+            matches += extra
+            for m in extra:
+                used |= m.span()
+        if name in vocab.tables:
+            matches = _yes_no_about_a_row(tokens, matches, vocab.tables[name].name_columns, query, rules)
+        found[name] = (matches, used)
+        _value_conditions(query, info, tables, {n: f[0] for n, f in found.items()}, used, rules)
+        named = name in vocab.tables and any(
+            m.column in vocab.tables[name].name_columns and not m.negated for m in matches)
+        if named:  # "what colours does <row name> come in": the other words ask about the row
+            words = _free_words(tokens, used, free_schema)
+            if words:
+                rules.append({"rule": "ignored", "words": words, "why": "a row was named; these words ask about it"})
+            return query, rules
+        conditioned = {m.column for m in matches if not m.negated}
+        verbs = column_words(_free_words(tokens, used, free_schema), name, conditioned, spec, tables, embedder)
+        if verbs:  # "classes taught by Marcus Bell": "taught" names the instructor column, which is a condition
+            rules.append({"rule": "ignored", "words": verbs, "why": "they name a column the question has a value for"})
+            free_schema |= {f for w in verbs for f in (w, stem(w))}
+        _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, nouns)
+        return query, rules
+
+
+_YES_NO = frozenset("is are was were does do did has have can could will would should may might".split())
+
+
+def _yes_no_about_a_row(tokens: list[Token], matches: list[Match], name_columns: set[str], query: Query,
+                        rules: list[dict[str, Any]]) -> list[Match]:
+    """`is <row name> expensive?`: the named row is the answer and its price is what is asked, so the
+    other values say which columns to show first, not which rows to keep (a filter would find nothing
+    when the answer is no)."""
+    if not tokens or tokens[0].raw.lower() not in _YES_NO:
+        return matches
+    if not any(m.column in name_columns and not m.negated for m in matches):
+        return matches
+    kept = []
+    for m in matches:
+        if m.column in name_columns or m.negated:
+            kept.append(m)
+            continue
+        query.asked.append(m.column)
+        rules.append({"rule": "asked", "words": m.words, "column": m.column,
+                      "value": [e.value for e in m.entries][0] if len(m.entries) == 1 else [e.value for e in m.entries],
+                      "why": "a yes/no question about a named row: the column is shown first, not filtered"})
+    return kept
+
+
+def _embedder(spec: Spec, rules: list[dict[str, Any]]) -> Any:
+    from ..embedding.semantic import get_embedder
+
+    embedder = get_embedder(spec.settings.embedding_model)
+    if embedder.fallback_reason:
+        rules.append({"rule": "embedder", "fallback": embedder.fallback_reason})
+    return embedder
+
+
+class SQLKnowledge:
+    """The knowledge backend: parse, run on the read-only KB, relax the free-text part if nothing matched."""
+
+    def __init__(self, kb: SQLiteKB, parser: OfflineKnowledgeParser) -> None:
+        self.kb = kb
+        self.parser = parser
+
+    def run(self, record: KBRecord, spec: Spec, trace: list[dict[str, Any]]) -> None:
+        try:
+            query, rules = self.parser.parse(record.query, self.kb, spec)
+            result = self.kb.execute(query.sql(), max_rows=spec.settings.kb_max_rows)
+            entry: dict[str, Any] = {"query": record.query, "sql": result.sql, "rows": len(result.rows),
+                                     "elapsed_ms": round(result.elapsed_ms, 2), "rules": rules}
+            if not result.rows:
+                record.note = self._suggest_relaxation(query, rules, spec)
+                if record.note:
+                    entry["relaxation"] = record.note
+        except KnowledgeError as exc:
+            record.status = "error"
+            record.error = exc.message
+            trace.append({"query": record.query, "error": record.error})
+            return
+        record.sql = result.sql
+        record.result = query.present(result.rows)
+        record.status = "done"
+        record.error = None
+        trace.append(entry)
+
+
+    def _suggest_relaxation(self, query: Query, rules: list[dict[str, Any]], spec: Spec) -> str | None:
+        """Which single condition, if dropped, would give results (said to the user, not applied)."""
+        labels = _condition_labels(query, rules)
+        candidates: list[tuple[str, Query]] = []
+        if query.fts_terms:
+            candidates.append((" ".join(query.fts_terms), Query(query.table, query.fts_table, list(query.conditions),
+                                                               list(query.order), [], query.limit)))
+        for i, label in enumerate(labels):
+            rest = query.conditions[:i] + query.conditions[i + 1:]
+            candidates.append((label, Query(query.table, query.fts_table, rest, list(query.order),
+                                            list(query.fts_terms), query.limit)))
+        found = []
+        for label, q in candidates:
+            if not q.conditions and not q.fts_terms:
+                continue
+            rows = self.kb.execute(q.sql(), max_rows=spec.settings.kb_max_rows).rows
+            if rows:
+                found.append(f'without "{label}" there {"is 1 result" if len(rows) == 1 else f"are {len(rows)} results"}')
+        if not found:
+            return None
+        return "Nothing matched everything you asked for; " + "; ".join(found[:2]) + "."
+
+
+def _condition_labels(query: Query, rules: list[dict[str, Any]]) -> list[str]:
+    """The user's words behind each structured condition, in order (the SQL if they cannot be paired)."""
+    words = [r.get("words") for r in rules if r.get("rule") != "free_text" and r.get("rule") != "table"
+             and isinstance(r.get("words"), str)]
+    if len(words) == len(query.conditions):
+        return [str(w) for w in words]
+    return list(query.conditions)
+
+
+def offline_knowledge(agent: Any, **options: Any) -> tuple[SQLiteKB, SQLKnowledge]:
+    """BACKEND_FACTORIES entry for ("knowledge", "offline")."""
+    kb = SQLiteKB(agent.kb_path)
+    _warm(kb, agent.spec)
+    return kb, SQLKnowledge(kb, OfflineKnowledgeParser())
+
+
+def _warm(kb: SQLiteKB, spec: Spec) -> None:
+    """Read the KB's vocabulary and embed its enum-like values when a session starts (once per KB file
+    version and process), not in the middle of the first question's turn."""
+    try:
+        vocab = vocabulary_for(kb)
+        embedder = None
+        for name, table in vocab.tables.items():
+            if table.semantic:
+                embedder = embedder or _embedder(spec, [])
+                vocab.value_vectors(name, embedder)
+    except Exception:  # noqa: BLE001 - the first question builds them again and reports what failed
+        pass
+
+
+BACKEND_FACTORIES[("knowledge", "offline")] = offline_knowledge
+
+
+# -- question analysis -------------------------------------------------------------
+
+
+def _schema_words(name: str, info: TableInfo, spec: Spec) -> set[str]:
+    """Words that name the table or its columns: they say what is asked about, not which rows."""
+    words = {w for part in [name] + [c.name for c in info.columns] for w in re.split(r"[_\W]+", part.lower()) if w}
+    return {f for w in words for f in (w, stem(w), tokenize(w)[0].norm if tokenize(w) else w)}
+
+
+def _description_words(name: str, spec: Spec) -> set[str]:
+    ws = spec.worksheet(name)
+    return {f for t in tokenize(ws.description if ws else "") for f in (t.norm, stem(t.norm))}
+
+
+def _choose_table(tokens: list[Token], tables: dict[str, TableInfo], spec: Spec, matches: dict[str, list[Match]],
+                  rules: list[dict[str, Any]], asked: dict[str, tuple[str, float]] | None = None,
+                  name_columns: dict[str, set[str]] | None = None) -> str:
+    """The table whose name, description and column names and values best match the question. A value of a
+    column that names the rows counts double (the question is about that row); a table whose column is what
+    a wh-question asks for (`knowledge_tables.asked_column`) gains as much as a word of its name."""
+    stems = {stem(t.norm) for t in tokens if is_content(t)}
+    order = [w.name for w in spec.kb_worksheets() if w.name in tables]
+    order += [n for n in tables if n not in order]
+    best, best_score, why = order[0], -1.0, {}
+    for name in order:
+        name_words = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if w}
+        other = _description_words(name, spec)
+        other |= {stem(w) for c in tables[name].columns for w in c.name.lower().split("_") if w}
+        found = matches.get(name, [])
+        named = sum(1 for m in found if m.column in (name_columns or {}).get(name, set()) and not m.negated)
+        hits = {"name": sorted(stems & name_words), "words": sorted((stems & other) - name_words),
+                "values": len(found), "row_names": named}
+        score = 2 * len(hits["name"]) + len(hits["words"]) + 0.5 * (hits["values"] + named)
+        if asked and name in asked:
+            hits["asked_column"] = [asked[name][0], round(asked[name][1], 3)]
+            score += ASKED_BONUS
+        if score > best_score:
+            best, best_score, why = name, score, hits
+    if len(tables) > 1:
+        rules.append({"rule": "table", "table": best, "score": best_score, **why})
+    return best
+
+
+def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], info: TableInfo, spec: Spec,
+             embedder: Any, rules: list[dict[str, Any]], ranges: dict[str, tuple[float, float]] | None = None
+             ) -> None:
+    """Comparisons and superlatives on the columns the words name; their tokens are used up."""
+    def take(start: int, end: int) -> None:
+        used.update(i for i, t in enumerate(tokens) if t.start < end and start < t.end)
+
+    taken: list[tuple[int, int]] = [(t.start, t.end) for i, t in enumerate(tokens) if i in used]
+    columns = column_texts(info, spec)
+    found = comparisons(question, tokens, columns, embedder, ranges)
+    found += bare_numbers(question, taken + [(c.start, c.end) for c in found], columns, ranges)
+    for c in found:
+        query.conditions.append(f"t.{quote_identifier(c.column)} {c.op} {c.value!r}")
+        rules.append({"rule": "compare", "words": c.words, "column": c.column, "op": c.op, "value": c.value,
+                      "score": c.score, **({"why": "the only column whose values span it"}
+                                           if c.score == RANGE_SCORE else {})})
+        take(c.start, c.end)
+        taken.append((c.start, c.end))
+    spans = []
+    for o in superlatives(question, column_texts(info, spec, ("int", "float", "date")), embedder, taken):
+        query.order.append(f"t.{quote_identifier(o.column)} {o.direction}")
+        rules.append({"rule": "order", "words": o.words, "column": o.column, "direction": o.direction,
+                      "score": o.score})
+        take(o.start, o.end)
+        spans.append((o.start, o.end))
+    if spans and not any(_plural(t) for t in tokens if not any(s <= t.start < e for s, e in spans)):
+        query.limit = 1  # "the cheapest t-shirt", "who is the best rated surgeon": one row, not a ranking
+        rules.append({"rule": "limit", "rows": 1, "why": "a superlative and no plural noun"})
+
+
+def _plural(t: Token) -> bool:
+    low = t.raw.lower()
+    return is_content(t) and low != t.norm and low.endswith("s")
+
+
+def _value_conditions(query: Query, info: TableInfo, tables: dict[str, TableInfo],
+                      matches: dict[str, list[Match]], used: set[int], rules: list[dict[str, Any]]) -> None:
+    """WHERE conditions for matched values; a value of a joinable table becomes a key subquery."""
+    own = matches.get(info.name, [])
+    taken = set(used)
+    borrowed: dict[str, list[Match]] = {}
+    for other, found in matches.items():
+        key = _join_key(info, tables[other]) if other != info.name else None
+        for m in found if key else []:
+            if not (m.span() & taken):
+                borrowed.setdefault(other, []).append(m)
+                taken |= m.span()
+                used |= m.span()
+    query.conditions += _grouped(own, "t", rules)
+    for other, found in borrowed.items():
+        key = _join_key(info, tables[other]) or ""
+        inner = " AND ".join(_grouped(found, "o", rules))
+        k = quote_identifier(key)
+        query.conditions.append(f"t.{k} IN (SELECT o.{k} FROM {quote_identifier(other)} AS o WHERE {inner})")
+        rules.append({"rule": "join", "table": other, "on": key})
+
+
+def _join_key(a: TableInfo, b: TableInfo) -> str | None:
+    shared = {c.name for c in a.columns} & {c.name for c in b.columns}
+    keys = sorted(n for n in shared if n.endswith("_id"))
+    return keys[0] if keys else None
+
+
+def _grouped(found: list[Match], alias: str, rules: list[dict[str, Any]]) -> list[str]:
+    """Positive values of one column are alternatives (OR); negated ones are each excluded."""
+    by_column: dict[str, list[Match]] = {}
+    for m in found:
+        by_column.setdefault(m.column, []).append(m)
+    conditions = []
+    for column, ms in by_column.items():
+        positive = list(dict.fromkeys(_condition(m, alias) for m in ms if not m.negated))
+        if positive:
+            conditions.append(positive[0] if len(positive) == 1 else "(" + " OR ".join(positive) + ")")
+        conditions += ["NOT " + _condition(m, alias) for m in ms if m.negated]
+        for m in ms:
+            values = [e.value for e in m.entries]
+            rule = {"rule": "value", "words": m.words, "column": column,
+                    "value": values[0] if len(values) == 1 else values, "negated": m.negated, "match": m.kind,
+                    "score": m.score}
+            if m.runner_up is not None:
+                rule["runner_up"] = m.runner_up
+            rules.append(rule)
+    return conditions
+
+
+def _condition(m: Match, alias: str) -> str:
+    parts = []
+    for e in m.entries:
+        c = f"{alias}.{quote_identifier(e.column)}"
+        if e.ctype == "list":
+            parts.append(f"EXISTS (SELECT 1 FROM json_each({c}) WHERE json_each.value = {_literal(e.value)})")
+        else:
+            parts.append(f"{c} = {_literal(e.value)}")
+    return parts[0] if len(parts) == 1 else "(" + " OR ".join(parts) + ")"
+
+
+def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], info: TableInfo,
+               schema: set[str], embedder: Any, rules: list[dict[str, Any]], nouns: list[str]) -> None:
+    """Content words no other rule used: FTS5 bm25 and vector search, fused by reciprocal rank."""
+    words = _free_words(tokens, used, schema)
+    if not words:
+        return
+    if info.fts_table is None:
+        rules.append({"rule": "ignored", "words": words, "why": f"{info.name} has no free-text columns"})
+        return
+    words = _drop_row_nouns(words, [w for w in words if w in nouns], kb, info, rules)
+    if not words:
+        return
+    query.fts_terms = words
+    rule: dict[str, Any] = {"rule": "free_text", "words": words, "index": info.fts_table, "rank": "bm25"}
+    rules.append(rule)
+    from .vectors import LAZY_ROWS, vector_index
+
+    if embedder.fallback_reason:
+        rule["vectors"] = "not used: " + embedder.fallback_reason
+        return
+    index = vector_index(kb, embedder)
+    if index is None:
+        rule["vectors"] = "not used: the vector cache directory cannot be written"
+        return
+    if not index.built(info.name):
+        if info.row_count > LAZY_ROWS:
+            rule["vectors"] = f"not built ({info.row_count} rows > {LAZY_ROWS}; build them with build_vectors)"
+            return
+        rule["vectors_built"] = index.build(kb, info, embedder)
+    # the vector query keeps the schema words ("computer vision course"): they give the words their sense
+    _fuse(query, kb, index, info, words, " ".join(_free_words(tokens, used, set())), embedder, rule)
+
+
+def _drop_row_nouns(words: list[str], close: list[str], kb: SQLiteKB, info: TableInfo,
+                    rules: list[dict[str, Any]]) -> list[str]:
+    """Leftover words that only name the table's rows in other words ("novels" in a books table,
+    "eateries" among restaurants) and occur in no row's text: they say what is asked about, not which
+    rows. A word that means something else ("vegan") stays, and finding nothing is then said."""
+    if not close:
+        return words
+    f = quote_identifier(info.fts_table or "")
+    absent = [w for w in close if not kb.execute(f"SELECT rowid FROM {f} WHERE {f} MATCH ? LIMIT 1",
+                                                 (fts_match([w]),), max_rows=1).rows]
+    if absent:
+        rules.append({"rule": "ignored", "words": absent,
+                      "why": f"they name the {info.name} rows themselves and no row's text has them"})
+    return [w for w in words if w not in absent]
+
+
+def _row_nouns(words: list[str], info: TableInfo, embedder: Any) -> list[str]:
+    """The words that mean what the table's name means (cosine >= ROW_NOUN_MIN)."""
+    if embedder.fallback_reason or not words:
+        return []
+    nouns = " ".join(w for w in re.split(r"[_\W]+", info.name) if w)
+    vectors = embedder.encode([nouns] + words)
+    return [w for w, v in zip(words, vectors[1:]) if float(vectors[0] @ v) >= ROW_NOUN_MIN]
+
+
+def _free_words(tokens: list[Token], used: set[int], schema: set[str]) -> list[str]:
+    words: list[str] = []
+    for i, t in enumerate(tokens):
+        w = t.raw.lower()
+        if i not in used and len(w) >= 3 and is_content(t, schema) and w not in words:
+            words.append(w)
+    return words
+
+
+def _fuse(query: Query, kb: SQLiteKB, index: Any, info: TableInfo, words: list[str], phrase: str, embedder: Any,
+          rule: dict[str, Any]) -> None:
+    t, f = quote_identifier(info.name), quote_identifier(info.fts_table or "")
+    where = "".join(f" AND {c}" for c in query.conditions)
+    fts_sql = (f"SELECT t.rowid AS rid FROM {t} AS t JOIN {f} AS f ON f.rowid = t.rowid "
+               f"WHERE {f} MATCH ?{where} ORDER BY bm25({f}) LIMIT {_CANDIDATES}")
+    fts_ids = [r["rid"] for r in kb.execute(fts_sql, (fts_match(words),), max_rows=_CANDIDATES).rows]
+    allowed = None
+    if query.conditions:
+        result = kb.execute(f"SELECT t.rowid AS rid FROM {t} AS t WHERE {' AND '.join(query.conditions)}",
+                            max_rows=20_000)
+        allowed = None if result.truncated else [r["rid"] for r in result.rows]
+    hits, baseline = ([], 0.0) if allowed == [] else index.search(
+        info.name, embedder.encode([phrase])[0], allowed, _CANDIDATES, VECTOR_MIN)
+    if hits:  # a hit stands out from what any row of the table scores, and is near the best row
+        cutoff = max(baseline + VECTOR_LIFT, hits[0][1] - VECTOR_BAND)
+        hits = [(r, sim) for r, sim in hits if sim >= cutoff]
+    scores: dict[int, float] = {}
+    for ranking in (fts_ids, [r for r, _ in hits]):
+        for rank, rowid in enumerate(ranking):
+            scores[rowid] = scores.get(rowid, 0.0) + 1.0 / (RRF_K + rank + 1)
+    query.ranked = sorted(scores, key=lambda r: (-scores[r], r))[:_CANDIDATES]
+    rule.update({"rank": "rrf(bm25, vector)", "vector_query": phrase, "fts_hits": len(fts_ids), "vector_hits": len(hits),
+                 "vector_best": round(hits[0][1], 3) if hits else None, "vector_baseline": round(baseline, 3)})
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return "'" + str(value).replace("'", "''") + "'"

@@ -1,0 +1,199 @@
+"""Embeddings of a KB's free-text columns, stored in SQLite with sqlite-vec, for semantic search.
+
+The KB file itself is opened read-only (and may sit inside a read-only bundle), so the
+vectors live in a side cache file named by the KB's content hash and the model:
+``$GENIE_CACHE_DIR`` or the system temp dir, ``genie-kb-vectors/<sha256>-<model>.sqlite``.
+A table's vectors are built lazily on the first free-text question when the table is
+small (at most ``LAZY_ROWS`` rows), or ahead of time with :func:`build_vectors` (the
+hook for ``genie kb import``/build). One vector per row: its name column and free-text columns joined
+(the model reads the first ~256 word pieces). The search is an exact cosine scan with
+sqlite-vec's ``vec_distance_cosine`` over the rows the structured filters allow.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sqlite3
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, Sequence
+
+from .kb import SQLiteKB, TableInfo, quote_identifier
+
+__all__ = ["VectorIndex", "vector_index", "build_vectors", "cache_dir", "LAZY_ROWS"]
+
+LAZY_ROWS = 5000  # larger tables get vectors only from build_vectors (embedding is ~10-30 ms per row on a CPU)
+_PAGE = 2000
+_FORMAT = "v1"  # bump when what a row vector is made of changes
+_INDEXES: dict[tuple[Any, ...], "VectorIndex | None"] = {}
+_LOCK = threading.Lock()
+_HASHES: dict[tuple[Any, ...], str] = {}
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("GENIE_CACHE_DIR") or Path(tempfile.gettempdir()) / "genie-kb-vectors")
+
+
+def content_hash(path: Path) -> str:
+    """sha256 of the KB file, remembered per (path, size, mtime)."""
+    st = path.stat()
+    key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    if key not in _HASHES:
+        h = hashlib.sha256()
+        with path.open("rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                h.update(chunk)
+        _HASHES[key] = h.hexdigest()
+    return _HASHES[key]
+
+
+def _connect(path: Path) -> tuple[Any, bool]:
+    """A connection to the side file with sqlite-vec loaded (apsw: Python's sqlite3 here cannot load
+    extensions); without apsw, plain sqlite3 and the cosine computed with numpy."""
+    try:
+        import apsw
+        import sqlite_vec
+
+        conn = apsw.Connection(str(path))
+        conn.set_busy_timeout(10_000)
+        conn.enable_load_extension(True)
+        conn.load_extension(sqlite_vec.loadable_path())
+        conn.enable_load_extension(False)
+        return conn, True
+    except ImportError:
+        return sqlite3.connect(str(path), check_same_thread=False, timeout=10, isolation_level=None), False
+
+
+class VectorIndex:
+    """The row vectors of one KB file version and model, in a side SQLite file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._conn, self.sqlite_vec = _connect(path)
+        self._conn.execute("CREATE TABLE IF NOT EXISTS built (tbl TEXT PRIMARY KEY, rows INTEGER)")
+        self._lock = threading.Lock()
+
+    def built(self, table: str) -> bool:
+        with self._lock:
+            return self._conn.execute("SELECT 1 FROM built WHERE tbl = ?", (table,)).fetchone() is not None
+
+    def build(self, kb: SQLiteKB, info: TableInfo, embedder: Any) -> int:
+        """Embed every row's free text; one transaction, so a half-built table is never used."""
+        free = _title_column(kb, info) + [c.name for c in info.columns if c.free_text]
+        vt = quote_identifier("vec_" + info.name)
+        cols = ", ".join(f"t.{quote_identifier(c)}" for c in free)
+        with self._lock:
+            if self._conn.execute("SELECT 1 FROM built WHERE tbl = ?", (info.name,)).fetchone():
+                return 0
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                count = self._fill(kb, info, embedder, vt, cols, free)
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+        return count
+
+    def _fill(self, kb: SQLiteKB, info: TableInfo, embedder: Any, vt: str, cols: str, free: list[str]) -> int:
+        self._conn.execute(f"DROP TABLE IF EXISTS {vt}")
+        self._conn.execute(f"CREATE TABLE {vt} (rowid INTEGER PRIMARY KEY, embedding BLOB NOT NULL)")
+        last, count = -(1 << 62), 0
+        while True:
+            rows = kb.execute(
+                f"SELECT t.rowid AS rid, {cols} FROM {quote_identifier(info.name)} AS t WHERE t.rowid > ? "
+                f"ORDER BY t.rowid LIMIT {_PAGE}", (last,), max_rows=_PAGE, timeout_s=30).rows
+            if not rows:
+                break
+            texts = [_row_text(r, free) for r in rows]
+            vectors = embedder.encode(texts)
+            self._conn.cursor().executemany(f"INSERT INTO {vt} (rowid, embedding) VALUES (?, ?)",
+                                   [(r["rid"], v.astype("float32").tobytes()) for r, v in zip(rows, vectors)])
+            last, count = rows[-1]["rid"], count + len(rows)
+        self._conn.execute("INSERT OR REPLACE INTO built (tbl, rows) VALUES (?, ?)", (info.name, count))
+        return count
+
+    def search(self, table: str, query: Any, allowed: Sequence[int] | None, k: int,
+               min_similarity: float) -> tuple[list[tuple[int, float]], float]:
+        """Rows by cosine similarity to the query vector (best first), within `allowed` rowids if given,
+        and the mean similarity of all those rows (what any row of this table scores)."""
+        vt = quote_identifier("vec_" + table)
+        ids = "[" + ",".join(str(int(i)) for i in allowed) + "]" if allowed is not None else None
+        where = " WHERE rowid IN (SELECT value FROM json_each(?))" if ids is not None else ""
+        with self._lock:
+            if self.sqlite_vec:
+                blob = [query.astype("float32").tobytes()] + ([ids] if ids is not None else [])
+                sql = f"SELECT rowid, 1 - vec_distance_cosine(embedding, ?) AS sim FROM {vt}{where} ORDER BY sim DESC LIMIT ?"
+                rows = [(int(r), float(s)) for r, s in self._conn.execute(sql, blob + [k]).fetchall()]
+                mean = self._conn.execute(f"SELECT avg(1 - vec_distance_cosine(embedding, ?)) FROM {vt}{where}",
+                                          blob).fetchall()[0][0]
+            else:
+                rows, mean = self._numpy_search(vt, where, ids, query, k)
+        return [(r, s) for r, s in rows if s >= min_similarity], float(mean or 0.0)
+
+    def _numpy_search(self, vt: str, where: str, ids: str | None, query: Any, k: int
+                      ) -> tuple[list[tuple[int, float]], float]:
+        import numpy as np
+
+        found = self._conn.execute(f"SELECT rowid, embedding FROM {vt}{where}", [ids] if ids else []).fetchall()
+        if not found:
+            return [], 0.0
+        matrix = np.frombuffer(b"".join(b for _, b in found), dtype=np.float32).reshape(len(found), -1)
+        sims = matrix @ query.astype(np.float32)
+        best = np.argsort(-sims)[:k]
+        return [(int(found[i][0]), float(sims[i])) for i in best], float(sims.mean())
+
+
+def _title_column(kb: SQLiteKB, info: TableInfo) -> list[str]:
+    """The row's name (the first name-like column), read before its free text: titles carry the topic."""
+    from .vocab import vocabulary_for
+
+    names = vocabulary_for(kb).tables.get(info.name)
+    first = [c.name for c in info.columns if names and c.name in names.name_columns and not c.free_text]
+    return first[:1]
+
+
+def _row_text(row: dict[str, Any], columns: list[str]) -> str:
+    parts = []
+    for c in columns:
+        value = row.get(c)
+        if isinstance(value, list):
+            parts.extend(str(v) for v in value if v)
+        elif value:
+            parts.append(str(value))
+    return re.sub(r"\s+", " ", " ".join(parts))[:2000]
+
+
+def vector_index(kb: SQLiteKB, embedder: Any) -> VectorIndex | None:
+    """The side index for a KB file version and model (None when the cache dir cannot be written)."""
+    st = kb.path.stat()
+    key = (str(kb.path.resolve()), st.st_size, st.st_mtime_ns, embedder.name)
+    with _LOCK:
+        if key in _INDEXES:
+            return _INDEXES[key]
+        model = re.sub(r"[^A-Za-z0-9_.-]+", "_", embedder.name)[-60:]
+        try:
+            folder = cache_dir()
+            folder.mkdir(parents=True, exist_ok=True)
+            index: VectorIndex | None = VectorIndex(folder / f"{content_hash(kb.path)}-{model}-{_FORMAT}.sqlite")
+        except Exception:  # noqa: BLE001 - no cache (unwritable dir, broken file): search without vectors
+            index = None
+        _INDEXES[key] = index
+        return index
+
+
+def build_vectors(kb_path: str | Path, embedding_model: str | None = None) -> dict[str, int]:
+    """Embed the free-text columns of every table of a KB now (for `genie kb import`/build): rows per table."""
+    from ..embedding.semantic import get_embedder
+
+    embedder = get_embedder(embedding_model)
+    if embedder.fallback_reason:
+        return {}
+    with SQLiteKB(kb_path) as kb:
+        index = vector_index(kb, embedder)
+        if index is None:
+            return {}
+        return {name: index.build(kb, info, embedder) for name, info in kb.tables().items()
+                if info.fts_table and any(c.free_text for c in info.columns)}

@@ -1,0 +1,1 @@
+"""The `offline` parser: everyday phrasing to formal statements, deterministic, no network, grounded in the spec and its KB."""

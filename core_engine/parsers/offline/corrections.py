@@ -1,0 +1,152 @@
+"""Corrections of a value already given: "CS 144, not 142", "I gave you the wrong PIN, it's 1375".
+
+Why its own rule, before the answer to the question asked: otherwise the correction is read as
+that answer ("Sorry, I meant CS 144, not 142" became the next course's name) and the wrong value
+stays. The field is found from the state, not from built-in words: the value said after "not" is
+the one a filled field holds (whole, or as its end: "142" of "CS 142"), or the words after
+"wrong" name a filled field. The new value is read for that field's type; a wrong value is worse
+than none, so when the field or the new value is not clear the rule does nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ...spec.model import Field
+from ...dialogue.state import TaskRecord
+from .words.match import Bag, field_mention, stem
+
+if TYPE_CHECKING:
+    from .parser import TurnReader
+
+_LEAD = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|hmm|oh|ok(?:ay)?)[,!.\s]+)*"
+                   r"(?:i\s+meant|i\s+mean|i\s+said|it'?s|it\s+is|it\s+should\s+be|should\s+be|make\s+it|"
+                   r"change\s+it\s+to|(?:the|my)\s+[a-z ]{1,30}?\s+(?:is|should\s+be))?\s*", re.I)
+_NEW_NOT_OLD = re.compile(r"^(?P<new>[^;]+?)\s*,?\s+not\s+(?P<old>[^,;!?]+?)[\s.!]*$", re.I)
+_NOT_OLD_NEW = re.compile(r"^(?:(?:sorry|wait|no|actually)[,!.\s]+)*not\s+(?P<old>[^,;]+?)\s*(?:,|;|but)\s*"
+                          r"(?P<new>[^,;!?]+?)[\s.!]*$", re.I)
+_WRONG = re.compile(r"\bwrong\s+(?P<what>[a-z][a-z ]{1,30}?)\s*[,.;:!-]*\s*(?:it'?s|it\s+is|it\s+should\s+be|"
+                    r"the\s+right\s+one\s+is|the\s+correct\s+one\s+is|should\s+be)\s+(?P<new>[^,;!?]+?)[\s.!]*$",
+                    re.I)
+_RESTATED = re.compile(r"^(?:(?:sorry|oh|well|actually|and|also|wait|no)[,!.\s]+)*(?:my|the|our)\s+"
+                       r"(?P<what>[a-z][a-z' ]{1,40}?)\s+(?:is|should\s+be|'s)\s+(?:actually\s+|really\s+)?"
+                       r"(?P<new>[^,;!?]+?)[\s.!]*$", re.I)
+_PLAIN = ("str", "int", "float", "date", "time", "Enum")
+
+
+def correction_rule(reader: "TurnReader", text: str) -> bool:
+    said = text.strip()
+    m = _NEW_NOT_OLD.match(said) or _NOT_OLD_NEW.match(said)
+    if m:
+        return _by_old_value(reader, m.group("new"), m.group("old"), said)
+    m = _WRONG.search(said)
+    if m:
+        return _by_field_words(reader, m.group("what"), m.group("new"), said)
+    m = _RESTATED.match(said)
+    if m:
+        return _restated(reader, m.group("what"), m.group("new"), said)
+    return False
+
+
+def _restated(reader: "TurnReader", what: str, new_text: str, said: str) -> bool:
+    """ "my legal name is Benjamin Carter" after a name was given: a value said again for a filled field that
+    the sentence names replaces it, with no "not" or "wrong". The named field must be filled and named more
+    strongly (name words) than every other field of the live records, the asked one included, so an answer
+    to the question asked ("my membership number is ..." when it is asked) is never taken for it."""
+    bag = Bag.of(what)
+    head = Bag.of(re.split(r"\s+(?:on|of|for|under|in|at|with|from)\s+", what, maxsplit=1)[0])  # "name" of "name on ..."
+    scored = sorted((((len(head.hits(_name_stems(f))), len(bag.hits(_name_stems(f))), field_mention(f, bag)[0]),
+                      rec, f)
+                     for rec in reader.view.live_records() for f in reader.view.input_fields(rec)),
+                    key=lambda x: x[0], reverse=True)
+    if not scored or scored[0][0][0] < 1:
+        return False
+    tied = [(rec, f) for score, rec, f in scored if score == scored[0][0] and _may_hold(reader, f, new_text)]
+    if len(tied) != 1:
+        return False
+    rec, f = tied[0]
+    current = rec.values.get(f.name)
+    if reader.view.kind_of(f) not in _PLAIN or not isinstance(current, (str, int, float)) or current == "NA":
+        return False
+    value = _new_value(reader, f, new_text.strip(" ,"), current, None)
+    if value is None:
+        return False
+    if _norm(value) == _norm(current):
+        reader.note("restated", said, reason=f"{rec.var}.{f.name} already holds this value")
+        return True
+    reader.assign("correction", said, rec, f, value, was=current, how="restated")
+    return True
+
+
+def _norm(value: Any) -> str:
+    return re.sub(r"[^a-z0-9]+", "", str(value).lower())
+
+
+def _filled(reader: "TurnReader") -> list[tuple[TaskRecord, Field, Any]]:
+    out = []
+    for rec in reader.view.live_records():
+        for f in reader.view.input_fields(rec):
+            value = rec.values.get(f.name)
+            if reader.view.kind_of(f) in _PLAIN and isinstance(value, (str, int, float)) and value != "NA":
+                out.append((rec, f, value))
+    return out
+
+
+def _by_old_value(reader: "TurnReader", new_text: str, old_text: str, said: str) -> bool:
+    old = _norm(old_text)
+    if not old:
+        return False
+    filled = _filled(reader)
+    whole = [(r, f, v) for r, f, v in filled if _norm(v) == old]
+    tail = [(r, f, v) for r, f, v in filled if _norm(v).endswith(old) and _norm(v) != old]
+    found = whole or tail
+    if len({(r.var, f.name) for r, f, _v in found}) != 1:
+        return False  # no field holds it, or several do: not clear which one is corrected
+    rec, f, current = found[0]
+    new_text = _LEAD.sub("", new_text.strip(" ,")).strip(" ,")
+    value = _new_value(reader, f, new_text, current, old_text)
+    if value is None or _norm(value) == _norm(current):
+        return False
+    reader.assign("correction", said, rec, f, value, was=current)
+    return True
+
+
+def _by_field_words(reader: "TurnReader", what: str, new_text: str, said: str) -> bool:
+    bag = Bag.of(what)
+    scored = sorted(((field_mention(f, bag)[0], rec, f, v) for rec, f, v in _filled(reader)), key=lambda x: -x[0])
+    if not scored or scored[0][0] <= 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return False
+    _score, rec, f, current = scored[0]
+    value = _new_value(reader, f, new_text.strip(" ,"), current, None)
+    if value is None or _norm(value) == _norm(current):
+        return False
+    reader.assign("correction", said, rec, f, value, was=current)
+    return True
+
+
+def _may_hold(reader: "TurnReader", f: Field, new_text: str) -> bool:
+    """A field whose values are KB row names (offline_items) can only be given a row name."""
+    from .items import names_for, said_names  # late: offline_items imports the slot helpers
+
+    return not names_for(reader, f) or bool(said_names(reader, f, new_text))
+
+
+def _name_stems(f: Field) -> set[str]:
+    """Every word of a field's name, the common ones too ("name" of `full_name`, "number" of `member_number`)."""
+    return {stem(w) for w in f.name.split("_") if w and not w.isdigit()}
+
+
+def _new_value(reader: "TurnReader", f: Field, new_text: str, current: Any, old_text: str | None) -> Any:
+    """The corrected value for `f`: read for its type; for text, the words said, with the kept part of
+    the old value when only its end was corrected ("144" for "CS 142" -> "CS 144")."""
+    if not new_text or len(new_text.split()) > 6:
+        return None
+    kind = reader.view.kind_of(f)
+    if kind != "str":
+        return reader.value_for(f, new_text)
+    if isinstance(current, str) and old_text is not None:
+        head = current[: len(current) - len(old_text.strip())] if _norm(current).endswith(_norm(old_text)) else ""
+        if head and _norm(current) != _norm(old_text) and not _norm(new_text).startswith(_norm(head)):
+            return head + new_text  # "not 106L, 106B": the course letters kept
+    return new_text

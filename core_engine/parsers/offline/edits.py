@@ -1,0 +1,156 @@
+"""Edits to values already given: changes of mind, "same as before", special requests.
+
+These rules change the state the user has built rather than answer the question
+asked: "can I change it to 1 pm" (the field is found by the value's type, or by
+name: "change the grade type for CS 224N to letter"), "same time as before" (a
+field copied from an earlier record of the same worksheet), "can you tell them
+it's my birthday" (appended to the record's notes field).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ...spec.model import REFUSAL, Field
+from ...dialogue.state import TaskRecord, ref_target
+from .intents import change_marker, change_to, is_question, same_as, sentences, special_request
+from .words.match import Bag, field_mention, field_stems, name_coverage, stem
+from .slots import find_mentions, shape
+
+if TYPE_CHECKING:
+    from .parser import TurnReader
+
+_REQUEST_WORDS = {stem(w) for w in ("request", "special", "note", "notes", "comment", "instruction", "occasion",
+                                    "extra", "additional")}
+
+
+def same_as_rule(reader: "TurnReader", text: str) -> bool:
+    """ "Same as the previous one", "same time as before": copy the value of an earlier record of the worksheet."""
+    found = same_as(text)
+    if not found:
+        return False
+    words, what, field_words = found
+    targets = _same_as_targets(reader, field_words)
+    for rec, f in targets:
+        earlier = _earlier_values(reader, rec, f)
+        if what not in ("previous", "first"):
+            key = re.sub(r"\W+", "", what.lower())
+            named = [r for r in earlier if any(isinstance(v, str) and re.sub(r"\W+", "", v.lower()) == key
+                                               for v in r.values.values())]
+            earlier = named or earlier
+        if earlier:
+            source = earlier[0] if what == "first" else earlier[-1]
+            reader.emit("same-as-previous", words, f"{rec.var}.{f.name} = {source.var}.{f.name}")
+            return True
+    return False
+
+
+def _same_as_targets(reader: "TurnReader", field_words: str) -> list[tuple[TaskRecord, Field]]:
+    """The field to copy: the one named ("same time as before"), else the one just asked."""
+    e = reader.expect
+    if field_words:
+        bag = Bag.of(field_words)
+        scored = [(field_mention(f, bag)[0], rec.var == reader.expect_var(), rec, f)
+                  for rec in reader.view.live_records() for f in reader.view.input_fields(rec)
+                  if reader.view.kind_of(f) not in ("confirm", "task")]
+        scored = [x for x in scored if x[0] > 0]
+        scored.sort(key=lambda x: (-x[0], not x[1]))
+        if scored:
+            return [(rec, f) for _s, _mine, rec, f in scored]
+    return [(e.rec, e.field)] if e is not None else []
+
+
+def _earlier_values(reader: "TurnReader", rec: TaskRecord, f: Field) -> list[TaskRecord]:
+    """Records of the same worksheet before `rec` whose field holds a plain value."""
+    earlier = []
+    for other in reader.state.of_worksheet(rec.worksheet):
+        if other.var == rec.var:
+            break
+        value = other.values.get(f.name)
+        if value not in (None, REFUSAL) and ref_target(value) is None:
+            earlier.append(other)
+    return earlier
+
+
+def change_rule(reader: "TurnReader", text: str) -> bool:
+    """ "Can I change it to 1 pm", "actually make it 7 people": new values for fields already filled."""
+    marker = change_marker(text)
+    e = reader.expect
+    confirming = e is not None and (e.act == "confirm" or reader.view.kind_of(e.field) == "confirm")
+    if not marker and (is_question(text) or not (confirming or reader.answered)):
+        return False
+    found = False
+    named = change_to(text)
+    if named:
+        found = _change_named(reader, *named)
+    said = _plain_words(named[1]) if found and named else ""
+    for m in find_mentions(text, reader.candidates(), reader.view, reader.today, prefer=e.rec if e else None):
+        if m.rec.values.get(m.field.name) == m.value or (said and _plain_words(m.matched) in said):
+            continue
+        reader.assign("change-of-mind", f"{marker or ''} {m.matched}".strip(), m.rec, m.field, m.value)
+        found = True
+    return found or bool(marker and _only_number(reader, text, marker))
+
+
+def _only_number(reader: "TurnReader", text: str, marker: str) -> bool:
+    """ "actually make it six packs": one number, no field named, and one number field already filled in the
+    record being worked on: that number changes."""
+    from .words.values import find_dates, find_numbers, find_times, free
+    numbers = free(find_numbers(text), find_dates(text, reader.today) + find_times(text))
+    rec = reader.expect.rec if reader.expect else None
+    if len(numbers) != 1 or rec is None:
+        return False
+    filled = [f for f in reader.view.input_fields(rec) if reader.view.kind_of(f) in ("int", "float")
+              and not reader.view.unfilled(rec, f)]
+    if len(filled) != 1 or rec.values.get(filled[0].name) == numbers[0].value:
+        return False
+    value = numbers[0].value
+    if reader.view.kind_of(filled[0]) == "int" and float(value).is_integer():
+        value = int(value)
+    reader.assign("change-of-mind", f"{marker} {numbers[0].text}", rec, filled[0], value)
+    return True
+
+
+def _change_named(reader: "TurnReader", what: str, value_text: str) -> bool:
+    """ "change the grade type for CS 224N to credit/no credit": the named field, in the named record."""
+    bag = Bag.of(what)
+    scored = [(field_mention(f, bag)[0], rec, f) for rec, f in reader.candidates()]
+    scored = [s for s in scored if s[0] >= 2]
+    if not scored:
+        return False
+    top = max((s[0], name_coverage(s[2], bag)) for s in scored)
+    options = [(rec, f) for score, rec, f in scored if (score, name_coverage(f, bag)) == top]
+    key = re.sub(r"\W+", "", what.lower())
+    mentioned = [(rec, f) for rec, f in options if any(
+        isinstance(v, str) and len(v) > 2 and re.sub(r"\W+", "", v.lower()) in key for v in rec.values.values())]
+    mine = [(rec, f) for rec, f in options if rec.var == reader.expect_var()]
+    rec, f = (mentioned or mine or options)[-1]
+    value = reader.value_for(f, value_text)
+    if value is None:
+        return False
+    reader.assign("change-of-mind", f"{what} to {value_text}", rec, f, value)
+    return True
+
+
+def special_request_rule(reader: "TurnReader", text: str) -> bool:
+    """ "Can you tell them it's my birthday": appended to the record's notes field (a special request)."""
+    targets = [(r, f) for r in reader.view.live_records() for f in reader.view.input_fields(r, include_dont_ask=True)
+               if reader.view.kind_of(f) == "str" and (f.dont_ask or not f.required or shape(f) == "text")
+               and field_stems(f) & _REQUEST_WORDS]
+    targets.sort(key=lambda t: 0 if t[1].dont_ask or not t[1].required else 1)  # a notes-only field first
+    if not targets:
+        return False
+    for sentence in sentences(text):
+        found = special_request(sentence)
+        if found:
+            rec, f = targets[0]
+            old = rec.values.get(f.name)
+            value = f"{old}; {found[1]}" if isinstance(old, str) and old and old != REFUSAL else found[1]
+            reader.assign("special-request", found[0], rec, f, value)
+            return True
+    return False
+
+
+def _plain_words(text: str) -> str:
+    return " " + re.sub(r"[^a-z0-9]+", " ", text.lower()).strip() + " "

@@ -1,0 +1,151 @@
+"""What a question is about: pronouns resolved to the thing in focus, and questions about the state itself.
+
+A KB question is sent on its own to the knowledge parser, so "when is it
+offered?" must name what "it" is. The focus is, in order: the one row the agent
+just reported, the row held by the record being filled (the restaurant being
+booked), the single course-code-like token of the last KB question, the row of
+the most recent record that holds one. Questions about the user's own
+conversation ("what am I enrolled in?") are not KB questions at all: the state
+answers them, so they produce no statement.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ...dialogue.state import TaskRecord, ref_target
+from .words.match import content_stems, stem
+from .words.values import find_codes
+
+if TYPE_CHECKING:
+    from .parser import TurnReader
+
+_NOT_A_THING = frozenset("""is was are were be been being does do did will would can could should may might must
+    work works worked mean means meant look looks seem seems sound sounds feel feels right true wrong ok okay good
+    fine great bad better best much many more less kind sort type time times way ways year years week weeks month
+    months day days morning afternoon evening night weekend moment point case and or but for to of in on at with
+    about if then so""".split())
+"""Words after "this"/"that" that do not name a thing ("this weekend", "that is", "this way")."""
+_POINTING = re.compile(r"\b(?:this|that|the\s+same)\s+([a-z]+)\b", re.I)
+
+
+def _replace_pointing(question: str, label: str) -> str:
+    """ "How does this class compare ..." -> "How does <label> compare ...": the first "this <noun>"."""
+    for m in _POINTING.finditer(question):
+        if m.group(1).lower() not in _NOT_A_THING:
+            return question[:m.start()] + label + question[m.end():]
+    return question
+_POSSESSIVE = re.compile(r"\b(?:its|their|his|her(?=\s+(?!and\b|or\b|for\b|on\b|at\b|in\b|to\b|please\b)[a-z]))\b",
+                         re.I)
+_SUBJECT = re.compile(r"\b(?:it|they|them|he|she|him|her)\b", re.I)
+
+_STATE_QUESTION = re.compile(
+    r"\bwhat\s+(?:[a-z]+\s+)?"
+    r"(?:(?:am|have|did|do|was|were)\s+(?:i|we)|(?:i|we)(?:'m|'ve|\s+am|\s+have|\s+did|\s+was|\s+were)?)\b"
+    r".*\b(?:enrolled|enrolling|registered|signed\s+up|booked|booking|chosen|chose|picked|selected|"
+    r"told\s+you|given\s+you|said|so\s+far|currently\s+(?:taking|enrolled|booked))\b|"
+    r"\bwhat(?:'s|\s+is|\s+are)\s+(?:my|our)\s+(?:current\s+)?[a-z]+\s*(?:so\s+far)?\s*[?.!]*$|"
+    r"\b(?:remind\s+me|can\s+you\s+repeat|read\s+back|summari[sz]e)\b.*\b(?:what\s+i|my|so\s+far|details)\b",
+    re.I)
+
+_REQUEST_STEMS = {stem(w) for w in """recommendation recommendations suggestion suggestions option options idea ideas
+    help advice something anything more good ones one there have some any give suggest recommend list show""".split()}
+
+
+def state_question(text: str) -> str | None:
+    """The words of a question about the conversation itself ("what am I currently enrolled in?")."""
+    m = _STATE_QUESTION.search(text)
+    return m.group(0) if m else None
+
+
+def is_bare_request(question: str) -> bool:
+    """ "Can you give me some recommendations?" names nothing to search for by itself."""
+    return not [w for w in content_stems(question) if w not in _REQUEST_STEMS]
+
+
+def row_focus_label(row: dict[str, Any]) -> str | None:
+    """A short name for a reported row: its name, else its (first) code, else its title."""
+    if isinstance(row.get("name"), str):
+        return row["name"]
+    for key, value in row.items():
+        if "code" in key.lower():
+            if isinstance(value, list) and value and isinstance(value[0], str):
+                return value[0]
+            if isinstance(value, str) and value:
+                return value
+    named = [k for k in row if k.endswith("_name")]  # a "<thing>_name" column names its row
+    for key in ("title", "label", *named):
+        if isinstance(row.get(key), str):
+            return row[key]
+    return None
+
+
+def focus(reader: "TurnReader") -> tuple[str, str] | None:
+    """(what "it" refers to, where that came from) or None when nothing is clearly in focus."""
+    for act in reversed(reader.acts):
+        if act.get("act") == "report" and act.get("kind") == "kb":
+            rows = act.get("result")
+            if isinstance(rows, list) and len(rows) == 1 and isinstance(rows[0], dict):
+                label = row_focus_label(rows[0])
+                if label:
+                    return label, f"the row reported by {act.get('var')}"
+            break
+    if reader.expect is not None:
+        label = _held_row(reader, reader.expect.rec)
+        if label:
+            return label, f"{reader.expect.rec.var}'s row"
+    kbs = reader.state.kb_records()
+    if kbs:
+        codes = {c.value.upper().replace(" ", "") : c.value for c in find_codes(kbs[-1].query)}
+        if len(codes) == 1:
+            return next(iter(codes.values())), f"the question of {kbs[-1].var}"
+    for rec in reversed(reader.state.tasks()):
+        label = _held_row(reader, rec)
+        if label:
+            return label, f"{rec.var}'s row"
+    return None
+
+
+def _held_row(reader: "TurnReader", rec: TaskRecord) -> str | None:
+    for value in rec.values.values():
+        if isinstance(value, dict) and ref_target(value) is None:
+            label = row_focus_label(value)
+            if label:
+                return label
+    return None
+
+
+def decontextualise(reader: "TurnReader", question: str) -> str:
+    """Replace "it", "its", "this course" with the thing in focus, so the question stands alone."""
+    found = focus(reader)
+    if found is None:
+        return question
+    label, source = found
+    if label.lower() in question.lower():
+        return question
+    out = _replace_pointing(question, label)
+    if out == question:
+        out = _POSSESSIVE.sub(f"{label}'s", question, count=1)
+    if out == question:
+        out = _SUBJECT.sub(label, question, count=1)
+    if out != question:
+        reader.note("focus", label, reason=f"the pronoun refers to {source}")
+    return out
+
+
+_OF_THOSE = re.compile(r"\b(?:any|some|which|one|all|each)?\s*(?:of|among(?:st)?)\s+(?:those|them|these)\b", re.I)
+
+
+def narrow_previous(reader: "TurnReader", text: str) -> str:
+    """ "which of those are in Fairview?": the rows of the last search, narrowed; the question becomes that
+    search's words and the new ones, so the knowledge parser keeps every condition."""
+    m = _OF_THOSE.search(text)
+    kbs = reader.state.kb_records()
+    if m is None or not kbs or not isinstance(kbs[-1].result, list) or len(kbs[-1].result) < 2:
+        return text
+    rest = (text[:m.start()] + " " + text[m.end():]).strip()
+    previous = kbs[-1].query.strip().rstrip("?.!")
+    reader.note("focus", m.group(0), reason=f"narrows the rows of {kbs[-1].var}: {previous!r}")
+    return f"{previous}, {rest}"
+

@@ -1,0 +1,148 @@
+"""User initiatives: what the user says beyond the answer to the question just asked.
+
+- `introduction`: "my name is Maria Garcia and someone stole my card" fills the name field
+  and leaves the rest of the turn to the other rules;
+- `other_fields`: "four units" while the grade type is asked fills the units of that course;
+- `unopened_fields`: "my account number is 1234 and my PIN is 0314" while the name is asked
+  fills the nested worksheet that will hold them, before the agent opens it;
+- `new_task`: after a task is done, describing it again ("book another table at Frascati",
+  "I also need a leave of absence") opens a second record of its worksheet.
+
+Each emits statements only from typed values whose shape or label is unmistakable.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ...spec.model import REFUSAL, Field, Worksheet, parse_type, snake_case
+from ...dialogue.state import TaskRecord
+from .words.match import Bag, enum_scores, equalities, holds
+from .slots import find_mentions, shape
+from .tasks import kwargs_text, literal, match_worksheet, open_worksheet
+
+if TYPE_CHECKING:
+    from .parser import TurnReader
+
+_INTRO = re.compile(r"\b(?i:my\s+name\s+is|my\s+name's|this\s+is|i\s+am|i'm|call\s+me)\s+"
+                    r"(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){0,3})\b")
+
+
+def introduction(reader: "TurnReader", text: str) -> str:
+    """Fill a name field from "my name is X" inside a longer turn; return the turn without it."""
+    m = _INTRO.search(text)
+    e = reader.expect
+    if m is None or (e is not None and e.act == "ask" and len(text.split()) <= len(m.group(0).split()) + 1):
+        return text  # a turn that is only the introduction answers the question asked
+    targets = [(r, f) for r in reader.view.live_records() for f in reader.view.input_fields(r)
+               if reader.view.kind_of(f) == "str" and shape(f) == "name"
+               and (reader.view.unfilled(r, f) or r.values.get(f.name) == REFUSAL)]
+    if reader.expect is not None and reader.expect.act == "ask" and (reader.expect.rec, reader.expect.field) in [
+            (r, f) for r, f in targets]:
+        targets = [(reader.expect.rec, reader.expect.field)]
+    if not targets:
+        return text
+    rec, f = targets[0]
+    if e is not None and e.act == "ask" and e.rec.var == rec.var and reader.view.kind_of(e.field) == "str" \
+            and reader.answers.multi_fill(text, e.rec, e.field):
+        return text  # "My name is Roger, ID rogerc, email ...": several answers, read together below
+    reader.assign("introduction", m.group(0), rec, f, m.group("name"))
+    if reader.expect is not None and reader.expect.field.name == f.name and reader.expect.rec.var == rec.var:
+        reader.answered = True
+    reader.introduced = True
+    rest = (text[: m.start()] + " " + text[m.end():]).strip()
+    rest = re.sub(r"^(?:(?:hi|hello|hey)\b)?[\s,.!]*(?:and\s+|but\s+|so\s+)?", "", rest, flags=re.I)
+    return rest.strip()
+
+
+def other_fields(reader: "TurnReader", text: str) -> bool:
+    """Typed values for unfilled fields other than the one asked, in the live records."""
+    prefer = reader.expect.rec if reader.expect else None
+    records = reader.view.live_records()
+    if prefer is not None:
+        records.sort(key=lambda r: r.var != prefer.var)
+    open_fields = [(r, f) for r, f in reader.candidates(records=records)
+                   if reader.view.unfilled(r, f) or r.values.get(f.name) == REFUSAL]  # a refused value may come later
+    mentions = find_mentions(text, open_fields, reader.view, reader.today, prefer=prefer)
+    for m in mentions:
+        reader.assign("value-for-other-field", m.matched, m.rec, m.field, m.value, how=m.how)
+    return bool(mentions)
+
+
+def unopened_fields(reader: "TurnReader", text: str) -> bool:
+    """Labelled values for a nested worksheet not opened yet: `main.x = Sub(field=value, ...)`."""
+    done = False
+    for rec in reader.view.live_records():
+        for f in reader.view.input_fields(rec):
+            if reader.view.kind_of(f) != "task" or not reader.view.unfilled(rec, f):
+                continue
+            sub = reader.spec.require_worksheet(parse_type(f.type).base)
+            ghost = TaskRecord(var=reader.state.new_var(snake_case(sub.name)), worksheet=sub.name)
+            candidates = [(ghost, sf) for sf in sub.fields if sf.kind == "input" and not sf.dont_ask
+                          and reader.view.kind_of(sf) in ("str", "int", "float", "date", "time")]
+            mentions = [m for m in find_mentions(text, candidates, reader.view, reader.today)
+                        if m.how in ("named field", "email", "number+unit")]
+            if not mentions:
+                continue
+            kwargs = {m.field.name: literal(m.value) for m in mentions}
+            reader.emit("unopened-field", " / ".join(m.matched for m in mentions),
+                        f"{rec.var}.{f.name} = {sub.name}({kwargs_text(kwargs)})")
+            done = True
+    return done
+
+
+def new_task(reader: "TurnReader", text: str) -> bool:
+    """A finished task described again opens a second record of its worksheet."""
+    nested = reader.spec.nested_worksheet_names()
+    bag = Bag.of(text)
+    for ws in reader.spec.task_worksheets():
+        records = reader.state.of_worksheet(ws.name)
+        if ws.name in nested or not records or any(r.status == "active" for r in records):
+            continue
+        if ws.predicate.strip():
+            if _described_by_predicate(reader, ws, bag):
+                open_worksheet(reader, ws, text, bag, rule="new-task")
+                return True
+            continue
+        found = match_worksheet(reader, bag, ws, {}, [], None)
+        if found.items:
+            var = reader.state.new_var(snake_case(ws.name))
+            words = sorted({w for v in found.items.values() for w in v[2]})
+            reader.emit("new-task", " ".join(words),
+                        f"{var} = {ws.name}({kwargs_text({k: v[0] for k, v in found.items.items()})})")
+            return True
+    return False
+
+
+def _described_by_predicate(reader: "TurnReader", ws: Worksheet, bag: Bag) -> bool:
+    """The worksheet's predicate holds and the words name the enum values it tests."""
+    pairs = equalities(ws.predicate)
+    if not pairs or holds(ws.predicate, reader.view.lookup(None)) is not True:
+        return False
+    for path, value in pairs:
+        owner = next((r for r in reader.state.tasks() if reader.view.worksheet(r).field(path[-1]) is not None), None)
+        f = reader.view.worksheet(owner).field(path[-1]) if owner else None
+        if f is None or reader.view.kind_of(f) != "Enum":
+            return False
+        scores = enum_scores(f, bag)
+        if not scores or scores[0][1] != value or scores[0][0] < 2:
+            return False
+    return True
+
+
+def labelled_numbers(reader: "TurnReader", text: str, rec: TaskRecord, asked: Field) -> bool:
+    """ "he's 9 years old and weighs about 7 kilos" while the weight is asked: each number goes to the field
+    its own words name or mean, not the first number to the field asked. Only when some number is labelled
+    for a field other than the one asked; an unlabelled number is left to the asked field."""
+    numeric = [(rec, f) for f in reader.view.input_fields(rec) if reader.view.kind_of(f) in ("int", "float")
+               and (f.name == asked.name or reader.view.unfilled(rec, f))]
+    mentions = [m for m in find_mentions(text, numeric, reader.view, reader.today, prefer=rec)
+                if m.how.startswith("number")]
+    if not any(m.field.name != asked.name for m in mentions):
+        return False
+    for m in mentions:
+        reader.assign("answer-to-ask" if m.field.name == asked.name else "extra-value", m.matched, m.rec,
+                      m.field, m.value, how=m.how, **m.extra)
+    reader.answered = True
+    return True

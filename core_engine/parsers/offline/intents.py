@@ -1,0 +1,331 @@
+"""What kind of turn the user took: a question, a refusal, a change of mind, a choice, small talk.
+
+Each recogniser returns the words that decided it (for the rule trace) or
+None; none of them knows the spec. The parser (`offline.py`) decides which
+field the recognised intent applies to.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .words.values import ORDINALS, normalise
+
+# ---------------------------------------------------------------- sentences
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\b[Dd]r\.)(?<!\b[Mm]r\.)(?<!\b[Mm]s\.)(?<!\b[Mm]rs\.)(?<!\b[Ss]t\.)"
+                           r"(?<!\b[Jj]r\.)(?<!\b[Ss]r\.)(?<!\bProf\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)\s+(?=\S)")
+"""A sentence ends at . ! or ? and a space, but not after a title or abbreviation ("Dr. Mei Lin")."""
+
+
+def sentences(text: str) -> list[str]:
+    """Split on sentence ends that are followed by a space (keeps 7/5/24, $3.50 and e-mails whole)."""
+    return [s.strip() for s in _SENTENCE_END.split(normalise(text)) if s.strip()]
+
+
+# ---------------------------------------------------------------- questions
+
+_QUESTION_START = re.compile(
+    r"^(?:(?:so|and|also|ok|okay|but|hmm|well|then|hi|hello|hey|oh|um|uh|wait|hold\s+on|sorry|by\s+the\s+way|"
+    r"one\s+more\s+thing|quick\s+question)[,\s]+)*"
+    r"(?P<q>what|which|when|where|who|whom|whose|why|how|is\s+there|are\s+there|is\s+it|are\s+they|is\s+this|"
+    r"does|do\s+you|do\s+they|do\s+i|did|am\s+i|will\s+i|would\s+i|should\s+i|"
+    r"(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|give|find|show|recommend|suggest|check|list|look|"
+    r"search|provide|compare|explain|help\s+me\s+find|get\s+me)|"
+    r"tell\s+me|show\s+me|find\s+me|give\s+me|get\s+me|list|recommend|suggest|compare|search|look\s+up|"
+    r"provide\s+me|any\s+|i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|i\s+want\s+to\s+know|"
+    r"i'?d\s+like\s+to\s+know|i\s+wonder|what's|where's|who's|how's|how\s+many|how\s+much)\b",
+    re.I)
+
+
+def is_question(text: str) -> str | None:
+    """The words that make this a question or a search request, or None."""
+    body = normalise(text)
+    for sentence in sentences(body) or [body]:
+        m = _QUESTION_START.match(sentence)
+        if m:
+            return m.group("q")
+        if sentence.endswith("?"):
+            return "?"
+    return None
+
+
+_TASK_REQUEST = re.compile(
+    r"^(?:(?:so|and|also|ok|okay|hi|hello|hey|please)[,\s]+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"(?:help\s+me\s+)?(?:book|reserve|enroll|register|sign\s+me\s+up|submit|file|open|cancel|"
+    r"get\s+me\s+a\s+(?:table|reservation|booking))\b", re.I)
+
+
+def task_request(sentence: str) -> bool:
+    """ "Can you book me a French restaurant?": a request to do the task, phrased as a question."""
+    return _TASK_REQUEST.match(normalise(sentence)) is not None
+
+
+def question_sentences(text: str) -> list[str]:
+    return [s for s in sentences(text) if is_question(s)]
+
+
+_LEAD_INS = re.compile(
+    r"^(?:(?:so|and|also|ok|okay|but|hmm|well|then|hi|hello|hey|please|oh|um|uh|wait|hold\s+on|one\s+more\s+thing|"
+    r"quick\s+question|sorry|by\s+the\s+way|actually)[,\s]+)*"
+    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell\s+me|give\s+me|find\s+me|show\s+me|get\s+me|"
+    r"recommend|suggest|find|show|list|search\s+for|look\s+for|look\s+up|provide\s+me\s+with|provide\s+me|"
+    r"help\s+me\s+find|check)\s*(?:more\s+)?(?:about\s+)?|tell\s+me(?:\s+more)?(?:\s+about)?|"
+    r"show\s+me|find\s+me|give\s+me|get\s+me|provide\s+me\s+(?:with\s+)?|"
+    r"i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|i\s+want\s+to\s+know|i'?d\s+like\s+to\s+know|"
+    r"i\s+wonder|recommend|suggest|search\s+for|look\s+up|please|do\s+you\s+(?:know|have)(?:\s+of)?(?:\s+any)?|"
+    r"are\s+there\s+any|is\s+there\s+(?:an?|any)|what\s+about|how\s+about|"
+    r"what\s+(?:can|could)\s+you\s+tell\s+me\s+about|what\s+do\s+you\s+know\s+about)\s*"
+    r"(?:(?:some\s+|more\s+)?(?:details|information|info|options|recommendations|suggestions|ideas)\s+"
+    r"(?:about|on|for)\s+)?", re.I)
+_SEARCH_LEAD = re.compile(
+    r"^(?:(?:some|a\s+few|a\s+couple\s+of)\s+)?(?:options|recommendations|suggestions|ideas|details|information|"
+    r"info)\s+(?:for|about|on|of)\s+|"
+    r"^(?:(?:i|we)(?:\s+would|'d)(?:\s+also|\s+really)?\s+(?:like|love)|(?:i|we)(?:\s+also)?\s+(?:want|need)|"
+    r"let'?s(?:\s+also)?|please|also)(?:\s+to)?\s+|"
+    r"^(?:i|we)\s+(?:really\s+)?(?:like|love|enjoy)\s+|^(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:really\s+)?"
+    r"interested\s+in\s+|"
+    r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:help\s+me\s+)?(?=book|reserve|find|get)|"
+    r"^(?:book|reserve|find|get|try|make|take|learn|study)(?:\s+(?:me|us))?\s+|"
+    r"^(?:a\s+|the\s+)?(?:table|reservation|booking|spot)\b\s*|"
+    r"^(?:some|any|an?|the|another|one\s+more)\s+|^(?:at|in|for|on|with)\s+(?=\S)", re.I)
+
+
+def clean_question(text: str) -> str:
+    """The question without politeness and lead-ins, e.g. "Can you tell me X?" -> "X?"."""
+    body = _INTERJECTION.sub("", normalise(text)).strip() or normalise(text)
+    stripped = _LEAD_INS.sub("", body, count=1).strip()
+    return stripped if len(stripped) >= 3 else body
+
+
+_INTERJECTION = re.compile(r"^(?:(?:oh|um|uh|hmm|wait|hold\s+on|one\s+more\s+thing|quick\s+question|sorry|"
+                           r"by\s+the\s+way|ok|okay|so|also|and|well)[,\s]+)+", re.I)
+
+
+def search_phrase(text: str) -> str:
+    """What is being searched for: "Can you give me options for pizza in SF" -> "pizza in SF"."""
+    body = clean_question(text).rstrip("?.! ")
+    for _ in range(8):
+        new = _SEARCH_LEAD.sub("", body, count=1).strip()
+        if new == body or len(new) < 3:
+            break
+        body = new
+    return body.strip(" ,")
+
+
+# ---------------------------------------------------------------- refusals
+
+_REFUSAL = re.compile(
+    r"\b(?:i\s+)?(?:do\s+not|don't|dont|didn't|did\s+not)\s+(?:know|remember|recall|have)\b(?!\s+to\b)|"
+    r"\b(?:can't|cannot|can\s+not|couldn't)\s+(?:remember|recall)\b|\bno\s+idea\b|\bforgot\b|\bforget\b|"
+    r"\bnot\s+sure\b|"
+    # the thing is not at hand: "I can't find it anywhere", "I never set up a PIN", "I lost it"
+    # ("can't find my credits", "I never received my refund", "I lost my card" describe a problem: not these)
+    r"\b(?:can't|cannot|can\s+not|couldn't)\s+find\s+(?:it|them|mine)\b|"
+    r"\bnever\s+(?:set\s+up|had|created|made)\s+(?:a|an|one|it|any)\b|"
+    r"\blost\s+(?:it|them)\b|\bno\s+longer\s+have\s+(?:it|them|one|that)\b|\bhaven't\s+got\s+(?:it|one|them)\b",
+    re.I)
+_EXPLICIT_REFUSAL = re.compile(
+    r"\b(?:i'?d|i\s+would)\s+rather\s+not\b|\brather\s+not\b|\bprefer\s+not\b|"
+    r"\bnot\s+(?:going\s+to|gonna)\s+(?:say|tell|share|give)\b|\bwon'?t\s+(?:say|tell|share|give)\b|"
+    r"\b(?:can't|cannot|can\s+not)\s+(?:say|tell|share)\b|"
+    r"\b(?:don't|do\s+not|dont)\s+(?:want|wish|like)\s+to\s+(?:say|share|tell|give|answer|provide|disclose|reveal)\b|"
+    r"\bnone\s+of\s+your\s+business\b|"
+    # "I'm not comfortable giving out secret words", "I'm not willing to share that"
+    r"\bnot\s+(?:comfortable|happy|willing)\s+(?:with\s+)?(?:to\s+)?(?:giv|shar|say|tell|answer|provid|disclos|"
+    r"reveal)\w*\b|"
+    r"^(?:skip|pass|skip\s+(?:it|this|that)|next)[.!]*$", re.I)
+
+
+def refusal(text: str) -> tuple[str, bool] | None:
+    """(the words of a refusal, whether it is explicit) for "I don't know my account number", "I'd rather not say".
+
+    "Don't know" counts only near the start of a sentence, so "so I don't have to take..." is not one.
+    """
+    for sentence in sentences(text) or [normalise(text)]:
+        for pattern, explicit in ((_EXPLICIT_REFUSAL, True), (_REFUSAL, False)):
+            m = pattern.search(sentence)
+            if m and len(re.findall(r"[\w']+", sentence[: m.start()])) <= 4:
+                return m.group(0), explicit
+    return None
+
+
+_PLEA = re.compile(r"^(?:(?:so|and|please|hi|hello|hey)[,\s]+)*(?:(?:can|could|would|will)\s+you|are\s+you\s+able\s+to|"
+                   r"is\s+it\s+possible\s+to)\s+(?:please\s+)?(?:help|assist)(?:\s+me)?(?:\s+(?:with|on)\s+"
+                   r"(?:this|that|it|my\s+\w+))?(?:\s+please)?\s*[?.!]*$|"
+                   r"^(?:please\s+)?help(?:\s+me)?(?:\s+please)?[.!?]*$|"
+                   r"^i\s+need\s+(?:some\s+)?help(?:\s+please)?[.!?]*$", re.I)
+
+
+_REQUEST_ONLY = re.compile(
+    r"^(?:(?:hi|hello|hey|so|yes|ok|okay)[,!.\s]+)*(?:i\s+(?:need|want|would\s+like|'d\s+like)|i'?m\s+(?:calling|writing|"
+    r"here)|i\s+am\s+(?:calling|writing|here))\s+(?:to|about)\s+(?:report|file|make|submit|open|start|raise|log)?"
+    r"[^.!?]{0,40}[.!?]*$", re.I)
+
+
+_VAGUE_TROUBLE = re.compile(
+    r"^(?:(?:hi|hello|hey|so|yes|ok|okay|um|well)[,!.\s]+)*(?:i\s+(?:have|'?ve\s+got|got|am\s+having|need\s+help\s+with)|"
+    r"i'?m\s+having|there'?s|there\s+is|we\s+have)\s+(?:a|an|some|one)?\s*(?:small\s+|little\s+|big\s+)?"
+    r"(?:problem|issue|trouble|question|concern)s?\s+(?:with|about|regarding|on)\s+(?:my|the|our|an?)\s+[\w'-]+"
+    r"(?:\s+[\w'-]+)?[.!]*$|"
+    r"^(?:(?:hi|hello|hey|so|um|well)[,!.\s]+)*something(?:'?s|\s+is)\s+(?:wrong|not\s+right|off|up)\s+with\s+"
+    r"(?:my|the|our)\s+[\w'-]+(?:\s+[\w'-]+)?[.!]*$", re.I)
+
+
+def request_only(sentence: str) -> bool:
+    """ "I need to report fraud": says which task, not what happened (too short to be the story itself).
+    "I have a problem with my card" names the thing, not what is wrong with it: not the story either."""
+    said = normalise(sentence)
+    return _REQUEST_ONLY.match(said) is not None or _VAGUE_TROUBLE.match(said) is not None
+
+
+def plea(text: str) -> bool:
+    """ "Can you help me with this?": asks for help, not for information."""
+    return _PLEA.match(normalise(text)) is not None
+
+
+# ---------------------------------------------------------------- same as before
+
+_REFERENT = (r"(?P<what>previous(?:\s+one)?|last(?:\s+(?:one|time))?|before|earlier|other(?:\s+one)?|"
+             r"first(?:\s+one)?|\"[^\"]+\"|'[^']+'|[\w ]{1,30}?)")
+_SAME_AS = re.compile(r"\b(?:the\s+)?same\s+(?:(?P<field>(?!as\b)[\w' ]{1,30}?)\s+)?as\s+"
+                      r"(?:the\s+|for\s+the\s+|that\s+(?:of|for)\s+|the\s+one\s+for\s+|for\s+|in\s+the\s+|with\s+the\s+)?"
+                      + _REFERENT + r"(?=[.!?,]|$)|"
+                      r"^(?:(?:and|also|just|oh)[,\s]+)*(?:the\s+)?same(?:\s+(?P<field2>(?!again\b|thing\b|one\b|please\b)"
+                      r"[\w' ]{1,30}?))?(?:\s+(?:one|again|thing))?(?:\s+please)?"
+                      r"(?:,?\s+(?:too|as\s+well|again))?[.!]*$", re.I)
+
+
+def same_as(text: str) -> tuple[str, str, str] | None:
+    """(matched words, what it refers to, field words) for "same as the previous one", "same time as before".
+
+    What it refers to is "previous", "first" or a quoted name; the field words ("time") say which
+    field to copy when it is not the one just asked.
+    """
+    m = _SAME_AS.search(normalise(text))
+    if not m:
+        return None
+    what = (m.group("what") or "previous").strip().strip("\"'")
+    generic = re.match(r"^(previous|last|before|earlier|other|first)(\s+(?:one|time))?$", what, re.I)
+    field = (m.group("field") or m.group("field2") or "").strip()
+    return m.group(0), ("previous" if generic and not what.lower().startswith("first") else
+                        "first" if generic else what), field
+
+
+# ---------------------------------------------------------------- changes of mind, special requests
+
+_CHANGE = re.compile(r"\b(?:change|changing|update|switch|modify|correct|make\s+it|make\s+that|instead|actually|"
+                     r"rather|move\s+it|move\s+the|push\s+it|can\s+we\s+do|can\s+i\s+do|let's\s+do|should\s+be|"
+                     r"not\s+\w+\s+but|i\s+meant|i\s+mean|sorry)\b", re.I)
+
+
+def change_marker(text: str) -> str | None:
+    m = _CHANGE.search(normalise(text))
+    return m.group(0) if m else None
+
+
+_CHANGE_TO = re.compile(r"\b(?:change|update|set|switch|make|correct|modify)\s+(?P<what>[\w' /-]{1,60}?)\s+"
+                        r"(?:to|as|into|=)\s+(?P<value>.+?)[.!?]*$", re.I)
+
+
+_IS_NOW = re.compile(r"\b(?:my|the|our|its|their)\s+(?P<what>[\w' /-]{1,40}?)\s+(?:is|was|should\s+be|needs\s+to\s+be)"
+                     r"\s+(?:actually\s+|really\s+|now\s+)?(?P<value>[^,;]+?)[.!?]*$", re.I)
+
+
+def change_to(text: str) -> tuple[str, str] | None:
+    """("the grade type for CS 224N", "credit/no credit") from "change the grade type for CS 224N to ...".
+
+    With a change marker, "sorry, the course is CS 229M" names the field and its new value too.
+    """
+    body = normalise(text)
+    m = _CHANGE_TO.search(body)
+    if m:
+        return m.group("what"), m.group("value")
+    m = _IS_NOW.search(body) if change_marker(body) else None
+    return (m.group("what"), m.group("value")) if m else None
+
+
+_REQUEST = re.compile(
+    r"^(?:(?:and|also|oh|please)[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:also\s+)?"
+    r"(?:tell|let)\s+them(?:\s+know)?(?:\s+that)?|(?:please\s+)?(?:tell|let)\s+them(?:\s+know)?(?:\s+that)?|"
+    r"(?:please\s+)?(?:add\s+a\s+note|note|mention|make\s+sure)(?:\s+that)?|"
+    r"(?:can|could)\s+you\s+(?:please\s+)?(?:add\s+a\s+note|note|mention|make\s+sure|ask\s+them|request)"
+    r"(?:\s+that)?|(?:i'?d|we'?d|i\s+would|we\s+would)\s+like\s+to\s+request|special\s+request\s*:?)\s+", re.I)
+_WE_REQUEST = re.compile(r"^(?:(?:and|also|oh|please)[,\s]+)*(?:can|could|may)\s+we\s+(?:please\s+)?(?P<what>.+)$",
+                         re.I)
+
+
+def special_request(text: str) -> tuple[str, str] | None:
+    """(trigger words, the request) for "can you tell them it's my birthday" or "can we sit outside"."""
+    body = normalise(text).rstrip("?.! ")
+    m = _REQUEST.match(body)
+    if m and body[m.end():].strip():
+        return m.group(0).strip(), body[m.end():].strip()
+    m = _WE_REQUEST.match(body)
+    if m:
+        return body[: m.start("what")].strip(), f"we would like to {m.group('what').strip()}"
+    return None
+
+
+# ---------------------------------------------------------------- choosing a reported row
+
+_CHOICE = re.compile(r"\b(?:the\s+)?(?P<ord>" + "|".join(sorted(ORDINALS, key=len, reverse=True)) +
+                     r"|last)\b(?:\s+[a-z]+)?|"
+                     r"\b(?:number|option|no\.?|#)\s*(?P<num>\d{1,2})\b|"
+                     r"^(?:the\s+)?(?P<bare>\d{1,2})(?:\s+please)?[.!]*$",
+                     re.I)
+
+
+def choice_index(text: str, n_rows: int) -> tuple[int, str] | None:
+    """(0-based row index, matched words) for "2", "the second one", "option 3", "the last one"."""
+    m = _CHOICE.search(normalise(text))
+    if not m:
+        return None
+    if m.group("ord"):
+        word = m.group("ord").lower()
+        index = n_rows - 1 if word == "last" else ORDINALS[word] - 1
+    else:
+        index = int(m.group("num") or m.group("bare")) - 1
+    return (index, m.group(0)) if 0 <= index < n_rows else None
+
+
+# ---------------------------------------------------------------- small talk
+
+_CHAT_WORDS = frozenset("""thanks thank you so much very hello hi hey ok okay great cool awesome nice good morning
+afternoon evening bye goodbye see ya cheers sounds got it alright perfect wonderful excellent that's that is all
+for now no problem welcome lovely appreciate appreciated it fine have a day night bye-bye thx ty there again
+helpful was really just looking browsing""".split())
+_CHAT_STRONG = frozenset("thanks thank hello hi hey bye goodbye cheers cool awesome great ok okay nice thx ty "
+                         "appreciate appreciated wonderful lovely perfect excellent alright morning afternoon "
+                         "evening".split())
+
+
+def chit_chat(text: str, *, after_answer: bool = False) -> str | None:
+    """The greeting or thanks when the whole turn is small talk ("thanks", "ok great", "hello").
+
+    After a yes or no, milder words are enough ("no thanks, just looking").
+    """
+    ws = re.findall(r"[a-z'-]+", normalise(text).lower())
+    if ws and all(w in _CHAT_WORDS for w in ws) and (after_answer or any(w in _CHAT_STRONG for w in ws)):
+        return normalise(text)
+    return None
+
+
+_CLOSING = re.compile(r"^(?:that'?s|that\s+is|this\s+is|it'?s)\s+(?:all|it|everything)(?:\s+for\s+now)?[.!]*$|"
+                      r"^nothing\s+(?:else|more)[.!]*$", re.I)
+
+
+def closing(text: str) -> str | None:
+    m = _CLOSING.match(normalise(text))
+    return m.group(0) if m else None
+
+
+_DECLINE = re.compile(r"^\W*(?:no|nope|nah|nothing|none)\b[\s,.!]*(?:(?:thanks|thank\s+you)\b[\s,.!]*(?:.*\b(?:not|"
+                      r"n't|no\s+need|nothing|none)\b.*)?|(?:.*\b(?:not|n't|no\s+need|nothing|none)\b.*)|"
+                      r"(?:(?:else|really|at\s+all|for\s+now|that'?s\s+all)\b[\s,.!]*)*)$", re.I)
+"""To an optional question: "no thanks", "no, it's not a gift", "nope, nothing to add", "nothing, thanks", "none"."""
+
+
+def declines(text: str) -> bool:
+    """An answer that declines an optional question (see `_DECLINE`)."""
+    return _DECLINE.match(normalise(text)) is not None

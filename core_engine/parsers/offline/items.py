@@ -1,0 +1,260 @@
+"""Text fields that name KB rows, and several such items with their options in one sentence.
+
+A spec may hold the thing a user picks from the KB as plain text rather than as a row: `class_name: str`
+in a worksheet `ClassSlot`, with a KB table `classes` whose `name` column lists them. The field's own name
+says so (a word of it is the table's name, another the column's), so a row name said anywhere in the turn
+is that field's value ("can you book me into Aqua Fit?"), read from the KB, never from built-in words.
+
+When an opening names several of them, each with its options ("X for the whole term and Y as a single
+session"), the turn is cut at the names: each piece is one item, and its options (enum values, numbers)
+are read in that piece only, so they never cross over to another item. The items fill the first empty
+field of their worksheet type and its siblings; a sibling that is gated by a yes/no of the same record
+("self.more_items == True") gets that yes/no too, since naming a second item says yes to it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ...spec.model import Field, Worksheet
+from .words.match import Bag, best_enum, equalities, stem
+
+if TYPE_CHECKING:
+    from .parser import TurnReader
+    from .slots import KBVocabulary
+
+_ASKS_FOR = re.compile(
+    r"\b(?:book|reserve|order|enrol+|register|sign\s+(?:me|us)\s+up|put\s+(?:me|us)\s+(?:down|in)|"
+    r"(?:get|fit|squeeze)\s+(?:me|us)\s+(?:into|in)|i'?ll\s+(?:take|get|have|go\s+with)|"
+    r"(?:can|could|may)\s+(?:i|we)\s+(?:get|have|join|do)|(?:i|we)\s*(?:'d|would)\s+like|(?:i|we)\s+(?:want|need))\b",
+    re.I)
+_WH = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|where|who|whom|whose|why|how|when|"
+                 r"is\s+there|are\s+there|does|tell\s+me)\b", re.I)
+
+
+def _words(text: str) -> str:
+    return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " "
+
+
+def row_names(vocabulary: "KBVocabulary", kb: Any) -> dict[tuple[str, str], dict[str, str]]:
+    """(table stem, column stem) -> {normalised name: name as stored} for the KB's naming columns: short text
+    columns whose values are (nearly) all different, so each names one row. Read once per KB."""
+    cache = vocabulary.__dict__.setdefault("_row_names", {})
+    key = (id(kb), str(getattr(kb, "path", "")))
+    if key not in cache:
+        out: dict[tuple[str, str], dict[str, str]] = {}
+        for table, info in kb.tables().items():
+            for col in info.columns:
+                if col.free_text or col.type not in ("text", "str") or col.name == "id" or col.name.endswith("_id"):
+                    continue
+                try:
+                    values = [v for v in kb.distinct_values(table, col.name, limit=500) if isinstance(v, str)]
+                except Exception:  # noqa: BLE001 - a column the KB cannot list is simply not a name column
+                    continue
+                if values and len(values) * 4 >= info.row_count * 3 and all(len(v.split()) <= 5 for v in values):
+                    out[(stem(table), stem(col.name.split("_")[-1]))] = {_words(v): v for v in values if len(v) >= 3}
+        cache[key] = out
+    return cache[key]
+
+
+def names_for(reader: "TurnReader", f: Field) -> dict[str, str]:
+    """The row names a text field takes: its name holds a table's word and that table's naming column's word."""
+    return field_row_names(reader.vocabulary, reader.ctx.kb, f)
+
+
+def field_row_names(vocabulary: "KBVocabulary", kb: Any, f: Field) -> dict[str, str]:
+    if kb is None or f.type != "str":
+        return {}
+    words = {stem(w) for w in f.name.split("_") if w}
+    out: dict[str, str] = {}
+    for (table, column), names in row_names(vocabulary, kb).items():
+        if table in words and column in words and table != column:
+            out.update(names)
+    return out
+
+
+def said_names(reader: "TurnReader", f: Field, text: str) -> list[tuple[int, str]]:
+    """(position, name) of each row name for `f` in the text, in order, longest first where they overlap."""
+    low = _words(text)
+    found: list[tuple[int, int, str]] = []
+    for normed, name in sorted(names_for(reader, f).items(), key=lambda kv: -len(kv[0])):
+        at = low.find(normed)
+        if at >= 0 and not any(s <= at < e or at <= s < at + len(normed) for s, e, _n in found):
+            found.append((at, at + len(normed), name))
+    return [(s, n) for s, _e, n in sorted(found)]
+
+
+def name_field(reader: "TurnReader", ws: Worksheet) -> Field | None:
+    """The one text field of `ws` that names KB rows."""
+    found = [f for f in ws.fields if f.kind == "input" and names_for(reader, f)]
+    return found[0] if len(found) == 1 else None
+
+
+def named_answer(reader: "TurnReader", text: str, rec: Any, f: Field) -> bool:
+    """ "X, a drop-in session for one person" to the asked name field: the one row name said, and the rest of
+    the turn read as the record's other options."""
+    named = said_names(reader, f, text)
+    if len(named) != 1:
+        return False
+    name = named[0][1]
+    reader.assign("answer-to-ask", name, rec, f, name, type="str", shape="kb row name")
+    rest = re.sub(re.escape(name), " ", text, flags=re.I)
+    ws = reader.view.worksheet(rec)
+    for other, value in item_options(reader, ws, rest, {f.name}).items():
+        field = ws.field(other)
+        if field is not None and reader.view.unfilled(rec, field):
+            reader.assign("extra-value", rest, rec, field, value)
+    return True
+
+
+def item_task(reader: "TurnReader") -> tuple[Worksheet, Field, Worksheet] | None:
+    """(task worksheet, its field of the item type, the item worksheet) when exactly one task worksheet holds
+    items whose name field names KB rows."""
+    found = []
+    for ws in reader.spec.task_worksheets():
+        for f in ws.fields:
+            sub = reader.spec.worksheet(f.type) if f.kind == "input" else None
+            if sub is not None and sub.kind == "task" and name_field(reader, sub) is not None:
+                found.append((ws, f, sub))
+                break
+    return found[0] if len(found) == 1 else None
+
+
+def item_request(reader: "TurnReader", text: str) -> bool:
+    """ "Can you book me into X?", "I'd like X for ... and Y as ...": the task that holds such items, opened
+    with them (only when nothing but the choice of task is pending, and the turn asks for something)."""
+    from .words.semantic import apply_reading  # late: offline_semantic imports the task rules
+    from .words.semantic_index import Entry, Ranked
+
+    if reader.ctx.kb is None or reader.lines:
+        return False
+    e = reader.expect
+    if e is not None and (e.act != "ask" or e.rec.parent is not None or reader.view.kind_of(e.field) != "Enum"):
+        return False
+    if not _ASKS_FOR.search(text) or _WH.match(text):
+        return False
+    found = item_task(reader)
+    if found is None:
+        return False
+    ws, _slot, sub = found
+    if any(r.status == "active" for r in reader.state.of_worksheet(ws.name)):
+        return False
+    names = said_names(reader, name_field(reader, sub), text)
+    if not names:
+        return False
+    ranked = Ranked(Entry("task", ws.name), 1.0, ", ".join(n for _p, n in names), None, 0.0)
+    before = len(reader.rules)
+    if not apply_reading(reader, ranked, text, "item-request"):
+        return False
+    for r in reader.rules[before:]:
+        if r.get("rule") == "item-request":
+            r.pop("score", None), r.pop("runner_up", None), r.pop("runner_up_score", None)
+            r["reason"] = "a request that names KB rows opens the task whose items are named by them"
+    return True
+
+
+def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str], matched: list[str]) -> None:
+    """Fill `kwargs` (the opening of `ws`) with one item record per row name said, each with its own options."""
+    from .tasks import literal
+
+    for slot in ws.fields:
+        sub = reader.spec.worksheet(slot.type) if slot.kind == "input" else None
+        nf = name_field(reader, sub) if sub is not None and sub.kind == "task" else None
+        if nf is None or f"{nf.name}=" in str(kwargs.get(slot.name, "")):
+            continue  # not an item, or already named: the items read here replace what the words gave it
+        names = said_names(reader, nf, text)
+        if not names:
+            return
+        low = _words(text)
+        values: dict[str, Any] = {}
+        slots = [slot]
+        for _ in names[1:]:
+            nxt = _next_slot(reader, ws, slots[-1], values)
+            if nxt is None:
+                break
+            slots.append(nxt)
+        pieces = _pieces(low, [p for p, _n in names])
+        shared = shared_options(reader, sub, text, {nf.name})
+        for i, (s, (pos, name)) in enumerate(zip(slots, names)):
+            piece = pieces[i]
+            item = {nf.name: literal(name)}
+            own = item_options(reader, sub, piece.replace(_words(name).strip(), " "), {nf.name})
+            item.update({k: literal(v) for k, v in {**shared, **own}.items()})
+            kwargs[s.name] = f"{sub.name}({', '.join(f'{k}={v}' for k, v in item.items())})"
+            matched.append(name)
+        for gate in values:
+            kwargs.setdefault(gate, "True")
+        return
+
+
+def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str]) -> dict[str, Any]:
+    """The options one item's words give: enum values by their names or descriptions ("a drop-in session"),
+    dates, times and labelled numbers, and a lone number for the item's one number field ("for two people")."""
+    from .slots import find_mentions
+    from .words.values import find_numbers
+    from ...dialogue.state import TaskRecord
+
+    out: dict[str, Any] = {}
+    bag = Bag.of(piece)
+    for f in sub.fields:
+        if f.kind == "input" and f.name not in skip and reader.view.kind_of(f) == "Enum":
+            best = best_enum(f, bag)
+            if best:
+                out[f.name] = best[0]
+                for word in re.findall(r"[a-z]+", best[0].lower()):  # "a single session" is no number
+                    piece = re.sub(rf"\b{word}\b", " ", piece, flags=re.I)
+    ghost = TaskRecord(var="_", worksheet=sub.name)
+    others = [(ghost, f) for f in sub.fields if f.kind == "input" and f.name not in out and f.name not in skip
+              and reader.view.kind_of(f) in ("int", "float", "date", "time")]
+    for m in find_mentions(piece, others, reader.view, reader.today):
+        out[m.field.name] = m.value
+    counts = [f for _g, f in others if reader.view.kind_of(f) == "int" and f.name not in out]
+    numbers = find_numbers(piece)
+    if len(counts) == 1 and len(numbers) == 1 and not any(reader.view.kind_of(f) == "int" and f.name in out
+                                                          for f in sub.fields):
+        out[counts[0].name] = int(numbers[0].value)
+    return out
+
+
+_EVERY = re.compile(r"\b(?:each|both|all\s+of\s+them|for\s+all|for\s+both)\b", re.I)
+
+
+def shared_options(reader: "TurnReader", sub: Worksheet, text: str, skip: set[str]) -> dict[str, Any]:
+    """ "..., 3 units each": the options of the last clause that says each, both or all go to every item."""
+    every = [c for c in re.split(r"[,;]", text)[1:] if _EVERY.search(c)]
+    return item_options(reader, sub, every[-1], skip) if every else {}
+
+
+_CLAUSE = re.compile(r"[\s,](?:and|plus|then|also|as\s+well\s+as)\s", re.I)
+
+
+def pieces_at(text: str, starts: list[int]) -> list[str]:
+    """`text` cut into one piece per item starting at `starts` (see `_pieces`)."""
+    return _pieces(text, starts)
+
+
+def _pieces(low: str, starts: list[int]) -> list[str]:
+    """The turn cut into one piece per item: at the "and" (or "plus", "then") before each name after the
+    first, so options said before a name ("one place in Y") stay with it."""
+    cuts = [0]
+    for start in starts[1:]:
+        joins = [m.start() for m in _CLAUSE.finditer(low, cuts[-1], start + 1)]
+        cuts.append(joins[-1] if joins else start)
+    cuts.append(len(low))
+    return [low[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def _next_slot(reader: "TurnReader", ws: Worksheet, after: Field, values: dict[str, Any]) -> Field | None:
+    """The next field of the same type after `after`; a yes/no of `ws` its predicate requires is set in `values`."""
+    names = [f.name for f in ws.fields]
+    for f in ws.fields[names.index(after.name) + 1:]:
+        if f.kind != "input" or f.type != after.type:
+            continue
+        gates = equalities(f.predicate)
+        if all(len(path) == 2 and path[0] == "self" and value is True and ws.field(path[1]) is not None
+               and ws.field(path[1]).type == "bool" for path, value in gates):
+            for path, _v in gates:
+                values[path[1]] = True
+            return f
+    return None

@@ -1,0 +1,175 @@
+"""Values an opening turn gives beside the task: names, a reference, a count, an option named by a noun.
+
+`open_worksheet` (offline_tasks.py) opens a worksheet with every value of the turn; this module reads the
+ones that need more than a typed mention: "I'm Ben Carter" and "for my dog Pepper" (which name field, by
+meaning), "ticket INC-20417" (the worksheet's code field), "one Softwear Organic Tee" (the count field), "for
+my husky" (an option by meaning), and the row the agent just proposed ("I'll get the red one").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ...spec.model import Worksheet
+from ...dialogue.state import ref_target
+from .words.libvalues import name_span
+from .words.match import field_stems, stem
+from .slots import shape
+from .tasks import _codes_fit, literal
+from .words.values import find_codes, find_numbers
+
+if TYPE_CHECKING:
+    from .parser import TurnReader
+
+
+def opening_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
+                   matched: list[str]) -> list[str]:
+    """Fill `kwargs` with the values below; return the names read (not words to search for)."""
+    for read in (_kind_by_meaning, _opening_code, _count_of_rows):
+        said = read(reader, ws, text, kwargs)
+        if said is not None:
+            matched.append(said)
+    before = len(matched)
+    _introduced_name(reader, ws, text, kwargs, matched)
+    return matched[before:]
+
+
+_OWNED = re.compile(r"\b(?:for|with)\s+(?:my|our|his|her)\s+(?P<noun>[a-z]+)(?=\s+(?:[A-Z]|and\b|on\b|at\b|in\b|"
+                    r"to\b|this\b|next\b|tomorrow\b)|\s*[,.!?]|\s*$)")
+"""What the task is for, named by a noun: "for my husky", "with my kitten Luna"."""
+KIND_SCORE, KIND_MARGIN = 0.48, 0.09
+"""A noun read as an option by meaning ("husky" is Dog at 0.49, runner-up Rabbit 0.40; set on the held-out agents)."""
+
+
+def _kind_by_meaning(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str]) -> str | None:
+    """ "for my husky": the noun names an option of one of the worksheet's unset enum fields by meaning,
+    when one option clearly wins (a wrong value is worse than none). Score and runner-up are in the trace."""
+    fields = {f.name for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "Enum"
+              and f.name not in kwargs}
+    m = _OWNED.search(text)
+    if not fields or m is None:
+        return None
+    ranked = reader.view.index().rank(m.group("noun"), lambda e: e.kind == "enum" and e.worksheet == ws.name
+                                      and e.field in fields)
+    if not ranked.decided(KIND_SCORE, KIND_MARGIN):
+        return None
+    kwargs[ranked.best.field] = literal(ranked.best.value)  # type: ignore[union-attr]
+    reader.note("option-by-meaning", m.group(0), field=ranked.best.field, **ranked.trace())  # type: ignore[union-attr]
+    return m.group("noun")
+
+
+_ID_TOKEN = re.compile(r"\b[A-Za-z]{1,6}-?\d{3,}[A-Za-z0-9-]*\b|#\s?\d{3,}\b")
+"""A reference as people type it: "INC-20417", "GR-7781", "A-55012", "#88231"."""
+
+
+def _opening_code(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str]) -> str | None:
+    """ "check the status of ticket INC-20417": the one reference in the turn fills the worksheet's one code
+    field (its name says number, code, id or names the worksheet's subject), when both are unique."""
+    fields = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) == "code"
+              and f.name not in kwargs and _codes_fit(ws.name, f)]
+    tokens = [m.group(0) for m in _ID_TOKEN.finditer(text)] + [c.value for c in find_codes(text)]
+    tokens = list(dict.fromkeys(t.lstrip("# ") for t in tokens))
+    if len(fields) != 1 or len(tokens) != 1:
+        return None
+    kwargs[fields[0].name] = literal(tokens[0])
+    return tokens[0]
+
+
+_COUNT_STEMS = {stem(w) for w in ("quantity", "count", "many", "amount", "copies", "items", "pieces")}
+
+
+def _count_of_rows(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str]) -> str | None:
+    """ "one Softwear Organic Tee": a number right before the name of KB rows counts them; it fills the
+    worksheet's one unfilled whole-number field that is a count (its name or description says so)."""
+    counts = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "int" and f.name not in kwargs
+              and field_stems(f) & _COUNT_STEMS]
+    if len(counts) != 1 or reader.ctx.kb is None:
+        return None
+    terms = reader.vocabulary.found_in(text, reader.ctx.kb)
+    for span in find_numbers(text):
+        after = text[span.end:].lstrip().lower()
+        if span.value > 0 and any(after.startswith(t) for t in terms):
+            kwargs[counts[0].name] = literal(span.value)
+            return span.text
+    return None
+
+
+def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str], matched: list[str]) -> None:
+    """ "..., my name is Laura Chen and ..." or "I'm Ben Carter": the name span for the worksheet's one unfilled
+    person-name field; "for my dog Pepper": the name after a noun, for the name field that noun means."""
+    names = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) == "name"
+             and f.name not in kwargs]
+    clauses = re.split(r"[,;.!?]|\band\b", text)
+    clause = next((c for c in clauses if re.search(r"\b(?:name\s+is|name's|called|named)\b", c, re.I)), None)
+    value = name_span(clause) if clause and len(names) == 1 else None
+    if value is None and len(names) == 1:
+        intro = next((m for c in clauses for m in [_SELF_INTRO.search(c)] if m), None)
+        value = intro.group("name") if intro and not _kb_words(reader, intro.group("name")) else None
+    if value:
+        kwargs[names[0].name] = literal(value)
+        matched.append(value)
+    _appositive_name(reader, ws, text, kwargs, matched)
+
+
+_SELF_INTRO = re.compile(r"(?:^|\b)(?i:i\s+am|i'm|this\s+is|my\s+name\s+is)\s+"
+                         r"(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){1,3})\s*$")
+"""A whole clause that introduces the speaker by first and last name ("I'm Ben Carter")."""
+_APPOSITIVE = re.compile(r"\b(?:my|our|his|her)\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)")
+"""A name after a noun: "my dog Pepper", "our son Leo Park" (the noun says whose name it is)."""
+_NOT_NAME_WORDS = {"I", "The", "My", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+                   "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                   "November", "December", "Dr", "Mr", "Mrs", "Ms"}
+NAME_FIELD_SCORE = 0.30
+"""Least cosine of the noun ("dog") to a name field's texts ("Your pet's name") for the name to go there."""
+NAME_FIELD_MARGIN = 0.05
+
+
+def _kb_words(reader: "TurnReader", words: str) -> bool:
+    return reader.ctx.kb is not None and bool(reader.vocabulary.found_in(words, reader.ctx.kb))
+
+
+def _appositive_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
+                     matched: list[str]) -> None:
+    """ "for my dog Pepper": "Pepper" fills the unfilled name field whose texts the noun means, by meaning
+    (the field's name, description and examples against "dog"); nothing when no field clearly wins."""
+    fields = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and f.name not in kwargs
+              and "name" in f.name.lower().split("_")]
+    if not fields:
+        return
+    for m in _APPOSITIVE.finditer(text):
+        name = m.group("name")
+        if name.split()[0] in _NOT_NAME_WORDS or _kb_words(reader, name) or literal(name) in kwargs.values():
+            continue
+        wanted = {f.name for f in fields}
+        ranked = reader.view.index().rank(m.group("noun"), lambda e: e.kind == "field" and e.worksheet == ws.name
+                                             and e.field in wanted)
+        if ranked.best is None or ranked.score < NAME_FIELD_SCORE or \
+                (ranked.runner_up is not None and ranked.score - ranked.runner_score < NAME_FIELD_MARGIN):
+            continue
+        kwargs[ranked.best.field] = literal(name)
+        matched.append(name)
+        reader.note("name-by-meaning", m.group(0), field=ranked.best.field, **ranked.trace())
+        fields = [f for f in fields if f.name != ranked.best.field]
+        if not fields:
+            return
+
+
+def proposed_row(reader: "TurnReader", ws: Worksheet, field: str, text: str) -> str | None:
+    """The row the agent just proposed for this worksheet ("Would you like to order it?"), when the turn names
+    no other KB value than the row's own ("I'll get the red one in XL" after the hoodie was proposed)."""
+    for act in reversed(reader.acts):
+        row = (act.get("values") or {}).get(field) if act.get("act") == "propose" and \
+            act.get("worksheet") == ws.name else None
+        if not isinstance(row, dict) or ref_target(row) is not None:
+            continue
+        own = {str(v).lower() for value in row.values() for v in (value if isinstance(value, list) else [value])}
+        terms = reader.vocabulary.found_in(text, reader.ctx.kb) if reader.ctx.kb is not None else []
+        if any(t not in own for t in terms):
+            return None
+        for kb in reversed(reader.state.kb_records()):
+            for i, r in enumerate(kb.result or []):
+                if r == row:
+                    return f"{kb.var}.result[{i}]"
+        return None
+    return None

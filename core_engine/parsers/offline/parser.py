@@ -1,0 +1,681 @@
+"""The `offline` parser: everyday phrasing -> formal statements, deterministic, no network.
+
+It reads the utterance against what it can know without a model: the spec
+(field types, enum values and descriptions, predicates), the previous state,
+the agent acts of the previous turn (the question just asked, reported rows,
+proposals) and, when there is one, the KB's values. Rules are tried in a
+fixed order and every statement it emits comes with a rule entry naming the
+words that produced it, so the studio can show why a turn was read as it was.
+
+    rule order: yes/no to a proposal -> yes/no to the question asked -> an introduction ("my name is ...")
+    -> small talk -> choose a reported row -> refusal -> "same as before" -> a narrowed search ("not Thai")
+    -> change of mind -> special request -> typed answer to the question asked
+    -> opening turn (task description + questions) -> a second task -> a task by meaning
+    -> a request naming KB rows (the task that takes them) -> question / search
+    -> task description -> a value before its question -> problem description
+    -> text answer (one or several values) -> values for other fields -> values for an unopened
+    worksheet -> an "Other" option -> a search by KB words -> no match
+    (and at the end, a yes to a summary moves after the edits made in the same turn)
+
+Rule names in the trace (statements): answer-to-ask, answer-yes-no, confirm-yes, confirm-no,
+multi-value, several-values, extra-value, value-for-other-field, unopened-field, free-text,
+introduction, change-of-mind, choose-result, refusal, same-as-previous, refine-search,
+special-request, question, question-fills-field, search, task-description, new-task,
+value-before-asked, problem-description, catch-all, proposal-accepted, predicate-of-proposal.
+Notes (no statement): chit-chat, negation, focus, question-about-state, question-no-kb,
+task-request, proposal-declined, no-match, empty, error. docs/offline_parser.md says what each
+reads and what the parser does not handle.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import GenieError
+from ...spec.model import REFUSAL, Field, parse_type
+from ...dialogue.state import TaskRecord, ref_target
+from ..base import ParseContext, ParseResult
+from .words.answers import AnswerReader
+from .edits import change_rule, same_as_rule, special_request_rule
+from .focus import decontextualise, is_bare_request, narrow_previous, state_question
+from .items import item_request, named_answer
+from .initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
+from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, plea,
+                              question_sentences, refusal, request_only, search_phrase, sentences, task_request)
+from .words.match import Bag, field_mention, field_stems, same_word, stem
+from .words.negation import negations, refine_search
+from .requests import row_request
+from .rows import accept_proposal, choose_row
+from .corrections import correction_rule
+from .words.semantic import control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task
+from .slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
+                            shape)
+from .tasks import describe_task, literal, predicted_answer, search_query, several_codes
+from .words.values import find_codes, find_dates, find_numbers, find_times, normalise, yes_no
+
+_SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
+                           r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
+_LOOKING_FOR = re.compile(r"^(?:(?:hi|hello|hey|so|well)[,!.\s]+)*(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+looking\s+for|"
+                          r"(?:something|anything)\s+(?:for|about|on|with|that|like))\b", re.I)
+"""A search without a question or a KB value: "something for my 8 year old who loves dinosaurs"."""
+_INTERROGATIVE = re.compile(r"^\W*(?:what|which|when|where|who|whom|whose|why|how|is|are|do|does|did|can|could|"
+                            r"will|would|should|shall|may)\b", re.I)
+_WH_QUESTION = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|when|where|who|whom|whose|"
+                          r"why|how|is\s+there|are\s+there|do\s+you\s+have|tell\s+me)\b", re.I)
+_OWN_THING = re.compile(r"\b(?:my|our)\b", re.I)
+_HOW_TO = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*how\s+(?:do|can|could|should|would)\b", re.I)
+WH_TASK_THRESHOLD = 0.70
+"""A wh-question is read as a task only when it says a task's own texts nearly verbatim ("where is my package"
+scores 0.83 against that example; how-to and catalogue questions score 0.3-0.6)."""
+WH_TASK_MARGIN = 0.20
+_GREETING = re.compile(r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?[,.!\s]+", re.I)
+
+
+@dataclass
+class Expect:
+    """The question the agent asked last turn: Ask(record, field) or Confirm(record, field)."""
+
+    act: str
+    rec: TaskRecord
+    field: Field
+
+
+class OfflineParser:
+    """Deterministic parser for everyday phrasing; see the module docstring for its rules."""
+
+    name = "offline"
+
+    def __init__(self) -> None:
+        self.vocabulary = KBVocabulary()
+
+    def parse(self, utterance: str, ctx: ParseContext) -> ParseResult:
+        reader = TurnReader(utterance, ctx, self.vocabulary)
+        try:
+            reader.run()
+        except GenieError as exc:
+            reader.note("error", "", reason=str(exc))
+            return ParseResult(text="\n".join(reader.lines), rules=reader.rules, error=str(exc))
+        return ParseResult(text="\n".join(reader.lines), rules=reader.rules)
+
+
+class TurnReader:
+    """One utterance being read; collects statements and the rule entries that explain them."""
+
+    def __init__(self, utterance: str, ctx: ParseContext, vocabulary: KBVocabulary | None = None) -> None:
+        self.text = normalise(utterance)
+        self.ctx = ctx
+        self.vocabulary = vocabulary or KBVocabulary()
+        self.spec = ctx.spec
+        self.state = ctx.state
+        self.today = ctx.today
+        self.view = StateView(ctx.spec, ctx.state)
+        self.acts: list[dict[str, Any]] = list(ctx.state.last_acts or [])
+        self.lines: list[str] = []
+        self.rules: list[dict[str, Any]] = []
+        self.yes_words = ""
+        self.row_words = ""
+        self.answered = False
+        self.introduced = False
+        self.answers = AnswerReader(ctx.spec, self.view, ctx.today)
+        self.value_for = self.answers.value_for
+        self.enum_value = self.answers.enum_value
+        self.strong_value = self.answers.strong_value
+        self.expect = self._expectation()
+
+    # ------------------------------------------------------------ output
+    def emit(self, rule: str, matched: str, statement: str, **extra: Any) -> None:
+        if statement in self.lines:
+            return
+        self.lines.append(statement)
+        self.rules.append({"rule": rule, "matched": matched, "statement": statement, **extra})
+
+    def note(self, rule: str, matched: str, **extra: Any) -> None:
+        self.rules.append({"rule": rule, "matched": matched, "statement": None, **extra})
+
+    def assign(self, rule: str, matched: str, rec: TaskRecord, f: Field, value: Any, **extra: Any) -> None:
+        value = _same_half_of_day(self.view.kind_of(f), rec.values.get(f.name), value, self.text)
+        self.emit(rule, matched, f"{rec.var}.{f.name} = {literal(value)}", **extra)
+
+    # ------------------------------------------------------------ context
+    def _expectation(self) -> Expect | None:
+        for act in reversed(self.acts):
+            if act.get("act") in ("ask", "confirm"):
+                rec = self.state.get(act.get("var", ""))
+                if isinstance(rec, TaskRecord):
+                    f = self.view.worksheet(rec).field(act.get("field", ""))
+                    if f is not None:  # "more": the agent asked "anything else?" of a list field
+                        return Expect("more" if act.get("more") else act["act"], rec, f)
+                return None
+        return None
+
+    def has_kb(self) -> bool:
+        return self.ctx.kb is not None or bool(self.spec.kb_worksheets())
+
+    def candidates(self, *, records: list[TaskRecord] | None = None, unfilled_only: bool = False,
+                   exclude: Field | None = None) -> list[tuple[TaskRecord, Field]]:
+        out = []
+        for rec in records if records is not None else self.view.live_records():
+            for f in self.view.input_fields(rec):
+                if self.view.kind_of(f) in ("confirm", "task", "row", "list"):
+                    continue
+                if exclude is not None and f.name == exclude.name and rec.var == self.expect_var():
+                    continue
+                if unfilled_only and not self.view.unfilled(rec, f):
+                    continue
+                out.append((rec, f))
+        return out
+
+    def expect_var(self) -> str | None:
+        return self.expect.rec.var if self.expect else None
+
+    # ------------------------------------------------------------ the rules, in order
+    def run(self) -> None:
+        self._read()
+        self._confirm_last()
+
+    def _confirm_last(self) -> None:
+        """ "Yes, and tell them it's urgent": the note goes in before the yes, so what is confirmed includes it."""
+        confirming = {"confirm-yes", "answer-yes-no"}
+        late = [i for i, r in enumerate(self.rules) if r.get("statement") and r["rule"] in confirming
+                and (r["statement"].startswith("confirm(") or r.get("confirm_field"))]
+        if not late or len(self.lines) < 2:
+            return
+        moved = [self.rules[i] for i in late]
+        self.rules = [r for i, r in enumerate(self.rules) if i not in late] + moved
+        self.lines = [r["statement"] for r in self.rules if r.get("statement")]
+
+    def _read(self) -> None:
+        text = self.text
+        if not text:
+            self.note("empty", "")
+            return
+        if control_rule(self, text):
+            return
+        rest = self._proposal(text)
+        rest = self._yes_no(rest) if rest is not None else None
+        if rest is None or not rest.strip(" ,.!?;"):
+            return
+        rest = introduction(self, rest)
+        if not rest.strip(" ,.!?;"):
+            return
+        if self.answered and (chit_chat(rest, after_answer=True) or closing(rest)):
+            self.note("chit-chat", rest)
+            return
+        for rule in (self._small_talk, self._switch, self._choose, self._correction, self._refusal, self._same_as, self._refine,
+                     self._change, self._special_request, self._typed_answer, self._opening, self._new_task,
+                     self._semantic_task, self._row_request, self._item_request, self._question,
+                     self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
+                     self._unopened, self._catch_all, self._search):
+            if rule(rest):
+                return
+        if not self.lines and not self.rules and semantic_control(self, rest):
+            return
+        if not self.lines and not any(r["rule"].endswith("-uncertain") for r in self.rules):
+            self.note("no-match", rest, reason="nothing in the turn was understood; the agent says so")
+
+    def _proposal(self, text: str) -> str | None:
+        proposals = [a for a in self.acts if a.get("act") == "propose"]
+        yn = yes_no(text) if proposals else None
+        if proposals and yn is None and self._answers_proposal(proposals[-1], text):
+            accept_proposal(self, proposals[-1], text)  # "four": a value for the proposed task accepts it
+            self.answered = True
+            return ""
+        if not proposals or yn is None:
+            return text
+        value, words, rest = yn
+        if value:
+            self.yes_words = words
+            accept_proposal(self, proposals[-1], rest)
+        else:
+            self.note("proposal-declined", words)
+        self.answered = True
+        return rest
+
+    def _answers_proposal(self, act: dict[str, Any], text: str) -> bool:
+        """The whole turn is values for fields of the proposed worksheet (none of them a question)."""
+        ws = self.spec.worksheet(act.get("worksheet", ""))
+        if ws is None or is_question(text) or len(text.split()) > 8:
+            return False
+        ghost = TaskRecord(var="_", worksheet=ws.name)
+        fields = [(ghost, f) for f in ws.fields if f.kind == "input" and f.name not in (act.get("values") or {})
+                  and self.view.kind_of(f) not in ("confirm", "task", "row", "list", "str")]
+        mentions = find_mentions(text, fields, self.view, self.today)
+        if mentions:
+            return not _leftover(text, mentions)
+        ints = [f for _r, f in fields if self.view.kind_of(f) == "int"]
+        number = find_numbers(text)
+        return len(ints) == 1 and len(number) == 1 and not Bag.of(text[:number[0].start] + text[number[0].end:]).stems
+
+    def _yes_no(self, text: str) -> str | None:
+        e = self.expect
+        if e is None or self.answered:
+            return text
+        kind = self.view.kind_of(e.field)
+        if e.act not in ("confirm", "more") and kind not in ("bool", "confirm"):
+            return text
+        yn = yes_no(text) or ((False, text, "") if e.act == "more" and closing(text) else None)
+        if yn is None:
+            return text
+        value, words, rest = yn
+        if e.act == "more":  # "anything else?": no ends the list; yes opens one more item to fill
+            item = parse_type(e.field.type).worksheet
+            if not value:
+                self.emit("list-done", words, f"confirm({e.rec.var}.{e.field.name})")
+            elif item and self.spec.worksheet(item) and self.spec.worksheet(item).kind == "task":
+                self.emit("list-more", words, f"{e.rec.var}.{e.field.name}.append({item}())")
+        elif e.act == "confirm":
+            if value:
+                self.emit("confirm-yes", words, f"confirm({e.rec.var}.{e.field.name})")
+            elif not change_marker(rest) and not self.would_change(rest):
+                self.emit("confirm-no", words, f"{e.rec.var}.{e.field.name} = None")
+            else:
+                self.note("confirm-no", words, reason="the rest of the turn gives a new value")
+        elif kind == "confirm" and not value and (change_marker(rest) or self.would_change(rest)):
+            self.note("confirm-no", words, reason="the rest of the turn gives a new value; the summary is shown again")
+        elif kind == "confirm":
+            self.assign("answer-yes-no", words, e.rec, e.field, value, confirm_field=True)
+        else:
+            self.assign("answer-yes-no", words, e.rec, e.field, value)
+        self.answered = True
+        return rest
+
+    def would_change(self, text: str) -> bool:
+        return bool(find_mentions(text, self.candidates(), self.view, self.today))
+
+    def _small_talk(self, text: str) -> bool:
+        yn = yes_no(text) if self.expect is None else None
+        if chit_chat(text) or (yn is not None and (not yn[2] or chit_chat(yn[2]) or closing(yn[2]))):
+            self.note("chit-chat", text)  # "no thanks, that's all" when nothing was asked
+            return True
+        if plea(text):
+            self.note("chit-chat", text, reason="a request for help: the agent's next question is the help")
+            return True
+        return False
+
+    def _switch(self, text: str) -> bool:
+        return switch_task(self, text)
+
+    def _semantic_task(self, text: str) -> bool:
+        """A task in the user's own words (after the lexical readings, before questions and searches)."""
+        e = self.expect
+        if e is not None and (e.act != "ask" or self.view.kind_of(e.field) in ("str", "row")):
+            return False
+        if any(r["rule"] == "enum-uncertain" for r in self.rules):
+            return False  # the answer to the asked option was unclear: no other reading guesses it
+        if _WH_QUESTION.match(text) and not task_request(text):
+            # "how do I reset my password?" is a question for the KB, read below; "where is my package?" asks
+            # about the user's own thing and may name a task outright (a developer's example, nearly verbatim)
+            return _OWN_THING.search(text) is not None and not _HOW_TO.match(text) and \
+                semantic_task(self, text, threshold=WH_TASK_THRESHOLD, margin=WH_TASK_MARGIN)
+        return semantic_task(self, text)
+
+    def _row_request(self, text: str) -> bool:
+        return row_request(self, text)
+
+    def _item_request(self, text: str) -> bool:
+        return item_request(self, text)
+
+    def _refine(self, text: str) -> bool:
+        return refine_search(self, text)
+
+    def _search(self, text: str) -> bool:
+        """Nothing else read the turn, but it names values of the KB ("Italian food in San Francisco"): a search."""
+        if self.ctx.kb is None or self.lines:
+            return False
+        terms = self.vocabulary.found_in(text, self.ctx.kb)
+        query = search_phrase(text) if terms else ""
+        if not query:
+            return False
+        self.emit("search", ", ".join(sorted(terms)), f"answer({literal(query)})")
+        return True
+
+    def _catch_all(self, text: str) -> bool:
+        """An answer that names none of the options, to a question with an "Other(s)" option: that option, and
+        the words go to the record's description field ("I just need to know how to do it")."""
+        e = self.expect
+        if e is None or e.act != "ask" or self.answered or self.view.kind_of(e.field) != "Enum" \
+                or len(text.split()) < 3 or is_question(text) or yes_no(text):
+            return False
+        other = next((v for v in e.field.enum_names if stem(v.split()[0]) in ("other", "els")), None)
+        if other is None:
+            return False
+        self.assign("catch-all", text, e.rec, e.field, other)
+        for f in self.view.input_fields(e.rec):
+            if self.view.kind_of(f) == "str" and shape(f) == "text" and self.view.unfilled(e.rec, f):
+                self.assign("catch-all", text, e.rec, f, text.strip())
+                break
+        self.answered = True
+        return True
+
+    def _new_task(self, text: str) -> bool:
+        return new_task(self, text)
+
+    def _other_fields(self, text: str) -> bool:
+        return other_fields(self, text)
+
+    def _unopened(self, text: str) -> bool:
+        return unopened_fields(self, text)
+
+    def _choose(self, text: str) -> bool:
+        return choose_row(self, text)
+
+    def _correction(self, text: str) -> bool:
+        return correction_rule(self, text)
+
+    def _refusal(self, text: str) -> bool:
+        found = refusal(text)
+        words, explicit = found if found else (None, False)
+        bare_no = self.expect is not None and self.expect.act == "ask" and self.view.kind_of(
+            self.expect.field) == "str" and (
+            closing(text) or re.fullmatch(r"(?:no|nope|nah|none|nothing)(?:[,\s]+(?:that'?s|that\s+is)\s+all)?"
+                                          r"(?:\s+for\s+now)?[.!]*", text, re.I))
+        declines = self.expect is not None and self.expect.act == "ask" and \
+            self.view.kind_of(self.expect.field) == "str" and self._declines_optional(self.expect.field, text)
+        if not words and not bare_no and not declines:
+            return False
+        bag = Bag.of(text)
+        target = (self.expect.rec, self.expect.field) if self.expect else (None, None)
+        best = field_mention(self.expect.field, bag)[0] if self.expect else 0
+        if words:
+            for rec, f in self.candidates() + self._text_fields():
+                score = field_mention(f, bag)[0]
+                if score >= 2 and score > best:
+                    target, best = (rec, f), score
+        rec, f = target
+        if rec is None or f is None or self.view.kind_of(f) in ("confirm", "bool") and not words:
+            return False
+        if self.view.kind_of(f) == "confirm" or (self.view.kind_of(f) == "str" and shape(f) == "text"
+                                                  and not explicit and not self._declines_optional(f, text)):
+            return False
+        self.assign("refusal", words or text, rec, f, REFUSAL)
+        asked = self.expect
+        if words and asked is not None and asked.act == "ask" and (asked.rec, asked.field) != (rec, f):
+            # "It's 44556677 but I never set up a PIN": the words before the refusal answer the question asked
+            before = re.split(r"[,;]?\s*\b(?:but|though|although|however)\b", text.split(words)[0], flags=re.I)[0]
+            if re.search(r"[\d@]", before):  # a number, code or address: not "I" of "I never set up a PIN"
+                self._typed_answer(before) or self._str_answer(before)
+        return True
+
+    def _declines_optional(self, f: Field, text: str) -> bool:
+        """ "no thanks, it's not a gift" to an optional text question declines it; a bare "no" stays the text."""
+        return not f.required and declines(text)
+
+    def _text_fields(self) -> list[tuple[TaskRecord, Field]]:
+        return [(r, f) for r in self.view.live_records() for f in self.view.input_fields(r)
+                if self.view.kind_of(f) == "str"]
+
+    def _same_as(self, text: str) -> bool:
+        return same_as_rule(self, text)
+
+    def _change(self, text: str) -> bool:
+        return change_rule(self, text)
+
+    def _special_request(self, text: str) -> bool:
+        return special_request_rule(self, text)
+
+    # ------------------------------------------------------------ answers to the question asked
+    def _typed_answer(self, text: str) -> bool:
+        e = self.expect
+        if e is None or e.act != "ask" or self.answered:
+            return False
+        kind = self.view.kind_of(e.field)
+        if kind == "Enum" and _asks_about_world(text):
+            return False  # "what's the deadline to drop a course?" asks the KB; it does not choose the option
+        if kind == "Enum" and describe_task(self, text, e.rec, e.field):
+            self.answered = True
+            self._extras(text, e.rec)
+            return True
+        if kind == "Enum" and not is_question(text) and not yes_no(text):
+            found = semantic_enum(self, e.field, text)
+            if found is not None:
+                value, ranked = found
+                self.assign("answer-semantic", ranked.text, e.rec, e.field, value, type="Enum", **ranked.trace())
+                self.answered = True
+                return True
+        if kind in ("str", "task", "bool", "confirm", "Enum"):
+            return False
+        if kind == "row":
+            yn = yes_no(text)
+            if not text.strip(" .!?") or is_question(text) or _SEARCH_START.match(text) or (yn and not yn[2]):
+                return False  # a bare "yes" names no row; questions and searches are read below
+            extras = self._extras(text, e.rec)
+            rejected = [n.words for n in negations(text) if find_dates(n.what, self.today) or find_times(n.what)]
+            query = search_query(text, said_texts(extras) + rejected, set())
+            if query is None and extras:
+                self.answered = True
+                return True  # "not Friday, Saturday": only other values; the restaurant is asked again
+            query = query or text.strip(" .!?")
+            self.emit("answer-to-ask", text, f"{e.rec.var}.{e.field.name} = answer({literal(query)})", type="kb")
+            self.answered = True
+            return True
+        if kind in ("int", "float") and is_question(text):
+            return False  # "How many units is CS 448?" asks; it does not answer
+        if kind in ("int", "float") and labelled_numbers(self, text, e.rec, e.field):
+            return True
+        value = self.value_for(e.field, text)
+        if value is None:
+            return False
+        self.assign("answer-to-ask", self.answers.matched, e.rec, e.field, value, type=e.field.type)
+        self.answered = True
+        self._extras(text, e.rec)
+        return True
+
+    def _extras(self, text: str, rec: TaskRecord) -> list[Mention]:
+        """Other unfilled fields of the same record that the answer also fills ("tomorrow at 7")."""
+        candidates = self.candidates(records=[rec], unfilled_only=True,
+                                     exclude=self.expect.field if self.expect else None)
+        mentions = find_mentions(text, candidates, self.view, self.today, prefer=rec)
+        taken = {m.field.name for m in mentions}
+        mentions += [m for m in column_mentions(text, candidates, self.vocabulary, self.ctx.kb)
+                     if m.field.name not in taken]
+        for m in mentions:
+            self.assign("extra-value", m.matched, m.rec, m.field, m.value)
+        return mentions
+
+    # ------------------------------------------------------------ questions and searches
+    def _question(self, text: str) -> bool:
+        asked = is_question(text)
+        e = self.expect
+        if asked and e is not None and e.act == "ask" and self.view.kind_of(e.field) == "str" \
+                and shape(e.field) == "text" and not _INTERROGATIVE.match(text) and not text.rstrip().endswith("?"):
+            return False  # "I want to know if I can return early" describes the problem the field asks for
+        if asked and all(plea(q) for q in question_sentences(text)) and not _SEARCH_START.match(text):
+            return False
+        target = self._row_target(text, asked is not None)
+        if not asked and target is None and not (_LOOKING_FOR.match(text) and self.ctx.kb is not None and (
+                e is None or self.view.kind_of(e.field) in ("Enum", "row"))):  # never a text field's answer
+            return False
+        if not self.has_kb():
+            self.note("question-no-kb", asked or text, reason="this agent has no knowledge base")
+            return True
+        text = narrow_previous(self, text)
+        if target is not None:
+            rec, f = target
+            mentions = find_mentions(text, self.candidates(records=[rec]), self.view, self.today, prefer=rec)
+            for m in mentions:
+                if m.rec.values.get(m.field.name) != m.value:
+                    self.assign("extra-value", m.matched, m.rec, m.field, m.value)
+            query = search_query(text, said_texts(mentions), set())
+            if query:
+                self.emit("question-fills-field", self.row_words or asked or text,
+                          f"{rec.var}.{f.name} = answer({literal(query)})")
+                return True
+            return bool(mentions)
+        questions = question_sentences(text) or [text]
+        about_state = [q for q in questions if state_question(q)]
+        questions = [q for q in questions if not state_question(q)]
+        if about_state:
+            self.note("question-about-state", state_question(about_state[0]) or "",
+                      reason="the state answers it; the agent's next act shows the details")
+        if not questions:
+            return True
+        query = " ".join(clean_question(q) for q in questions)
+        context = [p for p in sentences(text) if not is_question(p)]
+        if is_bare_request(query) and context:
+            query = search_phrase(" ".join(context))
+        query = decontextualise(self, query)
+        self.emit("question", asked or "?", f"answer({literal(query)})")
+        return True
+
+    def _row_target(self, text: str, asked: bool) -> tuple[TaskRecord, Field] | None:
+        """A field holding a KB row that this question searches for (e.g. the restaurant to book)."""
+        e = self.expect
+        if e is not None and self.view.kind_of(e.field) == "row" and asked:
+            return e.rec, e.field
+        searching = _SEARCH_START.match(text) is not None
+        kb_terms = self.vocabulary.found_in(text, self.ctx.kb) if self.ctx.kb is not None else []
+        if not (asked or searching or kb_terms):
+            return None
+        bag = Bag.of(text)
+        for rec in self.view.live_records():
+            for f in self.view.input_fields(rec):
+                if self.view.kind_of(f) != "row":
+                    continue
+                value = rec.values.get(f.name)
+                pending = value is None or self.view.kb_record(ref_target(value) or "") is not None
+                type_words = {stem(w) for w in re.findall(r"[A-Z]?[a-z]+", parse_type(f.type).base)}
+                named = searching or bag.hits(type_words | field_stems(f)) or kb_terms
+                if named and (pending or (kb_terms and change_marker(text))):
+                    self.row_words = ", ".join(kb_terms) if kb_terms and not asked else ""
+                    return rec, f
+        return None
+
+    # ------------------------------------------------------------ describing the task or the problem
+    def _opening(self, text: str) -> bool:
+        """Nothing was asked: statements describe the task, questions beside them are asked as well."""
+        if self.expect is not None:
+            return False
+        if len(find_codes(text)) >= 2 and predicted_answer(self, text):
+            return True  # "CS 221 and CS 229, both for a letter grade": one course record each
+        parts = sentences(text)
+        statements = " ".join(p for p in parts if not is_question(p) or task_request(p))
+        questions = [p for p in parts if is_question(p) and not plea(p) and not task_request(p)]
+        if not statements or not describe_task(self, statements):
+            return False
+        if questions and self.has_kb() and not any("answer(" in line for line in self.lines):
+            self._question(" ".join(questions))
+        return True
+
+    def _describe(self, text: str) -> bool:
+        if self.expect is not None and self.expect.act == "ask" and self.view.kind_of(self.expect.field) == "str":
+            return False
+        return describe_task(self, text)
+
+    def _unasked(self, text: str) -> bool:
+        return self.expect is None and predicted_answer(self, text)
+
+    def _problem(self, text: str) -> bool:
+        """An opening that tells what happened fills the record's free-text field for it."""
+        if self.expect is not None or (self.lines and not self.introduced) or len(text.split()) < 4:
+            return False
+        for rec in self.view.live_records():
+            if rec.parent is not None:
+                continue
+            for f in self.view.worksheet(rec).fields:
+                if f.kind == "input" and not f.dont_ask and self.view.kind_of(f) == "str" and shape(f) == "text" \
+                        and self.view.unfilled(rec, f):
+                    kept = [s for s in sentences(_GREETING.sub("", text)) if not plea(s) and not request_only(s)]
+                    if kept:
+                        self.assign("problem-description", text, rec, f, " ".join(kept))
+                        return True
+                    self.note("task-request", text, reason="names the task without telling what happened")
+                    return True
+        return False
+
+    def _str_answer(self, text: str) -> bool:
+        e = self.expect
+        if e is None or e.act != "ask" or self.answered or self.view.kind_of(e.field) != "str":
+            return False
+        if several_codes(self, text, e.rec, e.field):
+            self.answered = True
+            return True
+        if named_answer(self, text, e.rec, e.field):
+            self.answered = True
+            return True
+        several = self.answers.multi_fill(text, e.rec, e.field)
+        if several:
+            for f, value, piece in several:
+                self.assign("multi-value", piece, e.rec, f, value)
+            self.answered = True
+            return True
+        value = self.value_for(e.field, text)
+        if value is None:
+            return False
+        if shape(e.field) == "text":
+            self.assign("free-text", text, e.rec, e.field, value, type="str", shape="text")
+            self.answered = True
+            return True
+        extras = find_mentions(text, self.candidates(records=[e.rec], unfilled_only=True, exclude=e.field),
+                               self.view, self.today, prefer=e.rec)
+        coded = code_value(text) is not None
+        if extras and not coded and not _leftover(text, extras):
+            pass  # "four units": every word went to another field; nothing is left for this one
+        elif shape(e.field) == "short" and not coded and not extras and (doubt := doubtful_value(self, e.field, value)):
+            self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
+                                                             "the question is asked again")
+        elif not extras or coded or len(text.split()) <= 3:
+            rule = "free-text" if shape(e.field) == "short" else "answer-to-ask"
+            self.assign(rule, text, e.rec, e.field, value, type="str", shape=shape(e.field))
+            self.answered = True
+        for m in extras:
+            self.assign("extra-value", m.matched, m.rec, m.field, m.value)
+        return True
+
+
+def _asks_about_world(text: str) -> bool:
+    """A wh-question that is not about the user's own thing ("my", "our") and asks for no task: a question
+    for the KB even when it says an option's words ("when is the deadline to drop a course?")."""
+    return bool(_WH_QUESTION.match(text)) and not task_request(text) and \
+        (_OWN_THING.search(text) is None or _HOW_TO.match(text) is not None)
+
+
+def _leftover(text: str, mentions: list[Mention]) -> list[str]:
+    """Content words of `text` not spent on the mentions' values or on naming their fields."""
+    body = text
+    for m in mentions:
+        if m.span is not None:
+            body = body.replace(m.span.text, " ")
+        elif m.matched:
+            body = re.sub(re.escape(m.matched), " ", body, flags=re.I)
+    named = {s for m in mentions for s in field_stems(m.field)}
+    return [w for w in Bag.of(body).stems if not any(same_word(w, n) for n in named)]
+
+
+_DAY_WORDS = re.compile(r"\b(?:a\.?\s?m|p\.?\s?m|morning|afternoon|evening|tonight|night|noon|midnight)\b|"
+                        r"\d(?:am|pm)\b", re.I)
+
+
+def _same_half_of_day(kind: str, old: Any, new: Any, text: str) -> Any:
+    """ "push it to 8:30" after 8 pm: a new time said with no am/pm or part of the day stays in the half of
+    the day of the time it replaces (20:30, not 08:30)."""
+    if kind != "time" or not isinstance(old, str) or not isinstance(new, str) or _DAY_WORDS.search(text):
+        return new
+    m_old, m_new = re.fullmatch(r"(\d\d):(\d\d)", old), re.fullmatch(r"(\d\d):(\d\d)", new)
+    if m_old and m_new and int(m_old.group(1)) >= 13 and 1 <= int(m_new.group(1)) <= 11:
+        return f"{int(m_new.group(1)) + 12:02d}:{m_new.group(2)}"
+    return new
+
+
+def _factory(agent: Any, **options: Any) -> OfflineParser:
+    _warm(agent.spec)
+    return OfflineParser()
+
+
+def _warm(spec: Any) -> None:
+    """Build the spec's semantic index when a session starts (once per spec version and process), so the
+    first turn that needs it does not pay for embedding every task, option and field text."""
+    from .words.semantic_index import index_for
+    try:
+        index_for(spec)
+    except Exception:  # noqa: BLE001 - the turn that needs the index builds it again and reports what failed
+        pass
+
+
+def _register() -> None:
+    from ...session.agent import BACKEND_FACTORIES
+    BACKEND_FACTORIES[("parser", "offline")] = _factory
+
+
+_register()

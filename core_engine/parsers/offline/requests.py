@@ -1,0 +1,77 @@
+"""A request for a KB row together with the task that takes it: "I'd like a teeth cleaning with X on Friday".
+
+A turn that names rows of the KB and asks for something ("I'd like", "can I book", "I'll take",
+"find me ... and book it") is not a search to report: it asks for the task whose worksheet has a
+field of the row's type (the spec says which: `BookX.thing: Thing`). That worksheet is opened with
+the search as the row field's value, and with every other value the turn gives (dates, times,
+enum values, a name), exactly as a task description opens it. Wh-questions ("how much is X?")
+stay searches, and nothing is guessed when several task worksheets take rows.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ...spec.model import Worksheet
+from .words.match import equalities
+from .words.semantic_index import Entry, Ranked
+
+if TYPE_CHECKING:
+    from .parser import TurnReader
+
+_ASKS_FOR = re.compile(
+    r"\b(?:book|reserve|order|buy|purchase|schedule|sign\s+(?:me|us)\s+up|i'?ll\s+(?:take|get|have|go\s+with)|"
+    r"let\s+me\s+(?:get|have)|(?:can|could|may)\s+(?:i|we)\s+(?:get|have|borrow|rent|hire)|"
+    r"put\s+(?:[\w'.-]+\s+){1,6}?on\s+hold|"
+    r"(?:i|we)\s*(?:'d|would)\s+like|(?:i|we)\s+(?:want|need))\b", re.I)
+_NOT_ASKING = re.compile(r"\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:want\s+to\s+)?(?:book|order|buy)\b", re.I)
+_WH = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|where|who|whom|whose|why|how|when|"
+                 r"is\s+there|are\s+there|do\s+you|does|tell\s+me)\b", re.I)
+
+
+def row_task(reader: "TurnReader") -> Worksheet | None:
+    """The one task worksheet with a field that holds a KB row, when the spec has exactly one (else None)."""
+    found = [ws for ws in reader.spec.task_worksheets()
+             if any(f.kind == "input" and reader.view.kind_of(f) == "row" for f in ws.fields)]
+    return found[0] if len(found) == 1 else None
+
+
+def _reachable_from_start(reader: "TurnReader", ws: Worksheet) -> bool:
+    """The worksheet is opened by values of a live top-level record (its predicate's equalities name them)."""
+    names = {path[-1] for path, _v in equalities(ws.predicate)}
+    if not names:
+        return ws.name not in reader.spec.nested_worksheet_names()
+    return any(reader.view.worksheet(r).field(n) is not None for r in reader.view.live_records()
+               if r.parent is None for n in names)
+
+
+def row_request(reader: "TurnReader", text: str) -> bool:
+    """Open the row-taking task for a request that names KB rows (see the module docstring)."""
+    if reader.ctx.kb is None or reader.lines:
+        return False
+    e = reader.expect
+    if e is not None and (e.act != "ask" or e.rec.parent is not None or reader.view.kind_of(e.field) != "Enum"):
+        return False  # only when nothing is asked, or the top-level choice of task
+    if not _ASKS_FOR.search(text) or _NOT_ASKING.search(text) or _WH.match(text):
+        return False
+    ws = row_task(reader)
+    if ws is None or any(r.status == "active" for r in reader.state.of_worksheet(ws.name)):
+        return False
+    if not _reachable_from_start(reader, ws):
+        return False
+    terms = reader.vocabulary.found_in(text, reader.ctx.kb)
+    if not terms:
+        return False
+    from .words.semantic import apply_reading  # a late import: offline_semantic imports the task rules
+
+    ranked = Ranked(Entry("task", ws.name), 1.0, ", ".join(sorted(terms)), None, 0.0)
+    before = len(reader.rules)
+    if not apply_reading(reader, ranked, text, "row-request"):
+        return False
+    for r in reader.rules[before:]:
+        if r.get("rule") != "row-request":
+            continue
+        r.pop("score", None), r.pop("runner_up", None), r.pop("runner_up_score", None)
+        r["reason"] = "a request that names KB rows opens the task whose field holds such a row"
+    return True

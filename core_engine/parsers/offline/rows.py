@@ -1,0 +1,195 @@
+"""Reported rows and proposals: "the second one", a restaurant by name, "yes" to a proposed booking.
+
+A KB report puts rows in front of the user; these rules turn a choice among them
+into a statement: the row path (`answer_2.result[1]`) for a field whose type is the
+row's type, the row's label ("CS 231C") for a text field that names such rows, or
+a new record of the task worksheet that takes such a row (a booking).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from rapidfuzz import fuzz
+
+from ...spec.model import Field, parse_type, snake_case
+from ...dialogue.state import TaskRecord, ref_target
+from .focus import row_focus_label
+from .intents import choice_index, is_question
+from .words.match import equalities, field_stems, stem
+from .slots import find_mentions, shape
+from .tasks import kwargs_text, literal
+from .words.values import find_numbers
+
+if TYPE_CHECKING:
+    from .parser import TurnReader
+
+
+# ---------------------------------------------------------------- proposals
+
+def accept_proposal(reader: "TurnReader", act: dict[str, Any], rest: str) -> None:
+    """"Yes" to a Propose act: the proposed record, with rows referenced through their KB record."""
+    ws = reader.spec.worksheet(act.get("worksheet", ""))
+    if ws is None:
+        reader.note("proposal-accepted", "", reason=f"unknown worksheet {act.get('worksheet')!r}")
+        return
+    values = dict(act.get("values") or {})
+    for p in reversed(reader.state.proposals):
+        if p.worksheet == ws.name:
+            values = dict(p.values)
+            break
+    for path, value in equalities(ws.predicate):
+        set_equality(reader, path, value)
+    live = [r for r in reader.state.of_worksheet(ws.name) if r.status == "active" and r.parent is None]
+    var = live[0].var if live else reader.state.new_var(snake_case(ws.name))
+    kwargs: dict[str, str] = {}
+    for name, value in values.items():
+        if ws.field(name) is None:
+            continue
+        if isinstance(value, dict) and ref_target(value) is None:
+            path = row_path(reader, value)
+            if path:
+                kwargs[name] = path
+        elif ref_target(value) is None:
+            kwargs[name] = literal(value)
+    ghost = TaskRecord(var=var, worksheet=ws.name)
+    candidates = [(ghost, f) for f in ws.fields if f.kind == "input" and f.name not in kwargs
+                  and reader.view.kind_of(f) not in ("confirm", "task", "row", "list")]
+    for m in find_mentions(rest, candidates, reader.view, reader.today) if rest else []:
+        kwargs[m.field.name] = literal(m.value)
+    ints = [f for _r, f in candidates if reader.view.kind_of(f) == "int" and f.name not in kwargs]
+    numbers = find_numbers(rest) if rest and not reader.yes_words else []
+    if len(ints) == 1 and len(numbers) == 1:
+        kwargs[ints[0].name] = literal(numbers[0].value)  # "four" in reply to the proposal: its one number
+    reader.emit("proposal-accepted", reader.yes_words, f"{var} = {ws.name}({kwargs_text(kwargs)})")
+
+
+def set_equality(reader: "TurnReader", path: tuple[str, ...], value: Any) -> None:
+    """Make `user_info.user_task == "Book Restaurant"` true, if a live record holds that field."""
+    name = path[-1]
+    owner = reader.state.get(path[0]) if len(path) == 2 else None
+    candidates = [owner] if isinstance(owner, TaskRecord) else [
+        r for r in reader.view.live_records() if reader.view.worksheet(r).field(name) is not None]
+    for rec in candidates[:1]:
+        if rec.values.get(name) != value:
+            reader.emit("predicate-of-proposal", f"{'.'.join(path)} == {value!r}",
+                        f"{rec.var}.{name} = {literal(value)}")
+
+
+def row_path(reader: "TurnReader", row: dict[str, Any]) -> str | None:
+    for kb in reversed(reader.state.kb_records()):
+        for i, r in enumerate(kb.result or []):
+            if r == row:
+                return f"{kb.var}.result[{i}]"
+    return None
+
+
+# ---------------------------------------------------------------- choosing among reported rows
+
+def row_label(row: dict[str, Any]) -> str | None:
+    named = [k for k in row if k.endswith("_name")]  # a "<thing>_name" column names its row
+    for key in ("name", "title", "label", *named):
+        if isinstance(row.get(key), str):
+            return row[key]
+    return next((v for v in row.values() if isinstance(v, str) and 2 < len(v) < 60), None)
+
+
+def choose_row(reader: "TurnReader", text: str) -> bool:
+    """"2", "the second one" or a reported name picks a row of the last multi-row KB report."""
+    reports = [a for a in reader.acts if a.get("act") == "report" and a.get("kind") == "kb"
+               and isinstance(a.get("result"), list) and len(a["result"]) >= 1]
+    if not reports:
+        return False
+    report = reports[-1]
+    rows, kb_var = report["result"], report["var"]
+    expect = reader.expect
+    text_slot = expect is not None and _names_rows(reader, expect.field, rows)
+    if len(rows) == 1 and not text_slot:
+        return False  # one row already filled its field or was proposed; nothing to choose
+    row_expected = expect is None or reader.view.kind_of(expect.field) == "row" or text_slot
+    if is_question(text) and not re.fullmatch(r"\W*(?:\d{1,2}|the \w+ one)\W*", text, re.I):
+        return False
+    pick = choice_index(text, len(rows)) if len(rows) > 1 else None
+    if pick is not None and not row_expected and re.fullmatch(r"\W*(?:the\s+)?\d{1,2}\W*", text):
+        pick = None  # a bare number answers the question asked, not the list
+    if pick is None:
+        pick = _by_name(text, rows)
+    if pick is None:
+        return False
+    index, words = pick
+    label = row_focus_label(rows[index])
+    if text_slot and expect is not None and label:
+        reader.emit("choose-result", words, f"{expect.rec.var}.{expect.field.name} = {literal(label)}",
+                    row=f"{kb_var}.result[{index}]")
+        return True
+    target = _choice_target(reader, kb_var, rows[index])
+    if target is not None:
+        reader.emit("choose-result", words, f"{target} = {kb_var}.result[{index}]")
+        return True
+    return _open_with_row(reader, rows[index], f"{kb_var}.result[{index}]", words)
+
+
+def _names_rows(reader: "TurnReader", f: Field, rows: list[dict[str, Any]]) -> bool:
+    """A text field that names rows of this kind (course_name for course rows): a choice fills it with the label."""
+    if reader.view.kind_of(f) != "str" or shape(f) not in ("short", "code"):
+        return False
+    keys = {stem(w) for row in rows[:1] for k in row for w in k.split("_") if w}
+    return bool(field_stems(f, with_description=False) & keys)
+
+
+def _open_with_row(reader: "TurnReader", row: dict[str, Any], path: str, words: str) -> bool:
+    """No record takes the row: open the task worksheet that has a field of its type (e.g. a booking)."""
+    nested = reader.spec.nested_worksheet_names()
+    for ws in reader.spec.task_worksheets():
+        if ws.name in nested:
+            continue
+        f = next((f for f in ws.fields if reader.view.kind_of(f) == "row" and _fits(reader, f, row)), None)
+        if f is None:
+            continue
+        for eq_path, value in equalities(ws.predicate):
+            set_equality(reader, eq_path, value)
+        live = [r for r in reader.state.of_worksheet(ws.name) if r.status == "active" and r.parent is None]
+        var = live[0].var if live else reader.state.new_var(snake_case(ws.name))
+        kwargs = {f.name: path}
+        ghost = TaskRecord(var=var, worksheet=ws.name)
+        candidates = [(ghost, x) for x in ws.fields if x.kind == "input" and x.name != f.name
+                      and reader.view.kind_of(x) not in ("confirm", "task", "row", "list")]
+        for m in find_mentions(reader.text, candidates, reader.view, reader.today):
+            kwargs[m.field.name] = literal(m.value)  # "Tulsi, for Friday": the other values of the booking
+        reader.emit("choose-result", words, f"{var} = {ws.name}({kwargs_text(kwargs)})")
+        return True
+    return False
+
+
+def _by_name(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | None:
+    low = " " + re.sub(r"[^a-z0-9]+", " ", text.lower()) + " "
+    hits = []
+    for i, row in enumerate(rows):
+        label = row_label(row)
+        if not label:
+            continue
+        norm = re.sub(r"[^a-z0-9]+", " ", label.lower()).strip()
+        if len(norm) >= 3 and (f" {norm} " in low or (len(norm) >= 5 and fuzz.partial_ratio(norm, low) >= 90)):
+            hits.append((i, label))
+    return hits[0] if len(hits) == 1 else None
+
+
+def _choice_target(reader: "TurnReader", kb_var: str, row: dict[str, Any]) -> str | None:
+    expect = reader.expect
+    if expect is not None and reader.view.kind_of(expect.field) == "row":
+        return f"{expect.rec.var}.{expect.field.name}"
+    for rec in reader.state.tasks():
+        for name, value in rec.values.items():
+            if ref_target(value) == kb_var and rec.status == "active":
+                return f"{rec.var}.{name}"
+    for rec in reader.view.live_records():
+        for f in reader.view.input_fields(rec):
+            if reader.view.kind_of(f) == "row" and reader.view.unfilled(rec, f) and _fits(reader, f, row):
+                return f"{rec.var}.{f.name}"
+    return None
+
+
+def _fits(reader: "TurnReader", f: Field, row: dict[str, Any]) -> bool:
+    ws = reader.spec.worksheet(parse_type(f.type).base)
+    return ws is not None and bool(ws.fields) and {x.name for x in ws.fields} <= set(row)

@@ -1,0 +1,478 @@
+"""Which field a value belongs to: the state as the offline parser sees it, and slot mentions.
+
+`StateView` answers questions about the previous state without running the
+engine (which records are live, which fields a predicate lets the agent ask),
+and `find_mentions` finds typed values in an utterance together with the field
+they fit: "7 people" fits `number_of_people`, "1 pm" the only `time` field,
+"my pin ... 0314" the field named `pin`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from dataclasses import dataclass, field as dc_field
+from typing import Any, Iterator
+
+from ...errors import KnowledgeError
+from ...spec.model import Field, Spec, Worksheet, parse_type
+from ...dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
+from ...spec.values import is_empty
+from .words.negation import without_negated
+from .words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
+from .items import field_row_names
+from .words.libvalues import find_phones, is_phone_field
+from .words.values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers,
+                             find_times, free, normalise)
+
+_KB_MARK = object()  # a field that points at a KB query: not None, not a value
+
+
+class StateView:
+    """Read-only questions about the previous state, answered from spec data."""
+
+    def __init__(self, spec: Spec, state: DialogueState) -> None:
+        self.spec = spec
+        self.state = state
+        self._live: list[TaskRecord] | None = None
+        self._index: Any = None
+
+    def worksheet(self, rec: TaskRecord) -> Worksheet:
+        return self.spec.require_worksheet(rec.worksheet)
+
+    def lookup(self, rec: TaskRecord | None, overlay: dict[str, dict[str, Any]] | None = None,
+               scope: list[tuple[dict[str, Any], Worksheet]] | None = None) -> Lookup:
+        """Name resolution for predicates: self, the record and its ancestors, record variables, any field.
+
+        `overlay` holds hypothetical values per record variable; `scope` hypothetical
+        records that do not exist yet (innermost first), searched before `rec`.
+        """
+        overlay = overlay or {}
+
+        def values(r: TaskRecord) -> dict[str, Any]:
+            return {**r.values, **overlay.get(r.var, {})}
+
+        def deref(value: Any) -> Any:
+            target = ref_target(value)
+            if target is None:
+                return value
+            r = self.state.get(target)
+            return values(r) if isinstance(r, TaskRecord) else _KB_MARK
+
+        chain = list(scope or [])
+        if rec is not None:
+            chain += [(values(r), self.worksheet(r)) for r in [rec, *self.state.ancestors(rec)]]
+
+        def walk(obj: Any, rest: tuple[str, ...]) -> Any:
+            for name in rest:
+                obj = deref(obj)
+                if not isinstance(obj, dict):
+                    raise Unknown(name)
+                obj = obj.get(name)
+            return deref(obj)
+
+        def resolve(path: tuple[str, ...]) -> Any:
+            head, rest = path[0], path[1:]
+            if head == "self" and chain:
+                return walk(chain[0][0], rest)
+            for scope_values, ws in chain:
+                if head in scope_values or ws.field(head) is not None:
+                    return walk(scope_values.get(head), rest)
+            named = self.state.get(head)
+            if isinstance(named, TaskRecord):
+                return walk(values(named), rest)
+            for r in self.state.tasks():
+                if r.status != "abandoned" and self.worksheet(r).field(head) is not None:
+                    return walk(values(r).get(head), rest)
+            raise Unknown(head)
+
+        return resolve
+
+    def record_live(self, rec: TaskRecord) -> bool:
+        if rec.status != "active":
+            return False
+        for r in [rec, *self.state.ancestors(rec)]:
+            if r.status == "abandoned" or holds(self.worksheet(r).predicate, self.lookup(r)) is False:
+                return False
+            if r.parent and r.parent_field:
+                parent = self.state.get(r.parent)
+                if isinstance(parent, TaskRecord):
+                    pf = self.worksheet(parent).field(r.parent_field)
+                    if pf is not None and holds(pf.predicate, self.lookup(parent)) is False:
+                        return False
+        return True
+
+    def field_live(self, rec: TaskRecord, f: Field) -> bool:
+        return holds(f.predicate, self.lookup(rec)) is not False
+
+    def index(self) -> Any:
+        """The spec's semantic index, looked up once per turn (the lookup hashes every text of the spec)."""
+        if self._index is None:
+            from .words.semantic_index import index_for  # late: most turns never need it
+            self._index = index_for(self.spec)
+        return self._index
+
+    def live_records(self) -> list[TaskRecord]:
+        """Active records whose worksheet (and parent field) predicates hold; computed once per turn."""
+        if self._live is None:
+            self._live = [r for r in self.state.tasks() if self.record_live(r)]
+        return list(self._live)
+
+    def input_fields(self, rec: TaskRecord, *, include_dont_ask: bool = False) -> list[Field]:
+        return [f for f in self.worksheet(rec).fields if f.kind == "input"
+                and (include_dont_ask or not f.dont_ask) and self.field_live(rec, f)]
+
+    def unfilled(self, rec: TaskRecord, f: Field) -> bool:
+        return is_empty(rec.values.get(f.name))
+
+    def kb_record(self, var: str) -> KBRecord | None:
+        r = self.state.get(var)
+        return r if isinstance(r, KBRecord) else None
+
+    def kind_of(self, f: Field) -> str:
+        """primitive base type, 'task', 'row' (a type/kb worksheet) or 'list'."""
+        ref = parse_type(f.type)
+        if ref.is_list:
+            return "list"
+        if ref.is_primitive:
+            return ref.base
+        ws = self.spec.worksheet(ref.base)
+        return "task" if ws is not None and ws.kind == "task" else "row"
+
+
+# ---------------------------------------------------------------- field shapes
+
+_PERSON_WORDS = {"full", "first", "last", "given", "family", "middle", "sur", "nick", "legal", "preferred", "my",
+                 "your", "student", "customer", "patient", "user", "client", "person", "contact", "owner", "holder",
+                 "account", "guest", "passenger", "employee", "member", "applicant", "caller", "requester"}
+"""Words of a `*_name` field that say it is a person's name (anything else names a thing)."""
+_EMAIL_WORDS = {"email", "mail", "e-mail"}
+_CODE_WORDS = {"id", "number", "num", "account", "pin", "code", "phone", "zip", "ssn", "routing"}
+_TEXT_WORDS = {"details", "detail", "description", "describe", "notes", "note", "request", "comment",
+               "comments", "reason", "explain", "explanation", "happened", "message", "summary"}
+_DATE_WORDS = {"date", "birth", "dob", "birthday", "when"}
+
+
+def shape(f: Field) -> str:
+    """How a str field's answers look: email, code, name, date, text (free prose) or short."""
+    name_words = set(f.name.lower().split("_"))
+    desc_words = set(re.findall(r"[a-z-]+", f.description.lower()))
+    if name_words & _EMAIL_WORDS:
+        return "email"
+    if name_words & _CODE_WORDS:
+        return "code"  # before the description: "The order number from the confirmation email" is a number
+    if "name" in name_words and name_words - {"name"} <= _PERSON_WORDS:  # full_name yes, product_name no
+        return "name"
+    if name_words & _DATE_WORDS:
+        return "date"
+    if desc_words & {"email", "e-mail"}:
+        return "email"
+    if name_words & _TEXT_WORDS or desc_words & _TEXT_WORDS:
+        return "text"
+    return "short"
+
+
+_PAST_WORDS = {"submitted", "sent", "was", "were", "did", "born", "birth", "happened", "took", "received", "ago",
+               "occurred", "started", "filed"}
+
+
+def past_field(f: Field) -> bool:
+    """A date field about something that already happened ("When the form was submitted", a birth date)."""
+    words = set(re.findall(r"[a-z]+", f.description.lower())) | set(f.name.lower().split("_"))
+    return bool(words & _PAST_WORDS)
+
+
+PEOPLE_WORDS = {"people", "guest", "person", "party", "size", "diner", "seat"}
+
+
+# ---------------------------------------------------------------- mentions
+
+@dataclass
+class Mention:
+    """A typed value in the utterance and the field it fits."""
+
+    rec: TaskRecord
+    field: Field
+    value: Any
+    matched: str
+    how: str
+    span: Span | None = None
+    extra: dict[str, Any] = dc_field(default_factory=dict)
+
+
+def _after_words(text: str, span: Span, n: int = 3) -> list[str]:
+    return re.findall(r"[a-z]+", text[span.end:].lower())[:n]
+
+
+def _before_words(text: str, span: Span, n: int = 3) -> list[str]:
+    return re.findall(r"[a-z]+", text[: span.start].lower())[-n:]
+
+
+def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: StateView, today: dt.date,
+                  *, prefer: TaskRecord | None = None) -> list[Mention]:
+    """Typed values in `text` with the candidate field each fits; one value per field, one field per value.
+
+    Rejected phrases ("not 7 people") hold no values.
+    """
+    text = without_negated(normalise(text))
+    bag = Bag.of(text)
+    taken: list[Span] = []
+    out: list[Mention] = []
+    used: set[tuple[str, str]] = set()
+
+    def pick(fits: list[tuple[TaskRecord, Field]]) -> tuple[TaskRecord, Field] | None:
+        fits = [c for c in fits if (c[0].var, c[1].name) not in used]
+        if not fits:
+            return None
+        named = [c for c in fits if field_mention(c[1], bag)[0] > 0]
+        pool = named or fits
+        if len({c[1].name for c in pool}) > 1 and named:
+            best = max(field_mention(c[1], bag)[0] for c in named)
+            pool = [c for c in named if field_mention(c[1], bag)[0] == best]
+        if len({c[1].name for c in pool}) > 1:
+            return None
+        mine = [c for c in pool if prefer is not None and c[0].var == prefer.var]
+        return (mine or pool)[-1] if len(pool) > 1 else pool[0]
+
+    def add(spans: list[Span], fits: list[tuple[TaskRecord, Field]], how: str, convert=lambda s: s.value) -> None:
+        for span in free(spans, taken):
+            target = pick(fits)
+            if target is None:
+                return
+            out.append(Mention(target[0], target[1], convert(span), span.text, how, span))
+            used.add((target[0].var, target[1].name))
+            taken.append(span)
+
+    kinds = {(r.var, f.name): view.kind_of(f) for r, f in candidates}
+    of_kind = lambda *ks: [(r, f) for r, f in candidates if kinds[(r.var, f.name)] in ks]  # noqa: E731
+    strs = [(r, f) for r, f in candidates if kinds[(r.var, f.name)] == "str"]
+
+    add(find_emails(text), [c for c in strs if shape(c[1]) == "email"], "email")
+    phones = [c for c in strs if is_phone_field(c[1])]
+    if phones:
+        add(find_phones(text), phones, "phone")  # as typed: "(555) 880-1200"
+        strs = [c for c in strs if c not in phones]
+    dates, times = find_dates(text, today), find_times(text)
+    add(dates, of_kind("date"), "date")
+    add(dates, [c for c in strs if shape(c[1]) == "date" and field_mention(c[1], bag)[0] > 0], "date",
+        lambda s: s.value)
+    add(times, of_kind("time"), "time")
+    taken.extend(dates + times + find_codes(text))
+    for span in free(find_numbers(text), taken):
+        near = {stem(w) for w in _after_words(text, span, 2)}
+        fits = [(r, f) for r, f in of_kind("int", "float") if near & field_stems(f)]
+        before = _before_words(text, span, 2)
+        if not fits and before and before[-1] in ("for", "of"):
+            fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
+        how, meaning = "number+unit", {}
+        if not fits and len(of_kind("int", "float")) > 0:
+            fits, meaning = _number_by_meaning(text, span, of_kind("int", "float"), view)
+            how = "number+meaning" if fits else how
+        target = pick(fits)
+        if target is not None:
+            unit = re.match(r"\s+(?:of\s+us|people|persons|guests|units?|[a-z]+)\b", text[span.end:], re.I)
+            said = span.text
+            lead = re.search(r"(?:\b(?:a\s+)?(?:party|group|table)\s+)?\b(?:for|of)\s+$", text[: span.start], re.I)
+            if lead and not near & field_stems(target[1]):
+                said = text[lead.start(): span.end]  # "a party of six": all of it names the party size
+            if unit and (stem(unit.group(0).split()[-1]) in field_stems(target[1]) | {stem(w) for w in PEOPLE_WORDS}
+                         or unit.group(0).strip().lower() == "of us"):
+                said = text[span.start: span.end + unit.end()]
+            out.append(Mention(target[0], target[1], span.value, said, how, span,
+                               extra=meaning))
+            used.add((target[0].var, target[1].name))
+            taken.append(span)
+    _enum_mentions(text, of_kind("Enum"), out, used, pick)
+    _named_codes(text, strs, bag, taken, out, used)
+    return out
+
+
+NUMBER_FIELD_SCORE = 0.40
+"""Least cosine of a number's context words ("weighs about ... kilos") to a numeric field's texts."""
+NUMBER_FIELD_MARGIN = 0.08
+"""Least lead of that field over every other numeric field the number could fill."""
+_CONTEXT_STOP = {"and", "but", "or", "the", "a", "an", "is", "s", "it", "he", "she", "they", "we", "i", "my", "our",
+                 "his", "her", "their", "at", "on", "for", "of", "to", "in", "with", "just", "only", "about",
+                 "around", "roughly", "maybe", "like", "make", "that", "this", "please", "actually"}
+
+
+def _number_by_meaning(text: str, span: Span, fits: list[tuple[TaskRecord, Field]], view: StateView
+                       ) -> tuple[list[tuple[TaskRecord, Field]], dict[str, Any]]:
+    """The numeric field a number's own words mean ("weighs about 7 kilos" -> the weight in kilograms),
+    ranked by the spec index over the fields' names, descriptions and examples. Words of the same clause
+    only; nothing when there are none or no field clearly wins (a wrong value is worse than none)."""
+    clause_before = re.split(r"[,;.!?]|\band\b|\bbut\b", text[: span.start])[-1]
+    clause_after = re.split(r"[,;.!?]|\band\b|\bbut\b|\d", text[span.end:])[0]
+    words = [w for w in re.findall(r"[a-z]+", clause_before.lower())[-3:] + re.findall(r"[a-z]+",
+             clause_after.lower())[:3] if w not in _CONTEXT_STOP]
+    if not words:
+        return [], {}
+    wanted = {(view.worksheet(r).name, f.name) for r, f in fits}
+    ranked = view.index().rank(" ".join(words), lambda e: e.kind == "field" and (e.worksheet, e.field)
+                                       in wanted)
+    if ranked.best is None or ranked.score < NUMBER_FIELD_SCORE or \
+            (ranked.runner_up is not None and ranked.score - ranked.runner_score < NUMBER_FIELD_MARGIN):
+        return [], {}
+    chosen = [(r, f) for r, f in fits if (view.worksheet(r).name, f.name) == (ranked.best.worksheet, ranked.best.field)]
+    return chosen, ranked.trace()
+
+
+def _norm_words(text: str) -> str:
+    return " " + re.sub(r"[^a-z0-9]+", " ", text.lower()).strip() + " "
+
+
+def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Mention],
+                   used: set[tuple[str, str]], pick) -> None:
+    low = _norm_words(text)
+    by_value: dict[str, list[tuple[TaskRecord, Field, str]]] = {}
+    for rec, f in fits:
+        for ev in f.enum_values:
+            key = _norm_words(ev.value)
+            if len(key.strip()) >= 3 and key in low:
+                by_value.setdefault(key, []).append((rec, f, ev.value))
+    for key in sorted(by_value, key=len, reverse=True):
+        options = by_value[key]
+        target = pick([(r, f) for r, f, _ in options])
+        if target is None:
+            continue
+        value = next(v for r, f, v in options if r.var == target[0].var and f.name == target[1].name)
+        out.append(Mention(target[0], target[1], value, key.strip(), "enum value"))
+        used.add((target[0].var, target[1].name))
+
+
+def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, taken: list[Span],
+                 out: list[Mention], used: set[tuple[str, str]]) -> None:
+    """A code-shaped field named in the text with a digit string near it: "my pin is 0314"."""
+    codes = free(find_digit_strings(text), taken)
+    for rec, f in strs:
+        if shape(f) != "code" or (rec.var, f.name) in used or not codes:
+            continue
+        score, hits = field_mention(f, bag)
+        if score < 2:
+            continue
+        span = codes.pop(0)
+        out.append(Mention(rec, f, span.value, f"{' '.join(hits)} ... {span.text}", "named field", span))
+        used.add((rec.var, f.name))
+        taken.append(span)
+
+
+def said_texts(mentions: list[Mention]) -> list[str]:
+    """The words each mention used up ("4 people", "7 pm"), to leave out of a search phrase."""
+    return [m.matched if m.how == "number+unit" else m.span.text for m in mentions if m.span is not None]
+
+
+def code_value(text: str) -> Span | None:
+    """The one id-like token of an answer: a digit string, else a code such as CS147 or "CS 221"."""
+    codes = find_codes(text)
+    digits = free(find_digit_strings(text), codes)
+    if len(digits) == 1 and not codes:
+        return digits[0]
+    if len(codes) == 1 and not digits:
+        return codes[0]
+    return digits[0] if len(digits) == 1 else None
+
+
+# ---------------------------------------------------------------- the KB's own words
+
+def _short_text_columns(kb: Any, *, limit: int) -> Iterator[tuple[Any, Any, list[Any]]]:
+    """(table info, column, distinct values) of each short text or list column that is not an id;
+    a column the KB cannot list is simply not vocabulary."""
+    for table, info in kb.tables().items():
+        for col in info.columns:
+            if col.free_text or col.type not in ("text", "list", "str") or col.name == "id" \
+                    or col.name.endswith("_id"):
+                continue
+            try:
+                values = kb.distinct_values(table, col.name, limit=limit)
+            except KnowledgeError:
+                continue
+            yield info, col, values
+
+
+class KBVocabulary:
+    """Short values of the KB's text and list columns ("Thai", "Palo Alto", "Ragazza"), read once per KB.
+
+    A turn that names one of them is about the KB even without a question word.
+    """
+
+    MAX_WORDS = 4
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[int, str], frozenset[str]] = {}
+        self._columns: dict[tuple[int, str], dict[str, frozenset[str]]] = {}
+        self._normed: dict[tuple[int, str], tuple[tuple[str, str], ...]] = {}
+
+    def terms(self, kb: Any) -> frozenset[str]:
+        if kb is None:
+            return frozenset()
+        key = (id(kb), str(getattr(kb, "path", "")))
+        if key not in self._cache:
+            self._cache[key] = frozenset(self._read(kb))
+        return self._cache[key]
+
+    def _read(self, kb: Any) -> set[str]:
+        out: set[str] = set()
+        for _info, _col, values in _short_text_columns(kb, limit=300):
+            for v in values:
+                for item in _items(v):
+                    if 3 <= len(item) <= 40 and len(item.split()) <= self.MAX_WORDS:
+                        out.add(item.lower())
+        return out
+
+    def column_values(self, kb: Any) -> dict[str, frozenset[str]]:
+        """Stem of each short text or list column's name ("color" for `colors`) -> its values, lower case."""
+        if kb is None:
+            return {}
+        key = (id(kb), "columns:" + str(getattr(kb, "path", "")))
+        if key not in self._columns:
+            out: dict[str, set[str]] = {}
+            for info, col, values in _short_text_columns(kb, limit=60):
+                items = {i.lower() for v in values for i in _items(v) if 3 <= len(i) <= 25 and len(i.split()) <= 2}
+                if items and len(values) < 60 and len(values) * 2 <= info.row_count:
+                    # a closed list whose values repeat across rows (colours), not the names of the rows
+                    out.setdefault(stem(col.name.split("_")[-1]), set()).update(items)
+            self._columns[key] = {k: frozenset(v) for k, v in out.items()}
+        return self._columns[key]
+
+    def found_in(self, text: str, kb: Any) -> list[str]:
+        low = _norm_words(text)
+        key = (id(kb), "normed:" + str(getattr(kb, "path", "")))
+        if key not in self._normed:
+            self._normed[key] = tuple((t, _norm_words(t)) for t in self.terms(kb) if _norm_words(t) != "  ")
+        return [t for t, normed in self._normed[key] if normed in low]
+
+
+def column_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], vocabulary: KBVocabulary, kb: Any
+                    ) -> list[Mention]:
+    """A short text field named like a KB column ("color" and the column `colors`) takes the one value of that
+    column the turn says ("in pink"): the KB's own closed list of values for it."""
+    if kb is None:
+        return []
+    columns = vocabulary.column_values(kb)
+    low = _norm_words(text)
+    out = []
+    for rec, f in candidates:
+        if f.type != "str" or shape(f) not in ("short",):
+            continue
+        values = columns.get(stem(f.name.split("_")[-1]))
+        said = [v for v in values or () if _norm_words(v) in low]
+        if len(said) == 1:
+            out.append(Mention(rec, f, said[0], said[0], "kb column value"))
+            continue
+        named = [v for normed, v in field_row_names(vocabulary, kb, f).items() if normed in low]
+        if len(named) == 1:  # "Aqua Fit" for `class_name`, the table `classes` named by its `name` column
+            out.append(Mention(rec, f, named[0], named[0], "kb row name"))
+    return out
+
+
+def _items(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    if isinstance(value, str) and value.startswith("["):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return [value]
+        return [v for v in parsed if isinstance(v, str)] if isinstance(parsed, list) else [value]
+    return [value] if isinstance(value, str) else []

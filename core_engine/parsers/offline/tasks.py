@@ -1,0 +1,511 @@
+"""Spec-driven readings of a whole turn: task descriptions and values given before they are asked.
+
+These are the offline parser's larger rules. They build statements from the
+spec's own data: a task description fills the enum fields whose values or
+descriptions the user's words match, nesting into the worksheets those values
+activate (and, from a deep value, back up through the predicates that lead to
+it); a value with an unmistakable shape fills the field the agent would ask next.
+Choosing reported rows and accepting proposals live in `offline_rows.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import TYPE_CHECKING, Any
+
+from ...spec.model import Field, Worksheet, parse_type, snake_case
+from ...dialogue.state import TaskRecord, ref_target
+from .intents import is_question, search_phrase
+from .words.match import Bag, best_enum, content_stems, enum_scores, equalities, field_stems, holds, stem
+from .words.negation import negations, without_negated
+from .slots import column_mentions, find_mentions, said_texts, shape
+from .words.values import find_codes
+
+if TYPE_CHECKING:
+    from .parser import TurnReader
+
+BOOKING_WORDS = {stem(w) for w in ("table", "reservation", "booking", "book", "place", "spot", "appointment",
+                                   "seat", "tonight", "please", "reserve", "one", "some")}
+"""Everyday words that ask for a booking rather than say what to search for."""
+
+
+_SMALL_TALK = {stem(w) for w in ("good", "morning", "afternoon", "evening", "day", "thank", "thanks", "hello", "hi",
+                                  "hey", "make", "new", "schedule", "set", "arrange", "ok", "okay")}
+"""Greetings and request verbs: a turn left with only these asks for the task, it searches for nothing."""
+
+
+def task_words(ws: Worksheet) -> set[str]:
+    """Stems naming a task worksheet and what its row fields hold (the spec's own words): not search terms."""
+    names = [ws.name] + [n for f in ws.fields if f.kind == "input" for n in (f.name, parse_type(f.type).base)
+                         if parse_type(f.type).base[:1].isupper() and parse_type(f.type).base != "Enum"]
+    return {s for n in names for s in content_stems(snake_case(n).replace("_", " "))}
+
+
+def literal(value: Any) -> str:
+    """A value as a formal-language literal; strings via JSON so quotes and backslashes are escaped."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else "None"
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def kwargs_text(kwargs: dict[str, str]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in kwargs.items())
+
+
+# ---------------------------------------------------------------- task descriptions
+
+class Described:
+    """Field name -> (formal literal, plain value for predicates, matched words)."""
+
+    def __init__(self) -> None:
+        self.items: dict[str, tuple[str, Any, list[str]]] = {}
+
+    def plain(self) -> dict[str, Any]:
+        return {k: v[1] for k, v in self.items.items()}
+
+
+def match_worksheet(reader: "TurnReader", bag: Bag, ws: Worksheet, values: dict[str, Any],
+                    scope: list[tuple[dict[str, Any], Worksheet]], rec: TaskRecord | None,
+                    start: Field | None = None, depth: int = 0, spent: frozenset[str] = frozenset(),
+                    hints: dict[str, tuple[str, list[str]]] | None = None) -> Described:
+    """Enum fields of `ws` (and the worksheets they activate) that the user's words decide.
+
+    Words of an enum value chosen higher up are spent: "leave of absence" picks the task
+    Leave of Absence, and must not also pick its sub-issue "Status of Leave of Absence form".
+    `hints` are values implied by a deeper match (see `leaf_hints`), used where the words
+    alone decide nothing.
+    """
+    hints = hints or {}
+    out = Described()
+    if depth > 6:
+        return out
+    started = start is None
+    for f in ws.fields:
+        started = started or f.name == start.name  # type: ignore[union-attr]
+        if not started or f.kind != "input":
+            continue
+        current = {**values, **out.plain()}
+        existing = current.get(f.name)
+        child = reader.state.get(ref_target(existing) or "")
+        if existing is not None and not isinstance(child, TaskRecord):
+            continue
+        frame = [(current, ws), *scope]
+        if holds(f.predicate, reader.view.lookup(rec, scope=frame)) is not True:
+            continue
+        kind = reader.view.kind_of(f)
+        if kind == "Enum" and start is not None and f.name == start.name:
+            value = reader.enum_value(f, bag.text, spent=spent, strict=is_question(bag.text) is not None)
+            if value is None and f.name in hints:
+                value = hints[f.name][0]
+            if value is not None:
+                words = next((w for _s, v, w in enum_scores(f, bag) if v == value and w),
+                             hints[f.name][1] if f.name in hints else [bag.text])
+                out.items[f.name] = (literal(value), value, words)
+        elif kind == "Enum":
+            best = best_enum(f, bag.without(spent))
+            if f.name in hints and (best is None or not _named_in(best[0], bag.text)):
+                best = hints[f.name]  # the deeper reading wins unless the words name this value outright
+            if best:
+                out.items[f.name] = (literal(best[0]), best[0], best[1])
+        elif kind == "task":
+            if any(ws.field(k) is not None and ws.field(k).type == f.type for k in out.items):
+                continue  # the words already went to an earlier field of this type (course_0 before course_1)
+            sub = reader.spec.require_worksheet(parse_type(f.type).base)
+            sub_values = dict(child.values) if isinstance(child, TaskRecord) else {}
+            sub_frame = [(sub_values, sub), *frame]
+            if holds(sub.predicate, reader.view.lookup(rec, scope=sub_frame)) is not True:
+                continue
+            chosen = {s for k, v in current.items() if isinstance(v, str) and ws.field(k) is not None
+                      and reader.view.kind_of(ws.field(k)) == "Enum" for s in content_stems(v)}
+            inner = match_worksheet(reader, bag, sub, sub_values, frame, rec, depth=depth + 1,
+                                    spent=spent | chosen, hints=hints)
+            if inner.items or sub.predicate.strip():
+                _nested_slots(reader, bag, sub, sub_values, inner)
+            if inner.items:
+                text = f"{sub.name}({kwargs_text({k: v[0] for k, v in inner.items.items()})})"
+                words = sorted({w for v in inner.items.values() for w in v[2]})
+                out.items[f.name] = (text, inner.plain(), words)
+    return out
+
+
+def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None,
+                  start: Field | None = None) -> bool:
+    """Fill enum fields from a description of the task; open worksheets the new values activate.
+
+    Rejected words ("not a leave of absence") are left out of the bag; the asked field reads the
+    whole text itself (`enum_value` knows about negation).
+    """
+    negs = negations(text)
+    bag = Bag(Bag.of(without_negated(text)).stems, text) if negs else Bag.of(text)
+    roots = [rec] if rec is not None else [r for r in reader.view.live_records() if r.parent is None]
+    overlay: dict[str, dict[str, Any]] = {}
+    emitted = False
+    for root in roots:
+        spent = frozenset(s for a in reader.state.ancestors(root) for k, v in a.values.items()
+                          if isinstance(v, str) and _is_enum(reader, a, k) for s in content_stems(v))
+        ws = reader.view.worksheet(root)
+        found = match_worksheet(reader, bag, ws, dict(root.values), [], root, start, spent=spent,
+                                hints=leaf_hints(reader, bag.without(spent), ws))
+        for name, (text_value, _plain, words) in found.items.items():
+            rule = "answer-to-ask" if start is not None and name == start.name else "task-description"
+            reader.emit(rule, " ".join(words), f"{root.var}.{name} = {text_value}")
+            emitted = True
+        overlay[root.var] = found.plain()
+    if not emitted:
+        return False
+    if negs:
+        reader.note("negation", "; ".join(n.words for n in negs), negated=[n.what for n in negs])
+    open_activated(reader, overlay, text, bag)
+    return True
+
+
+def open_activated(reader: "TurnReader", overlay: dict[str, dict[str, Any]], text: str, bag: Bag,
+                   rule: str = "task-description", hints: dict[str, tuple[str, list[str]]] | None = None
+                   ) -> list[Worksheet]:
+    """Top-level worksheets whose predicates the new values (`overlay`: var -> values) make true: opened."""
+    nested = reader.spec.nested_worksheet_names()
+    opened = []
+    for ws in reader.spec.task_worksheets():
+        if not ws.predicate.strip() or ws.name in nested:
+            continue
+        if any(r.status != "abandoned" for r in reader.state.of_worksheet(ws.name)):
+            continue
+        if holds(ws.predicate, reader.view.lookup(None, overlay)) is True:
+            # the records that opened it are the scope of its nested worksheets' predicates (`task == ...`)
+            scope = [({**r.values, **overlay.get(r.var, {})}, reader.view.worksheet(r))
+                     for r in reader.view.live_records() if r.parent is None]
+            open_worksheet(reader, ws, text, bag, rule=rule, hints=hints, scope=scope)
+            opened.append(ws)
+    return opened
+
+
+def reachable(reader: "TurnReader", ws: Worksheet, depth: int = 0) -> list[Worksheet]:
+    """Task worksheets nested (at any depth) under `ws`."""
+    out: list[Worksheet] = []
+    if depth > 6:
+        return out
+    for f in ws.fields:
+        if f.kind == "input" and reader.view.kind_of(f) == "task":
+            sub = reader.spec.require_worksheet(parse_type(f.type).base)
+            if sub not in out:
+                out += [sub] + [w for w in reachable(reader, sub, depth + 1) if w not in out]
+    return out
+
+
+def leaf_hints(reader: "TurnReader", bag: Bag, ws: Worksheet) -> dict[str, tuple[str, list[str]]]:
+    """ "I need to drop CS 106A": a deep enum value the words name ("Drop a Course"), with the values its
+    predicates require higher up (student_task, trouble_shoot_specific_issue).
+
+    Each deep value is scored with the values on its path by the user's words they explain together:
+    2 for a word a value's name says, 1 for a word only a description says. The value's own name must say a word the names on
+    its path do not ("drop" for Drop a Course; not "leave" for "Status of Leave of Absence form", which
+    "Leave of Absence" already says). Only a clear winner counts; a tie gives no hints.
+    """
+    fields = {f.name: f for w in [ws, *reachable(reader, ws)] for f in w.fields
+              if f.kind == "input" and reader.view.kind_of(f) == "Enum"}
+    found = []
+    for sub in reachable(reader, ws):
+        for f in sub.fields:
+            if f.kind != "input" or reader.view.kind_of(f) != "Enum":
+                continue
+            path = [(p[-1], v) for p, v in equalities(sub.predicate) + equalities(f.predicate)
+                    if isinstance(v, str) and p[-1] in fields]
+            if not path:
+                continue
+            path_words = {w for name, v in path for w in _explained(fields[name], v, bag)}
+            path_names = {w for _name, v in path for w in bag.hits(content_stems(v))}
+            for ev in f.enum_values:
+                names = set(bag.hits(content_stems(ev.value)))
+                if not any(len(w) >= 4 for w in names - path_names):
+                    continue  # its own name must add a word the path's names do not say (not just "AP")
+                words = path_words | set(_explained(f, ev.value, bag))
+                named = names | path_names
+                found.append((2 * len(named) + len(words - named), f, ev.value, path, sorted(words)))
+    if not found:
+        return {}
+    found.sort(key=lambda x: -x[0])
+    if len(found) > 1 and found[1][0] == found[0][0]:
+        return {}
+    _score, f, value, path, words = found[0]
+    hints = {name: (v, words) for name, v in path}
+    hints[f.name] = (value, words)
+    return hints
+
+
+def _named_in(value: str, text: str) -> bool:
+    return f" {re.sub(r'[^a-z0-9]+', ' ', value.lower()).strip()} " in f" {re.sub(r'[^a-z0-9]+', ' ', text.lower())} "
+
+
+def _explained(f: Field, value: str, bag: Bag) -> list[str]:
+    """The user's words that an enum value's name or description explains."""
+    ev = next((e for e in f.enum_values if e.value == value), None)
+    stems = set(content_stems(value)) | (set(content_stems(ev.description)) if ev else set())
+    return bag.hits(stems)
+
+
+_CODE_FIELD_WORDS = {stem(w) for w in ("code", "id", "number", "sku", "ref", "reference")}
+"""A letters-and-number token ("AB 123") is a code: it fills only fields about codes, or the field that
+names the worksheet's own subject (a `Thing` worksheet's `thing_name`, see `_codes_fit`)."""
+
+
+def _codes_fit(ws_name: str, f: Field) -> bool:
+    """True for code fields and for the identifier of the worksheet's subject (`Ticket.ticket_name`)."""
+    stems = field_stems(f)
+    return bool(stems & _CODE_FIELD_WORDS) or bool(stems & {stem(w) for w in snake_case(ws_name).split("_")})
+
+
+_MONTH = re.compile(r"\b(?:january|february|march|april|may(?!\s+(?:i|we|you|they|he|she|it|be|have)\b)|june|july|"
+                    r"august|september|october|november|december)\b", re.I)
+
+
+def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[str, Any], inner: Described) -> None:
+    """Values of a worksheet the description opens: a course-code-like token ("CS 106A") for its code field,
+    labelled numbers ("3 units"), dates and times."""
+    codes = find_codes(bag.text)
+    if len(codes) == 1:
+        for f in sub.fields:
+            if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) in ("code", "short") \
+                    and f.name not in values and f.name not in inner.items and not f.predicate.strip() \
+                    and _codes_fit(sub.name, f):
+                inner.items[f.name] = (literal(codes[0].value), codes[0].value, [codes[0].text])
+                break
+    months = list(dict.fromkeys(m.group(0).capitalize() for m in _MONTH.finditer(bag.text)
+                                if m.group(0) != "may" and not m.group(0).isupper()))  # "may I ...": a verb
+    month_fields = [f for f in sub.fields if f.kind == "input" and reader.view.kind_of(f) == "str"
+                    and "month" in f.name.split("_") and f.name not in values and f.name not in inner.items]
+    if len(months) == 1 and len(month_fields) == 1:  # "twice in June" for `charge_month`: the one month named
+        inner.items[month_fields[0].name] = (literal(months[0]), months[0], [months[0]])
+    if not inner.items:
+        return  # typed values alone do not say that this worksheet is meant
+    ghost = TaskRecord(var="_", worksheet=sub.name)
+    candidates = [(ghost, f) for f in sub.fields if f.kind == "input" and f.name not in values
+                  and f.name not in inner.items and reader.view.kind_of(f) in ("int", "float", "date", "time")]
+    for m in find_mentions(bag.text, candidates, reader.view, reader.today):
+        if m.how != "number" or m.span is None:
+            inner.items[m.field.name] = (literal(m.value), m.value, [m.matched])
+
+
+def _is_enum(reader: "TurnReader", rec: TaskRecord, name: str) -> bool:
+    f = reader.view.worksheet(rec).field(name)
+    return f is not None and reader.view.kind_of(f) == "Enum"
+
+
+def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rule: str = "task-description",
+                   hints: dict[str, tuple[str, list[str]]] | None = None,
+                   scope: list[tuple[dict[str, Any], Worksheet]] | None = None) -> None:
+    """A worksheet the description activates: its enum values, slot values and a KB search, in one record.
+    `hints` are enum values a reading by meaning implies (offline_semantic); `scope`, the values of the
+    records that opened it, decides the predicates of the worksheets nested in it."""
+    var = reader.state.new_var(snake_case(ws.name))
+    found = match_worksheet(reader, bag, ws, {}, scope or [], None, hints=hints)
+    kwargs = {k: v[0] for k, v in found.items.items()}
+    matched = [w for v in found.items.values() for w in v[2]]
+    ghost = TaskRecord(var=var, worksheet=ws.name)
+    candidates = [(ghost, f) for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) not in
+                  ("confirm", "task", "row", "list") and f.name not in kwargs]
+    mentions = find_mentions(text, candidates, reader.view, reader.today)
+    mentions += [m for m in column_mentions(text, candidates, reader.vocabulary, reader.ctx.kb)
+                 if m.field.name not in {n.field.name for n in mentions}]
+    for m in mentions:
+        kwargs[m.field.name] = literal(m.value)
+        matched.append(m.matched)
+    from .items import item_values
+    from .openings import opening_values, proposed_row  # late: they use this module's helpers
+
+    names = opening_values(reader, ws, text, kwargs, matched)  # the names read are not words to search for
+    item_values(reader, ws, text, kwargs, matched)  # "X for ... and Y as ...": items named by KB rows
+    rows = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "row"]
+    held = (pronoun_row(reader, text) or proposed_row(reader, ws, rows[0].name, text)) if rows else None
+    if held:
+        kwargs[rows[0].name] = held  # "book me with her": the one row just reported
+        matched.append(held)
+        rows = []
+    if rows:
+        spent = [w for v in found.items.values() for w in v[2] if isinstance(w, str)]
+        named = reader.vocabulary.found_in(text, reader.ctx.kb) if reader.ctx.kb is not None else []
+        long_turn = len(text.split()) > 12 and named and len(mentions) >= 2  # a turn of many values
+        # the agent's own description says what it is about ("dental" of a dental practice's assistant): those
+        # words are no search terms, unless they are values of the KB ("Riverton" in it is a city)
+        own = set(content_stems(reader.spec.description)) - {stem(w) for t in named for w in t.split()}
+        query = " ".join(sorted(named, key=text.lower().find)) if long_turn else \
+            search_query(text, said_texts(mentions) + spent + names,
+                         set(bag.hits(BOOKING_WORDS | task_words(ws) | own)))
+        if query:
+            kwargs[rows[0].name] = f"answer({literal(query)})"
+            matched.append(query)
+    if kwargs or rule != "task-description":
+        reader.emit(rule, " ".join(matched) or bag.text, f"{var} = {ws.name}({kwargs_text(kwargs)})")
+
+
+_ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take)\s+(?:her|him|them|it|that\s+one|this\s+one)\b", re.I)
+
+
+def pronoun_row(reader: "TurnReader", text: str) -> str | None:
+    """The path of the single row just reported, when the turn refers to it ("a cleaning with her")."""
+    if not _ROW_PRONOUN.search(text):
+        return None
+    for kb in list(reversed(reader.state.kb_records()))[:2]:  # the last question, or the one before it
+        rows = kb.result
+        if isinstance(rows, list) and len(rows) == 1:
+            return f"{kb.var}.result[0]"
+    return None
+
+
+def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None:
+    """The search part of a request, without slot values; None when nothing is left to search for."""
+    body = text
+    for piece in sorted(drop, key=len, reverse=True):
+        body = body.replace(piece, " ")
+    body = re.sub(r"\b(?:actually|instead|rather|change\s+(?:it|that)\s+to|make\s+it|let'?s\s+do|"
+                  r"how\s+about|what\s+about)\b[,]?", " ", body, flags=re.I)
+    body = re.sub(r"\s+", " ", body)
+    body = re.sub(r"\b(?:for|at|on|in|with)\s+(?=(?:for|at|on|in|with)\b)", "", body)
+    body = re.sub(r"\b(?:for|at|on|in|with)\s*(?=[,.!?]|$)", "", body.strip()).strip(" ,.!?")
+    phrase = search_phrase(body)
+    words = [w for w in content_stems(phrase) if w not in BOOKING_WORDS | _SMALL_TALK
+             and w not in {stem(t) for t in task_words}]
+    return phrase if words else None
+
+
+# ---------------------------------------------------------------- a value before its question
+
+def next_question(reader: "TurnReader") -> list[tuple[TaskRecord | None, Worksheet, Field]] | None:
+    """The field the agent would ask next, as a chain from a live record down through unopened worksheets."""
+    roots = [r for r in reader.view.live_records() if r.parent is None]
+    roots.sort(key=lambda r: 0 if r.initiator == "user" else 1)
+    for rec in roots:
+        chain = _ask_chain(reader, rec, reader.view.worksheet(rec), dict(rec.values), [], 0)
+        if chain:
+            return chain
+    return None
+
+
+def _ask_chain(reader: "TurnReader", rec: TaskRecord | None, ws: Worksheet, values: dict[str, Any],
+               scope: list[tuple[dict[str, Any], Worksheet]], depth: int):
+    if depth > 8:
+        return None
+    frame = [(values, ws), *scope]
+    for f in ws.fields:
+        if f.kind != "input" or f.dont_ask or not f.required:
+            continue
+        if holds(f.predicate, reader.view.lookup(rec, scope=frame if rec is None else None)) is False:
+            continue
+        value = values.get(f.name)
+        child = reader.state.get(ref_target(value) or "")
+        if isinstance(child, TaskRecord):
+            inner = _ask_chain(reader, child, reader.view.worksheet(child), dict(child.values), [], depth + 1)
+            if inner:
+                return inner
+            continue
+        if value is not None:
+            continue
+        if reader.view.kind_of(f) == "task":
+            sub = reader.spec.require_worksheet(parse_type(f.type).base)
+            inner = _ask_chain(reader, None, sub, {}, frame, depth + 1)
+            return [(rec, ws, f), *inner] if inner else [(rec, ws, f)]
+        return [(rec, ws, f)]
+    return None
+
+
+def _code_list(reader: "TurnReader", text: str, ws_name: str, f: Field) -> list[str]:
+    """Two or more codes for a code field of worksheet `ws_name` ("AB 221 and AB 229"), else []."""
+    codes = [c.value for c in find_codes(text)]
+    if len(codes) < 2 or reader.view.kind_of(f) != "str" or shape(f) not in ("code", "short") \
+            or not _codes_fit(ws_name, f):
+        return []
+    return codes
+
+
+def sibling_fields(reader: "TurnReader", ws: Worksheet, field: Field, values: dict[str, Any],
+                   rec: TaskRecord | None) -> list[Field]:
+    """Empty fields after `field` with its type whose predicate holds (course_1_details after course_0_details)."""
+    lookup = reader.view.lookup(rec, scope=None if rec is not None else [(values, ws)])
+    names = [f.name for f in ws.fields]
+    return [f for f in ws.fields[names.index(field.name) + 1:] if f.kind == "input" and f.type == field.type
+            and values.get(f.name) is None and holds(f.predicate, lookup) is True]
+
+
+_ALL_OF_THEM = re.compile(r"\b(?:both|all|each|every)\b", re.I)
+
+
+def _shared_values(reader: "TurnReader", text: str, ws: Worksheet, skip: Field) -> str:
+    """ "CS 221 and CS 229, both for a letter grade": enum values and labelled numbers every item gets."""
+    bag = Bag.of(text)
+    kwargs: dict[str, str] = {}
+    for f in ws.fields:
+        if f.kind == "input" and f.name != skip.name and reader.view.kind_of(f) == "Enum":
+            best = best_enum(f, bag)
+            if best:
+                kwargs[f.name] = literal(best[0])
+    ghost = TaskRecord(var="_", worksheet=ws.name)
+    candidates = [(ghost, f) for f in ws.fields if f.kind == "input" and f.name not in kwargs and f.name != skip.name
+                  and reader.view.kind_of(f) in ("int", "float", "date", "time")]
+    for m in find_mentions(text, candidates, reader.view, reader.today):
+        kwargs[m.field.name] = literal(m.value)
+    return "".join(f", {k}={v}" for k, v in kwargs.items())
+
+
+def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) -> bool:
+    """ "CS 221 and CS 229" for the asked course: the first here, the others in the next sibling records, each
+    with the options said in its own piece of the turn ("X for a letter grade and Y for 4 units")."""
+    from .items import item_options, shared_options
+    codes = _code_list(reader, text, rec.worksheet, f)
+    parent = reader.state.get(rec.parent or "")
+    if not codes or not isinstance(parent, TaskRecord) or not rec.parent_field:
+        return False
+    pws = reader.view.worksheet(parent)
+    slot = pws.field(rec.parent_field)
+    if slot is None:
+        return False
+    from .items import pieces_at  # late: offline_items uses this module's helpers
+
+    ws = reader.view.worksheet(rec)
+    spans = find_codes(text)
+    pieces = pieces_at(text, [c.start for c in spans]) if len(spans) == len(codes) else [""] * len(codes)
+    said = [c.text for c in spans] if len(spans) == len(codes) else codes
+    shared = shared_options(reader, ws, text, {f.name})
+    options = [{**shared, **item_options(reader, ws, piece.replace(c, " "), {f.name})} for piece, c in zip(pieces, said)]
+    reader.emit("several-values", codes[0], f"{rec.var}.{f.name} = {literal(codes[0])}")
+    for name, value in options[0].items():  # "CS 106B for a letter grade and ...": the first code's options
+        if ws.field(name) is not None and reader.view.unfilled(rec, ws.field(name)):
+            reader.emit("several-values", pieces[0], f"{rec.var}.{name} = {literal(value)}")
+    for sib, code, opts in zip(sibling_fields(reader, pws, slot, parent.values, parent), codes[1:], options[1:]):
+        kwargs = "".join(f", {k}={literal(v)}" for k, v in opts.items())
+        reader.emit("several-values", code, f"{parent.var}.{sib.name} = {rec.worksheet}({f.name}={literal(code)}{kwargs})")
+    return True
+
+
+def predicted_answer(reader: "TurnReader", text: str) -> bool:
+    """A value with an unmistakable shape for the field the agent would ask next ("Let's enroll in CS448")."""
+    chain = next_question(reader)
+    if not chain or chain[0][0] is None:
+        return False
+    f = chain[-1][2]
+    codes = _code_list(reader, text, chain[-1][1].name, f)
+    if codes and len(chain) >= 3:
+        _rec, ws2, f2 = chain[-2]
+        item_ws = chain[-1][1]
+        shared = _shared_values(reader, text, item_ws, f) if _ALL_OF_THEM.search(text) else ""
+        parts = [f"{s.name}={item_ws.name}({f.name}={literal(c)}{shared})"
+                 for s, c in zip([f2, *sibling_fields(reader, ws2, f2, {}, None)], codes)]
+        statement = f"{ws2.name}({', '.join(parts)})"
+        for _rec, ws, field in reversed(chain[1:-2]):
+            statement = f"{ws.name}({field.name}={statement})"
+        head_rec, _ws, head_field = chain[0]
+        reader.emit("value-before-asked", text, f"{head_rec.var}.{head_field.name} = {statement}")
+        return True
+    value = reader.strong_value(f, text)
+    if value is None:
+        return False
+    statement = literal(value)
+    for _rec, ws, field in reversed(chain[1:]):
+        statement = f"{ws.name}({field.name}={statement})"
+    head_rec, _ws, head_field = chain[0]
+    reader.emit("value-before-asked", text, f"{head_rec.var}.{head_field.name} = {statement}")
+    return True

@@ -1,0 +1,250 @@
+"""Reading an answer as a value of a given field: typed values, shapes of text, several values at once.
+
+The offline parser asks this module "what is this text, as a value of field
+f?". The answer depends on the field's type (a number, a date, an enum value)
+and, for text fields, on the field's *shape* read from its name: an e-mail
+field takes the e-mail address in the text, an id field the digit string, a
+name field the name without "my name is", a details field the whole sentence.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from ....errors import StatementError
+from ....spec.model import Field, Spec, parse_type
+from ....dialogue.state import TaskRecord
+from ....spec.values import coerce_value, match_enum
+from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
+from .match import Bag, best_enum, field_mention, field_stems, stem
+from .negation import negations, without_negated
+from ..slots import StateView, code_value, find_mentions, past_field, shape
+from .values import (bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
+                             free, strip_fillers, yes_no)
+
+
+class AnswerReader:
+    """Values of fields read from text; knows the spec and today, not the turn."""
+
+    def __init__(self, spec: Spec, view: StateView, today: dt.date) -> None:
+        self.spec = spec
+        self.view = view
+        self.today = today
+        self.matched = ""
+
+    def value_for(self, f: Field, text: str) -> Any:
+        """The value of `text` for field `f`, or None when it does not hold one.
+
+        `self.matched` is left holding the words the value came from (the whole text when
+        the value is the text).
+        """
+        self.matched = text
+        kind = self.view.kind_of(f)
+        if kind in ("int", "float", "date", "time", "datetime") and negations(text):
+            text = without_negated(text)  # "not Friday, Saturday": the rejected value is not the answer
+        if kind in ("bool", "confirm"):
+            yn = yes_no(text)
+            return yn[0] if yn else None
+        if kind in ("int", "float"):
+            spans = free(find_large_numbers(text) + find_numbers(text),
+                         find_dates(text, self.today) + find_times(text) + find_codes(text))
+            if not spans:
+                return None
+            units = field_stems(f)
+            near = [s for s in spans if {stem(w) for w in re.findall(r"[a-z]+", text[s.end:].lower())[:2]} & units]
+            span = (near or spans)[0]
+            self.matched = span.text
+            return int(span.value) if kind == "int" and float(span.value).is_integer() else span.value
+        if kind in ("date", "time", "datetime"):
+            dates, times = find_dates(text, self.today), find_times(text)
+            if not dates and kind != "time":
+                dates = [d for d in [parse_date(text, self.today, past=past_field(f))] if d is not None]
+            if kind == "time" and not times:
+                bare = re.fullmatch(r"\W*(\d{1,2})\W*", text)
+                return bare_hour(int(bare.group(1))) if bare else None
+            found = {"date": dates[:1], "time": times[:1], "datetime": dates[:1] + times[:1]}[kind]
+            if not found or (kind == "datetime" and len(found) < 2):
+                return None
+            self.matched = " ".join(s.text for s in found)
+            return "T".join(s.value for s in found)
+        if kind == "Enum":
+            return self.enum_value(f, text)
+        if kind == "list":
+            return self.list_value(f, text)
+        if kind == "str":
+            if bare_yes_no(text) and (shape(f) != "text" or yes_no(text)[0]):  # type: ignore[index]
+                return None  # "yes" / "ok" is never a name or a value; a bare "no" to free text says "nothing"
+            return self.str_value(f, text)
+        return None
+
+    def list_value(self, f: Field, text: str) -> list[Any] | None:
+        """ "Thai, Italian and pizza" -> three items, each read as the list's item type."""
+        item = parse_type(f.type).item
+        if item is None or not item.is_primitive:
+            return None
+        one = f.model_copy(update={"type": str(item)})
+        pieces = [p for p in re.split(r"\s*(?:,|;|\band\b|\bor\b|&)\s*", text) if p.strip(" .!?")]
+        values = [self.value_for(one, p) for p in pieces]
+        return values if values and all(v is not None for v in values) else None
+
+    def enum_value(self, f: Field, text: str, *, spent: frozenset[str] = frozenset(),
+                   strict: bool = False) -> str | None:
+        """An enum value by name, spelling variant, description words or fuzzy match.
+
+        `spent` words (those of the parent's enum value) do not count; `strict` accepts a value's
+        name only (for a question, which mentions words of the options without choosing one).
+        Rejected values ("not a letter grade") never win; rejecting one of two values picks the other.
+        """
+        negs = negations(text)
+        if not negs:
+            return self._enum_words(f, text, spent, strict)
+        rejected = {v for n in negs for v in [self._enum_words(f, n.what, frozenset(), False)] if v}
+        kept = without_negated(text)
+        value = self._enum_words(f, kept, spent, strict) if kept.strip(" ,.!?;") else None
+        if value in rejected:
+            value = None
+        others = [v for v in f.enum_names if v not in rejected]
+        if value is None and rejected and len(others) == 1:
+            value = others[0]
+        return value
+
+    def _enum_words(self, f: Field, text: str, spent: frozenset[str], strict: bool) -> str | None:
+        body = strip_fillers(text).strip(" .!?")
+        try:
+            return match_enum(body, f)
+        except ValueError:
+            pass
+        low = " " + re.sub(r"[^a-z0-9]+", " ", text.lower()) + " "
+        named = [v for v in f.enum_names if f" {re.sub(r'[^a-z0-9]+', ' ', v.lower()).strip()} " in low]
+        if len(named) == 1:
+            return named[0]
+        if strict:
+            return None
+        best = best_enum(f, Bag.of(text).without(spent), minimum=1)
+        if best:
+            return best[0]
+        scored = sorted(((fuzz.token_set_ratio(body.lower(), v.lower()), v) for v in f.enum_names), reverse=True)
+        if scored and scored[0][0] >= 85 and (len(scored) == 1 or scored[1][0] < scored[0][0]):
+            return scored[0][1]
+        return None
+
+    def str_value(self, f: Field, text: str) -> str | None:
+        kind = shape(f)
+        if is_phone_field(f):
+            phones = find_phones(text)
+            return phones[0].value if phones else None
+        if kind == "email":
+            emails = find_emails(text)
+            return emails[0].value if emails else None
+        if kind == "code":
+            span = code_value(text)
+            if span is not None:
+                return span.value
+            body = strip_fillers(text, f.name.split("_")).strip(" .!?")
+            return body if body and len(body.split()) == 1 else None
+        if kind == "name":
+            introduced = name_span(text) if NAME_INTRO.search(text) else None  # "His name is Tom Baker"
+            return introduced or clean_name(text) or clean_name(strip_fillers(text, f.name.split("_"))) \
+                or name_span(text)
+        if kind == "text":
+            return text.strip()
+        if kind == "date":
+            dates = find_dates(text, self.today, past=past_field(f)) or \
+                [d for d in [parse_date(text, self.today, past=past_field(f))] if d is not None]
+            if dates:
+                return dates[0].value
+        body = strip_fillers(text, [w for w in f.name.split("_")] + sorted(field_stems(f)))
+        called = re.search(r"\b(?:called|named)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})", body)
+        if called and kind == "short":
+            return called.group(1)  # "a dog called Rex" -> "Rex"
+        if kind == "short":
+            span = code_value(body)
+            if span is not None and not span.value.isdigit() and len(body.split()) > len(span.text.split()):
+                return span.value
+            body = re.sub(r"^(?:my|our|a|an|the)\s+(?=\S)", "", body, flags=re.I)  # "my desktop PC" -> "desktop PC"
+            # "deliver to 400 Pine Ave": a lead-in of a few words ending in "to"/"at" before a street number
+            body = re.sub(r"^(?:[a-z]+\s+){1,3}?(?:to|at)\s+(?=\d+\s+[A-Za-z])", "", body)
+        return body or None
+
+    def strong_value(self, f: Field, text: str) -> Any:
+        """A value only when its shape is unmistakable: no free text, no bare numbers."""
+        kind = self.view.kind_of(f)
+        if kind in ("date", "time", "datetime"):
+            return self.value_for(f, text)
+        if kind in ("int", "float"):
+            mentions = find_mentions(text, [(TaskRecord(var="_", worksheet=""), f)], self.view, self.today)
+            return mentions[0].value if mentions else None
+        if kind == "Enum":
+            try:
+                return match_enum(strip_fillers(text).strip(" .!?"), f)
+            except ValueError:
+                return None
+        if kind == "str" and shape(f) == "email":
+            return self.value_for(f, text)
+        if kind == "str" and shape(f) in ("code", "short"):
+            span = code_value(text)
+            if span is None:
+                return None
+            return span.value if shape(f) == "code" or any(c.isalpha() for c in span.value) else None
+        return None
+
+    def multi_fill(self, text: str, rec: TaskRecord, asked: Field) -> list[tuple[Field, Any, str]]:
+        """ "Tony, 6894536, tony@university.com": values for several fields of the asked record, by label or shape.
+
+        All or nothing: every piece must find a field, and the asked field must be one of them.
+        """
+        pieces = [p.strip() for p in re.split(r"\s*(?:[,;]|\band\b|&)\s*", text) if p.strip(" .!")]
+        if len(pieces) < 2:
+            return []
+        order = [f for f in self.view.input_fields(rec) if self.view.kind_of(f) in ("str", "int")
+                 and (self.view.unfilled(rec, f) or f.name == asked.name)]
+        start = next((i for i, f in enumerate(order) if f.name == asked.name), 0)
+        order = order[start:]
+        chosen: dict[str, tuple[Any, str]] = {}
+        for piece in pieces:
+            if not self._place_piece(piece, order, chosen):
+                return []
+        if asked.name not in chosen or len(chosen) < 2:
+            return []
+        return [(f, *chosen[f.name]) for f in order if f.name in chosen]
+
+    def _place_piece(self, piece: str, order: list[Field], chosen: dict[str, tuple[Any, str]]) -> bool:
+        open_fields = [f for f in order if f.name not in chosen]
+        bag = Bag.of(piece)
+        lead = set(re.findall(r"[a-z]+", piece.lower())[:2])
+        labelled = [f for f in open_fields if field_mention(f, bag)[0] >= 2
+                    or lead & (set(f.name.split("_")) - _OWNER_WORDS)]
+        for f in labelled + open_fields:
+            sh = shape(f) if self.view.kind_of(f) == "str" else "int"
+            if f not in labelled and not _shape_fits(sh, piece):
+                continue
+            label_free = re.sub(r"^(?:my\s+)?(?:[\w-]+\s+){0,2}?(?:" + "|".join(
+                re.escape(w) for w in f.name.split("_") if len(w) > 1) + r")(?:\s+(?:is|was|=|:))?\s+", "", piece,
+                                flags=re.I) if f in labelled else piece
+            try:
+                value = self.value_for(f, label_free)
+                value = None if value is None else coerce_value(value, f, self.spec)
+            except StatementError:
+                value = None
+            if value is not None:
+                chosen[f.name] = (value, piece)
+                return True
+        return False
+
+
+_OWNER_WORDS = {"student", "customer", "user", "client", "person", "my", "your"}
+"""Words of a field name that say whose value it is, not which value (an owner_id field is labelled by "id")."""
+
+
+def _shape_fits(sh: str, piece: str) -> bool:
+    if sh == "email":
+        return bool(find_emails(piece))
+    if sh in ("code", "int"):
+        return bool(re.fullmatch(r"[\w-]*\d[\w-]*", piece.strip(" .")))
+    if sh == "name":
+        return clean_name(piece) is not None and not any(c.isdigit() for c in piece) and "@" not in piece
+    return False

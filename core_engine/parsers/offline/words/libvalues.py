@@ -1,0 +1,132 @@
+"""Values read through well-kept libraries: phone numbers, dates the patterns miss, number words, names.
+
+`phonenumbers` finds phone numbers as typed; `dateparser` reads relative dates the regular
+patterns of `offline_values` do not ("on the 3rd of next month"), and its reading is kept only
+when it agrees with what the words say (a named weekday must be that day; a booking date is
+not in the past); `word2number` reads large number words ("one hundred and twenty").
+A person's name is the name span, not the sentence, and a bare yes/no/ok is never a value.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from ....spec.model import Field
+from .values import WEEKDAYS, Span, normalise, yes_no
+
+PHONE_WORDS = frozenset({"phone", "telephone", "mobile", "cell", "cellphone", "tel", "contact"})
+_DEFAULT_REGION = "US"
+
+
+def is_phone_field(f: Field) -> bool:
+    """A str field whose name or description says it holds a phone number."""
+    name_words = set(f.name.lower().split("_"))
+    desc_words = set(re.findall(r"[a-z]+", f.description.lower()))
+    return bool(name_words & PHONE_WORDS or desc_words & (PHONE_WORDS - {"contact"}))
+
+
+def find_phones(text: str) -> list[Span]:
+    """Phone numbers as the user typed them ("(555) 880-1200", "+44 20 7946 0958")."""
+    import phonenumbers
+
+    out = []
+    for m in phonenumbers.PhoneNumberMatcher(text, _DEFAULT_REGION, leniency=phonenumbers.Leniency.POSSIBLE):
+        if sum(c.isdigit() for c in m.raw_string) >= 7:
+            out.append(Span(m.raw_string, m.start, m.end, m.raw_string))
+    return out
+
+
+def bare_yes_no(text: str) -> bool:
+    """ "yes", "ok", "no thanks": an answer to a yes/no question, never a name or a text value."""
+    yn = yes_no(normalise(text))
+    return yn is not None and not yn[2].strip(" ,.!?;")
+
+
+_DATE_HINT = re.compile(r"\b(?:next|this|coming|last|week|month|day|days|weeks|months|from|after|before|"
+                        r"mon|tue|wed|thu|fri|sat|sun|\d{1,2}(?:st|nd|rd|th))\b", re.I)
+
+
+_WARM = False
+
+
+def warm_up() -> None:
+    """dateparser's first call loads its language data (about 0.3 s): paid once, with the model, not mid-turn."""
+    global _WARM
+    if not _WARM:
+        _WARM = True
+        parse_date("next tuesday the 9th", dt.date(2024, 7, 1))
+
+
+def parse_date(text: str, today: dt.date, *, past: bool = False) -> Span | None:
+    """A date `dateparser` finds in the text, kept only when it agrees with the words."""
+    if not _DATE_HINT.search(text):
+        return None
+    from dateparser.search import search_dates
+
+    base = dt.datetime.combine(today, dt.time(12))
+    settings: dict[str, Any] = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past" if past else "future",
+                                "RETURN_AS_TIMEZONE_AWARE": False, "REQUIRE_PARTS": ["day"]}
+    try:
+        found = search_dates(text, languages=["en"], settings=settings) or []
+    except Exception:  # noqa: BLE001 - a library failure means no date, never a crash
+        return None
+    for words, when in found:
+        d = when.date()
+        named = [WEEKDAYS[w] for w in re.findall(r"[a-z]+", words.lower()) if w in WEEKDAYS]
+        if named and d.weekday() != named[0]:
+            continue  # "friday the 12th" read as another day: not trusted
+        if (d < today and not past) or (d > today and past) or abs((d - today).days) > 366:
+            continue
+        start = text.find(words)
+        return Span(d.isoformat(), max(start, 0), max(start, 0) + len(words), words)
+    return None
+
+
+_NUMBER_WORDS = re.compile(r"\b(?:(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+                           r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
+                           r"seventy|eighty|ninety|hundred|thousand|million|and|-)\s*)+\b", re.I)
+
+
+def find_large_numbers(text: str) -> list[Span]:
+    """Number words with "hundred", "thousand" or "million" ("two hundred and fifty") via word2number."""
+    from word2number import w2n
+
+    out = []
+    for m in _NUMBER_WORDS.finditer(text):
+        words = m.group(0).strip(" -")
+        if not re.search(r"hundred|thousand|million", words, re.I):
+            continue
+        words = re.sub(r"^(?:and\s+)+|(?:\s+and)+$", "", words, flags=re.I)
+        try:
+            out.append(Span(w2n.word_to_num(words), m.start(), m.start() + len(m.group(0).rstrip()), words))
+        except ValueError:
+            continue
+    return out
+
+
+NAME_INTRO = re.compile(r"\b(?:(?:my|his|her|their|the\s+patient'?s?|the|our|your)\s+(?:full\s+|first\s+|last\s+)?"
+                         r"name\s+(?:is|was|'s)|(?:he|she|they)\s+(?:is|are)\s+called|(?:is\s+)?called|named|"
+                         r"(?:it'?s|it\s+is|this\s+is)\s+for(?:\s+(?:my|our)\s+\w+)?|for\s+(?:my|our)\s+\w+|"
+                         r"i\s+am|i'?m|this\s+is|call\s+me|under)\s+", re.I)
+_CAP_RUN = re.compile(r"\b([A-Z][a-z'’-]+(?:\s+(?:[A-Z][a-z'’-]+|[A-Z]\.))*)")
+_NOT_NAMES = frozenset({"I", "Hi", "Hello", "Hey", "Yes", "No", "Ok", "Okay", "Sure", "Thanks", "Thank", "Please",
+                        "Dr", "Mr", "Mrs", "Ms", "The", "My", "It", "This", "That", "Monday", "Tuesday", "Wednesday",
+                        "Thursday", "Friday", "Saturday", "Sunday"})
+
+
+def name_span(text: str) -> str | None:
+    """The person's name in a sentence: "His name is Tom Baker" -> "Tom Baker", "it's for my son Leo Park"."""
+    body = normalise(text).strip()
+    m = None
+    for m in NAME_INTRO.finditer(body):
+        pass
+    tail = body[m.end():] if m else body
+    words = re.findall(r"[A-Za-z][A-Za-z'’.-]*", tail)
+    if m and 1 <= len(words) <= 4 and not any(w.lower() in ("and", "but", "is", "was") for w in words):
+        name = " ".join(words).strip(".")
+        return name.title() if name.islower() else name
+    runs = [r.group(1) for r in _CAP_RUN.finditer(tail) if r.group(1).split()[0] not in _NOT_NAMES]
+    runs = [r for r in runs if len(r.split()) >= 2 or m is not None]
+    return runs[-1] if runs else None

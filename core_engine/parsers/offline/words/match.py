@@ -1,0 +1,267 @@
+"""Word matching for the offline parser: the user's words against the spec's own words.
+
+The offline parser knows no domain. It matches what the user says against
+what the developer wrote: enum values, their descriptions, field names and
+field descriptions, with light stemming and a small table of everyday
+synonyms ("AP" -> Advanced Placement, "can't find" -> missing). It also reads
+predicates (`self.student_task == "External Test Credits"`) by walking their
+AST over hypothetical values, so it only fills nested fields a predicate
+would let the agent ask; nothing here is ever executed.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from ....spec.model import Field
+from ....spec.syntax import parse_python
+
+STOPWORDS = frozenset("""
+a an the and or but if of to in on at for with from by about as into than then so very too also just
+i me my mine we us our you your yours he she it its they them their this that these those there here
+is am are was were be been being do does did doing have has had having will would shall should can could
+may might must not no nor only own same such what which who whom whose when where why how all any both
+each few more most other some again further once up down out off over under please thanks thank
+hi hello hey want wants wanted like need needs get got help let lets let's know think tell give make
+something anything someone somebody one ones thing things really actually just still already now
+able im i'm i've i'd dont don't cant can't cannot
+""".split())
+"""Words that never decide a match on their own."""
+
+GENERIC = frozenset({"details", "detail", "info", "information", "specific", "type", "kind", "value",
+                     "field", "number", "num", "name", "answer", "question", "issue", "issues", "user",
+                     "student", "customer", "the", "of", "desired", "whether", "any", "want", "wants"})
+"""Field-name words too common to say which field the user means."""
+
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    **{phrase: ("missing", "not posted") for phrase in (
+        "cannot find", "can't find", "cant find", "can not find", "couldn't find", "unable to find",
+        "not able to find", "can't see", "cannot see", "not able to see", "not able to view", "unable to see",
+        "unable to view", "don't see", "do not see", "not showing", "isn't showing", "aren't showing",
+        "not there", "disappeared", "not on my", "not in my", "missing")},
+    "transcript": ("record",), "wrong": ("incorrect",), "mistake": ("incorrect",),
+    "units": ("unit",), "credits": ("credit",), "reservation": ("book",), "reserve": ("book",),
+    "enroll": ("enrollment", "add"), "register": ("enrollment", "add"), "sign up": ("add",),
+    "withdraw": ("drop",), "remove": ("drop",), "swap": ("change",), "switch": ("change",),
+    "wait list": ("waitlist",), "waiting list": ("waitlist",),
+    "time off": ("leave", "absence"), "take a break": ("leave", "absence"), "loa": ("leave", "absence"),
+    "emailed": ("email",), "e-mail": ("email",), "mailed": ("email",),
+    "staff member": ("staff",), "advisor": ("staff",), "form": ("form",),
+    "pass fail": ("credit",), "letter grade": ("letter",),
+    "guests": ("people",), "persons": ("people",), "person": ("people",), "party": ("people",),
+}
+
+_WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+@functools.lru_cache(maxsize=8192)
+def stem(word: str) -> str:
+    """A crude, predictable stem: plural and verb endings off ("courses" -> "cours", "dropping" -> "drop").
+    Cached: a turn stems the same few hundred words of the spec again and again."""
+    w = word.lower()
+    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("es", ""), ("s", ""), ("ing", ""), ("ed", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith("ss"):
+            w = w[: len(w) - len(suffix)] + repl
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]
+    return w
+
+
+def same_word(a: str, b: str) -> bool:
+    """Equal stems, or one stem a long prefix of the other ("cours"/"course", "enrol"/"enrollment")."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 4
+
+
+def words(text: str) -> list[str]:
+    return _WORD_RE.findall(text.lower().replace("’", "'"))
+
+
+def content_stems(text: str) -> list[str]:
+    """Stems of the words that can decide a match (stop words removed)."""
+    return [stem(w) for w in words(text) if w not in STOPWORDS]
+
+
+@dataclass(frozen=True)
+class Bag:
+    """The user's content words, each stem mapped to the surface words it came from."""
+
+    stems: dict[str, str]
+    text: str = ""
+
+    @classmethod
+    def of(cls, text: str) -> "Bag":
+        low = " " + " ".join(words(text)) + " "
+        found: dict[str, str] = {}
+        for w in words(text):
+            if w not in STOPWORDS:
+                found.setdefault(stem(w), w)
+        for phrase, extra in SYNONYMS.items():
+            if f" {phrase} " in low:
+                for e in extra:
+                    for w in words(e):
+                        if w not in STOPWORDS:
+                            found.setdefault(stem(w), phrase)
+        return cls(found, text)
+
+    def without(self, stems: Iterable[str]) -> "Bag":
+        """The bag minus words already spent (e.g. on the parent's enum value)."""
+        spent = list(stems)
+        return Bag({s: w for s, w in self.stems.items() if not any(same_word(s, t) for t in spent)}, self.text)
+
+    def hits(self, target: Iterable[str]) -> list[str]:
+        """The surface words of the bag that match any of the target stems."""
+        out = []
+        for t in set(target):
+            for s, surface in self.stems.items():
+                if same_word(s, t):
+                    out.append(surface)
+                    break
+        return out
+
+
+def enum_scores(f: Field, bag: Bag) -> list[tuple[int, str, list[str]]]:
+    """(score, enum value, matched words) per value: value words count 2, description words 1."""
+    out = []
+    for ev in f.enum_values:
+        value_stems = set(content_stems(ev.value))
+        desc_stems = set(content_stems(ev.description)) - value_stems
+        v_hits, d_hits = bag.hits(value_stems), bag.hits(desc_stems)
+        matched = sorted(set(v_hits) | set(d_hits))
+        out.append((2 * len(set(v_hits)) + len(set(d_hits) - set(v_hits)), ev.value, matched))
+    out.sort(key=lambda x: -x[0])
+    return out
+
+
+def best_enum(f: Field, bag: Bag, minimum: int = 2) -> tuple[str, list[str]] | None:
+    """The single best-scoring enum value, if it clearly wins."""
+    scores = enum_scores(f, bag)
+    if scores and 0 < scores[0][0] < minimum:  # "small": a value whose whole description is said, alone
+        whole = [s for s in scores if s[0] > 0 and _covered(f, s[1], s[2])]
+        return (whole[0][1], whole[0][2]) if len(whole) == 1 and len(whole[0][2]) >= 1 and \
+            len([s for s in scores if s[0] > 0]) <= 2 else None
+    if not scores or scores[0][0] < minimum:
+        return None
+    if len(scores) > 1 and scores[1][0] == scores[0][0]:
+        tied = [s for s in scores if s[0] == scores[0][0]]
+        whole = [s for s in tied if _covered(f, s[1], s[2])]
+        return (whole[0][1], whole[0][2]) if len(whole) == 1 else None  # "large": L, not "extra large"
+    return scores[0][1], scores[0][2]
+
+
+def _covered(f: Field, value: str, matched: list[str]) -> bool:
+    """Every word of the value's name, or every word of its description, was said."""
+    ev = next(e for e in f.enum_values if e.value == value)
+    said = set(matched)
+    return any(stems and stems <= said for stems in (set(content_stems(ev.value)), set(content_stems(ev.description))))
+
+
+def field_stems(f: Field, *, with_description: bool = True) -> set[str]:
+    """Distinctive stems of a field's name (and description) for "which field is meant"."""
+    name = {stem(w) for w in f.name.split("_") if w and w not in GENERIC and not w.isdigit()}
+    if not with_description:
+        return name
+    desc = {s for s in content_stems(f.description) if s not in {stem(g) for g in GENERIC}}
+    return name | desc
+
+
+def field_mention(f: Field, bag: Bag) -> tuple[int, list[str]]:
+    """How strongly the user's words name this field: name words 2 each, description words 1."""
+    name = field_stems(f, with_description=False)
+    desc = field_stems(f) - name
+    n_hits, d_hits = bag.hits(name), bag.hits(desc)
+    return 2 * len(set(n_hits)) + len(set(d_hits) - set(n_hits)), sorted(set(n_hits) | set(d_hits))
+
+
+def name_coverage(f: Field, bag: Bag) -> float:
+    """The share of a field's distinctive name words the user said (breaks ties between fields)."""
+    name = field_stems(f, with_description=False)
+    return len(bag.hits(name)) / len(name) if name else 0.0
+
+
+# ---------------------------------------------------------------- predicates over hypothetical values
+
+class Unknown(Exception):
+    """A predicate refers to something the parser cannot know."""
+
+
+Lookup = Callable[[tuple[str, ...]], Any]
+
+
+def holds(source: str, lookup: Lookup) -> bool | None:
+    """True/False when the predicate can be decided from `lookup`, None when it cannot."""
+    if not source.strip():
+        return True
+    try:
+        return bool(_ev(_predicate_tree(source.strip()), lookup))
+    except (Unknown, SyntaxError, RecursionError, TypeError):
+        return None
+
+
+@functools.lru_cache(maxsize=2048)
+def _predicate_tree(source: str) -> ast.AST:
+    """A predicate's expression tree, parsed once per source (spec predicates repeat every turn;
+    the tree is only read). A SyntaxError is not cached and is raised again."""
+    return parse_python(source, mode="eval").body  # type: ignore[attr-defined]
+
+
+def _path(node: ast.AST) -> tuple[str, ...]:
+    if isinstance(node, ast.Name):
+        return (node.id,)
+    if isinstance(node, ast.Attribute):
+        return _path(node.value) + (node.attr,)
+    raise Unknown(type(node).__name__)
+
+
+def _ev(node: ast.AST, lookup: Lookup) -> Any:
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        path = _path(node)
+        if path in (("True",), ("False",), ("None",)):
+            return {"True": True, "False": False, "None": None}[path[0]]
+        return lookup(path)
+    if isinstance(node, ast.BoolOp):
+        values = [_ev(v, lookup) for v in node.values]
+        return all(values) if isinstance(node.op, ast.And) else any(values)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return not _ev(node.operand, lookup)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [_ev(e, lookup) for e in node.elts]
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        left, right = _ev(node.left, lookup), _ev(node.comparators[0], lookup)
+        op = node.ops[0]
+        if isinstance(op, (ast.Eq, ast.Is)):
+            return left == right
+        if isinstance(op, (ast.NotEq, ast.IsNot)):
+            return left != right
+        if isinstance(op, ast.In):
+            return left in right
+        if isinstance(op, ast.NotIn):
+            return left not in right
+    raise Unknown(type(node).__name__)
+
+
+def equalities(source: str) -> list[tuple[tuple[str, ...], Any]]:
+    """The `name == constant` conjuncts of a predicate: what must be set to make it true."""
+    try:
+        tree = parse_python(source.strip(), mode="eval").body
+    except SyntaxError:
+        return []
+    parts = tree.values if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else [tree]
+    out = []
+    for p in parts:
+        if isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], ast.Eq) \
+                and isinstance(p.comparators[0], ast.Constant):
+            try:
+                out.append((_path(p.left), p.comparators[0].value))
+            except Unknown:
+                continue
+    return out

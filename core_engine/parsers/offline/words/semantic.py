@@ -1,0 +1,387 @@
+"""Rules that read the user's own words by meaning, through the spec's semantic index.
+
+They run where the lexical rules found nothing: a task described in other words ("my IB
+scores never showed up"), an enum answer in other words, and conversation control that
+every agent understands with no spec work (cancel, never mind, start over, switching task).
+Each decision records its score and the runner-up in its trace entry; a reading that does
+not clear its threshold, or does not beat a different reading by the margin, is not taken
+(a wrong value is worse than none).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ....spec.model import Field, snake_case
+from ....dialogue.state import TaskRecord, ref_target
+from .match import Bag, equalities
+from ..tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
+from .libvalues import find_phones
+from .values import find_dates, find_emails, find_times, yes_no
+from .semantic_index import (CONTROL_MARGIN, CONTROL_THRESHOLD, ENUM_MARGIN, FIELD_DOUBT, ENUM_THRESHOLD, TASK_MARGIN,
+                             TASK_THRESHOLD, Entry, Ranked, SemanticIndex, clean)
+
+if TYPE_CHECKING:
+    from ..parser import TurnReader
+
+_LEAD = r"^(?:(?:oh|ok(?:ay)?|actually|sorry|no|wait|hmm|um|uh|well|you\s+know\s+what|just|please)[,\s]+)*"
+_CANCEL_PHRASE = (r"(?:cancel(?:\s+(?:it|that|this|everything|the\s+whole\s+thing))?|stop(?:\s+(?:it|this|that))?|"
+                  r"never\s?mind|nevermind|forget\s+(?:it|about\s+it|that|this)|quit|abort|"
+                  r"i\s+(?:don'?t|do\s+not)\s+want\s+(?:it|this|that|to\s+do\s+this)(?:\s+any\s?more)?|"
+                  r"i\s+changed\s+my\s+mind)")
+_CANCEL = re.compile(_LEAD + _CANCEL_PHRASE + r"(?:[\s,.!;]+" + _CANCEL_PHRASE + r")*"
+                     r"(?:\s*,?\s*(?:please|thanks|thank\s+you))?[\s.!]*$", re.I)
+# "never mind, cancel the booking": a cancel with an object naming the task (unless the agent has a cancel task)
+_CANCEL_OBJECT = re.compile(_LEAD + r"(?:" + _CANCEL_PHRASE + r"[\s,.!;]+)*(?:please\s+)?(?:cancel|stop|forget\s+about)"
+                            r"\s+(?:the|my|this|that|our|your)\s+(?!.*\b(?:and|instead|but|then|so|or)\b)"
+                            r"[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,2}"
+                            r"(?:\s*,?\s*(?:please|thanks|thank\s+you))?[\s.!]*$", re.I)
+_RESTART = re.compile(_LEAD + r"(?:start\s+(?:over|again|from\s+scratch)|let'?s\s+start\s+(?:over|again)|restart|"
+                      r"reset|begin\s+again)(?:\s*,?\s*please)?[\s.!]*$", re.I)
+_SWITCH = re.compile(r"\b(?:actually|instead|rather|change\s+of\s+plans?|different\s+thing|something\s+else)\b", re.I)
+CONTROL_MARK = "control"
+"""Key of the say act by which the agent asked "do you want to stop ...?" (read back next turn)."""
+
+
+def index(reader: "TurnReader") -> SemanticIndex:
+    idx = reader.view.index()
+    if idx.fallback_reason and not any(r["rule"] == "semantic-fallback" for r in reader.rules):
+        reader.note("semantic-fallback", "", reason=idx.fallback_reason)
+    return idx
+
+
+# ---------------------------------------------------------------- conversation control
+
+def current_task(reader: "TurnReader") -> TaskRecord | None:
+    """The task the user is doing: the root of the record just asked about, else the latest active root."""
+    if reader.expect is not None:
+        rec = reader.expect.rec
+        chain = [rec, *reader.state.ancestors(rec)]
+        return chain[-1]
+    roots = [r for r in reader.state.tasks() if r.parent is None and r.status == "active"]
+    roots.sort(key=lambda r: (r.initiator == "user", reader.state.tasks().index(r)))
+    return roots[-1] if roots else None
+
+
+def holds_values(reader: "TurnReader", rec: TaskRecord) -> bool:
+    for key, value in rec.values.items():
+        child = reader.state.get(ref_target(value) or "")
+        if isinstance(child, TaskRecord):
+            if holds_values(reader, child):
+                return True
+        elif value is not None:
+            return True
+    return False
+
+
+def control_rule(reader: "TurnReader", text: str) -> bool:
+    """Cancel / never mind / start over (and the yes or no to "do you want to stop?")."""
+    pending = next((a for a in reader.acts if a.get(CONTROL_MARK)), None)
+    if pending is not None:
+        yn = yes_no(text)
+        if yn is not None and not yn[2].strip(" ,.!?"):
+            rec = reader.state.get(pending.get("var", ""))
+            if yn[0] and isinstance(rec, TaskRecord):
+                _exit(reader, rec, pending[CONTROL_MARK], yn[1], confirmed=True)
+            else:
+                reader.note("control-kept", yn[1], reason="the user chose to go on with the task")
+            return True
+    intent = "restart" if _RESTART.match(text) else "cancel" if _CANCEL.match(text) else None
+    if intent is None and _CANCEL_OBJECT.match(text) and not _has_cancel_task(reader):
+        intent = "cancel"
+    return intent is not None and _control(reader, text, intent, {})
+
+
+def _has_cancel_task(reader: "TurnReader") -> bool:
+    """An agent whose own tasks cancel things ("Cancel Order") reads "cancel my order" as that task."""
+    texts = [ws.name for ws in reader.spec.worksheets] + [
+        v.value for ws in reader.spec.worksheets for f in ws.fields for v in f.enum_values]
+    return any(re.search(r"cancel", re.sub(r"([a-z])([A-Z])", r"\1 \2", t), re.I) for t in texts)
+
+
+def semantic_control(reader: "TurnReader", text: str) -> bool:
+    """Control said in other words ("let's drop the whole thing"), tried only when no rule read the turn:
+    a short turn whose best reading is a control intent, clearly, and no task reading is plausible."""
+    if len(text.split()) > 6 or yes_no(text) is not None or _SWITCH.search(text):
+        return False
+    ranked = index(reader).rank(clean(text), lambda e: e.kind in ("control", "task", "enum"))
+    if ranked.best is None or ranked.best.kind != "control" or not ranked.decided(CONTROL_THRESHOLD, CONTROL_MARGIN) \
+            or ranked.runner_score >= TASK_THRESHOLD:
+        return False
+    return _control(reader, text, ranked.best.value, ranked.trace())
+
+
+def _control(reader: "TurnReader", text: str, intent: str, how: dict[str, Any]) -> bool:
+    rec = current_task(reader)
+    if rec is None:
+        reader.note("control-nothing", text, intent=intent, reason="no task is in progress")
+        return True
+    if holds_values(reader, rec):
+        what = snake_case(rec.worksheet).replace("_", " ")
+        verb = "start over" if intent == "restart" else "stop"
+        reader.note(f"control-{intent}", text, var=rec.var, **how,
+                    reply=f"Do you want me to {verb} with this {what}? What you told me so far will be "
+                          f"dropped. (yes or no)", reply_meta={CONTROL_MARK: intent, "var": rec.var})
+        return True
+    _exit(reader, rec, intent, text, confirmed=False, **how)
+    return True
+
+
+def _exit(reader: "TurnReader", rec: TaskRecord, intent: str, words: str, *, confirmed: bool, **how: Any) -> None:
+    reader.emit(f"control-{intent}", words, f"exitws({rec.var})", confirmed=confirmed, **how)
+    _clear_trigger(reader, rec, intent, words)
+    if intent == "restart" or reader.spec.start_worksheet() is not None and \
+            rec.worksheet == reader.spec.start_worksheet().name:
+        var = reader.state.new_var(snake_case(rec.worksheet))
+        reader.emit(f"control-{intent}", words, f"{var} = {rec.worksheet}()")
+
+
+def _clear_trigger(reader: "TurnReader", rec: TaskRecord, intent: str, words: str) -> None:
+    """The value that opened the exited task (`user_task == "Book Restaurant"`) is cleared too: left set, the
+    predicate still holds and the agent would open the same task again at once."""
+    ws = reader.spec.worksheet(rec.worksheet)
+    if ws is None or intent == "restart":
+        return
+    for path, value in equalities(ws.predicate):
+        field = path[-1]
+        for other in reader.state.tasks():
+            if other is rec or other.status != "active" or other.values.get(field) != value:
+                continue
+            reader.emit(f"control-{intent}", words, f"{other.var}.{field} = None", reason="it opened the exited task")
+
+
+# ---------------------------------------------------------------- tasks by meaning
+
+def _path(reader: "TurnReader", entry: Entry) -> dict[str, str]:
+    """field -> value the entry implies: its own enum value and the equalities of the predicates on its way."""
+    ws = reader.spec.worksheet(entry.worksheet)
+    out: dict[str, str] = {}
+    if ws is None:
+        return out
+    sources = [ws.predicate]
+    f = ws.field(entry.field) if entry.field else None
+    if f is not None:
+        sources.append(f.predicate)
+    for src in sources:
+        for path, value in equalities(src):
+            if isinstance(value, str):
+                out[path[-1]] = value
+    if entry.kind == "enum":
+        out[entry.field] = entry.value
+    return out
+
+
+def _roots(reader: "TurnReader") -> dict[str, str]:
+    """worksheet -> the top-level task worksheet it is nested in (itself for a top-level one)."""
+    parent: dict[str, str] = {}
+    for ws in reader.spec.task_worksheets():
+        for f in ws.fields:
+            base = f.type.split("[")[-1].strip("]")
+            if reader.spec.worksheet(base) is not None and reader.spec.worksheet(base).kind == "task":
+                parent.setdefault(base, ws.name)
+    out = {}
+    for ws in reader.spec.task_worksheets():
+        name, seen = ws.name, set()
+        while name in parent and name not in seen:
+            seen.add(name)
+            name = parent[name]
+        out[ws.name] = name
+    return out
+
+
+def _conflict(reader: "TurnReader", roots: dict[str, str], a: Entry, b: Entry, *, coarse: bool = False) -> bool:
+    """Two readings that cannot both be meant: another value of a field on their paths, or two independent
+    top-level tasks (no predicate links them). `coarse` compares the tasks only: an option inside an
+    activated worksheet (its size, its reason) does not count."""
+    pa, pb = _signature(reader, roots, a), _signature(reader, roots, b)
+    if coarse:
+        for entry, sig in ((a, pa), (b, pb)):
+            ws = reader.spec.worksheet(entry.worksheet)
+            if entry.kind == "enum" and ws is not None and ws.predicate.strip():
+                sig.pop(entry.field, None)
+    return any(k in pb and pb[k] != v for k, v in pa.items())
+
+
+def _signature(reader: "TurnReader", roots: dict[str, str], entry: Entry) -> dict[str, str]:
+    sig = dict(_path(reader, entry))
+    root = reader.spec.worksheet(roots.get(entry.worksheet, entry.worksheet))
+    if root is not None and not root.predicate.strip():
+        sig["$task"] = root.name
+    return sig
+
+
+def rank_tasks(reader: "TurnReader", text: str, *, coarse: bool = False) -> Ranked:
+    """Task readings of the turn. Names of KB rows and values ("the Urbanline Laptop Backpack") are left out:
+    they say what the task is about, not which task, and they dilute the sentence's meaning."""
+    roots = _roots(reader)
+    whole = without_values(reader, without_kb_terms(reader, clean(text)))
+    parts = [whole, *(clean(p) for p in _CLAUSE.split(whole) if len(p.split()) >= 3)] \
+        if len(whole.split()) > 12 else [whole]
+    return index(reader).rank_parts(parts, lambda e: e.kind in ("task", "enum"),
+                                    same=lambda a, b: not _conflict(reader, roots, a, b, coarse=coarse))
+
+
+_CLAUSE = re.compile(r"[.,;!?]\s+|\s+(?:and|but|so)\s+", re.I)
+
+
+def without_values(reader: "TurnReader", text: str) -> str:
+    """The turn without dates, times, e-mails and phone numbers (with their lead-in word): values say
+    nothing about which task is meant, and in a long turn they dilute its meaning."""
+    spans = find_dates(text, reader.today) + find_times(text) + find_emails(text) + find_phones(text)
+    for span in sorted(spans, key=lambda sp: -sp.start):
+        text = text[:span.start] + " " + text[span.end:]
+    text = re.sub(r"\b(?:on|at|for|by|with|is)\s+(?=[,.;!?]|$)", "", text)
+    text = re.sub(r"\b(?:with|on|at)\s+it\b", "", text)
+    return re.sub(r"\s+", " ", text).strip(" ,") or text
+
+
+def without_kb_terms(reader: "TurnReader", text: str) -> str:
+    """KB names and values replaced by "it" (naming the row type instead turns searches into requests)."""
+    if reader.ctx.kb is None:
+        return text
+    noun = "it"
+    terms = sorted(reader.vocabulary.found_in(text, reader.ctx.kb), key=len, reverse=True)
+    for term in terms:
+        if len(term) >= 4:
+            text = re.sub(rf"(?i)\b{re.escape(term)}\b", "\x00", text)
+    text = re.sub(r"(?:\x00[\s,]*)+", "\x00 ", text)
+    text = re.sub(r"\b(?:the|a|an)\s+\x00", "\x00", text)
+    return re.sub(r"\s+", " ", text.replace("\x00", noun)).strip()
+
+
+def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_THRESHOLD,
+                  margin: float = TASK_MARGIN) -> bool:
+    """A task (or an option that selects one) described in the user's own words."""
+    ranked = rank_tasks(reader, text)
+    if ranked.best is None or ranked.score < threshold:
+        return False
+    if threshold > TASK_THRESHOLD and not ranked.decided(threshold, margin):
+        return False  # a stricter reading (a wh-question) that is not clear stays a question
+    if not ranked.decided(TASK_THRESHOLD, TASK_MARGIN):
+        coarse = rank_tasks(reader, text, coarse=True)
+        if coarse.best is not None and coarse.best.kind == "enum" and coarse.decided(TASK_THRESHOLD, TASK_MARGIN):
+            # "order one tee in small": One Size or S is unclear, but both are options of the same task
+            task = Entry("task", coarse.best.worksheet)
+            return apply_reading(reader, Ranked(task, coarse.score, coarse.text, coarse.runner_up,
+                                                coarse.runner_score), text, "task-semantic")
+        reader.note("task-uncertain", text, reading=ranked.best.label, **ranked.trace(),
+                    reason="two readings are close; nothing is guessed",
+                    say=f"Sorry, I'm not sure what you would like: {_phrase(ranked.best)} or "
+                        f"{_phrase(ranked.runner_up)}?" if ranked.runner_up else None)
+        return False
+    return apply_reading(reader, ranked, text, "task-semantic")
+
+
+def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) -> bool:
+    """Set the enum values the reading implies on the live records, and open the worksheets they activate
+    (or the reading's own top-level worksheet). Each statement carries the score and the runner-up."""
+    entry = ranked.best
+    assert entry is not None
+    before = len(reader.rules)
+    path = _path(reader, entry)
+    bag = Bag.of(text)
+    overlay: dict[str, dict[str, Any]] = {}
+    for rec in [r for r in reader.view.live_records() if r.parent is None]:
+        ws = reader.view.worksheet(rec)
+        tree = {f.name for w in [ws, *reachable(reader, ws)] for f in w.fields}
+        hints = {k: (v, [ranked.text]) for k, v in path.items() if k in tree}
+        if not hints:
+            continue
+        found = match_worksheet(reader, bag, ws, dict(rec.values), [], rec, hints=hints)
+        for name, (value_text, _plain, _words) in found.items.items():
+            if literal(rec.values.get(name)) != value_text:
+                reader.emit(rule, text, f"{rec.var}.{name} = {value_text}")
+        overlay[rec.var] = found.plain()
+        if rule == "switch-task":  # the new task replaces the old one's option on the same record
+            for name, value in hints.items():
+                if ws.field(name) is not None and rec.values.get(name) not in (None, value[0]):
+                    reader.emit(rule, text, f"{rec.var}.{name} = {literal(value[0])}")
+                    overlay[rec.var][name] = value[0]
+    all_hints = {k: (v, [ranked.text]) for k, v in path.items()}
+    opened = open_activated(reader, overlay, text, bag, rule=rule, hints=all_hints) if overlay else []
+    own = reader.spec.worksheet(_roots(reader).get(entry.worksheet, entry.worksheet))
+    start = reader.spec.start_worksheet()
+    if own is not None and own not in opened and not own.predicate.strip() \
+            and (start is None or own.name != start.name) \
+            and not any(r.status == "active" for r in reader.state.of_worksheet(own.name)):
+        open_worksheet(reader, own, text, bag, rule=rule, hints=all_hints)
+    for r in reader.rules[before:]:
+        if r.get("statement"):
+            r.update(reading=entry.label, **ranked.trace())
+    return any(r.get("statement") for r in reader.rules[before:])
+
+
+def switch_task(reader: "TurnReader", text: str) -> bool:
+    """ "Actually I want to cancel instead": another top-level task while one is in progress."""
+    if not _SWITCH.search(text):
+        return False
+    current = current_task(reader)
+    if current is None:
+        return False
+    ranked = rank_tasks(reader, text)
+    if not ranked.decided(TASK_THRESHOLD, TASK_MARGIN) or \
+            not _conflict(reader, _roots(reader), Entry("task", current.worksheet), ranked.best):  # type: ignore[arg-type]
+        ranked = _other_than(reader, text, current)  # the same task, or unclear: is another one clearly meant?
+        if ranked is None:
+            return False
+    reader.emit("switch-task", text, f"exitws({current.var})", reading=ranked.best.label, **ranked.trace())
+    apply_reading(reader, ranked, text, "switch-task")
+    return True
+
+
+def _other_than(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked | None:
+    """ "actually, can you first check on my order?": "actually" says the user wants a task other than the
+    current one, so the current task's own readings are left out and the best other task is taken when it clears
+    the threshold and the margin over the remaining readings. Never when the turn gives a value for the current
+    task ("actually make it six"), which is a change of mind."""
+    from ..slots import find_mentions  # late: a rare path
+    if find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
+        return None
+    roots = _roots(reader)
+    mine = Entry("task", current.worksheet)
+    whole = without_values(reader, without_kb_terms(reader, clean(text)))
+    ranked = index(reader).rank(whole, lambda e: e.kind in ("task", "enum") and _conflict(reader, roots, mine, e),
+                                same=lambda a, b: not _conflict(reader, roots, a, b))
+    return ranked if ranked.decided(TASK_THRESHOLD, TASK_MARGIN) else None
+
+
+# ---------------------------------------------------------------- an enum answer by meaning
+
+def semantic_enum(reader: "TurnReader", f: Field, text: str) -> tuple[str, Ranked] | None:
+    """The value of the asked enum field that the answer means, when one clearly wins."""
+    ws = reader.expect.rec.worksheet if reader.expect else ""
+    ranked = index(reader).rank(clean(text), lambda e: e.kind == "enum" and e.worksheet == ws and e.field == f.name)
+    if ranked.decided(ENUM_THRESHOLD, ENUM_MARGIN) or (ranked.best is not None and ranked.score >= ENUM_THRESHOLD
+                                                       and said_verbatim(ranked.text, text)):
+        return ranked.best.value, ranked  # type: ignore[union-attr]
+    if ranked.best is not None and ranked.score >= ENUM_THRESHOLD:
+        reader.note("enum-uncertain", text, reading=ranked.best.label, **ranked.trace(),
+                    reason="two options are close; the question is asked again",
+                    say=f"Sorry, I'm not sure which you mean: {_phrase(ranked.best)} or "
+                        f"{_phrase(ranked.runner_up)}?" if ranked.runner_up else None)
+    return None
+
+
+def said_verbatim(taught: str, text: str) -> bool:
+    """The developer's text (an example of two or more words) is said word for word inside the turn ("pretty
+    bad, I can't do my job without it" says the example "I can't do my job"): taught, so no margin is needed."""
+    norm = lambda t: " " + " ".join(re.findall(r"[a-z0-9']+", t.lower().replace("’", "'"))) + " "  # noqa: E731
+    return len(taught.split()) >= 2 and norm(taught) in norm(text)
+
+
+def _phrase(entry: Entry | None) -> str:
+    """An entry in words for a clarifying question: the option's value or the task's name."""
+    if entry is None:
+        return ""
+    return entry.value if entry.kind == "enum" else snake_case(entry.worksheet).replace("_", " ")
+
+
+def doubtful_value(reader: "TurnReader", f: Field, value: str) -> dict[str, Any] | None:
+    """A long answer (6+ words) to a short text question that means nothing like the field ("no new mail
+    since yesterday" for the device): not taken, since a wrong value is worse than none."""
+    if len(value.split()) < 6 or reader.expect is None:
+        return None
+    ws = reader.expect.rec.worksheet
+    ranked = index(reader).rank(clean(value), lambda e: e.kind == "field" and e.worksheet == ws and e.field == f.name)
+    return ranked.trace() if ranked.best is not None and ranked.score < FIELD_DOUBT else None

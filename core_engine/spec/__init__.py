@@ -1,0 +1,1 @@
+"""The worksheet specification: the pydantic model, lookups by name, typed values, safe parsing."""

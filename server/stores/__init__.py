@@ -1,0 +1,1 @@
+"""Where served conversations live: one interface, a SQLite and a PostgreSQL implementation."""

@@ -1,0 +1,1 @@
+"""Agent bundles and project folders: export, import by reconstruction, and loading them to run."""

@@ -1,0 +1,1 @@
+"""Knowledge-base files: reading, sniffing and importing tables into SQLite, and managing them."""
