@@ -34,13 +34,19 @@ with chat_col:
     text = st.chat_input("Say something to the agent", key="pg-chat-input")
     if text:
         try:
-            pg.send(project, text)
+            pg.send(project, text, defer_log=True)  # logged just below, once the reply is drawn
         except GenieError as exc:
             st.error(str(exc))
     k, n = pg.selected_turn(), len(conv.turns)
-    with history:
-        render_chat(conv.session.starting_prompt, conv.turns, selected=k,
-                    on_select=lambda i: setattr(pg, "selected", i))
+    try:
+        with history:
+            render_chat(conv.session.starting_prompt, conv.turns, selected=k,
+                        on_select=lambda i: setattr(pg, "selected", i))
+    finally:  # also when the run is stopped or restarted mid-way: a played turn is always logged
+        try:
+            pg.save_unsaved(project)
+        except GenieError as exc:
+            st.error(f"This turn is not saved in the project file yet (it will be retried): {exc}")
     if st.button("Save as test", icon=":material/playlist_add_check:", disabled=not conv.turns, key="pg-save"):
         save_test_dialog(pg, project)
 
