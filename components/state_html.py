@@ -7,7 +7,9 @@ the server about 8-15 ms and the browser a canvas grid to lay out, per record. O
 floor). The tables are small (a worksheet's fields), so sorting and resizing are not
 missed; every value is shown whole (wrapped), not cut at a column edge.
 
-No Streamlit here: `state_html(...)` returns a string, tested without a browser. Every
+No Streamlit here: `state_html(...)` returns a string, tested without a browser. The CSS is a
+separate, unchanging style-only element (`STATE_CSS`), so a new turn's table does not replace
+the page's style sheet (which makes the browser restyle the whole page). Every
 text from the spec, the state, KB rows or the user is HTML-escaped; nothing in it is
 markup.
 """
@@ -86,7 +88,7 @@ def state_html(records: list[dict[str, Any]], tables: dict[str, list[dict[str, A
                turn: int) -> str:
     """The inspector body. `tables[var]` holds the rows of a task record (changed, field, value, status,
     type); `statuses[var]` its shown status; `changes` the diff rows (None at the start)."""
-    out = [STATE_CSS, '<div class="genie-state">']
+    out = ['<div class="genie-state">']
     if not records:
         out.append('<div class="caption">No records yet.</div>')
     for rec in records:

@@ -20,7 +20,7 @@ from core_engine.replay import diff_states
 from core_engine.spec import Spec
 
 from components.graph_state import field_activity
-from components.state_html import state_html
+from components.state_html import STATE_CSS, state_html
 
 STATUS_ICONS = {"filled": "✓ filled", "confirmed": "✓✓ confirmed", "refused": "✗ refused (NA)",
                 "missing": "… missing", "inactive": "— inactive (predicate false)", "dont_ask": "not asked"}
@@ -109,6 +109,7 @@ def render_state(spec: Spec, state: dict[str, Any], previous: dict[str, Any] | N
     html, warning = body or state_body(spec, state, previous, turn=turn)
     if warning:
         st.warning(warning)
+    st.html(STATE_CSS)  # style only (Streamlit puts it in the event container), the same on every rerun
     st.html(html)
     # a toggle, not an expander: an expander's body is sent on every rerun, and the state JSON carries
     # every KB row of the conversation (hundreds of KB after a long session)
