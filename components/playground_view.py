@@ -36,7 +36,7 @@ def _guard(action, *args: Any) -> bool:
 def conversation_bar(pg: Playground, project: Any, agent: Any, settings: Any) -> None:
     """Pick a conversation (open ones and every one recorded in the project file, so a reload loses none);
     start a new one with the chosen parser and response generator."""
-    cols = st.columns([4, 2, 2, 2], vertical_alignment="bottom")
+    cols = st.columns([4, 2, 2, 3], vertical_alignment="bottom")  # "New conversation" whole at 1280 px
     open_logs = {c.log_id for c in pg.conversations if c.log_id}
     recorded = [log for log in project.logs() if log.id not in open_logs and log.turns]
     options = [("open", i) for i in range(len(pg.conversations))] + [("log", log.id) for log in recorded]
