@@ -330,6 +330,10 @@ def show_flashes() -> None:
         getattr(box, kind, box.info)(message)
 
 
+def has_flashes() -> bool:
+    return bool(st.session_state.get(_KEY_FLASH))
+
+
 def selected(key: str, default: Any = None) -> Any:
     return st.session_state.get(_KEY_SELECTED, {}).get(key, default)
 

@@ -76,6 +76,11 @@ def table_cell(page, text: str):
     return page.locator('[data-testid="stDataFrame"] td', has_text=text).first
 
 
+def state_cell(page, text: str):
+    """A cell of the state inspector's tables (one HTML element, components/playground/state_html.py)."""
+    return page.locator(".genie-state td", has_text=text).first
+
+
 def open_playground(page, studio, project: str) -> None:
     ensure_project(studio, project, "restaurant_reservation")
     goto(page, studio, "playground", f"project={project}")
@@ -173,7 +178,7 @@ def test_fork_and_inject(studio, page):
     expect(messages(page).nth(3)).to_contain_text("answer.result[2]")
     expect(messages(page).nth(4)).to_contain_text("date of the reservation")
     tab(page, "State")
-    table_cell(page, "Ragazza (row)").wait_for(state="attached")
+    state_cell(page, "Ragazza (row)").wait_for()
 
     tab(page, "Edit & inject")
     fill(page, "Statements", "import os")

@@ -89,6 +89,7 @@ class ConversationLog:
         self._store = store
         self.id = log_id
         self._last_state: dict[str, Any] | None = None  # the state of the last stored turn (for deltas)
+        self._last_turn = 0  # the number of that turn: another handle's append since then means a reread
         info = _info(rows[0])
         self.created, self.title, self.parser, self.rg, self.spec_version = (
             info.created, info.title, info.parser, info.rg, info.spec_version)
@@ -109,7 +110,7 @@ class ConversationLog:
                              (self.id,)).fetchone()[0]
             if isinstance(state, dict):
                 state = _cap_rows(state)
-                previous = self._last_state if n > 1 else None
+                previous = self._last_state if n > 1 and self._last_turn == n - 1 else None
                 if previous is None and n > 1:
                     previous = self._rebuild()[-1].get("state")
                 if isinstance(previous, dict):
@@ -122,6 +123,7 @@ class ConversationLog:
                          (self.id, n, now().isoformat(), text))
             conn.execute("UPDATE _genie_logs SET turns = ? WHERE id = ?", (n, self.id))
         self._last_state = state if isinstance(state, dict) else None
+        self._last_turn = n
 
     def turns(self) -> list[dict[str, Any]]:
         """Every turn with its whole state (deltas applied in order)."""

@@ -168,3 +168,48 @@ def test_accepting_the_new_behaviour_makes_the_failing_test_pass(project, played
     new = accept_new_behaviour(test, result)
     assert [c["turn"] for c in changed_turns(test, new)][0] == 3
     assert run_test(changed, new).passed and not run_test(agent, new).passed
+
+
+def test_a_deferred_turn_is_logged_by_save_unsaved_in_order(project):
+    pg = Playground(project.name)
+    pg.start(project, project.agent(), parser="offline", rg="template")
+    log_id = pg.current.log_id
+    pg.send(project, TURNS[0], defer_log=True)
+    pg.send(project, TURNS[1], defer_log=True)
+    assert project.open_log(log_id).turns() == []  # drawn first, written after
+    pg.save_unsaved(project)
+    assert pg.unsaved == []
+    turns = project.open_log(log_id).turns()
+    assert [t["user"] for t in turns] == TURNS[:2]
+    assert turns[1]["state"]["records"] == pg.current.turns[1].state["records"]
+
+
+def test_a_turn_whose_write_fails_stays_unsaved_and_is_written_later(project):
+    pg = Playground(project.name)
+    pg.start(project, project.agent(), parser="offline", rg="template")
+    log_id = pg.current.log_id
+
+    class Failing:
+        def open_log(self, _):
+            raise GenieError("disk full")
+
+    pg.send(project, TURNS[0], defer_log=True)
+    with pytest.raises(GenieError):
+        pg.save_unsaved(Failing())
+    assert len(pg.unsaved) == 1
+    pg.send(project, TURNS[1])  # not deferred: writes everything pending, in order
+    assert [t["user"] for t in project.open_log(log_id).turns()] == TURNS[:2]
+
+
+def test_a_log_handle_rereads_after_another_handle_appended(project):
+    pg = Playground(project.name)
+    pg.start(project, project.agent(), parser="offline", rg="template")
+    log_id = pg.current.log_id
+    pg.send(project, TURNS[0])
+    other = Playground(project.name)
+    other.reopen(project, project.agent(), log_id)  # another tab continues the same log
+    other.send(project, TURNS[1])
+    pg.send(project, TURNS[2])  # this tab's handle last stored turn 1; turn 2 came from the other one
+    turns = project.open_log(log_id).turns()
+    assert [t["user"] for t in turns] == TURNS[:3]
+    assert turns[2]["state"]["records"] == pg.current.turns[-1].state["records"]

@@ -36,7 +36,7 @@ def _guard(action, *args: Any) -> bool:
 def conversation_bar(pg: Playground, project: Any, agent: Any, settings: Any) -> None:
     """Pick a conversation (open ones and every one recorded in the project file, so a reload loses none);
     start a new one with the chosen parser and response generator."""
-    cols = st.columns([4, 2, 2, 2], vertical_alignment="bottom")
+    cols = st.columns([4, 2, 2, 3], vertical_alignment="bottom")  # "New conversation" whole at 1280 px
     open_logs = {c.log_id for c in pg.conversations if c.log_id}
     recorded = [log for log in project.logs() if log.id not in open_logs and log.turns]
     options = [("open", i) for i in range(len(pg.conversations))] + [("log", log.id) for log in recorded]
@@ -73,15 +73,16 @@ def conversation_bar(pg: Playground, project: Any, agent: Any, settings: Any) ->
 
 
 def time_travel_bar(pg: Playground, project: Any, k: int, n: int) -> None:
-    cols = st.columns(3)
-    cols[0].button(f"Rewind to turn {k}", icon=":material/history:", disabled=k >= n, width="stretch",
-                   help="Forget the turns after this one and continue from here",
-                   on_click=_guard, args=(pg.rewind_to, project, k))
-    cols[1].button(f"Fork at turn {k}", icon=":material/call_split:", width="stretch",
-                   help="A new conversation that starts with turns 1..k; this one is kept",
-                   on_click=_guard, args=(pg.fork_at, project, k))
-    if cols[2].button("Graph overlay", icon=":material/hub:", width="stretch",
-                      help="The dependency graph with this turn's state drawn on it"):
+    # one row that wraps (not three columns): fewer elements per rerun, and a label is never cut short
+    row = st.container(horizontal=True, gap="small")
+    row.button(f"Rewind to turn {k}", icon=":material/history:", disabled=k >= n,
+               help="Forget the turns after this one and continue from here",
+               on_click=_guard, args=(pg.rewind_to, project, k))
+    row.button(f"Fork at turn {k}", icon=":material/call_split:",
+               help="A new conversation that starts with turns 1..k; this one is kept",
+               on_click=_guard, args=(pg.fork_at, project, k))
+    if row.button("Graph overlay", icon=":material/hub:",
+                  help="The dependency graph with this turn's state drawn on it"):
         graph_dialog(pg, k)
 
 

@@ -42,6 +42,11 @@ class Playground:
     selected: int | None = None  # 0 = the start, k = after turn k; None = follow the latest turn
     last_replay: ReplayReport | None = None
     message: tuple[str, str] | None = None  # (kind, text) shown once by the page
+    # turns played but not yet in their log: (log id, turn, its number); see `send(..., defer_log=True)`
+    unsaved: list[tuple[str, TurnResult, int]] = field(default_factory=list, repr=False)
+    # open log handles by id (one per log: it keeps the last stored state, so an append stores a delta
+    # without reading the log back)
+    log_handles: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     # ------------------------------------------------------------ access
     @property
@@ -83,6 +88,7 @@ class Playground:
             if conv.log_id == log_id:
                 self.switch(i)
                 return conv
+        self.save_unsaved(project)  # the log is read back: its turns played here first
         log = project.open_log(log_id)
         opts = {k: v for k, v in (options or {}).items() if k not in ("parser", "rg")}
         report = replay(agent, log.turns(), parser=log.parser, rg=log.rg, **opts)
@@ -98,9 +104,11 @@ class Playground:
         self.active, self.selected, self.last_replay = index, None, None
 
     # ------------------------------------------------------------ turns
-    def send(self, project: Any, text: str) -> TurnResult:
+    def send(self, project: Any, text: str, *, defer_log: bool = False) -> TurnResult:
+        """Play one user turn. With `defer_log` the turn is recorded by the next `save_unsaved` (the page
+        draws the reply first, then writes, before its script run ends); otherwise it is written now."""
         conv = self._require()
-        return self._record(project, conv, conv.session.turn(text))
+        return self._record(project, conv, conv.session.turn(text), defer=defer_log)
 
     def inject(self, project: Any, statements: str) -> TurnResult:
         conv = self._require()
@@ -110,11 +118,25 @@ class Playground:
         conv = self._require()
         return self._record(project, conv, conv.session.set_field(var, field_name, value))
 
-    def _record(self, project: Any, conv: Conversation, result: TurnResult) -> TurnResult:
+    def _record(self, project: Any, conv: Conversation, result: TurnResult, *, defer: bool = False) -> TurnResult:
         if conv.log_id and project is not None:
-            project.open_log(conv.log_id).append(result.to_json(len(conv.turns)))
+            self.unsaved.append((conv.log_id, result, len(conv.turns)))
+            if not defer:
+                self.save_unsaved(project)
         self.selected = None
         return result
+
+    def save_unsaved(self, project: Any) -> None:
+        """Append every turn not yet logged to its log, in order (a durable write each). A turn that cannot
+        be written stays listed (and the error is raised), so a later call writes it: nothing is lost."""
+        while self.unsaved and project is not None:
+            log_id, result, number = self.unsaved[0]
+            opened, log = self.log_handles.get(log_id, (None, None))
+            if opened is not project:  # a handle belongs to the open file (a replaced file is reopened)
+                log = project.open_log(log_id)
+                self.log_handles[log_id] = (project, log)
+            log.append(result.to_json(number))
+            self.unsaved.pop(0)
 
     # ------------------------------------------------------------ time travel
     def rewind_to(self, project: Any, k: int) -> None:

@@ -1,19 +1,16 @@
 """Playground: chat with the agent beside the formal state and the trace of every turn.
 
 Thin: the model is `components.playground.model.Playground` (kept per project in session
-state), the widgets are in `components/`. Every turn is recorded in a conversation
-log of the project file.
+state), the widgets are in `components/playground/`; the chat and the inspector below the
+conversation picker are one fragment (`components/playground/body.py`). Every turn is
+recorded in a conversation log of the project file.
 """
 
 import streamlit as st
 
 from components import session as ss
-from components.playground.act_trace import render_trace
-from components.playground.chat import render_chat
-from components.playground.controls import (conversation_bar, edit_panel, replay_panel, save_test_dialog,
-                                        time_travel_bar)
-from components.playground.state_inspector import render_state
-from core_engine import GenieError
+from components.playground.body import chat_and_inspector, outside
+from components.playground.controls import conversation_bar
 
 project = ss.require_project()
 agent = ss.agent_for(project)
@@ -23,46 +20,7 @@ pg = ss.playground_store(project.name)
 st.title("Playground")
 ss.show_flashes()
 conversation_bar(pg, project, agent, settings)
-conv = pg.current
-if conv is None:
+if pg.current is None:
     st.stop()
-spec = conv.session.agent.spec
 
-chat_col, inspect_col = st.columns([5, 7], gap="medium")
-with chat_col:
-    history = st.container(height=620, autoscroll=True, key="pg-history")
-    text = st.chat_input("Say something to the agent", key="pg-chat-input")
-    if text:
-        try:
-            pg.send(project, text)
-        except GenieError as exc:
-            st.error(str(exc))
-    k, n = pg.selected_turn(), len(conv.turns)
-    with history:
-        render_chat(conv.session.starting_prompt, conv.turns, selected=k,
-                    on_select=lambda i: setattr(pg, "selected", i))
-    if st.button("Save as test", icon=":material/playlist_add_check:", disabled=not conv.turns, key="pg-save"):
-        save_test_dialog(pg, project)
-
-with inspect_col:
-    st.subheader(f"Turn {k} of {n}" if k else "The start")
-    time_travel_bar(pg, project, k, n)
-    state_tab, trace_tab, edit_tab, replay_tab = st.tabs(["State", "Trace", "Edit & inject", "Replay"],
-                                                         key="pg-inspect-tab", on_change="rerun")
-    if state_tab.open is not False:  # only the open tab is drawn (lazy tabs)
-        with state_tab:
-            render_state(spec, pg.state_at(k), pg.state_at(k - 1) if k else None, turn=k)
-    if trace_tab.open is not False:
-        with trace_tab:
-            if k:
-                render_trace(conv.turns[k - 1], key="pg-trace")
-            else:
-                st.caption("The conversation starts with the agent's starting prompt; pick a turn to see its trace.")
-    if edit_tab.open is not False:
-        with edit_tab:
-            if k < n:
-                st.info(f"Edits apply to the current turn ({n}). To edit turn {k}, rewind to it first.")
-            edit_panel(pg, project, spec)
-    if replay_tab.open is not False:
-        with replay_tab:
-            replay_panel(pg, project, agent, settings)
+chat_and_inspector(pg, project, agent, settings, outside(pg, project))
