@@ -287,3 +287,29 @@ def test_genie_help_does_not_import_the_heavy_libraries():
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_parts_of_a_completed_task_are_settled_and_not_live_for_the_parser():
+    """A nested record whose task was carried out is shared and frozen like the task, so it is not
+    visited again, and the offline parser no longer offers it values (a new ticket's details go to
+    the new ticket)."""
+    from bench.bench_load import TODAY, lines
+    from core_engine.parsers.offline.slots import StateView
+    agent = Agent.load(ROOT / "sample_projects" / "ticket_submission")
+    session = agent.new_session(parser="offline", today=TODAY)
+    first_ticket = lines("ticket_submission")[:5]  # a complaint, its details, a name, "Correct"
+    for line in first_ticket:
+        assert session.turn(line).ok
+    assert session.current.get("main").status == "completed"
+    assert session.turn(first_ticket[0]).ok  # the same problem again: a second ticket
+    state = session.current
+    nested = state.get("external_test_credits")
+    assert nested.status == "active" and nested.outcome is not None and nested.__dict__.get("_frozen")
+    assert nested not in state.open_records()
+    live = [r.var for r in StateView(agent.spec, state).live_records()]
+    assert "external_test_credits" not in live and "external_test_credits_2" in live
+    before = dict(nested.values)
+    for line in first_ticket[1:3]:
+        assert session.turn(line).ok
+    assert dict(session.current.get("external_test_credits").values) == before
+    assert session.current.get("external_test_credits_2").values

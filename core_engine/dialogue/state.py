@@ -347,7 +347,7 @@ class DialogueState:
         still_open: list[int] = []
         for i in open_indices:
             r = records[i]
-            if r.settled():
+            if r.settled() or self._done_under_settled_parent(r):
                 if isinstance(r, TaskRecord):
                     r.freeze()
                 else:
@@ -368,6 +368,15 @@ class DialogueState:
         if json_list is not None and json_list[0] is self.records and json_list[1] == n:
             d["_json"] = [records, n, list(json_list[2]), list(still_open)]
         return new
+
+    def _done_under_settled_parent(self, r: Record) -> bool:
+        """A nested record whose completion ran, inside a task that is settled: the task was carried
+        out, so nothing changes its parts any more either (they are shared and frozen like it)."""
+        if not isinstance(r, TaskRecord) or r.parent is None or r.outcome is None \
+                or not r.values.keys() <= set(r.actions_done):
+            return False
+        parent = self.get(r.parent)
+        return parent is not None and bool(parent.__dict__.get("_frozen"))
 
     def records_json(self) -> list[dict[str, Any]]:
         """Every record's JSON; a copy's frozen records reuse the JSON its source had built."""

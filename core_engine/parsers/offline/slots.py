@@ -92,8 +92,8 @@ class StateView:
     def record_live(self, rec: TaskRecord) -> bool:
         if rec.status != "active":
             return False
-        for r in [rec, *self.state.ancestors(rec)]:
-            if r.status == "abandoned" or holds(self.worksheet(r).predicate, self.lookup(r)) is False:
+        for r in [rec, *self.state.ancestors(rec)]:  # a part of a completed or abandoned task is not live
+            if r.status != "active" or holds(self.worksheet(r).predicate, self.lookup(r)) is False:
                 return False
             if r.parent and r.parent_field:
                 parent = self.state.get(r.parent)
