@@ -615,7 +615,7 @@ class TurnReader:
         elif shape(e.field) == "short" and not coded and not extras and (doubt := doubtful_value(self, e.field, value)):
             self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
                                                              "the question is asked again")
-        elif not extras or coded or len(text.split()) <= 3:
+        elif not extras or coded or len(text.split()) <= 3 or (shape(e.field) == "name" and value in text):
             rule = "free-text" if shape(e.field) == "short" else "answer-to-ask"
             self.assign(rule, text, e.rec, e.field, value, type="str", shape=shape(e.field))
             self.answered = True

@@ -147,6 +147,8 @@ _PERSON_WORDS = {"full", "first", "last", "given", "family", "middle", "sur", "n
                  "your", "student", "customer", "patient", "user", "client", "person", "contact", "owner", "holder",
                  "account", "guest", "passenger", "employee", "member", "applicant", "caller", "requester"}
 """Words of a `*_name` field that say it is a person's name (anything else names a thing)."""
+_PERSON_NAME_DESC = re.compile(r"\b(?:full|first|last|given|family|legal|maiden)\s+names?\b|\bsurnames?\b", re.I)
+"""A description that speaks of a person's name (things have names, only people have full or first names)."""
 _EMAIL_WORDS = {"email", "mail", "e-mail"}
 _CODE_WORDS = {"id", "number", "num", "account", "pin", "code", "phone", "zip", "ssn", "routing"}
 _TEXT_WORDS = {"details", "detail", "description", "describe", "notes", "note", "request", "comment",
@@ -164,6 +166,8 @@ def shape(f: Field) -> str:
         return "code"  # before the description: "The order number from the confirmation email" is a number
     if "name" in name_words and name_words - {"name"} <= _PERSON_WORDS:  # full_name yes, product_name no
         return "name"
+    if "name" in name_words and _PERSON_NAME_DESC.search(f.description):
+        return "name"  # driver_name, "The main driver's full name": a person's name by the description's words
     if name_words & _DATE_WORDS:
         return "date"
     if desc_words & {"email", "e-mail"}:

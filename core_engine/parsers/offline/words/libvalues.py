@@ -59,6 +59,25 @@ def warm_up() -> None:
         parse_date("next tuesday the 9th", dt.date(2024, 7, 1))
 
 
+_DURATION = re.compile(r"^(?:a|an|one|a\s+couple\s+of|a\s+few|several|\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:days?|weeks?|months?|years?|nights?)$", re.I)
+_FROM_NOW = re.compile(r"^\s*(?:from\s+(?:now|today)|later|ago|after|hence)\b", re.I)
+_ORDINAL_POSITION = re.compile(r"^(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\s+(?:one|ones|option|choice|result|row|item|entry)\b",
+                               re.I)
+
+
+def not_a_date(text: str, words: str) -> bool:
+    """English that dateparser reads as a date but that says something else: a length of time ("6 days",
+    "a week" - a date only with "in ..." or "... from now") or a position in a list ("the 2nd one")."""
+    words = words.strip()
+    if _ORDINAL_POSITION.match(words):
+        return True
+    if not _DURATION.match(words):
+        return False
+    start = text.find(words)
+    before, after = text[:max(start, 0)], text[max(start, 0) + len(words):]
+    return not re.search(r"\b(?:in|within|after)\s*$", before, re.I) and not _FROM_NOW.match(after)
+
+
 def parse_date(text: str, today: dt.date, *, past: bool = False) -> Span | None:
     """A date `dateparser` finds in the text, kept only when it agrees with the words."""
     if not _DATE_HINT.search(text):
@@ -74,6 +93,8 @@ def parse_date(text: str, today: dt.date, *, past: bool = False) -> Span | None:
         return None
     for words, when in found:
         d = when.date()
+        if not_a_date(text, words):
+            continue
         named = [WEEKDAYS[w] for w in re.findall(r"[a-z]+", words.lower()) if w in WEEKDAYS]
         if named and d.weekday() != named[0]:
             continue  # "friday the 12th" read as another day: not trusted
@@ -129,4 +150,7 @@ def name_span(text: str) -> str | None:
         return name.title() if name.islower() else name
     runs = [r.group(1) for r in _CAP_RUN.finditer(tail) if r.group(1).split()[0] not in _NOT_NAMES]
     runs = [r for r in runs if len(r.split()) >= 2 or m is not None]
+    if not runs and m is not None:  # "Priya Raman, I'm 34": the intro leads to another value, the name is before it
+        runs = [r.group(1) for r in _CAP_RUN.finditer(body[:m.start()])
+                if r.group(1).split()[0] not in _NOT_NAMES and len(r.group(1).split()) >= 2]
     return runs[-1] if runs else None

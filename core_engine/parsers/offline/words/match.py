@@ -141,7 +141,11 @@ def enum_scores(f: Field, bag: Bag) -> list[tuple[int, str, list[str]]]:
 
 
 def best_enum(f: Field, bag: Bag, minimum: int = 2) -> tuple[str, list[str]] | None:
-    """The single best-scoring enum value, if it clearly wins."""
+    """The single best-scoring enum value, if it clearly wins.
+
+    A value does not win on words only: when the developer's examples of the runner-up use every word
+    that picked it ("rent" for a value named "... Rental" and in "I'd like to rent a car", an example of
+    another value), the words decide nothing and the reading by meaning decides."""
     scores = enum_scores(f, bag)
     if scores and 0 < scores[0][0] < minimum:  # "small": a value whose whole description is said, alone
         whole = [s for s in scores if s[0] > 0 and _covered(f, s[1], s[2])]
@@ -153,7 +157,15 @@ def best_enum(f: Field, bag: Bag, minimum: int = 2) -> tuple[str, list[str]] | N
         tied = [s for s in scores if s[0] == scores[0][0]]
         whole = [s for s in tied if _covered(f, s[1], s[2])]
         return (whole[0][1], whole[0][2]) if len(whole) == 1 else None  # "large": L, not "extra large"
+    if scores[1:] and scores[1][0] > 0 and set(scores[0][2]) <= set(_taught(f, scores[1][1], bag)):
+        return None  # the developer's examples use the same words for the runner-up: they decide nothing
     return scores[0][1], scores[0][2]
+
+
+def _taught(f: Field, value: str, bag: Bag) -> list[str]:
+    """The user's words that the developer's examples of `value` use ("rent" in "I'd like to rent a car")."""
+    ev = next(e for e in f.enum_values if e.value == value)
+    return bag.hits({s for ex in getattr(ev, "examples", None) or () for s in content_stems(ex)})
 
 
 def _covered(f: Field, value: str, matched: list[str]) -> bool:

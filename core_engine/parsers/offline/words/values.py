@@ -185,10 +185,12 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     return _longest_first([s for s in found if not any(s.overlaps(x) for x in slips)])
 
 
+POSITION_NOUNS = r"(?:one|ones|option|options|choice|result|results|row|item|entry|on\s+the\s+list)\b"
+"""After an ordinal, these make it a position in a list ("the 2nd one"), not a day of the month."""
 _IN_WEEKS_RE = re.compile(r"\bin\s+(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\b|"
                           r"\b(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\s+from\s+(?:now|today)\b", re.I)
 _ORDINAL_DAY_RE = re.compile(rf"\b(?:(?:on\s+)?({'|'.join(WEEKDAYS)})\s+)?(?:the\s+)(\d{{1,2}})(?:st|nd|rd|th)\b"
-                             rf"(?!\s+(?:of\s+)?(?:{_MONTH})\b)", re.I)
+                             rf"(?!\s+(?:of\s+)?(?:{_MONTH})\b)(?!\s+{POSITION_NOUNS})", re.I)
 
 
 def _day_of_month(day: int, weekday: str | None, today: dt.date, past: bool) -> dt.date | None:
