@@ -95,3 +95,71 @@ def test_a_duration_answer_does_not_fill_a_date(agent):
     said = " ".join(statements(results[-1]))
     assert "day=" not in said and "hire_boat.day" not in said
 
+
+
+KB_SPEC = {
+    "name": "bike shop", "starting_prompt": "Hi! How can I help?",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "fields": [
+            _field("task", "Enum", "What you would like to do", enum_values=[
+                {"value": "Rent Bike", "description": "ride one of our bikes for a day"}])]},
+        {"name": "RentBike", "kind": "task", "predicate": 'task == "Rent Bike"', "api": "rent_bike", "fields": [
+            _field("bike", "Bike", "The bike you want"),
+            _field("rider_name", description="The rider's full name"),
+            _field("voucher_code", description="The code on your discount voucher", required=False),
+            _field("helmet_size", description="Your helmet size, if you want to borrow one", required=False),
+            _field("confirm", "confirm", "Confirm the rental")]},
+        {"name": "bikes", "kind": "kb", "fields": [
+            _field("id", primary_key=True), _field("model"), _field("style"), _field("price", "float")]},
+        {"name": "Bike", "kind": "type", "fields": [
+            _field("id", primary_key=True), _field("model"), _field("style"), _field("price", "float")]},
+    ],
+    "apis": [{"name": "rent_bike"}],
+}
+BIKES = [{"id": "b1", "model": "Trek X500", "style": "mountain", "price": 30.0},
+         {"id": "b2", "model": "Gazelle Ultimate", "style": "city", "price": 25.0},
+         {"id": "b3", "model": "Brompton C2", "style": "folding", "price": 28.0}]
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory) -> Agent:
+    root = tmp_path_factory.mktemp("bikes")
+    (root / "spec.json").write_text(json.dumps(KB_SPEC))
+    (root / "data").mkdir()
+    (root / "data" / "bikes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in BIKES))
+    return Agent.load(Path(root))
+
+
+def test_a_code_inside_a_named_row_is_no_code_value(shop):
+    _s, [r] = talk(shop, "I'd like to rent the Trek X500 please")
+    said = " ".join(statements(r))
+    assert "bike=answer(" in said and "X500" not in said.split("bike=answer(")[0] and "voucher_code" not in said
+    _s, [r] = talk(shop, "I'd like to rent the Trek X500, voucher SPRING24")
+    assert 'voucher_code="SPRING24"' in " ".join(statements(r))
+
+
+def test_a_name_after_lower_case_lead_in_words_is_the_span(shop):
+    s, results = talk(shop, "I'd like to rent the Gazelle Ultimate")
+    assert results[0].acts[-1]["field"] == "rider_name"
+    r = s.turn("the rider is Tom Baker")
+    assert 'rent_bike.rider_name = "Tom Baker"' in statements(r)
+
+
+def test_a_length_of_time_in_another_unit_is_converted_to_the_fields_unit(agent):
+    from core_engine.parsers.offline.words.durations import converted_duration, field_unit
+    assert field_unit("stay_nights", "") == "night" and field_unit("hours", "For how many hours you need the boat") == "hour"
+    assert converted_duration("two weeks", "day") == 14 and converted_duration("a week", "night") == 7
+    assert converted_duration("3 days", "day") is None  # its own unit: the ordinary number reading
+    assert converted_duration("a week or two weeks", "day") is None  # two lengths: no guess
+    _s, results = talk(agent, "I'd like to hire a boat", "a day")
+    assert results[0].acts[-1]["field"] == "hours" and statements(results[-1]) == ["hire_boat.hours = 24"]
+
+
+def test_an_optional_question_is_declined_by_negating_its_own_word(shop):
+    s, results = talk(shop, "I'd like to rent the Gazelle Ultimate", "Tom Baker")
+    assert results[-1].acts[-1]["field"] == "voucher_code"
+    r = s.turn("no voucher, sorry")
+    assert statements(r) == ['rent_bike.voucher_code = "NA"'] and r.acts[-1]["field"] == "helmet_size"
+    r = s.turn("I don't have a helmet size")  # "helmet": the field's own word, negated
+    assert statements(r) == ['rent_bike.helmet_size = "NA"']

@@ -42,7 +42,7 @@ from .edits import change_rule, same_as_rule, special_request_rule
 from .focus import decontextualise, is_bare_request, narrow_previous, state_question
 from .items import item_request, named_answer
 from .initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
-from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, plea,
+from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
 from .words.match import Bag, field_mention, field_stems, same_word, stem
 from .words.negation import negations, refine_search
@@ -400,7 +400,7 @@ class TurnReader:
 
     def _declines_optional(self, f: Field, text: str) -> bool:
         """ "no thanks, it's not a gift" to an optional text question declines it; a bare "no" stays the text."""
-        return not f.required and declines(text)
+        return not f.required and (declines(text) or negates_field(field_stems(f, with_description=False), text))
 
     def _text_fields(self) -> list[tuple[TaskRecord, Field]]:
         return [(r, f) for r in self.view.live_records() for f in self.view.input_fields(r)

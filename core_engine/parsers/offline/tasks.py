@@ -22,6 +22,7 @@ from .words.match import Bag, best_enum, content_stems, enum_scores, equalities,
 from .words.negation import negations, without_negated
 from .slots import column_mentions, find_mentions, said_texts, shape
 from .words.values import find_codes
+from .kb_spans import inside_kb_name
 
 if TYPE_CHECKING:
     from .parser import TurnReader
@@ -312,6 +313,7 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     mentions = find_mentions(text, candidates, reader.view, reader.today)
     mentions += [m for m in column_mentions(text, candidates, reader.vocabulary, reader.ctx.kb)
                  if m.field.name not in {n.field.name for n in mentions}]
+    mentions = [m for m in mentions if not inside_kb_name(reader, text, m)]
     for m in mentions:
         kwargs[m.field.name] = literal(m.value)
         matched.append(m.matched)

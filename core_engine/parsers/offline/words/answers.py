@@ -19,6 +19,7 @@ from ....errors import StatementError
 from ....spec.model import Field, Spec, parse_type
 from ....dialogue.state import TaskRecord
 from ....spec.values import coerce_value, match_enum
+from .durations import converted_duration, field_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
 from .match import Bag, best_enum, field_mention, field_stems, stem
 from .negation import negations, without_negated
@@ -50,6 +51,10 @@ class AnswerReader:
             yn = yes_no(text)
             return yn[0] if yn else None
         if kind in ("int", "float"):
+            unit = field_unit(f.name, f.description)
+            converted = converted_duration(text, unit) if unit else None
+            if converted is not None:  # "a week" for a field of days
+                return converted
             spans = free(find_large_numbers(text) + find_numbers(text),
                          find_dates(text, self.today) + find_times(text) + find_codes(text))
             if not spans:
@@ -148,8 +153,10 @@ class AnswerReader:
             return body if body and len(body.split()) == 1 else None
         if kind == "name":
             introduced = name_span(text) if NAME_INTRO.search(text) else None  # "His name is Tom Baker"
-            return introduced or clean_name(text) or clean_name(strip_fillers(text, f.name.split("_"))) \
-                or name_span(text)
+            plain = clean_name(text)
+            if plain and re.match(r"[a-z]", plain) and not plain.islower():
+                plain = name_span(text) or plain  # "the driver is Tom Baker": lower-case lead-in words, a name after
+            return introduced or plain or clean_name(strip_fillers(text, f.name.split("_"))) or name_span(text)
         if kind == "text":
             return text.strip()
         if kind == "date":

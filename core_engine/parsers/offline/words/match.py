@@ -143,9 +143,10 @@ def enum_scores(f: Field, bag: Bag) -> list[tuple[int, str, list[str]]]:
 def best_enum(f: Field, bag: Bag, minimum: int = 2) -> tuple[str, list[str]] | None:
     """The single best-scoring enum value, if it clearly wins.
 
-    A value does not win on words only: when the developer's examples of the runner-up use every word
-    that picked it ("rent" for a value named "... Rental" and in "I'd like to rent a car", an example of
-    another value), the words decide nothing and the reading by meaning decides."""
+    A value does not win on words the runner-up also says when the developer's examples teach one of them
+    for the runner-up only ("rent" in a value named "... Rental", in another value's description "a rental
+    car" and its example "I'd like to rent a car"): the words decide nothing and the reading by meaning
+    decides."""
     scores = enum_scores(f, bag)
     if scores and 0 < scores[0][0] < minimum:  # "small": a value whose whole description is said, alone
         whole = [s for s in scores if s[0] > 0 and _covered(f, s[1], s[2])]
@@ -157,8 +158,9 @@ def best_enum(f: Field, bag: Bag, minimum: int = 2) -> tuple[str, list[str]] | N
         tied = [s for s in scores if s[0] == scores[0][0]]
         whole = [s for s in tied if _covered(f, s[1], s[2])]
         return (whole[0][1], whole[0][2]) if len(whole) == 1 else None  # "large": L, not "extra large"
-    if scores[1:] and scores[1][0] > 0 and set(scores[0][2]) <= set(_taught(f, scores[1][1], bag)):
-        return None  # the developer's examples use the same words for the runner-up: they decide nothing
+    if scores[1:] and scores[1][0] > 0 and set(scores[0][2]) <= set(scores[1][2]) and \
+            set(_taught(f, scores[1][1], bag)) - set(_taught(f, scores[0][1], bag)):
+        return None  # the runner-up says the same words, and its examples use one the winner's do not
     return scores[0][1], scores[0][2]
 
 
