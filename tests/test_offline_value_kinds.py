@@ -163,3 +163,29 @@ def test_an_optional_question_is_declined_by_negating_its_own_word(shop):
     assert statements(r) == ['rent_bike.voucher_code = "NA"'] and r.acts[-1]["field"] == "helmet_size"
     r = s.turn("I don't have a helmet size")  # "helmet": the field's own word, negated
     assert statements(r) == ['rent_bike.helmet_size = "NA"']
+
+
+def test_a_request_with_the_subject_left_out_opens_the_row_task(shop):
+    _s, [r] = talk(shop, "Need a folding bike please")
+    said = statements(r)
+    assert said[0] == 'main.task = "Rent Bike"' and any("bike=answer(" in x for x in said)
+
+
+def test_hedges_alone_name_no_task_and_search_for_nothing(shop):
+    _s, [r] = talk(shop, "around the 12th")
+    assert not any(x.startswith("main.task") for x in statements(r))
+    s, results = talk(shop, "I'd like to rent a bike")
+    assert results[-1].acts[-1]["field"] == "bike"
+    r = s.turn("um maybe")
+    assert not any("answer(" in x for x in statements(r))
+
+
+def test_the_unit_right_after_a_number_and_a_label_before_it_choose_the_field(agent):
+    _s, results = talk(agent, "I'd like to hire a boat", "3 hours, skipper age 41")
+    assert results[0].acts[-1]["field"] == "hours"
+    assert set(statements(results[-1])) >= {"hire_boat.hours = 3", "hire_boat.skipper_age = 41"}
+
+
+def test_make_it_with_a_value_of_the_current_task_is_no_switch(agent):
+    _s, results = talk(agent, "I'd like to hire a boat", "3 hours", "hold on, make it 5 hours instead")
+    assert statements(results[-1]) == ["hire_boat.hours = 5"]

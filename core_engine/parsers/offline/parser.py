@@ -44,7 +44,7 @@ from .items import item_request, named_answer
 from .initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
-from .words.match import Bag, field_mention, field_stems, same_word, stem
+from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, same_word, stem
 from .words.negation import negations, refine_search
 from .requests import row_request
 from .rows import accept_proposal, choose_row
@@ -446,6 +446,8 @@ class TurnReader:
             if query is None and extras:
                 self.answered = True
                 return True  # "not Friday, Saturday": only other values; the restaurant is asked again
+            if query is None and not [w for w in content_stems(text) if w not in HEDGES]:
+                return False  # "um, maybe": no words to search for
             query = query or text.strip(" .!?")
             self.emit("answer-to-ask", text, f"{e.rec.var}.{e.field.name} = answer({literal(query)})", type="kb")
             self.answered = True

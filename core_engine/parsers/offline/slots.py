@@ -264,9 +264,15 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     add(times, of_kind("time"), "time")
     taken.extend(dates + times + find_codes(text))
     for span in free(find_numbers(text), taken):
-        near = {stem(w) for w in _after_words(text, span, 2)}
+        after = _after_words(text, span, 2)
+        near = {stem(w) for w in after}
         fits = [(r, f) for r, f in of_kind("int", "float") if near & field_stems(f)]
+        if len(fits) > 1 and after:  # "10 days, driver ...": the unit right after the number decides
+            fits = [(r, f) for r, f in fits if stem(after[0]) in field_stems(f)] or fits
         before = _before_words(text, span, 2)
+        if not fits and before:  # "age 29": a field's own name word labels the number before it
+            fits = [(r, f) for r, f in of_kind("int", "float")
+                    if stem(before[-1]) in field_stems(f, with_description=False)]
         if not fits and before and before[-1] in ("for", "of"):
             fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
         how, meaning = "number+unit", {}

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ...spec.model import Field, Worksheet, parse_type, snake_case
 from ...dialogue.state import TaskRecord, ref_target
 from .intents import is_question, search_phrase
-from .words.match import Bag, best_enum, content_stems, enum_scores, equalities, field_stems, holds, stem
+from .words.match import HEDGES, Bag, best_enum, content_stems, enum_scores, equalities, field_stems, holds, stem
 from .words.negation import negations, without_negated
 from .slots import column_mentions, find_mentions, said_texts, shape
 from .words.values import find_codes
@@ -370,7 +370,7 @@ def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None
     body = re.sub(r"\b(?:for|at|on|in|with)\s+(?=(?:for|at|on|in|with)\b)", "", body)
     body = re.sub(r"\b(?:for|at|on|in|with)\s*(?=[,.!?]|$)", "", body.strip()).strip(" ,.!?")
     phrase = search_phrase(body)
-    words = [w for w in content_stems(phrase) if w not in BOOKING_WORDS | _SMALL_TALK
+    words = [w for w in content_stems(phrase) if w not in BOOKING_WORDS | _SMALL_TALK | HEDGES
              and w not in {stem(t) for t in task_words}]
     return phrase if words else None
 

@@ -32,6 +32,11 @@ able im i'm i've i'd dont don't cant can't cannot
 """.split())
 """Words that never decide a match on their own."""
 
+HEDGES = frozenset({"around", "about", "roughly", "approximately", "approx", "circa", "ish", "maybe", "perhaps",
+                    "probably", "like", "say", "um", "uh", "hmm", "ok", "okay", "well", "so"})
+"""Words that soften a value ("around 6"); left alone they name no task and search for nothing."""
+
+
 GENERIC = frozenset({"details", "detail", "info", "information", "specific", "type", "kind", "value",
                      "field", "number", "num", "name", "answer", "question", "issue", "issues", "user",
                      "student", "customer", "the", "of", "desired", "whether", "any", "want", "wants"})
