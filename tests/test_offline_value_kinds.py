@@ -38,6 +38,8 @@ SPEC = {
             _field("hours", "int", "For how many hours you need the boat"),
             _field("skipper_name", description="The skipper's full name"),
             _field("skipper_age", "int", "The skipper's age in years"),
+            _field("skipper_email", description="The skipper's email address"),
+            _field("is_licensed_skipper", "bool", "Whether the skipper holds a boating licence"),
             _field("day", "date", "The day of the trip"),
             _field("confirm", "confirm", "Confirm the hire")]},
         {"name": "RefundPayment", "kind": "task", "predicate": 'task == "Refund Payment"', "api": "refund",
@@ -103,7 +105,8 @@ KB_SPEC = {
     "worksheets": [
         {"name": "Main", "kind": "task", "fields": [
             _field("task", "Enum", "What you would like to do", enum_values=[
-                {"value": "Rent Bike", "description": "ride one of our bikes for a day"}])]},
+                {"value": "Rent Bike", "description": "ride one of our bikes for a day",
+                 "examples": ["I'd like to hire a bike for the afternoon"]}])]},
         {"name": "RentBike", "kind": "task", "predicate": 'task == "Rent Bike"', "api": "rent_bike", "fields": [
             _field("bike", "Bike", "The bike you want"),
             _field("rider_name", description="The rider's full name"),
@@ -189,3 +192,96 @@ def test_the_unit_right_after_a_number_and_a_label_before_it_choose_the_field(ag
 def test_make_it_with_a_value_of_the_current_task_is_no_switch(agent):
     _s, results = talk(agent, "I'd like to hire a boat", "3 hours", "hold on, make it 5 hours instead")
     assert statements(results[-1]) == ["hire_boat.hours = 5"]
+
+
+def test_the_tasks_taught_words_are_no_search_words(shop):
+    _s, [r] = talk(shop, "I wanna hire a folding bike for the afternoon")
+    said = " ".join(statements(r))
+    assert 'bike=answer("folding bike")' in said or 'bike=answer("folding")' in said, said
+
+
+def test_a_row_without_a_name_column_is_in_focus_by_its_first_short_text(shop):
+    s, results = talk(shop, "what's your cheapest bike?")
+    assert len(results[0].acts[0]["result"]) == 1
+    r = s.turn("is it a folding one?")
+    assert statements(r) == ['answer("is Gazelle Ultimate a folding one?")']
+
+
+def test_which_ones_narrows_the_rows_just_shown(shop):
+    s, results = talk(shop, "which bikes cost under 35?")
+    assert len(results[0].acts[0]["result"]) == 3
+    r = s.turn("which ones are folding?")
+    assert any(x["rule"] == "focus" for x in rules(r)) and "under 35" in statements(r)[0]
+
+
+def test_book_that_one_opens_the_row_task_with_the_row_just_shown(shop):
+    s, results = talk(shop, "what's your cheapest bike?")
+    r = s.turn("ok book that one for me")
+    assert statements(r)[0] == 'main.task = "Rent Bike"' and "bike=answer.result[0]" in statements(r)[1]
+
+
+def rules(result) -> list[dict]:
+    return result.trace["parse"]["rules"]
+
+
+def test_me_and_n_others_counts_the_speaker():
+    from core_engine.parsers.offline.words.counts import head_count
+    assert head_count("me and three friends") == 4 and head_count("me plus 2 colleagues") == 3
+    assert head_count("my sister and I") == 2 and head_count("4") is None and head_count("me and my friend") is None
+
+
+def test_there_points_at_the_place_just_shown_but_is_there_does_not():
+    from core_engine.parsers.offline import focus, tasks
+    assert tasks._THERE.search("ok I'd like to reserve there for 4")
+    assert not tasks._THERE.search("is there a table for 4") and not tasks._THERE.search("there are four of us")
+    assert focus._THERE.search("what's good to order there?") and not focus._THERE.search("there is a problem")
+
+
+def test_a_typo_correction_replaces_the_one_value_of_its_shape(shop):
+    s, results = talk(shop, "I'd like to rent the Gazelle Ultimate", "Tom Baker", "SPRING24")
+    assert s.current.get("rent_bike").values["voucher_code"] == "SPRING24"
+    r = s.turn("oops, typo, it should be SPRING42")
+    assert statements(r) == ['rent_bike.voucher_code = "SPRING42"']
+    r = s.turn("oops, it should be 7")  # no filled value of that shape: nothing is guessed
+    assert not any("voucher_code" in x for x in statements(r))
+
+
+def test_a_yes_no_field_is_volunteered_by_its_own_word_in_a_first_person_statement(agent):
+    _s, results = talk(agent, "I'd like to hire a boat", "3", "Sam Ortiz", "41")
+    assert results[-1].acts[-1]["field"] == "skipper_email"
+    s = _s
+    r = s.turn("it's sam@example.org and yes I'm a licensed skipper")
+    assert set(statements(r)) == {'hire_boat.skipper_email = "sam@example.org"', "hire_boat.is_licensed_skipper = True"}
+    _s, results = talk(agent, "I'd like to hire a boat", "3", "Sam Ortiz", "41", "sam@example.org, I'm not a licensed skipper")
+    assert "hire_boat.is_licensed_skipper = False" in statements(results[-1])
+    _s, results = talk(agent, "I'd like to hire a boat", "3", "Sam Ortiz", "41", "sam@example.org, do I need to be a licensed skipper?")
+    assert not any("is_licensed_skipper" in x for x in statements(results[-1]))
+
+
+def test_the_name_is_the_capitalised_run_after_an_introduction():
+    from core_engine.parsers.offline.words.libvalues import name_span
+    assert name_span("Name's Ann Lee, ID 0042, and I'm not local") == "Ann Lee"
+    assert name_span("I am not sure") is None and name_span("my name is jane doe") == "Jane Doe"
+
+
+def test_im_and_a_number_is_an_age(agent):
+    _s, results = talk(agent, "I'd like to hire a boat", "3", "Sam Ortiz, I'm 41")
+    assert set(statements(results[-1])) == {'hire_boat.skipper_name = "Sam Ortiz"', "hire_boat.skipper_age = 41"}
+
+
+def test_another_row_named_while_one_is_held_replaces_it(shop):
+    s, results = talk(shop, "I'd like to rent the Gazelle Ultimate")
+    assert s.current.get("rent_bike").values["bike"]["id"] == "b2"
+    r = s.turn("hmm actually can I switch to the brompton instead?")
+    assert statements(r) == ['rent_bike.bike = answer("Brompton C2")']
+    assert s.current.get("rent_bike").values["bike"]["id"] == "b3"
+    r = s.turn("how much is the Trek X500?")  # a question about another row changes nothing
+    assert not any(x.startswith("rent_bike.bike") for x in statements(r))
+
+
+def test_so_n_total_changes_the_count_and_n_more_alone_does_not(agent):
+    _s, results = talk(agent, "I'd like to hire a boat", "two more than last time, so 5 total")
+    assert statements(results[-1]) == ["hire_boat.hours = 5"]
+    s, results = talk(agent, "I'd like to hire a boat", "3 hours")
+    r = s.turn("oh wait, two more hours")
+    assert not any(x == "hire_boat.hours = 2" for x in statements(r))

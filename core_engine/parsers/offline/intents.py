@@ -81,7 +81,7 @@ _LEAD_INS = re.compile(
 _SEARCH_LEAD = re.compile(
     r"^(?:(?:some|a\s+few|a\s+couple\s+of)\s+)?(?:options|recommendations|suggestions|ideas|details|information|"
     r"info)\s+(?:for|about|on|of)\s+|"
-    r"^(?:(?:i|we)(?:\s+would|'d)(?:\s+also|\s+really)?\s+(?:like|love)|(?:i|we)(?:\s+also)?\s+(?:want|need)|"
+    r"^(?:(?:i|we)(?:\s+would|'d)(?:\s+also|\s+really)?\s+(?:like|love)|(?:i|we)(?:\s+also)?\s+(?:want|need|wanna)|"
     r"let'?s(?:\s+also)?|please|also)(?:\s+to)?\s+|"
     r"^(?:i|we)\s+(?:really\s+)?(?:like|love|enjoy)\s+|^(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:really\s+)?"
     r"interested\s+in\s+|"

@@ -41,6 +41,7 @@ from .words.answers import AnswerReader
 from .edits import change_rule, same_as_rule, special_request_rule
 from .focus import decontextualise, is_bare_request, narrow_previous, state_question
 from .items import item_request, named_answer
+from .row_change import row_change
 from .initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
@@ -204,7 +205,7 @@ class TurnReader:
             self.note("chit-chat", rest)
             return
         for rule in (self._small_talk, self._switch, self._choose, self._correction, self._refusal, self._same_as, self._refine,
-                     self._change, self._special_request, self._typed_answer, self._opening, self._new_task,
+                     self._change, self._row_change, self._special_request, self._typed_answer, self._opening, self._new_task,
                      self._semantic_task, self._row_request, self._item_request, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._search):
@@ -412,6 +413,9 @@ class TurnReader:
     def _change(self, text: str) -> bool:
         return change_rule(self, text)
 
+    def _row_change(self, text: str) -> bool:
+        return row_change(self, text)
+
     def _special_request(self, text: str) -> bool:
         return special_request_rule(self, text)
 
@@ -617,7 +621,7 @@ class TurnReader:
         elif shape(e.field) == "short" and not coded and not extras and (doubt := doubtful_value(self, e.field, value)):
             self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
                                                              "the question is asked again")
-        elif not extras or coded or len(text.split()) <= 3 or (shape(e.field) == "name" and value in text):
+        elif not extras or coded or len(text.split()) <= 3 or (shape(e.field) in ("name", "email") and value in text):
             rule = "free-text" if shape(e.field) == "short" else "answer-to-ask"
             self.assign(rule, text, e.rec, e.field, value, type="str", shape=shape(e.field))
             self.answered = True

@@ -65,7 +65,11 @@ def row_request(reader: "TurnReader", text: str) -> bool:
         return False
     terms = reader.vocabulary.found_in(text, reader.ctx.kb)
     if not terms:
-        return False
+        from .tasks import pronoun_row  # late: tasks imports this module's helpers indirectly
+        held = pronoun_row(reader, text)  # "ok book that one for me": the one row just reported
+        if held is None:
+            return False
+        terms = [held]
     from .words.semantic import apply_reading  # a late import: offline_semantic imports the task rules
 
     ranked = Ranked(Entry("task", ws.name), 1.0, ", ".join(sorted(terms)), None, 0.0)

@@ -23,6 +23,7 @@ from .words.negation import negations, without_negated
 from .slots import column_mentions, find_mentions, said_texts, shape
 from .words.values import find_codes
 from .kb_spans import inside_kb_name
+from .task_texts import task_text_stems
 
 if TYPE_CHECKING:
     from .parser import TurnReader
@@ -334,9 +335,12 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         long_turn = len(text.split()) > 12 and named and len(mentions) >= 2  # a turn of many values
         # the agent's own description says what it is about ("dental" of a dental practice's assistant): those
         # words are no search terms, unless they are values of the KB ("Riverton" in it is a city)
-        own = set(content_stems(reader.spec.description)) - {stem(w) for t in named for w in t.split()}
+        own = (set(content_stems(reader.spec.description)) | task_text_stems(reader, ws)) - \
+            {stem(w) for t in named for w in t.split()}
+        taught = bag.hits(task_text_stems(reader, ws) - {stem(w) for t in named for w in t.split()})
+        asked = re.sub(r"(?i)\b(?:" + "|".join(map(re.escape, taught)) + r")\b", " ", text) if taught else text
         query = " ".join(sorted(named, key=text.lower().find)) if long_turn else \
-            search_query(text, said_texts(mentions) + spent + names,
+            search_query(asked, said_texts(mentions) + spent + names,  # the task's taught words ask for the task
                          set(bag.hits(BOOKING_WORDS | task_words(ws) | own)))
         if query:
             kwargs[rows[0].name] = f"answer({literal(query)})"
@@ -348,9 +352,15 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
 _ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take)\s+(?:her|him|them|it|that\s+one|this\s+one)\b", re.I)
 
 
+_THERE = re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)\bthere\b(?!\s*(?:is|are|was|were|'s|'re)\b)",
+                    re.I)
+"""A place just shown, pointed at: "reserve there for 4" (not "is there ...", "there are ...")."""
+
+
 def pronoun_row(reader: "TurnReader", text: str) -> str | None:
-    """The path of the single row just reported, when the turn refers to it ("a cleaning with her")."""
-    if not _ROW_PRONOUN.search(text):
+    """The path of the single row just reported, when the turn refers to it ("a cleaning with her", "a table
+    there")."""
+    if not _ROW_PRONOUN.search(text) and not _THERE.search(text):
         return None
     for kb in list(reversed(reader.state.kb_records()))[:2]:  # the last question, or the one before it
         rows = kb.result
@@ -368,7 +378,7 @@ def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None
                   r"how\s+about|what\s+about)\b[,]?", " ", body, flags=re.I)
     body = re.sub(r"\s+", " ", body)
     body = re.sub(r"\b(?:for|at|on|in|with)\s+(?=(?:for|at|on|in|with)\b)", "", body)
-    body = re.sub(r"\b(?:for|at|on|in|with)\s*(?=[,.!?]|$)", "", body.strip()).strip(" ,.!?")
+    body = re.sub(r"\b(?:for|at|on|in|with)(?:\s+(?:the|a|an|my|our))?\s*(?=[,.!?]|$)", "", body.strip()).strip(" ,.!?")
     phrase = search_phrase(body)
     words = [w for w in content_stems(phrase) if w not in BOOKING_WORDS | _SMALL_TALK | HEDGES
              and w not in {stem(t) for t in task_words}]

@@ -128,10 +128,10 @@ def find_large_numbers(text: str) -> list[Span]:
 
 
 NAME_INTRO = re.compile(r"\b(?:(?:my|his|her|their|the\s+patient'?s?|the|our|your)\s+(?:full\s+|first\s+|last\s+)?"
-                         r"name\s+(?:is|was|'s)|(?:he|she|they)\s+(?:is|are)\s+called|(?:is\s+)?called|named|"
+                         r"name\s+(?:is|was|'s)|^name(?:'s|\s*:)|(?:he|she|they)\s+(?:is|are)\s+called|(?:is\s+)?called|named|"
                          r"(?:it'?s|it\s+is|this\s+is)\s+for(?:\s+(?:my|our)\s+\w+)?|for\s+(?:my|our)\s+\w+|"
                          r"i\s+am|i'?m|this\s+is|call\s+me|under)\s+", re.I)
-_CAP_RUN = re.compile(r"\b([A-Z][a-z'’-]+(?:\s+(?:[A-Z][a-z'’-]+|[A-Z]\.))*)")
+_CAP_RUN = re.compile(r"\b([A-Z][A-Za-z'’-]*[a-z](?:\s+(?:[A-Z][A-Za-z'’-]*[a-z]|[A-Z]\.))*)")
 _NOT_NAMES = frozenset({"I", "Hi", "Hello", "Hey", "Yes", "No", "Ok", "Okay", "Sure", "Thanks", "Thank", "Please",
                         "Dr", "Mr", "Mrs", "Ms", "The", "My", "It", "This", "That", "Monday", "Tuesday", "Wednesday",
                         "Thursday", "Friday", "Saturday", "Sunday"})
@@ -140,9 +140,15 @@ _NOT_NAMES = frozenset({"I", "Hi", "Hello", "Hey", "Yes", "No", "Ok", "Okay", "S
 def name_span(text: str) -> str | None:
     """The person's name in a sentence: "His name is Tom Baker" -> "Tom Baker", "it's for my son Leo Park"."""
     body = normalise(text).strip()
-    m = None
-    for m in NAME_INTRO.finditer(body):
-        pass
+    intros = list(NAME_INTRO.finditer(body))
+    if not body.islower():  # typed with capitals: the name is the capitalised run right after an intro
+        for intro in reversed(intros):
+            run = _CAP_RUN.match(body[intro.end():])
+            if run and run.group(1).split()[0] not in _NOT_NAMES:
+                return run.group(1)
+    m = intros[-1] if intros else None
+    if m and not body.islower() and not _CAP_RUN.match(body[m.end():]):
+        m = None  # "..., and I'm not international": the intro leads to no name; look elsewhere
     tail = body[m.end():] if m else body
     words = re.findall(r"[A-Za-z][A-Za-z'’.-]*", tail)
     if m and 1 <= len(words) <= 4 and not any(w.lower() in ("and", "but", "is", "was") for w in words):

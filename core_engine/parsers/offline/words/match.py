@@ -28,7 +28,7 @@ may might must not no nor only own same such what which who whom whose when wher
 each few more most other some again further once up down out off over under please thanks thank
 hi hello hey want wants wanted like need needs get got help let lets let's know think tell give make
 something anything someone somebody one ones thing things really actually just still already now
-able im i'm i've i'd dont don't cant can't cannot
+able im i'm i've i'd dont don't cant can't cannot wanna gonna gotta
 """.split())
 """Words that never decide a match on their own."""
 
