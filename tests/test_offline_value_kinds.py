@@ -285,3 +285,8 @@ def test_so_n_total_changes_the_count_and_n_more_alone_does_not(agent):
     s, results = talk(agent, "I'd like to hire a boat", "3 hours")
     r = s.turn("oh wait, two more hours")
     assert not any(x == "hire_boat.hours = 2" for x in statements(r))
+
+
+def test_dates_as_people_type_them():
+    assert [d.value for d in find_dates("at the station tmrw", TODAY)] == ["2024-07-02"]
+    assert [d.value for d in find_dates("2nite at 8", TODAY)] == ["2024-07-01"]

@@ -108,11 +108,15 @@ _MONTH_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:
 _DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\b\.?"
                            rf"(?:,?\s+(\d{{4}})\b)?",
                            re.I)
-_RELATIVE_RE = re.compile(r"\b(the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday)\b", re.I)
+_RELATIVE_RE = re.compile(r"\b(the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday|"
+                          r"tmrw|tmr|tomorow|tommorow|tommorrow|2moro|2morrow|tdy|2day|2nite|tonite)\b", re.I)
 _WEEKDAY_RE = re.compile(rf"\b(?:(next|this|coming|this coming|on|last|past)\s+)?({'|'.join(WEEKDAYS)})\b", re.I)
 _IN_DAYS_RE = re.compile(r"\bin\s+(\d{1,5}|" + "|".join(UNITS) + r")\s+days?\b", re.I)
 _RELATIVE_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2, "the day after tomorrow": 2,
-                  "yesterday": -1}
+                  "yesterday": -1,
+                  # as people type them
+                  **{w: 1 for w in ("tmrw", "tmr", "tomorow", "tommorow", "tommorrow", "2moro", "2morrow")},
+                  **{w: 0 for w in ("tdy", "2day", "2nite", "tonite")}}
 
 
 def _year(raw: str | None, today: dt.date) -> int | None:
