@@ -290,3 +290,17 @@ def test_so_n_total_changes_the_count_and_n_more_alone_does_not(agent):
 def test_dates_as_people_type_them():
     assert [d.value for d in find_dates("at the station tmrw", TODAY)] == ["2024-07-02"]
     assert [d.value for d in find_dates("2nite at 8", TODAY)] == ["2024-07-01"]
+
+
+def test_a_row_named_in_the_request_wins_over_the_row_just_shown(tmp_path):
+    spec = json.loads(json.dumps(KB_SPEC))
+    bike_type = next(w for w in spec["worksheets"] if w["name"] == "Bike")
+    bike_type["actions"] = 'if task != "Rent Bike":\n    propose(RentBike, {"bike": self})'  # the row shown is proposed
+    (tmp_path / "spec.json").write_text(json.dumps(spec))
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "bikes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in BIKES))
+    s, results = talk(Agent.load(tmp_path), "what's your cheapest bike?")
+    assert results[0].acts[0]["result"][0]["id"] == "b2"
+    r = s.turn("I'd like to rent the Brompton please")
+    assert 'bike=answer("Brompton C2")' in " ".join(statements(r))
+    assert s.current.get("rent_bike").values["bike"]["id"] == "b3"

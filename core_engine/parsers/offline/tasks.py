@@ -325,6 +325,14 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     item_values(reader, ws, text, kwargs, matched)  # "X for ... and Y as ...": items named by KB rows
     rows = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "row"]
     held = (pronoun_row(reader, text) or proposed_row(reader, ws, rows[0].name, text)) if rows else None
+    if held and reader.ctx.kb is not None:
+        from .row_change import named_row  # late: row_change imports this module
+        said = named_row(reader, text)
+        if said is not None and said.lower() not in str(_held_row(reader, held)).lower():
+            held = None  # "reserve the Hilux" after another row was shown: the name said wins over the row shown
+            kwargs[rows[0].name] = f"answer({literal(said)})"
+            matched.append(said)
+            rows = []
     if held:
         kwargs[rows[0].name] = held  # "book me with her": the one row just reported
         matched.append(held)
@@ -355,6 +363,14 @@ _ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take)\s+(?:her|him|them|it
 _THERE = re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)\bthere\b(?!\s*(?:is|are|was|were|'s|'re)\b)",
                     re.I)
 """A place just shown, pointed at: "reserve there for 4" (not "is there ...", "there are ...")."""
+
+
+def _held_row(reader: "TurnReader", path: str) -> Any:
+    """The row a path such as "answer_3.result[0]" points at (None when it points at nothing)."""
+    m = re.fullmatch(r"([A-Za-z_]\w*)\.result\[(\d+)\]", path)
+    kb = reader.state.get(m.group(1)) if m else None
+    rows = getattr(kb, "result", None)
+    return rows[int(m.group(2))] if m and isinstance(rows, list) and int(m.group(2)) < len(rows) else None
 
 
 def pronoun_row(reader: "TurnReader", text: str) -> str | None:
