@@ -113,7 +113,7 @@ FIRST_SCORES = {"dental_clinic": (27, 60), "shop_order": (7, 49), "it_helpdesk":
 the first three on 262f1d0, pet_grooming on 0519e1d (where the others stood at 56/60, 28/49 and 29/42),
 library_loans on a6af565 (never tuned on; 26/31 with the parser of 0519e1d), sports_centre on bad4be2 (the parser of
 main bfd216e, before the changes of its branch)."""
-FLOORS = {"dental_clinic": 59, "shop_order": 49, "it_helpdesk": 38, "pet_grooming": 64, "library_loans": 31,
+FLOORS = {"dental_clinic": 59, "shop_order": 49, "it_helpdesk": 38, "pet_grooming": 65, "library_loans": 31,
           "sports_centre": 54}
 """Turns fully right today: a change that loses one fails here (raise the floor when a change gains)."""
 

@@ -46,7 +46,33 @@ def correction_rule(reader: "TurnReader", text: str) -> bool:
     m = _RESTATED.match(said)
     if m:
         return _restated(reader, m.group("what"), m.group("new"), said)
+    if _CUE.search(said):
+        return _same_shape(reader, said)
     return False
+
+
+_CUE = re.compile(r"\b(?:typo|oops|i\s+meant|should\s+(?:be|have\s+been)|correction|mistyped|misspelled)\b", re.I)
+_TOKEN = re.compile(r"\b[A-Za-z]*\d[\w-]*\b")
+
+
+def _shape(value: Any) -> str:
+    return re.sub(r"[a-z]", "a", re.sub(r"\d", "9", str(value).lower()))
+
+
+def _same_shape(reader: "TurnReader", said: str) -> bool:
+    """ "oops, typo, it should be 77340021": a correction that names neither the field nor the old value. The
+    one new token replaces the one filled value of exactly its shape (eight digits for eight digits); any
+    doubt (no token, several, no filled value or several of that shape) and the rule does nothing."""
+    tokens = _TOKEN.findall(said)
+    if len(tokens) != 1:
+        return False
+    new = tokens[0]
+    fits = [(rec, f, v) for rec, f, v in _filled(reader) if isinstance(v, str) and _shape(v) == _shape(new)]
+    if len(fits) != 1 or _norm(fits[0][2]) == _norm(new):
+        return False
+    rec, f, current = fits[0]
+    reader.assign("correction", said, rec, f, new, was=current, how="same shape")
+    return True
 
 
 def _restated(reader: "TurnReader", what: str, new_text: str, said: str) -> bool:

@@ -38,6 +38,9 @@ def _replace_pointing(question: str, label: str) -> str:
     return question
 _POSSESSIVE = re.compile(r"\b(?:its|their|his|her(?=\s+(?!and\b|or\b|for\b|on\b|at\b|in\b|to\b|please\b)[a-z]))\b",
                          re.I)
+_THERE = re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!^)\bthere\b"
+                    r"(?!\s*(?:is|are|was|were|'s|'re)\b)", re.I)
+"""A place in focus pointed at ("what's good to order there?"); not "is there", "there are", or a leading "there"."""
 _SUBJECT = re.compile(r"\b(?:it|they|them|he|she|him|her)\b", re.I)
 
 _STATE_QUESTION = re.compile(
@@ -65,7 +68,8 @@ def is_bare_request(question: str) -> bool:
 
 
 def row_focus_label(row: dict[str, Any]) -> str | None:
-    """A short name for a reported row: its name, else its (first) code, else its title."""
+    """A short name for a reported row: its name, else its (first) code, else its title, else its first short
+    capitalised text (a `model` column)."""
     if isinstance(row.get("name"), str):
         return row["name"]
     for key, value in row.items():
@@ -78,6 +82,10 @@ def row_focus_label(row: dict[str, Any]) -> str | None:
     for key in ("title", "label", *named):
         if isinstance(row.get(key), str):
             return row[key]
+    for key, value in row.items():  # else the first short text after the key ("model": "Kia Picanto")
+        if key.lower() != "id" and not key.lower().endswith("_id") and isinstance(value, str) \
+                and 1 <= len(value.split()) <= 5 and any(c.isalpha() for c in value) and not value.islower():
+            return value
     return None
 
 
@@ -129,12 +137,15 @@ def decontextualise(reader: "TurnReader", question: str) -> str:
         out = _POSSESSIVE.sub(f"{label}'s", question, count=1)
     if out == question:
         out = _SUBJECT.sub(label, question, count=1)
+    if out == question:
+        out = _THERE.sub(f"at {label}", question, count=1)  # "what's good to order there?"
     if out != question:
         reader.note("focus", label, reason=f"the pronoun refers to {source}")
     return out
 
 
-_OF_THOSE = re.compile(r"\b(?:any|some|which|one|all|each)?\s*(?:of|among(?:st)?)\s+(?:those|them|these)\b", re.I)
+_OF_THOSE = re.compile(r"\b(?:any|some|which|one|all|each)?\s*(?:of|among(?:st)?)\s+(?:those|them|these)\b|"
+                       r"^\W*(?:and\s+|so\s+)?which\s+ones?(?:'s|\s+is|\s+are|\s+has|\s+have)?\b", re.I)
 
 
 def narrow_previous(reader: "TurnReader", text: str) -> str:

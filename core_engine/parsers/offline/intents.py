@@ -81,7 +81,7 @@ _LEAD_INS = re.compile(
 _SEARCH_LEAD = re.compile(
     r"^(?:(?:some|a\s+few|a\s+couple\s+of)\s+)?(?:options|recommendations|suggestions|ideas|details|information|"
     r"info)\s+(?:for|about|on|of)\s+|"
-    r"^(?:(?:i|we)(?:\s+would|'d)(?:\s+also|\s+really)?\s+(?:like|love)|(?:i|we)(?:\s+also)?\s+(?:want|need)|"
+    r"^(?:(?:i|we)(?:\s+would|'d)(?:\s+also|\s+really)?\s+(?:like|love)|(?:i|we)(?:\s+also)?\s+(?:want|need|wanna)|"
     r"let'?s(?:\s+also)?|please|also)(?:\s+to)?\s+|"
     r"^(?:i|we)\s+(?:really\s+)?(?:like|love|enjoy)\s+|^(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:really\s+)?"
     r"interested\s+in\s+|"
@@ -329,3 +329,14 @@ _DECLINE = re.compile(r"^\W*(?:no|nope|nah|nothing|none)\b[\s,.!]*(?:(?:thanks|t
 def declines(text: str) -> bool:
     """An answer that declines an optional question (see `_DECLINE`)."""
     return _DECLINE.match(normalise(text)) is not None
+
+
+_NEGATED_NOUN = re.compile(r"\b(?:no|not|without|don'?t\s+have|do\s+not\s+have|haven'?t\s+got)\s+"
+                           r"(?:a\s+|an\s+|any\s+|my\s+)?([a-z]+)", re.I)
+
+
+def negates_field(words_of_field: set[str], text: str) -> bool:
+    """ "no flight, I live here" to an optional flight-number question: the answer negates the field's own word."""
+    from .words.match import same_word, stem  # late: words.match is heavier than this module's other needs
+
+    return any(same_word(stem(m.group(1)), w) for m in _NEGATED_NOUN.finditer(normalise(text)) for w in words_of_field)

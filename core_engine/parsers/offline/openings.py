@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .kb_spans import said_inside_kb_name
 from ...spec.model import Worksheet
 from ...dialogue.state import ref_target
 from .words.libvalues import name_span
@@ -69,7 +70,7 @@ def _opening_code(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[s
     fields = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) == "code"
               and f.name not in kwargs and _codes_fit(ws.name, f)]
     tokens = [m.group(0) for m in _ID_TOKEN.finditer(text)] + [c.value for c in find_codes(text)]
-    tokens = list(dict.fromkeys(t.lstrip("# ") for t in tokens))
+    tokens = [t for t in dict.fromkeys(t.lstrip("# ") for t in tokens) if not said_inside_kb_name(reader, text, t)]
     if len(fields) != 1 or len(tokens) != 1:
         return None
     kwargs[fields[0].name] = literal(tokens[0])

@@ -41,10 +41,11 @@ from .words.answers import AnswerReader
 from .edits import change_rule, same_as_rule, special_request_rule
 from .focus import decontextualise, is_bare_request, narrow_previous, state_question
 from .items import item_request, named_answer
+from .row_change import row_change
 from .initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
-from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, plea,
+from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
-from .words.match import Bag, field_mention, field_stems, same_word, stem
+from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, same_word, stem
 from .words.negation import negations, refine_search
 from .requests import row_request
 from .rows import accept_proposal, choose_row
@@ -204,7 +205,7 @@ class TurnReader:
             self.note("chit-chat", rest)
             return
         for rule in (self._small_talk, self._switch, self._choose, self._correction, self._refusal, self._same_as, self._refine,
-                     self._change, self._special_request, self._typed_answer, self._opening, self._new_task,
+                     self._change, self._row_change, self._special_request, self._typed_answer, self._opening, self._new_task,
                      self._semantic_task, self._row_request, self._item_request, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._search):
@@ -400,7 +401,7 @@ class TurnReader:
 
     def _declines_optional(self, f: Field, text: str) -> bool:
         """ "no thanks, it's not a gift" to an optional text question declines it; a bare "no" stays the text."""
-        return not f.required and declines(text)
+        return not f.required and (declines(text) or negates_field(field_stems(f, with_description=False), text))
 
     def _text_fields(self) -> list[tuple[TaskRecord, Field]]:
         return [(r, f) for r in self.view.live_records() for f in self.view.input_fields(r)
@@ -411,6 +412,9 @@ class TurnReader:
 
     def _change(self, text: str) -> bool:
         return change_rule(self, text)
+
+    def _row_change(self, text: str) -> bool:
+        return row_change(self, text)
 
     def _special_request(self, text: str) -> bool:
         return special_request_rule(self, text)
@@ -446,6 +450,8 @@ class TurnReader:
             if query is None and extras:
                 self.answered = True
                 return True  # "not Friday, Saturday": only other values; the restaurant is asked again
+            if query is None and not [w for w in content_stems(text) if w not in HEDGES]:
+                return False  # "um, maybe": no words to search for
             query = query or text.strip(" .!?")
             self.emit("answer-to-ask", text, f"{e.rec.var}.{e.field.name} = answer({literal(query)})", type="kb")
             self.answered = True
@@ -615,7 +621,7 @@ class TurnReader:
         elif shape(e.field) == "short" and not coded and not extras and (doubt := doubtful_value(self, e.field, value)):
             self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
                                                              "the question is asked again")
-        elif not extras or coded or len(text.split()) <= 3:
+        elif not extras or coded or len(text.split()) <= 3 or (shape(e.field) in ("name", "email") and value in text):
             rule = "free-text" if shape(e.field) == "short" else "answer-to-ask"
             self.assign(rule, text, e.rec, e.field, value, type="str", shape=shape(e.field))
             self.answered = True

@@ -24,7 +24,10 @@ _ASKS_FOR = re.compile(
     r"\b(?:book|reserve|order|buy|purchase|schedule|sign\s+(?:me|us)\s+up|i'?ll\s+(?:take|get|have|go\s+with)|"
     r"let\s+me\s+(?:get|have)|(?:can|could|may)\s+(?:i|we)\s+(?:get|have|borrow|rent|hire)|"
     r"put\s+(?:[\w'.-]+\s+){1,6}?on\s+hold|"
-    r"(?:i|we)\s*(?:'d|would)\s+like|(?:i|we)\s+(?:want|need))\b", re.I)
+    r"(?:i|we)\s*(?:'d|would)\s+like|(?:i|we)\s+(?:want|need)|"
+    # the subject left out, as people type: "Need a van for Monday", "looking to book ...", "looking for a room"
+    r"^\W*(?:(?:hi|hello|hey)\W+)*(?:need|want|looking\s+(?:for|to))|(?:i'?m|we'?re)\s+looking\s+(?:for|to))\b",
+    re.I)
 _NOT_ASKING = re.compile(r"\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:want\s+to\s+)?(?:book|order|buy)\b", re.I)
 _WH = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|where|who|whom|whose|why|how|when|"
                  r"is\s+there|are\s+there|do\s+you|does|tell\s+me)\b", re.I)
@@ -62,7 +65,11 @@ def row_request(reader: "TurnReader", text: str) -> bool:
         return False
     terms = reader.vocabulary.found_in(text, reader.ctx.kb)
     if not terms:
-        return False
+        from .tasks import pronoun_row  # late: tasks imports this module's helpers indirectly
+        held = pronoun_row(reader, text)  # "ok book that one for me": the one row just reported
+        if held is None:
+            return False
+        terms = [held]
     from .words.semantic import apply_reading  # a late import: offline_semantic imports the task rules
 
     ranked = Ranked(Entry("task", ws.name), 1.0, ", ".join(sorted(terms)), None, 0.0)

@@ -19,6 +19,7 @@ from ...errors import KnowledgeError
 from ...spec.model import Field, Spec, Worksheet, parse_type
 from ...dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 from ...spec.values import is_empty
+from .bool_mentions import bool_mentions
 from .words.negation import without_negated
 from .words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
 from .items import field_row_names
@@ -147,6 +148,8 @@ _PERSON_WORDS = {"full", "first", "last", "given", "family", "middle", "sur", "n
                  "your", "student", "customer", "patient", "user", "client", "person", "contact", "owner", "holder",
                  "account", "guest", "passenger", "employee", "member", "applicant", "caller", "requester"}
 """Words of a `*_name` field that say it is a person's name (anything else names a thing)."""
+_PERSON_NAME_DESC = re.compile(r"\b(?:full|first|last|given|family|legal|maiden)\s+names?\b|\bsurnames?\b", re.I)
+"""A description that speaks of a person's name (things have names, only people have full or first names)."""
 _EMAIL_WORDS = {"email", "mail", "e-mail"}
 _CODE_WORDS = {"id", "number", "num", "account", "pin", "code", "phone", "zip", "ssn", "routing"}
 _TEXT_WORDS = {"details", "detail", "description", "describe", "notes", "note", "request", "comment",
@@ -164,6 +167,8 @@ def shape(f: Field) -> str:
         return "code"  # before the description: "The order number from the confirmation email" is a number
     if "name" in name_words and name_words - {"name"} <= _PERSON_WORDS:  # full_name yes, product_name no
         return "name"
+    if "name" in name_words and _PERSON_NAME_DESC.search(f.description):
+        return "name"  # driver_name, "The main driver's full name": a person's name by the description's words
     if name_words & _DATE_WORDS:
         return "date"
     if desc_words & {"email", "e-mail"}:
@@ -215,7 +220,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
 
     Rejected phrases ("not 7 people") hold no values.
     """
-    text = without_negated(normalise(text))
+    said = normalise(text)
+    text = without_negated(said)
     bag = Bag.of(text)
     taken: list[Span] = []
     out: list[Mention] = []
@@ -260,9 +266,20 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     add(times, of_kind("time"), "time")
     taken.extend(dates + times + find_codes(text))
     for span in free(find_numbers(text), taken):
-        near = {stem(w) for w in _after_words(text, span, 2)}
+        after = _after_words(text, span, 2)
+        increment = bool(after) and after[0] in _INCREMENT
+        near = {stem(w) for w in after}
         fits = [(r, f) for r, f in of_kind("int", "float") if near & field_stems(f)]
+        if len(fits) > 1 and after:  # "10 days, driver ...": the unit right after the number decides
+            fits = [(r, f) for r, f in fits if stem(after[0]) in field_stems(f)] or fits
         before = _before_words(text, span, 2)
+        if not fits and before:  # "age 29": a field's own name word labels the number before it
+            fits = [(r, f) for r, f in of_kind("int", "float")
+                    if stem(before[-1]) in field_stems(f, with_description=False)]
+        if not fits and after and after[0] in ("total", "altogether"):  # "so 8 total": the field the turn names
+            fits = [(r, f) for r, f in of_kind("int", "float") if field_mention(f, bag)[0] > 0]
+        if not fits and _AGE_SAID.search(text[:span.start]) and (not after or after[0] in _AGE_AFTER):  # "I'm 34": a person's age, in plain English
+            fits = [(r, f) for r, f in of_kind("int") if "age" in f.name.lower().split("_")]
         if not fits and before and before[-1] in ("for", "of"):
             fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
         how, meaning = "number+unit", {}
@@ -270,6 +287,9 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             fits, meaning = _number_by_meaning(text, span, of_kind("int", "float"), view)
             how = "number+meaning" if fits else how
         target = pick(fits)
+        if target is not None and increment and target[0].values.get(target[1].name) is not None \
+                and not says_more(target[1]):
+            continue  # "two more people are coming" to a filled count: a difference, not the value
         if target is not None:
             unit = re.match(r"\s+(?:of\s+us|people|persons|guests|units?|[a-z]+)\b", text[span.end:], re.I)
             said = span.text
@@ -285,8 +305,20 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             taken.append(span)
     _enum_mentions(text, of_kind("Enum"), out, used, pick)
     _named_codes(text, strs, bag, taken, out, used)
+    out += bool_mentions(said, candidates, view, used)  # "yes I'm an international student"
     return out
 
+
+_INCREMENT = frozenset({"more", "extra", "additional", "fewer", "less"})
+"""Words after a number that make it a difference ("two more"), not the value."""
+def says_more(f: Field) -> bool:
+    """A count field that is itself a difference ("How many more days you want to keep the car")."""
+    return re.search(r"\b(?:more|extra|additional)\b", f.name.replace("_", " ") + " " + f.description, re.I) is not None
+
+
+_AGE_AFTER = frozenset({"and", "but", "so", "years", "year", "yrs", "now"})
+_AGE_SAID = re.compile(r"\b(?:i'?m|i\s+am|he'?s|she'?s|he\s+is|she\s+is|aged)\s*$", re.I)
+"""A bare number right after "I'm" or "she's" is an age ("I'm 34"), for a field whose name says age."""
 
 NUMBER_FIELD_SCORE = 0.40
 """Least cosine of a number's context words ("weighs about ... kilos") to a numeric field's texts."""

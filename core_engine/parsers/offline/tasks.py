@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING, Any
 from ...spec.model import Field, Worksheet, parse_type, snake_case
 from ...dialogue.state import TaskRecord, ref_target
 from .intents import is_question, search_phrase
-from .words.match import Bag, best_enum, content_stems, enum_scores, equalities, field_stems, holds, stem
+from .words.match import HEDGES, Bag, best_enum, content_stems, enum_scores, equalities, field_stems, holds, stem
 from .words.negation import negations, without_negated
 from .slots import column_mentions, find_mentions, said_texts, shape
 from .words.values import find_codes
+from .kb_spans import inside_kb_name
+from .task_texts import task_text_stems
 
 if TYPE_CHECKING:
     from .parser import TurnReader
@@ -312,6 +314,7 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     mentions = find_mentions(text, candidates, reader.view, reader.today)
     mentions += [m for m in column_mentions(text, candidates, reader.vocabulary, reader.ctx.kb)
                  if m.field.name not in {n.field.name for n in mentions}]
+    mentions = [m for m in mentions if not inside_kb_name(reader, text, m)]
     for m in mentions:
         kwargs[m.field.name] = literal(m.value)
         matched.append(m.matched)
@@ -322,6 +325,14 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     item_values(reader, ws, text, kwargs, matched)  # "X for ... and Y as ...": items named by KB rows
     rows = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "row"]
     held = (pronoun_row(reader, text) or proposed_row(reader, ws, rows[0].name, text)) if rows else None
+    if held and reader.ctx.kb is not None:
+        from .row_change import named_row  # late: row_change imports this module
+        said = named_row(reader, text)
+        if said is not None and said.lower() not in str(_held_row(reader, held)).lower():
+            held = None  # "reserve the Hilux" after another row was shown: the name said wins over the row shown
+            kwargs[rows[0].name] = f"answer({literal(said)})"
+            matched.append(said)
+            rows = []
     if held:
         kwargs[rows[0].name] = held  # "book me with her": the one row just reported
         matched.append(held)
@@ -332,9 +343,12 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         long_turn = len(text.split()) > 12 and named and len(mentions) >= 2  # a turn of many values
         # the agent's own description says what it is about ("dental" of a dental practice's assistant): those
         # words are no search terms, unless they are values of the KB ("Riverton" in it is a city)
-        own = set(content_stems(reader.spec.description)) - {stem(w) for t in named for w in t.split()}
+        own = (set(content_stems(reader.spec.description)) | task_text_stems(reader, ws)) - \
+            {stem(w) for t in named for w in t.split()}
+        taught = bag.hits(task_text_stems(reader, ws) - {stem(w) for t in named for w in t.split()})
+        asked = re.sub(r"(?i)\b(?:" + "|".join(map(re.escape, taught)) + r")\b", " ", text) if taught else text
         query = " ".join(sorted(named, key=text.lower().find)) if long_turn else \
-            search_query(text, said_texts(mentions) + spent + names,
+            search_query(asked, said_texts(mentions) + spent + names,  # the task's taught words ask for the task
                          set(bag.hits(BOOKING_WORDS | task_words(ws) | own)))
         if query:
             kwargs[rows[0].name] = f"answer({literal(query)})"
@@ -346,9 +360,23 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
 _ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take)\s+(?:her|him|them|it|that\s+one|this\s+one)\b", re.I)
 
 
+_THERE = re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)\bthere\b(?!\s*(?:is|are|was|were|'s|'re)\b)",
+                    re.I)
+"""A place just shown, pointed at: "reserve there for 4" (not "is there ...", "there are ...")."""
+
+
+def _held_row(reader: "TurnReader", path: str) -> Any:
+    """The row a path such as "answer_3.result[0]" points at (None when it points at nothing)."""
+    m = re.fullmatch(r"([A-Za-z_]\w*)\.result\[(\d+)\]", path)
+    kb = reader.state.get(m.group(1)) if m else None
+    rows = getattr(kb, "result", None)
+    return rows[int(m.group(2))] if m and isinstance(rows, list) and int(m.group(2)) < len(rows) else None
+
+
 def pronoun_row(reader: "TurnReader", text: str) -> str | None:
-    """The path of the single row just reported, when the turn refers to it ("a cleaning with her")."""
-    if not _ROW_PRONOUN.search(text):
+    """The path of the single row just reported, when the turn refers to it ("a cleaning with her", "a table
+    there")."""
+    if not _ROW_PRONOUN.search(text) and not _THERE.search(text):
         return None
     for kb in list(reversed(reader.state.kb_records()))[:2]:  # the last question, or the one before it
         rows = kb.result
@@ -366,9 +394,9 @@ def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None
                   r"how\s+about|what\s+about)\b[,]?", " ", body, flags=re.I)
     body = re.sub(r"\s+", " ", body)
     body = re.sub(r"\b(?:for|at|on|in|with)\s+(?=(?:for|at|on|in|with)\b)", "", body)
-    body = re.sub(r"\b(?:for|at|on|in|with)\s*(?=[,.!?]|$)", "", body.strip()).strip(" ,.!?")
+    body = re.sub(r"\b(?:for|at|on|in|with)(?:\s+(?:the|a|an|my|our))?\s*(?=[,.!?]|$)", "", body.strip()).strip(" ,.!?")
     phrase = search_phrase(body)
-    words = [w for w in content_stems(phrase) if w not in BOOKING_WORDS | _SMALL_TALK
+    words = [w for w in content_stems(phrase) if w not in BOOKING_WORDS | _SMALL_TALK | HEDGES
              and w not in {stem(t) for t in task_words}]
     return phrase if words else None
 

@@ -19,12 +19,17 @@ from ....errors import StatementError
 from ....spec.model import Field, Spec, parse_type
 from ....dialogue.state import TaskRecord
 from ....spec.values import coerce_value, match_enum
+from .counts import head_count
+from .durations import converted_duration, field_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
 from .match import Bag, best_enum, field_mention, field_stems, stem
 from .negation import negations, without_negated
-from ..slots import StateView, code_value, find_mentions, past_field, shape
+from ..slots import PEOPLE_WORDS, StateView, code_value, find_mentions, past_field, shape
 from .values import (bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
                              free, strip_fillers, yes_no)
+
+PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
+_TOTAL_AFTER = re.compile(r"\s+(?:in\s+)?(?:total|altogether|all\s+together|in\s+all)\b", re.I)
 
 
 class AnswerReader:
@@ -50,8 +55,17 @@ class AnswerReader:
             yn = yes_no(text)
             return yn[0] if yn else None
         if kind in ("int", "float"):
+            unit = field_unit(f.name, f.description)
+            converted = converted_duration(text, unit) if unit else None
+            if converted is not None:  # "a week" for a field of days
+                return converted
+            counted = head_count(text) if field_stems(f) & PEOPLE_STEMS else None
+            if counted is not None:  # "me and three friends" for a party size
+                return counted
             spans = free(find_large_numbers(text) + find_numbers(text),
                          find_dates(text, self.today) + find_times(text) + find_codes(text))
+            totals = [s for s in spans if _TOTAL_AFTER.match(text[s.end:])]  # "so 5 total": that one is the value
+            spans = totals or spans
             if not spans:
                 return None
             units = field_stems(f)
@@ -148,8 +162,10 @@ class AnswerReader:
             return body if body and len(body.split()) == 1 else None
         if kind == "name":
             introduced = name_span(text) if NAME_INTRO.search(text) else None  # "His name is Tom Baker"
-            return introduced or clean_name(text) or clean_name(strip_fillers(text, f.name.split("_"))) \
-                or name_span(text)
+            plain = clean_name(text)
+            if plain and re.match(r"[a-z]", plain) and not plain.islower():
+                plain = name_span(text) or plain  # "the driver is Tom Baker": lower-case lead-in words, a name after
+            return introduced or plain or clean_name(strip_fillers(text, f.name.split("_"))) or name_span(text)
         if kind == "text":
             return text.strip()
         if kind == "date":

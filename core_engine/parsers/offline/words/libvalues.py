@@ -59,6 +59,25 @@ def warm_up() -> None:
         parse_date("next tuesday the 9th", dt.date(2024, 7, 1))
 
 
+_DURATION = re.compile(r"^(?:a|an|one|a\s+couple\s+of|a\s+few|several|\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:days?|weeks?|months?|years?|nights?)$", re.I)
+_FROM_NOW = re.compile(r"^\s*(?:from\s+(?:now|today)|later|ago|after|hence)\b", re.I)
+_ORDINAL_POSITION = re.compile(r"^(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\s+(?:one|ones|option|choice|result|row|item|entry)\b",
+                               re.I)
+
+
+def not_a_date(text: str, words: str) -> bool:
+    """English that dateparser reads as a date but that says something else: a length of time ("6 days",
+    "a week" - a date only with "in ..." or "... from now") or a position in a list ("the 2nd one")."""
+    words = words.strip()
+    if _ORDINAL_POSITION.match(words):
+        return True
+    if not _DURATION.match(words):
+        return False
+    start = text.find(words)
+    before, after = text[:max(start, 0)], text[max(start, 0) + len(words):]
+    return not re.search(r"\b(?:in|within|after)\s*$", before, re.I) and not _FROM_NOW.match(after)
+
+
 def parse_date(text: str, today: dt.date, *, past: bool = False) -> Span | None:
     """A date `dateparser` finds in the text, kept only when it agrees with the words."""
     if not _DATE_HINT.search(text):
@@ -74,6 +93,8 @@ def parse_date(text: str, today: dt.date, *, past: bool = False) -> Span | None:
         return None
     for words, when in found:
         d = when.date()
+        if not_a_date(text, words):
+            continue
         named = [WEEKDAYS[w] for w in re.findall(r"[a-z]+", words.lower()) if w in WEEKDAYS]
         if named and d.weekday() != named[0]:
             continue  # "friday the 12th" read as another day: not trusted
@@ -107,10 +128,10 @@ def find_large_numbers(text: str) -> list[Span]:
 
 
 NAME_INTRO = re.compile(r"\b(?:(?:my|his|her|their|the\s+patient'?s?|the|our|your)\s+(?:full\s+|first\s+|last\s+)?"
-                         r"name\s+(?:is|was|'s)|(?:he|she|they)\s+(?:is|are)\s+called|(?:is\s+)?called|named|"
+                         r"name\s+(?:is|was|'s)|^name(?:'s|\s*:)|(?:he|she|they)\s+(?:is|are)\s+called|(?:is\s+)?called|named|"
                          r"(?:it'?s|it\s+is|this\s+is)\s+for(?:\s+(?:my|our)\s+\w+)?|for\s+(?:my|our)\s+\w+|"
                          r"i\s+am|i'?m|this\s+is|call\s+me|under)\s+", re.I)
-_CAP_RUN = re.compile(r"\b([A-Z][a-z'’-]+(?:\s+(?:[A-Z][a-z'’-]+|[A-Z]\.))*)")
+_CAP_RUN = re.compile(r"\b([A-Z][A-Za-z'’-]*[a-z](?:\s+(?:[A-Z][A-Za-z'’-]*[a-z]|[A-Z]\.))*)")
 _NOT_NAMES = frozenset({"I", "Hi", "Hello", "Hey", "Yes", "No", "Ok", "Okay", "Sure", "Thanks", "Thank", "Please",
                         "Dr", "Mr", "Mrs", "Ms", "The", "My", "It", "This", "That", "Monday", "Tuesday", "Wednesday",
                         "Thursday", "Friday", "Saturday", "Sunday"})
@@ -119,9 +140,15 @@ _NOT_NAMES = frozenset({"I", "Hi", "Hello", "Hey", "Yes", "No", "Ok", "Okay", "S
 def name_span(text: str) -> str | None:
     """The person's name in a sentence: "His name is Tom Baker" -> "Tom Baker", "it's for my son Leo Park"."""
     body = normalise(text).strip()
-    m = None
-    for m in NAME_INTRO.finditer(body):
-        pass
+    intros = list(NAME_INTRO.finditer(body))
+    if not body.islower():  # typed with capitals: the name is the capitalised run right after an intro
+        for intro in reversed(intros):
+            run = _CAP_RUN.match(body[intro.end():])
+            if run and run.group(1).split()[0] not in _NOT_NAMES:
+                return run.group(1)
+    m = intros[-1] if intros else None
+    if m and not body.islower() and not _CAP_RUN.match(body[m.end():]):
+        m = None  # "..., and I'm not international": the intro leads to no name; look elsewhere
     tail = body[m.end():] if m else body
     words = re.findall(r"[A-Za-z][A-Za-z'’.-]*", tail)
     if m and 1 <= len(words) <= 4 and not any(w.lower() in ("and", "but", "is", "was") for w in words):
@@ -129,4 +156,7 @@ def name_span(text: str) -> str | None:
         return name.title() if name.islower() else name
     runs = [r.group(1) for r in _CAP_RUN.finditer(tail) if r.group(1).split()[0] not in _NOT_NAMES]
     runs = [r for r in runs if len(r.split()) >= 2 or m is not None]
+    if not runs and m is not None:  # "Priya Raman, I'm 34": the intro leads to another value, the name is before it
+        runs = [r.group(1) for r in _CAP_RUN.finditer(body[:m.start()])
+                if r.group(1).split()[0] not in _NOT_NAMES and len(r.group(1).split()) >= 2]
     return runs[-1] if runs else None

@@ -28,9 +28,14 @@ may might must not no nor only own same such what which who whom whose when wher
 each few more most other some again further once up down out off over under please thanks thank
 hi hello hey want wants wanted like need needs get got help let lets let's know think tell give make
 something anything someone somebody one ones thing things really actually just still already now
-able im i'm i've i'd dont don't cant can't cannot
+able im i'm i've i'd dont don't cant can't cannot wanna gonna gotta
 """.split())
 """Words that never decide a match on their own."""
+
+HEDGES = frozenset({"around", "about", "roughly", "approximately", "approx", "circa", "ish", "maybe", "perhaps",
+                    "probably", "like", "say", "um", "uh", "hmm", "ok", "okay", "well", "so"})
+"""Words that soften a value ("around 6"); left alone they name no task and search for nothing."""
+
 
 GENERIC = frozenset({"details", "detail", "info", "information", "specific", "type", "kind", "value",
                      "field", "number", "num", "name", "answer", "question", "issue", "issues", "user",
@@ -141,7 +146,12 @@ def enum_scores(f: Field, bag: Bag) -> list[tuple[int, str, list[str]]]:
 
 
 def best_enum(f: Field, bag: Bag, minimum: int = 2) -> tuple[str, list[str]] | None:
-    """The single best-scoring enum value, if it clearly wins."""
+    """The single best-scoring enum value, if it clearly wins.
+
+    A value does not win on words the runner-up also says when the developer's examples teach one of them
+    for the runner-up only ("rent" in a value named "... Rental", in another value's description "a rental
+    car" and its example "I'd like to rent a car"): the words decide nothing and the reading by meaning
+    decides."""
     scores = enum_scores(f, bag)
     if scores and 0 < scores[0][0] < minimum:  # "small": a value whose whole description is said, alone
         whole = [s for s in scores if s[0] > 0 and _covered(f, s[1], s[2])]
@@ -153,7 +163,16 @@ def best_enum(f: Field, bag: Bag, minimum: int = 2) -> tuple[str, list[str]] | N
         tied = [s for s in scores if s[0] == scores[0][0]]
         whole = [s for s in tied if _covered(f, s[1], s[2])]
         return (whole[0][1], whole[0][2]) if len(whole) == 1 else None  # "large": L, not "extra large"
+    if scores[1:] and scores[1][0] > 0 and set(scores[0][2]) <= set(scores[1][2]) and \
+            set(_taught(f, scores[1][1], bag)) - set(_taught(f, scores[0][1], bag)):
+        return None  # the runner-up says the same words, and its examples use one the winner's do not
     return scores[0][1], scores[0][2]
+
+
+def _taught(f: Field, value: str, bag: Bag) -> list[str]:
+    """The user's words that the developer's examples of `value` use ("rent" in "I'd like to rent a car")."""
+    ev = next(e for e in f.enum_values if e.value == value)
+    return bag.hits({s for ex in getattr(ev, "examples", None) or () for s in content_stems(ex)})
 
 
 def _covered(f: Field, value: str, matched: list[str]) -> bool:

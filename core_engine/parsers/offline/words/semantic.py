@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....spec.model import Field, snake_case
 from ....dialogue.state import TaskRecord, ref_target
-from .match import Bag, equalities
+from .match import HEDGES, Bag, content_stems, equalities
 from ..tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
 from .libvalues import find_phones
 from .values import find_dates, find_emails, find_times, yes_no
@@ -252,7 +252,12 @@ def without_kb_terms(reader: "TurnReader", text: str) -> str:
 
 def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_THRESHOLD,
                   margin: float = TASK_MARGIN) -> bool:
-    """A task (or an option that selects one) described in the user's own words."""
+    """A task (or an option that selects one) described in the user's own words.
+
+    A turn that is only values and hedges ("around 6.30 pm") describes nothing: with the values gone, a word
+    such as "around" alone still lands near some option's text, and a wrong value is worse than none."""
+    if not [w for w in content_stems(without_values(reader, clean(text))) if w not in HEDGES]:
+        return False
     ranked = rank_tasks(reader, text)
     if ranked.best is None or ranked.score < threshold:
         return False
@@ -319,6 +324,10 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
     current = current_task(reader)
     if current is None:
         return False
+    if _MAKE_IT.search(text):
+        from ..slots import find_mentions  # late: a rare path
+        if find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
+            return False  # "make it 12 days instead": a new value for the current task, a change of mind
     ranked = rank_tasks(reader, text)
     if not ranked.decided(TASK_THRESHOLD, TASK_MARGIN) or \
             not _conflict(reader, _roots(reader), Entry("task", current.worksheet), ranked.best):  # type: ignore[arg-type]
@@ -328,6 +337,9 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
     reader.emit("switch-task", text, f"exitws({current.var})", reading=ranked.best.label, **ranked.trace())
     apply_reading(reader, ranked, text, "switch-task")
     return True
+
+
+_MAKE_IT = re.compile(r"\b(?:make|change|move|switch|put)\s+(?:it|that|this)\b", re.I)
 
 
 def _other_than(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked | None:

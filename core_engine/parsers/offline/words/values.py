@@ -108,11 +108,15 @@ _MONTH_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:
 _DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\b\.?"
                            rf"(?:,?\s+(\d{{4}})\b)?",
                            re.I)
-_RELATIVE_RE = re.compile(r"\b(the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday)\b", re.I)
+_RELATIVE_RE = re.compile(r"\b(the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday|"
+                          r"tmrw|tmr|tomorow|tommorow|tommorrow|2moro|2morrow|tdy|2day|2nite|tonite)\b", re.I)
 _WEEKDAY_RE = re.compile(rf"\b(?:(next|this|coming|this coming|on|last|past)\s+)?({'|'.join(WEEKDAYS)})\b", re.I)
 _IN_DAYS_RE = re.compile(r"\bin\s+(\d{1,5}|" + "|".join(UNITS) + r")\s+days?\b", re.I)
 _RELATIVE_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2, "the day after tomorrow": 2,
-                  "yesterday": -1}
+                  "yesterday": -1,
+                  # as people type them
+                  **{w: 1 for w in ("tmrw", "tmr", "tomorow", "tommorow", "tommorrow", "2moro", "2morrow")},
+                  **{w: 0 for w in ("tdy", "2day", "2nite", "tonite")}}
 
 
 def _year(raw: str | None, today: dt.date) -> int | None:
@@ -185,10 +189,12 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     return _longest_first([s for s in found if not any(s.overlaps(x) for x in slips)])
 
 
+POSITION_NOUNS = r"(?:one|ones|option|options|choice|result|results|row|item|entry|on\s+the\s+list)\b"
+"""After an ordinal, these make it a position in a list ("the 2nd one"), not a day of the month."""
 _IN_WEEKS_RE = re.compile(r"\bin\s+(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\b|"
                           r"\b(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\s+from\s+(?:now|today)\b", re.I)
 _ORDINAL_DAY_RE = re.compile(rf"\b(?:(?:on\s+)?({'|'.join(WEEKDAYS)})\s+)?(?:the\s+)(\d{{1,2}})(?:st|nd|rd|th)\b"
-                             rf"(?!\s+(?:of\s+)?(?:{_MONTH})\b)", re.I)
+                             rf"(?!\s+(?:of\s+)?(?:{_MONTH})\b)(?!\s+{POSITION_NOUNS})", re.I)
 
 
 def _day_of_month(day: int, weekday: str | None, today: dt.date, past: bool) -> dt.date | None:

@@ -1,0 +1,70 @@
+"""Another KB row named while the row field is already filled: "the fiat 500", "can I switch to the golf instead?".
+
+The record's row field takes the named row (as a search for it, which the policy resolves to that row) when
+exactly one live record holds a row, exactly one row is named (by its whole name, or by a word of its name
+that no other row's name has), and the turn either says a change ("instead", "switch", "rather", "actually")
+or says little else. A question about the row ("how much is the fiat 500?") is left to the question rule.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .intents import is_question
+from .items import _words, row_names
+from .tasks import literal
+from .words.match import HEDGES, STOPWORDS, words
+
+if TYPE_CHECKING:
+    from .parser import TurnReader
+
+_CHANGE = re.compile(r"\b(?:instead|switch|swap|change|rather|actually|prefer)\b", re.I)
+_CHANGE_WORDS = {"instead", "switch", "swap", "change", "rather", "actually", "prefer", "pls", "hmm", "to", "can",
+                 "take", "go", "with", "let", "lets", "let's", "i'll", "ill", "want", "ok", "okay", "oh"}
+
+
+def named_row(reader: "TurnReader", text: str) -> str | None:
+    """The one row name the turn says, whole or by a word only its name has."""
+    names = {n: v for table in row_names(reader.vocabulary, reader.ctx.kb).values() for n, v in table.items()
+             if not v.startswith("[") and v[:1].isupper()}  # names as typed ("Fiat 500"), not lists or free text
+    low = _words(text)  # " the fiat 500 " (spaced at both ends, as the names are)
+    whole = {v for n, v in names.items() if f" {n.strip()} " in low}
+    if len(whole) == 1:
+        return next(iter(whole))
+    if whole:
+        return None
+    said = set(words(text)) - STOPWORDS
+    owners: dict[str, set[str]] = {}
+    for n, v in names.items():
+        for w in n.split():
+            if len(w) >= 4 and w not in STOPWORDS:
+                owners.setdefault(w, set()).add(v)
+    found = {next(iter(vs)) for w, vs in owners.items() if w in said and len(vs) == 1}
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def row_change(reader: "TurnReader", text: str) -> bool:
+    if reader.ctx.kb is None or is_question(text) and not _CHANGE.search(text):
+        return False
+    held = [(rec, f) for rec in reader.view.live_records() for f in reader.view.input_fields(rec)
+            if reader.view.kind_of(f) == "row" and not reader.view.unfilled(rec, f)]
+    if len(held) != 1:
+        return False
+    rec, f = held[0]
+    e = reader.expect
+    if e is not None and e.act == "ask" and (e.rec.var, e.field.name) == (rec.var, f.name):
+        return False  # the row is what is asked: the answer rule reads it
+    if e is not None and e.act == "ask" and reader.value_for(e.field, text) is not None:
+        return False  # "Sunday" answers the question asked
+    name = named_row(reader, text)
+    if name is None:
+        return False
+    current = rec.values.get(f.name)
+    if isinstance(current, dict) and any(isinstance(v, str) and v.lower() == name.lower() for v in current.values()):
+        return False  # the row it already holds
+    rest = [w for w in words(text) if w not in STOPWORDS | HEDGES | _CHANGE_WORDS and w not in _words(name).split()]
+    if not _CHANGE.search(text) and len(rest) > 1:
+        return False
+    reader.emit("row-change", text, f"{rec.var}.{f.name} = answer({literal(name)})")
+    return True

@@ -1,0 +1,27 @@
+"""A head count said with the speaker included: "me and three friends" is 4, "my wife and I" is 2.
+
+Only for a whole-number field that counts people (its name or description says people, guests, party...);
+the number said counts the others, and the speaker adds one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .values import find_numbers
+
+_ME_AND = re.compile(r"\b(?:me|myself|i)\s+(?:and|plus|\+|with)\s+(?P<rest>.{1,30})", re.I)
+_AND_ME = re.compile(r"\b(?:my|a|one)\s+[a-z]+\s+and\s+(?:me|i|myself)\b", re.I)
+
+
+def head_count(text: str) -> int | None:
+    """The size of a group that includes the speaker, or None when the words do not say one."""
+    m = _ME_AND.search(text)
+    if m:
+        found = find_numbers(m.group("rest"))
+        if found and found[0].start <= 1 and float(found[0].value).is_integer():
+            return int(found[0].value) + 1
+        return None
+    if _AND_ME.search(text) and not find_numbers(text):
+        return 2  # "my wife and I"
+    return None

@@ -1,0 +1,45 @@
+"""Lengths of time in the unit a field counts: "a week" is 7 for a field of days, "two weeks" 14.
+
+A whole-number field whose name or description says the unit it counts ("For how many days you need
+the car", `nights`, `hours`) takes a length of time said in another unit, converted; a number with the
+field's own unit, or a bare number, is left to the ordinary number reading.
+"""
+
+from __future__ import annotations
+
+import re
+
+_UNIT_DAYS = {"hour": 1 / 24, "day": 1, "night": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
+_COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+          "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "couple of": 2}
+_DURATION = re.compile(r"\b(?P<n>\d+|a\s+couple\s+of|couple\s+of|an?|one|two|three|four|five|six|seven|eight|nine|"
+                       r"ten|eleven|twelve)\s+(?P<unit>hours?|days?|nights?|weeks?|fortnights?|months?|years?)\b"
+                       r"|\b(?P<half>half\s+a\s+(?:day|week))\b", re.I)
+_FIELD_UNIT = re.compile(r"\b(hours?|days?|nights?|weeks?|months?|years?)\b", re.I)
+
+
+def field_unit(name: str, description: str) -> str | None:
+    """The unit a count field counts, from its name or description ("rental_days" -> "day")."""
+    m = _FIELD_UNIT.search(name.replace("_", " ")) or _FIELD_UNIT.search(description)
+    return m.group(1).lower().rstrip("s") if m else None
+
+
+def converted_duration(text: str, unit: str) -> int | None:
+    """The one length of time in `text` said in another unit than `unit`, as a whole number of `unit`s."""
+    if unit not in _UNIT_DAYS:
+        return None
+    found = list(_DURATION.finditer(text))
+    if len(found) != 1:
+        return None
+    m = found[0]
+    if m.group("half"):
+        return None
+    said_unit = m.group("unit").lower().rstrip("s")
+    if said_unit == unit or (said_unit, unit) in (("night", "day"), ("day", "night")):
+        return None  # the field's own unit: the ordinary number reading
+    raw = re.sub(r"\s+", " ", m.group("n").lower())
+    n = int(raw) if raw.isdigit() else _COUNT.get(raw)
+    if n is None:
+        return None
+    value = n * _UNIT_DAYS[said_unit] / _UNIT_DAYS[unit]
+    return int(value) if value >= 1 and abs(value - round(value)) < 1e-9 else None
