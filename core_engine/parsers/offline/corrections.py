@@ -153,7 +153,7 @@ def _by_field_words(reader: "TurnReader", what: str, new_text: str, said: str) -
 
 def _may_hold(reader: "TurnReader", f: Field, new_text: str) -> bool:
     """A field whose values are KB row names (offline_items) can only be given a row name."""
-    from .items import names_for, said_names  # late: offline_items imports the slot helpers
+    from .kb_rows.items import names_for, said_names  # late: offline_items imports the slot helpers
 
     return not names_for(reader, f) or bool(said_names(reader, f, new_text))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .kb_spans import said_inside_kb_name
+from .kb_rows.spans import said_inside_kb_name
 from ...spec.model import Worksheet
 from ...dialogue.state import ref_target
 from .words.libvalues import name_span

@@ -40,15 +40,15 @@ from ..base import ParseContext, ParseResult
 from .words.answers import AnswerReader
 from .edits import change_rule, same_as_rule, special_request_rule
 from .focus import decontextualise, is_bare_request, narrow_previous, state_question
-from .items import item_request, named_answer
-from .row_change import row_change
+from .kb_rows.items import item_request, named_answer
+from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
 from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, same_word, stem
 from .words.negation import negations, refine_search
-from .requests import row_request
-from .rows import accept_proposal, choose_row
+from .kb_rows.requests import row_request
+from .kb_rows.choices import accept_proposal, choose_row
 from .corrections import correction_rule
 from .words.semantic import control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task
 from .slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,

@@ -22,7 +22,7 @@ from ...spec.values import is_empty
 from .bool_mentions import bool_mentions
 from .words.negation import without_negated
 from .words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
-from .items import field_row_names
+from .kb_rows.items import field_row_names
 from .words.libvalues import find_phones, is_phone_field
 from .words.values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers,
                              find_times, free, normalise)

@@ -22,7 +22,7 @@ from .words.match import HEDGES, Bag, best_enum, content_stems, enum_scores, equ
 from .words.negation import negations, without_negated
 from .slots import column_mentions, find_mentions, said_texts, shape
 from .words.values import find_codes
-from .kb_spans import inside_kb_name
+from .kb_rows.spans import inside_kb_name
 from .task_texts import task_text_stems
 
 if TYPE_CHECKING:
@@ -318,7 +318,7 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     for m in mentions:
         kwargs[m.field.name] = literal(m.value)
         matched.append(m.matched)
-    from .items import item_values
+    from .kb_rows.items import item_values
     from .openings import opening_values, proposed_row  # late: they use this module's helpers
 
     names = opening_values(reader, ws, text, kwargs, matched)  # the names read are not words to search for
@@ -326,7 +326,7 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     rows = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "row"]
     held = (pronoun_row(reader, text) or proposed_row(reader, ws, rows[0].name, text)) if rows else None
     if held and reader.ctx.kb is not None:
-        from .row_change import named_row  # late: row_change imports this module
+        from .kb_rows.change import named_row  # late: row_change imports this module
         said = named_row(reader, text)
         if said is not None and said.lower() not in str(_held_row(reader, held)).lower():
             held = None  # "reserve the Hilux" after another row was shown: the name said wins over the row shown
@@ -482,7 +482,7 @@ def _shared_values(reader: "TurnReader", text: str, ws: Worksheet, skip: Field) 
 def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) -> bool:
     """ "CS 221 and CS 229" for the asked course: the first here, the others in the next sibling records, each
     with the options said in its own piece of the turn ("X for a letter grade and Y for 4 units")."""
-    from .items import item_options, shared_options
+    from .kb_rows.items import item_options, shared_options
     codes = _code_list(reader, text, rec.worksheet, f)
     parent = reader.state.get(rec.parent or "")
     if not codes or not isinstance(parent, TaskRecord) or not rec.parent_field:
@@ -491,7 +491,7 @@ def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) ->
     slot = pws.field(rec.parent_field)
     if slot is None:
         return False
-    from .items import pieces_at  # late: offline_items uses this module's helpers
+    from .kb_rows.items import pieces_at  # late: offline_items uses this module's helpers
 
     ws = reader.view.worksheet(rec)
     spans = find_codes(text)

@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ...spec.model import Worksheet
-from .words.match import equalities
-from .words.semantic_index import Entry, Ranked
+from ....spec.model import Worksheet
+from ..words.match import equalities
+from ..words.semantic_index import Entry, Ranked
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 _ASKS_FOR = re.compile(
     r"\b(?:book|reserve|order|buy|purchase|schedule|sign\s+(?:me|us)\s+up|i'?ll\s+(?:take|get|have|go\s+with)|"
@@ -65,12 +65,12 @@ def row_request(reader: "TurnReader", text: str) -> bool:
         return False
     terms = reader.vocabulary.found_in(text, reader.ctx.kb)
     if not terms:
-        from .tasks import pronoun_row  # late: tasks imports this module's helpers indirectly
+        from ..tasks import pronoun_row  # late: tasks imports this module's helpers indirectly
         held = pronoun_row(reader, text)  # "ok book that one for me": the one row just reported
         if held is None:
             return False
         terms = [held]
-    from .words.semantic import apply_reading  # a late import: offline_semantic imports the task rules
+    from ..words.semantic import apply_reading  # a late import: offline_semantic imports the task rules
 
     ranked = Ranked(Entry("task", ws.name), 1.0, ", ".join(sorted(terms)), None, 0.0)
     before = len(reader.rules)

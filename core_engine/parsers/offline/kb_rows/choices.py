@@ -13,17 +13,17 @@ from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz
 
-from ...spec.model import Field, parse_type, snake_case
-from ...dialogue.state import TaskRecord, ref_target
-from .focus import row_focus_label
-from .intents import choice_index, is_question
-from .words.match import equalities, field_stems, stem
-from .slots import find_mentions, shape
-from .tasks import kwargs_text, literal
-from .words.values import find_numbers
+from ....spec.model import Field, parse_type, snake_case
+from ....dialogue.state import TaskRecord, ref_target
+from ..focus import row_focus_label
+from ..intents import choice_index, is_question
+from ..words.match import equalities, field_stems, stem
+from ..slots import find_mentions, shape
+from ..tasks import kwargs_text, literal
+from ..words.values import find_numbers
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 
 # ---------------------------------------------------------------- proposals

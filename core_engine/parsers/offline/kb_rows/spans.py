@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 
 def kb_name_spans(reader: "TurnReader", text: str) -> list[tuple[int, int]]:

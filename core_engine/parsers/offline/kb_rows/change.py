@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .intents import is_question
+from ..intents import is_question
 from .items import _words, row_names
-from .tasks import literal
-from .words.match import HEDGES, STOPWORDS, words
+from ..tasks import literal
+from ..words.match import HEDGES, STOPWORDS, words
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 _CHANGE = re.compile(r"\b(?:instead|switch|swap|change|rather|actually|prefer)\b", re.I)
 _CHANGE_WORDS = {"instead", "switch", "swap", "change", "rather", "actually", "prefer", "pls", "hmm", "to", "can",

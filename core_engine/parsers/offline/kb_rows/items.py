@@ -17,12 +17,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ...spec.model import Field, Worksheet
-from .words.match import Bag, best_enum, equalities, stem
+from ....spec.model import Field, Worksheet
+from ..words.match import Bag, best_enum, equalities, stem
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
-    from .slots import KBVocabulary
+    from ..parser import TurnReader
+    from ..slots import KBVocabulary
 
 _ASKS_FOR = re.compile(
     r"\b(?:book|reserve|order|enrol+|register|sign\s+(?:me|us)\s+up|put\s+(?:me|us)\s+(?:down|in)|"
@@ -124,8 +124,8 @@ def item_task(reader: "TurnReader") -> tuple[Worksheet, Field, Worksheet] | None
 def item_request(reader: "TurnReader", text: str) -> bool:
     """ "Can you book me into X?", "I'd like X for ... and Y as ...": the task that holds such items, opened
     with them (only when nothing but the choice of task is pending, and the turn asks for something)."""
-    from .words.semantic import apply_reading  # late: offline_semantic imports the task rules
-    from .words.semantic_index import Entry, Ranked
+    from ..words.semantic import apply_reading  # late: offline_semantic imports the task rules
+    from ..words.semantic_index import Entry, Ranked
 
     if reader.ctx.kb is None or reader.lines:
         return False
@@ -156,7 +156,7 @@ def item_request(reader: "TurnReader", text: str) -> bool:
 
 def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str], matched: list[str]) -> None:
     """Fill `kwargs` (the opening of `ws`) with one item record per row name said, each with its own options."""
-    from .tasks import literal
+    from ..tasks import literal
 
     for slot in ws.fields:
         sub = reader.spec.worksheet(slot.type) if slot.kind == "input" else None
@@ -191,9 +191,9 @@ def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str
 def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str]) -> dict[str, Any]:
     """The options one item's words give: enum values by their names or descriptions ("a drop-in session"),
     dates, times and labelled numbers, and a lone number for the item's one number field ("for two people")."""
-    from .slots import find_mentions
-    from .words.values import find_numbers
-    from ...dialogue.state import TaskRecord
+    from ..slots import find_mentions
+    from ..words.values import find_numbers
+    from ....dialogue.state import TaskRecord
 
     out: dict[str, Any] = {}
     bag = Bag.of(piece)
