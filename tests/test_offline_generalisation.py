@@ -17,38 +17,35 @@ import pytest
 
 from core_engine.session.agent import Agent
 
+from tests.fakes.specs import field, task_choice
+
 TODAY = dt.date(2024, 7, 1)  # a Monday
-
-
-def _field(name, type_="str", description="", **extra):
-    return {"name": name, "type": type_, "description": description, **extra}
 
 
 SPEC = {
     "name": "vet clinic", "starting_prompt": "Hello! How can I help?",
     "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
     "worksheets": [
-        {"name": "Main", "kind": "task", "fields": [
-            _field("task", "Enum", "What you would like to do", enum_values=[
-                {"value": "Book Visit", "description": "make an appointment with a vet"},
-                {"value": "Check Booking", "description": "look up a visit that is already booked",
-                 "examples": ["where is my booking confirmation"]}])]},
+        task_choice(
+            {"value": "Book Visit", "description": "make an appointment with a vet"},
+            {"value": "Check Booking", "description": "look up a visit that is already booked",
+                 "examples": ["where is my booking confirmation"]}),
         {"name": "BookVisit", "kind": "task", "predicate": 'task == "Book Visit"', "api": "book_visit", "fields": [
-            _field("vet", "Vet", "The vet to see"),
-            _field("pet_name", description="Your pet's name"),
-            _field("weight_kg", "float", "Your pet's weight in kilograms"),
-            _field("age_years", "int", "Your pet's age in years"),
-            _field("date", "date", "The day of the visit"),
-            _field("time", "time", "The time of the visit"),
-            _field("owner_name", description="Your full name"),
-            _field("notes", description="Anything the vet should know", required=False),
-            _field("confirm", "confirm", "Confirm the visit")]},
+            field("vet", "Vet", "The vet to see"),
+            field("pet_name", description="Your pet's name"),
+            field("weight_kg", "float", "Your pet's weight in kilograms"),
+            field("age_years", "int", "Your pet's age in years"),
+            field("date", "date", "The day of the visit"),
+            field("time", "time", "The time of the visit"),
+            field("owner_name", description="Your full name"),
+            field("notes", description="Anything the vet should know", required=False),
+            field("confirm", "confirm", "Confirm the visit")]},
         {"name": "CheckBooking", "kind": "task", "predicate": 'task == "Check Booking"', "api": "check_booking",
-         "fields": [_field("booking_code", description="The booking code from the confirmation")]},
+         "fields": [field("booking_code", description="The booking code from the confirmation")]},
         {"name": "vets", "kind": "kb", "fields": [
-            _field("id", primary_key=True), _field("name"), _field("animals", "List[str]")]},
+            field("id", primary_key=True), field("name"), field("animals", "List[str]")]},
         {"name": "Vet", "kind": "type", "fields": [
-            _field("id", primary_key=True), _field("name"), _field("animals", "List[str]")]},
+            field("id", primary_key=True), field("name"), field("animals", "List[str]")]},
     ],
     "apis": [{"name": "book_visit"}, {"name": "check_booking"}],
 }

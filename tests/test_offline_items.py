@@ -19,55 +19,52 @@ import pytest
 from core_engine.session.agent import Agent
 from core_engine.knowledge.offline import OfflineKnowledgeParser, offline_knowledge
 
+from tests.fakes.specs import field, task_choice
+
 TODAY = dt.date(2024, 7, 1)
-
-
-def _field(name, type_="str", description="", **extra):
-    return {"name": name, "type": type_, "description": description, **extra}
 
 
 SPEC = {
     "name": "cooking school", "starting_prompt": "Hello! How can I help?",
     "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
     "worksheets": [
-        {"name": "Main", "kind": "task", "fields": [
-            _field("task", "Enum", "What you would like to do", enum_values=[
-                {"value": "Enrol", "description": "sign up for cooking workshops"},
-                {"value": "Complaint", "description": "something went wrong with a workshop or a payment"}])]},
+        task_choice(
+            {"value": "Enrol", "description": "sign up for cooking workshops"},
+            {"value": "Complaint", "description": "something went wrong with a workshop or a payment"}),
         {"name": "Enrol", "kind": "task", "predicate": 'task == "Enrol"', "api": "enrol", "fields": [
-            _field("first_seat", "Seat", "The first workshop"),
-            _field("more_seats", "bool", "Whether you want a second workshop"),
-            _field("second_seat", "Seat", "The second workshop", predicate="self.more_seats == True"),
-            _field("full_name", description="Your full name"),
-            _field("phone", description="Your phone number"),
-            _field("confirm", "confirm", "Confirm the enrolment")]},
+            field("first_seat", "Seat", "The first workshop"),
+            field("more_seats", "bool", "Whether you want a second workshop"),
+            field("second_seat", "Seat", "The second workshop", predicate="self.more_seats == True"),
+            field("full_name", description="Your full name"),
+            field("phone", description="Your phone number"),
+            field("confirm", "confirm", "Confirm the enrolment")]},
         {"name": "Seat", "kind": "task", "fields": [
-            _field("workshop_name", description="The workshop's name"),
-            _field("format", "Enum", "How you take part", enum_values=[
-                {"value": "Online", "description": "join by video from home"},
-                {"value": "Kitchen", "description": "cook in person in our kitchen"}]),
-            _field("people", "int", "How many people come")]},
+            field("workshop_name", description="The workshop's name"),
+            field("format", "Enum", "How you take part", enum_values=[
+            {"value": "Online", "description": "join by video from home"},
+            {"value": "Kitchen", "description": "cook in person in our kitchen"}]),
+            field("people", "int", "How many people come")]},
         {"name": "Complaint", "kind": "task", "predicate": 'task == "Complaint"', "api": "complain", "fields": [
-            _field("kind", "Enum", "What went wrong", enum_values=[
-                {"value": "Refund Missing", "description": "money that was promised back never arrived"},
-                {"value": "Workshop Cancelled", "description": "a workshop was called off at short notice"}]),
-            _field("refund", "Refund", "Details of the refund", predicate='self.kind == "Refund Missing"'),
-            _field("full_name", description="Your full name"),
-            _field("story", description="What happened, in your words"),
-            _field("confirm", "confirm", "Confirm the complaint")]},
+            field("kind", "Enum", "What went wrong", enum_values=[
+            {"value": "Refund Missing", "description": "money that was promised back never arrived"},
+            {"value": "Workshop Cancelled", "description": "a workshop was called off at short notice"}]),
+            field("refund", "Refund", "Details of the refund", predicate='self.kind == "Refund Missing"'),
+            field("full_name", description="Your full name"),
+            field("story", description="What happened, in your words"),
+            field("confirm", "confirm", "Confirm the complaint")]},
         {"name": "Refund", "kind": "task", "predicate": 'task == "Complaint" and kind == "Refund Missing"',
-         "fields": [_field("refund_month", description="The month the refund was promised")]},
+         "fields": [field("refund_month", description="The month the refund was promised")]},
         {"name": "workshops", "kind": "kb", "fields": [
-            _field("id", primary_key=True), _field("name", description="Name of the workshop"),
-            _field("teacher", description="Who teaches the workshop"), _field("weekday", description="Day of the week"),
-            _field("description", description="What is cooked", free_text=True)]},
+            field("id", primary_key=True), field("name", description="Name of the workshop"),
+            field("teacher", description="Who teaches the workshop"), field("weekday", description="Day of the week"),
+            field("description", description="What is cooked", free_text=True)]},
         {"name": "venues", "kind": "kb", "fields": [
-            _field("id", primary_key=True), _field("name", description="Name of the room"),
-            _field("opening_hours", description="When it is open"),
-            _field("description", description="What the room has", free_text=True)]},
+            field("id", primary_key=True), field("name", description="Name of the room"),
+            field("opening_hours", description="When it is open"),
+            field("description", description="What the room has", free_text=True)]},
         {"name": "rules", "kind": "kb", "fields": [
-            _field("id", primary_key=True), _field("topic", description="What the rule is about"),
-            _field("text", description="The rule", free_text=True)]},
+            field("id", primary_key=True), field("topic", description="What the rule is about"),
+            field("text", description="The rule", free_text=True)]},
     ],
     "apis": [{"name": "enrol"}, {"name": "complain"}],
 }

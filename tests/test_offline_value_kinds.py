@@ -19,31 +19,28 @@ from core_engine.parsers.offline.words.values import find_dates
 from core_engine.session.agent import Agent
 from core_engine.spec.model import Field
 
+from tests.fakes.specs import field, task_choice
+
 TODAY = dt.date(2024, 7, 1)  # a Monday
-
-
-def _field(name, type_="str", description="", **extra):
-    return {"name": name, "type": type_, "description": description, **extra}
 
 
 SPEC = {
     "name": "boat hire", "starting_prompt": "Ahoy! How can I help?",
     "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
     "worksheets": [
-        {"name": "Main", "kind": "task", "fields": [
-            _field("task", "Enum", "What you would like to do", enum_values=[
-                {"value": "Hire Boat", "description": "take out a boat for a few hours"},
-                {"value": "Refund Payment", "description": "money back for a trip that was cancelled"}])]},
+        task_choice(
+            {"value": "Hire Boat", "description": "take out a boat for a few hours"},
+            {"value": "Refund Payment", "description": "money back for a trip that was cancelled"}),
         {"name": "HireBoat", "kind": "task", "predicate": 'task == "Hire Boat"', "api": "hire_boat", "fields": [
-            _field("hours", "int", "For how many hours you need the boat"),
-            _field("skipper_name", description="The skipper's full name"),
-            _field("skipper_age", "int", "The skipper's age in years"),
-            _field("skipper_email", description="The skipper's email address"),
-            _field("is_licensed_skipper", "bool", "Whether the skipper holds a boating licence"),
-            _field("day", "date", "The day of the trip"),
-            _field("confirm", "confirm", "Confirm the hire")]},
+            field("hours", "int", "For how many hours you need the boat"),
+            field("skipper_name", description="The skipper's full name"),
+            field("skipper_age", "int", "The skipper's age in years"),
+            field("skipper_email", description="The skipper's email address"),
+            field("is_licensed_skipper", "bool", "Whether the skipper holds a boating licence"),
+            field("day", "date", "The day of the trip"),
+            field("confirm", "confirm", "Confirm the hire")]},
         {"name": "RefundPayment", "kind": "task", "predicate": 'task == "Refund Payment"', "api": "refund",
-         "fields": [_field("receipt_code", description="The code on the receipt")]},
+         "fields": [field("receipt_code", description="The code on the receipt")]},
     ],
     "apis": [{"name": "hire_boat"}, {"name": "refund"}],
 }
@@ -103,20 +100,19 @@ KB_SPEC = {
     "name": "bike shop", "starting_prompt": "Hi! How can I help?",
     "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
     "worksheets": [
-        {"name": "Main", "kind": "task", "fields": [
-            _field("task", "Enum", "What you would like to do", enum_values=[
-                {"value": "Rent Bike", "description": "ride one of our bikes for a day",
-                 "examples": ["I'd like to hire a bike for the afternoon"]}])]},
+        task_choice(
+            {"value": "Rent Bike", "description": "ride one of our bikes for a day",
+                 "examples": ["I'd like to hire a bike for the afternoon"]}),
         {"name": "RentBike", "kind": "task", "predicate": 'task == "Rent Bike"', "api": "rent_bike", "fields": [
-            _field("bike", "Bike", "The bike you want"),
-            _field("rider_name", description="The rider's full name"),
-            _field("voucher_code", description="The code on your discount voucher", required=False),
-            _field("helmet_size", description="Your helmet size, if you want to borrow one", required=False),
-            _field("confirm", "confirm", "Confirm the rental")]},
+            field("bike", "Bike", "The bike you want"),
+            field("rider_name", description="The rider's full name"),
+            field("voucher_code", description="The code on your discount voucher", required=False),
+            field("helmet_size", description="Your helmet size, if you want to borrow one", required=False),
+            field("confirm", "confirm", "Confirm the rental")]},
         {"name": "bikes", "kind": "kb", "fields": [
-            _field("id", primary_key=True), _field("model"), _field("style"), _field("price", "float")]},
+            field("id", primary_key=True), field("model"), field("style"), field("price", "float")]},
         {"name": "Bike", "kind": "type", "fields": [
-            _field("id", primary_key=True), _field("model"), _field("style"), _field("price", "float")]},
+            field("id", primary_key=True), field("model"), field("style"), field("price", "float")]},
     ],
     "apis": [{"name": "rent_bike"}],
 }

@@ -1,0 +1,15 @@
+"""Building blocks of the small specs the offline-parser tests write for themselves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def field(name: str, type_: str = "str", description: str = "", **extra: Any) -> dict[str, Any]:
+    return {"name": name, "type": type_, "description": description, **extra}
+
+
+def task_choice(*options: dict[str, Any]) -> dict[str, Any]:
+    """The start worksheet `Main` with one Enum field `task` whose values open the task worksheets."""
+    return {"name": "Main", "kind": "task",
+            "fields": [field("task", "Enum", "What you would like to do", enum_values=list(options))]}
