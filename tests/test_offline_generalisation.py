@@ -17,7 +17,7 @@ import pytest
 
 from core_engine.session.agent import Agent
 
-from tests.fakes.specs import field, task_choice
+from tests.fakes.specs import field, statements, talk, task_choice
 
 TODAY = dt.date(2024, 7, 1)  # a Monday
 
@@ -61,15 +61,6 @@ def agent(tmp_path_factory) -> Agent:
     (root / "data").mkdir()
     (root / "data" / "vets.jsonl").write_text("".join(json.dumps(r) + "\n" for r in VETS))
     return Agent.load(Path(root))
-
-
-def talk(agent: Agent, *turns: str):
-    session = agent.new_session(parser="offline", today=TODAY)
-    return session, [session.turn(t) for t in turns]
-
-
-def statements(result) -> list[str]:
-    return result.trace["parse"]["statements"]
 
 
 def rules(result) -> list[dict]:

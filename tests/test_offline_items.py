@@ -19,7 +19,7 @@ import pytest
 from core_engine.session.agent import Agent
 from core_engine.knowledge.offline import OfflineKnowledgeParser, offline_knowledge
 
-from tests.fakes.specs import field, task_choice
+from tests.fakes.specs import field, statements, talk, task_choice
 
 TODAY = dt.date(2024, 7, 1)
 
@@ -92,15 +92,6 @@ def agent(tmp_path_factory) -> Agent:
                              ("rules", ["id", "topic", "text"], RULES)):
         (root / "data" / f"{name}.jsonl").write_text("".join(json.dumps(dict(zip(cols, r))) + "\n" for r in rows))
     return Agent.load(Path(root))
-
-
-def talk(agent: Agent, *turns: str):
-    session = agent.new_session(parser="offline", today=TODAY)
-    return session, [session.turn(t) for t in turns]
-
-
-def statements(result) -> list[str]:
-    return result.trace["parse"]["statements"]
 
 
 def values(session, var: str) -> dict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 
@@ -13,3 +14,16 @@ def task_choice(*options: dict[str, Any]) -> dict[str, Any]:
     """The start worksheet `Main` with one Enum field `task` whose values open the task worksheets."""
     return {"name": "Main", "kind": "task",
             "fields": [field("task", "Enum", "What you would like to do", enum_values=list(options))]}
+
+
+TODAY = datetime.date(2024, 7, 1)  # a Monday: the day these test specs are played on
+
+
+def talk(agent: Any, *turns: str) -> tuple[Any, list[Any]]:
+    """A new offline-parser session on TODAY, and the result of each turn."""
+    session = agent.new_session(parser="offline", today=TODAY)
+    return session, [session.turn(t) for t in turns]
+
+
+def statements(result: Any) -> list[str]:
+    return result.trace["parse"]["statements"]
