@@ -42,8 +42,12 @@ PORTS = range(8670, 8690)
 PROJECT = "bench_restaurant"
 TURNS = ["I want to book a table at a pizza place in San Francisco with a patio", "the second one",
          "July 6 2024", "7pm", "4 people"]
-_DONE = ("n => { const a = document.querySelector('[data-testid=stApp]');"
-         " return document.querySelectorAll('[data-testid=stChatMessage]').length >= n"
+# a chat message: the studio's chat is one HTML element with a block per message
+# (components/playground/chat.py); the minimal chat has Streamlit's chat messages
+STUDIO_MESSAGE = ".genie-chat .msg"
+MINIMAL_MESSAGE = "[data-testid=stChatMessage]"
+_DONE = ("([sel, n]) => { const a = document.querySelector('[data-testid=stApp]');"
+         " return document.querySelectorAll(sel).length >= n"
          " && a && a.getAttribute('data-test-script-state') === 'notRunning'; }")
 
 
@@ -59,20 +63,20 @@ def _open_playground(page, studio) -> None:
     page.get_by_test_id("stChatInputTextArea").wait_for()
 
 
-_VISIBLE = ("n => { const m = document.querySelectorAll('[data-testid=stChatMessage]');"
+_VISIBLE = ("([sel, n]) => { const m = document.querySelectorAll(sel);"
             " return m.length >= n && m[n - 1].innerText.trim().length > 0; }")
 
 
-def _turn(page, text: str) -> tuple[float, float]:
-    """(ms to the reply visible, ms to the script run finished) after Enter."""
-    expected = page.locator('[data-testid="stChatMessage"]').count() + 2
+def _turn(page, text: str, message: str = STUDIO_MESSAGE) -> tuple[float, float]:
+    """(ms to the reply visible, ms to the script run finished) after Enter; `message` selects a chat message."""
+    expected = page.locator(message).count() + 2
     box = page.get_by_test_id("stChatInputTextArea")
     box.fill(text)
     t0 = time.perf_counter()
     box.press("Enter")
-    page.wait_for_function(_VISIBLE, arg=expected, timeout=60_000, polling="raf")
+    page.wait_for_function(_VISIBLE, arg=[message, expected], timeout=60_000, polling="raf")
     visible = (time.perf_counter() - t0) * 1000
-    page.wait_for_function(_DONE, arg=expected, timeout=60_000)
+    page.wait_for_function(_DONE, arg=[message, expected], timeout=60_000)
     return visible, (time.perf_counter() - t0) * 1000
 
 
@@ -121,7 +125,7 @@ def _minimal_conversation(browser, minimal: Studio) -> list[tuple[float, float]]
     page.goto(minimal.url)
     wait_idle(page)
     page.get_by_test_id("stChatInputTextArea").wait_for()
-    times = [_turn(page, text) for text in TURNS]
+    times = [_turn(page, text, MINIMAL_MESSAGE) for text in TURNS]
     page.context.close()
     return times
 

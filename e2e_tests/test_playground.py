@@ -20,8 +20,11 @@ START = "Hello! I'm the restaurant assistant"
 PIZZA = "I want to book a table at a pizza place in San Francisco with a patio"
 
 
+CHAT_MESSAGES = ".genie-chat .msg"  # the chat is one HTML element (components/playground/chat.py)
+
+
 def messages(page):
-    return page.locator('[data-testid="stChatMessage"]')
+    return page.locator(CHAT_MESSAGES)
 
 
 def say(page, text: str) -> str:
@@ -30,8 +33,8 @@ def say(page, text: str) -> str:
     box = page.get_by_test_id("stChatInputTextArea")
     box.fill(text)
     box.press("Enter")
-    page.wait_for_function("n => document.querySelectorAll('[data-testid=stChatMessage]').length >= n",
-                           arg=expected)
+    page.wait_for_function("([sel, n]) => document.querySelectorAll(sel).length >= n",
+                           arg=[CHAT_MESSAGES, expected])
     wait_idle(page)
     return messages(page).nth(expected - 1).inner_text()
 
@@ -43,7 +46,9 @@ def nav(page, title: str) -> None:
 
 
 def select_turn(page, k: int) -> None:
-    page.get_by_role("button", name=re.compile(rf"^(▶ )?turn {k} ·")).first.click()
+    """Pick turn k in the inspector's "Inspect" picker (its options read "turn k · acts")."""
+    page.get_by_test_id("stSelectbox").filter(has_text="Inspect").first.click()
+    page.get_by_role("option", name=re.compile(rf"^turn {k} ·")).first.click()
     wait_idle(page)
     page.get_by_role("heading", name=f"Turn {k} of", exact=False).wait_for()
 

@@ -130,12 +130,11 @@ def _generic(page) -> None:
 # -- playground and tests pages (STUDIO-B) ----------------------------------------------------
 
 def _say(page, text: str) -> None:
-    expected = page.locator('[data-testid="stChatMessage"]').count() + 2
+    expected = page.locator(".genie-chat .msg").count() + 2
     box = page.get_by_test_id("stChatInputTextArea")
     box.fill(text)
     box.press("Enter")
-    page.wait_for_function("n => document.querySelectorAll('[data-testid=stChatMessage]').length >= n",
-                           arg=expected)
+    page.wait_for_function("n => document.querySelectorAll('.genie-chat .msg').length >= n", arg=expected)
     wait_idle(page)
 
 

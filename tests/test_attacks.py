@@ -414,20 +414,15 @@ def test_row_16_text_is_shown_as_text():
 
 
 def test_row_16_chat_shows_responses_and_prompt_as_text():
-    from streamlit.testing.v1 import AppTest
+    from types import SimpleNamespace
 
-    def page() -> None:
-        from types import SimpleNamespace
-
-        from components.playground.chat import render_chat
-        turn = SimpleNamespace(user="hi", response="Here: ![x](http://evil.example/p.png)", acts=[], trace={},
-                               ok=True)
-        render_chat("Welcome ![y](http://evil.example/q.png)", [turn], selected=1, on_select=lambda k: None)
-
-    at = AppTest.from_function(page, default_timeout=30).run()
-    assert not at.exception
-    shown = [m.value for m in at.markdown]
-    assert shown and not any("![" in v for v in shown), shown
+    from components.playground.chat import chat_html
+    turn = SimpleNamespace(user="<script>alert(1)</script>", response="Here: ![x](http://evil.example/p.png) <img src=x>",
+                           acts=[], trace={}, ok=True)
+    html = chat_html("Welcome <b onmouseover=x>hi</b>", [turn], selected=1)
+    assert "<script" not in html and "<img" not in html and "<b " not in html, html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "&lt;img src=x&gt;" in html
+    assert "![x](http://evil.example/p.png)" in html  # shown as the text it is (HTML is not Markdown)
 
 
 def test_row_19_a_bundles_api_py_never_runs_unreviewed(ws, tmp_path, monkeypatch):

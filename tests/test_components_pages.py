@@ -119,3 +119,24 @@ def test_version_history_restores_an_old_version(workspace):
     at.button(key="versions.restore").click().run()
     assert project.head().number == 3 and project.spec() == first
     assert any("Restored version 1 as version 3." in s.value for s in at.success)
+
+
+def test_playground_chat_is_one_element_and_the_picker_selects_a_turn(workspace):
+    """The chat history is one HTML element at any length (issue 17), and the inspector's picker replaces
+    the per-message buttons: picking a turn shows its state."""
+    at = app("playground")
+    at.chat_input(key="pg-chat-input").set_value("I want to book a table at a pizza place in San Francisco").run()
+    at.chat_input(key="pg-chat-input").set_value("the second one").run()
+    assert not at.exception, at.exception
+    chats = [h.proto.body for h in at.get("html") if 'class="genie-chat"' in h.proto.body]
+    assert len(chats) == 1, "the conversation is one element"
+    assert chats[0].count('data-role="user"') == 2 and chats[0].count('data-role="agent"') == 3
+    assert "I want to book a table at a pizza place in San Francisco" in chats[0]
+    assert any(s.value == "Turn 2 of 2" for s in at.subheader)
+    picker = next(s for s in at.selectbox if s.label == "Inspect")
+    assert picker.options[0] == "start" and picker.options[1].startswith("turn 1 · ")
+    picker.set_value(1).run()
+    assert not at.exception, at.exception
+    assert any(s.value == "Turn 1 of 2" for s in at.subheader)
+    chats = [h.proto.body for h in at.get("html") if 'class="genie-chat"' in h.proto.body]
+    assert chats[0].count('class="msg agent selected"') == 1

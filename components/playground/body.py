@@ -14,10 +14,22 @@ import streamlit as st
 
 from components import session as ss
 from components.playground.act_trace import render_trace
-from components.playground.chat import render_chat
+from components.playground.chat import CHAT_CSS, chat_html, turn_label
 from components.playground.controls import edit_panel, replay_panel, save_test_dialog, time_travel_bar
+from components.playground.state_html import STATE_CSS
 from components.playground.state_inspector import render_state
 from core_engine import GenieError
+
+
+def turn_picker(pg: Any, conv: Any, k: int, n: int) -> None:
+    """Which turn the inspector shows: one picker (not a button per message, issue 17). Its key holds the
+    conversation's length, so a new turn, a rewind or another conversation shows the newest turn again."""
+    if not n:
+        return
+    key = f"pg-inspect-{conv.log_id}-{n}"
+    st.selectbox("Inspect", range(n + 1), index=k, key=key, format_func=lambda i: turn_label(i, conv.turns),
+                 on_change=lambda: setattr(pg, "selected", st.session_state[key]),
+                 help="Show the state, parse, KB queries and acts after this turn (the start = before any turn)")
 
 
 def outside(pg: Any, project: Any) -> tuple:
@@ -39,7 +51,8 @@ def chat_and_inspector(pg: Any, project: Any, agent: Any, settings: Any, drawn_f
     spec = conv.session.agent.spec
     chat_col, inspect_col = st.columns([5, 7], gap="medium")
     with chat_col:
-        history = st.container(height=620, autoscroll=True, key="pg-history")
+        st.html(CHAT_CSS + STATE_CSS)  # style only (Streamlit puts it in the event container), the same every run
+        history = st.empty()
         text = st.chat_input("Say something to the agent", key="pg-chat-input")
         if text:
             try:
@@ -48,9 +61,7 @@ def chat_and_inspector(pg: Any, project: Any, agent: Any, settings: Any, drawn_f
                 st.error(str(exc))
         k, n = pg.selected_turn(), len(conv.turns)
         try:
-            with history:
-                render_chat(conv.session.starting_prompt, conv.turns, selected=k,
-                            on_select=lambda i: setattr(pg, "selected", i))
+            history.html(chat_html(conv.session.starting_prompt, conv.turns, selected=k))
         finally:  # also when the run is stopped or restarted mid-way: a played turn is always logged
             try:
                 pg.save_unsaved(project)
@@ -61,6 +72,7 @@ def chat_and_inspector(pg: Any, project: Any, agent: Any, settings: Any, drawn_f
 
     with inspect_col:
         st.subheader(f"Turn {k} of {n}" if k else "The start")
+        turn_picker(pg, conv, k, n)
         time_travel_bar(pg, project, k, n)
         state_tab, trace_tab, edit_tab, replay_tab = st.tabs(["State", "Trace", "Edit & inject", "Replay"],
                                                              key="pg-inspect-tab", on_change="rerun")
@@ -83,4 +95,4 @@ def chat_and_inspector(pg: Any, project: Any, agent: Any, settings: Any, drawn_f
                 replay_panel(pg, project, agent, settings)
 
 
-__all__ = ["chat_and_inspector", "outside"]
+__all__ = ["chat_and_inspector", "outside", "turn_picker"]

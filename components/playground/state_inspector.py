@@ -20,7 +20,7 @@ from core_engine.session.replay import diff_states
 from core_engine.spec.model import Spec
 
 from components.graph.live_state import field_activity
-from components.playground.state_html import STATE_CSS, state_html
+from components.playground.state_html import state_html
 
 STATUS_ICONS = {"filled": "✓ filled", "confirmed": "✓✓ confirmed", "refused": "✗ refused (NA)",
                 "missing": "… missing", "inactive": "— inactive (predicate false)", "dont_ask": "not asked"}
@@ -104,12 +104,12 @@ def state_body(spec: Spec, state: dict[str, Any], previous: dict[str, Any] | Non
 def render_state(spec: Spec, state: dict[str, Any], previous: dict[str, Any] | None, *, turn: int,
                  key: str = "state", body: tuple[str, str | None] | None = None) -> None:
     """The state after `turn`, with what changed since `previous` (the state before it): one HTML
-    element (components/playground/state_html.py), then the raw JSON on request. `body` is a cached
+    element (components/playground/state_html.py; its style, STATE_CSS, is drawn once by the page's
+    fragment with the chat's), then the raw JSON on request. `body` is a cached
     `state_body(...)` for the same arguments."""
     html, warning = body or state_body(spec, state, previous, turn=turn)
     if warning:
         st.warning(warning)
-    st.html(STATE_CSS)  # style only (Streamlit puts it in the event container), the same on every rerun
     st.html(html)
     # a toggle, not an expander: an expander's body is sent on every rerun, and the state JSON carries
     # every KB row of the conversation (hundreds of KB after a long session)
