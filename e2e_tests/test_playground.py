@@ -54,7 +54,11 @@ def select_turn(page, k: int) -> None:
 
 
 def tab(page, name: str) -> None:
-    page.get_by_role("tab", name=name, exact=True).first.click()
+    """Switch the inspector's view (a segmented control: State, Trace, Edit & inject, Replay) or a trace tab."""
+    if name in ("State", "Trace", "Edit & inject", "Replay"):
+        page.get_by_test_id("stButtonGroup").get_by_text(name, exact=True).first.click()
+    else:
+        page.get_by_role("tab", name=name, exact=True).first.click()
     wait_idle(page)
 
 

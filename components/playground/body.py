@@ -1,6 +1,6 @@
 """The playground's chat column and inspector, as one Streamlit fragment.
 
-A chat turn, picking a turn to inspect or switching a tab reruns only this part of the
+A chat turn, picking a turn to inspect or switching the view reruns only this part of the
 page (issue 17: the sidebar, the title and the conversation picker are not re-sent and
 redrawn for every turn). Whatever changes what the page draws outside it is checked at the
 start of each fragment run and reruns the whole page instead (see `outside`).
@@ -19,6 +19,9 @@ from components.playground.controls import edit_panel, replay_panel, save_test_d
 from components.playground.state_html import STATE_CSS
 from components.playground.state_inspector import render_state
 from core_engine import GenieError
+
+
+VIEWS = ["State", "Trace", "Edit & inject", "Replay"]  # what the inspector shows, one at a time
 
 
 def turn_picker(pg: Any, conv: Any, k: int, n: int) -> None:
@@ -74,25 +77,23 @@ def chat_and_inspector(pg: Any, project: Any, agent: Any, settings: Any, drawn_f
         st.subheader(f"Turn {k} of {n}" if k else "The start")
         turn_picker(pg, conv, k, n)
         time_travel_bar(pg, project, k, n)
-        state_tab, trace_tab, edit_tab, replay_tab = st.tabs(["State", "Trace", "Edit & inject", "Replay"],
-                                                             key="pg-inspect-tab", on_change="rerun")
-        if state_tab.open is not False:  # only the open tab is drawn (lazy tabs)
-            with state_tab:
-                render_state(spec, pg.state_at(k), pg.state_at(k - 1) if k else None, turn=k)
-        if trace_tab.open is not False:
-            with trace_tab:
-                if k:
-                    render_trace(conv.turns[k - 1], key="pg-trace")
-                else:
-                    st.caption("The conversation starts with the agent's starting prompt; pick a turn to see its trace.")
-        if edit_tab.open is not False:
-            with edit_tab:
-                if k < n:
-                    st.info(f"Edits apply to the current turn ({n}). To edit turn {k}, rewind to it first.")
-                edit_panel(pg, project, spec)
-        if replay_tab.open is not False:
-            with replay_tab:
-                replay_panel(pg, project, agent, settings)
+        # one segmented control, not st.tabs: tabs cost five elements and their styling on every chat turn
+        # (issue 17); only the chosen view is drawn
+        view = st.segmented_control("View", VIEWS, default=VIEWS[0], required=True, key="pg-inspect-view",
+                                    label_visibility="collapsed")
+        if view == "Trace":
+            if k:
+                render_trace(conv.turns[k - 1], key="pg-trace")
+            else:
+                st.caption("The conversation starts with the agent's starting prompt; pick a turn to see its trace.")
+        elif view == "Edit & inject":
+            if k < n:
+                st.info(f"Edits apply to the current turn ({n}). To edit turn {k}, rewind to it first.")
+            edit_panel(pg, project, spec)
+        elif view == "Replay":
+            replay_panel(pg, project, agent, settings)
+        else:
+            render_state(spec, pg.state_at(k), pg.state_at(k - 1) if k else None, turn=k)
 
 
 __all__ = ["chat_and_inspector", "outside", "turn_picker"]
