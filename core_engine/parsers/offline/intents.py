@@ -216,7 +216,8 @@ def same_as(text: str) -> tuple[str, str, str] | None:
 
 _CHANGE = re.compile(r"\b(?:change|changing|update|switch|modify|correct|make\s+it|make\s+that|instead|actually|"
                      r"rather|move\s+it|move\s+the|push\s+it|can\s+we\s+do|can\s+i\s+do|let's\s+do|should\s+be|"
-                     r"not\s+\w+\s+but|i\s+meant|i\s+mean|sorry)\b", re.I)
+                     r"not\s+\w+\s+but|i\s+meant|i\s+mean|sorry|on\s+second\s+thoughts?|changed?\s+my\s+mind|"
+                     r"(?:let'?s|we'?ll|i'?ll)\s+(?:go\s+with|take|have))\b", re.I)
 
 
 def change_marker(text: str) -> str | None:

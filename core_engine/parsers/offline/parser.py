@@ -465,14 +465,19 @@ class TurnReader:
             return False
         self.assign("answer-to-ask", self.answers.matched, e.rec, e.field, value, type=e.field.type)
         self.answered = True
-        self._extras(text, e.rec)
+        self._extras(text, e.rec, answered=self.answers.matched)
         return True
 
-    def _extras(self, text: str, rec: TaskRecord) -> list[Mention]:
-        """Other unfilled fields of the same record that the answer also fills ("tomorrow at 7")."""
+    def _extras(self, text: str, rec: TaskRecord, answered: str = "") -> list[Mention]:
+        """Other unfilled fields of the same record that the answer also fills ("tomorrow at 7").
+
+        The words that answered the question give no second value: "three nights" fills the nights asked,
+        not also the number of guests."""
         candidates = self.candidates(records=[rec], unfilled_only=True,
                                      exclude=self.expect.field if self.expect else None)
         mentions = find_mentions(text, candidates, self.view, self.today, prefer=rec)
+        if answered.strip():
+            mentions = [m for m in mentions if not _same_words(m.matched, answered)]
         taken = {m.field.name for m in mentions}
         mentions += [m for m in column_mentions(text, candidates, self.vocabulary, self.ctx.kb)
                      if m.field.name not in taken]
@@ -628,6 +633,12 @@ class TurnReader:
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         return True
+
+
+def _same_words(a: str, b: str) -> bool:
+    """One span of the utterance read twice: the same words, or one inside the other."""
+    a, b = a.strip().lower(), b.strip().lower()
+    return bool(a and b) and (a in b or b in a)
 
 
 def _asks_about_world(text: str) -> bool:

@@ -292,14 +292,14 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             continue  # "two more people are coming" to a filled count: a difference, not the value
         if target is not None:
             unit = re.match(r"\s+(?:of\s+us|people|persons|guests|units?|[a-z]+)\b", text[span.end:], re.I)
-            said = span.text
+            words = span.text
             lead = re.search(r"(?:\b(?:a\s+)?(?:party|group|table)\s+)?\b(?:for|of)\s+$", text[: span.start], re.I)
             if lead and not near & field_stems(target[1]):
-                said = text[lead.start(): span.end]  # "a party of six": all of it names the party size
+                words = text[lead.start(): span.end]  # "a party of six": all of it names the party size
             if unit and (stem(unit.group(0).split()[-1]) in field_stems(target[1]) | {stem(w) for w in PEOPLE_WORDS}
                          or unit.group(0).strip().lower() == "of us"):
-                said = text[span.start: span.end + unit.end()]
-            out.append(Mention(target[0], target[1], span.value, said, how, span,
+                words = text[span.start: span.end + unit.end()]
+            out.append(Mention(target[0], target[1], span.value, words, how, span,
                                extra=meaning))
             used.add((target[0].var, target[1].name))
             taken.append(span)

@@ -22,6 +22,7 @@ from .words.match import HEDGES, Bag, best_enum, content_stems, enum_scores, equ
 from .words.negation import negations, without_negated
 from .slots import column_mentions, find_mentions, said_texts, shape
 from .words.values import find_codes
+from .words.labels import mask_labels
 from .kb_rows.spans import inside_kb_name
 from .task_texts import task_text_stems
 
@@ -144,7 +145,8 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
     whole text itself (`enum_value` knows about negation).
     """
     negs = negations(text)
-    bag = Bag(Bag.of(without_negated(text)).stems, text) if negs else Bag.of(text)
+    words = mask_labels(text, reader.spec)  # "room 412" names a room number, not the task Book Room
+    bag = Bag(Bag.of(without_negated(words)).stems, text) if negs else Bag(Bag.of(words).stems, text)
     roots = [rec] if rec is not None else [r for r in reader.view.live_records() if r.parent is None]
     overlay: dict[str, dict[str, Any]] = {}
     emitted = False

@@ -1,0 +1,73 @@
+"""Mechanisms for single-record tasks found by grouping a development set's failures by kind (helper B, session 6),
+pinned on a campsite spec written here: one span of words gives one value, "with X" / "no X" answers a yes/no
+field named X, "on second thought" changes a value, and a word that labels a number ("site 12") is not a task's word.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core_engine.loaders import load_spec
+from core_engine.parsers.offline.words.labels import label_words, mask_labels
+from core_engine.session.agent import Agent
+
+from tests.fakes.specs import field, statements, talk, task_choice
+
+SPEC = {
+    "name": "campsite", "starting_prompt": "Welcome to the campsite office.",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        task_choice(
+            {"value": "Book Site", "description": "reserve a pitch for a tent or a camper for some nights"},
+            {"value": "Report Issue", "description": "something at your pitch is broken or dirty"}),
+        {"name": "BookSite", "kind": "task", "predicate": 'task == "Book Site"', "api": "book_site", "fields": [
+            field("pitch", "Enum", "The kind of pitch", enum_values=[
+                {"value": "Tent", "description": "a grass pitch for a tent"},
+                {"value": "Camper", "description": "a hard standing for a camper van or caravan"}]),
+            field("nights", "int", "How many nights you stay"),
+            field("guests", "int", "How many guests will stay on the pitch"),
+            field("electricity", "bool", "Whether you want an electric hook-up"),
+            field("guest_name", description="The name for the booking"),
+            field("confirm", "confirm", "Confirm the booking")]},
+        {"name": "ReportIssue", "kind": "task", "predicate": 'task == "Report Issue"', "api": "report_issue",
+         "fields": [field("site_number", description="The number of your pitch"),
+                    field("what_happened", description="What is wrong, in your words")]},
+    ],
+    "apis": [{"name": "book_site"}, {"name": "report_issue"}],
+}
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory) -> Agent:
+    root = tmp_path_factory.mktemp("campsite")
+    (root / "spec.json").write_text(json.dumps(SPEC))
+    return Agent.load(Path(root))
+
+
+def test_the_words_that_answer_the_question_fill_no_second_field(agent):
+    _, (_, _, third) = talk(agent, "I'd like to book a site, a tent pitch", "hmm", "four nights")
+    assert statements(third) == ["book_site.nights = 4"]  # not also guests = 4
+
+
+def test_with_or_no_and_a_yes_no_fields_name_answer_it_in_an_opening(agent):
+    _, (first,) = talk(agent, "can I book a camper pitch for 3 nights for 2 guests, with electricity")
+    assert "electricity=True" in statements(first)[-1] and "nights=3" in statements(first)[-1]
+    _, (first,) = talk(agent, "a tent pitch for 2 nights, no electricity")
+    assert "electricity=False" in statements(first)[-1]
+
+
+def test_on_second_thought_changes_a_filled_option(agent):
+    _, results = talk(agent, "I'd like to book a tent pitch", "2 nights", "on second thought a camper pitch")
+    assert statements(results[-1]) == ['book_site.pitch = "Camper"']
+
+
+def test_a_word_that_labels_a_number_is_not_the_tasks_word(agent):
+    spec = load_spec(Path(agent.root) / "spec.json")
+    assert label_words(spec) == {"site"}
+    assert mask_labels("the tap at site 12 is broken", spec) == "the tap at      12 is broken"
+    assert mask_labels("I want to book a site for 2", spec) == "I want to book a site for 2"  # no number after it
+    _, (first,) = talk(agent, "the tap at site 12 is broken")
+    assert 'main.task = "Book Site"' not in statements(first)
