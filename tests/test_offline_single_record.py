@@ -71,3 +71,51 @@ def test_a_word_that_labels_a_number_is_not_the_tasks_word(agent):
     assert mask_labels("I want to book a site for 2", spec) == "I want to book a site for 2"  # no number after it
     _, (first,) = talk(agent, "the tap at site 12 is broken")
     assert 'main.task = "Book Site"' not in statements(first)
+
+
+ROWS = [{"id": "a", "name": "Sea Tour", "kinds": ["Boat"], "town": "Harbour", "price": 18.0, "rating": 4.0},
+        {"id": "b", "name": "Sunset Trip", "kinds": ["Boat", "Dinner"], "town": "Harbour", "price": 35.0, "rating": 4.8},
+        {"id": "c", "name": "Seal Watch", "kinds": ["Boat"], "town": "Bay", "price": 24.0, "rating": 4.8}]
+
+
+def test_a_comparative_picks_the_reported_row_at_that_end():
+    from core_engine.parsers.offline.kb_rows.references import compared_row
+    assert compared_row("I want tickets for the cheaper one", ROWS)[0] == 0
+    assert compared_row("the priciest one please", ROWS)[0] == 1
+    assert compared_row("the best rated one", ROWS) is None  # two rows share the top rating: no guess
+    assert compared_row("the second one", ROWS) is None
+
+
+def test_a_value_only_one_reported_row_holds_picks_it():
+    from core_engine.parsers.offline.kb_rows.choices import row_label
+    from core_engine.parsers.offline.kb_rows.references import valued_row
+    assert valued_row("the dinner one", ROWS, row_label)[0] == 1
+    assert valued_row("the one in Bay", ROWS, row_label)[0] == 2
+    assert valued_row("the boat one", ROWS, row_label) is None  # every row holds it
+    assert valued_row("the harbour one", ROWS, row_label) is None  # two rows hold it
+
+
+def test_a_greeting_and_a_lead_in_are_not_search_words():
+    from core_engine.parsers.offline.intents import search_phrase
+    assert search_phrase("hey there, looking to book dinner somewhere quiet") == "dinner somewhere quiet"
+    assert search_phrase("Hello, I am looking for a cheap place") == "cheap place"
+
+
+def test_of_us_counts_people_and_all_correct_is_a_yes(agent):
+    from core_engine.parsers.offline.words.values import yes_no
+    assert yes_no("that's all correct")[0] is True and yes_no("thats all correct")[0] is True
+    _, results = talk(agent, "I'd like to book a tent pitch", "2 nights, 3 of us")
+    assert "book_site.guests = 3" in statements(results[-1])
+
+
+
+def test_the_more_value_one_follows_the_order_of_an_enum_column():
+    from core_engine.parsers.offline.kb_rows.references import compared_row
+    from core_engine.spec.model import Spec
+    spec = Spec.model_validate({"name": "x", "worksheets": [{"name": "shops", "kind": "kb", "fields": [
+        {"name": "id"}, {"name": "tier", "type": "Enum", "enum_values": [{"value": "basic"}, {"value": "plus"},
+                                                                         {"value": "premium"}]}]}]})
+    rows = [{"id": "a", "tier": "plus"}, {"id": "b", "tier": "premium"}, {"id": "c", "tier": "basic"}]
+    assert compared_row("the more premium one", rows, spec)[0] == 1
+    assert compared_row("the less premium one", rows, spec)[0] == 2
+    assert compared_row("the more premium one", rows) is None  # no spec, no order

@@ -79,6 +79,8 @@ _LEAD_INS = re.compile(
     r"(?:(?:some\s+|more\s+)?(?:details|information|info|options|recommendations|suggestions|ideas)\s+"
     r"(?:about|on|for)\s+)?", re.I)
 _SEARCH_LEAD = re.compile(
+    r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?[,.!\s]+|"  # "hey there, looking to book ..."
+    r"^(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+)?(?:looking|hoping|trying|wanting)\s+to\s+|"
     r"^(?:(?:some|a\s+few|a\s+couple\s+of)\s+)?(?:options|recommendations|suggestions|ideas|details|information|"
     r"info)\s+(?:for|about|on|of)\s+|"
     r"^(?:(?:i|we)(?:\s+would|'d)(?:\s+also|\s+really)?\s+(?:like|love)|(?:i|we)(?:\s+also)?\s+(?:want|need|wanna)|"

@@ -475,9 +475,10 @@ class TurnReader:
         not also the number of guests."""
         candidates = self.candidates(records=[rec], unfilled_only=True,
                                      exclude=self.expect.field if self.expect else None)
+        at = text.lower().find(answered.strip().lower()) if answered.strip() else -1
+        if at >= 0:  # blank the answer out, so that its words are read once
+            text = text[:at] + " " * len(answered.strip()) + text[at + len(answered.strip()):]
         mentions = find_mentions(text, candidates, self.view, self.today, prefer=rec)
-        if answered.strip():
-            mentions = [m for m in mentions if not _same_words(m.matched, answered)]
         taken = {m.field.name for m in mentions}
         mentions += [m for m in column_mentions(text, candidates, self.vocabulary, self.ctx.kb)
                      if m.field.name not in taken]
@@ -633,12 +634,6 @@ class TurnReader:
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         return True
-
-
-def _same_words(a: str, b: str) -> bool:
-    """One span of the utterance read twice: the same words, or one inside the other."""
-    a, b = a.strip().lower(), b.strip().lower()
-    return bool(a and b) and (a in b or b in a)
 
 
 def _asks_about_world(text: str) -> bool:

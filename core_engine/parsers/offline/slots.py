@@ -280,7 +280,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             fits = [(r, f) for r, f in of_kind("int", "float") if field_mention(f, bag)[0] > 0]
         if not fits and _AGE_SAID.search(text[:span.start]) and (not after or after[0] in _AGE_AFTER):  # "I'm 34": a person's age, in plain English
             fits = [(r, f) for r, f in of_kind("int") if "age" in f.name.lower().split("_")]
-        if not fits and before and before[-1] in ("for", "of"):
+        if not fits and ((before and before[-1] in ("for", "of")) or after[:2] == ["of", "us"]):  # "3 of us"
             fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
         how, meaning = "number+unit", {}
         if not fits and len(of_kind("int", "float")) > 0:

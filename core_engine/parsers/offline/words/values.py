@@ -354,7 +354,10 @@ YES_PHRASES = ("yes please", "yes", "yeah", "yea", "yep", "yup", "ya", "sure", "
                "i would", "it is", "do it", "great", "alright", "all right", "fine", "yes it is", "that works",
                "works for me", "certainly", "please", "book it", "submit it", "yes i am", "yes i do", "go for it",
                "it's right", "it is right", "it's correct", "it is correct", "now it's right", "now it is right",
-               "all good", "everything is correct", "everything's correct", "everything is right")
+               "all good", "everything is correct", "everything's correct", "everything is right",
+               "that's all correct", "thats all correct", "that is all correct", "thats correct", "thats right",
+               "all correct", "all looks good", "looks great", "looks fine", "everything looks good",
+               "everything looks right", "everything's right")
 WEAK_YES = frozenset({"please", "i do", "i am", "i would", "it is", "right", "fine", "great", "perfect", "true",
                       "exactly", "indeed", "alright", "all right", "ok", "okay", "it's right", "it is right",
                       "it's correct", "it is correct", "now it's right", "now it is right", "all good"})
