@@ -119,3 +119,49 @@ def test_the_more_value_one_follows_the_order_of_an_enum_column():
     assert compared_row("the more premium one", rows, spec)[0] == 1
     assert compared_row("the less premium one", rows, spec)[0] == 2
     assert compared_row("the more premium one", rows) is None  # no spec, no order
+
+
+LOST = {
+    "name": "lost card desk", "starting_prompt": "Hello.",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "api": "report_loss", "fields": [
+            field("full_name", description="Your full name"),
+            field("card_details", "CardDetails", "Card number and PIN"),
+            field("loss_report", description="What happened: the details of the loss")]},
+        {"name": "CardDetails", "kind": "task", "fields": [
+            field("card_number", description="Your library card number"),
+            field("pin", description="The PIN of your card")]},
+    ],
+    "apis": [{"name": "report_loss"}],
+}
+
+
+@pytest.fixture(scope="module")
+def lost(tmp_path_factory) -> Agent:
+    root = tmp_path_factory.mktemp("lost")
+    (root / "spec.json").write_text(json.dumps(LOST))
+    return Agent.load(Path(root))
+
+
+def test_bare_contractions_are_read_but_values_keep_the_users_spelling(lost):
+    from core_engine.parsers.offline.words.values import restore_apostrophes
+    assert restore_apostrophes("id like a table, I dont know")[0] == "i'd like a table, I don't know"
+    assert restore_apostrophes("my student id is 5, its fine")[0] == "my student id is 5, its fine"
+    assert restore_apostrophes("and my pin's 4417")[0] == "and my pin is 4417"
+    _, results = talk(lost, "hello", "Ada Lovelace", "1234", "4321", "someone used it and I dont know who")
+    assert statements(results[-1]) == ['main.loss_report = "someone used it and I dont know who"']
+
+
+def test_name_here_and_labelled_values_are_no_story(lost):
+    _, (first,) = talk(lost, "Hi, Ada Lovelace here, card 55667788 and my pin's 4417")
+    assert statements(first) == ['main.full_name = "Ada Lovelace"',
+                                 'main.card_details = CardDetails(card_number="55667788", pin="4417")']
+
+
+def test_a_name_said_again_in_full_after_sorry_replaces_the_short_one(lost):
+    _, results = talk(lost, "I lost my card at the station yesterday", "Ada Lovelace",
+                      "sorry its Augusta Ada Lovelace, that's the name on the card")
+    assert statements(results[-1]) == ['main.full_name = "Augusta Ada Lovelace"']
+    _, results = talk(lost, "I lost my card at the station yesterday", "Ada Lovelace", "sorry, Grace Hopper")
+    assert statements(results[-1]) == []  # no word in common: not read as a correction of the name

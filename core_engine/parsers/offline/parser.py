@@ -42,7 +42,7 @@ from .edits import change_rule, same_as_rule, special_request_rule
 from .focus import decontextualise, is_bare_request, narrow_previous, state_question
 from .kb_rows.items import item_request, named_answer
 from .kb_rows.change import row_change
-from .initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
+from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
 from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, same_word, stem
@@ -54,7 +54,7 @@ from .words.semantic import control_rule, doubtful_value, semantic_control, sema
 from .slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
 from .tasks import describe_task, literal, predicted_answer, search_query, several_codes
-from .words.values import find_codes, find_dates, find_numbers, find_times, normalise, yes_no
+from .words.values import find_codes, find_dates, find_numbers, find_times, normalise, restore_apostrophes, yes_no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
@@ -105,7 +105,7 @@ class TurnReader:
     """One utterance being read; collects statements and the rule entries that explain them."""
 
     def __init__(self, utterance: str, ctx: ParseContext, vocabulary: KBVocabulary | None = None) -> None:
-        self.text = normalise(utterance)
+        self.text, self.restored = restore_apostrophes(normalise(utterance))  # "id like", "dont" read as "i'd", "don't"
         self.ctx = ctx
         self.vocabulary = vocabulary or KBVocabulary()
         self.spec = ctx.spec
@@ -127,6 +127,8 @@ class TurnReader:
 
     # ------------------------------------------------------------ output
     def emit(self, rule: str, matched: str, statement: str, **extra: Any) -> None:
+        for restored, typed in self.restored:  # a value keeps the user's spelling ("I dont recognise it")
+            statement = re.sub(rf"(?<![\w']){re.escape(restored)}(?![\w'])", typed, statement)
         if statement in self.lines:
             return
         self.lines.append(statement)
@@ -580,7 +582,8 @@ class TurnReader:
 
     def _problem(self, text: str) -> bool:
         """An opening that tells what happened fills the record's free-text field for it."""
-        if self.expect is not None or (self.lines and not self.introduced) or len(text.split()) < 4:
+        if self.expect is not None or (self.lines and not self.introduced) or len(text.split()) < 4 \
+                or labelled_only(self, text):
             return False
         for rec in self.view.live_records():
             if rec.parent is not None:
