@@ -165,3 +165,25 @@ def test_a_name_said_again_in_full_after_sorry_replaces_the_short_one(lost):
     assert statements(results[-1]) == ['main.full_name = "Augusta Ada Lovelace"']
     _, results = talk(lost, "I lost my card at the station yesterday", "Ada Lovelace", "sorry, Grace Hopper")
     assert statements(results[-1]) == []  # no word in common: not read as a correction of the name
+
+
+def test_me_and_one_other_is_two_and_just_me_and_others_is_not_one():
+    from core_engine.parsers.offline.words.counts import head_count
+    from core_engine.parsers.offline.words.values import find_numbers
+    assert head_count("just me and my wife") == 2 and head_count("me and my dad!") == 2
+    assert head_count("me and my kids") is None  # how many kids is not said
+    assert [s.value for s in find_numbers("just me and my kids")] == [] and find_numbers("just me")[0].value == 1
+
+
+def test_an_occasion_is_a_special_request():
+    from core_engine.parsers.offline.intents import special_request
+    assert special_request("its our anniversary") == ("its our anniversary", "its our anniversary")
+    assert special_request("oh and it's my wife's 40th birthday!")[1] == "oh and it's my wife's 40th birthday"
+    assert special_request("it's my account") is None
+
+
+def test_a_bare_name_while_a_number_is_asked_fills_the_name_field(agent):
+    _, results = talk(agent, "I'd like to book a tent pitch", "Lena Fischer")
+    assert statements(results[-1]) == ['book_site.guest_name = "Lena Fischer"']
+    _, results = talk(agent, "I'd like to book a tent pitch", "Camper")
+    assert 'book_site.guest_name = "Camper"' not in statements(results[-1])  # an option's name is no person

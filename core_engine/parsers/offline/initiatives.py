@@ -72,7 +72,33 @@ def other_fields(reader: "TurnReader", text: str) -> bool:
     mentions = find_mentions(text, open_fields, reader.view, reader.today, prefer=prefer)
     for m in mentions:
         reader.assign("value-for-other-field", m.matched, m.rec, m.field, m.value, how=m.how)
-    return bool(mentions)
+    return bool(mentions) or _bare_name(reader, text, open_fields)
+
+
+_BARE_NAME = re.compile(r"^\s*(?P<name>[A-Z][a-z'-]+(?:\s+(?:[A-Z][a-z'-]+|de|van|von|da|di|le|la)){1,3})\s*[.!]?\s*$")
+
+
+def _bare_name(reader: "TurnReader", text: str, open_fields: list[tuple[TaskRecord, Field]]) -> bool:
+    """A whole turn that is a person's name as typed ("Lena Fischer"), while a field that cannot hold it is asked
+    (a date, a number, yes/no): the one unfilled person-name field of the record asked takes it. Not a KB value
+    or an option's name, and never when two name fields could take it."""
+    e = reader.expect
+    m = _BARE_NAME.match(text)
+    if m is None or e is None or e.act != "ask" or reader.view.kind_of(e.field) == "str":
+        return False
+    name = m.group("name")
+    low = name.lower()
+    if reader.ctx.kb is not None and reader.vocabulary.found_in(text, reader.ctx.kb):
+        return False
+    if any(low == ev.value.lower() for rec, f in reader.candidates() for ev in f.enum_values):
+        return False
+    names = [(r, f) for r, f in open_fields if r.var == e.rec.var and reader.view.kind_of(f) == "str"
+             and shape(f) == "name"]
+    if len(names) != 1:
+        return False
+    rec, f = names[0]
+    reader.assign("value-for-other-field", name, rec, f, name, how="a name while another field is asked")
+    return True
 
 
 def labelled_only(reader: "TurnReader", text: str) -> bool:

@@ -267,7 +267,15 @@ def special_request(text: str) -> tuple[str, str] | None:
     m = _WE_REQUEST.match(body)
     if m:
         return body[: m.start("what")].strip(), f"we would like to {m.group('what').strip()}"
+    m = _OCCASION.match(body)
+    if m:  # "it's our anniversary": the occasion is what the place should know
+        return m.group(0), body
     return None
+
+
+_OCCASION = re.compile(r"^(?:(?:oh|and|also|btw|by\s+the\s+way)[,\s]+)*(?:it'?s|its|it\s+is)\s+(?:our|my|his|her|"
+                       r"their)\s+(?:\w+'s\s+)?(?:\d+\w*\s+)?(?:birthday|anniversary|honeymoon|graduation|"
+                       r"retirement|engagement|celebration)\b.*$", re.I)
 
 
 # ---------------------------------------------------------------- choosing a reported row

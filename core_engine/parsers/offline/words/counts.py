@@ -1,7 +1,7 @@
 """A head count said with the speaker included: "me and three friends" is 4, "my wife and I" is 2.
 
 Only for a whole-number field that counts people (its name or description says people, guests, party...);
-the number said counts the others, and the speaker adds one.
+the number said counts the others, and the speaker adds one ("just me and my wife": one other, so 2).
 """
 
 from __future__ import annotations
@@ -11,6 +11,9 @@ import re
 from .values import find_numbers
 
 _ME_AND = re.compile(r"\b(?:me|myself|i)\s+(?:and|plus|\+|with)\s+(?P<rest>.{1,30})", re.I)
+_ONE_OTHER = re.compile(r"my\s+(?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|mum|mom|dad|mother|"
+                        r"father|son|daughter|brother|sister)(?:\s*$|\s*[,.!?])", re.I)
+"""One person named by a family relation ("me and my wife"); "my friend" may bring others, so it is not counted."""
 _AND_ME = re.compile(r"\b(?:my|a|one)\s+[a-z]+\s+and\s+(?:me|i|myself)\b", re.I)
 
 
@@ -21,6 +24,8 @@ def head_count(text: str) -> int | None:
         found = find_numbers(m.group("rest"))
         if found and found[0].start <= 1 and float(found[0].value).is_integer():
             return int(found[0].value) + 1
+        if not found and _ONE_OTHER.match(m.group("rest")):
+            return 2  # "just me and my wife": one other person, named by a singular noun
         return None
     if _AND_ME.search(text) and not find_numbers(text):
         return 2  # "my wife and I"

@@ -95,10 +95,15 @@ _IDIOM_RE = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in sorted(IDIOMS, 
                        re.I)
 
 
+_AND_OTHERS = re.compile(r"\s*(?:and|plus|with|\+)\b", re.I)
+
+
 def find_numbers(text: str) -> list[Span]:
     """Whole numbers and decimals written as digits, words ("twenty one") or idioms ("a couple")."""
     spans: list[Span] = []
     for m in _IDIOM_RE.finditer(text):
+        if IDIOMS[m.group(0).lower()] == 1 and _AND_OTHERS.match(text[m.end():]):
+            continue  # "just me and my kids": not one person; the others are counted elsewhere or asked
         spans.append(Span(IDIOMS[m.group(0).lower()], m.start(), m.end(), m.group(0)))
     for m in _DIGIT_NUMBER_RE.finditer(text):
         raw = m.group("num").replace(",", "")
