@@ -187,3 +187,29 @@ def test_a_bare_name_while_a_number_is_asked_fills_the_name_field(agent):
     assert statements(results[-1]) == ['book_site.guest_name = "Lena Fischer"']
     _, results = talk(agent, "I'd like to book a tent pitch", "Camper")
     assert 'book_site.guest_name = "Camper"' not in statements(results[-1])  # an option's name is no person
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_what_never_happened_is_the_problem_not_a_rejection():
+    from core_engine.parsers.offline.words.negation import negations
+    assert negations("my credit never showed up on my transcript") == []
+    assert negations("I'm not getting any emails") == [] and negations("not Thai, please")[0].what == "Thai"
+
+
+def test_an_option_named_by_words_goes_down_to_the_option_its_meaning_names():
+    agent = Agent.load(ROOT / "sample_projects" / "ticket_submission")
+    _, (first,) = talk(agent, "hey so my AP calc credit never showed up on my transcript")
+    assert 'test_issues="Credit not posted"' in statements(first)[-1]  # below the option the words named
+    trace = first.trace["parse"]["rules"]
+    assert any(r["rule"] == "deeper-option" and r["runner_up"] and r["score"] >= 0.475 for r in trace)
+
+
+def test_a_when_field_keeps_the_words_that_say_when():
+    from core_engine.parsers.offline.words.answers import _WHEN_SPAN
+    assert _WHEN_SPAN.search("i had the board send them mid-may").group(0) == "mid-may"
+    assert _WHEN_SPAN.search("back in May 2024").group(0) == "May 2024" and _WHEN_SPAN.search("may I ask") is None
+    agent = Agent.load(ROOT / "sample_projects" / "ticket_submission")
+    _, results = talk(agent, "my AP credit was not posted", "I sent the scores three weeks ago")
+    assert statements(results[-1]) == ['external_test_credits.time_of_test_score_submission = "three weeks ago"']

@@ -154,8 +154,15 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
         spent = frozenset(s for a in reader.state.ancestors(root) for k, v in a.values.items()
                           if isinstance(v, str) and _is_enum(reader, a, k) for s in content_stems(v))
         ws = reader.view.worksheet(root)
-        found = match_worksheet(reader, bag, ws, dict(root.values), [], root, start, spent=spent,
-                                hints=leaf_hints(reader, bag.without(spent), ws))
+        hints = leaf_hints(reader, bag.without(spent), ws)
+        found = match_worksheet(reader, bag, ws, dict(root.values), [], root, start, spent=spent, hints=hints)
+        if found.items:  # the words named an option; its meaning may name the one below it
+            from .words.semantic import deeper_hints  # late: the semantic rules import this module
+            said = {**root.values, **found.plain(), **{k: v for k, (v, _w) in hints.items()}}
+            deeper = deeper_hints(reader, ws, text, {root.var: said})
+            if deeper and set(deeper) - set(said):
+                found = match_worksheet(reader, bag, ws, dict(root.values), [], root, start, spent=spent,
+                                        hints={**hints, **deeper})
         for name, (text_value, _plain, words) in found.items.items():
             rule = "answer-to-ask" if start is not None and name == start.name else "task-description"
             reader.emit(rule, " ".join(words), f"{root.var}.{name} = {text_value}")
@@ -184,6 +191,9 @@ def open_activated(reader: "TurnReader", overlay: dict[str, dict[str, Any]], tex
             # the records that opened it are the scope of its nested worksheets' predicates (`task == ...`)
             scope = [({**r.values, **overlay.get(r.var, {})}, reader.view.worksheet(r))
                      for r in reader.view.live_records() if r.parent is None]
+            if hints is None:  # the option below the one named, by meaning ("... never showed up": not posted)
+                from .words.semantic import deeper_hints  # late: the semantic rules import this module
+                hints = deeper_hints(reader, ws, text, overlay)
             open_worksheet(reader, ws, text, bag, rule=rule, hints=hints, scope=scope)
             opened.append(ws)
     return opened

@@ -32,6 +32,19 @@ PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
 _TOTAL_AFTER = re.compile(r"\s+(?:in\s+)?(?:total|altogether|all\s+together|in\s+all)\b", re.I)
 
 
+_ASKS_WHEN = re.compile(r"^when\b|\bwhen\b|(?:^|_)time(?:_|$)|\btime\s+of\b", re.I)
+"""A text field that asks when something happened ("When the test scores were submitted")."""
+_MONTH_WORDS = (r"january|february|march|april|may(?!\s+(?:i|we|you|they|he|she|it|be|have)\b)|june|july|august|september|october|november|december|"
+                r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+_WHEN_SPAN = re.compile(
+    r"\b(?:(?:early|mid|late|end\s+of|beginning\s+of|start\s+of|the\s+end\s+of)[\s-]+)?(?:" + _MONTH_WORDS + r")\b"
+    r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?|"
+    r"\b(?:last|this\s+past)\s+(?:week|month|year)\b|"
+    r"\b(?:\d+|a|an|one|two|three|four|five|six|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?|years?)\s+ago\b",
+    re.I)
+"""The part of a long answer that says when: "mid-may", "last month", "three weeks ago" (kept as typed)."""
+
+
 class AnswerReader:
     """Values of fields read from text; knows the spec and today, not the turn."""
 
@@ -173,6 +186,9 @@ class AnswerReader:
                 [d for d in [parse_date(text, self.today, past=past_field(f))] if d is not None]
             if dates:
                 return dates[0].value
+        when = _WHEN_SPAN.search(text) if kind == "short" and _ASKS_WHEN.search(f"{f.name} {f.description}") else None
+        if when and len(text.split()) - len(when.group(0).split()) >= 3:  # "in March" stays whole
+            return when.group(0)  # "i had college board send them mid-may" -> "mid-may"
         body = strip_fillers(text, [w for w in f.name.split("_")] + sorted(field_stems(f)))
         called = re.search(r"\b(?:called|named)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})", body)
         if called and kind == "short":
