@@ -40,3 +40,8 @@ def test_a_word_that_starts_with_an_abbreviation_value_selects_it(session):
 def test_a_word_of_a_column_description_names_the_table(session):
     sql, _ = ask(session, "tours under 20 euros")
     assert '"attractions"' in sql and '"price" < 20' in sql
+
+
+def test_a_compound_word_is_searched_as_the_two_words_the_text_holds(session):
+    sql, rows = ask(session, "what time is checkout")
+    assert '"hotel_info"' in sql and '"check out"' in sql and rows[0] == "h01"

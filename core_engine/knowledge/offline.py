@@ -25,7 +25,7 @@ from typing import Any
 from ..session.agent import BACKEND_FACTORIES
 from ..errors import KnowledgeError
 from .kb import SQLiteKB, TableInfo, quote_identifier
-from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words
+from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words, split_compounds
 from .match import Match, is_content, lexical_matches, semantic_matches
 from .numbers import RANGE_SCORE, bare_numbers, column_texts, comparisons, superlatives
 from .vocab import Token, stem, tokenize, vocabulary_for
@@ -469,6 +469,7 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     words = _drop_row_nouns(words, [w for w in words if w in nouns], kb, info, rules)
     if not words:
         return
+    words = split_compounds(kb, info, words)  # "checkout" searched as the text's "check-out"
     query.fts_terms = words
     rule: dict[str, Any] = {"rule": "free_text", "words": words, "index": info.fts_table, "rank": "bm25"}
     rules.append(rule)
