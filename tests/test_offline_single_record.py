@@ -213,3 +213,8 @@ def test_a_when_field_keeps_the_words_that_say_when():
     agent = Agent.load(ROOT / "sample_projects" / "ticket_submission")
     _, results = talk(agent, "my AP credit was not posted", "I sent the scores three weeks ago")
     assert statements(results[-1]) == ['external_test_credits.time_of_test_score_submission = "three weeks ago"']
+
+
+def test_time_words_capitalised_are_no_name(agent):
+    _, results = talk(agent, "I'd like to book a tent pitch", "Late Afternoon")
+    assert not any("guest_name" in s for s in statements(results[-1]))

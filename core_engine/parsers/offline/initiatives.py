@@ -20,6 +20,7 @@ from ...spec.model import REFUSAL, Field, Worksheet, parse_type, snake_case
 from ...dialogue.state import TaskRecord
 from .words.match import Bag, content_stems, enum_scores, equalities, holds
 from .slots import find_mentions, shape
+from .words.values import find_dates, find_times, yes_no
 from .tasks import kwargs_text, literal, match_worksheet, open_worksheet
 
 if TYPE_CHECKING:
@@ -75,6 +76,8 @@ def other_fields(reader: "TurnReader", text: str) -> bool:
     return bool(mentions) or _bare_name(reader, text, open_fields)
 
 
+_NOT_NAME_WORDS = frozenset("""next last this coming morning afternoon evening night noon midnight today tomorrow
+tonight weekend week month early late please thanks thank yes no none nothing maybe sure both all just only""".split())
 _BARE_NAME = re.compile(r"^\s*(?P<name>[A-Z][a-z'-]+(?:\s+(?:[A-Z][a-z'-]+|de|van|von|da|di|le|la)){1,3})\s*[.!]?\s*$")
 
 
@@ -88,6 +91,8 @@ def _bare_name(reader: "TurnReader", text: str, open_fields: list[tuple[TaskReco
         return False
     name = m.group("name")
     low = name.lower()
+    if set(low.split()) & _NOT_NAME_WORDS or yes_no(text) or find_dates(text, reader.today) or find_times(text):
+        return False  # "Late Afternoon", "Next Friday", "Yes Please": words of the answer asked, not a name
     if reader.ctx.kb is not None and reader.vocabulary.found_in(text, reader.ctx.kb):
         return False
     if any(low == ev.value.lower() for rec, f in reader.candidates() for ev in f.enum_values):
