@@ -412,8 +412,8 @@ def _join_key(a: TableInfo, b: TableInfo) -> str | None:
 
 def _grouped(found: list[Match], alias: str, rules: list[dict[str, Any]], question: str = "") -> list[str]:
     """Positive values of one column are alternatives (OR); negated ones are each excluded. A list column holds
-    several values at once, so its values are all required (AND) unless the question says "or" between them
-    ("for kids on a rainy day" needs both; "Thai or Vietnamese" either)."""
+    several values at once: values said with no conjunction between them are all required ("vegan Thai", "for
+    kids on a rainy day"); "Thai or Vietnamese", "Italian and French", "Thai, Lao" stay alternatives."""
     by_column: dict[str, list[Match]] = {}
     for m in found:
         by_column.setdefault(m.column, []).append(m)
@@ -438,12 +438,13 @@ def _grouped(found: list[Match], alias: str, rules: list[dict[str, Any]], questi
 
 
 def _all_of(ms: list[Match], question: str) -> bool:
-    """Several values of a list column with no "or" (or "either") between them in the question."""
+    """Several values of a list column with no conjunction or list comma between them in the question."""
     if not question or not all(e.ctype == "list" for m in ms for e in m.entries) or any(len(m.entries) > 1 for m in ms):
         return False
     spans = sorted((m.start, m.end) for m in ms if not m.negated)
     between = " ".join(question[a[1]:b[0]] for a, b in zip(spans, spans[1:]))
-    return not re.search(r"\b(?:or|either|any)\b", between + " " + question[:spans[0][0]], re.I)
+    return not re.search(r"\b(?:or|either|any|and|plus)\b|[,/&]", between, re.I) and \
+        not re.search(r"\b(?:either|any\s+of)\b", question[:spans[0][0]], re.I)
 
 
 def _condition(m: Match, alias: str) -> str:
