@@ -218,3 +218,10 @@ def test_a_when_field_keeps_the_words_that_say_when():
 def test_time_words_capitalised_are_no_name(agent):
     _, results = talk(agent, "I'd like to book a tent pitch", "Late Afternoon")
     assert not any("guest_name" in s for s in statements(results[-1]))
+
+
+def test_a_group_with_the_speaker_in_an_opening_counts_the_guests(agent):
+    _, (first,) = talk(agent, "hi, a tent pitch for me and my husband from the 12th")
+    assert "guests=2" in statements(first)[-1]
+    _, (first,) = talk(agent, "hi, a tent pitch for me and my kids")
+    assert "guests=" not in statements(first)[-1]  # how many kids is not said

@@ -20,6 +20,7 @@ from ...spec.model import Field, Spec, Worksheet, parse_type
 from ...dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 from ...spec.values import is_empty
 from .bool_mentions import bool_mentions
+from .words.counts import head_count
 from .words.negation import without_negated
 from .words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
 from .kb_rows.items import field_row_names
@@ -303,6 +304,12 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
                                extra=meaning))
             used.add((target[0].var, target[1].name))
             taken.append(span)
+    people = [(r, f) for r, f in of_kind("int") if (r.var, f.name) not in used
+              and field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
+    counted = head_count(text) if len(people) == 1 else None
+    if counted is not None:  # "a room for me and my husband": the group said with the speaker in it
+        out.append(Mention(people[0][0], people[0][1], counted, text, "head count"))
+        used.add((people[0][0].var, people[0][1].name))
     _enum_mentions(text, of_kind("Enum"), out, used, pick)
     _named_codes(text, strs, bag, taken, out, used)
     out += bool_mentions(said, candidates, view, used)  # "yes I'm an international student"

@@ -12,7 +12,7 @@ from .values import find_numbers
 
 _ME_AND = re.compile(r"\b(?:me|myself|i)\s+(?:and|plus|\+|with)\s+(?P<rest>.{1,30})", re.I)
 _ONE_OTHER = re.compile(r"my\s+(?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|mum|mom|dad|mother|"
-                        r"father|son|daughter|brother|sister)(?:\s*$|\s*[,.!?])", re.I)
+                        r"father|son|daughter|brother|sister)\b(?!'s|\s+(?:and|plus|with|\+|&)\b)", re.I)
 """One person named by a family relation ("me and my wife"); "my friend" may bring others, so it is not counted."""
 _AND_ME = re.compile(r"\b(?:my|a|one)\s+[a-z]+\s+and\s+(?:me|i|myself)\b", re.I)
 
@@ -24,7 +24,7 @@ def head_count(text: str) -> int | None:
         found = find_numbers(m.group("rest"))
         if found and found[0].start <= 1 and float(found[0].value).is_integer():
             return int(found[0].value) + 1
-        if not found and _ONE_OTHER.match(m.group("rest")):
+        if (not found or found[0].start > 1) and _ONE_OTHER.match(m.group("rest")):
             return 2  # "just me and my wife": one other person, named by a singular noun
         return None
     if _AND_ME.search(text) and not find_numbers(text):
