@@ -225,3 +225,8 @@ def test_a_group_with_the_speaker_in_an_opening_counts_the_guests(agent):
     assert "guests=2" in statements(first)[-1]
     _, (first,) = talk(agent, "hi, a tent pitch for me and my kids")
     assert "guests=" not in statements(first)[-1]  # how many kids is not said
+
+
+def test_a_sigh_before_forget_it_is_still_a_cancel(agent):
+    _, results = talk(agent, "I'd like to book a tent pitch", "ugh, forget it")
+    assert statements(results[-1]) == [] and results[-1].acts[0].get("control") == "cancel"

@@ -25,7 +25,8 @@ from .semantic_index import (CONTROL_MARGIN, CONTROL_THRESHOLD, ENUM_MARGIN, FIE
 if TYPE_CHECKING:
     from ..parser import TurnReader
 
-_LEAD = r"^(?:(?:oh|ok(?:ay)?|actually|sorry|no|wait|hmm|um|uh|well|you\s+know\s+what|just|please)[,\s]+)*"
+_LEAD = (r"^(?:(?:oh|ok(?:ay)?|actually|sorry|no|wait|hmm|hm|um|uh|ugh|argh|ah|eh|meh|geez|jeez|well|so|honestly|"
+         r"you\s+know\s+what|just|please)[,.!\s]+)*")
 _CANCEL_PHRASE = (r"(?:cancel(?:\s+(?:it|that|this|everything|the\s+whole\s+thing))?|stop(?:\s+(?:it|this|that))?|"
                   r"never\s?mind|nevermind|forget\s+(?:it|about\s+it|that|this)|quit|abort|"
                   r"i\s+(?:don'?t|do\s+not)\s+want\s+(?:it|this|that|to\s+do\s+this)(?:\s+any\s?more)?|"
