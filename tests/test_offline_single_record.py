@@ -230,3 +230,16 @@ def test_a_group_with_the_speaker_in_an_opening_counts_the_guests(agent):
 def test_a_sigh_before_forget_it_is_still_a_cancel(agent):
     _, results = talk(agent, "I'd like to book a tent pitch", "ugh, forget it")
     assert statements(results[-1]) == [] and results[-1].acts[0].get("control") == "cancel"
+
+
+def test_times_and_days_as_people_type_them():
+    import datetime as dt
+    from core_engine.parsers.offline.words.values import find_dates, find_times
+    times = lambda t: [s.value for s in find_times(t)]  # noqa: E731
+    assert times("8ish") == ["20:00"] and times("half 7") == ["19:30"] and times("half 7 pm") == ["19:30"]
+    assert times("half 9 in the morning") == ["09:30"] and times("19.30") == ["19:30"]
+    assert times("half an hour") == [] and times("it costs 14.99") == [] and times("$12.50") == []
+    monday = dt.date(2024, 7, 1)
+    assert [s.value for s in find_dates("fri", monday)] == ["2024-07-05"]
+    assert [s.value for s in find_dates("next sat", monday)] == ["2024-07-06"]
+    assert find_dates("I sat down", monday) == [] and find_dates("the sun was out", monday) == []
