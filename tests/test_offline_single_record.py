@@ -243,3 +243,11 @@ def test_times_and_days_as_people_type_them():
     assert [s.value for s in find_dates("fri", monday)] == ["2024-07-05"]
     assert [s.value for s in find_dates("next sat", monday)] == ["2024-07-06"]
     assert find_dates("I sat down", monday) == [] and find_dates("the sun was out", monday) == []
+
+
+def test_kinds_of_people_are_summed(agent):
+    from core_engine.parsers.offline.words.counts import people_sum
+    assert people_sum("2 adults and 1 kid") == 3 and people_sum("2 adults 2 kids") == 4
+    assert people_sum("3 adults") is None and people_sum("2 adults, 3 nights") is None  # one count / another number
+    _, (first,) = talk(agent, "a tent pitch for 2 adults and 2 kids")
+    assert "guests=4" in statements(first)[-1]

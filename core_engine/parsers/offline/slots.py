@@ -20,7 +20,7 @@ from ...spec.model import Field, Spec, Worksheet, parse_type
 from ...dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 from ...spec.values import is_empty
 from .bool_mentions import bool_mentions
-from .words.counts import head_count
+from .words.counts import head_count, people_sum_span
 from .words.negation import without_negated
 from .words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
 from .kb_rows.items import field_row_names
@@ -266,6 +266,12 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         lambda s: s.value)
     add(times, of_kind("time"), "time")
     taken.extend(dates + times + find_codes(text))
+    group = people_sum_span(text, free(find_numbers(text), taken))
+    crowd = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
+    if group and len(crowd) == 1:  # "for 2 adults and 2 kids": one party of 4
+        out.append(Mention(crowd[0][0], crowd[0][1], group[0], text[group[1]:group[2]], "people summed"))
+        used.add((crowd[0][0].var, crowd[0][1].name))
+        taken.append(Span(group[0], group[1], group[2], text[group[1]:group[2]]))
     for span in free(find_numbers(text), taken):
         after = _after_words(text, span, 2)
         increment = bool(after) and after[0] in _INCREMENT

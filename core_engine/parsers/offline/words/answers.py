@@ -19,7 +19,7 @@ from ....errors import StatementError
 from ....spec.model import Field, Spec, parse_type
 from ....dialogue.state import TaskRecord
 from ....spec.values import coerce_value, match_enum
-from .counts import head_count
+from .counts import head_count, people_sum
 from .durations import converted_duration, field_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
 from .match import Bag, best_enum, field_mention, field_stems, stem
@@ -72,7 +72,7 @@ class AnswerReader:
             converted = converted_duration(text, unit) if unit else None
             if converted is not None:  # "a week" for a field of days
                 return converted
-            counted = head_count(text) if field_stems(f) & PEOPLE_STEMS else None
+            counted = (people_sum(text) or head_count(text)) if field_stems(f) & PEOPLE_STEMS else None
             if counted is not None:  # "me and three friends" for a party size
                 return counted
             spans = free(find_large_numbers(text) + find_numbers(text),

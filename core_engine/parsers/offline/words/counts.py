@@ -30,3 +30,24 @@ def head_count(text: str) -> int | None:
     if _AND_ME.search(text) and not find_numbers(text):
         return 2  # "my wife and I"
     return None
+
+
+_PEOPLE_NOUN = re.compile(r"\s*(?:adults?|kids?|children|child|people|persons?|guests?|bab(?:y|ies)|toddlers?|"
+                          r"teens?|teenagers?|seniors?|friends?|infants?|grown-?ups?)\b", re.I)
+
+
+def people_sum(text: str) -> int | None:
+    """ "2 adults and 1 kid" is 3: two or more numbers, each said with a kind of person, and no other number."""
+    found = people_sum_span(text)
+    return found[0] if found else None
+
+
+def people_sum_span(text: str, numbers: list | None = None) -> tuple[int, int, int] | None:
+    """(the sum, start, end of the words that said it) for "2 adults and 1 kid"; `numbers`, the turn's numbers
+    that are not parts of dates or times (all of them by default)."""
+    numbers = find_numbers(text) if numbers is None else numbers
+    counted = [(n, _PEOPLE_NOUN.match(text[n.end:])) for n in numbers]
+    if len(numbers) < 2 or not all(m for _n, m in counted) or not all(float(n.value).is_integer() for n in numbers):
+        return None
+    last, noun = counted[-1]
+    return int(sum(n.value for n in numbers)), numbers[0].start, last.end + noun.end()  # type: ignore[union-attr]
