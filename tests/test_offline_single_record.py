@@ -251,3 +251,12 @@ def test_kinds_of_people_are_summed(agent):
     assert people_sum("3 adults") is None and people_sum("2 adults, 3 nights") is None  # one count / another number
     _, (first,) = talk(agent, "a tent pitch for 2 adults and 2 kids")
     assert "guests=4" in statements(first)[-1]
+
+
+def test_digits_read_out_and_a_two_digit_year_with_an_apostrophe():
+    import datetime as dt
+    from core_engine.parsers.offline.slots import code_value
+    from core_engine.parsers.offline.words.values import find_dates
+    assert code_value("one two three four").value == "1234" and code_value("oh seven, nine").value == "079"
+    assert code_value("one or two") is None  # two words are no read-out number
+    assert [s.value for s in find_dates("july 4th '90", dt.date(2024, 7, 1), past=True)] == ["1990-07-04"]

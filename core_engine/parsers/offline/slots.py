@@ -415,7 +415,17 @@ def code_value(text: str) -> Span | None:
         return digits[0]
     if len(codes) == 1 and not digits:
         return codes[0]
+    if not digits and not codes and (spelled := _SPELLED_DIGITS.search(text)):  # "one two three four" -> 1234
+        value = "".join(str(_DIGIT_WORD[w]) for w in re.findall(r"[a-z]+", spelled.group(0).lower()))
+        return Span(value, spelled.start(), spelled.end(), spelled.group(0))
     return digits[0] if len(digits) == 1 else None
+
+
+_DIGIT_WORD = {"zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+               "eight": 8, "nine": 9}
+_SPELLED_DIGITS = re.compile(r"\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[\s,-]+){2,}"
+                             r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b", re.I)
+"""Three or more digits spelled one word each, as a PIN or a number is read out."""
 
 
 # ---------------------------------------------------------------- the KB's own words

@@ -136,9 +136,9 @@ WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _ISO_RE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 _SLASH_RE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?(?![\d/])")
-_MONTH_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}})\b)?", re.I)
+_MONTH_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}|'\d{{2}})\b)?", re.I)
 _DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\b\.?"
-                           rf"(?:,?\s+(\d{{4}})\b)?",
+                           rf"(?:,?\s+(\d{{4}}|'\d{{2}})\b)?",
                            re.I)
 _RELATIVE_RE = re.compile(r"\b(the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday|"
                           r"tmrw|tmr|tomorow|tommorow|tommorrow|2moro|2morrow|tdy|2day|2nite|tonite)\b", re.I)
@@ -161,7 +161,7 @@ _RELATIVE_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow":
 def _year(raw: str | None, today: dt.date) -> int | None:
     if raw is None:
         return None
-    y = int(raw)
+    y = int(raw.lstrip("'"))  # "'90": a year typed with two digits
     if y < 100:
         y += 2000 if 2000 + y <= today.year + 10 else 1900
     return y
