@@ -260,3 +260,13 @@ def test_digits_read_out_and_a_two_digit_year_with_an_apostrophe():
     assert code_value("one two three four").value == "1234" and code_value("oh seven, nine").value == "079"
     assert code_value("one or two") is None  # two words are no read-out number
     assert [s.value for s in find_dates("july 4th '90", dt.date(2024, 7, 1), past=True)] == ["1990-07-04"]
+
+
+def test_spoken_forms_a_three_letter_option_verb_and_no_date_in_a_date_answer():
+    from core_engine.parsers.offline.words.values import restore_apostrophes
+    assert restore_apostrophes("i wanna add it, dunno")[0] == "i want to add it, don't know"
+    agent = Agent.load(ROOT / "sample_projects" / "ticket_submission")
+    _, (first,) = talk(agent, "i wanna add CS 106B but its full")
+    assert 'change_type="Add a Course"' in statements(first)[-1]  # "add" names the option (three letters)
+    _, results = talk(agent, "need help with my leave of absence form status", "emailed it", "nobody answered")
+    assert statements(results[-1]) == []  # no date in it: the date field is asked again, not filled with it

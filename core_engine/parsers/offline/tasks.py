@@ -236,7 +236,7 @@ def leaf_hints(reader: "TurnReader", bag: Bag, ws: Worksheet) -> dict[str, tuple
             path_names = {w for _name, v in path for w in bag.hits(content_stems(v))}
             for ev in f.enum_values:
                 names = set(bag.hits(content_stems(ev.value)))
-                if not any(len(w) >= 4 for w in names - path_names):
+                if not any(len(w) >= 3 for w in names - path_names):
                     continue  # its own name must add a word the path's names do not say (not just "AP")
                 words = path_words | set(_explained(f, ev.value, bag))
                 named = names | path_names

@@ -32,6 +32,12 @@ PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
 _TOTAL_AFTER = re.compile(r"\s+(?:in\s+)?(?:total|altogether|all\s+together|in\s+all)\b", re.I)
 
 
+_DATEISH = re.compile(r"\d|\b(?:ago|last|yesterday|today|tonight|tomorrow|week|weeks|month|months|year|years|"
+                      r"recently|while|early|late|mid|before|after|since|around|about|beginning|end|start|"
+                      r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|day|days|"
+                      r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|"
+                      r"august|september|october|november|december|remember|know|sure)\b", re.I)
+"""Words an answer about when something happened has ("a while ago", "not sure"); without any, it is no date."""
 _ASKS_WHEN = re.compile(r"^when\b|\bwhen\b|(?:^|_)time(?:_|$)|\btime\s+of\b", re.I)
 """A text field that asks when something happened ("When the test scores were submitted")."""
 _MONTH_WORDS = (r"january|february|march|april|may(?!\s+(?:i|we|you|they|he|she|it|be|have)\b)|june|july|august|september|october|november|december|"
@@ -186,6 +192,8 @@ class AnswerReader:
                 [d for d in [parse_date(text, self.today, past=past_field(f))] if d is not None]
             if dates:
                 return dates[0].value
+            if not _DATEISH.search(text):
+                return None  # "nobody answered" says no date: not the value of a date field
         when = _WHEN_SPAN.search(text) if kind == "short" and _ASKS_WHEN.search(f"{f.name} {f.description}") else None
         if when and len(text.split()) - len(when.group(0).split()) >= 3:  # "in March" stays whole
             return when.group(0)  # "i had college board send them mid-may" -> "mid-may"

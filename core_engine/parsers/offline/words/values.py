@@ -48,6 +48,7 @@ _LABEL_IS = re.compile(r"\b((?:my|the|our|your)\s+[a-z]+)'s(?=\s+\d)", re.I)
 def restore_apostrophes(text: str) -> tuple[str, list[tuple[str, str]]]:
     """Contractions typed without their apostrophe, where the bare word means nothing else: "id like" -> "i'd like",
     "im" -> "i'm", "dont" -> "don't", "whats" -> "what's" ("its", "thats", "ill", "were" are words of their own).
+    Spoken forms are spelled out too ("wanna" -> "want to", "dunno" -> "don't know").
     Returns the text for the rules to read and the (restored, as typed) pairs, so values keep the user's spelling."""
     pairs: list[tuple[str, str]] = []
 
@@ -59,8 +60,18 @@ def restore_apostrophes(text: str) -> tuple[str, list[tuple[str, str]]]:
     def labelled(m: re.Match) -> str:  # "my pin's 4417": the label and its number, "is" contracted
         pairs.append((f"{m.group(1)} is", m.group(0)))
         return f"{m.group(1)} is"
+    def spoken(m: re.Match) -> str:  # "wanna" -> "want to"
+        new = _SPOKEN[m.group(0).lower()]
+        pairs.append((new, m.group(0)))
+        return new
     text = _LABEL_IS.sub(labelled, text)
+    text = _SPOKEN_RE.sub(spoken, text)
     return _BARE_CONTRACTIONS.sub(fix, text), pairs
+
+
+_SPOKEN = {"wanna": "want to", "gonna": "going to", "gotta": "got to", "lemme": "let me", "gimme": "give me",
+           "dunno": "don't know"}
+_SPOKEN_RE = re.compile(r"\b(?:" + "|".join(_SPOKEN) + r")\b", re.I)
 
 
 def free(spans: Iterable[Span], taken: Iterable[Span]) -> list[Span]:
