@@ -270,3 +270,20 @@ def test_spoken_forms_a_three_letter_option_verb_and_no_date_in_a_date_answer():
     assert 'change_type="Add a Course"' in statements(first)[-1]  # "add" names the option (three letters)
     _, results = talk(agent, "need help with my leave of absence form status", "emailed it", "nobody answered")
     assert statements(results[-1]) == []  # no date in it: the date field is asked again, not filled with it
+
+
+def test_texting_forms_in_a_request(agent):
+    import datetime as dt
+    from core_engine.parsers.offline.words.values import find_dates, restore_apostrophes
+    assert restore_apostrophes("can u get me a table pls")[0] == "can you get me a table please"
+    assert restore_apostrophes("U.S. room U 12")[0] == "U.S. room U 12"
+    monday = dt.date(2024, 7, 1)
+    assert [s.value for s in find_dates("Sukhothai fri 7pm", monday)] == ["2024-07-05"]
+    assert find_dates("I sat down at 8", monday) == []
+    _, (first,) = talk(agent, "i'd like a tent pitch for 3 nights, 4 ppl")
+    assert "guests=4" in statements(first)[-1] and "nights=3" in statements(first)[-1]
+
+
+def test_a_search_drops_the_day_it_is_for():
+    from core_engine.knowledge.vocab import STOPWORDS
+    assert {"tonight", "tomorrow", "today"} <= STOPWORDS

@@ -190,6 +190,8 @@ def past_field(f: Field) -> bool:
 
 
 PEOPLE_WORDS = {"people", "guest", "person", "party", "size", "diner", "seat"}
+_PEOPLE_UNITS = {"ppl", "pax", "people", "persons", "adults", "guests", "heads"}
+"""Words after a number that count people, for a field that counts them ("4 ppl")."""
 
 
 # ---------------------------------------------------------------- mentions
@@ -280,6 +282,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if len(fits) > 1 and after:  # "10 days, driver ...": the unit right after the number decides
             fits = [(r, f) for r, f in fits if stem(after[0]) in field_stems(f)] or fits
         before = _before_words(text, span, 2)
+        if not fits and after and after[0] in _PEOPLE_UNITS:  # "4 ppl": a count of people
+            fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
         if not fits and before:  # "age 29": a field's own name word labels the number before it
             fits = [(r, f) for r, f in of_kind("int", "float")
                     if stem(before[-1]) in field_stems(f, with_description=False)]

@@ -116,8 +116,9 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
         pick = None  # a bare number answers the question asked, not the list
     if pick is None:
         pick = _by_name(text, rows)
-    if pick is None and len(rows) > 1:  # "the cheaper one", "the Ethiopian one"
-        pick = compared_row(text, rows, reader.spec) or valued_row(text, rows, row_label)
+    if pick is None and len(rows) > 1:  # "the cheaper one", "the Ethiopian one": among the rows the user was shown
+        shown = rows[:max(1, reader.spec.settings.report_rows or len(rows))]
+        pick = compared_row(text, shown, reader.spec) or valued_row(text, shown, row_label)
     if pick is None:
         return False
     index, words = pick

@@ -62,6 +62,7 @@ def restore_apostrophes(text: str) -> tuple[str, list[tuple[str, str]]]:
         return f"{m.group(1)} is"
     def spoken(m: re.Match) -> str:  # "wanna" -> "want to"
         new = _SPOKEN[m.group(0).lower()]
+        new = new[0].upper() + new[1:] if m.group(0)[0].isupper() else new
         pairs.append((new, m.group(0)))
         return new
     text = _LABEL_IS.sub(labelled, text)
@@ -70,8 +71,9 @@ def restore_apostrophes(text: str) -> tuple[str, list[tuple[str, str]]]:
 
 
 _SPOKEN = {"wanna": "want to", "gonna": "going to", "gotta": "got to", "lemme": "let me", "gimme": "give me",
-           "dunno": "don't know"}
-_SPOKEN_RE = re.compile(r"\b(?:" + "|".join(_SPOKEN) + r")\b", re.I)
+           "dunno": "don't know", "pls": "please", "plz": "please", "u": "you", "ur": "your"}
+_SPOKEN_RE = re.compile(r"\b(?:(?i:wanna|gonna|gotta|lemme|gimme|dunno|pls|plz)|u|ur)\b(?![.'-]\w)")
+"""("u" and "ur" only in lower case, as texted: "can u get me a table"; "U.S." and codes are left alone.)"""
 
 
 def free(spans: Iterable[Span], taken: Iterable[Span]) -> list[Span]:
@@ -158,6 +160,8 @@ _WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", 
                            "sat": "saturday", "sun": "sunday"}
 """Typed short forms; "sat", "sun", "wed" are words too, so a short form is a day only after "next", "this", "on"
 ... or as the whole answer ("fri")."""
+_DAY_THEN_TIME = re.compile(r"\s*(?:at\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|ish\b|o'?clock\b)|"
+                            r"(?:morning|afternoon|evening|night|lunch|dinner|brunch|noon)\b|at\s+\d)", re.I)
 _WEEKDAY_RE = re.compile(rf"\b(?:(next|this|coming|this coming|on|last|past)\s+)?"
                          rf"({'|'.join([*WEEKDAYS, *sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)])})\.?\b",
                          re.I)
@@ -217,8 +221,8 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         lead = (m.group(1) or "").lower()
         day = m.group(2).lower()
         if day in _WEEKDAY_ABBREVIATIONS:
-            if not lead and text.strip(" .!?,").lower() != day:
-                continue  # "I sat down": a word, not Saturday
+            if not lead and text.strip(" .!?,").lower() != day and not _DAY_THEN_TIME.match(text[m.end():]):
+                continue  # "I sat down": a word, not Saturday ("sat 8pm", "fri night" are days)
             day = _WEEKDAY_ABBREVIATIONS[day]
         if past and lead not in ("next", "this coming", "coming"):
             add(today - dt.timedelta(days=(today.weekday() - WEEKDAYS[day]) % 7 or 7), m)
