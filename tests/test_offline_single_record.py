@@ -287,3 +287,9 @@ def test_texting_forms_in_a_request(agent):
 def test_a_search_drops_the_day_it_is_for():
     from core_engine.knowledge.vocab import STOPWORDS
     assert {"tonight", "tomorrow", "today"} <= STOPWORDS
+
+
+def test_perfect_thanks_is_a_yes_but_ok_thanks_is_small_talk():
+    from core_engine.parsers.offline.words.values import yes_no
+    assert yes_no("perfect thanks")[0] is True and yes_no("great, thank you!")[0] is True
+    assert yes_no("ok thanks") is None

@@ -461,6 +461,9 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
     value, phrase = (True, yes) if no is None or (yes is not None and len(yes) > len(no)) else (False, no)
     assert phrase is not None
     after = body[len(phrase):]
+    if value and phrase in ("perfect", "great", "exactly", "all good") and \
+            re.fullmatch(r"\s*(?:thanks|thank\s+you|thx|ty)[\s.!]*", after):
+        return True, body[:len(phrase)], ""  # "perfect thanks": the yes and a thank-you ("ok thanks" stays small talk)
     if value and phrase in WEAK_YES and after.strip() and not re.match(r"\s*[,.!;:-]", after):
         again = yes_no(after) if phrase in ("ok", "okay") else None  # "ok now it's right"
         return (True, body, "") if again is not None and again[0] and not again[2].strip(" .!") else None
