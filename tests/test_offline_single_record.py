@@ -145,7 +145,7 @@ def lost(tmp_path_factory) -> Agent:
 
 
 def test_bare_contractions_are_read_but_values_keep_the_users_spelling(lost):
-    from core_engine.parsers.offline.words.values import restore_apostrophes
+    from core_engine.parsers.offline.words.typed import restore_apostrophes
     assert restore_apostrophes("id like a table, I dont know")[0] == "i'd like a table, I don't know"
     assert restore_apostrophes("my student id is 5, its fine")[0] == "my student id is 5, its fine"
     assert restore_apostrophes("and my pin's 4417")[0] == "and my pin is 4417"
@@ -263,7 +263,7 @@ def test_digits_read_out_and_a_two_digit_year_with_an_apostrophe():
 
 
 def test_spoken_forms_a_three_letter_option_verb_and_no_date_in_a_date_answer():
-    from core_engine.parsers.offline.words.values import restore_apostrophes
+    from core_engine.parsers.offline.words.typed import restore_apostrophes
     assert restore_apostrophes("i wanna add it, dunno")[0] == "i want to add it, don't know"
     agent = Agent.load(ROOT / "sample_projects" / "ticket_submission")
     _, (first,) = talk(agent, "i wanna add CS 106B but its full")
@@ -274,7 +274,8 @@ def test_spoken_forms_a_three_letter_option_verb_and_no_date_in_a_date_answer():
 
 def test_texting_forms_in_a_request(agent):
     import datetime as dt
-    from core_engine.parsers.offline.words.values import find_dates, restore_apostrophes
+    from core_engine.parsers.offline.words.values import find_dates
+    from core_engine.parsers.offline.words.typed import restore_apostrophes
     assert restore_apostrophes("can u get me a table pls")[0] == "can you get me a table please"
     assert restore_apostrophes("U.S. room U 12")[0] == "U.S. room U 12"
     monday = dt.date(2024, 7, 1)

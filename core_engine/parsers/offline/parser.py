@@ -54,7 +54,8 @@ from .words.semantic import control_rule, doubtful_value, semantic_control, sema
 from .slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
 from .tasks import describe_task, literal, predicted_answer, search_query, several_codes
-from .words.values import find_codes, find_dates, find_numbers, find_times, normalise, restore_apostrophes, yes_no
+from .words.typed import restore_apostrophes
+from .words.values import find_codes, find_dates, find_numbers, find_times, normalise, yes_no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
