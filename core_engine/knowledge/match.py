@@ -102,12 +102,32 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
             i += hit[0]
         else:
             i += 1
+    _abbreviations(scan, vocab, schema)
     _name_parts(scan, vocab, schema)
     for i, token in enumerate(tokens):
         if i not in scan.used and is_content(token, schema):
             _one_value_word(scan, vocab, i, token.norm, "word", 1.0)
     _fuzzy(scan, vocab, schema)
     return _drop_weaker(scan), scan.used
+
+
+def _abbreviations(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:
+    """A word whose first letters are a value of a column of abbreviations ("Mondays" for "Mon" where the column
+    holds "Mon", "Tue", ...): a column all of whose values are one short word of 3-4 letters."""
+    for i, token in enumerate(scan.tokens):
+        w = token.norm
+        if i in scan.used or len(w) < 4 or not w.isalpha() or not is_content(token, schema):
+            continue
+        for k in (4, 3):
+            entries = [e for e in vocab.phrases.get((w[:k],), []) if _abbreviation_column(vocab, e.column)]
+            if entries and k < len(w):
+                scan.add(i, i, _first_column(entries), "abbreviation", 0.9)
+                break
+
+
+def _abbreviation_column(vocab: TableVocab, column: str) -> bool:
+    values = {e.value for cols in vocab.by_word.values() for e in cols.get(column, [])}
+    return len(values) >= 3 and all(isinstance(v, str) and v.isalpha() and 3 <= len(v) <= 4 for v in values)
 
 
 def _drop_weaker(scan: _Scan) -> list[Match]:

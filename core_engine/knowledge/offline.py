@@ -25,7 +25,7 @@ from typing import Any
 from ..session.agent import BACKEND_FACTORIES
 from ..errors import KnowledgeError
 from .kb import SQLiteKB, TableInfo, quote_identifier
-from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words
+from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words, split_compounds
 from .match import Match, is_content, lexical_matches, semantic_matches
 from .numbers import RANGE_SCORE, bare_numbers, column_texts, comparisons, superlatives
 from .vocab import Token, stem, tokenize, vocabulary_for
@@ -132,7 +132,8 @@ class OfflineKnowledgeParser:
         elif len(tables) > 1 and rules and not found.get(name, ([], set()))[0] and not (asked and name in asked):
             # "how late can I cancel a class?": "class" names a table, but no value of it is said and its text
             # holds none of the other words; another table's text holds them (the house rules)
-            by_text = by_text_hits(kb, tables, _free_words(tokens, spent, schemas[name]))
+            by_text = by_text_hits(kb, tables, _free_words(tokens, spent, schemas[name] |
+                                                           _column_description_words(name, spec)))
             if by_text is not None and by_text[0] != name and by_text[1].get(name, 0) == 0:
                 name = by_text[0]
                 rules[-1].update(table=name, text_hits=by_text[1])
@@ -160,7 +161,7 @@ class OfflineKnowledgeParser:
         if name in vocab.tables:
             matches = _yes_no_about_a_row(tokens, matches, vocab.tables[name].name_columns, query, rules)
         found[name] = (matches, used)
-        _value_conditions(query, info, tables, {n: f[0] for n, f in found.items()}, used, rules)
+        _value_conditions(query, info, tables, {n: f[0] for n, f in found.items()}, used, rules, question)
         named = name in vocab.tables and any(
             m.column in vocab.tables[name].name_columns and not m.negated for m in matches)
         if named:  # "what colours does <row name> come in": the other words ask about the row
@@ -309,6 +310,12 @@ def _description_words(name: str, spec: Spec) -> set[str]:
     return {f for t in tokenize(ws.description if ws else "") for f in (t.norm, stem(t.norm))}
 
 
+def _column_description_words(name: str, spec: Spec) -> set[str]:
+    """Content stems of the spec's descriptions of a KB table's columns."""
+    ws = spec.worksheet(name)
+    return {stem(t.norm) for f in (ws.fields if ws else []) for t in tokenize(f.description) if is_content(t)}
+
+
 def _choose_table(tokens: list[Token], tables: dict[str, TableInfo], spec: Spec, matches: dict[str, list[Match]],
                   rules: list[dict[str, Any]], asked: dict[str, tuple[str, float]] | None = None,
                   name_columns: dict[str, set[str]] | None = None) -> str:
@@ -323,6 +330,7 @@ def _choose_table(tokens: list[Token], tables: dict[str, TableInfo], spec: Spec,
         name_words = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if w}
         other = _description_words(name, spec)
         other |= {stem(w) for c in tables[name].columns for w in c.name.lower().split("_") if w}
+        other |= _column_description_words(name, spec)  # "euros" in "Ticket price in euros" names that table
         found = matches.get(name, [])
         named = sum(1 for m in found if m.column in (name_columns or {}).get(name, set()) and not m.negated)
         hits = {"name": sorted(stems & name_words), "words": sorted((stems & other) - name_words),
@@ -374,7 +382,8 @@ def _plural(t: Token) -> bool:
 
 
 def _value_conditions(query: Query, info: TableInfo, tables: dict[str, TableInfo],
-                      matches: dict[str, list[Match]], used: set[int], rules: list[dict[str, Any]]) -> None:
+                      matches: dict[str, list[Match]], used: set[int], rules: list[dict[str, Any]],
+                      question: str = "") -> None:
     """WHERE conditions for matched values; a value of a joinable table becomes a key subquery."""
     own = matches.get(info.name, [])
     taken = set(used)
@@ -386,10 +395,10 @@ def _value_conditions(query: Query, info: TableInfo, tables: dict[str, TableInfo
                 borrowed.setdefault(other, []).append(m)
                 taken |= m.span()
                 used |= m.span()
-    query.conditions += _grouped(own, "t", rules)
+    query.conditions += _grouped(own, "t", rules, question)
     for other, found in borrowed.items():
         key = _join_key(info, tables[other]) or ""
-        inner = " AND ".join(_grouped(found, "o", rules))
+        inner = " AND ".join(_grouped(found, "o", rules, question))
         k = quote_identifier(key)
         query.conditions.append(f"t.{k} IN (SELECT o.{k} FROM {quote_identifier(other)} AS o WHERE {inner})")
         rules.append({"rule": "join", "table": other, "on": key})
@@ -401,15 +410,20 @@ def _join_key(a: TableInfo, b: TableInfo) -> str | None:
     return keys[0] if keys else None
 
 
-def _grouped(found: list[Match], alias: str, rules: list[dict[str, Any]]) -> list[str]:
-    """Positive values of one column are alternatives (OR); negated ones are each excluded."""
+def _grouped(found: list[Match], alias: str, rules: list[dict[str, Any]], question: str = "") -> list[str]:
+    """Positive values of one column are alternatives (OR); negated ones are each excluded. A list column holds
+    several values at once: values said with no conjunction between them are all required ("vegan Thai", "for
+    kids on a rainy day"); "Thai or Vietnamese", "Italian and French", "Thai, Lao" stay alternatives."""
     by_column: dict[str, list[Match]] = {}
     for m in found:
         by_column.setdefault(m.column, []).append(m)
     conditions = []
     for column, ms in by_column.items():
         positive = list(dict.fromkeys(_condition(m, alias) for m in ms if not m.negated))
-        if positive:
+        if len(positive) > 1 and _all_of(ms, question):
+            conditions += positive
+            rules.append({"rule": "all-of", "column": column, "why": "a list column holds them together; no 'or'"})
+        elif positive:
             conditions.append(positive[0] if len(positive) == 1 else "(" + " OR ".join(positive) + ")")
         conditions += ["NOT " + _condition(m, alias) for m in ms if m.negated]
         for m in ms:
@@ -421,6 +435,16 @@ def _grouped(found: list[Match], alias: str, rules: list[dict[str, Any]]) -> lis
                 rule["runner_up"] = m.runner_up
             rules.append(rule)
     return conditions
+
+
+def _all_of(ms: list[Match], question: str) -> bool:
+    """Several values of a list column with no conjunction or list comma between them in the question."""
+    if not question or not all(e.ctype == "list" for m in ms for e in m.entries) or any(len(m.entries) > 1 for m in ms):
+        return False
+    spans = sorted((m.start, m.end) for m in ms if not m.negated)
+    between = " ".join(question[a[1]:b[0]] for a, b in zip(spans, spans[1:]))
+    return not re.search(r"\b(?:or|either|any|and|plus)\b|[,/&]", between, re.I) and \
+        not re.search(r"\b(?:either|any\s+of)\b", question[:spans[0][0]], re.I)
 
 
 def _condition(m: Match, alias: str) -> str:
@@ -446,6 +470,7 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     words = _drop_row_nouns(words, [w for w in words if w in nouns], kb, info, rules)
     if not words:
         return
+    words = split_compounds(kb, info, words)  # "checkout" searched as the text's "check-out"
     query.fts_terms = words
     rule: dict[str, Any] = {"rule": "free_text", "words": words, "index": info.fts_table, "rank": "bm25"}
     rules.append(rule)

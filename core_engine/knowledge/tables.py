@@ -89,8 +89,9 @@ def by_text_hits(kb: Any, tables: dict[str, TableInfo], words: list[str]) -> tup
         if info.fts_table is None:
             continue
         f = '"' + info.fts_table.replace('"', '""') + '"'
-        hits[name] = sum(1 for w in words if kb.execute(f"SELECT rowid FROM {f} WHERE {f} MATCH ? LIMIT 1",
-                                                        (fts_match([w]),), max_rows=1).rows)
+        hits[name] = sum(1 for w in split_compounds(kb, info, words)
+                         if kb.execute(f"SELECT rowid FROM {f} WHERE {f} MATCH ? LIMIT 1", (fts_match([w]),),
+                                       max_rows=1).rows)
     ranked = sorted(hits.items(), key=lambda kv: -kv[1])
     if not ranked or ranked[0][1] == 0 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
         return None
@@ -114,3 +115,21 @@ def column_words(words: list[str], table: str, columns: set[str], spec: Spec, ta
         return []
     sims = embedder.encode(words) @ vectors[rows].T
     return [w for w, row in zip(words, sims) if float(row.max()) >= COLUMN_WORD_MIN]
+
+
+def split_compounds(kb: Any, info: TableInfo, words: list[str]) -> list[str]:
+    """A word no row's text holds that is two words the text holds side by side ("checkout" for "check-out",
+    "wifi" for "wi fi") becomes that phrase; other words are kept as they are."""
+    from .offline import fts_match  # late: knowledge imports this module
+
+    if info.fts_table is None:
+        return words
+    f = '"' + info.fts_table.replace('"', '""') + '"'
+    probe = lambda term: bool(kb.execute(f"SELECT rowid FROM {f} WHERE {f} MATCH ? LIMIT 1",  # noqa: E731
+                                         (fts_match([term]),), max_rows=1).rows)
+    out = []
+    for w in words:
+        if len(w) >= 6 and w.isalpha() and not probe(w):
+            w = next((f"{w[:i]} {w[i:]}" for i in range(3, len(w) - 2) if probe(f"{w[:i]} {w[i:]}")), w)
+        out.append(w)
+    return out

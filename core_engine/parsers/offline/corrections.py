@@ -46,9 +46,32 @@ def correction_rule(reader: "TurnReader", text: str) -> bool:
     m = _RESTATED.match(said)
     if m:
         return _restated(reader, m.group("what"), m.group("new"), said)
-    if _CUE.search(said):
-        return _same_shape(reader, said)
-    return False
+    if _CUE.search(said) and _same_shape(reader, said):
+        return True
+    return _sorry_name(reader, said)
+
+
+_SORRY_NAME = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|oh|i\s+meant)[,!.\s]+)+(?:(?:it'?s|its|it\s+is|i'?m|"
+                         r"i\s+am|my\s+name\s+is|the\s+name\s+is)\s+)?(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){1,3})\b")
+
+
+def _sorry_name(reader: "TurnReader", said: str) -> bool:
+    """ "sorry, it's Jonathan Petersen" after "Jon Petersen": a person's name said again in full after a cue, for
+    the one filled name field whose value shares a word with it (the surname); any doubt and nothing changes."""
+    from .slots import shape  # late: slots imports the word helpers this module uses
+
+    m = _SORRY_NAME.match(said)
+    if m is None:
+        return False
+    new = m.group("name")
+    words = {w.lower() for w in new.split() if len(w) >= 3}
+    fits = [(rec, f, v) for rec, f, v in _filled(reader) if reader.view.kind_of(f) == "str" and shape(f) == "name"
+            and isinstance(v, str) and v != new and words & {w.lower() for w in v.split()}]
+    if len(fits) != 1:
+        return False
+    rec, f, old = fits[0]
+    reader.assign("correction", m.group(0), rec, f, new, how="name said again", was=old)
+    return True
 
 
 _CUE = re.compile(r"\b(?:typo|oops|i\s+meant|should\s+(?:be|have\s+been)|correction|mistyped|misspelled)\b", re.I)

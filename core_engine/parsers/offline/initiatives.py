@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 
 from ...spec.model import REFUSAL, Field, Worksheet, parse_type, snake_case
 from ...dialogue.state import TaskRecord
-from .words.match import Bag, enum_scores, equalities, holds
+from .words.match import Bag, content_stems, enum_scores, equalities, holds
 from .slots import find_mentions, shape
+from .words.values import find_dates, find_times, yes_no
 from .tasks import kwargs_text, literal, match_worksheet, open_worksheet
 
 if TYPE_CHECKING:
@@ -29,9 +30,14 @@ _INTRO = re.compile(r"\b(?i:my\s+name\s+is|my\s+name's|this\s+is|i\s+am|i'm|call
                     r"(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){0,3})\b")
 
 
+_HERE = re.compile(r"(?:^|(?<=[,.!;]\s)|(?<=[,.!;]))\s*(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){1,3})\s+"
+                   r"(?:here|speaking)\b")
+"""A self-introduction the other way round: "Hi, Aisha Khan here, ..." (two or more capitalised words)."""
+
+
 def introduction(reader: "TurnReader", text: str) -> str:
-    """Fill a name field from "my name is X" inside a longer turn; return the turn without it."""
-    m = _INTRO.search(text)
+    """Fill a name field from "my name is X" (or "X here") inside a longer turn; return the turn without it."""
+    m = _INTRO.search(text) or _HERE.search(text)
     e = reader.expect
     if m is None or (e is not None and e.act == "ask" and len(text.split()) <= len(m.group(0).split()) + 1):
         return text  # a turn that is only the introduction answers the question asked
@@ -67,7 +73,60 @@ def other_fields(reader: "TurnReader", text: str) -> bool:
     mentions = find_mentions(text, open_fields, reader.view, reader.today, prefer=prefer)
     for m in mentions:
         reader.assign("value-for-other-field", m.matched, m.rec, m.field, m.value, how=m.how)
-    return bool(mentions)
+    return bool(mentions) or _bare_name(reader, text, open_fields)
+
+
+_NOT_NAME_WORDS = frozenset("""next last this coming morning afternoon evening night noon midnight today tomorrow
+tonight weekend week month early late please thanks thank yes no none nothing maybe sure both all just only""".split())
+_BARE_NAME = re.compile(r"^\s*(?P<name>[A-Z][a-z'-]+(?:\s+(?:[A-Z][a-z'-]+|de|van|von|da|di|le|la)){1,3})\s*[.!]?\s*$")
+
+
+def _bare_name(reader: "TurnReader", text: str, open_fields: list[tuple[TaskRecord, Field]]) -> bool:
+    """A whole turn that is a person's name as typed ("Lena Fischer"), while a field that cannot hold it is asked
+    (a date, a number, yes/no): the one unfilled person-name field of the record asked takes it. Not a KB value
+    or an option's name, and never when two name fields could take it."""
+    e = reader.expect
+    m = _BARE_NAME.match(text)
+    if m is None or e is None or e.act != "ask" or reader.view.kind_of(e.field) == "str":
+        return False
+    name = m.group("name")
+    low = name.lower()
+    if set(low.split()) & _NOT_NAME_WORDS or yes_no(text) or find_dates(text, reader.today) or find_times(text):
+        return False  # "Late Afternoon", "Next Friday", "Yes Please": words of the answer asked, not a name
+    if reader.ctx.kb is not None and reader.vocabulary.found_in(text, reader.ctx.kb):
+        return False
+    if any(low == ev.value.lower() for rec, f in reader.candidates() for ev in f.enum_values):
+        return False
+    names = [(r, f) for r, f in open_fields if r.var == e.rec.var and reader.view.kind_of(f) == "str"
+             and shape(f) == "name"]
+    if len(names) != 1:
+        return False
+    rec, f = names[0]
+    reader.assign("value-for-other-field", name, rec, f, name, how="a name while another field is asked")
+    return True
+
+
+def labelled_only(reader: "TurnReader", text: str) -> bool:
+    """The turn is labelled values for fields ("account 30049921 and my pin is 4417"), with at most a few other
+    words: it tells no story, so it is not the free-text report of what happened."""
+    candidates = [(r, f) for r, f in reader.candidates() if reader.view.unfilled(r, f)]
+    for rec in reader.view.live_records():
+        for f in reader.view.input_fields(rec):
+            if reader.view.kind_of(f) == "task" and reader.view.unfilled(rec, f):
+                sub = reader.spec.require_worksheet(parse_type(f.type).base)
+                ghost = TaskRecord(var="_" + snake_case(sub.name), worksheet=sub.name)
+                candidates += [(ghost, sf) for sf in sub.fields if sf.kind == "input"
+                               and reader.view.kind_of(sf) in ("str", "int", "float", "date", "time")]
+    labelled = [m for m in find_mentions(text, candidates, reader.view, reader.today)
+                if m.how in ("named field", "email", "number+unit")]
+    if not labelled:
+        return False
+    rest = text
+    for m in labelled:
+        for piece in str(m.matched).split(" ... "):
+            rest = rest.replace(piece, " ")
+        rest = rest.replace(str(m.value), " ")
+    return len(content_stems(rest)) < 3
 
 
 def unopened_fields(reader: "TurnReader", text: str) -> bool:

@@ -79,6 +79,8 @@ _LEAD_INS = re.compile(
     r"(?:(?:some\s+|more\s+)?(?:details|information|info|options|recommendations|suggestions|ideas)\s+"
     r"(?:about|on|for)\s+)?", re.I)
 _SEARCH_LEAD = re.compile(
+    r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?[,.!\s]+|"  # "hey there, looking to book ..."
+    r"^(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+)?(?:looking|hoping|trying|wanting)\s+to\s+|"
     r"^(?:(?:some|a\s+few|a\s+couple\s+of)\s+)?(?:options|recommendations|suggestions|ideas|details|information|"
     r"info)\s+(?:for|about|on|of)\s+|"
     r"^(?:(?:i|we)(?:\s+would|'d)(?:\s+also|\s+really)?\s+(?:like|love)|(?:i|we)(?:\s+also)?\s+(?:want|need|wanna)|"
@@ -216,7 +218,8 @@ def same_as(text: str) -> tuple[str, str, str] | None:
 
 _CHANGE = re.compile(r"\b(?:change|changing|update|switch|modify|correct|make\s+it|make\s+that|instead|actually|"
                      r"rather|move\s+it|move\s+the|push\s+it|can\s+we\s+do|can\s+i\s+do|let's\s+do|should\s+be|"
-                     r"not\s+\w+\s+but|i\s+meant|i\s+mean|sorry)\b", re.I)
+                     r"not\s+\w+\s+but|i\s+meant|i\s+mean|sorry|on\s+second\s+thoughts?|changed?\s+my\s+mind|"
+                     r"(?:let'?s|we'?ll|i'?ll)\s+(?:go\s+with|take|have))\b", re.I)
 
 
 def change_marker(text: str) -> str | None:
@@ -264,7 +267,15 @@ def special_request(text: str) -> tuple[str, str] | None:
     m = _WE_REQUEST.match(body)
     if m:
         return body[: m.start("what")].strip(), f"we would like to {m.group('what').strip()}"
+    m = _OCCASION.match(body)
+    if m:  # "it's our anniversary": the occasion is what the place should know
+        return m.group(0), body
     return None
+
+
+_OCCASION = re.compile(r"^(?:(?:oh|and|also|btw|by\s+the\s+way)[,\s]+)*(?:it'?s|its|it\s+is)\s+(?:our|my|his|her|"
+                       r"their)\s+(?:\w+'s\s+)?(?:\d+\w*\s+)?(?:birthday|anniversary|honeymoon|graduation|"
+                       r"retirement|engagement|celebration)\b.*$", re.I)
 
 
 # ---------------------------------------------------------------- choosing a reported row

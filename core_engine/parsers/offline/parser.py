@@ -42,7 +42,7 @@ from .edits import change_rule, same_as_rule, special_request_rule
 from .focus import decontextualise, is_bare_request, narrow_previous, state_question
 from .kb_rows.items import item_request, named_answer
 from .kb_rows.change import row_change
-from .initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
+from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
 from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, same_word, stem
@@ -54,6 +54,7 @@ from .words.semantic import control_rule, doubtful_value, semantic_control, sema
 from .slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
 from .tasks import describe_task, literal, predicted_answer, search_query, several_codes
+from .words.typed import restore_apostrophes
 from .words.values import find_codes, find_dates, find_numbers, find_times, normalise, yes_no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
@@ -105,7 +106,7 @@ class TurnReader:
     """One utterance being read; collects statements and the rule entries that explain them."""
 
     def __init__(self, utterance: str, ctx: ParseContext, vocabulary: KBVocabulary | None = None) -> None:
-        self.text = normalise(utterance)
+        self.text, self.restored = restore_apostrophes(normalise(utterance))  # "id like", "dont" read as "i'd", "don't"
         self.ctx = ctx
         self.vocabulary = vocabulary or KBVocabulary()
         self.spec = ctx.spec
@@ -127,6 +128,8 @@ class TurnReader:
 
     # ------------------------------------------------------------ output
     def emit(self, rule: str, matched: str, statement: str, **extra: Any) -> None:
+        for restored, typed in self.restored:  # a value keeps the user's spelling ("I dont recognise it")
+            statement = re.sub(rf"(?<![\w']){re.escape(restored)}(?![\w'])", typed, statement)
         if statement in self.lines:
             return
         self.lines.append(statement)
@@ -465,13 +468,19 @@ class TurnReader:
             return False
         self.assign("answer-to-ask", self.answers.matched, e.rec, e.field, value, type=e.field.type)
         self.answered = True
-        self._extras(text, e.rec)
+        self._extras(text, e.rec, answered=self.answers.matched)
         return True
 
-    def _extras(self, text: str, rec: TaskRecord) -> list[Mention]:
-        """Other unfilled fields of the same record that the answer also fills ("tomorrow at 7")."""
+    def _extras(self, text: str, rec: TaskRecord, answered: str = "") -> list[Mention]:
+        """Other unfilled fields of the same record that the answer also fills ("tomorrow at 7").
+
+        The words that answered the question give no second value: "three nights" fills the nights asked,
+        not also the number of guests."""
         candidates = self.candidates(records=[rec], unfilled_only=True,
                                      exclude=self.expect.field if self.expect else None)
+        at = text.lower().find(answered.strip().lower()) if answered.strip() else -1
+        if at >= 0:  # blank the answer out, so that its words are read once
+            text = text[:at] + " " * len(answered.strip()) + text[at + len(answered.strip()):]
         mentions = find_mentions(text, candidates, self.view, self.today, prefer=rec)
         taken = {m.field.name for m in mentions}
         mentions += [m for m in column_mentions(text, candidates, self.vocabulary, self.ctx.kb)
@@ -574,7 +583,8 @@ class TurnReader:
 
     def _problem(self, text: str) -> bool:
         """An opening that tells what happened fills the record's free-text field for it."""
-        if self.expect is not None or (self.lines and not self.introduced) or len(text.split()) < 4:
+        if self.expect is not None or (self.lines and not self.introduced) or len(text.split()) < 4 \
+                or labelled_only(self, text):
             return False
         for rec in self.view.live_records():
             if rec.parent is not None:

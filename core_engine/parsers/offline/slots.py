@@ -20,6 +20,7 @@ from ...spec.model import Field, Spec, Worksheet, parse_type
 from ...dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 from ...spec.values import is_empty
 from .bool_mentions import bool_mentions
+from .words.counts import head_count, people_sum_span
 from .words.negation import without_negated
 from .words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
 from .kb_rows.items import field_row_names
@@ -189,6 +190,8 @@ def past_field(f: Field) -> bool:
 
 
 PEOPLE_WORDS = {"people", "guest", "person", "party", "size", "diner", "seat"}
+_PEOPLE_UNITS = {"ppl", "pax", "people", "persons", "adults", "guests", "heads"}
+"""Words after a number that count people, for a field that counts them ("4 ppl")."""
 
 
 # ---------------------------------------------------------------- mentions
@@ -265,6 +268,12 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         lambda s: s.value)
     add(times, of_kind("time"), "time")
     taken.extend(dates + times + find_codes(text))
+    group = people_sum_span(text, free(find_numbers(text), taken))
+    crowd = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
+    if group and len(crowd) == 1:  # "for 2 adults and 2 kids": one party of 4
+        out.append(Mention(crowd[0][0], crowd[0][1], group[0], text[group[1]:group[2]], "people summed"))
+        used.add((crowd[0][0].var, crowd[0][1].name))
+        taken.append(Span(group[0], group[1], group[2], text[group[1]:group[2]]))
     for span in free(find_numbers(text), taken):
         after = _after_words(text, span, 2)
         increment = bool(after) and after[0] in _INCREMENT
@@ -273,6 +282,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if len(fits) > 1 and after:  # "10 days, driver ...": the unit right after the number decides
             fits = [(r, f) for r, f in fits if stem(after[0]) in field_stems(f)] or fits
         before = _before_words(text, span, 2)
+        if not fits and after and after[0] in _PEOPLE_UNITS:  # "4 ppl": a count of people
+            fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
         if not fits and before:  # "age 29": a field's own name word labels the number before it
             fits = [(r, f) for r, f in of_kind("int", "float")
                     if stem(before[-1]) in field_stems(f, with_description=False)]
@@ -280,7 +291,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             fits = [(r, f) for r, f in of_kind("int", "float") if field_mention(f, bag)[0] > 0]
         if not fits and _AGE_SAID.search(text[:span.start]) and (not after or after[0] in _AGE_AFTER):  # "I'm 34": a person's age, in plain English
             fits = [(r, f) for r, f in of_kind("int") if "age" in f.name.lower().split("_")]
-        if not fits and before and before[-1] in ("for", "of"):
+        if not fits and ((before and before[-1] in ("for", "of")) or after[:2] == ["of", "us"]):  # "3 of us"
             fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
         how, meaning = "number+unit", {}
         if not fits and len(of_kind("int", "float")) > 0:
@@ -292,17 +303,23 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             continue  # "two more people are coming" to a filled count: a difference, not the value
         if target is not None:
             unit = re.match(r"\s+(?:of\s+us|people|persons|guests|units?|[a-z]+)\b", text[span.end:], re.I)
-            said = span.text
+            words = span.text
             lead = re.search(r"(?:\b(?:a\s+)?(?:party|group|table)\s+)?\b(?:for|of)\s+$", text[: span.start], re.I)
             if lead and not near & field_stems(target[1]):
-                said = text[lead.start(): span.end]  # "a party of six": all of it names the party size
+                words = text[lead.start(): span.end]  # "a party of six": all of it names the party size
             if unit and (stem(unit.group(0).split()[-1]) in field_stems(target[1]) | {stem(w) for w in PEOPLE_WORDS}
                          or unit.group(0).strip().lower() == "of us"):
-                said = text[span.start: span.end + unit.end()]
-            out.append(Mention(target[0], target[1], span.value, said, how, span,
+                words = text[span.start: span.end + unit.end()]
+            out.append(Mention(target[0], target[1], span.value, words, how, span,
                                extra=meaning))
             used.add((target[0].var, target[1].name))
             taken.append(span)
+    people = [(r, f) for r, f in of_kind("int") if (r.var, f.name) not in used
+              and field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
+    counted = head_count(text) if len(people) == 1 else None
+    if counted is not None:  # "a room for me and my husband": the group said with the speaker in it
+        out.append(Mention(people[0][0], people[0][1], counted, text, "head count"))
+        used.add((people[0][0].var, people[0][1].name))
     _enum_mentions(text, of_kind("Enum"), out, used, pick)
     _named_codes(text, strs, bag, taken, out, used)
     out += bool_mentions(said, candidates, view, used)  # "yes I'm an international student"
@@ -402,7 +419,17 @@ def code_value(text: str) -> Span | None:
         return digits[0]
     if len(codes) == 1 and not digits:
         return codes[0]
+    if not digits and not codes and (spelled := _SPELLED_DIGITS.search(text)):  # "one two three four" -> 1234
+        value = "".join(str(_DIGIT_WORD[w]) for w in re.findall(r"[a-z]+", spelled.group(0).lower()))
+        return Span(value, spelled.start(), spelled.end(), spelled.group(0))
     return digits[0] if len(digits) == 1 else None
+
+
+_DIGIT_WORD = {"zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+               "eight": 8, "nine": 9}
+_SPELLED_DIGITS = re.compile(r"\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[\s,-]+){2,}"
+                             r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b", re.I)
+"""Three or more digits spelled one word each, as a PIN or a number is read out."""
 
 
 # ---------------------------------------------------------------- the KB's own words

@@ -22,6 +22,7 @@ from .words.match import HEDGES, Bag, best_enum, content_stems, enum_scores, equ
 from .words.negation import negations, without_negated
 from .slots import column_mentions, find_mentions, said_texts, shape
 from .words.values import find_codes
+from .words.labels import mask_labels
 from .kb_rows.spans import inside_kb_name
 from .task_texts import task_text_stems
 
@@ -144,7 +145,8 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
     whole text itself (`enum_value` knows about negation).
     """
     negs = negations(text)
-    bag = Bag(Bag.of(without_negated(text)).stems, text) if negs else Bag.of(text)
+    words = mask_labels(text, reader.spec)  # "room 412" names a room number, not the task Book Room
+    bag = Bag(Bag.of(without_negated(words)).stems, text) if negs else Bag(Bag.of(words).stems, text)
     roots = [rec] if rec is not None else [r for r in reader.view.live_records() if r.parent is None]
     overlay: dict[str, dict[str, Any]] = {}
     emitted = False
@@ -152,8 +154,15 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
         spent = frozenset(s for a in reader.state.ancestors(root) for k, v in a.values.items()
                           if isinstance(v, str) and _is_enum(reader, a, k) for s in content_stems(v))
         ws = reader.view.worksheet(root)
-        found = match_worksheet(reader, bag, ws, dict(root.values), [], root, start, spent=spent,
-                                hints=leaf_hints(reader, bag.without(spent), ws))
+        hints = leaf_hints(reader, bag.without(spent), ws)
+        found = match_worksheet(reader, bag, ws, dict(root.values), [], root, start, spent=spent, hints=hints)
+        if found.items:  # the words named an option; its meaning may name the one below it
+            from .words.semantic import deeper_hints  # late: the semantic rules import this module
+            said = {**root.values, **found.plain(), **{k: v for k, (v, _w) in hints.items()}}
+            deeper = deeper_hints(reader, ws, text, {root.var: said})
+            if deeper and set(deeper) - set(said):
+                found = match_worksheet(reader, bag, ws, dict(root.values), [], root, start, spent=spent,
+                                        hints={**hints, **deeper})
         for name, (text_value, _plain, words) in found.items.items():
             rule = "answer-to-ask" if start is not None and name == start.name else "task-description"
             reader.emit(rule, " ".join(words), f"{root.var}.{name} = {text_value}")
@@ -182,6 +191,9 @@ def open_activated(reader: "TurnReader", overlay: dict[str, dict[str, Any]], tex
             # the records that opened it are the scope of its nested worksheets' predicates (`task == ...`)
             scope = [({**r.values, **overlay.get(r.var, {})}, reader.view.worksheet(r))
                      for r in reader.view.live_records() if r.parent is None]
+            if hints is None:  # the option below the one named, by meaning ("... never showed up": not posted)
+                from .words.semantic import deeper_hints  # late: the semantic rules import this module
+                hints = deeper_hints(reader, ws, text, overlay)
             open_worksheet(reader, ws, text, bag, rule=rule, hints=hints, scope=scope)
             opened.append(ws)
     return opened
@@ -224,7 +236,7 @@ def leaf_hints(reader: "TurnReader", bag: Bag, ws: Worksheet) -> dict[str, tuple
             path_names = {w for _name, v in path for w in bag.hits(content_stems(v))}
             for ev in f.enum_values:
                 names = set(bag.hits(content_stems(ev.value)))
-                if not any(len(w) >= 4 for w in names - path_names):
+                if not any(len(w) >= 3 for w in names - path_names):
                     continue  # its own name must add a word the path's names do not say (not just "AP")
                 words = path_words | set(_explained(f, ev.value, bag))
                 named = names | path_names

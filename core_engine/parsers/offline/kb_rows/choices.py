@@ -21,6 +21,7 @@ from ..words.match import equalities, field_stems, stem
 from ..slots import find_mentions, shape
 from ..tasks import kwargs_text, literal
 from ..words.values import find_numbers
+from .references import compared_row, valued_row
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -115,6 +116,9 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
         pick = None  # a bare number answers the question asked, not the list
     if pick is None:
         pick = _by_name(text, rows)
+    if pick is None and len(rows) > 1:  # "the cheaper one", "the Ethiopian one": among the rows the user was shown
+        shown = rows[:max(1, reader.spec.settings.report_rows or len(rows))]
+        pick = compared_row(text, shown, reader.spec) or valued_row(text, shown, row_label)
     if pick is None:
         return False
     index, words = pick

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 _ASKS_FOR = re.compile(
     r"\b(?:book|reserve|order|buy|purchase|schedule|sign\s+(?:me|us)\s+up|i'?ll\s+(?:take|get|have|go\s+with)|"
     r"let\s+me\s+(?:get|have)|(?:can|could|may)\s+(?:i|we)\s+(?:get|have|borrow|rent|hire)|"
+    r"(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:get|find|grab|set)\s+(?:me|us)\s+up\b|"
+    r"(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:get|grab)\s+(?:me|us)\b|"
     r"put\s+(?:[\w'.-]+\s+){1,6}?on\s+hold|"
     r"(?:i|we)\s*(?:'d|would)\s+like|(?:i|we)\s+(?:want|need)|"
     # the subject left out, as people type: "Need a van for Monday", "looking to book ...", "looking for a room"

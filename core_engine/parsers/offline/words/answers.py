@@ -19,7 +19,7 @@ from ....errors import StatementError
 from ....spec.model import Field, Spec, parse_type
 from ....dialogue.state import TaskRecord
 from ....spec.values import coerce_value, match_enum
-from .counts import head_count
+from .counts import head_count, people_sum
 from .durations import converted_duration, field_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
 from .match import Bag, best_enum, field_mention, field_stems, stem
@@ -30,6 +30,25 @@ from .values import (bare_hour, clean_name, find_codes, find_dates, find_emails,
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
 _TOTAL_AFTER = re.compile(r"\s+(?:in\s+)?(?:total|altogether|all\s+together|in\s+all)\b", re.I)
+
+
+_DATEISH = re.compile(r"\d|\b(?:ago|last|yesterday|today|tonight|tomorrow|week|weeks|month|months|year|years|"
+                      r"recently|while|early|late|mid|before|after|since|around|about|beginning|end|start|"
+                      r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|day|days|"
+                      r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|"
+                      r"august|september|october|november|december|remember|know|sure)\b", re.I)
+"""Words an answer about when something happened has ("a while ago", "not sure"); without any, it is no date."""
+_ASKS_WHEN = re.compile(r"^when\b|\bwhen\b|(?:^|_)time(?:_|$)|\btime\s+of\b", re.I)
+"""A text field that asks when something happened ("When the test scores were submitted")."""
+_MONTH_WORDS = (r"january|february|march|april|may(?!\s+(?:i|we|you|they|he|she|it|be|have)\b)|june|july|august|september|october|november|december|"
+                r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+_WHEN_SPAN = re.compile(
+    r"\b(?:(?:early|mid|late|end\s+of|beginning\s+of|start\s+of|the\s+end\s+of)[\s-]+)?(?:" + _MONTH_WORDS + r")\b"
+    r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?|"
+    r"\b(?:last|this\s+past)\s+(?:week|month|year)\b|"
+    r"\b(?:\d+|a|an|one|two|three|four|five|six|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?|years?)\s+ago\b",
+    re.I)
+"""The part of a long answer that says when: "mid-may", "last month", "three weeks ago" (kept as typed)."""
 
 
 class AnswerReader:
@@ -59,7 +78,7 @@ class AnswerReader:
             converted = converted_duration(text, unit) if unit else None
             if converted is not None:  # "a week" for a field of days
                 return converted
-            counted = head_count(text) if field_stems(f) & PEOPLE_STEMS else None
+            counted = (people_sum(text) or head_count(text)) if field_stems(f) & PEOPLE_STEMS else None
             if counted is not None:  # "me and three friends" for a party size
                 return counted
             spans = free(find_large_numbers(text) + find_numbers(text),
@@ -173,6 +192,11 @@ class AnswerReader:
                 [d for d in [parse_date(text, self.today, past=past_field(f))] if d is not None]
             if dates:
                 return dates[0].value
+            if not _DATEISH.search(text):
+                return None  # "nobody answered" says no date: not the value of a date field
+        when = _WHEN_SPAN.search(text) if kind == "short" and _ASKS_WHEN.search(f"{f.name} {f.description}") else None
+        if when and len(text.split()) - len(when.group(0).split()) >= 3:  # "in March" stays whole
+            return when.group(0)  # "i had college board send them mid-may" -> "mid-may"
         body = strip_fillers(text, [w for w in f.name.split("_")] + sorted(field_stems(f)))
         called = re.search(r"\b(?:called|named)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})", body)
         if called and kind == "short":

@@ -30,8 +30,10 @@ _NEGATION = re.compile(
     r"\binstead\b|\bthough\b|$))", re.I)
 _NOT_AN_OBJECT = frozenset("""able sure working showing posted there getting going seeing enrolled really yet too very so
 that quite have know remember recall see find view receive received heard showing listed appearing appear right
-correct""".split())
-"""Words after "not" that make it part of a statement ("not able to view", "not posted"), not a rejection."""
+correct showed shown show shows arrived arrive came come appeared got went worked work updated changed happened
+loaded load opened replied answered responded processed reached turned made""".split())
+"""Words after "not" that make it part of a statement ("not able to view", "not posted", "never showed up"),
+not a rejection: what did not happen is the problem told."""
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ....spec.model import Field, snake_case
+from ....spec.model import Field, Worksheet, snake_case
 from ....dialogue.state import TaskRecord, ref_target
 from .match import HEDGES, Bag, content_stems, equalities
 from ..tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
@@ -25,7 +25,8 @@ from .semantic_index import (CONTROL_MARGIN, CONTROL_THRESHOLD, ENUM_MARGIN, FIE
 if TYPE_CHECKING:
     from ..parser import TurnReader
 
-_LEAD = r"^(?:(?:oh|ok(?:ay)?|actually|sorry|no|wait|hmm|um|uh|well|you\s+know\s+what|just|please)[,\s]+)*"
+_LEAD = (r"^(?:(?:oh|ok(?:ay)?|actually|sorry|no|wait|hmm|hm|um|uh|ugh|argh|ah|eh|meh|geez|jeez|well|so|honestly|"
+         r"you\s+know\s+what|just|please)[,.!\s]+)*")
 _CANCEL_PHRASE = (r"(?:cancel(?:\s+(?:it|that|this|everything|the\s+whole\s+thing))?|stop(?:\s+(?:it|this|that))?|"
                   r"never\s?mind|nevermind|forget\s+(?:it|about\s+it|that|this)|quit|abort|"
                   r"i\s+(?:don'?t|do\s+not)\s+want\s+(?:it|this|that|to\s+do\s+this)(?:\s+any\s?more)?|"
@@ -209,6 +210,28 @@ def _signature(reader: "TurnReader", roots: dict[str, str], entry: Entry) -> dic
     if root is not None and not root.predicate.strip():
         sig["$task"] = root.name
     return sig
+
+
+def deeper_hints(reader: "TurnReader", ws: Worksheet, text: str, overlay: dict[str, dict[str, Any]]
+                 ) -> dict[str, tuple[str, list[str]]] | None:
+    """A worksheet opened by the words ("my AP credit never showed up" opens External Test Credits, Missing or
+    Incorrect Record): the option below it that the turn means, when the reading by meaning is decided, lies
+    inside that worksheet and agrees with every value already read. A trace note records score and runner-up."""
+
+
+    tree = {w.name for w in [ws, *reachable(reader, ws)]}
+    ranked = rank_tasks(reader, text)
+    entry = ranked.best
+    if entry is None or entry.kind != "enum" or entry.worksheet not in tree or entry.worksheet == ws.name \
+            or not ranked.decided(TASK_THRESHOLD, TASK_MARGIN):
+        return None
+    said = {k: v for values in overlay.values() for k, v in values.items()}
+    path = _path(reader, entry)
+    if any(k in said and said[k] != v for k, v in path.items()):
+        return None
+    reader.note("deeper-option", ranked.text, reading=entry.label, **ranked.trace(),
+                reason="the option below the one the words named, by meaning")
+    return {k: (v, [ranked.text]) for k, v in path.items()}
 
 
 def rank_tasks(reader: "TurnReader", text: str, *, coarse: bool = False) -> Ranked:

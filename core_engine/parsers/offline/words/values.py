@@ -68,10 +68,15 @@ _IDIOM_RE = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in sorted(IDIOMS, 
                        re.I)
 
 
+_AND_OTHERS = re.compile(r"\s*(?:and|plus|with|\+)\b", re.I)
+
+
 def find_numbers(text: str) -> list[Span]:
     """Whole numbers and decimals written as digits, words ("twenty one") or idioms ("a couple")."""
     spans: list[Span] = []
     for m in _IDIOM_RE.finditer(text):
+        if IDIOMS[m.group(0).lower()] == 1 and _AND_OTHERS.match(text[m.end():]):
+            continue  # "just me and my kids": not one person; the others are counted elsewhere or asked
         spans.append(Span(IDIOMS[m.group(0).lower()], m.start(), m.end(), m.group(0)))
     for m in _DIGIT_NUMBER_RE.finditer(text):
         raw = m.group("num").replace(",", "")
@@ -104,13 +109,22 @@ WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _ISO_RE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 _SLASH_RE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?(?![\d/])")
-_MONTH_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}})\b)?", re.I)
+_MONTH_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}|'\d{{2}})\b)?", re.I)
 _DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\b\.?"
-                           rf"(?:,?\s+(\d{{4}})\b)?",
+                           rf"(?:,?\s+(\d{{4}}|'\d{{2}})\b)?",
                            re.I)
 _RELATIVE_RE = re.compile(r"\b(the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday|"
                           r"tmrw|tmr|tomorow|tommorow|tommorrow|2moro|2morrow|tdy|2day|2nite|tonite)\b", re.I)
-_WEEKDAY_RE = re.compile(rf"\b(?:(next|this|coming|this coming|on|last|past)\s+)?({'|'.join(WEEKDAYS)})\b", re.I)
+_WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday",
+                           "thu": "thursday", "thur": "thursday", "thurs": "thursday", "fri": "friday",
+                           "sat": "saturday", "sun": "sunday"}
+"""Typed short forms; "sat", "sun", "wed" are words too, so a short form is a day only after "next", "this", "on"
+... or as the whole answer ("fri")."""
+_DAY_THEN_TIME = re.compile(r"\s*(?:at\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|ish\b|o'?clock\b)|"
+                            r"(?:morning|afternoon|evening|night|lunch|dinner|brunch|noon)\b|at\s+\d)", re.I)
+_WEEKDAY_RE = re.compile(rf"\b(?:(next|this|coming|this coming|on|last|past)\s+)?"
+                         rf"({'|'.join([*WEEKDAYS, *sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)])})\.?\b",
+                         re.I)
 _IN_DAYS_RE = re.compile(r"\bin\s+(\d{1,5}|" + "|".join(UNITS) + r")\s+days?\b", re.I)
 _RELATIVE_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2, "the day after tomorrow": 2,
                   "yesterday": -1,
@@ -122,7 +136,7 @@ _RELATIVE_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow":
 def _year(raw: str | None, today: dt.date) -> int | None:
     if raw is None:
         return None
-    y = int(raw)
+    y = int(raw.lstrip("'"))  # "'90": a year typed with two digits
     if y < 100:
         y += 2000 if 2000 + y <= today.year + 10 else 1900
     return y
@@ -165,10 +179,15 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         add(today + dt.timedelta(days=_RELATIVE_DAYS[m.group(1).lower()]), m)
     for m in _WEEKDAY_RE.finditer(text):
         lead = (m.group(1) or "").lower()
+        day = m.group(2).lower()
+        if day in _WEEKDAY_ABBREVIATIONS:
+            if not lead and text.strip(" .!?,").lower() != day and not _DAY_THEN_TIME.match(text[m.end():]):
+                continue  # "I sat down": a word, not Saturday ("sat 8pm", "fri night" are days)
+            day = _WEEKDAY_ABBREVIATIONS[day]
         if past and lead not in ("next", "this coming", "coming"):
-            add(today - dt.timedelta(days=(today.weekday() - WEEKDAYS[m.group(2).lower()]) % 7 or 7), m)
+            add(today - dt.timedelta(days=(today.weekday() - WEEKDAYS[day]) % 7 or 7), m)
             continue
-        ahead = (WEEKDAYS[m.group(2).lower()] - today.weekday()) % 7
+        ahead = (WEEKDAYS[day] - today.weekday()) % 7
         if lead == "next" and ahead == 0:
             ahead = 7
         add(today + dt.timedelta(days=ahead), m)
@@ -229,6 +248,11 @@ def _longest_first(spans: list[Span]) -> list[Span]:
 
 _AMPM_RE = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z])", re.I)
 _CLOCK_RE = re.compile(r"(?<![\d/:])([01]?\d|2[0-3]):([0-5]\d)(?![\d/:])")
+_DOT_CLOCK_RE = re.compile(r"(?<![\d.$€£])(1[3-9]|2[0-3])\.([0-5]\d)(?![\d.%])")
+_HOUR_WORDS = r"\d{1,2}|" + "|".join(list(UNITS)[1:13])
+_ISH_RE = re.compile(r"\b(?:(?P<half>half)\s+(?P<hour>" + _HOUR_WORDS + r")\b(?!\s*(?:past|to|an?\b|hours?|people|of|"
+                     r"[:.]\d))(?:\s*(?P<ampm>[ap])\.?\s?m\b\.?)?(?:\s+(?:in\s+the\s+)?(?P<part>morning|afternoon|"
+                     r"evening|tonight|night))?|(?P<hour2>" + _HOUR_WORDS + r")\s*-?ish\b)", re.I)
 _NAMED_TIME_RE = re.compile(r"\b(noon|midday|midnight)\b", re.I)
 _BARE_HOUR_RE = re.compile(r"\b(?:at|around|by)\s+(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")"
                            r"(?:\s+o'?clock)?(?:\s+(?:in the\s+)?(morning|afternoon|evening|tonight|night))?\b"
@@ -299,6 +323,16 @@ def find_times(text: str) -> list[Span]:
         elif day_part and day_part.lower() == "morning" and hour == 12:
             hour = 0
         found.append(Span(f"{hour:02d}:{m.group(2)}", m.start(), m.end(), m.group(0)))
+    for m in _DOT_CLOCK_RE.finditer(text):  # "19.30": a 24-hour clock written with a dot (not "12.50", money)
+        found.append(Span(f"{int(m.group(1)):02d}:{m.group(2)}", m.start(), m.end(), m.group(0)))
+    for m in _ISH_RE.finditer(text):  # "8ish", "half 7" (British: 7:30)
+        hour = _hour_value(m.group("hour") or m.group("hour2"))
+        if m.group("ampm") and 1 <= hour <= 12:
+            value: str | None = f"{hour % 12 + (12 if m.group('ampm').lower() == 'p' else 0):02d}:00"
+        else:
+            value = bare_hour(hour, m.group("part") or day_part) if 1 <= hour <= 12 else None
+        if value:
+            found.append(Span(value[:3] + ("30" if m.group("half") else "00"), m.start(), m.end(), m.group(0)))
     for m in _NAMED_TIME_RE.finditer(text):
         found.append(Span("00:00" if m.group(1).lower() == "midnight" else "12:00", m.start(), m.end(), m.group(0)))
     for m in _OCLOCK_RE.finditer(text):
@@ -354,7 +388,10 @@ YES_PHRASES = ("yes please", "yes", "yeah", "yea", "yep", "yup", "ya", "sure", "
                "i would", "it is", "do it", "great", "alright", "all right", "fine", "yes it is", "that works",
                "works for me", "certainly", "please", "book it", "submit it", "yes i am", "yes i do", "go for it",
                "it's right", "it is right", "it's correct", "it is correct", "now it's right", "now it is right",
-               "all good", "everything is correct", "everything's correct", "everything is right")
+               "all good", "everything is correct", "everything's correct", "everything is right",
+               "that's all correct", "thats all correct", "that is all correct", "thats correct", "thats right",
+               "all correct", "all looks good", "looks great", "looks fine", "everything looks good",
+               "everything looks right", "everything's right")
 WEAK_YES = frozenset({"please", "i do", "i am", "i would", "it is", "right", "fine", "great", "perfect", "true",
                       "exactly", "indeed", "alright", "all right", "ok", "okay", "it's right", "it is right",
                       "it's correct", "it is correct", "now it's right", "now it is right", "all good"})
@@ -384,6 +421,9 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
     value, phrase = (True, yes) if no is None or (yes is not None and len(yes) > len(no)) else (False, no)
     assert phrase is not None
     after = body[len(phrase):]
+    if value and phrase in ("perfect", "great", "exactly", "all good") and \
+            re.fullmatch(r"\s*(?:thanks|thank\s+you|thx|ty)[\s.!]*", after):
+        return True, body[:len(phrase)], ""  # "perfect thanks": the yes and a thank-you ("ok thanks" stays small talk)
     if value and phrase in WEAK_YES and after.strip() and not re.match(r"\s*[,.!;:-]", after):
         again = yes_no(after) if phrase in ("ok", "okay") else None  # "ok now it's right"
         return (True, body, "") if again is not None and again[0] and not again[2].strip(" .!") else None
