@@ -41,6 +41,8 @@ from .words.answers import AnswerReader
 from .edits import change_rule, same_as_rule, special_request_rule
 from .focus import decontextualise, is_bare_request, narrow_previous, state_question
 from .kb_rows.items import item_request, named_answer
+from .lists.membership import membership_rule
+from .lists.spread import spread_rule
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
@@ -204,9 +206,9 @@ class TurnReader:
         if self.answered and (chit_chat(rest, after_answer=True) or closing(rest)):
             self.note("chit-chat", rest)
             return
-        for rule in (self._small_talk, self._switch, self._choose, self._correction, self._refusal, self._same_as, self._refine,
-                     self._change, self._row_change, self._special_request, self._typed_answer, self._opening, self._new_task,
-                     self._semantic_task, self._row_request, self._item_request, self._question,
+        for rule in (self._small_talk, self._switch, self._choose, self._lists, self._correction, self._refusal,
+                     self._same_as, self._refine, self._change, self._row_change, self._special_request, self._typed_answer,
+                     self._item_request, self._opening, self._new_task, self._semantic_task, self._row_request, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._search):
             if rule(rest):
@@ -361,6 +363,9 @@ class TurnReader:
 
     def _choose(self, text: str) -> bool:
         return choose_row(self, text)
+
+    def _lists(self, text: str) -> bool:
+        return membership_rule(self, text) or spread_rule(self, text)
 
     def _correction(self, text: str) -> bool:
         return correction_rule(self, text)

@@ -78,11 +78,37 @@ def said_names(reader: "TurnReader", f: Field, text: str) -> list[tuple[int, str
     """(position, name) of each row name for `f` in the text, in order, longest first where they overlap."""
     low = _words(text)
     found: list[tuple[int, int, str]] = []
-    for normed, name in sorted(names_for(reader, f).items(), key=lambda kv: -len(kv[0])):
+    names = names_for(reader, f)
+    for normed, name in sorted(names.items(), key=lambda kv: -len(kv[0])):
         at = low.find(normed)
         if at >= 0 and not any(s <= at < e or at <= s < at + len(normed) for s, e, _n in found):
             found.append((at, at + len(normed), name))
+    if not found:
+        found = misspelt_names(low, names)
     return [(s, n) for s, _e, n in sorted(found)]
+
+
+def misspelt_names(low: str, names: dict[str, str]) -> list[tuple[int, int, str]]:
+    """Row names typed with a slip in each word ("chiken tika masala"): every word of the name close to the
+    word said (one edit in four letters), for names of two words or more, and only one name per place."""
+    from difflib import SequenceMatcher
+    words = [(m.start(), m.group(0)) for m in re.finditer(r"[a-z0-9]+", low)]
+    found: list[tuple[int, int, str]] = []
+    for normed, name in names.items():
+        target = normed.split()
+        n = len(target)
+        if n < 2:
+            continue
+        for i in range(len(words) - n + 1):
+            window = [w for _p, w in words[i:i + n]]
+            ratios = [SequenceMatcher(None, a, b).ratio() for a, b in zip(window, target)]
+            if min(ratios) >= 0.75 and window != target and sum(a == b for a, b in zip(window, target)) + \
+                    sum(r >= 0.85 for r in ratios) >= n:
+                start = words[i][0]
+                end = words[i + n - 1][0] + len(words[i + n - 1][1])
+                if not any(s < end and start < e for s, e, _n in found):
+                    found.append((start, end, name))
+    return found
 
 
 def name_field(reader: "TurnReader", ws: Worksheet) -> Field | None:
@@ -111,12 +137,19 @@ def named_answer(reader: "TurnReader", text: str, rec: Any, f: Field) -> bool:
 def item_task(reader: "TurnReader") -> tuple[Worksheet, Field, Worksheet] | None:
     """(task worksheet, its field of the item type, the item worksheet) when exactly one task worksheet holds
     items whose name field names KB rows."""
+    from ..lists.records import item_slots  # late: the lists package imports this module
     found = []
+    nested = {f.type for w in reader.spec.task_worksheets() for f in w.fields}
     for ws in reader.spec.task_worksheets():
+        if ws.name in nested:
+            continue  # a worksheet held by another (a list of items) is opened through it
         for f in ws.fields:
             sub = reader.spec.worksheet(f.type) if f.kind == "input" else None
-            if sub is not None and sub.kind == "task" and name_field(reader, sub) is not None:
-                found.append((ws, f, sub))
+            if sub is None or sub.kind != "task":
+                continue
+            inner = item_slots(reader, sub) if name_field(reader, sub) is None else (sub, [])
+            if inner is not None and name_field(reader, inner[0]) is not None:  # the items, or a list of them
+                found.append((ws, f, inner[0]))
                 break
     return found[0] if len(found) == 1 else None
 
@@ -132,7 +165,7 @@ def item_request(reader: "TurnReader", text: str) -> bool:
     e = reader.expect
     if e is not None and (e.act != "ask" or e.rec.parent is not None or reader.view.kind_of(e.field) != "Enum"):
         return False
-    if not _ASKS_FOR.search(text) or _WH.match(text):
+    if _WH.match(text) or not (_ASKS_FOR.search(text) or _counted(text)):
         return False
     found = item_task(reader)
     if found is None:
@@ -154,6 +187,13 @@ def item_request(reader: "TurnReader", text: str) -> bool:
     return True
 
 
+def _counted(text: str) -> bool:
+    """ "3 trays of X and 2 of Y": a statement that counts the items is a request for them, with no verb."""
+    from ..intents import is_question
+    from ..words.values import find_numbers
+    return not is_question(text) and bool(find_numbers(text))
+
+
 def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str], matched: list[str]) -> None:
     """Fill `kwargs` (the opening of `ws`) with one item record per row name said, each with its own options."""
     from ..tasks import literal
@@ -161,6 +201,13 @@ def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str
     for slot in ws.fields:
         sub = reader.spec.worksheet(slot.type) if slot.kind == "input" else None
         nf = name_field(reader, sub) if sub is not None and sub.kind == "task" else None
+        if nf is None and sub is not None and sub.kind == "task" and _list_of_items(reader, sub):
+            inner: dict[str, str] = {}  # a list worksheet of such items ("dishes: DishList"): its items
+            item_values(reader, sub, text, inner, matched)
+            if inner:
+                kwargs[slot.name] = f"{sub.name}({', '.join(f'{k}={v}' for k, v in inner.items())})"
+                return
+            continue
         if nf is None or f"{nf.name}=" in str(kwargs.get(slot.name, "")):
             continue  # not an item, or already named: the items read here replace what the words gave it
         names = said_names(reader, nf, text)
@@ -175,6 +222,7 @@ def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str
                 break
             slots.append(nxt)
         pieces = _pieces(low, [p for p, _n in names])
+        pieces[0] = _own_clause(text, names[0][1], pieces[0])
         shared = shared_options(reader, sub, text, {nf.name})
         for i, (s, (pos, name)) in enumerate(zip(slots, names)):
             piece = pieces[i]
@@ -186,6 +234,25 @@ def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str
         for gate in values:
             kwargs.setdefault(gate, "True")
         return
+
+
+_BOUNDARY = re.compile(r"[,;:]|\s[-\u2013\u2014]\s|\band\b", re.I)
+
+
+def _own_clause(text: str, first: str, piece: str) -> str:
+    """The first item's piece from the clause that names it: "catering for 40 people - X" leaves "40 people"
+    to the opening, not to X."""
+    m = re.search(r"\W+".join(map(re.escape, re.findall(r"[a-z0-9]+", first.lower()))), text, re.I)
+    cuts = [b.end() for b in _BOUNDARY.finditer(text, 0, m.start())] if m else []
+    head = _words(text[:cuts[-1]]).strip() if cuts else ""
+    body = piece.strip()
+    return " " + body[len(head):].strip() + " " if head and body.startswith(head) else piece
+
+
+def _list_of_items(reader: "TurnReader", ws: Worksheet) -> bool:
+    from ..lists.records import item_slots
+    inner = item_slots(reader, ws)
+    return inner is not None and name_field(reader, inner[0]) is not None
 
 
 def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str]) -> dict[str, Any]:

@@ -1,0 +1,135 @@
+"""Which items the list holds: "add X too", "swap X for Y", "make that Y instead", "drop the second one",
+"just those two".
+
+An added item goes to the next empty slot, switching on the yes/no that gates it ("yes, add X too" to
+"another one?"); a swap renames the item named (or the one being filled) and keeps its options; a drop
+switches off the yes/no of the last item's slot when the dropped item is the last one (an item whose slot
+has no yes/no cannot be dropped: the agent keeps asking for it). A turn with no item name is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .records import Item, ItemList, by_ordinal, item_lists, list_of, literal_value, new_names, referenced
+
+if TYPE_CHECKING:
+    from ..parser import TurnReader
+
+_ADD = re.compile(r"\b(?:add|too|also|as\s+well|plus|another|one\s+more|and\s+(?:the|a|an|some)|throw\s+in)\b", re.I)
+_SWAP = re.compile(r"\b(?:swap|switch|replace|change|exchange|substitute|trade)\b(?P<old>.*?)\b(?:for|with|to|into)\b"
+                   r"(?P<new>.+)$", re.I)
+_INSTEAD_OF = re.compile(r"(?P<new>.+?)\binstead\s+of\b(?P<old>.+)$", re.I)
+_INSTEAD = re.compile(r"\b(?:instead|rather|make\s+(?:that|it)|change\s+(?:that|it)\s+to|switch\s+to|"
+                      r"actually\s+(?:i\s+want|let'?s\s+do))\b", re.I)
+_DROP = re.compile(r"\b(?:drop|remove|delete|cancel|scratch|forget(?:\s+about)?|take\s+(?:off|out)|lose|skip|"
+                   r"get\s+rid\s+of|don'?t\s+(?:want|need))\b", re.I)
+_ENOUGH = re.compile(r"^\W*(?:(?:no|nope|nah|ok|okay)[,.!\s]+)?(?:(?:just|only)\s+(?:those|these|them|the)\s*"
+                     r"(?:two|three|four|\d)?(?:\s+(?:ones?|of\s+them|please|thanks?))*|that'?s\s+(?:all|it|everything|"
+                     r"enough)|no\s+more(?:\s+\w+)?|nothing\s+(?:else|more))\W*$", re.I)
+
+
+def membership_rule(reader: "TurnReader", text: str) -> bool:
+    lists = item_lists(reader)
+    e = reader.expect
+    lst = list_of(reader, e.rec) if e is not None and e.rec.parent is not None else None
+    if lst is None:
+        lst = next((l for l in lists if e is not None and l.rec.var == e.rec.var), None)
+    if lst is None and len(lists) == 1:
+        lst = lists[0]
+    if lst is None:
+        return False
+    return _enough(reader, lst, text) or _swap(reader, lst, text) or _drop(reader, lst, text) or \
+        _add(reader, lst, text)
+
+
+def _gate_asked(reader: "TurnReader", lst: ItemList) -> str | None:
+    e = reader.expect
+    if e is None or e.rec.var != lst.rec.var or e.field.type != "bool":
+        return None
+    return e.field.name if any(e.field.name in i.gates for i in lst.items) else None
+
+
+def _enough(reader: "TurnReader", lst: ItemList, text: str) -> bool:
+    """ "just those two", "that's everything" to "another one?": no."""
+    gate = _gate_asked(reader, lst)
+    if gate is None or not _ENOUGH.match(text):
+        return False
+    reader.emit("list-enough", text, f"{lst.rec.var}.{gate} = False")
+    reader.answered = True
+    return True
+
+
+def _swap(reader: "TurnReader", lst: ItemList, text: str) -> bool:
+    """ "swap X for Y", "Y instead of X", "make that Y instead": the item named (or being filled) is renamed."""
+    fresh = new_names(reader, lst, text)
+    if len(fresh) != 1:
+        return False
+    _p, value, _said = fresh[0]
+    m = _SWAP.search(text) or _INSTEAD_OF.search(text)
+    target: Item | None = None
+    if m:
+        old = referenced(lst, m.group("old")) + by_ordinal(lst, m.group("old"))
+        if len({id(i) for _p, i in old}) == 1:
+            target = old[0][1]
+    elif _INSTEAD.search(text) and not _ADD.search(text):
+        e = reader.expect
+        named = [i for i in lst.filled() if i.rec.values.get(lst.name_field.name)]
+        target = next((i for i in named if e is not None and i.rec.var == e.rec.var), None) or \
+            (named[-1] if named else None)
+    if target is None:
+        return False
+    reader.emit("list-swap", text, f"{target.rec.var}.{lst.name_field.name} = {literal_value(value)}")
+    reader.answered = True
+    return True
+
+
+def _drop(reader: "TurnReader", lst: ItemList, text: str) -> bool:
+    """ "drop the second one", "remove CS 148": the last item is switched off by its slot's yes/no."""
+    m = _DROP.search(text)
+    if not m:
+        return False
+    rest = re.split(r"[,;.]|\b(?:just|only|keep)\b", text[m.end():], flags=re.I)[0]  # "drop X, just Y": X
+    named = referenced(lst, rest) + by_ordinal(lst, rest)
+    dropped = {id(i): i for _p, i in named}
+    if len(dropped) != 1:
+        return False
+    item = next(iter(dropped.values()))
+    filled = lst.filled()
+    if item is not filled[-1] or not item.gates:
+        return False  # only the last item can go without moving the others; a slot with no yes/no must stay
+    reader.emit("list-drop", text, f"{lst.rec.var}.{item.gates[-1]} = False")
+    reader.answered = True
+    return True
+
+
+def _add(reader: "TurnReader", lst: ItemList, text: str) -> bool:
+    """ "add X too", "yes, the nasi goreng", "oh and Y as well": new items in the next empty slots, each with
+    the options said in its own piece of the turn."""
+    from ..kb_rows.items import item_options, pieces_at
+
+    fresh = new_names(reader, lst, text)
+    gate = _gate_asked(reader, lst)
+    said_yes = gate is not None and any(l == f"{lst.rec.var}.{gate} = True" for l in reader.lines)
+    e = reader.expect
+    if not fresh or (e is not None and e.rec.parent is not None and e.field.name == lst.name_field.name
+                     and e.rec.values.get(lst.name_field.name) is None):
+        return False  # the name asked: the answer rules read it
+    if not (_ADD.search(text) or said_yes or gate is not None):
+        return False
+    empty = [i for i in lst.items if i.rec is None and lst.rec.values.get(i.slot.name) is None]
+    if len(empty) < len(fresh):
+        return False
+    pieces = pieces_at(text, [p for p, _v, _s in fresh])
+    on = {k for k, v in lst.rec.values.items() if v is True}
+    for (pos, value, said), item, piece in zip(fresh, empty, pieces):
+        for g in item.gates:
+            if g not in on:
+                reader.emit("list-add", text, f"{lst.rec.var}.{g} = True")
+                on.add(g)
+        opts = item_options(reader, lst.item_ws, piece.replace(said, " "), {lst.name_field.name})
+        kwargs = ", ".join(f"{k}={literal_value(v)}" for k, v in {lst.name_field.name: value, **opts}.items())
+        reader.emit("list-add", said, f"{lst.rec.var}.{item.slot.name} = {lst.item_ws.name}({kwargs})")
+    reader.answered = True
+    return True

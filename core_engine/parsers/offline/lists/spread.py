@@ -1,0 +1,169 @@
+"""Options said for several items at once, or for an item named in the turn.
+
+"both medium", "3 units each", "all three for a letter grade": the options go to every item of the list.
+"three units for the first, four for the second", "pass/fail for 231N", "make the butter chicken 4 trays":
+each clause's options go to the item it names (by ordinal or by its name). "same for this one", "same for
+129": every option the other item has goes to the item asked. Options are read as the items' own options
+(enum values by name or description, labelled numbers, a lone number for the one number field).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ....spec.model import REFUSAL
+from ..words.match import Bag, field_stems
+from .records import ORDINAL, Item, ItemList, by_ordinal, item_lists, list_of, literal_value, referenced
+
+if TYPE_CHECKING:
+    from ..parser import TurnReader
+
+_EVERY = re.compile(r"\b(?:both(?:\s+of\s+them)?|each(?:\s+of\s+them)?|every\s+one|all(?:\s+of\s+them)?"
+                    r"(?:\s+(?:two|three|four|five|\d))?|the\s+(?:two|three|four|\d)\s+of\s+them|for\s+all)\b", re.I)
+_SAME = re.compile(r"\b(?:same|ditto)(?:\s+(?:again|options?|thing|settings?|deal))?\s+(?:for|with)\b", re.I)
+# "same for this one", "same with <item>": the whole item; "the same", "same as before" answer only the field
+# asked (the same-as rule)
+_CLAUSES = re.compile(r"\s*(?:[,;]|\band\b|\bbut\b|\bwhile\b|\.\s)\s*", re.I)
+
+
+def spread_rule(reader: "TurnReader", text: str) -> bool:
+    lists = item_lists(reader)
+    lst = _asked_list(reader, lists)
+    if lst is None:
+        return False
+    if len(lst.filled()) < 2:
+        return _own_options(reader, lst, text)
+    return _same_for(reader, lst, text) or _every(reader, lst, text) or _per_item(reader, lst, text) or \
+        _own_options(reader, lst, text)
+
+
+def _own_options(reader: "TurnReader", lst: ItemList, text: str) -> bool:
+    """ "letter, 4" to an item's option: the answer and the item's other options said beside it (a lone number
+    for its one number field), when the turn names no item."""
+    e = reader.expect
+    if e is None or e.act != "ask" or e.rec.parent is None or reader.view.kind_of(e.field) != "Enum" \
+            or referenced(lst, text) or by_ordinal(lst, text) or _EVERY.search(text):
+        return False
+    item = next((i for i in lst.filled() if i.rec.var == e.rec.var), None)
+    options = _options(reader, lst, text) if item is not None else {}
+    if e.field.name not in options or len(options) < 2 or item.rec.values.get(e.field.name) is not None:
+        return False
+    reader.assign("answer-to-ask", text, item.rec, e.field, options.pop(e.field.name))
+    _set(reader, "extra-value", text, item, options, overwrite=False)
+    reader.answered = True
+    return True
+
+
+def _asked_list(reader: "TurnReader", lists: list[ItemList]) -> ItemList | None:
+    e = reader.expect
+    if e is not None and e.rec.parent is not None:
+        found = list_of(reader, e.rec)
+        if found is not None:
+            return found
+    return lists[0] if len(lists) == 1 else None
+
+
+def _options(reader: "TurnReader", lst: ItemList, piece: str) -> dict[str, Any]:
+    from ..kb_rows.items import item_options
+    piece = _EVERY.sub(" ", piece)
+    return item_options(reader, lst.item_ws, piece, {lst.name_field.name})
+
+
+def _set(reader: "TurnReader", rule: str, words: str, item: Item, values: dict[str, Any], overwrite: bool) -> int:
+    n = 0
+    for name, value in values.items():
+        f = lst_field = reader.view.worksheet(item.rec).field(name)
+        if lst_field is None or f.kind != "input":
+            continue
+        current = item.rec.values.get(name)
+        if current is not None and (not overwrite or current == value):
+            continue
+        reader.emit(rule, words, f"{item.rec.var}.{name} = {literal_value(value)}")
+        n += 1
+    return n
+
+
+def _every(reader: "TurnReader", lst: ItemList, text: str) -> bool:
+    """ "both medium", "2 trays each": the options of the clause that says each, both or all go to every item."""
+    clauses = [c for c in _CLAUSES.split(text) if _EVERY.search(c)]
+    if not clauses or referenced(lst, text) or by_ordinal(lst, text):
+        return False
+    values = {}
+    for clause in clauses:
+        values.update(_options(reader, lst, clause))
+    if not values:
+        return False
+    n = sum(_set(reader, "list-every", clauses[0], item, values, overwrite=False) for item in lst.filled())
+    reader.answered = reader.answered or n > 0
+    return n > 0
+
+
+def _per_item(reader: "TurnReader", lst: ItemList, text: str) -> bool:
+    """Clauses that name an item (by ordinal or name) give that item their options; a clause naming none
+    answers the question asked."""
+    e = reader.expect
+    pointed = 0
+    plan: list[tuple[str, Item, dict[str, Any], bool]] = []
+    for clause in _CLAUSES.split(text):
+        if not clause.strip():
+            continue
+        named = referenced(lst, clause) + by_ordinal(lst, clause)
+        targets = {id(i.rec): i for _p, i in named}
+        options = _options(reader, lst, _strip_names(lst, clause))
+        if not options:
+            continue
+        if len(targets) == 1:
+            pointed += 1
+            plan.append((clause, next(iter(targets.values())), options, True))
+        elif not targets and e is not None and e.rec.parent is not None:
+            asked = next((i for i in lst.filled() if i.rec.var == e.rec.var), None)
+            if asked is not None:
+                plan.append((clause, asked, options, False))
+    if not pointed:
+        return False
+    n = sum(_set(reader, "list-item-options", clause, item, opts, overwrite=own) for clause, item, opts, own in plan)
+    reader.answered = reader.answered or n > 0
+    return n > 0
+
+
+def _strip_names(lst: ItemList, clause: str) -> str:
+    """The clause without the items' names, so a code's number is not read as an option ("231N", "CS 230")."""
+    out = ORDINAL.sub(" ", clause)
+    for item in lst.filled():
+        name = str(item.rec.values.get(lst.name_field.name) or "")
+        if name:
+            out = re.sub(re.escape(name), " ", out, flags=re.I)
+            code = re.fullmatch(r"\s*[A-Za-z]+\s*(\d+[A-Za-z]*)\s*", name)
+            if code:
+                out = re.sub(rf"\b{re.escape(code.group(1))}\b", " ", out, flags=re.I)
+    return out
+
+
+def _same_for(reader: "TurnReader", lst: ItemList, text: str) -> bool:
+    """ "same for this one", "same for 129", "same again": the asked item gets every option another item has
+    (the one named, else the one before it). A field named ("same spice") is left to the same-as rule."""
+    e = reader.expect
+    if e is None or e.rec.parent is None or not _SAME.search(text):
+        return False
+    bag = Bag.of(text)
+    if any(field_stems(f) & set(bag.stems) for f in lst.item_ws.fields if f.name != lst.name_field.name):
+        return False
+    filled = lst.filled()
+    target = next((i for i in filled if i.rec.var == e.rec.var), None)
+    if target is None:
+        return False
+    named = [i for _p, i in referenced(lst, text) if i.rec.var != target.rec.var]
+    before = [i for i in filled[:filled.index(target)] if _has_options(lst, i)]
+    source = named[0] if named else (before[-1] if before else None)
+    if source is None:
+        return False
+    values = {k: v for k, v in source.rec.values.items() if k != lst.name_field.name and v is not None
+              and v != REFUSAL and not isinstance(v, dict)}
+    n = _set(reader, "list-same-options", text, target, values, overwrite=False)
+    reader.answered = reader.answered or n > 0
+    return n > 0
+
+
+def _has_options(lst: ItemList, item: Item) -> bool:
+    return any(v is not None for k, v in item.rec.values.items() if k != lst.name_field.name)
