@@ -1,0 +1,192 @@
+"""Lists of nested items (core_engine/parsers/offline/lists/ and kb_rows/items.py).
+
+Pinned on two specs written here (not a sample, not a held-out agent): a florist whose order holds a
+list worksheet of bunches named by KB rows (a bunch's name field says the table `bunches` and its column
+`name`), and a parts counter whose list holds two parts plus a third behind a yes/no, named by codes.
+Each test is one way people talk about such lists: several items with their own options in one turn,
+"add X too", "just those two", "swap X for Y", "drop the second one", "both matte", "3 each",
+"4 for the first, 2 for the second", "same for this one", "gloss, 4".
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core_engine.session.agent import Agent
+
+from tests.fakes.specs import field, statements, talk, task_choice
+
+SIZES = [{"value": "Small", "description": "a handful of stems"},
+         {"value": "Large", "description": "a big armful of stems"}]
+FLORIST = {
+    "name": "florist", "starting_prompt": "Hello! How can I help?",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        task_choice({"value": "Send Flowers", "description": "send one or more bunches of flowers to someone"}),
+        {"name": "FlowerOrder", "kind": "task", "predicate": 'task == "Send Flowers"', "api": "send", "fields": [
+            field("bunches", "BunchList", "The bunches to send"),
+            field("delivery_day", "date", "The day of delivery"),
+            field("confirm", "confirm", "Confirm the order")]},
+        {"name": "BunchList", "kind": "task", "fields": [
+            field("first_bunch", "Bunch", "The first bunch"),
+            field("add_second", "bool", "Whether you want a second bunch"),
+            field("second_bunch", "Bunch", "The second bunch", predicate="self.add_second == True"),
+            field("add_third", "bool", "Whether you want a third bunch", predicate="self.add_second == True"),
+            field("third_bunch", "Bunch", "The third bunch", predicate="self.add_third == True")]},
+        {"name": "Bunch", "kind": "task", "fields": [
+            field("bunch_name", description="The name of the bunch"),
+            field("size", "Enum", "How big the bunch is", enum_values=SIZES),
+            field("copies", "int", "How many of this bunch")]},
+        {"name": "bunches", "kind": "kb", "fields": [
+            field("id", primary_key=True), field("name", description="Name of the bunch"),
+            field("description", description="What is in it", free_text=True)]},
+    ],
+    "apis": [{"name": "send"}],
+}
+BUNCHES = [("b1", "Spring Tulips", "Tulips in five colours."), ("b2", "Red Roses", "A dozen long red roses."),
+           ("b3", "Wild Meadow", "Poppies, daisies and grasses."), ("b4", "Sunflower Burst", "Sunflowers and wheat."),
+           ("b5", "White Lilies", "Scented white lilies.")]
+FINISHES = [{"value": "Matte", "description": "a dull surface"}, {"value": "Gloss", "description": "a shiny surface"}]
+PARTS = {
+    "name": "parts counter", "starting_prompt": "Which parts do you need?",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "api": "order", "fields": [
+            field("parts", "PartList", "The parts to order"),
+            field("buyer_name", description="Your full name"),
+            field("confirm", "confirm", "Confirm the order")]},
+        {"name": "PartList", "kind": "task", "fields": [
+            field("part_0", "Part", "The first part"),
+            field("part_1", "Part", "The second part"),
+            field("more_2", "bool", "Whether you want a third part"),
+            field("part_2", "Part", "The third part", predicate="self.more_2 == True")]},
+        {"name": "Part", "kind": "task", "fields": [
+            field("part_code", description="The part code"),
+            field("finish", "Enum", "The surface finish", enum_values=FINISHES),
+            field("quantity", "int", "How many pieces")]},
+    ],
+    "apis": [{"name": "order"}],
+}
+
+
+def _agent(root: Path, spec: dict, rows: list | None = None) -> Agent:
+    (root / "spec.json").write_text(json.dumps(spec))
+    if rows:
+        (root / "data").mkdir()
+        (root / "data" / "bunches.jsonl").write_text(
+            "".join(json.dumps(dict(zip(["id", "name", "description"], r))) + "\n" for r in rows))
+    return Agent.load(root)
+
+
+@pytest.fixture(scope="module")
+def florist(tmp_path_factory) -> Agent:
+    return _agent(tmp_path_factory.mktemp("florist"), FLORIST, BUNCHES)
+
+
+@pytest.fixture(scope="module")
+def parts(tmp_path_factory) -> Agent:
+    return _agent(tmp_path_factory.mktemp("parts"), PARTS)
+
+
+def values(session, var: str) -> dict:
+    rec = next((r for r in session.state["records"] if r["var"] == var), None)
+    return {k: v for k, v in rec["values"].items() if not isinstance(v, dict)} if rec is not None else {}
+
+
+def asked(result) -> tuple[str, str] | None:
+    return next(((a["var"], a["field"]) for a in result.acts if a.get("act") == "ask"), None)
+
+
+# ---------------------------------------------------------------- items named by KB rows, through a list worksheet
+
+def test_items_of_a_list_worksheet_open_the_task_with_their_own_options(florist):
+    session, (r,) = talk(florist, "I'd like 2 Red Roses, large, and Wild Meadow small")
+    assert values(session, "main")["task"] == "Send Flowers"
+    assert values(session, "bunch") == {"bunch_name": "Red Roses", "copies": 2, "size": "Large"}
+    assert values(session, "bunch_2") == {"bunch_name": "Wild Meadow", "size": "Small"}
+    assert values(session, "bunch_list")["add_second"] is True
+    assert asked(r) == ("bunch_2", "copies")
+
+
+def test_a_count_in_the_opening_clause_is_not_the_first_items(florist):
+    """ "flowers for about 30 guests - X and Y": 30 belongs to the occasion, not to X."""
+    session, _ = talk(florist, "I need flowers for about 30 guests - Red Roses and White Lilies")
+    assert values(session, "bunch") == {"bunch_name": "Red Roses"}
+    assert values(session, "bunch_2") == {"bunch_name": "White Lilies"}
+
+
+def test_counted_items_are_a_request_without_a_verb(florist):
+    session, _ = talk(florist, "3 Red Roses and 2 Spring Tulips")
+    assert values(session, "main")["task"] == "Send Flowers"
+    assert values(session, "bunch")["copies"] == 3 and values(session, "bunch_2")["copies"] == 2
+
+
+def test_a_row_name_with_a_slip_in_a_word_is_still_named(florist):
+    session, _ = talk(florist, "can I get 2 sunflwer burst, large")
+    assert values(session, "bunch") == {"bunch_name": "Sunflower Burst", "copies": 2, "size": "Large"}
+
+
+def test_add_one_too_fills_the_next_slot_and_its_yes_no(florist):
+    session, (_r1, r2) = talk(florist, "I'd like 2 Red Roses, large", "yes, add White Lilies too, small")
+    assert values(session, "bunch_list")["add_second"] is True
+    assert values(session, "bunch_2") == {"bunch_name": "White Lilies", "size": "Small"}
+    assert asked(r2) == ("bunch_2", "copies")
+
+
+def test_just_those_two_says_no_to_another(florist):
+    session, (r1, r2) = talk(florist, "I'd like 2 Red Roses large and 1 Wild Meadow small", "just those two")
+    assert asked(r1) == ("bunch_list", "add_third")
+    assert statements(r2) == ["bunch_list.add_third = False"]
+
+
+def test_swap_renames_the_item_named_and_keeps_its_options(florist):
+    session, (_r1, r2) = talk(florist, "I'd like 2 Red Roses, large", "actually swap the roses for Spring Tulips")
+    assert statements(r2) == ['bunch.bunch_name = "Spring Tulips"']
+    assert values(session, "bunch") == {"bunch_name": "Spring Tulips", "copies": 2, "size": "Large"}
+
+
+def test_drop_the_last_item_switches_off_its_slot(florist):
+    session, (_r1, _r2, r3) = talk(florist, "I'd like 2 Red Roses large and 1 Wild Meadow small", "no",
+                                   "drop the second one, just the roses")
+    assert statements(r3) == ["bunch_list.add_second = False"]
+
+
+def test_the_first_item_cannot_be_dropped_from_a_slot_with_no_yes_no(florist):
+    session, (_r1, r2) = talk(florist, "I'd like 2 Red Roses large and 1 Wild Meadow small", "drop the first one")
+    assert not any("add_second" in s for s in statements(r2))
+
+
+# ---------------------------------------------------------------- items named by codes
+
+def test_several_codes_keep_their_own_options_and_open_a_gated_slot(parts):
+    session, (r,) = talk(parts, "I need KX 40 matte, 2 of them, then KY 52 gloss, 5 pieces, and KZ 61")
+    assert values(session, "part") == {"part_code": "KX 40", "finish": "Matte", "quantity": 2}
+    assert values(session, "part_2") == {"part_code": "KY 52", "finish": "Gloss", "quantity": 5}
+    assert values(session, "part_3") == {"part_code": "KZ 61"}
+    assert values(session, "part_list")["more_2"] is True
+
+
+def test_options_for_every_item(parts):
+    session, (_r1, r2, r3) = talk(parts, "KX 40 and KY 52 please", "both matte", "3 each")
+    assert sorted(statements(r2)) == ['part.finish = "Matte"', 'part_2.finish = "Matte"']
+    assert sorted(statements(r3)) == ["part.quantity = 3", "part_2.quantity = 3"]
+
+
+def test_options_per_item_by_ordinal_and_by_code(parts):
+    session, (_r1, _r2, r3) = talk(parts, "KX 40 and KY 52 please", "both gloss", "4 for the first, 2 for the second")
+    assert sorted(statements(r3)) == ["part.quantity = 4", "part_2.quantity = 2"]
+    _s, (*_rest, r4) = talk(parts, "KX 40 and KY 52 please", "matte", "3", "gloss", "5", "make 40 six pieces")
+    assert statements(r4) == ["part.quantity = 6"]
+
+
+def test_same_for_this_one_copies_every_option(parts):
+    session, (*_rest, r4) = talk(parts, "KX 40 and KY 52 please", "gloss", "7", "same for this one")
+    assert sorted(statements(r4)) == ['part_2.finish = "Gloss"', "part_2.quantity = 7"]
+
+
+def test_an_answer_with_an_unlabelled_number_for_the_item(parts):
+    session, (*_rest, r2) = talk(parts, "KX 40 and KY 52 please", "gloss, 4")
+    assert statements(r2) == ['part.finish = "Gloss"', "part.quantity = 4"]
