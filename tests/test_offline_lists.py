@@ -190,3 +190,13 @@ def test_same_for_this_one_copies_every_option(parts):
 def test_an_answer_with_an_unlabelled_number_for_the_item(parts):
     session, (*_rest, r2) = talk(parts, "KX 40 and KY 52 please", "gloss, 4")
     assert statements(r2) == ['part.finish = "Gloss"', "part.quantity = 4"]
+
+
+def test_a_contact_name_is_a_name_not_a_phone_number():
+    """ "contact" says phone only when the field is not the contact's name or address."""
+    from core_engine.parsers.offline.words.libvalues import is_phone_field
+    from core_engine.spec.model import Field
+    assert is_phone_field(Field(name="contact_phone", type="str", description="A number to reach you"))
+    assert is_phone_field(Field(name="contact", type="str", description="How to reach you"))
+    assert not is_phone_field(Field(name="contact_name", type="str", description="Your name"))
+    assert not is_phone_field(Field(name="contact_email", type="str", description="Where we write to"))

@@ -52,7 +52,7 @@ def row_names(vocabulary: "KBVocabulary", kb: Any) -> dict[tuple[str, str], dict
                     values = [v for v in kb.distinct_values(table, col.name, limit=500) if isinstance(v, str)]
                 except Exception:  # noqa: BLE001 - a column the KB cannot list is simply not a name column
                     continue
-                if values and len(values) * 4 >= info.row_count * 3 and all(len(v.split()) <= 5 for v in values):
+                if values and len(values) * 4 >= info.row_count * 3 and all(len(v.split()) <= 10 for v in values):
                     out[(stem(table), stem(col.name.split("_")[-1]))] = {_words(v): v for v in values if len(v) >= 3}
         cache[key] = out
     return cache[key]
@@ -66,10 +66,11 @@ def names_for(reader: "TurnReader", f: Field) -> dict[str, str]:
 def field_row_names(vocabulary: "KBVocabulary", kb: Any, f: Field) -> dict[str, str]:
     if kb is None or f.type != "str":
         return {}
-    words = {stem(w) for w in f.name.split("_") if w}
+    words = {s for w in f.name.split("_") if w for s in (stem(w), stem(w + "s"))}  # "course" names "courses"
+    said = {stem(w) for w in re.findall(r"[a-z]+", f.description.lower())}  # "The course code or title"
     out: dict[str, str] = {}
     for (table, column), names in row_names(vocabulary, kb).items():
-        if table in words and column in words and table != column:
+        if table in words and (column in words or column in said) and table != column:
             out.update(names)
     return out
 
@@ -172,7 +173,8 @@ def item_request(reader: "TurnReader", text: str) -> bool:
         return False
     ws, _slot, sub = found
     if any(r.status == "active" for r in reader.state.of_worksheet(ws.name)):
-        return False
+        from ..lists.openings import named_items_opening  # late: the lists package imports this module
+        return e is None and named_items_opening(reader, text, sub, name_field(reader, sub))
     names = said_names(reader, name_field(reader, sub), text)
     if not names:
         return False

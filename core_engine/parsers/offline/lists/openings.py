@@ -16,14 +16,16 @@ if TYPE_CHECKING:
 
 
 def list_parts(reader: "TurnReader", ws: Worksheet, first: Field, item_ws: Worksheet, name: Field, text: str,
-               codes: list[str]) -> list[str]:
-    """`slot=Item(name=..., options...)` keyword texts (and `gate=True`) for the codes said, in slot order."""
+               codes: list[str], spans: list[tuple[int, str]] | None = None) -> list[str]:
+    """`slot=Item(name=..., options...)` keyword texts (and `gate=True`) for the codes (or names) said, in slot
+    order; `spans` are (position, words as said) of each, found as codes when not given."""
     from ..kb_rows.items import item_options, pieces_at, shared_options
 
-    spans = find_codes(text)
+    if spans is None:
+        spans = [(c.start, c.text) for c in find_codes(text)]
     exact = len(spans) == len(codes)
-    pieces = pieces_at(text, [c.start for c in spans]) if exact else [""] * len(codes)
-    said = [c.text for c in spans] if exact else codes
+    pieces = pieces_at(text, [p for p, _s in spans]) if exact else [""] * len(codes)
+    said = [s for _p, s in spans] if exact else codes
     shared = shared_options(reader, item_ws, text, {name.name}) or _every(reader, item_ws, text, name)
     names = [f.name for f in ws.fields]
     slots, gates = [first], []
@@ -54,3 +56,28 @@ def _every(reader: "TurnReader", item_ws: Worksheet, text: str, name: Field) -> 
     spans = find_codes(text)
     m = _ALL.search(text, spans[-1].end if spans else 0)
     return item_options(reader, item_ws, text[m.start():], {name.name}) if m else {}
+
+
+def named_items_opening(reader: "TurnReader", text: str, item_ws: Worksheet, name: Field) -> bool:
+    """ "I'd like to take X and Y" when the task that holds the list is already open (the start worksheet): the
+    items named by KB rows (or codes) go in the list's slots, as a code does before it is asked."""
+    from ..tasks import next_question
+    from .records import ItemList, new_names
+
+    chain = next_question(reader)
+    if not chain or chain[0][0] is None or len(chain) < 3 or chain[-1][2].name != name.name \
+            or chain[-1][1].name != item_ws.name:
+        return False
+    said = new_names(reader, ItemList(chain[0][0], chain[-2][1], item_ws, name, []), text)
+    if not said:
+        return False
+    _rec, ws2, f2 = chain[-2]
+    parts = list_parts(reader, ws2, f2, item_ws, name, text, [v for _p, v, _s in said], [(p, s) for p, _v, s in said])
+    statement = f"{ws2.name}({', '.join(parts)})"
+    for _rec, ws, field in reversed(chain[1:-2]):
+        statement = f"{ws.name}({field.name}={statement})"
+    head_rec, _ws, head_field = chain[0]
+    reader.emit("item-request", text, f"{head_rec.var}.{head_field.name} = {statement}",
+                reason="a request that names items fills the list of the task already open")
+    reader.answered = True
+    return True
