@@ -200,3 +200,47 @@ def test_a_contact_name_is_a_name_not_a_phone_number():
     assert is_phone_field(Field(name="contact", type="str", description="How to reach you"))
     assert not is_phone_field(Field(name="contact_name", type="str", description="Your name"))
     assert not is_phone_field(Field(name="contact_email", type="str", description="Where we write to"))
+
+
+# ---------------------------------------------------------------- items named by a title column the field's description names
+
+EVENING = {
+    "name": "evening school", "starting_prompt": "Which modules would you like?",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "api": "register", "fields": [
+            field("modules", "ModuleList", "The modules to take"),
+            field("learner_name", description="Your full name")]},
+        {"name": "ModuleList", "kind": "task", "fields": [
+            field("module_a", "Module", "The first module"), field("module_b", "Module", "The second module")]},
+        {"name": "Module", "kind": "task", "fields": [
+            field("module_name", description="The module code or title"),
+            field("level", "Enum", "The level", enum_values=[{"value": "Starter"}, {"value": "Improver"}])]},
+        {"name": "modules", "kind": "kb", "fields": [
+            field("id", primary_key=True), field("title", description="Title of the module"),
+            field("summary", description="What it covers", free_text=True)]},
+    ],
+    "apis": [{"name": "register"}],
+}
+MODULES = [("m1", "Pottery for Absolute Beginners at the Wheel", "Throwing bowls."),
+           ("m2", "Life Drawing", "Drawing from a model."), ("m3", "Italian Conversation", "Speaking practice."),
+           ("m4", "Bookkeeping Basics", "Ledgers and VAT.")]
+
+
+@pytest.fixture(scope="module")
+def evening(tmp_path_factory) -> Agent:
+    root = tmp_path_factory.mktemp("evening")
+    (root / "spec.json").write_text(json.dumps(EVENING))
+    (root / "data").mkdir()
+    (root / "data" / "modules.jsonl").write_text(
+        "".join(json.dumps(dict(zip(["id", "title", "summary"], r))) + "\n" for r in MODULES))
+    return Agent.load(root)
+
+
+def test_titles_name_the_items_of_a_list_the_open_task_holds(evening):
+    """The field says "code or title": the table's title column names its values, even long ones; the task
+    is already open (the start worksheet), so the request fills its list."""
+    session, (r,) = talk(evening, "I'd like to take Pottery for Absolute Beginners at the Wheel and Life Drawing")
+    assert values(session, "module") == {"module_name": "Pottery for Absolute Beginners at the Wheel"}
+    assert values(session, "module_2") == {"module_name": "Life Drawing"}
+    assert asked(r) == ("module", "level")
