@@ -244,3 +244,14 @@ def test_titles_name_the_items_of_a_list_the_open_task_holds(evening):
     assert values(session, "module") == {"module_name": "Pottery for Absolute Beginners at the Wheel"}
     assert values(session, "module_2") == {"module_name": "Life Drawing"}
     assert asked(r) == ("module", "level")
+
+
+def test_a_count_written_with_an_x(florist):
+    session, (_r1, r2) = talk(florist, "I'd like 2 Red Roses, large", "yes, White Lilies x3, small")
+    assert values(session, "bunch_2") == {"bunch_name": "White Lilies", "copies": 3, "size": "Small"}
+
+
+def test_both_said_of_three_items_changes_nothing(parts):
+    session, (*_rest, r) = talk(parts, "KX 40, KY 52 and KZ 61", "matte", "2", "matte", "2", "matte", "2", "no",
+                                "make both gloss")
+    assert not any("finish" in s for s in statements(r))

@@ -23,6 +23,7 @@ _SWAP = re.compile(r"\b(?:swap|switch|replace|change|exchange|substitute|trade)\
 _INSTEAD_OF = re.compile(r"(?P<new>.+?)\binstead\s+of\b(?P<old>.+)$", re.I)
 _INSTEAD = re.compile(r"\b(?:instead|rather|make\s+(?:that|it)|change\s+(?:that|it)\s+to|switch\s+to|"
                       r"actually\s+(?:i\s+want|let'?s\s+do))\b", re.I)
+_MORE = re.compile(r"\b(?:one\s+(?:more|other)|another\s+one|one\s+extra)\b", re.I)
 _DROP = re.compile(r"\b(?:drop|remove|delete|cancel|scratch|forget(?:\s+about)?|take\s+(?:off|out)|lose|skip|"
                    r"get\s+rid\s+of|don'?t\s+(?:want|need))\b", re.I)
 _ENOUGH = re.compile(r"^\W*(?:(?:no|nope|nah|ok|okay)[,.!\s]+)?(?:(?:just|only)\s+(?:those|these|them|the)\s*"
@@ -128,7 +129,8 @@ def _add(reader: "TurnReader", lst: ItemList, text: str) -> bool:
             if g not in on:
                 reader.emit("list-add", text, f"{lst.rec.var}.{g} = True")
                 on.add(g)
-        opts = item_options(reader, lst.item_ws, piece.replace(said, " "), {lst.name_field.name})
+        piece = _MORE.sub(" ", piece.replace(said, " "))  # "one more: X" is no count of X
+        opts = item_options(reader, lst.item_ws, piece, {lst.name_field.name})
         kwargs = ", ".join(f"{k}={literal_value(v)}" for k, v in {lst.name_field.name: value, **opts}.items())
         reader.emit("list-add", said, f"{lst.rec.var}.{item.slot.name} = {lst.item_ws.name}({kwargs})")
     reader.answered = True

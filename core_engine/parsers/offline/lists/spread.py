@@ -19,11 +19,12 @@ from .records import ORDINAL, Item, ItemList, by_ordinal, item_lists, list_of, l
 if TYPE_CHECKING:
     from ..parser import TurnReader
 
-_EVERY = re.compile(r"\b(?:both(?:\s+of\s+them)?|each(?:\s+of\s+them)?|every\s+one|all(?:\s+of\s+them)?"
-                    r"(?:\s+(?:two|three|four|five|\d))?|the\s+(?:two|three|four|\d)\s+of\s+them|for\s+all)\b", re.I)
+_EVERY = re.compile(r"\b(?:both(?:\s+of\s+them)?|each(?:\s+of\s+them)?|every\s+one|all\s+of\s+them|"
+                    r"all(?:\s+(?:two|three|four|five))?|the\s+(?:two|three|four|\d)\s+of\s+them|for\s+all)\b", re.I)
 _SAME = re.compile(r"\b(?:same|ditto)(?:\s+(?:again|options?|thing|settings?|deal))?\s+(?:for|with)\b", re.I)
 # "same for this one", "same with <item>": the whole item; "the same", "same as before" answer only the field
 # asked (the same-as rule)
+_CHANGE = re.compile(r"\b(?:make|change|switch|set|actually|instead|rather)\b", re.I)
 _CLAUSES = re.compile(r"\s*(?:[,;]|\band\b|\bbut\b|\bwhile\b|\.\s)\s*", re.I)
 
 
@@ -94,7 +95,12 @@ def _every(reader: "TurnReader", lst: ItemList, text: str) -> bool:
         values.update(_options(reader, lst, clause))
     if not values:
         return False
-    n = sum(_set(reader, "list-every", clauses[0], item, values, overwrite=False) for item in lst.filled())
+    filled = lst.filled()
+    if re.search(r"\bboth\b", text, re.I) and len(filled) != 2:
+        reader.note("list-every-unclear", clauses[0], reason=f"'both' said of {len(filled)} items: nothing is changed")
+        return True  # a wrong value is worse than none: the question is asked again
+    change = bool(_CHANGE.search(text))
+    n = sum(_set(reader, "list-every", clauses[0], item, values, overwrite=change) for item in filled)
     reader.answered = reader.answered or n > 0
     return n > 0
 
