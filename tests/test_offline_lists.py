@@ -255,3 +255,16 @@ def test_both_said_of_three_items_changes_nothing(parts):
     session, (*_rest, r) = talk(parts, "KX 40, KY 52 and KZ 61", "matte", "2", "matte", "2", "matte", "2", "no",
                                 "make both gloss")
     assert not any("finish" in s for s in statements(r))
+
+
+def test_three_names_in_a_row_are_three_items(florist):
+    """Names next to each other ("X, Y and Z") share the space between them: none is lost."""
+    session, _ = talk(florist, "can we do Red Roses, Wild Meadow and White Lilies?")
+    assert [values(session, v).get("bunch_name") for v in ("bunch", "bunch_2", "bunch_3")] == \
+        ["Red Roses", "Wild Meadow", "White Lilies"]
+    assert values(session, "bunch_list")["add_third"] is True
+
+
+def test_a_name_with_same_options_takes_the_other_items_options(parts):
+    session, (*_rest, r) = talk(parts, "I need KX 40", "matte", "6", "KY 52, same options")
+    assert statements(r) == ['part_2.part_code = "KY 52"', 'part_2.finish = "Matte"', "part_2.quantity = 6"]

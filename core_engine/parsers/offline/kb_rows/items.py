@@ -82,8 +82,8 @@ def said_names(reader: "TurnReader", f: Field, text: str) -> list[tuple[int, str
     names = names_for(reader, f)
     for normed, name in sorted(names.items(), key=lambda kv: -len(kv[0])):
         at = low.find(normed)
-        if at >= 0 and not any(s <= at < e or at <= s < at + len(normed) for s, e, _n in found):
-            found.append((at, at + len(normed), name))
+        if at >= 0 and not any(s <= at < e or at <= s < at + len(normed) - 1 for s, e, _n in found):
+            found.append((at, at + len(normed) - 1, name))  # names next to each other share the space between
     if not found:
         found = misspelt_names(low, names)
     return [(s, n) for s, _e, n in sorted(found)]

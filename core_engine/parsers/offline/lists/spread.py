@@ -14,14 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 from ....spec.model import REFUSAL
 from ..words.match import Bag, field_stems
-from .records import ORDINAL, Item, ItemList, by_ordinal, item_lists, list_of, literal_value, referenced
+from .records import ORDINAL, Item, ItemList, by_ordinal, item_lists, list_of, literal_value, new_names, referenced
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
 
 _EVERY = re.compile(r"\b(?:both(?:\s+of\s+them)?|each(?:\s+of\s+them)?|every\s+one|all\s+of\s+them|"
                     r"all(?:\s+(?:two|three|four|five))?|the\s+(?:two|three|four|\d)\s+of\s+them|for\s+all)\b", re.I)
-_SAME = re.compile(r"\b(?:same|ditto)(?:\s+(?:again|options?|thing|settings?|deal))?\s+(?:for|with)\b", re.I)
+_SAME = re.compile(r"\b(?:same|ditto)(?:\s+(?:again|options?|thing|settings?|deal))?\s+(?:for|with)\b|"
+                   r"\bsame\s+(?:options|settings|choices|details|again)\b", re.I)
 # "same for this one", "same with <item>": the whole item; "the same", "same as before" answer only the field
 # asked (the same-as rule)
 _CHANGE = re.compile(r"\b(?:make|change|switch|set|actually|instead|rather)\b", re.I)
@@ -166,6 +167,11 @@ def _same_for(reader: "TurnReader", lst: ItemList, text: str) -> bool:
         return False
     values = {k: v for k, v in source.rec.values.items() if k != lst.name_field.name and v is not None
               and v != REFUSAL and not isinstance(v, dict)}
+    if e.field.name == lst.name_field.name and target.rec.values.get(e.field.name) is None:
+        fresh = new_names(reader, lst, text)  # "Y, same options": the name asked, and the options of the other
+        if len(fresh) != 1:
+            return False
+        values = {e.field.name: fresh[0][1], **values}
     n = _set(reader, "list-same-options", text, target, values, overwrite=False)
     reader.answered = reader.answered or n > 0
     return n > 0
