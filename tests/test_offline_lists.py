@@ -268,3 +268,22 @@ def test_three_names_in_a_row_are_three_items(florist):
 def test_a_name_with_same_options_takes_the_other_items_options(parts):
     session, (*_rest, r) = talk(parts, "I need KX 40", "matte", "6", "KY 52, same options")
     assert statements(r) == ['part_2.part_code = "KY 52"', 'part_2.finish = "Matte"', "part_2.quantity = 6"]
+
+
+def test_a_code_typed_loosely_is_written_as_the_kb_stores_it(tmp_path):
+    """ "kx40", "kx 52": the KB's column of codes says they are "KX 40" and "KX 52"; a code it lacks stays."""
+    spec = json.loads(json.dumps(PARTS))
+    spec["worksheets"].append({"name": "catalogue", "kind": "kb", "fields": [
+        field("id", primary_key=True), field("code", description="Part code")]})
+    root = tmp_path / "parts_kb"
+    root.mkdir()
+    (root / "spec.json").write_text(json.dumps(spec))
+    (root / "data").mkdir()
+    (root / "data" / "catalogue.jsonl").write_text(
+        "".join(json.dumps({"id": f"p{i}", "code": c}) + "\n" for i, c in enumerate(["KX 40", "KX 52", "QR 7"])))
+    session, (r,) = talk(Agent.load(root), "I need kx40 and kx 52")
+    assert values(session, "part")["part_code"] == "KX 40" and values(session, "part_2")["part_code"] == "KX 52"
+    from core_engine.parsers.offline.kb_rows.codes import as_stored
+    from core_engine.parsers.offline.slots import KBVocabulary
+    kb = session.backends.kb
+    assert as_stored("kx40, zz 9 and qr7", KBVocabulary(), kb) == "KX 40, zz 9 and QR 7"

@@ -44,6 +44,7 @@ from .kb_rows.items import item_request, named_answer
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .kb_rows.change import row_change
+from .kb_rows.codes import as_stored
 from .initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
@@ -107,9 +108,9 @@ class TurnReader:
     """One utterance being read; collects statements and the rule entries that explain them."""
 
     def __init__(self, utterance: str, ctx: ParseContext, vocabulary: KBVocabulary | None = None) -> None:
-        self.text = normalise(utterance)
         self.ctx = ctx
         self.vocabulary = vocabulary or KBVocabulary()
+        self.text = as_stored(normalise(utterance), self.vocabulary, ctx.kb)  # "cs161" -> "CS 161" when the KB says so
         self.spec = ctx.spec
         self.state = ctx.state
         self.today = ctx.today
