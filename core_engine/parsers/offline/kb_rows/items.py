@@ -102,6 +102,8 @@ def misspelt_names(low: str, names: dict[str, str]) -> list[tuple[int, int, str]
             continue
         for i in range(len(words) - n + 1):
             window = [w for _p, w in words[i:i + n]]
+            if any(a[0] != b[0] or abs(len(a) - len(b)) > 2 for a, b in zip(window, target)):
+                continue  # a slip keeps a word's first letter and about its length: most places end here
             ratios = [SequenceMatcher(None, a, b).ratio() for a, b in zip(window, target)]
             if min(ratios) >= 0.75 and window != target and sum(a == b for a, b in zip(window, target)) + \
                     sum(r >= 0.85 for r in ratios) >= n:

@@ -78,7 +78,14 @@ def name_field(reader: "TurnReader", item_ws: Worksheet) -> Field | None:
 
 
 def item_lists(reader: "TurnReader") -> list[ItemList]:
-    """The live list records of the state, each with its slots and item records."""
+    """The live list records of the state, each with its slots and item records (read once per turn)."""
+    cache = reader.__dict__.setdefault("_item_lists", {})
+    if id(reader.state) not in cache:
+        cache[id(reader.state)] = _item_lists(reader)
+    return cache[id(reader.state)]
+
+
+def _item_lists(reader: "TurnReader") -> list[ItemList]:
     out = []
     for rec in reader.view.live_records():
         ws = reader.view.worksheet(rec)
@@ -154,6 +161,14 @@ def by_ordinal(lst: ItemList, text: str) -> list[tuple[int, Item]]:
 def new_names(reader: "TurnReader", lst: ItemList, text: str) -> list[tuple[int, str, str]]:
     """(position, value, as said) of item names in the text that no item holds yet: codes for a code-like
     name field, KB row names for a name field the KB names."""
+    cache = reader.__dict__.setdefault("_new_names", {})
+    key = (lst.rec.var, lst.name_field.name, text)
+    if key not in cache:
+        cache[key] = _new_names(reader, lst, text)
+    return cache[key]
+
+
+def _new_names(reader: "TurnReader", lst: ItemList, text: str) -> list[tuple[int, str, str]]:
     from ..kb_rows.items import names_for, said_names
     held = {_norm(str(i.rec.values.get(lst.name_field.name) or "")) for i in lst.filled()}
     found: list[tuple[int, str, str]] = []
