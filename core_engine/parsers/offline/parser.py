@@ -8,10 +8,11 @@ fixed order and every statement it emits comes with a rule entry naming the
 words that produced it, so the studio can show why a turn was read as it was.
 
     rule order: yes/no to a proposal -> yes/no to the question asked -> an introduction ("my name is ...")
-    -> small talk -> choose a reported row -> refusal -> "same as before" -> a narrowed search ("not Thai")
+    -> small talk -> choose a reported row -> lists of items (lists/: add, swap, drop, both, per item)
+    -> refusal -> "same as before" -> a narrowed search ("not Thai")
     -> change of mind -> special request -> typed answer to the question asked
-    -> opening turn (task description + questions) -> a second task -> a task by meaning
-    -> a request naming KB rows (the task that takes them) -> question / search
+    -> a request naming items by KB rows (the task that holds them) -> opening turn (task description
+    + questions) -> a second task -> a task by meaning -> a request naming KB rows -> question / search
     -> task description -> a value before its question -> problem description
     -> text answer (one or several values) -> values for other fields -> values for an unopened
     worksheet -> an "Other" option -> a search by KB words -> no match
