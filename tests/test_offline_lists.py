@@ -287,3 +287,14 @@ def test_a_code_typed_loosely_is_written_as_the_kb_stores_it(tmp_path):
     from core_engine.parsers.offline.slots import KBVocabulary
     kb = session.backends.kb
     assert as_stored("kx40, zz 9 and qr7", KBVocabulary(), kb) == "KX 40, zz 9 and QR 7"
+
+
+def test_the_name_asked_comes_with_its_options(parts):
+    session, (*_rest, r) = talk(parts, "I need KX 40", "matte", "2", "let's do KY 52 too, gloss, 5 pieces")
+    assert statements(r) == ['part_2.part_code = "KY 52"', 'part_2.finish = "Gloss"', "part_2.quantity = 5"]
+
+
+def test_replace_it_swaps_the_one_item_the_turn_names(parts):
+    session, (*_rest, r) = talk(parts, "KX 40 and KY 52", "matte", "2", "gloss", "5", "no",
+                                "I don't want KY 52 any more, replace it with KZ 61")
+    assert statements(r) == ['part_2.part_code = "KZ 61"']

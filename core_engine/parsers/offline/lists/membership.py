@@ -41,8 +41,34 @@ def membership_rule(reader: "TurnReader", text: str) -> bool:
         lst = lists[0]
     if lst is None:
         return False
-    return _enough(reader, lst, text) or _swap(reader, lst, text) or _drop(reader, lst, text) or \
-        _add(reader, lst, text)
+    return _enough(reader, lst, text) or _named(reader, lst, text) or _swap(reader, lst, text) or \
+        _drop(reader, lst, text) or _add(reader, lst, text)
+
+
+def _named(reader: "TurnReader", lst: ItemList, text: str) -> bool:
+    """ "Let's do X too, letter grade 4 units" to the asked name: the one name said, and the rest of the turn
+    read as that item's options."""
+    from ..kb_rows.items import item_options
+
+    e = reader.expect
+    if e is None or e.act != "ask" or e.rec.parent is None or e.field.name != lst.name_field.name \
+            or e.rec.values.get(e.field.name) is not None or _SWAP.search(text) or _DROP.search(text):
+        return False
+    fresh = new_names(reader, lst, text)
+    if len(fresh) != 1:
+        return False
+    _p, value, said = fresh[0]
+    rest = _MORE.sub(" ", text.replace(said, " "))
+    options = item_options(reader, lst.item_ws, rest, {lst.name_field.name})
+    if not options:
+        return False  # the name alone: the answer rules read it as they always have
+    reader.assign("answer-to-ask", said, e.rec, e.field, value)
+    for name, v in options.items():
+        f = lst.item_ws.field(name)
+        if f is not None and e.rec.values.get(name) is None:
+            reader.assign("extra-value", rest, e.rec, f, v)
+    reader.answered = True
+    return True
 
 
 def _gate_asked(reader: "TurnReader", lst: ItemList) -> str | None:
@@ -72,6 +98,8 @@ def _swap(reader: "TurnReader", lst: ItemList, text: str) -> bool:
     target: Item | None = None
     if m:
         old = referenced(lst, m.group("old")) + by_ordinal(lst, m.group("old"))
+        if not old:  # "I don't want X any more, replace it with Y": "it" is the one item the turn names
+            old = referenced(lst, text) + by_ordinal(lst, text)
         if len({id(i) for _p, i in old}) == 1:
             target = old[0][1]
     elif _INSTEAD.search(text) and not _ADD.search(text):
