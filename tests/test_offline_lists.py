@@ -298,3 +298,11 @@ def test_replace_it_swaps_the_one_item_the_turn_names(parts):
     session, (*_rest, r) = talk(parts, "KX 40 and KY 52", "matte", "2", "gloss", "5", "no",
                                 "I don't want KY 52 any more, replace it with KZ 61")
     assert statements(r) == ['part_2.part_code = "KZ 61"']
+
+
+def test_add_one_more_with_no_name_opens_the_next_slot(parts, florist):
+    session, (*_rest, r) = talk(parts, "KX 40 and KY 52", "matte", "2", "gloss", "5", "no", "can I add one more part?")
+    assert statements(r) == ["part_list.more_2 = True"]
+    assert asked(r) == ("part_3", "part_code")
+    _s, (*_rest, r2) = talk(florist, "I'd like 2 Red Roses large", "no", "could you add a note to the bunch list")
+    assert "bunch_list.add_second = True" not in statements(r2)  # a note is no bunch

@@ -42,7 +42,36 @@ def membership_rule(reader: "TurnReader", text: str) -> bool:
     if lst is None:
         return False
     return _enough(reader, lst, text) or _named(reader, lst, text) or _swap(reader, lst, text) or \
-        _drop(reader, lst, text) or _add(reader, lst, text)
+        _drop(reader, lst, text) or _add(reader, lst, text) or _one_more(reader, lst, text)
+
+
+_NOT_NOUNS = {"first", "second", "third", "fourth", "fifth", "details", "detail", "more", "add", "extra", "other",
+              "next", "another", "item", "items", "choice"}
+_ONE_MORE = re.compile(r"\b(?:add|another|one\s+more|a\s+(?:second|third|fourth|fifth)|an\s+extra)\b", re.I)
+
+
+def _one_more(reader: "TurnReader", lst: ItemList, text: str) -> bool:
+    """ "can I add one more course?" with no name: the yes/no of the next empty slot is set, and the agent asks
+    for the item. The item's noun is a word of its worksheet's name or of the list's fields."""
+    from ..words.match import stem
+
+    if not _ONE_MORE.search(text) or new_names(reader, lst, text):
+        return False
+    head = re.findall(r"[A-Z][a-z]+|[a-z]+", lst.item_ws.name)[:1]  # DishOrder: "dish", not "order"
+    nouns = {s for w in head for s in (stem(w.lower()), stem(w.lower() + "s"))}
+    nouns |= {stem(w) for i in lst.items for w in i.slot.name.split("_") if len(w) > 2 and not w.isdigit()
+              and w not in _NOT_NOUNS}
+    after = [text[m.end():].split()[:3] for m in _ONE_MORE.finditer(text)]  # "one more course", "another dish"
+    if not any(stem(re.sub(r"\W", "", w.lower())) in nouns for words in after for w in words):
+        return False
+    empty = next((i for i in lst.items if i.rec is None and i.gates), None)
+    if empty is None or all(lst.rec.values.get(g) is True for g in empty.gates):
+        return False
+    for g in empty.gates:
+        if lst.rec.values.get(g) is not True:
+            reader.emit("list-add", text, f"{lst.rec.var}.{g} = True")
+    reader.answered = True
+    return True
 
 
 def _named(reader: "TurnReader", lst: ItemList, text: str) -> bool:
