@@ -306,3 +306,14 @@ def test_add_one_more_with_no_name_opens_the_next_slot(parts, florist):
     assert asked(r) == ("part_3", "part_code")
     _s, (*_rest, r2) = talk(florist, "I'd like 2 Red Roses large", "no", "could you add a note to the bunch list")
     assert "bunch_list.add_second = True" not in statements(r2)  # a note is no bunch
+
+
+def test_every_clause_that_says_both_gives_every_item_its_options(florist):
+    session, _ = talk(florist, "I'd like Red Roses and Wild Meadow, both large, 2 of each")
+    assert values(session, "bunch") == {"bunch_name": "Red Roses", "size": "Large", "copies": 2}
+    assert values(session, "bunch_2") == {"bunch_name": "Wild Meadow", "size": "Large", "copies": 2}
+
+
+def test_an_added_item_with_same_options_takes_the_ones_before(florist):
+    session, (*_rest, r) = talk(florist, "I'd like 3 Red Roses, large", "yes, White Lilies too, same options")
+    assert values(session, "bunch_2") == {"bunch_name": "White Lilies", "size": "Large", "copies": 3}

@@ -296,9 +296,12 @@ _EVERY = re.compile(r"\b(?:each|both|all\s+of\s+them|for\s+all|for\s+both)\b", r
 
 
 def shared_options(reader: "TurnReader", sub: Worksheet, text: str, skip: set[str]) -> dict[str, Any]:
-    """ "..., 3 units each": the options of the last clause that says each, both or all go to every item."""
+    """ "..., 3 units each": the options of the clauses that say each, both or all go to every item."""
     every = [c for c in re.split(r"[,;]", text)[1:] if _EVERY.search(c)]
-    return item_options(reader, sub, every[-1], skip) if every else {}
+    out: dict[str, Any] = {}
+    for clause in every:  # "..., both for the whole term, 2 places each": every such clause
+        out.update(item_options(reader, sub, clause, skip))
+    return out
 
 
 _CLAUSE = re.compile(r"[\s,](?:and|plus|then|also|as\s+well\s+as)\s", re.I)

@@ -24,6 +24,8 @@ _INSTEAD_OF = re.compile(r"(?P<new>.+?)\binstead\s+of\b(?P<old>.+)$", re.I)
 _INSTEAD = re.compile(r"\b(?:instead|rather|make\s+(?:that|it)|change\s+(?:that|it)\s+to|switch\s+to|"
                       r"actually\s+(?:i\s+want|let'?s\s+do))\b", re.I)
 _MORE = re.compile(r"\b(?:one\s+(?:more|other)|another\s+one|one\s+extra)\b", re.I)
+_SAME_AS_BEFORE = re.compile(r"\bsame\s+(?:options|settings|choices|details|again|as\s+(?:the\s+)?(?:other|first|last|"
+                             r"previous|before))\b", re.I)
 _DROP = re.compile(r"\b(?:drop|remove|delete|cancel|scratch|forget(?:\s+about)?|take\s+(?:off|out)|lose|skip|"
                    r"get\s+rid\s+of|don'?t\s+(?:want|need))\b", re.I)
 _ENOUGH = re.compile(r"^\W*(?:(?:no|nope|nah|ok|okay)[,.!\s]+)?(?:(?:just|only)\s+(?:those|these|them|the)\s*"
@@ -188,6 +190,10 @@ def _add(reader: "TurnReader", lst: ItemList, text: str) -> bool:
                 on.add(g)
         piece = _MORE.sub(" ", piece.replace(said, " "))  # "one more: X" is no count of X
         opts = item_options(reader, lst.item_ws, piece, {lst.name_field.name})
+        if _SAME_AS_BEFORE.search(piece) and lst.filled():  # "X too, same options": the item before's options
+            before = lst.filled()[-1].rec.values
+            opts = {**{k: v for k, v in before.items() if k != lst.name_field.name and v is not None
+                       and not isinstance(v, dict) and lst.item_ws.field(k) is not None}, **opts}
         kwargs = ", ".join(f"{k}={literal_value(v)}" for k, v in {lst.name_field.name: value, **opts}.items())
         reader.emit("list-add", said, f"{lst.rec.var}.{item.slot.name} = {lst.item_ws.name}({kwargs})")
     reader.answered = True
