@@ -317,3 +317,26 @@ def test_every_clause_that_says_both_gives_every_item_its_options(florist):
 def test_an_added_item_with_same_options_takes_the_ones_before(florist):
     session, (*_rest, r) = talk(florist, "I'd like 3 Red Roses, large", "yes, White Lilies too, same options")
     assert values(session, "bunch_2") == {"bunch_name": "White Lilies", "size": "Large", "copies": 3}
+
+
+# ---------------------------------------------------------------- items in a List[Item] field
+
+@pytest.fixture(scope="module")
+def florist_list(tmp_path_factory) -> Agent:
+    spec = json.loads(json.dumps(FLORIST))
+    spec["worksheets"] = [w for w in spec["worksheets"] if w["name"] != "BunchList"]
+    next(w for w in spec["worksheets"] if w["name"] == "FlowerOrder")["fields"][0]["type"] = "List[Bunch]"
+    return _agent(tmp_path_factory.mktemp("florist_list"), spec, BUNCHES)
+
+
+def test_items_of_a_list_field_open_the_task_as_one_list(florist_list):
+    session, (r,) = talk(florist_list, "I'd like 2 Red Roses, large, and Wild Meadow small")
+    assert statements(r)[-1] == ('flower_order = FlowerOrder(bunches=[Bunch(bunch_name="Red Roses", size="Large", '
+                                 'copies=2), Bunch(bunch_name="Wild Meadow", size="Small")])')
+
+
+def test_a_list_field_gets_one_more_item_appended_and_is_closed(florist_list):
+    session, (_r1, _r2, r3, r4) = talk(florist_list, "I'd like 2 Red Roses, large, and Wild Meadow small", "4",
+                                       "yes, add White Lilies too, 1 small", "just those three")
+    assert statements(r3) == ['flower_order.bunches.append(Bunch(bunch_name="White Lilies", size="Small", copies=1))']
+    assert statements(r4) == ["confirm(flower_order.bunches)"]

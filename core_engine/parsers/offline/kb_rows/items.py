@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ....spec.model import Field, Worksheet
+from ....spec.model import Field, Worksheet, parse_type
 from ..words.match import Bag, best_enum, equalities, stem
 
 if TYPE_CHECKING:
@@ -142,12 +142,12 @@ def item_task(reader: "TurnReader") -> tuple[Worksheet, Field, Worksheet] | None
     items whose name field names KB rows."""
     from ..lists.records import item_slots  # late: the lists package imports this module
     found = []
-    nested = {f.type for w in reader.spec.task_worksheets() for f in w.fields}
+    nested = {parse_type(f.type).worksheet for w in reader.spec.task_worksheets() for f in w.fields}
     for ws in reader.spec.task_worksheets():
         if ws.name in nested:
             continue  # a worksheet held by another (a list of items) is opened through it
         for f in ws.fields:
-            sub = reader.spec.worksheet(f.type) if f.kind == "input" else None
+            sub = reader.spec.worksheet(parse_type(f.type).worksheet or "") if f.kind == "input" else None
             if sub is None or sub.kind != "task":
                 continue
             inner = item_slots(reader, sub) if name_field(reader, sub) is None else (sub, [])
@@ -203,8 +203,15 @@ def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str
     from ..tasks import literal
 
     for slot in ws.fields:
-        sub = reader.spec.worksheet(slot.type) if slot.kind == "input" else None
+        many = parse_type(slot.type).base == "List"  # `dishes: List[DishOrder]`: every item in one list
+        sub = reader.spec.worksheet(parse_type(slot.type).worksheet or "") if slot.kind == "input" else None
         nf = name_field(reader, sub) if sub is not None and sub.kind == "task" else None
+        if many and nf is not None:
+            names = said_names(reader, nf, text)
+            if names:
+                kwargs[slot.name] = "[" + ", ".join(_items(reader, sub, nf, names, text, matched)) + "]"
+                return
+            continue
         if nf is None and sub is not None and sub.kind == "task" and _list_of_items(reader, sub):
             inner: dict[str, str] = {}  # a list worksheet of such items ("dishes: DishList"): its items
             item_values(reader, sub, text, inner, matched)
@@ -217,7 +224,6 @@ def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str
         names = said_names(reader, nf, text)
         if not names:
             return
-        low = _words(text)
         values: dict[str, Any] = {}
         slots = [slot]
         for _ in names[1:]:
@@ -225,19 +231,29 @@ def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str
             if nxt is None:
                 break
             slots.append(nxt)
-        pieces = _pieces(low, [p for p, _n in names])
-        pieces[0] = _own_clause(text, names[0][1], pieces[0])
-        shared = shared_options(reader, sub, text, {nf.name})
-        for i, (s, (pos, name)) in enumerate(zip(slots, names)):
-            piece = pieces[i]
-            item = {nf.name: literal(name)}
-            own = item_options(reader, sub, piece.replace(_words(name).strip(), " "), {nf.name})
-            item.update({k: literal(v) for k, v in {**shared, **own}.items()})
-            kwargs[s.name] = f"{sub.name}({', '.join(f'{k}={v}' for k, v in item.items())})"
-            matched.append(name)
+        for s, item in zip(slots, _items(reader, sub, nf, names, text, matched)):
+            kwargs[s.name] = item
         for gate in values:
             kwargs.setdefault(gate, "True")
         return
+
+
+def _items(reader: "TurnReader", sub: Worksheet, nf: Field, names: list[tuple[int, str]], text: str,
+           matched: list[str]) -> list[str]:
+    """`Item(name=..., options...)` texts, one per name said, each with the options of its own piece."""
+    from ..tasks import literal
+
+    pieces = _pieces(_words(text), [p for p, _n in names])
+    pieces[0] = _own_clause(text, names[0][1], pieces[0])
+    shared = shared_options(reader, sub, text, {nf.name})
+    out = []
+    for piece, (_pos, name) in zip(pieces, names):
+        item = {nf.name: literal(name)}
+        own = item_options(reader, sub, piece.replace(_words(name).strip(), " "), {nf.name})
+        item.update({k: literal(v) for k, v in {**shared, **own}.items()})
+        out.append(f"{sub.name}({', '.join(f'{k}={v}' for k, v in item.items())})")
+        matched.append(name)
+    return out
 
 
 _BOUNDARY = re.compile(r"[,;:]|\s[-\u2013\u2014]\s|\band\b", re.I)

@@ -104,6 +104,9 @@ def _named(reader: "TurnReader", lst: ItemList, text: str) -> bool:
 
 def _gate_asked(reader: "TurnReader", lst: ItemList) -> str | None:
     e = reader.expect
+    if lst.many is not None:  # "anything else?" of a List field
+        return lst.many.name if e is not None and e.act == "more" and e.rec.var == lst.rec.var \
+            and e.field.name == lst.many.name else None
     if e is None or e.rec.var != lst.rec.var or e.field.type != "bool":
         return None
     return e.field.name if any(e.field.name in i.gates for i in lst.items) else None
@@ -114,7 +117,8 @@ def _enough(reader: "TurnReader", lst: ItemList, text: str) -> bool:
     gate = _gate_asked(reader, lst)
     if gate is None or not _ENOUGH.match(text):
         return False
-    reader.emit("list-enough", text, f"{lst.rec.var}.{gate} = False")
+    done = f"confirm({lst.rec.var}.{gate})" if lst.many is not None else f"{lst.rec.var}.{gate} = False"
+    reader.emit("list-enough", text, done)
     reader.answered = True
     return True
 
@@ -178,6 +182,18 @@ def _add(reader: "TurnReader", lst: ItemList, text: str) -> bool:
         return False  # the name asked: the answer rules read it
     if not (_ADD.search(text) or said_yes or gate is not None):
         return False
+    if lst.many is not None:  # a List field: each new item is appended
+        blank = f"{lst.rec.var}.{lst.many.name}.append({lst.item_ws.name}())"  # the yes said "one more": it is this
+        if blank in reader.lines:
+            reader.lines.remove(blank)
+            reader.rules = [r for r in reader.rules if r.get("statement") != blank]
+        pieces = pieces_at(text, [p for p, _v, _s in fresh])
+        for (pos, value, said), piece in zip(fresh, pieces):
+            opts = item_options(reader, lst.item_ws, _MORE.sub(" ", piece.replace(said, " ")), {lst.name_field.name})
+            kwargs = ", ".join(f"{k}={literal_value(v)}" for k, v in {lst.name_field.name: value, **opts}.items())
+            reader.emit("list-add", said, f"{lst.rec.var}.{lst.many.name}.append({lst.item_ws.name}({kwargs}))")
+        reader.answered = True
+        return True
     empty = [i for i in lst.items if i.rec is None and lst.rec.values.get(i.slot.name) is None]
     if len(empty) < len(fresh):
         return False

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ....spec.model import REFUSAL, Field, Worksheet
+from ....spec.model import REFUSAL, Field, Worksheet, parse_type
 from ....dialogue.state import TaskRecord, ref_target
 from ..words.match import equalities
 from ..words.values import find_codes
@@ -37,6 +37,7 @@ class ItemList:
     item_ws: Worksheet
     name_field: Field
     items: list[Item]
+    many: Field | None = None  # a `List[Item]` field holds the items (no slots: one more is appended)
 
     def filled(self) -> list[Item]:
         return [i for i in self.items if i.rec is not None and i.rec.status != "abandoned"]
@@ -89,6 +90,14 @@ def _item_lists(reader: "TurnReader") -> list[ItemList]:
     out = []
     for rec in reader.view.live_records():
         ws = reader.view.worksheet(rec)
+        for f in ws.fields:  # `dishes: List[DishOrder]`
+            t = parse_type(f.type)
+            sub = reader.spec.worksheet(t.worksheet or "") if f.kind == "input" and t.base == "List" else None
+            nf = name_field(reader, sub) if sub is not None and sub.kind == "task" else None
+            if nf is not None:
+                refs = rec.values.get(f.name) if isinstance(rec.values.get(f.name), list) else []
+                kids = [reader.state.get(ref_target(r) or "") for r in refs]
+                out.append(ItemList(rec, ws, sub, nf, [Item(f, k, []) for k in kids if isinstance(k, TaskRecord)], f))
         found = item_slots(reader, ws)
         if found is None:
             continue
