@@ -340,3 +340,14 @@ def test_a_list_field_gets_one_more_item_appended_and_is_closed(florist_list):
                                        "yes, add White Lilies too, 1 small", "just those three")
     assert statements(r3) == ['flower_order.bunches.append(Bunch(bunch_name="White Lilies", size="Small", copies=1))']
     assert statements(r4) == ["confirm(flower_order.bunches)"]
+
+
+def test_a_title_with_its_code_in_brackets_is_one_item_and_the_lead_in_count_is_no_option(evening):
+    session, _ = talk(evening, "I need to add two modules: Life Drawing (LD 101) as an improver and Italian Conversation")
+    assert values(session, "module") == {"module_name": "Life Drawing", "level": "Improver"}
+    assert values(session, "module_2") == {"module_name": "Italian Conversation"}
+
+
+def test_a_count_of_items_before_them_is_no_option_of_the_first(parts):
+    session, _ = talk(parts, "I need two parts: KX 40 matte and KY 52 gloss")
+    assert values(session, "part") == {"part_code": "KX 40", "finish": "Matte"}

@@ -25,6 +25,9 @@ def list_parts(reader: "TurnReader", ws: Worksheet, first: Field, item_ws: Works
         spans = [(c.start, c.text) for c in find_codes(text)]
     exact = len(spans) == len(codes)
     pieces = pieces_at(text, [p for p, _s in spans]) if exact else [""] * len(codes)
+    if exact and pieces:  # "I need two classes, X ...": the first item's piece starts at the clause naming it
+        cuts = [b.end() for b in _BOUNDARY.finditer(text, 0, spans[0][0])]
+        pieces[0] = pieces[0][cuts[-1]:] if cuts else pieces[0]
     said = [s for _p, s in spans] if exact else codes
     shared = shared_options(reader, item_ws, text, {name.name}) or _every(reader, item_ws, text, name)
     names = [f.name for f in ws.fields]
@@ -41,12 +44,16 @@ def list_parts(reader: "TurnReader", ws: Worksheet, first: Field, item_ws: Works
         gates += [g for g in need if g not in gates]
     parts = []
     for slot, code, piece, word in zip(slots, codes, pieces, said):
-        own = item_options(reader, item_ws, piece.replace(word, " "), {name.name}) if piece else {}
+        bare = piece.replace(word, " ")
+        for c in find_codes(bare):  # "X (CS 229) for a letter grade": the code in brackets is no number of X
+            bare = bare.replace(c.text, " ")
+        own = item_options(reader, item_ws, bare, {name.name}) if piece else {}
         values = {name.name: code, **shared, **own}
         parts.append(f"{slot.name}={item_ws.name}({', '.join(f'{k}={literal_value(v)}' for k, v in values.items())})")
     return parts + [f"{g}=True" for g in gates]
 
 
+_BOUNDARY = re.compile(r"[,;:]|\s[-\u2013\u2014]\s", re.I)
 _ALL = re.compile(r"\b(?:both|all|each|every)\b", re.I)
 
 

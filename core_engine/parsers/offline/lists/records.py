@@ -188,9 +188,9 @@ def _new_names(reader: "TurnReader", lst: ItemList, text: str) -> list[tuple[int
             last = first + len(name.split()) - 1
             if last < len(tokens):
                 found.append((tokens[first].start(), name, text[tokens[first].start():tokens[last].end()]))
-    taken = [(p, p + len(said)) for p, _v, said in found]  # a code that is part of a name said is not a code
-    found += [(c.start, c.value, c.text) for c in find_codes(text)
-              if not any(a <= c.start < b for a, b in taken)]
+    taken = [(p, p + len(said)) for p, _v, said in found]  # a code that is part of a name said is not a code,
+    found += [(c.start, c.value, c.text) for c in find_codes(text)  # nor one in brackets after it: "X (CS 229)"
+              if not any(a <= c.start < b or re.fullmatch(r"\s*\(\s*", text[b:c.start]) for a, b in taken)]
     found.sort()
     return [(p, v, s) for p, v, s in found if _norm(v) not in held]
 
