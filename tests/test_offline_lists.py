@@ -351,3 +351,10 @@ def test_a_title_with_its_code_in_brackets_is_one_item_and_the_lead_in_count_is_
 def test_a_count_of_items_before_them_is_no_option_of_the_first(parts):
     session, _ = talk(parts, "I need two parts: KX 40 matte and KY 52 gloss")
     assert values(session, "part") == {"part_code": "KX 40", "finish": "Matte"}
+
+
+def test_items_requested_after_a_question_open_the_task_with_them(florist):
+    """After a KB question the agent asks which task; "I'll take 2 X and Y" names the items, not only the task."""
+    session, (_r1, r2) = talk(florist, "what do you have with lilies?", "ok I'll take 2 White Lilies and Red Roses")
+    assert values(session, "bunch") == {"bunch_name": "White Lilies", "copies": 2}
+    assert values(session, "bunch_2") == {"bunch_name": "Red Roses"}

@@ -10,8 +10,8 @@ words that produced it, so the studio can show why a turn was read as it was.
     rule order: yes/no to a proposal -> yes/no to the question asked -> an introduction ("my name is ...")
     -> small talk -> choose a reported row -> lists of items (lists/: add, swap, drop, both, per item)
     -> refusal -> "same as before" -> a narrowed search ("not Thai")
-    -> change of mind -> special request -> typed answer to the question asked
-    -> a request naming items by KB rows (the task that holds them) -> opening turn (task description
+    -> change of mind -> special request -> a request naming items by KB rows (the task that holds them)
+    -> typed answer to the question asked -> opening turn (task description
     + questions) -> a second task -> a task by meaning -> a request naming KB rows -> question / search
     -> task description -> a value before its question -> problem description
     -> text answer (one or several values) -> values for other fields -> values for an unopened
@@ -209,8 +209,8 @@ class TurnReader:
             self.note("chit-chat", rest)
             return
         for rule in (self._small_talk, self._switch, self._choose, self._lists, self._correction, self._refusal,
-                     self._same_as, self._refine, self._change, self._row_change, self._special_request, self._typed_answer,
-                     self._item_request, self._opening, self._new_task, self._semantic_task, self._row_request, self._question,
+                     self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
+                     self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._search):
             if rule(rest):
