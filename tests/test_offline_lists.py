@@ -358,3 +358,9 @@ def test_items_requested_after_a_question_open_the_task_with_them(florist):
     session, (_r1, r2) = talk(florist, "what do you have with lilies?", "ok I'll take 2 White Lilies and Red Roses")
     assert values(session, "bunch") == {"bunch_name": "White Lilies", "copies": 2}
     assert values(session, "bunch_2") == {"bunch_name": "Red Roses"}
+
+
+def test_a_clause_for_both_beside_clauses_for_one_item_each(parts):
+    session, (_r1, r2) = talk(parts, "KX 40 and KY 52 please", "both matte, 40 is 3 pieces and 52 is 5")
+    assert sorted(statements(r2)) == ['part.finish = "Matte"', "part.quantity = 3", 'part_2.finish = "Matte"',
+                                      "part_2.quantity = 5"]

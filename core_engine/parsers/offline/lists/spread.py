@@ -123,6 +123,9 @@ def _per_item(reader: "TurnReader", lst: ItemList, text: str) -> bool:
         if len(targets) == 1:
             pointed += 1
             plan.append((clause, next(iter(targets.values())), options, True))
+        elif not targets and _EVERY.search(clause) and not re.search(r"\bboth\b", clause, re.I) or \
+                not targets and re.search(r"\bboth\b", clause, re.I) and len(lst.filled()) == 2:
+            plan += [(clause, item, options, False) for item in lst.filled()]  # "both letter, X is 4 units"
         elif not targets and e is not None and e.rec.parent is not None:
             asked = next((i for i in lst.filled() if i.rec.var == e.rec.var), None)
             if asked is not None:
