@@ -364,3 +364,16 @@ def test_a_clause_for_both_beside_clauses_for_one_item_each(parts):
     session, (_r1, r2) = talk(parts, "KX 40 and KY 52 please", "both matte, 40 is 3 pieces and 52 is 5")
     assert sorted(statements(r2)) == ['part.finish = "Matte"', "part.quantity = 3", 'part_2.finish = "Matte"',
                                       "part_2.quantity = 5"]
+
+
+def test_a_text_answer_that_contains_an_items_word_is_no_option_of_it(tmp_path):
+    """ "3 wild cheers for Mum" to a text question names no item, though "wild" names one; "make the roses 3"
+    does."""
+    spec = json.loads(json.dumps(FLORIST))
+    order = next(w for w in spec["worksheets"] if w["name"] == "FlowerOrder")
+    order["fields"].insert(2, field("card_message", description="The message on the card"))
+    agent = _agent(tmp_path, spec, BUNCHES)
+    session, (*_rest, r1, r2) = talk(agent, "I'd like 2 Red Roses large and 1 Wild Meadow small", "no", "next friday",
+                                     "3 wild cheers for Mum", "actually make the roses 3")
+    assert statements(r1) == ['flower_order.card_message = "3 wild cheers for Mum"']
+    assert statements(r2) == ["bunch.copies = 3"]

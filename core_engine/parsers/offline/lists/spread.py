@@ -110,6 +110,9 @@ def _per_item(reader: "TurnReader", lst: ItemList, text: str) -> bool:
     """Clauses that name an item (by ordinal or name) give that item their options; a clause naming none
     answers the question asked."""
     e = reader.expect
+    if e is not None and e.act == "ask" and reader.view.kind_of(e.field) == "str" and list_of(reader, e.rec) is None \
+            and not _CHANGE.search(text):
+        return False  # "4 Garlic Lane" to an address names no item: a text answer takes its words as they are
     pointed = 0
     plan: list[tuple[str, Item, dict[str, Any], bool]] = []
     for clause in _CLAUSES.split(text):
