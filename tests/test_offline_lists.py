@@ -377,3 +377,12 @@ def test_a_text_answer_that_contains_an_items_word_is_no_option_of_it(tmp_path):
                                      "3 wild cheers for Mum", "actually make the roses 3")
     assert statements(r1) == ['flower_order.card_message = "3 wild cheers for Mum"']
     assert statements(r2) == ["bunch.copies = 3"]
+
+
+def test_the_other_one_and_a_clause_that_goes_on_about_an_item(parts):
+    _s, (_r1, r2) = talk(parts, "KX 40 and KY 52 please", "matte for KX 40 and gloss for the other one")
+    assert statements(r2) == ['part.finish = "Matte"', 'part_2.finish = "Gloss"']
+    _s, (_r1, r2) = talk(parts, "KX 40 and KY 52 please", "gloss for KY 52, and 6 pieces")
+    assert statements(r2) == ['part_2.finish = "Gloss"', "part_2.quantity = 6"]
+    _s, (_r1, r2) = talk(parts, "KX 40 and KY 52 please", "52 is 4 pieces and both matte")
+    assert sorted(statements(r2)) == ['part.finish = "Matte"', 'part_2.finish = "Matte"', "part_2.quantity = 4"]

@@ -26,6 +26,7 @@ _SAME = re.compile(r"\b(?:same|ditto)(?:\s+(?:again|options?|thing|settings?|dea
 # "same for this one", "same with <item>": the whole item; "the same", "same as before" answer only the field
 # asked (the same-as rule)
 _CHANGE = re.compile(r"\b(?:make|change|switch|set|actually|instead|rather)\b", re.I)
+_OTHER = re.compile(r"\bthe\s+other\b|\bthe\s+rest\b", re.I)  # "the other one", "the other <item>"
 _CLAUSES = re.compile(r"\s*(?:[,;]|\band\b|\bbut\b|\bwhile\b|\.\s)\s*", re.I)
 
 
@@ -114,7 +115,8 @@ def _per_item(reader: "TurnReader", lst: ItemList, text: str) -> bool:
             and not _CHANGE.search(text):
         return False  # "4 Garlic Lane" to an address names no item: a text answer takes its words as they are
     pointed = 0
-    plan: list[tuple[str, Item, dict[str, Any], bool]] = []
+    last: Item | None = None
+    plan: list[tuple[str, Item | None, dict[str, Any], bool]] = []
     for clause in _CLAUSES.split(text):
         if not clause.strip():
             continue
@@ -123,9 +125,15 @@ def _per_item(reader: "TurnReader", lst: ItemList, text: str) -> bool:
         options = _options(reader, lst, _strip_names(lst, clause))
         if not options:
             continue
+        if not targets and _OTHER.search(clause):
+            plan.append((clause, None, options, True))  # "the other one": resolved below
+            continue
+        if not targets and last is not None and not _EVERY.search(clause):
+            targets = {id(last.rec): last}  # "letter for X, and 4 units": the clause goes on about X
         if len(targets) == 1:
             pointed += 1
-            plan.append((clause, next(iter(targets.values())), options, True))
+            last = next(iter(targets.values()))
+            plan.append((clause, last, options, True))
         elif not targets and _EVERY.search(clause) and not re.search(r"\bboth\b", clause, re.I) or \
                 not targets and re.search(r"\bboth\b", clause, re.I) and len(lst.filled()) == 2:
             plan += [(clause, item, options, False) for item in lst.filled()]  # "both letter, X is 4 units"
@@ -135,7 +143,18 @@ def _per_item(reader: "TurnReader", lst: ItemList, text: str) -> bool:
                 plan.append((clause, asked, options, False))
     if not pointed:
         return False
-    n = sum(_set(reader, "list-item-options", clause, item, opts, overwrite=own) for clause, item, opts, own in plan)
+    named = {id(item.rec) for _c, item, _o, own in plan if own and item is not None}
+    others = [i for i in lst.filled() if id(i.rec) not in named]
+    if any(item is None for _c, item, _o, _own in plan):
+        if len(others) != 1:
+            return False  # "the other one" of three items, or of none: nothing is guessed
+        plan = [(c, others[0] if item is None else item, o, own) for c, item, o, own in plan]
+    done: set[tuple[str, str]] = set()
+    n = 0
+    for clause, item, opts, own in sorted(plan, key=lambda p: not p[3]):  # an item named wins over the one asked
+        opts = {k: v for k, v in opts.items() if (item.rec.var, k) not in done}
+        n += _set(reader, "list-item-options", clause, item, opts, overwrite=own)
+        done |= {(item.rec.var, k) for k in opts}
     reader.answered = reader.answered or n > 0
     return n > 0
 
