@@ -386,3 +386,9 @@ def test_the_other_one_and_a_clause_that_goes_on_about_an_item(parts):
     assert statements(r2) == ['part_2.finish = "Gloss"', "part_2.quantity = 6"]
     _s, (_r1, r2) = talk(parts, "KX 40 and KY 52 please", "52 is 4 pieces and both matte")
     assert sorted(statements(r2)) == ['part.finish = "Matte"', 'part_2.finish = "Matte"', "part_2.quantity = 4"]
+
+
+def test_two_items_added_at_once_share_the_options_said_for_both(florist):
+    session, (_r1, r2) = talk(florist, "I'd like 2 Red Roses, large", "yes, add Wild Meadow and White Lilies, both small")
+    assert values(session, "bunch_2") == {"bunch_name": "Wild Meadow", "size": "Small"}
+    assert values(session, "bunch_3") == {"bunch_name": "White Lilies", "size": "Small"}

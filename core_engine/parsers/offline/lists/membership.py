@@ -171,7 +171,7 @@ def _drop(reader: "TurnReader", lst: ItemList, text: str) -> bool:
 def _add(reader: "TurnReader", lst: ItemList, text: str) -> bool:
     """ "add X too", "yes, the nasi goreng", "oh and Y as well": new items in the next empty slots, each with
     the options said in its own piece of the turn."""
-    from ..kb_rows.items import item_options, pieces_at
+    from ..kb_rows.items import item_options, pieces_at, shared_options
 
     fresh = new_names(reader, lst, text)
     gate = _gate_asked(reader, lst)
@@ -198,6 +198,7 @@ def _add(reader: "TurnReader", lst: ItemList, text: str) -> bool:
     if len(empty) < len(fresh):
         return False
     pieces = pieces_at(text, [p for p, _v, _s in fresh])
+    shared = shared_options(reader, lst.item_ws, text, {lst.name_field.name}) if len(fresh) > 1 else {}
     on = {k for k, v in lst.rec.values.items() if v is True}
     for (pos, value, said), item, piece in zip(fresh, empty, pieces):
         for g in item.gates:
@@ -205,7 +206,7 @@ def _add(reader: "TurnReader", lst: ItemList, text: str) -> bool:
                 reader.emit("list-add", text, f"{lst.rec.var}.{g} = True")
                 on.add(g)
         piece = _MORE.sub(" ", piece.replace(said, " "))  # "one more: X" is no count of X
-        opts = item_options(reader, lst.item_ws, piece, {lst.name_field.name})
+        opts = {**shared, **item_options(reader, lst.item_ws, piece, {lst.name_field.name})}
         if _SAME_AS_BEFORE.search(piece) and lst.filled():  # "X too, same options": the item before's options
             before = lst.filled()[-1].rec.values
             opts = {**{k: v for k, v in before.items() if k != lst.name_field.name and v is not None
