@@ -151,12 +151,21 @@ def test_swap_renames_the_item_named_and_keeps_its_options(florist):
 def test_drop_the_last_item_switches_off_its_slot(florist):
     session, (_r1, _r2, r3) = talk(florist, "I'd like 2 Red Roses large and 1 Wild Meadow small", "no",
                                    "drop the second one, just the roses")
-    assert statements(r3) == ["bunch_list.add_second = False"]
+    assert statements(r3) == ["bunch_list.second_bunch = None", "bunch_list.add_second = False"]
 
 
-def test_the_first_item_cannot_be_dropped_from_a_slot_with_no_yes_no(florist):
-    session, (_r1, r2) = talk(florist, "I'd like 2 Red Roses large and 1 Wild Meadow small", "drop the first one")
-    assert not any("add_second" in s for s in statements(r2))
+def test_drop_an_earlier_item_moves_the_later_ones_up(parts):
+    session, (*_rest, r) = talk(parts, "KX 40, KY 52 and KZ 61", "matte", "2", "gloss", "3", "matte", "4", "no",
+                                "remove KX 40")
+    assert statements(r) == ['part_list.part_0 = Part(part_code="KY 52", finish="Gloss", quantity=3)',
+                             'part_list.part_1 = Part(part_code="KZ 61", finish="Matte", quantity=4)',
+                             "part_list.part_2 = None", "part_list.more_2 = False"]
+
+
+def test_an_item_in_a_slot_with_no_yes_no_cannot_be_dropped(parts):
+    """Two items in two required slots: dropping one would leave a required slot empty, so nothing is changed."""
+    session, (*_rest, r) = talk(parts, "KX 40 and KY 52", "matte", "2", "gloss", "3", "no", "remove KX 40")
+    assert not any(s.startswith("part_list.") for s in statements(r))
 
 
 # ---------------------------------------------------------------- items named by codes

@@ -161,9 +161,17 @@ def _drop(reader: "TurnReader", lst: ItemList, text: str) -> bool:
         return False
     item = next(iter(dropped.values()))
     filled = lst.filled()
-    if item is not filled[-1] or not item.gates:
-        return False  # only the last item can go without moving the others; a slot with no yes/no must stay
-    reader.emit("list-drop", text, f"{lst.rec.var}.{item.gates[-1]} = False")
+    last = filled[-1]
+    if lst.many is not None or not last.gates:
+        return False  # a slot with no yes/no must stay (the agent keeps asking for it); a List has no remove
+    # the items after the dropped one move up a slot, each with all its values; the last slot is switched off
+    at = filled.index(item)
+    for here, after in zip(filled[at:], filled[at + 1:]):
+        values = {k: v for k, v in after.rec.values.items() if v is not None and not isinstance(v, dict)}
+        kwargs = ", ".join(f"{k}={literal_value(v)}" for k, v in values.items())
+        reader.emit("list-drop", text, f"{lst.rec.var}.{here.slot.name} = {lst.item_ws.name}({kwargs})")
+    reader.emit("list-drop", text, f"{lst.rec.var}.{last.slot.name} = None")  # not shown in the summary any more
+    reader.emit("list-drop", text, f"{lst.rec.var}.{last.gates[-1]} = False")
     reader.answered = True
     return True
 
