@@ -401,3 +401,9 @@ def test_two_items_added_at_once_share_the_options_said_for_both(florist):
     session, (_r1, r2) = talk(florist, "I'd like 2 Red Roses, large", "yes, add Wild Meadow and White Lilies, both small")
     assert values(session, "bunch_2") == {"bunch_name": "Wild Meadow", "size": "Small"}
     assert values(session, "bunch_3") == {"bunch_name": "White Lilies", "size": "Small"}
+
+
+def test_options_said_of_the_first_and_the_second_in_an_opening(parts):
+    session, _ = talk(parts, "KX 40 and KY 52, matte for the first one, and 3 pieces for the second")
+    assert values(session, "part") == {"part_code": "KX 40", "finish": "Matte"}
+    assert values(session, "part_2") == {"part_code": "KY 52", "quantity": 3}

@@ -42,13 +42,16 @@ def list_parts(reader: "TurnReader", ws: Worksheet, first: Field, item_ws: Works
             break
         slots.append(f)
         gates += [g for g in need if g not in gates]
+    by_index: dict[int, dict[str, Any]] = {}
+    if exact and pieces:  # "X and Y, the first for a letter grade and the second pass/fail"
+        by_index, pieces[-1] = ordinal_options(reader, item_ws, name, pieces[-1], len(codes))
     parts = []
-    for slot, code, piece, word in zip(slots, codes, pieces, said):
+    for i, (slot, code, piece, word) in enumerate(zip(slots, codes, pieces, said)):
         bare = piece.replace(word, " ")
         for c in find_codes(bare):  # "X (CS 229) for a letter grade": the code in brackets is no number of X
             bare = bare.replace(c.text, " ")
         own = item_options(reader, item_ws, bare, {name.name}) if piece else {}
-        values = {name.name: code, **shared, **own}
+        values = {name.name: code, **shared, **own, **by_index.get(i, {})}
         parts.append(f"{slot.name}={item_ws.name}({', '.join(f'{k}={literal_value(v)}' for k, v in values.items())})")
     return parts + [f"{g}=True" for g in gates]
 
@@ -88,3 +91,30 @@ def named_items_opening(reader: "TurnReader", text: str, item_ws: Worksheet, nam
                 reason="a request that names items fills the list of the task already open")
     reader.answered = True
     return True
+
+
+_CLAUSE = re.compile(r"\s*(?:[,;]|\band\b)\s*", re.I)
+_ORDINAL = re.compile(r"\b(?:for\s+)?the\s+(first|second|third|fourth|last)(?:\s+one)?\b", re.I)
+_INDEX = {"first": 0, "second": 1, "third": 2, "fourth": 3}
+
+
+def ordinal_options(reader: "TurnReader", item_ws: Worksheet, name: Field, tail: str,
+                    count: int) -> tuple[dict[int, dict[str, Any]], str]:
+    """Options said of "the first", "the second" ... after the items ("the first for a letter grade", "3 units
+    for the second"), by index; and the tail without those clauses."""
+    from ..kb_rows.items import item_options
+    out: dict[int, dict[str, Any]] = {}
+    kept = []
+    for clause in _CLAUSE.split(tail):
+        found = list(_ORDINAL.finditer(clause))
+        if len(found) != 1:
+            kept.append(clause)
+            continue
+        word = found[0].group(1).lower()
+        index = count - 1 if word == "last" else _INDEX[word]
+        options = item_options(reader, item_ws, _ORDINAL.sub(" ", clause), {name.name})
+        if index < count and options:
+            out.setdefault(index, {}).update(options)
+        else:
+            kept.append(clause)
+    return (out, " , ".join(kept)) if out else ({}, tail)
