@@ -407,3 +407,9 @@ def test_options_said_of_the_first_and_the_second_in_an_opening(parts):
     session, _ = talk(parts, "KX 40 and KY 52, matte for the first one, and 3 pieces for the second")
     assert values(session, "part") == {"part_code": "KX 40", "finish": "Matte"}
     assert values(session, "part_2") == {"part_code": "KY 52", "quantity": 3}
+
+
+def test_options_of_the_first_and_the_second_for_items_named_by_kb_rows(florist):
+    session, _ = talk(florist, "I'd like Red Roses and Wild Meadow, large for the first and small for the second")
+    assert values(session, "bunch") == {"bunch_name": "Red Roses", "size": "Large"}
+    assert values(session, "bunch_2") == {"bunch_name": "Wild Meadow", "size": "Small"}

@@ -243,14 +243,17 @@ def _items(reader: "TurnReader", sub: Worksheet, nf: Field, names: list[tuple[in
     """`Item(name=..., options...)` texts, one per name said, each with the options of its own piece."""
     from ..tasks import literal
 
+    from ..lists.openings import ordinal_options  # late: the lists package imports this module
+
     pieces = _pieces(_words(text), [p for p, _n in names])
     pieces[0] = _own_clause(text, names[0][1], pieces[0])
+    by_index, pieces[-1] = ordinal_options(reader, sub, nf, pieces[-1], len(names))  # "..., the first large"
     shared = shared_options(reader, sub, text, {nf.name})
     out = []
-    for piece, (_pos, name) in zip(pieces, names):
+    for i, (piece, (_pos, name)) in enumerate(zip(pieces, names)):
         item = {nf.name: literal(name)}
         own = item_options(reader, sub, piece.replace(_words(name).strip(), " "), {nf.name})
-        item.update({k: literal(v) for k, v in {**shared, **own}.items()})
+        item.update({k: literal(v) for k, v in {**shared, **own, **by_index.get(i, {})}.items()})
         out.append(f"{sub.name}({', '.join(f'{k}={v}' for k, v in item.items())})")
         matched.append(name)
     return out
