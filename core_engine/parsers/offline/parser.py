@@ -109,12 +109,13 @@ class TurnReader:
     """One utterance being read; collects statements and the rule entries that explain them."""
 
     def __init__(self, utterance: str, ctx: ParseContext, vocabulary: KBVocabulary | None = None) -> None:
+        self.text = normalise(utterance)
         self.ctx = ctx
         self.vocabulary = vocabulary or KBVocabulary()
-        self.text = as_stored(normalise(utterance), self.vocabulary, ctx.kb)  # "cs161" -> "CS 161" when the KB says so
         self.spec = ctx.spec
         self.state = ctx.state
         self.today = ctx.today
+        self.text = as_stored(self.text, self.vocabulary, ctx.kb)  # "cs161" -> "CS 161" when the KB writes it so
         self.view = StateView(ctx.spec, ctx.state)
         self.acts: list[dict[str, Any]] = list(ctx.state.last_acts or [])
         self.lines: list[str] = []
