@@ -44,8 +44,8 @@ from .focus import decontextualise, is_bare_request, narrow_previous, state_ques
 from .kb_rows.items import item_request, named_answer
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
-from .kb_rows.change import row_change
 from .kb_rows.codes import as_stored
+from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
