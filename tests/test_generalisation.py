@@ -108,14 +108,17 @@ def test_held_out_agents_are_well_formed(folder):
 
 
 FIRST_SCORES = {"dental_clinic": (27, 60), "shop_order": (7, 49), "it_helpdesk": (13, 42), "pet_grooming": (39, 65),
-                "library_loans": (27, 31), "sports_centre": (18, 54), "catering_order": (12, 59)}
+                "library_loans": (27, 31), "sports_centre": (18, 54)}
 """Turns fully right with --parser offline when each agent was written, before any tuning on it (docs/evaluation.md):
 the first three on 262f1d0, pet_grooming on 0519e1d (where the others stood at 56/60, 28/49 and 29/42),
 library_loans on a6af565 (never tuned on; 26/31 with the parser of 0519e1d), sports_centre on bad4be2 (the parser of
-main bfd216e, before the changes of its branch), catering_order on b785004 (session 6, before the list mechanisms)."""
+main bfd216e, before the changes of its branch)."""
 FLOORS = {"dental_clinic": 59, "shop_order": 49, "it_helpdesk": 38, "pet_grooming": 65, "library_loans": 31,
-          "sports_centre": 54, "catering_order": 55}
+          "sports_centre": 54}
 """Turns fully right today: a change that loses one fails here (raise the floor when a change gains)."""
+FIRST_SCORES["catering_order"], FLOORS["catering_order"] = (12, 59), 55
+"""catering_order (a list of dishes, each with its options): first score on b785004, before the list mechanisms of
+session 6 (branch parserA, docs/evaluation.md)."""
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))
