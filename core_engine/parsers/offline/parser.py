@@ -8,10 +8,11 @@ fixed order and every statement it emits comes with a rule entry naming the
 words that produced it, so the studio can show why a turn was read as it was.
 
     rule order: yes/no to a proposal -> yes/no to the question asked -> an introduction ("my name is ...")
-    -> small talk -> choose a reported row -> refusal -> "same as before" -> a narrowed search ("not Thai")
-    -> change of mind -> special request -> typed answer to the question asked
-    -> opening turn (task description + questions) -> a second task -> a task by meaning
-    -> a request naming KB rows (the task that takes them) -> question / search
+    -> small talk -> choose a reported row -> lists of items (lists/: add, swap, drop, both, per item)
+    -> refusal -> "same as before" -> a narrowed search ("not Thai")
+    -> change of mind -> special request -> a request naming items by KB rows (the task that holds them)
+    -> typed answer to the question asked -> opening turn (task description
+    + questions) -> a second task -> a task by meaning -> a request naming KB rows -> question / search
     -> task description -> a value before its question -> problem description
     -> text answer (one or several values) -> values for other fields -> values for an unopened
     worksheet -> an "Other" option -> a search by KB words -> no match
@@ -41,6 +42,9 @@ from .words.answers import AnswerReader
 from .edits import change_rule, same_as_rule, special_request_rule
 from .focus import decontextualise, is_bare_request, narrow_previous, state_question
 from .kb_rows.items import item_request, named_answer
+from .lists.membership import membership_rule
+from .lists.spread import spread_rule
+from .kb_rows.codes import as_stored
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
@@ -112,6 +116,7 @@ class TurnReader:
         self.spec = ctx.spec
         self.state = ctx.state
         self.today = ctx.today
+        self.text = as_stored(self.text, self.vocabulary, ctx.kb)  # "cs161" -> "CS 161" when the KB writes it so
         self.view = StateView(ctx.spec, ctx.state)
         self.acts: list[dict[str, Any]] = list(ctx.state.last_acts or [])
         self.lines: list[str] = []
@@ -207,9 +212,9 @@ class TurnReader:
         if self.answered and (chit_chat(rest, after_answer=True) or closing(rest)):
             self.note("chit-chat", rest)
             return
-        for rule in (self._small_talk, self._switch, self._choose, self._correction, self._refusal, self._same_as, self._refine,
-                     self._change, self._row_change, self._special_request, self._typed_answer, self._opening, self._new_task,
-                     self._semantic_task, self._row_request, self._item_request, self._question,
+        for rule in (self._small_talk, self._switch, self._choose, self._lists, self._correction, self._refusal,
+                     self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
+                     self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._search):
             if rule(rest):
@@ -364,6 +369,9 @@ class TurnReader:
 
     def _choose(self, text: str) -> bool:
         return choose_row(self, text)
+
+    def _lists(self, text: str) -> bool:
+        return membership_rule(self, text) or spread_rule(self, text)
 
     def _correction(self, text: str) -> bool:
         return correction_rule(self, text)

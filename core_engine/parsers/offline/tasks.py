@@ -471,26 +471,6 @@ def sibling_fields(reader: "TurnReader", ws: Worksheet, field: Field, values: di
             and values.get(f.name) is None and holds(f.predicate, lookup) is True]
 
 
-_ALL_OF_THEM = re.compile(r"\b(?:both|all|each|every)\b", re.I)
-
-
-def _shared_values(reader: "TurnReader", text: str, ws: Worksheet, skip: Field) -> str:
-    """ "CS 221 and CS 229, both for a letter grade": enum values and labelled numbers every item gets."""
-    bag = Bag.of(text)
-    kwargs: dict[str, str] = {}
-    for f in ws.fields:
-        if f.kind == "input" and f.name != skip.name and reader.view.kind_of(f) == "Enum":
-            best = best_enum(f, bag)
-            if best:
-                kwargs[f.name] = literal(best[0])
-    ghost = TaskRecord(var="_", worksheet=ws.name)
-    candidates = [(ghost, f) for f in ws.fields if f.kind == "input" and f.name not in kwargs and f.name != skip.name
-                  and reader.view.kind_of(f) in ("int", "float", "date", "time")]
-    for m in find_mentions(text, candidates, reader.view, reader.today):
-        kwargs[m.field.name] = literal(m.value)
-    return "".join(f", {k}={v}" for k, v in kwargs.items())
-
-
 def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) -> bool:
     """ "CS 221 and CS 229" for the asked course: the first here, the others in the next sibling records, each
     with the options said in its own piece of the turn ("X for a letter grade and Y for 4 units")."""
@@ -531,9 +511,8 @@ def predicted_answer(reader: "TurnReader", text: str) -> bool:
     if codes and len(chain) >= 3:
         _rec, ws2, f2 = chain[-2]
         item_ws = chain[-1][1]
-        shared = _shared_values(reader, text, item_ws, f) if _ALL_OF_THEM.search(text) else ""
-        parts = [f"{s.name}={item_ws.name}({f.name}={literal(c)}{shared})"
-                 for s, c in zip([f2, *sibling_fields(reader, ws2, f2, {}, None)], codes)]
+        from .lists.openings import list_parts  # late: the lists package uses this module's helpers
+        parts = list_parts(reader, ws2, f2, item_ws, f, text, codes)
         statement = f"{ws2.name}({', '.join(parts)})"
         for _rec, ws, field in reversed(chain[1:-2]):
             statement = f"{ws.name}({field.name}={statement})"

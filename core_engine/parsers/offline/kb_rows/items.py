@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ....spec.model import Field, Worksheet
+from ....spec.model import Field, Worksheet, parse_type
 from ..words.match import Bag, best_enum, equalities, stem
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def row_names(vocabulary: "KBVocabulary", kb: Any) -> dict[tuple[str, str], dict
                     values = [v for v in kb.distinct_values(table, col.name, limit=500) if isinstance(v, str)]
                 except Exception:  # noqa: BLE001 - a column the KB cannot list is simply not a name column
                     continue
-                if values and len(values) * 4 >= info.row_count * 3 and all(len(v.split()) <= 5 for v in values):
+                if values and len(values) * 4 >= info.row_count * 3 and all(len(v.split()) <= 10 for v in values):
                     out[(stem(table), stem(col.name.split("_")[-1]))] = {_words(v): v for v in values if len(v) >= 3}
         cache[key] = out
     return cache[key]
@@ -66,10 +66,11 @@ def names_for(reader: "TurnReader", f: Field) -> dict[str, str]:
 def field_row_names(vocabulary: "KBVocabulary", kb: Any, f: Field) -> dict[str, str]:
     if kb is None or f.type != "str":
         return {}
-    words = {stem(w) for w in f.name.split("_") if w}
+    words = {s for w in f.name.split("_") if w for s in (stem(w), stem(w + "s"))}  # "course" names "courses"
+    said = {stem(w) for w in re.findall(r"[a-z]+", f.description.lower())}  # "The course code or title"
     out: dict[str, str] = {}
     for (table, column), names in row_names(vocabulary, kb).items():
-        if table in words and column in words and table != column:
+        if table in words and (column in words or column in said) and table != column:
             out.update(names)
     return out
 
@@ -78,11 +79,39 @@ def said_names(reader: "TurnReader", f: Field, text: str) -> list[tuple[int, str
     """(position, name) of each row name for `f` in the text, in order, longest first where they overlap."""
     low = _words(text)
     found: list[tuple[int, int, str]] = []
-    for normed, name in sorted(names_for(reader, f).items(), key=lambda kv: -len(kv[0])):
+    names = names_for(reader, f)
+    for normed, name in sorted(names.items(), key=lambda kv: -len(kv[0])):
         at = low.find(normed)
-        if at >= 0 and not any(s <= at < e or at <= s < at + len(normed) for s, e, _n in found):
-            found.append((at, at + len(normed), name))
+        if at >= 0 and not any(s <= at < e or at <= s < at + len(normed) - 1 for s, e, _n in found):
+            found.append((at, at + len(normed) - 1, name))  # names next to each other share the space between
+    if not found:
+        found = misspelt_names(low, names)
     return [(s, n) for s, _e, n in sorted(found)]
+
+
+def misspelt_names(low: str, names: dict[str, str]) -> list[tuple[int, int, str]]:
+    """Row names typed with a slip in each word ("chiken tika masala"): every word of the name close to the
+    word said (one edit in four letters), for names of two words or more, and only one name per place."""
+    from difflib import SequenceMatcher
+    words = [(m.start(), m.group(0)) for m in re.finditer(r"[a-z0-9]+", low)]
+    found: list[tuple[int, int, str]] = []
+    for normed, name in names.items():
+        target = normed.split()
+        n = len(target)
+        if n < 2:
+            continue
+        for i in range(len(words) - n + 1):
+            window = [w for _p, w in words[i:i + n]]
+            if any(a[0] != b[0] or abs(len(a) - len(b)) > 2 for a, b in zip(window, target)):
+                continue  # a slip keeps a word's first letter and about its length: most places end here
+            ratios = [SequenceMatcher(None, a, b).ratio() for a, b in zip(window, target)]
+            if min(ratios) >= 0.75 and window != target and sum(a == b for a, b in zip(window, target)) + \
+                    sum(r >= 0.85 for r in ratios) >= n:
+                start = words[i][0]
+                end = words[i + n - 1][0] + len(words[i + n - 1][1])
+                if not any(s < end and start < e for s, e, _n in found):
+                    found.append((start, end, name))
+    return found
 
 
 def name_field(reader: "TurnReader", ws: Worksheet) -> Field | None:
@@ -111,12 +140,19 @@ def named_answer(reader: "TurnReader", text: str, rec: Any, f: Field) -> bool:
 def item_task(reader: "TurnReader") -> tuple[Worksheet, Field, Worksheet] | None:
     """(task worksheet, its field of the item type, the item worksheet) when exactly one task worksheet holds
     items whose name field names KB rows."""
+    from ..lists.records import item_slots  # late: the lists package imports this module
     found = []
+    nested = {parse_type(f.type).worksheet for w in reader.spec.task_worksheets() for f in w.fields}
     for ws in reader.spec.task_worksheets():
+        if ws.name in nested:
+            continue  # a worksheet held by another (a list of items) is opened through it
         for f in ws.fields:
-            sub = reader.spec.worksheet(f.type) if f.kind == "input" else None
-            if sub is not None and sub.kind == "task" and name_field(reader, sub) is not None:
-                found.append((ws, f, sub))
+            sub = reader.spec.worksheet(parse_type(f.type).worksheet or "") if f.kind == "input" else None
+            if sub is None or sub.kind != "task":
+                continue
+            inner = item_slots(reader, sub) if name_field(reader, sub) is None else (sub, [])
+            if inner is not None and name_field(reader, inner[0]) is not None:  # the items, or a list of them
+                found.append((ws, f, inner[0]))
                 break
     return found[0] if len(found) == 1 else None
 
@@ -132,14 +168,15 @@ def item_request(reader: "TurnReader", text: str) -> bool:
     e = reader.expect
     if e is not None and (e.act != "ask" or e.rec.parent is not None or reader.view.kind_of(e.field) != "Enum"):
         return False
-    if not _ASKS_FOR.search(text) or _WH.match(text):
+    if _WH.match(text) or not (_ASKS_FOR.search(text) or _counted(text)):
         return False
     found = item_task(reader)
     if found is None:
         return False
     ws, _slot, sub = found
     if any(r.status == "active" for r in reader.state.of_worksheet(ws.name)):
-        return False
+        from ..lists.openings import named_items_opening  # late: the lists package imports this module
+        return e is None and named_items_opening(reader, text, sub, name_field(reader, sub))
     names = said_names(reader, name_field(reader, sub), text)
     if not names:
         return False
@@ -154,19 +191,39 @@ def item_request(reader: "TurnReader", text: str) -> bool:
     return True
 
 
+def _counted(text: str) -> bool:
+    """ "3 trays of X and 2 of Y": a statement that counts the items is a request for them, with no verb."""
+    from ..intents import is_question
+    from ..words.values import find_numbers
+    return not is_question(text) and bool(find_numbers(text))
+
+
 def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str], matched: list[str]) -> None:
     """Fill `kwargs` (the opening of `ws`) with one item record per row name said, each with its own options."""
     from ..tasks import literal
 
     for slot in ws.fields:
-        sub = reader.spec.worksheet(slot.type) if slot.kind == "input" else None
+        many = parse_type(slot.type).base == "List"  # `dishes: List[DishOrder]`: every item in one list
+        sub = reader.spec.worksheet(parse_type(slot.type).worksheet or "") if slot.kind == "input" else None
         nf = name_field(reader, sub) if sub is not None and sub.kind == "task" else None
+        if many and nf is not None:
+            names = said_names(reader, nf, text)
+            if names:
+                kwargs[slot.name] = "[" + ", ".join(_items(reader, sub, nf, names, text, matched)) + "]"
+                return
+            continue
+        if nf is None and sub is not None and sub.kind == "task" and _list_of_items(reader, sub):
+            inner: dict[str, str] = {}  # a list worksheet of such items ("dishes: DishList"): its items
+            item_values(reader, sub, text, inner, matched)
+            if inner:
+                kwargs[slot.name] = f"{sub.name}({', '.join(f'{k}={v}' for k, v in inner.items())})"
+                return
+            continue
         if nf is None or f"{nf.name}=" in str(kwargs.get(slot.name, "")):
             continue  # not an item, or already named: the items read here replace what the words gave it
         names = said_names(reader, nf, text)
         if not names:
             return
-        low = _words(text)
         values: dict[str, Any] = {}
         slots = [slot]
         for _ in names[1:]:
@@ -174,18 +231,54 @@ def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str
             if nxt is None:
                 break
             slots.append(nxt)
-        pieces = _pieces(low, [p for p, _n in names])
-        shared = shared_options(reader, sub, text, {nf.name})
-        for i, (s, (pos, name)) in enumerate(zip(slots, names)):
-            piece = pieces[i]
-            item = {nf.name: literal(name)}
-            own = item_options(reader, sub, piece.replace(_words(name).strip(), " "), {nf.name})
-            item.update({k: literal(v) for k, v in {**shared, **own}.items()})
-            kwargs[s.name] = f"{sub.name}({', '.join(f'{k}={v}' for k, v in item.items())})"
-            matched.append(name)
+        for s, item in zip(slots, _items(reader, sub, nf, names, text, matched)):
+            kwargs[s.name] = item
         for gate in values:
             kwargs.setdefault(gate, "True")
         return
+
+
+def _items(reader: "TurnReader", sub: Worksheet, nf: Field, names: list[tuple[int, str]], text: str,
+           matched: list[str]) -> list[str]:
+    """`Item(name=..., options...)` texts, one per name said, each with the options of its own piece."""
+    from ..tasks import literal
+
+    from ..lists.openings import ordinal_options  # late: the lists package imports this module
+
+    pieces = _pieces(_words(text), [p for p, _n in names])
+    pieces[0] = _own_clause(text, names[0][1], pieces[0])
+    by_index, pieces[-1] = ordinal_options(reader, sub, nf, pieces[-1], len(names))  # "..., the first large"
+    shared = shared_options(reader, sub, text, {nf.name})
+    out = []
+    for i, (piece, (_pos, name)) in enumerate(zip(pieces, names)):
+        item = {nf.name: literal(name)}
+        own = item_options(reader, sub, piece.replace(_words(name).strip(), " "), {nf.name})
+        item.update({k: literal(v) for k, v in {**shared, **own, **by_index.get(i, {})}.items()})
+        out.append(f"{sub.name}({', '.join(f'{k}={v}' for k, v in item.items())})")
+        matched.append(name)
+    return out
+
+
+_BOUNDARY = re.compile(r"[,;:]|\s[-\u2013\u2014]\s|\band\b", re.I)
+
+
+def _own_clause(text: str, first: str, piece: str) -> str:
+    """The first item's piece from the clause that names it: "catering for 40 people - X" leaves "40 people"
+    to the opening, not to X."""
+    m = re.search(r"\W+".join(map(re.escape, re.findall(r"[a-z0-9]+", first.lower()))), text, re.I)
+    cuts = [b.end() for b in _BOUNDARY.finditer(text, 0, m.start())] if m else []
+    head = _words(text[:cuts[-1]]).strip() if cuts else ""
+    body = piece.strip()
+    return " " + body[len(head):].strip() + " " if head and body.startswith(head) else piece
+
+
+def _list_of_items(reader: "TurnReader", ws: Worksheet) -> bool:
+    from ..lists.records import item_slots
+    inner = item_slots(reader, ws)
+    return inner is not None and name_field(reader, inner[0]) is not None
+
+
+_TIMES = re.compile(r"(?<![\w-])[x\u00d7]\s?(\d{1,3})\b|\b(\d{1,3})\s?[x\u00d7](?![\w-])", re.I)
 
 
 def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str]) -> dict[str, Any]:
@@ -196,6 +289,7 @@ def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str
     from ....dialogue.state import TaskRecord
 
     out: dict[str, Any] = {}
+    piece = _TIMES.sub(lambda m: f" {m.group(1) or m.group(2)} ", piece)  # "X x2", "2x X": a count
     bag = Bag.of(piece)
     for f in sub.fields:
         if f.kind == "input" and f.name not in skip and reader.view.kind_of(f) == "Enum":
@@ -221,9 +315,12 @@ _EVERY = re.compile(r"\b(?:each|both|all\s+of\s+them|for\s+all|for\s+both)\b", r
 
 
 def shared_options(reader: "TurnReader", sub: Worksheet, text: str, skip: set[str]) -> dict[str, Any]:
-    """ "..., 3 units each": the options of the last clause that says each, both or all go to every item."""
+    """ "..., 3 units each": the options of the clauses that say each, both or all go to every item."""
     every = [c for c in re.split(r"[,;]", text)[1:] if _EVERY.search(c)]
-    return item_options(reader, sub, every[-1], skip) if every else {}
+    out: dict[str, Any] = {}
+    for clause in every:  # "..., both for the whole term, 2 places each": every such clause
+        out.update(item_options(reader, sub, clause, skip))
+    return out
 
 
 _CLAUSE = re.compile(r"[\s,](?:and|plus|then|also|as\s+well\s+as)\s", re.I)

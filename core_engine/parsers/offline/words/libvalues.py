@@ -24,6 +24,8 @@ def is_phone_field(f: Field) -> bool:
     """A str field whose name or description says it holds a phone number."""
     name_words = set(f.name.lower().split("_"))
     desc_words = set(re.findall(r"[a-z]+", f.description.lower()))
+    if name_words & {"name", "email", "address"}:
+        return False  # contact_name, contact_email: the contact's name or address, not a number
     return bool(name_words & PHONE_WORDS or desc_words & (PHONE_WORDS - {"contact"}))
 
 

@@ -1,0 +1,55 @@
+"""Codes typed loosely in lower case ("cs161", "cs 168") written as the KB stores them ("CS 161").
+
+A KB column whose values are codes (letters then a number: "CS 161", "EF-52090" is not one) tells how a code
+is spelt. A token that is the same code but for case and spacing is rewritten to that spelling before the
+turn is read, so every rule sees the code as the KB has it. A code the KB does not hold is left as typed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..slots import KBVocabulary
+
+_CODE = re.compile(r"^([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})$")
+_SAID = re.compile(r"\b([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})\b")
+
+
+def kb_codes(vocabulary: "KBVocabulary", kb: Any) -> dict[str, str]:
+    """{code without case or spaces: the code as stored} for the KB's short text and list columns. Read once."""
+    cache = vocabulary.__dict__.setdefault("_kb_codes", {})
+    key = (id(kb), str(getattr(kb, "path", "")))
+    if key not in cache:
+        out: dict[str, str] = {}
+        for table, info in kb.tables().items():
+            for col in info.columns:
+                if col.free_text or col.type not in ("text", "str", "list"):
+                    continue
+                try:
+                    values = kb.distinct_values(table, col.name, limit=2000)
+                except Exception:  # noqa: BLE001 - a column the KB cannot list holds no codes to learn
+                    continue
+                for v in values:
+                    m = _CODE.match(v) if isinstance(v, str) else None
+                    if m:
+                        out.setdefault((m.group(1) + m.group(2)).lower(), v)
+        cache[key] = out
+    return cache[key]
+
+
+def as_stored(text: str, vocabulary: "KBVocabulary", kb: Any) -> str:
+    """The text with each code the KB holds written as the KB writes it."""
+    if kb is None or not _SAID.search(text):
+        return text
+    codes = kb_codes(vocabulary, kb)
+    if not codes:
+        return text
+
+    def fix(m: re.Match) -> str:
+        if not m.group(1).islower():
+            return m.group(0)  # "CS124" was typed with care: the user's spelling stays (and a query keeps it)
+        stored = codes.get((m.group(1) + m.group(2)).lower())
+        return stored if stored is not None else m.group(0)
+    return _SAID.sub(fix, text)
