@@ -24,7 +24,11 @@ SPEC = {
             {"value": "Check Repair", "description": "ask how a repair that was booked is going"}),
         {"name": "BookRepair", "kind": "task", "predicate": 'task == "Book Repair"', "api": "book", "fields": [
             field("bike_model", description="The make and model of the bike"),
+            field("frame_number", description="The serial number under the frame"),
             field("drop_off", "date", "The day you bring the bike in"),
+            field("fault", "Enum", "What is wrong with the bike", enum_values=[
+                {"value": "Brakes", "description": "the brakes squeal, rub or do not stop the bike"},
+                {"value": "Gears", "description": "the chain slips or the gears do not change"}]),
             field("phone", description="A phone number to call when it is ready"),
             field("confirm", "confirm", "Confirm the booking")]},
         {"name": "CheckRepair", "kind": "task", "predicate": 'task == "Check Repair"', "api": "status",
@@ -65,3 +69,12 @@ def test_the_weekend_is_the_coming_saturday():
     assert [d.value for d in find_dates("this weekend", dt.date(2024, 7, 7))] == ["2024-07-07"]  # a Sunday
     assert find_dates("next weekend", dt.date(2024, 7, 1)) == []
     assert find_dates("last weekend", dt.date(2024, 7, 1), past=True) == []
+
+
+def test_an_answer_naming_another_fields_option_by_its_description_fills_it(agent):
+    s, results = talk(agent, "I want to get my bike fixed", "a Brompton C2")
+    assert results[1].acts[0]["field"] == "frame_number"
+    r = s.turn("the chain keeps slipping on hills")  # the serial is asked; the words are the Gears option's
+    assert statements(r) == ['book_repair.fault = "Gears"'] and r.acts[-1]["field"] == "frame_number"
+    r = s.turn("hmm the bike is old")  # "bike" is in both descriptions: no option, the serial is asked again
+    assert not statements(r)
