@@ -114,9 +114,9 @@ the first three on 262f1d0, pet_grooming on 0519e1d (where the others stood at 5
 library_loans on a6af565 (never tuned on; 26/31 with the parser of 0519e1d), sports_centre on bad4be2 (the parser of
 main bfd216e, before the changes of its branch), hotel_desk on b785004 (session 6, helper B, before its branch)."""
 FLOORS = {"dental_clinic": 59, "shop_order": 49, "it_helpdesk": 38, "pet_grooming": 65, "library_loans": 31,
-          "sports_centre": 54, "hotel_desk": 39}
+          "sports_centre": 54, "hotel_desk": 50}
 """Turns fully right today: a change that loses one fails here (raise the floor when a change gains)."""
-FIRST_SCORES["catering_order"], FLOORS["catering_order"] = (12, 59), 55
+FIRST_SCORES["catering_order"], FLOORS["catering_order"] = (12, 59), 59
 """catering_order (a list of dishes, each with its options): first score on b785004, before the list mechanisms of
 session 6 (branch parserA, docs/evaluation.md)."""
 

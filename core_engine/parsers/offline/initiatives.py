@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ...spec.model import REFUSAL, Field, Worksheet, parse_type, snake_case
 from ...dialogue.state import TaskRecord
-from .words.match import Bag, content_stems, enum_scores, equalities, holds
+from .words.match import Bag, best_enum, content_stems, enum_scores, equalities, holds
 from .slots import find_mentions, shape
 from .words.values import find_dates, find_times, yes_no
 from .tasks import kwargs_text, literal, match_worksheet, open_worksheet
@@ -73,7 +73,7 @@ def other_fields(reader: "TurnReader", text: str) -> bool:
     mentions = find_mentions(text, open_fields, reader.view, reader.today, prefer=prefer)
     for m in mentions:
         reader.assign("value-for-other-field", m.matched, m.rec, m.field, m.value, how=m.how)
-    return bool(mentions) or _bare_name(reader, text, open_fields)
+    return bool(mentions) or _bare_name(reader, text, open_fields) or _option_by_description(reader, text, open_fields)
 
 
 _NOT_NAME_WORDS = frozenset("""next last this coming morning afternoon evening night noon midnight today tomorrow
@@ -103,6 +103,25 @@ def _bare_name(reader: "TurnReader", text: str, open_fields: list[tuple[TaskReco
         return False
     rec, f = names[0]
     reader.assign("value-for-other-field", name, rec, f, name, how="a name while another field is asked")
+    return True
+
+
+def _option_by_description(reader: "TurnReader", text: str, open_fields: list[tuple[TaskRecord, Field]]) -> bool:
+    """ "the air con is making a loud rattling noise" while the room number is asked: the turn's words name one
+    option of another unfilled enum field of the record asked, by the option's name or description ("the air
+    conditioning, the heater ..."), and no other option as much; the question asked is asked again. Never a
+    question, and nothing when two fields are reached or two options tie."""
+    from .intents import is_question  # late: intents is a large module only this rare path needs
+    e = reader.expect
+    if e is None or e.act != "ask" or is_question(text):
+        return False
+    bag = Bag.of(text)
+    found = [(r, f, best) for r, f in open_fields if r.var == e.rec.var and f.name != e.field.name
+             and reader.view.kind_of(f) == "Enum" and (best := best_enum(f, bag, minimum=1)) is not None]
+    if len(found) != 1:
+        return False
+    rec, f, (value, words) = found[0]
+    reader.assign("value-for-other-field", " ".join(words), rec, f, value, how="an option's words while another field is asked")
     return True
 
 

@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .kb_rows.spans import said_inside_kb_name
-from ...spec.model import Worksheet
+from ...spec.model import Field, Worksheet
 from ...dialogue.state import ref_target
 from .words.libvalues import name_span
 from .words.match import field_stems, stem
@@ -174,3 +174,47 @@ def proposed_row(reader: "TurnReader", ws: Worksheet, field: str, text: str) -> 
                     return f"{kb.var}.result[{i}]"
         return None
     return None
+
+
+_DESCRIBED_REFERENCE = re.compile(r"\b(?P<letters>[A-Z]{1,6})(?P<sep>[-/]?)(?P<digits>\d{3,})\b")
+"""An example reference in a field's texts: "Your order number, like HK-1234"."""
+
+
+def reference_shapes(f: Field) -> list[re.Pattern[str]]:
+    """The shapes of the example references a field's description and examples give: the same letters, the
+    same separator (or none) and as many digits ("HK-1234" fits "HK-4471" and "hk4471", not "HK-44")."""
+    return [re.compile(rf"{re.escape(m.group('letters'))}{re.escape(m.group('sep'))}?\d{{{len(m.group('digits'))}}}",
+                       re.I)
+            for text in (f.description, *f.examples) for m in _DESCRIBED_REFERENCE.finditer(text)]
+
+
+def task_by_reference(reader: "TurnReader", text: str) -> bool:
+    """ "where's my order? it's HK-4471": a reference of the shape a field's description shows opens the task that
+    holds the field, with the reference as its value, when exactly one field of one closed task takes it. A task
+    in progress is left only on a switch cue ("actually ... instead"); the open task's own field is an answer."""
+    from .words.semantic import _SWITCH, _roots, apply_reading, current_task  # late: semantic imports tasks
+    from .words.semantic_index import Entry, Ranked
+    tokens = list(dict.fromkeys(m.group(0) for m in _ID_TOKEN.finditer(text)))
+    fits = [(ws, f, t) for ws in reader.spec.task_worksheets() for f in ws.fields
+            if f.kind == "input" and reader.view.kind_of(f) == "str"
+            for shape_ in reference_shapes(f) for t in tokens if shape_.fullmatch(t)]
+    if len({(ws.name, f.name) for ws, f, _t in fits}) != 1 or len({t for *_x, t in fits}) != 1:
+        return False
+    ws, f, token = fits[0]
+    if any(r.status == "active" for r in reader.state.of_worksheet(ws.name)) or said_inside_kb_name(reader, text, token):
+        return False
+    current, start = current_task(reader), reader.spec.start_worksheet()
+    roots = _roots(reader)
+    if current is not None and (start is None or current.worksheet != start.name) \
+            and roots.get(current.worksheet, current.worksheet) != roots.get(ws.name, ws.name):
+        if not _SWITCH.search(text):
+            return False
+        reader.emit("task-by-reference", token, f"exitws({current.var})", field=f.name)
+    ranked = Ranked(Entry("task", ws.name), 1.0, token, None, 0.0)
+    switching = any(r["rule"] == "task-by-reference" for r in reader.rules)  # the new task's option replaces the old
+    if not apply_reading(reader, ranked, text, "switch-task" if switching else "task-by-reference"):
+        return False
+    opened = [m.group(1) for line in reader.lines for m in [re.match(rf"(\w+) = {ws.name}\(", line)] if m]
+    if opened and not any(literal(token) in line for line in reader.lines):  # a field not named like a code
+        reader.emit("task-by-reference", token, f"{opened[-1]}.{f.name} = {literal(token)}")
+    return True

@@ -45,6 +45,7 @@ from .kb_rows.items import item_request, named_answer
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .kb_rows.codes import as_stored
+from .openings import task_by_reference
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
@@ -212,7 +213,7 @@ class TurnReader:
         if self.answered and (chit_chat(rest, after_answer=True) or closing(rest)):
             self.note("chit-chat", rest)
             return
-        for rule in (self._small_talk, self._switch, self._choose, self._lists, self._correction, self._refusal,
+        for rule in (self._small_talk, self._reference, self._switch, self._choose, self._lists, self._correction, self._refusal,
                      self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
                      self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
@@ -305,6 +306,9 @@ class TurnReader:
 
     def _switch(self, text: str) -> bool:
         return switch_task(self, text)
+
+    def _reference(self, text: str) -> bool:
+        return task_by_reference(self, text)
 
     def _semantic_task(self, text: str) -> bool:
         """A task in the user's own words (after the lexical readings, before questions and searches)."""

@@ -37,7 +37,14 @@ def find_phones(text: str) -> list[Span]:
     for m in phonenumbers.PhoneNumberMatcher(text, _DEFAULT_REGION, leniency=phonenumbers.Leniency.POSSIBLE):
         if sum(c.isdigit() for c in m.raw_string) >= 7:
             out.append(Span(m.raw_string, m.start, m.end, m.raw_string))
+    if not out:  # "07700 900123": a national number outside the default region, with its trunk prefix 0
+        out = [Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _TRUNK_NUMBER.finditer(text)
+               if 8 <= sum(c.isdigit() for c in m.group(0)) <= 12]
     return out
+
+
+_TRUNK_NUMBER = re.compile(r"(?<![\w+/.-])(?:\(0\d{1,4}\)|0\d{1,4})(?:[ -]?\d{2,4}){1,3}(?![\w/.-])")
+"""A number dialled within its country: a leading 0 (in brackets or not), then groups of digits."""
 
 
 def bare_yes_no(text: str) -> bool:

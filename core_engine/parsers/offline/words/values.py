@@ -191,6 +191,8 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         if lead == "next" and ahead == 0:
             ahead = 7
         add(today + dt.timedelta(days=ahead), m)
+    for m in _WEEKEND_RE.finditer(text) if not past else ():
+        add(today + dt.timedelta(days=max(5 - today.weekday(), 0)), m)  # Saturday, or today on a Sunday
     for m in _IN_DAYS_RE.finditer(text):
         n = int(m.group(1)) if m.group(1).isdigit() else UNITS[m.group(1).lower()]
         add(today + dt.timedelta(days=n), m)
@@ -208,6 +210,9 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     return _longest_first([s for s in found if not any(s.overlaps(x) for x in slips)])
 
 
+_WEEKEND_RE = re.compile(r"\b(?:the|this(?:\s+coming)?|coming)\s+weekend\b", re.I)
+"""A stay or an event "for the weekend": it starts on the coming Saturday (today when the weekend has begun).
+"next weekend" is left alone: people mean this one or the one after."""
 POSITION_NOUNS = r"(?:one|ones|option|options|choice|result|results|row|item|entry|on\s+the\s+list)\b"
 """After an ordinal, these make it a position in a list ("the 2nd one"), not a day of the month."""
 _IN_WEEKS_RE = re.compile(r"\bin\s+(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\b|"
