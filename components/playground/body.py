@@ -21,6 +21,8 @@ from components.playground.state_inspector import render_state
 from core_engine import GenieError
 
 
+PLAYGROUND_CSS = CHAT_CSS + STATE_CSS  # the chat's and the state's style, one style-only element on the page
+
 VIEWS = ["State", "Trace", "Edit & inject", "Replay"]  # what the inspector shows, one at a time
 
 
@@ -54,7 +56,6 @@ def chat_and_inspector(pg: Any, project: Any, agent: Any, settings: Any, drawn_f
     spec = conv.session.agent.spec
     chat_col, inspect_col = st.columns([5, 7], gap="medium")
     with chat_col:
-        st.html(CHAT_CSS + STATE_CSS)  # style only (Streamlit puts it in the event container), the same every run
         history = st.empty()
         text = st.chat_input("Say something to the agent", key="pg-chat-input")
         if text:
@@ -96,4 +97,4 @@ def chat_and_inspector(pg: Any, project: Any, agent: Any, settings: Any, drawn_f
             render_state(spec, pg.state_at(k), pg.state_at(k - 1) if k else None, turn=k)
 
 
-__all__ = ["chat_and_inspector", "outside", "turn_picker"]
+__all__ = ["PLAYGROUND_CSS", "chat_and_inspector", "outside", "turn_picker"]

@@ -9,7 +9,7 @@ recorded in a conversation log of the project file.
 import streamlit as st
 
 from components import session as ss
-from components.playground.body import chat_and_inspector, outside
+from components.playground.body import PLAYGROUND_CSS, chat_and_inspector, outside
 from components.playground.controls import conversation_bar
 
 project = ss.require_project()
@@ -23,4 +23,5 @@ conversation_bar(pg, project, agent, settings)
 if pg.current is None:
     st.stop()
 
+st.html(PLAYGROUND_CSS)  # style only, drawn by full runs only: a chat turn's fragment run does not re-send it
 chat_and_inspector(pg, project, agent, settings, outside(pg, project))
