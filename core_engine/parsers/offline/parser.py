@@ -38,7 +38,10 @@ from ...errors import GenieError
 from ...spec.model import REFUSAL, Field, parse_type
 from ...dialogue.state import TaskRecord, ref_target
 from ..base import ParseContext, ParseResult
+from .words.addresses import address_answer, address_beside
 from .words.answers import AnswerReader
+from .words.colours import rest_of_answer
+from .words.option_words import described_option
 from .edits import change_rule, same_as_rule, special_request_rule
 from .focus import decontextualise, is_bare_request, narrow_previous, state_question
 from .kb_rows.items import item_request, named_answer
@@ -453,6 +456,12 @@ class TurnReader:
                 self.assign("answer-semantic", ranked.text, e.rec, e.field, value, type="Enum", **ranked.trace())
                 self.answered = True
                 return True
+            value = described_option(e.field, text)
+            if value is not None:  # "3 months is enough": words only that option's description has
+                self.rules = [r for r in self.rules if r["rule"] != "enum-uncertain"]
+                self.assign("answer-option-words", text, e.rec, e.field, value, type="Enum")
+                self.answered = True
+                return True
         if kind in ("str", "task", "bool", "confirm", "Enum"):
             return False
         if kind == "row":
@@ -622,6 +631,10 @@ class TurnReader:
         if named_answer(self, text, e.rec, e.field):
             self.answered = True
             return True
+        if address_answer(self, text, e.rec, e.field):
+            self.answered = True
+            return True
+        text = address_beside(self, text, e.rec, e.field)
         several = self.answers.multi_fill(text, e.rec, e.field)
         if several:
             for f, value, piece in several:
@@ -638,12 +651,17 @@ class TurnReader:
         extras = find_mentions(text, self.candidates(records=[e.rec], unfilled_only=True, exclude=e.field),
                                self.view, self.today, prefer=e.rec)
         coded = code_value(text) is not None
+        rest = None
+        if extras and shape(e.field) == "short" and all(m.how in ("colour", "address") for m in extras):
+            rest = rest_of_answer(text, [m.span for m in extras if m.span is not None])  # "black Ford Focus"
+            value = rest or value
         if extras and not coded and not _leftover(text, extras):
             pass  # "four units": every word went to another field; nothing is left for this one
         elif shape(e.field) == "short" and not coded and not extras and (doubt := doubtful_value(self, e.field, value)):
             self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
                                                              "the question is asked again")
-        elif not extras or coded or len(text.split()) <= 3 or (shape(e.field) in ("name", "email") and value in text):
+        elif not extras or coded or rest or len(text.split()) <= 3 or \
+                (shape(e.field) in ("name", "email") and value in text):
             rule = "free-text" if shape(e.field) == "short" else "answer-to-ask"
             self.assign(rule, text, e.rec, e.field, value, type="str", shape=shape(e.field))
             self.answered = True
