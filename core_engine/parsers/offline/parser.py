@@ -38,21 +38,21 @@ from ...errors import GenieError
 from ...spec.model import REFUSAL, Field, parse_type
 from ...dialogue.state import TaskRecord, ref_target
 from ..base import ParseContext, ParseResult
-from .words.addresses import address_answer, address_beside
-from .words.answers import AnswerReader
-from .words.colours import rest_of_answer
-from .words.option_words import described_option
 from .edits import change_rule, same_as_rule, special_request_rule
 from .focus import decontextualise, is_bare_request, narrow_previous, state_question
 from .kb_rows.items import item_request, named_answer
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
+from .parts.addresses import address_answer, address_beside
+from .parts.colours import rest_of_answer
+from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
 from .openings import task_by_reference
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
+from .words.answers import AnswerReader
 from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, same_word, stem
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request

@@ -24,8 +24,8 @@ from .words.counts import head_count, people_sum_span
 from .words.negation import without_negated
 from .words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
 from .kb_rows.items import field_row_names
-from .words.addresses import find_addresses, is_address_field
-from .words.colours import find_colours, is_colour_field
+from .parts.addresses import find_addresses, is_address_field
+from .parts.colours import find_colours, is_colour_field
 from .words.libvalues import find_phones, is_phone_field
 from .words.values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers,
                              find_times, free, normalise)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ....spec.model import Field
-from .values import Span
+from ..words.values import Span
 
 _COLOURS = ("black|white|grey|gray|silver|red|blue|green|yellow|orange|brown|beige|purple|gold|golden|maroon|"
             "navy|pink|tan|bronze|burgundy|teal|turquoise|cream|violet")

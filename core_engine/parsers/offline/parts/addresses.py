@@ -9,7 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ....spec.model import Field
-from .values import Span
+from ..words.values import Span
 
 if TYPE_CHECKING:
     from ....dialogue.state import TaskRecord

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ....spec.model import Field
-from .match import content_stems
+from ..words.match import content_stems
 
 _NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                  "sixteen seventeen eighteen nineteen twenty").split()
