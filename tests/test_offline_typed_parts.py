@@ -2,7 +2,8 @@
 
 A street address is taken out of the words around it ("I'm staying at ..."), and beside another field's
 answer it fills the address field; a basic colour word beside a model fills the colour field and leaves the
-model; an answer that says words only one option's description has ("6 months") chooses that option.
+model; several comma parts go each to the field whose name word leads it or whose description's example
+it is shaped like ("e.g. Trek FX"); an answer that says words only one option's description has ("6 months") chooses that option.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ SPEC = {
              field("cover", "Enum", "The repair cover", enum_values=[
                  {"value": "Basic", "description": "lasts one month"},
                  {"value": "Plus", "description": "lasts six months, spare parts included"}]),
+             field("frame_serial", description="The serial engraved under the frame"),
              field("confirm", "confirm", "Confirm the pickup")]},
     ],
     "apis": [{"name": "book_pickup"}],
@@ -71,3 +73,15 @@ def test_words_only_one_options_description_has_choose_it(agent):
                        "6 months")
     assert results[-2].acts[-1]["field"] == "cover"
     assert statements(results[-1]) == ['book_pickup.cover = "Plus"']
+
+
+def test_comma_parts_go_to_the_field_named_or_shaped_like_its_example(agent):
+    _s, results = talk(agent, "I'd like a bike pickup", "Ana Ruiz", "7 Mill Road", "serial is TX4410, a blue Trek FX")
+    assert results[-2].acts[-1]["field"] == "bike_model"
+    assert set(statements(results[-1])) == {'book_pickup.frame_serial = "TX4410"',
+                                            'book_pickup.bike_model = "Trek FX"',
+                                            'book_pickup.frame_colour = "blue"'}
+    assert {x["rule"] for x in rules(results[-1])} == {"labelled-part"}
+    # a part that no field's name or example places: nothing is read in parts
+    _s, results = talk(agent, "I'd like a bike pickup", "Ana Ruiz", "7 Mill Road", "serial TX4410, kind of old")
+    assert not any(x["rule"] == "labelled-part" for x in rules(results[-1]))

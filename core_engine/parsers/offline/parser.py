@@ -45,6 +45,7 @@ from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .parts.addresses import address_answer, address_beside
 from .parts.colours import rest_of_answer
+from .parts.labelled import labelled_parts
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
 from .openings import task_by_reference
@@ -635,6 +636,12 @@ class TurnReader:
             self.answered = True
             return True
         text = address_beside(self, text, e.rec, e.field)
+        parts = labelled_parts(self, text, e.rec, e.field)
+        if parts:  # "plate is 8KJD203, its a blue Honda Civic": each part to its own field
+            for f, value, piece in parts:
+                self.assign("labelled-part", piece, e.rec, f, value)
+            self.answered = True
+            return True
         several = self.answers.multi_fill(text, e.rec, e.field)
         if several:
             for f, value, piece in several:
