@@ -85,3 +85,9 @@ def test_comma_parts_go_to_the_field_named_or_shaped_like_its_example(agent):
     # a part that no field's name or example places: nothing is read in parts
     _s, results = talk(agent, "I'd like a bike pickup", "Ana Ruiz", "7 Mill Road", "serial TX4410, kind of old")
     assert not any(x["rule"] == "labelled-part" for x in rules(results[-1]))
+
+
+def test_a_name_with_accented_letters_is_a_name(agent):
+    _s, [r] = talk(agent, "I'd like a bike pickup. I'm Zoé Ibáñez and I live at 3 Elm Court")
+    said = " ".join(statements(r))
+    assert 'owner_name="Zoé Ibáñez"' in said and 'home_address="3 Elm Court"' in said
