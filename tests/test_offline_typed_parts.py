@@ -2,7 +2,8 @@
 
 A street address is taken out of the words around it ("I'm staying at ..."), and beside another field's
 answer it fills the address field; a basic colour word beside a model fills the colour field and leaves the
-model; several comma parts go each to the field whose name word leads it or whose description's example
+model; a yes/no field described as a contrast ("... rather than the customer") takes "it's my own" as no and
+its first side's words as yes; several comma parts go each to the field whose name word leads it or whose description's example
 it is shaped like ("e.g. Trek FX"); an answer that says words only one option's description has ("6 months") chooses that option.
 """
 
@@ -32,6 +33,7 @@ SPEC = {
                  {"value": "Basic", "description": "lasts one month"},
                  {"value": "Plus", "description": "lasts six months, spare parts included"}]),
              field("frame_serial", description="The serial engraved under the frame"),
+             field("is_rental", "bool", "Whether the bike belongs to a hire shop rather than the customer"),
              field("confirm", "confirm", "Confirm the pickup")]},
     ],
     "apis": [{"name": "book_pickup"}],
@@ -91,3 +93,14 @@ def test_a_name_with_accented_letters_is_a_name(agent):
     _s, [r] = talk(agent, "I'd like a bike pickup. I'm Zoé Ibáñez and I live at 3 Elm Court")
     said = " ".join(statements(r))
     assert 'owner_name="Zoé Ibáñez"' in said and 'home_address="3 Elm Court"' in said
+
+
+def test_a_contrast_field_reads_its_sides_in_words(agent):
+    before = ("I'd like a bike pickup", "Ana Ruiz", "7 Mill Road", "Trek FX", "red", "6 months", "TX4410")
+    _s, results = talk(agent, *before, "it's my own one")
+    assert results[-2].acts[-1]["field"] == "is_rental"
+    assert statements(results[-1]) == ["book_pickup.is_rental = False"]
+    _s, results = talk(agent, *before, "from the hire shop actually")
+    assert statements(results[-1]) == ["book_pickup.is_rental = True"]
+    _s, results = talk(agent, *before, "it's a bike")  # the subject's words say neither side
+    assert not statements(results[-1])

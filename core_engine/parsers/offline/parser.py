@@ -45,6 +45,7 @@ from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .parts.addresses import address_answer, address_beside
 from .parts.colours import rest_of_answer
+from .parts.contrast import contrast_answer
 from .parts.labelled import labelled_parts
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
@@ -463,6 +464,10 @@ class TurnReader:
                 self.assign("answer-option-words", text, e.rec, e.field, value, type="Enum")
                 self.answered = True
                 return True
+        if kind == "bool" and (said := contrast_answer(e.field, text, e.rec.worksheet)) is not None:
+            self.assign("answer-contrast", text, e.rec, e.field, said)  # "it's a company car actually"
+            self.answered = True
+            return True
         if kind in ("str", "task", "bool", "confirm", "Enum"):
             return False
         if kind == "row":

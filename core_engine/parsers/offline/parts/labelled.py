@@ -3,16 +3,17 @@ Honda Civic" to the plate asked: the plate, the make and model, the colour).
 
 Each comma part goes to one field: by the field's own name word leading it ("plate 5TRW118"), or by the shape
 of the example in the field's description ("e.g. Toyota Corolla": capitalised words), or, for a lone code, to
-the field asked. A colour word goes to a colour field. A part that none of these places makes the whole
+the field asked, or to the record's one yes/no field when it says a side of that field's contrast. A colour word goes to a colour field. A part that none of these places makes the whole
 reading fail: the answer is then read as before, since a wrong value is worse than none."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ....spec.model import Field
 from ..slots import shape
 from .colours import find_colours, is_colour_field
+from .contrast import contrast_answer
 
 if TYPE_CHECKING:
     from ....dialogue.state import TaskRecord
@@ -36,14 +37,15 @@ def _code(part: str) -> bool:
     return " " not in part and len(part) >= 4 and bool(re.search(r"\d", part)) and bool(re.search(r"[A-Za-z]", part))
 
 
-def labelled_parts(reader: "TurnReader", text: str, rec: "TaskRecord", asked: Field) -> list[tuple[Field, str, str]]:
+def labelled_parts(reader: "TurnReader", text: str, rec: "TaskRecord", asked: Field) -> list[tuple[Field, Any, str]]:
     """(field, value, words) for every part of the turn, or [] when some part has no field."""
     view = reader.view
     fields = [g for g in view.input_fields(rec) if view.kind_of(g) == "str" and shape(g) == "short"
               and (g.name == asked.name or view.unfilled(rec, g))]
     if len(fields) < 2 or "," not in text:
         return []
-    out: list[tuple[Field, str, str]] = []
+    flags = [g for g in view.input_fields(rec) if view.kind_of(g) == "bool" and view.unfilled(rec, g)]
+    out: list[tuple[Field, Any, str]] = []
     body = text
     tints = [g for g in fields if is_colour_field(g)]
     colours = find_colours(text)
@@ -70,6 +72,10 @@ def labelled_parts(reader: "TurnReader", text: str, rec: "TaskRecord", asked: Fi
             continue
         if _code(part) and asked in free:
             out.append((asked, part, part))
+            continue
+        said = contrast_answer(flags[0], part, rec.worksheet) if len(flags) == 1 else None
+        if said is not None and flags[0] not in [o[0] for o in out]:
+            out.append((flags[0], said, part))  # "it's my own": the yes/no field's contrast
             continue
         return []
     return out if len({o[0].name for o in out}) == len(out) >= 2 else []
