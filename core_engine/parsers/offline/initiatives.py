@@ -27,10 +27,10 @@ if TYPE_CHECKING:
     from .parser import TurnReader
 
 _INTRO = re.compile(r"\b(?i:my\s+name\s+is|my\s+name's|this\s+is|i\s+am|i'm|call\s+me)\s+"
-                    r"(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){0,3})\b")
+                    r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){0,3})\b")
 
 
-_HERE = re.compile(r"(?:^|(?<=[,.!;]\s)|(?<=[,.!;]))\s*(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){1,3})\s+"
+_HERE = re.compile(r"(?:^|(?<=[,.!;]\s)|(?<=[,.!;]))\s*(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})\s+"
                    r"(?:here|speaking)\b")
 """A self-introduction the other way round: "Hi, Aisha Khan here, ..." (two or more capitalised words)."""
 
@@ -78,7 +78,7 @@ def other_fields(reader: "TurnReader", text: str) -> bool:
 
 _NOT_NAME_WORDS = frozenset("""next last this coming morning afternoon evening night noon midnight today tomorrow
 tonight weekend week month early late please thanks thank yes no none nothing maybe sure both all just only""".split())
-_BARE_NAME = re.compile(r"^\s*(?P<name>[A-Z][a-z'-]+(?:\s+(?:[A-Z][a-z'-]+|de|van|von|da|di|le|la)){1,3})\s*[.!]?\s*$")
+_BARE_NAME = re.compile(r"^\s*(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+|de|van|von|da|di|le|la)){1,3})\s*[.!]?\s*$")
 
 
 def _bare_name(reader: "TurnReader", text: str, open_fields: list[tuple[TaskRecord, Field]]) -> bool:

@@ -114,9 +114,9 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
 
 
 _SELF_INTRO = re.compile(r"(?:^|\b)(?i:i\s+am|i'm|this\s+is|my\s+name\s+is)\s+"
-                         r"(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){1,3})\s*$")
+                         r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})\s*$")
 """A whole clause that introduces the speaker by first and last name ("I'm Ben Carter")."""
-_APPOSITIVE = re.compile(r"\b(?:my|our|his|her)\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)")
+_APPOSITIVE = re.compile(r"\b(?:my|our|his|her)\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+)?)")
 """A name after a noun: "my dog Pepper", "our son Leo Park" (the noun says whose name it is)."""
 _NOT_NAME_WORDS = {"I", "The", "My", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
                    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",

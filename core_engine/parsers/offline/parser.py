@@ -38,18 +38,23 @@ from ...errors import GenieError
 from ...spec.model import REFUSAL, Field, parse_type
 from ...dialogue.state import TaskRecord, ref_target
 from ..base import ParseContext, ParseResult
-from .words.answers import AnswerReader
 from .edits import change_rule, same_as_rule, special_request_rule
 from .focus import decontextualise, is_bare_request, narrow_previous, state_question
 from .kb_rows.items import item_request, named_answer
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
+from .parts.addresses import address_answer, address_beside
+from .parts.colours import rest_of_answer
+from .parts.contrast import contrast_answer
+from .parts.labelled import labelled_parts
+from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
 from .openings import task_by_reference
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
+from .words.answers import AnswerReader
 from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, same_word, stem
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
@@ -453,6 +458,16 @@ class TurnReader:
                 self.assign("answer-semantic", ranked.text, e.rec, e.field, value, type="Enum", **ranked.trace())
                 self.answered = True
                 return True
+            value = described_option(e.field, text)
+            if value is not None:  # "3 months is enough": words only that option's description has
+                self.rules = [r for r in self.rules if r["rule"] != "enum-uncertain"]
+                self.assign("answer-option-words", text, e.rec, e.field, value, type="Enum")
+                self.answered = True
+                return True
+        if kind == "bool" and (said := contrast_answer(e.field, text, e.rec.worksheet)) is not None:
+            self.assign("answer-contrast", text, e.rec, e.field, said)  # "it's a company car actually"
+            self.answered = True
+            return True
         if kind in ("str", "task", "bool", "confirm", "Enum"):
             return False
         if kind == "row":
@@ -622,6 +637,16 @@ class TurnReader:
         if named_answer(self, text, e.rec, e.field):
             self.answered = True
             return True
+        if address_answer(self, text, e.rec, e.field):
+            self.answered = True
+            return True
+        text = address_beside(self, text, e.rec, e.field)
+        parts = labelled_parts(self, text, e.rec, e.field)
+        if parts:  # "plate is 8KJD203, its a blue Honda Civic": each part to its own field
+            for f, value, piece in parts:
+                self.assign("labelled-part", piece, e.rec, f, value)
+            self.answered = True
+            return True
         several = self.answers.multi_fill(text, e.rec, e.field)
         if several:
             for f, value, piece in several:
@@ -638,12 +663,17 @@ class TurnReader:
         extras = find_mentions(text, self.candidates(records=[e.rec], unfilled_only=True, exclude=e.field),
                                self.view, self.today, prefer=e.rec)
         coded = code_value(text) is not None
+        rest = None
+        if extras and shape(e.field) == "short" and all(m.how in ("colour", "address") for m in extras):
+            rest = rest_of_answer(text, [m.span for m in extras if m.span is not None])  # "black Ford Focus"
+            value = rest or value
         if extras and not coded and not _leftover(text, extras):
             pass  # "four units": every word went to another field; nothing is left for this one
         elif shape(e.field) == "short" and not coded and not extras and (doubt := doubtful_value(self, e.field, value)):
             self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
                                                              "the question is asked again")
-        elif not extras or coded or len(text.split()) <= 3 or (shape(e.field) in ("name", "email") and value in text):
+        elif not extras or coded or rest or len(text.split()) <= 3 or \
+                (shape(e.field) in ("name", "email") and value in text):
             rule = "free-text" if shape(e.field) == "short" else "answer-to-ask"
             self.assign(rule, text, e.rec, e.field, value, type="str", shape=shape(e.field))
             self.answered = True

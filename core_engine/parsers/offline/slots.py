@@ -24,6 +24,8 @@ from .words.counts import head_count, people_sum_span
 from .words.negation import without_negated
 from .words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
 from .kb_rows.items import field_row_names
+from .parts.addresses import find_addresses, is_address_field
+from .parts.colours import find_colours, is_colour_field
 from .words.libvalues import find_phones, is_phone_field
 from .words.values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers,
                              find_times, free, normalise)
@@ -262,6 +264,12 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     if phones:
         add(find_phones(text), phones, "phone")  # as typed: "(555) 880-1200"
         strs = [c for c in strs if c not in phones]
+    places = [c for c in strs if is_address_field(c[1])]
+    if places:
+        add(find_addresses(text), places, "address")  # "301 Cedar Boulevard" beside the name asked
+    tints = [c for c in strs if is_colour_field(c[1])]
+    if tints:
+        add(find_colours(text), tints, "colour")  # "black Ford Focus": the colour beside the model
     dates, times = find_dates(text, today), find_times(text)
     add(dates, of_kind("date"), "date")
     add(dates, [c for c in strs if shape(c[1]) == "date" and field_mention(c[1], bag)[0] > 0], "date",

@@ -1,0 +1,78 @@
+"""Street addresses in a turn, for a str field whose name or description speaks of an address.
+
+"I live at 14 Alder Street" answers the home address with "14 Alder Street"; "Li Wei, 301 Cedar Boulevard"
+gives the name asked and, beside it, the address. An address is a house number, one to four words and a
+street-type word (English street types, not any agent's values); an e-mail address is never one."""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ....spec.model import Field
+from ..words.values import Span
+
+if TYPE_CHECKING:
+    from ....dialogue.state import TaskRecord
+    from ..parser import TurnReader
+
+_STREET_TYPES = (r"street|st|road|rd|avenue|ave|av|boulevard|blvd|lane|ln|court|ct|drive|dr|way|place|pl|"
+                 r"terrace|ter|crescent|cres|close|highway|hwy|parkway|pkwy|square|sq|alley|circle|cir|"
+                 r"plaza|row|walk|trail|grove|gardens|hill|park")
+_FUNCTION_WORDS = {"and", "or", "the", "a", "an", "at", "in", "on", "for", "is", "to", "of", "my", "with", "but",
+                   "it", "its", "it's", "are", "was", "by", "from", "not", "no", "please"}
+_ADDRESS = re.compile(rf"(?<![\w@.-])(\d{{1,5}}[A-Za-z]?)\s+((?:[A-Za-z][\w'’.-]*\s+){{1,4}}?)({_STREET_TYPES})\b\.?",
+                      re.I)
+
+
+def is_address_field(f: Field) -> bool:
+    """A str field for a postal or street address (not an e-mail address)."""
+    words = set(f.name.lower().split("_")) | set(re.findall(r"[a-z-]+", f.description.lower()))
+    return "address" in words and not words & {"email", "e-mail", "mail", "ip", "web", "url"}
+
+
+def find_addresses(text: str) -> list[Span]:
+    """Street addresses as typed ("14 Alder Street", "220 Harbor View Rd."), without a trailing full stop."""
+    out = []
+    for m in _ADDRESS.finditer(text):
+        words = m.group(2).split()
+        if any(w.lower() in _FUNCTION_WORDS for w in words):
+            continue  # "7 and the place": words of a sentence, not a street's name
+        raw = m.group(0)
+        value = raw.rstrip(".")
+        out.append(Span(value, m.start(), m.start() + len(value), value))
+    return out
+
+
+def address_answer(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field) -> bool:
+    """The asked address field takes the one street address in the answer, not the words around it ("I live
+    at ..."); the rest of the turn may fill other fields of the record."""
+    if "address" not in f.name.lower().split("_") or not is_address_field(f):
+        return False  # a location "street address, intersection or landmark" takes the whole answer
+    spans = find_addresses(text)
+    if len(spans) != 1 or not _LEAD_IN.search(text[:spans[0].start]):
+        return False  # "Unit 4, 18 Dockside Road" or "42 Orchard Lane, Millbrook": the answer as it is
+    value = text[spans[0].start:].strip(" .!?")  # from the house number on: "..., Millbrook" stays
+    reader.assign("answer-address", value, rec, f, value, type="str", shape="address")
+    return True
+
+
+_LEAD_IN = re.compile(r"^[^\d,]*\b(?:at|on|is|in)\s+$", re.I)
+"""Words before the address that lead it in ("I live at ", "it's on ", "address is "), with no number."""
+
+
+def address_beside(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field) -> str:
+    """A street address beside the answer to another field ("Li Wei, 301 Cedar Boulevard" to the name) fills
+    the record's unfilled address field; the rest of the turn is read as the answer."""
+    if is_address_field(f):
+        return text
+    places = [g for g in reader.view.input_fields(rec) if reader.view.kind_of(g) == "str" and is_address_field(g)
+              and reader.view.unfilled(rec, g)]
+    spans = find_addresses(text)
+    if len(places) != 1 or len(spans) != 1:
+        return text
+    rest = (text[:spans[0].start] + text[spans[0].end:]).strip(" ,;.")
+    rest = re.sub(r"\s*(?:,|\band\b)?\s*(?:i\s+live|i'm|i\s+am|living|based)\s+(?:at|in|on)\s*$", "", rest, flags=re.I)
+    if not rest.strip(" ,;."):
+        return text
+    reader.assign("extra-value", spans[0].text, rec, places[0], spans[0].value)
+    return rest.strip(" ,;.")
