@@ -4,8 +4,6 @@ national phone numbers, and "the weekend" as a date (session 6, helper C)."""
 from __future__ import annotations
 
 import datetime as dt
-import json
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +11,7 @@ from core_engine.parsers.offline.words.libvalues import find_phones
 from core_engine.parsers.offline.words.values import find_dates
 from core_engine.session.agent import Agent
 
-from tests.fakes.specs import field, statements, talk, task_choice
+from tests.fakes.specs import agent_of, field, statements, talk, task_choice
 
 SPEC = {
     "name": "bike repairs", "starting_prompt": "Hi! How can I help?",
@@ -40,9 +38,7 @@ SPEC = {
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory) -> Agent:
-    root = tmp_path_factory.mktemp("bikes")
-    (root / "spec.json").write_text(json.dumps(SPEC))
-    return Agent.load(Path(root))
+    return agent_of(tmp_path_factory.mktemp("bikes"), SPEC)
 
 
 def test_a_reference_shaped_like_a_fields_example_opens_its_task(agent):

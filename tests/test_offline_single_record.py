@@ -14,7 +14,7 @@ from core_engine.loaders import load_spec
 from core_engine.parsers.offline.words.labels import label_words, mask_labels
 from core_engine.session.agent import Agent
 
-from tests.fakes.specs import field, statements, talk, task_choice
+from tests.fakes.specs import agent_of, field, statements, talk, task_choice
 
 SPEC = {
     "name": "campsite", "starting_prompt": "Welcome to the campsite office.",
@@ -42,9 +42,7 @@ SPEC = {
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory) -> Agent:
-    root = tmp_path_factory.mktemp("campsite")
-    (root / "spec.json").write_text(json.dumps(SPEC))
-    return Agent.load(Path(root))
+    return agent_of(tmp_path_factory.mktemp("campsite"), SPEC)
 
 
 def test_the_words_that_answer_the_question_fill_no_second_field(agent):

@@ -9,14 +9,12 @@ it is shaped like ("e.g. Trek FX"); an answer that says words only one option's 
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 
 import pytest
 
 from core_engine.session.agent import Agent
 
-from tests.fakes.specs import field, statements, talk, task_choice
+from tests.fakes.specs import agent_of, field, statements, talk, task_choice
 
 SPEC = {
     "name": "bike pickup", "starting_prompt": "Hello! How can I help?",
@@ -42,9 +40,7 @@ SPEC = {
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory) -> Agent:
-    root = tmp_path_factory.mktemp("bike")
-    (root / "spec.json").write_text(json.dumps(SPEC))
-    return Agent.load(Path(root))
+    return agent_of(tmp_path_factory.mktemp("bike"), SPEC)
 
 
 def rules(result) -> list[dict]:

@@ -19,7 +19,7 @@ from core_engine.parsers.offline.words.values import find_dates
 from core_engine.session.agent import Agent
 from core_engine.spec.model import Field
 
-from tests.fakes.specs import field, statements, talk, task_choice
+from tests.fakes.specs import agent_of, field, statements, talk, task_choice
 
 TODAY = dt.date(2024, 7, 1)  # a Monday
 
@@ -48,9 +48,7 @@ SPEC = {
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory) -> Agent:
-    root = tmp_path_factory.mktemp("boats")
-    (root / "spec.json").write_text(json.dumps(SPEC))
-    return Agent.load(Path(root))
+    return agent_of(tmp_path_factory.mktemp("boats"), SPEC)
 
 
 def test_a_word_shared_by_two_options_decides_neither():

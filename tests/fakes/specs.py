@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime
+import json
+from pathlib import Path
 from typing import Any
 
 
@@ -27,3 +29,10 @@ def talk(agent: Any, *turns: str) -> tuple[Any, list[Any]]:
 
 def statements(result: Any) -> list[str]:
     return result.trace["parse"]["statements"]
+
+
+def agent_of(root: Path, spec: dict[str, Any]) -> Any:
+    """An agent loaded from `spec` written as ROOT/spec.json (a spec with no KB)."""
+    from core_engine.session.agent import Agent
+    (root / "spec.json").write_text(json.dumps(spec))
+    return Agent.load(root)
