@@ -413,3 +413,9 @@ def test_options_of_the_first_and_the_second_for_items_named_by_kb_rows(florist)
     session, _ = talk(florist, "I'd like Red Roses and Wild Meadow, large for the first and small for the second")
     assert values(session, "bunch") == {"bunch_name": "Red Roses", "size": "Large"}
     assert values(session, "bunch_2") == {"bunch_name": "Wild Meadow", "size": "Small"}
+
+
+def test_each_one_is_a_pronoun_not_the_number_one(parts):
+    """ "each one for 5": the count is 5; "one" names the items (it was read as the number 1 before)."""
+    session, (_r1, _r2, r3) = talk(parts, "KX 40 and KY 52 please", "both matte", "each one for 5 pieces")
+    assert sorted(statements(r3)) == ["part.quantity = 5", "part_2.quantity = 5"]

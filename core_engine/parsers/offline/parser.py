@@ -46,6 +46,7 @@ from .lists.spread import spread_rule
 from .parts.addresses import address_answer, address_beside
 from .parts.colours import rest_of_answer
 from .parts.contrast import contrast_answer
+from .parts.described import described_parts
 from .parts.labelled import labelled_parts
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
@@ -60,7 +61,8 @@ from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
 from .kb_rows.choices import accept_proposal, choose_row
 from .corrections import correction_rule
-from .words.semantic import control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task
+from .words.semantic import (control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task,
+                             task_already_open)
 from .slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
 from .tasks import describe_task, literal, predicted_answer, search_query, several_codes
@@ -226,6 +228,8 @@ class TurnReader:
             if rule(rest):
                 return
         if not self.lines and not self.rules and semantic_control(self, rest):
+            return
+        if not self.lines and not self.rules and task_already_open(self, rest):
             return
         if not self.lines and not any(r["rule"].endswith("-uncertain") for r in self.rules):
             self.note("no-match", rest, reason="nothing in the turn was understood; the agent says so")
@@ -645,6 +649,12 @@ class TurnReader:
         if parts:  # "plate is 8KJD203, its a blue Honda Civic": each part to its own field
             for f, value, piece in parts:
                 self.assign("labelled-part", piece, e.rec, f, value)
+            self.answered = True
+            return True
+        parts = described_parts(self, text, e.rec, e.field)
+        if parts:  # "mother's maiden name is Walsh and my first pet was a cat named Pepper"
+            for f, value, piece in parts:
+                self.assign("described-part", piece, e.rec, f, value)
             self.answered = True
             return True
         several = self.answers.multi_fill(text, e.rec, e.field)

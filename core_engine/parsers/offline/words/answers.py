@@ -22,7 +22,7 @@ from ....spec.values import coerce_value, match_enum
 from .counts import head_count, people_sum
 from .durations import converted_duration, field_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
-from .match import Bag, best_enum, field_mention, field_stems, stem
+from .match import Bag, best_enum, content_stems, field_mention, field_stems, same_word, stem
 from .negation import negations, without_negated
 from ..slots import PEOPLE_WORDS, StateView, code_value, find_mentions, past_field, shape
 from .values import (bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
@@ -50,6 +50,10 @@ _WHEN_SPAN = re.compile(
     re.I)
 """The part of a long answer that says when: "mid-may", "last month", "three weeks ago" (kept as typed)."""
 
+
+
+_DECLINING = re.compile(r"^\W*(?:no|nope|nah|not|nothing|none|never)\b(?!\.)", re.I)
+"""A turn that starts by declining ("no more of those", "nothing else", "not that one")."""
 
 class AnswerReader:
     """Values of fields read from text; knows the spec and today, not the turn."""
@@ -111,6 +115,8 @@ class AnswerReader:
         if kind == "str":
             if bare_yes_no(text) and (shape(f) != "text" or yes_no(text)[0]):  # type: ignore[index]
                 return None  # "yes" / "ok" is never a name or a value; a bare "no" to free text says "nothing"
+            if shape(f) != "text" and _DECLINING.match(text):
+                return None  # "no more courses", "nothing else": a no with words after it is not a name or a code
             return self.str_value(f, text)
         return None
 
@@ -240,7 +246,7 @@ class AnswerReader:
         pieces = [p.strip() for p in re.split(r"\s*(?:[,;]|\band\b|&)\s*", text) if p.strip(" .!")]
         if len(pieces) < 2:
             return []
-        order = [f for f in self.view.input_fields(rec) if self.view.kind_of(f) in ("str", "int")
+        order = [f for f in self.view.input_fields(rec) if self.view.kind_of(f) in ("str", "int", "bool")
                  and (self.view.unfilled(rec, f) or f.name == asked.name)]
         start = next((i for i, f in enumerate(order) if f.name == asked.name), 0)
         order = order[start:]
@@ -259,6 +265,12 @@ class AnswerReader:
         labelled = [f for f in open_fields if field_mention(f, bag)[0] >= 2
                     or lead & (set(f.name.split("_")) - _OWNER_WORDS)]
         for f in labelled + open_fields:
+            if self.view.kind_of(f) == "bool":
+                said = _flag_said(f, piece, bag)  # "not international" for is_international_student
+                if said is None:
+                    continue
+                chosen[f.name] = (said, piece)
+                return True
             sh = shape(f) if self.view.kind_of(f) == "str" else "int"
             if f not in labelled and not _shape_fits(sh, piece):
                 continue
@@ -278,6 +290,23 @@ class AnswerReader:
 
 _OWNER_WORDS = {"student", "customer", "user", "client", "person", "my", "your"}
 """Words of a field name that say whose value it is, not which value (an owner_id field is labelled by "id")."""
+
+
+_NOT_FLAG = re.compile(r"^\W*(?:(?:i'?m|i\s+am|he'?s|she'?s|they'?re|we'?re|it'?s)\s+)?(?:not|no|non)\b[\s-]*(?:an?\s+)?",
+                       re.I)
+_FLAG_WORDS = {"is", "has", "have", "wants", "want", "needs", "need", "does", "will"}
+
+
+def _flag_said(f: Field, piece: str, bag: Bag) -> bool | None:
+    """A yes/no field told in a list of answers by its own name words: "international" -> True, "not
+    international" -> False; None when the piece does not name the field, or says more than that."""
+    name = {stem(w) for w in f.name.split("_") if w and w not in _OWNER_WORDS | _FLAG_WORDS}
+    if not name or not bag.hits(name):
+        return None
+    yes = not _NOT_FLAG.match(piece)
+    own = name | field_stems(f) | {stem(w) for w in _OWNER_WORDS | _FLAG_WORDS}
+    extra = [w for w in content_stems(_NOT_FLAG.sub("", piece)) if not any(same_word(w, n) for n in own)]
+    return None if extra else yes  # "international transfer": more than the field's own words
 
 
 def _shape_fits(sh: str, piece: str) -> bool:

@@ -340,6 +340,22 @@ def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) ->
     return any(r.get("statement") for r in reader.rules[before:])
 
 
+def task_already_open(reader: "TurnReader", text: str) -> bool:
+    """ "Report fraud please" while that very task is in progress, and nothing else in the turn was read:
+    understood, with nothing to change; the agent's next question follows (not "sorry, I didn't understand")."""
+    if not [w for w in content_stems(without_values(reader, clean(text))) if w not in HEDGES]:
+        return False
+    ranked = rank_tasks(reader, text)
+    entry = ranked.best
+    if entry is None or entry.kind != "task" or not ranked.decided(TASK_THRESHOLD, TASK_MARGIN):
+        return False
+    if not any(r.status == "active" for r in reader.state.of_worksheet(entry.worksheet)):
+        return False
+    reader.note("task-already-open", text, reading=entry.label, **ranked.trace(),
+                reason="the task asked for is already in progress")
+    return True
+
+
 def switch_task(reader: "TurnReader", text: str) -> bool:
     """ "Actually I want to cancel instead": another top-level task while one is in progress."""
     if not _SWITCH.search(text):
@@ -412,6 +428,12 @@ def _phrase(entry: Entry | None) -> str:
     return entry.value if entry.kind == "enum" else snake_case(entry.worksheet).replace("_", " ")
 
 
+FIELD_ELSEWHERE_MARGIN = 0.10
+"""A long answer that scores this much better on another field than on the one asked is not taken as the
+asked field's value (right answers score their own field best: 0.57-0.59 against 0.19-0.23 elsewhere in the
+bank sample's checks; a fraud story to a pet-name question scored 0.41 elsewhere against 0.24)."""
+
+
 def doubtful_value(reader: "TurnReader", f: Field, value: str) -> dict[str, Any] | None:
     """A long answer (6+ words) to a short text question that means nothing like the field ("no new mail
     since yesterday" for the device): not taken, since a wrong value is worse than none."""
@@ -419,4 +441,15 @@ def doubtful_value(reader: "TurnReader", f: Field, value: str) -> dict[str, Any]
         return None
     ws = reader.expect.rec.worksheet
     ranked = index(reader).rank(clean(value), lambda e: e.kind == "field" and e.worksheet == ws and e.field == f.name)
-    return ranked.trace() if ranked.best is not None and ranked.score < FIELD_DOUBT else None
+    if ranked.best is None:
+        return None
+    if ranked.score < FIELD_DOUBT:
+        return ranked.trace()
+    # "someone opened a credit line in my name" to "your childhood pet's name": the words read as another field
+    # of the agent (here what happened) clearly better than the one asked
+    anywhere = index(reader).rank(clean(value), lambda e: e.kind == "field")
+    other = anywhere.best
+    if other is not None and (other.worksheet, other.field) != (ws, f.name) \
+            and anywhere.score - ranked.score >= FIELD_ELSEWHERE_MARGIN:
+        return {**ranked.trace(), "reads_as": f"{other.worksheet}.{other.field}", "reads_as_score": anywhere.score}
+    return None
