@@ -102,3 +102,41 @@ def test_asking_for_the_task_already_in_progress_is_understood(agent):
     assert r2.acts[-1]["field"] == "member_code"
     assert "task-already-open" in rules(r3) and statements(r3) == []
     assert r3.acts == [r2.acts[-1]]  # the question again, with no "sorry, I didn't understand"
+
+
+def test_a_cancel_with_a_plan_to_do_it_another_way_is_a_cancel(agent):
+    _s, results = talk(agent, OPENING, "Ana Ruiz", "never mind, I'll call my landlord")
+    assert "control-cancel" in rules(results[-1])
+    assert "stop" in results[-1].response
+
+
+FLAT = {
+    "name": "flat repairs", "starting_prompt": "Repairs desk, hello!",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "description": "A repair request for a rented flat.", "api": "log_repair",
+         "fields": [
+             field("repair_kind", "Enum", "The kind of repair", enum_values=[
+                 {"value": "Plumbing", "description": "leaks, taps, toilets"},
+                 {"value": "Electrics", "description": "sockets, lights, fuses"}]),
+             field("tenant_name", description="Your full name"),
+             field("confirm", "confirm", "Confirm the repair request")]},
+    ],
+    "apis": [{"name": "log_repair"}],
+}
+
+
+@pytest.fixture(scope="module")
+def flat(tmp_path_factory) -> Agent:
+    return agent_of(tmp_path_factory.mktemp("flat"), FLAT)
+
+
+def test_an_introduction_while_an_option_is_asked_fills_the_name(flat):
+    _s, (r1, r2) = talk(flat, "I need something repaired in my flat", "my name's Lucy Chen")
+    assert r1.acts[-1]["field"] == "repair_kind"
+    assert statements(r2) == ['main.tenant_name = "Lucy Chen"']
+
+
+def test_a_start_task_with_a_generic_name_is_called_by_its_description(flat):
+    _s, results = talk(flat, "my name's Lucy Chen", "forget it")
+    assert "Do you want me to stop with this repair request for a rented flat?" in results[-1].response

@@ -46,8 +46,9 @@ def introduction(reader: "TurnReader", text: str) -> str:
     """Fill a name field from "my name is X" (or "X here") inside a longer turn; return the turn without it."""
     m = _INTRO.search(text) or _HERE.search(text)
     e = reader.expect
-    if m is None or (e is not None and e.act == "ask" and len(text.split()) <= len(m.group(0).split()) + 1):
-        return text  # a turn that is only the introduction answers the question asked
+    if m is None or (e is not None and e.act == "ask" and len(text.split()) <= len(m.group(0).split()) + 1
+                     and reader.view.kind_of(e.field) == "str"):
+        return text  # a turn that is only the introduction answers the text question asked (a name, read there)
     targets = [(r, f) for r in reader.view.live_records() for f in reader.view.input_fields(r)
                if reader.view.kind_of(f) == "str" and shape(f) == "name"
                and (reader.view.unfilled(r, f) or r.values.get(f.name) == REFUSAL)]

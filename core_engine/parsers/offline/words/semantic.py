@@ -31,7 +31,11 @@ _CANCEL_PHRASE = (r"(?:cancel(?:\s+(?:it|that|this|everything|the\s+whole\s+thin
                   r"never\s?mind|nevermind|forget\s+(?:it|about\s+it|that|this)|quit|abort|"
                   r"i\s+(?:don'?t|do\s+not)\s+want\s+(?:it|this|that|to\s+do\s+this)(?:\s+any\s?more)?|"
                   r"i\s+changed\s+my\s+mind)")
-_CANCEL = re.compile(_LEAD + _CANCEL_PHRASE + r"(?:[\s,.!;]+" + _CANCEL_PHRASE + r")*"
+_ELSEWHERE = (r"(?:[\s,.!;]+(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s+to|i'?d\s+rather|i\s+(?:can|could|might))"
+              r"\s+(?:just\s+)?(?:go|call|phone|ring|come\s+back|do\s+it|try|sort\s+it|handle\s+it|deal\s+with\s+it|"
+              r"visit|ask|check|email|write|pop\s+in|stop\s+by)\b[^?]{0,60})?")
+"""A plan to do it another way or later after the cancel ("never mind, I'll go to the branch"): still a cancel."""
+_CANCEL = re.compile(_LEAD + _CANCEL_PHRASE + r"(?:[\s,.!;]+" + _CANCEL_PHRASE + r")*" + _ELSEWHERE +
                      r"(?:\s*,?\s*(?:please|thanks|thank\s+you))?[\s.!]*$", re.I)
 # "never mind, cancel the booking": a cancel with an object naming the task (unless the agent has a cancel task)
 _CANCEL_OBJECT = re.compile(_LEAD + r"(?:" + _CANCEL_PHRASE + r"[\s,.!;]+)*(?:please\s+)?(?:cancel|stop|forget\s+about)"
@@ -113,13 +117,27 @@ def semantic_control(reader: "TurnReader", text: str) -> bool:
     return _control(reader, text, ranked.best.value, ranked.trace())
 
 
+_GENERIC_TASK_NAMES = {"main", "start", "root", "task", "form", "request"}
+
+
+def task_words(reader: "TurnReader", worksheet: str) -> str:
+    """A task in words for the agent's question: its name, or for a start worksheet with a generic name
+    ("Main") its description ("fraud report from an authenticated customer"), not "this main"."""
+    what = snake_case(worksheet).replace("_", " ")
+    ws = reader.spec.worksheet(worksheet)
+    if what not in _GENERIC_TASK_NAMES or ws is None or not ws.description.strip():
+        return what
+    said = re.sub(r"^(?:a|an|the)\s+", "", ws.description.strip().rstrip("."), flags=re.I)
+    return said[:1].lower() + said[1:]
+
+
 def _control(reader: "TurnReader", text: str, intent: str, how: dict[str, Any]) -> bool:
     rec = current_task(reader)
     if rec is None:
         reader.note("control-nothing", text, intent=intent, reason="no task is in progress")
         return True
     if holds_values(reader, rec):
-        what = snake_case(rec.worksheet).replace("_", " ")
+        what = task_words(reader, rec.worksheet)
         verb = "start over" if intent == "restart" else "stop"
         reader.note(f"control-{intent}", text, var=rec.var, **how,
                     reply=f"Do you want me to {verb} with this {what}? What you told me so far will be "
