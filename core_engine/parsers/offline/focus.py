@@ -89,6 +89,23 @@ def row_focus_label(row: dict[str, Any]) -> str | None:
     return None
 
 
+def _pointed_row(reader: "TurnReader", question: str) -> tuple[str, str] | None:
+    """(the words, the row's name) when the question points at a row of the last multi-row report by its
+    place ("the first one", "the 2nd one", "the last one")."""
+    from .intents import choice_index  # late: intents imports this module's neighbours
+    reports = [a for a in reader.acts if a.get("act") == "report" and a.get("kind") == "kb"
+               and isinstance(a.get("result"), list) and len(a["result"]) >= 2]
+    if not reports or not _PLACE.search(question):
+        return None
+    rows = reports[-1]["result"]
+    pick = choice_index(_PLACE.search(question).group(0), len(rows))
+    label = row_focus_label(rows[pick[0]]) if pick is not None else None
+    return (_PLACE.search(question).group(0), label) if label else None
+
+
+_PLACE = re.compile(r"\bthe\s+(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)(?:\s+one)?\b", re.I)
+
+
 def focus(reader: "TurnReader") -> tuple[str, str] | None:
     """(what "it" refers to, where that came from) or None when nothing is clearly in focus."""
     for act in reversed(reader.acts):
@@ -126,6 +143,11 @@ def _held_row(reader: "TurnReader", rec: TaskRecord) -> str | None:
 
 def decontextualise(reader: "TurnReader", question: str) -> str:
     """Replace "it", "its", "this course" with the thing in focus, so the question stands alone."""
+    pointed = _pointed_row(reader, question)
+    if pointed is not None:  # "does the first one have a patio?": the first row the user was shown, by name
+        words, label = pointed
+        reader.note("focus", label, reason=f"'{words}' points at a row of the last search")
+        return question.replace(words, label, 1)
     found = focus(reader)
     if found is None:
         return question

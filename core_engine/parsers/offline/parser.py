@@ -478,6 +478,8 @@ class TurnReader:
             yn = yes_no(text)
             if not text.strip(" .!?") or is_question(text) or _SEARCH_START.match(text) or (yn and not yn[2]):
                 return False  # a bare "yes" names no row; questions and searches are read below
+            if yn and not [w for w in content_stems(yn[2]) if w not in HEDGES and w not in _AGREEING]:
+                return False  # "yep that's right", "yes confirm": an agreement, no words to search for
             extras = self._extras(text, e.rec)
             rejected = [n.words for n in negations(text) if find_dates(n.what, self.today) or find_times(n.what)]
             query = search_query(text, said_texts(extras) + rejected, set())
@@ -568,6 +570,8 @@ class TurnReader:
     def _row_target(self, text: str, asked: bool) -> tuple[TaskRecord, Field] | None:
         """A field holding a KB row that this question searches for (e.g. the restaurant to book)."""
         e = self.expect
+        if asked and _POINTED_ROW.search(text) and self.state.kb_records():
+            return None  # "does the first one have a patio?": a question about a row shown, not a new search
         if e is not None and self.view.kind_of(e.field) == "row" and asked:
             return e.rec, e.field
         searching = _SEARCH_START.match(text) is not None
@@ -690,6 +694,14 @@ class TurnReader:
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         return True
+
+
+_AGREEING = frozenset(stem(w) for w in """right correct good fine sure confirm confirmed ahead perfect great sound
+sounds okay ok exactly thanks thank absolutely definitely cool works go book do please that's""".split())
+"""Words after a yes that only agree ("yep that's right", "yes, go ahead"): no row is named by them."""
+_POINTED_ROW = re.compile(r"\b(?:the\s+(?:first|second|third|fourth|fifth|last|top|other)(?:\s+one)?|that\s+one|"
+                          r"this\s+one|number\s+\d|option\s+\d|#\d)\b", re.I)
+"""A question pointing at a row the user was shown ("does the second one have parking?")."""
 
 
 def _asks_about_world(text: str) -> bool:

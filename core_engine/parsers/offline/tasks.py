@@ -330,6 +330,11 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     for m in mentions:
         kwargs[m.field.name] = literal(m.value)
         matched.append(m.matched)
+    party = _party_of(reader, ws, text, kwargs, [m for m in mentions])
+    if party is not None:  # "a table for two tonight at 8": the count of people after "for"
+        f, value, words = party
+        kwargs[f.name] = literal(value)
+        matched.append(words)
     from .kb_rows.items import item_values
     from .openings import opening_values, proposed_row  # late: they use this module's helpers
 
@@ -397,6 +402,27 @@ def pronoun_row(reader: "TurnReader", text: str) -> str | None:
     return None
 
 
+_FOR_COUNT = re.compile(r"\bfor\s+(?P<n>two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\b"
+                        r"(?!\s*(?:[:.]\d|am\b|pm\b|o'?clock|hours?|nights?|days?|weeks?|months?|minutes?|years?|"
+                        r"dollars?|euros?|pounds?|bucks|%|\$))", re.I)
+
+
+def _party_of(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
+              mentions: list[Any]) -> tuple[Field, int, str] | None:
+    """ "for two" in an opening, when the worksheet has one unfilled count-of-people field (by its name and
+    description words) and no value read so far took those words."""
+    from .words.answers import PEOPLE_STEMS
+    from .words.values import find_numbers
+    people = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "int"
+              and field_stems(f) & PEOPLE_STEMS and f.name not in kwargs]
+    m = _FOR_COUNT.search(text)
+    if len(people) != 1 or m is None or any(x.span is not None and x.span.start <= m.start("n") < x.span.end
+                                            for x in mentions if getattr(x, "span", None) is not None):
+        return None
+    spans = find_numbers(m.group("n"))
+    return (people[0], int(spans[0].value), m.group(0)) if spans else None
+
+
 def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None:
     """The search part of a request, without slot values; None when nothing is left to search for."""
     body = text
@@ -409,8 +435,12 @@ def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None
     body = re.sub(r"\b(?:for|at|on|in|with)(?:\s+(?:the|a|an|my|our))?\s*(?=[,.!?]|$)", "", body.strip()).strip(" ,.!?")
     phrase = search_phrase(body)
     words = [w for w in content_stems(phrase) if w not in BOOKING_WORDS | _SMALL_TALK | HEDGES
-             and w not in {stem(t) for t in task_words}]
+             and w not in {stem(t) for t in task_words} and not _NUMBER_WORD.fullmatch(w)]
     return phrase if words else None
+
+
+_NUMBER_WORD = re.compile(r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve", re.I)
+"""A number left over is a value not placed, never the words to search for ("for two" is no restaurant name)."""
 
 
 # ---------------------------------------------------------------- a value before its question
