@@ -833,3 +833,19 @@ def test_a_thing_not_at_hand_is_a_refusal_and_the_value_before_it_still_answers(
     for text in ("Hi, I think someone used my card", "My name is Ann Lee"):
         session.turn(text)
     assert session.turn("I never set up a PIN").trace["parse"]["statements"] == ['first_authentication.pin = "NA"']
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("seven thirty pm", "19:30"), ("at eight fifteen", "20:15"), ("nine oh five in the morning", "09:05"),
+    ("July 12 at seven thirty pm for a party of eight", "19:30"), ("seven forty-five in the evening", "19:45"),
+])
+def test_a_clock_time_said_in_words(text, expected):
+    from core_engine.parsers.offline.words.values import find_times
+    assert [s.value for s in find_times(text)] == [expected]
+
+
+@pytest.mark.parametrize("text", ["I have seven twenty dollar bills", "we are two thirty people",
+                                  "order seven fifteen trays"])
+def test_words_that_only_look_like_a_clock_are_no_time(text):
+    from core_engine.parsers.offline.words.values import find_times
+    assert find_times(text) == []

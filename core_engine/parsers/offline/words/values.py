@@ -290,6 +290,21 @@ _HALF_RE = re.compile(r"\b(half|quarter|\d{1,2}|" + "|".join(list(TENS)[:2] + li
                       r"(?:\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z]))?"
                       r"(?:\s+(?:in\s+the\s+)?(?:morning|afternoon|evening|tonight|night)\b)?", re.I)
 _PART_OF_DAY_RE = re.compile(r"\b(morning|afternoon|evening|tonight|night)\b", re.I)
+_SPOKEN_MINUTES = r"(?:(?:twenty|thirty|forty|fifty)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|" \
+                  r"fifteen|ten|oh[\s-](?:one|two|three|four|five|six|seven|eight|nine))"
+_SPOKEN_CLOCK_RE = re.compile(
+    r"(?:(?P<lead>\b(?:at|around|about|by|for|say)\s+)|\b)(?P<hour>" + "|".join(list(UNITS)[1:13]) + r")[\s-]+"
+    r"(?P<min>" + _SPOKEN_MINUTES + r")\b(?!\s+(?:people|persons|guests|of\s+us|dollars?|euros?|pounds?|minutes?))"
+    r"(?:\s*(?P<ampm>a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z]))?"
+    r"(?:\s+(?:in\s+the\s+)?(?:morning|afternoon|evening|tonight|night)\b)?", re.I)
+"""A clock time said in words: "seven thirty pm", "at eight fifteen", "nine oh five in the morning"."""
+
+
+def _spoken_minutes(raw: str) -> int:
+    parts = re.split(r"[\s-]+", raw.lower())
+    if parts[0] == "oh":
+        return UNITS[parts[1]]
+    return sum(TENS.get(p, UNITS.get(p, 0)) for p in parts)
 
 
 def find_times(text: str) -> list[Span]:
@@ -315,6 +330,20 @@ def find_times(text: str) -> list[Span]:
         else:
             value = (bare_hour(hour, day_part) or "")[:3] + f"{minutes:02d}"
         found.append(Span(value, m.start(), m.end(), m.group(0)))
+    for m in _SPOKEN_CLOCK_RE.finditer(text):  # said in words: needs "at ..." before it, am/pm, or to be the turn
+        whole = not text[:m.start()].strip(" ,.!?") and not text[m.end():].strip(" ,.!?")
+        if not (m.group("lead") or m.group("ampm") or day_part or whole):
+            continue
+        hour, minutes = UNITS[m.group("hour").lower()], _spoken_minutes(m.group("min"))
+        if not 0 < minutes < 60:
+            continue
+        if m.group("ampm"):
+            value = f"{hour % 12 + (12 if m.group('ampm').lower().startswith('p') else 0):02d}:{minutes:02d}"
+        else:
+            value = (bare_hour(hour, day_part) or "")[:3] + f"{minutes:02d}"
+        if len(value) == 5:
+            start = m.start("hour")
+            found.append(Span(value, start, m.end(), text[start:m.end()]))
     for m in _AMPM_RE.finditer(text):
         hour, minute = int(m.group(1)), int(m.group(2) or 0)
         pm = m.group(3).lower().startswith("p")
