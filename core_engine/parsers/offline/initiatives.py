@@ -185,6 +185,9 @@ def unopened_fields(reader: "TurnReader", text: str) -> bool:
 
 def new_task(reader: "TurnReader", text: str) -> bool:
     """A finished task described again opens a second record of its worksheet."""
+    yn = yes_no(text)
+    if yn is not None and yn[0]:
+        return False  # "yes please book" once it is done: agreeing with what was done, not asking for another
     nested = reader.spec.nested_worksheet_names()
     bag = Bag.of(text)
     for ws in reader.spec.task_worksheets():

@@ -47,6 +47,7 @@ from .parts.addresses import address_answer, address_beside
 from .parts.colours import rest_of_answer
 from .parts.contrast import contrast_answer
 from .parts.described import described_parts
+from .task_values import task_by_values
 from .parts.labelled import labelled_parts
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
@@ -224,7 +225,7 @@ class TurnReader:
                      self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
                      self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
-                     self._unopened, self._catch_all, self._search):
+                     self._unopened, self._catch_all, self._by_values, self._search):
             if rule(rest):
                 return
         if not self.lines and not self.rules and semantic_control(self, rest):
@@ -352,6 +353,9 @@ class TurnReader:
             return False
         self.emit("search", ", ".join(sorted(terms)), f"answer({literal(query)})")
         return True
+
+    def _by_values(self, text: str) -> bool:
+        return task_by_values(self, text)
 
     def _catch_all(self, text: str) -> bool:
         """An answer that names none of the options, to a question with an "Other(s)" option: that option, and

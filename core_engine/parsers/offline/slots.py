@@ -20,7 +20,7 @@ from ...spec.model import Field, Spec, Worksheet, parse_type
 from ...dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 from ...spec.values import is_empty
 from .bool_mentions import bool_mentions
-from .words.counts import head_count, people_sum_span
+from .words.counts import couple_plus_span, head_count, people_sum_span
 from .words.negation import without_negated
 from .words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
 from .kb_rows.items import field_row_names
@@ -276,7 +276,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         lambda s: s.value)
     add(times, of_kind("time"), "time")
     taken.extend(dates + times + find_codes(text))
-    group = people_sum_span(text, free(find_numbers(text), taken))
+    group = people_sum_span(text, free(find_numbers(text), taken)) or \
+        couple_plus_span(text, free(find_numbers(text), taken))  # "my wife and I plus our 3 kids"
     crowd = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
     if group and len(crowd) == 1:  # "for 2 adults and 2 kids": one party of 4
         out.append(Mention(crowd[0][0], crowd[0][1], group[0], text[group[1]:group[2]], "people summed"))

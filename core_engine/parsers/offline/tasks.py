@@ -34,7 +34,8 @@ BOOKING_WORDS = {stem(w) for w in ("table", "reservation", "booking", "book", "p
 """Everyday words that ask for a booking rather than say what to search for."""
 
 
-_SMALL_TALK = {stem(w) for w in ("good", "morning", "afternoon", "evening", "day", "thank", "thanks", "hello", "hi",
+_SMALL_TALK = {stem(w) for w in ("yes", "yeah", "yep", "yup", "sure", "ok", "okay",
+                                  "good", "morning", "afternoon", "evening", "day", "thank", "thanks", "hello", "hi",
                                   "hey", "make", "new", "schedule", "set", "arrange", "ok", "okay")}
 """Greetings and request verbs: a turn left with only these asks for the task, it searches for nothing."""
 

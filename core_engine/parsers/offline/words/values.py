@@ -285,7 +285,7 @@ def _hour_value(raw: str) -> int:
     return int(raw) if raw.isdigit() else UNITS[raw.lower()]
 
 
-_HALF_RE = re.compile(r"\b(half|quarter|\d{1,2}|" + "|".join(list(TENS)[:2] + list(UNITS)[1:20]) + r")\s+"
+_HALF_RE = re.compile(r"\b(?:a\s+)?(half|quarter|\d{1,2}|" + "|".join(list(TENS)[:2] + list(UNITS)[1:20]) + r")\s+"
                       r"(past|after|to|before)\s+(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")\b"
                       r"(?:\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z]))?"
                       r"(?:\s+(?:in\s+the\s+)?(?:morning|afternoon|evening|tonight|night)\b)?", re.I)
