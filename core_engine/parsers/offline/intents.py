@@ -124,7 +124,7 @@ _REFUSAL = re.compile(
     # the thing is not at hand: "I can't find it anywhere", "I never set up a PIN", "I lost it"
     # ("can't find my credits", "I never received my refund", "I lost my card" describe a problem: not these)
     r"\b(?:can't|cannot|can\s+not|couldn't)\s+find\s+(?:it|them|mine)\b|"
-    r"\bnever\s+(?:set\s+up|had|created|made)\s+(?:a|an|one|it|any)\b|"
+    r"\bnever\s+(?:set\s+up|set|had|created|made|got|chose|picked|been\s+given)\s+(?:a|an|one|it|any)\b|"
     r"\blost\s+(?:it|them)\b|\bno\s+longer\s+have\s+(?:it|them|one|that)\b|\bhaven't\s+got\s+(?:it|one|them)\b",
     re.I)
 _EXPLICIT_REFUSAL = re.compile(

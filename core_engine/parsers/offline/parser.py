@@ -49,6 +49,7 @@ from .parts.contrast import contrast_answer
 from .parts.described import described_parts
 from .task_values import task_by_values
 from .parts.labelled import labelled_parts
+from .parts.labelled_turn import labelled_turn
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
 from .openings import task_by_reference
@@ -223,7 +224,7 @@ class TurnReader:
             return
         for rule in (self._small_talk, self._reference, self._switch, self._choose, self._lists, self._correction, self._refusal,
                      self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
-                     self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request, self._question,
+                     self._labelled_turn, self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._by_values, self._search):
             if rule(rest):
@@ -353,6 +354,9 @@ class TurnReader:
             return False
         self.emit("search", ", ".join(sorted(terms)), f"answer({literal(query)})")
         return True
+
+    def _labelled_turn(self, text: str) -> bool:
+        return labelled_turn(self, text)
 
     def _by_values(self, text: str) -> bool:
         return task_by_values(self, text)
@@ -622,8 +626,9 @@ class TurnReader:
 
     def _problem(self, text: str) -> bool:
         """An opening that tells what happened fills the record's free-text field for it."""
-        if self.expect is not None or (self.lines and not self.introduced) or len(text.split()) < 4 \
-                or labelled_only(self, text):
+        asked_and_told = self.introduced and self.answered  # "Hi, this is Greg Haines, someone charged my card"
+        if (self.expect is not None and not asked_and_told) or (self.lines and not self.introduced) \
+                or len(text.split()) < 4 or labelled_only(self, text):
             return False
         for rec in self.view.live_records():
             if rec.parent is not None:

@@ -52,6 +52,12 @@ _WHEN_SPAN = re.compile(
 
 
 
+def _without_dates(text: str, today: Any) -> str:
+    for span in sorted(find_dates(text, today), key=lambda d: -d.start):
+        text = text[:span.start] + " " + text[span.end:]
+    return text
+
+
 _DECLINING = re.compile(r"^\W*(?:no|nope|nah|not|nothing|none|never)\b(?!\.)", re.I)
 """A turn that starts by declining ("no more of those", "nothing else", "not that one")."""
 
@@ -180,6 +186,8 @@ class AnswerReader:
             emails = find_emails(text)
             return emails[0].value if emails else None
         if kind == "code":
+            if find_dates(text, self.today) and code_value(_without_dates(text, self.today)) is None:
+                return None  # "September 12th, 1975" to a PIN question: a date, not a code (its year is no PIN)
             span = code_value(text)
             if span is not None:
                 return span.value

@@ -113,8 +113,26 @@ _MONTH_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:
 _DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\b\.?"
                            rf"(?:,?\s+(\d{{4}}|'\d{{2}})\b)?",
                            re.I)
+_ORDINAL_UNITS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+                  "eighth": 8, "ninth": 9}
+ORDINAL_DAYS = {**_ORDINAL_UNITS, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
+                "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19,
+                "twentieth": 20, "thirtieth": 30,
+                **{f"twenty {w}": 20 + n for w, n in _ORDINAL_UNITS.items()}, "thirty first": 31}
+"""Days of the month said as ordinal words ("the fourth", "twenty-first")."""
+_ORDINAL_WORD = "|".join(sorted((k.replace(" ", r"[\s-]") for k in ORDINAL_DAYS), key=len, reverse=True))
+
+
+def _ordinal_key(raw: str) -> str:
+    return re.sub(r"[\s-]+", " ", raw.lower())
+
+
 _RELATIVE_RE = re.compile(r"\b(the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday|"
                           r"tmrw|tmr|tomorow|tommorow|tommorrow|2moro|2morrow|tdy|2day|2nite|tonite)\b", re.I)
+_WORD_DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?({_ORDINAL_WORD})\s+(?:of\s+)?({_MONTH})\b\.?"
+                                rf"(?:,?\s+(\d{{4}}|'\d{{2}})\b)?", re.I)
+_MONTH_WORD_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(?:the\s+)?({_ORDINAL_WORD})\b(?:,?\s+(\d{{4}}|'\d{{2}})\b)?",
+                                re.I)
 _WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday",
                            "thu": "thursday", "thur": "thursday", "thurs": "thursday", "fri": "friday",
                            "sat": "saturday", "sun": "sunday"}
@@ -175,6 +193,14 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         add(_make(_year(m.group(3), today), MONTHS[m.group(1).lower()], int(m.group(2)), today, past), m)
     for m in _DAY_MONTH_RE.finditer(text):
         add(_make(_year(m.group(3), today), MONTHS[m.group(2).lower()], int(m.group(1)), today, past), m)
+    for m in _WORD_DAY_MONTH_RE.finditer(text):  # "the fourth of february 1987"
+        add(_make(_year(m.group(3), today), MONTHS[m.group(2).lower()], ORDINAL_DAYS[_ordinal_key(m.group(1))],
+                  today, past), m)
+    for m in _MONTH_WORD_DAY_RE.finditer(text):  # "february the fourth", "March twenty-first, 1990"
+        if m.group(1) in ("may", "march"):
+            continue  # "you may first ...": a verb in lower case, not the month
+        add(_make(_year(m.group(3), today), MONTHS[m.group(1).lower()], ORDINAL_DAYS[_ordinal_key(m.group(2))],
+                  today, past), m)
     for m in _RELATIVE_RE.finditer(text):
         add(today + dt.timedelta(days=_RELATIVE_DAYS[m.group(1).lower()]), m)
     for m in _WEEKDAY_RE.finditer(text):
