@@ -161,7 +161,7 @@ def special_request_rule(reader: "TurnReader", text: str) -> bool:
         if found:
             rec, f = targets[0]
             old = rec.values.get(f.name)
-            value = f"{old}; {found[1]}" if isinstance(old, str) and old and old != REFUSAL else found[1]
+            value = f"{old}; {found[1]}" if isinstance(old, str) and old and old not in (REFUSAL, "none") else found[1]
             reader.assign("special-request", found[0], rec, f, value)
             return True
     return False

@@ -46,6 +46,7 @@ from .lists.spread import spread_rule
 from .parts.addresses import address_answer, address_beside
 from .parts.colours import rest_of_answer
 from .parts.contrast import contrast_answer
+from .bool_mentions import second_flag
 from .parts.described import described_parts
 from .task_values import task_by_values
 from .parts.labelled import labelled_parts
@@ -276,7 +277,8 @@ class TurnReader:
         kind = self.view.kind_of(e.field)
         if e.act not in ("confirm", "more") and kind not in ("bool", "confirm"):
             return text
-        yn = yes_no(text) or ((False, text, "") if e.act == "more" and closing(text) else None)
+        yn = yes_no(text) or ((False, text, "") if e.act == "more" and closing(text) else None) or \
+            ((True, text, "") if (e.act == "confirm" or kind == "confirm") and _DO_IT.match(text) else None)
         if yn is None:
             return text
         value, words, rest = yn
@@ -299,6 +301,7 @@ class TurnReader:
             self.assign("answer-yes-no", words, e.rec, e.field, value, confirm_field=True)
         else:
             self.assign("answer-yes-no", words, e.rec, e.field, value)
+            rest = second_flag(self, e.rec, e.field, rest)  # "yes it has one, and no, it doesn't clash"
         self.answered = True
         return rest
 
@@ -705,6 +708,11 @@ class TurnReader:
         return True
 
 
+_DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|all\s+right|right|great|perfect|fine|"
+                    r"good|cool|so)[,.!\s]+)*(?:please\s+)?(?:submit|send|book|file|place|confirm|finali[sz]e|process|"
+                    r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it)(?:\s+(?:it|that|this|them|the\s+\w+))?"
+                    r"(?:[,\s]+(?:now|please|then|thanks|thank\s+you))*[.!]*$", re.I)
+"""What the user says to a summary to have it done ("now submit", "ok, send it please"): a yes to the confirmation."""
 _AGREEING = frozenset(stem(w) for w in """right correct good fine sure confirm confirmed ahead perfect great sound
 sounds okay ok exactly thanks thank absolutely definitely cool works go book do please that's""".split())
 """Words after a yes that only agree ("yep that's right", "yes, go ahead"): no row is named by them."""

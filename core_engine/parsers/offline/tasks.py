@@ -441,7 +441,7 @@ def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None
 
 
 _NUMBER_WORD = re.compile(r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve", re.I)
-"""A number left over is a value not placed, never the words to search for ("for two" is no restaurant name)."""
+"""A number left over is a value not placed, never the words to search for ("for two" names no row)."""
 
 
 # ---------------------------------------------------------------- a value before its question

@@ -58,6 +58,10 @@ def _without_dates(text: str, today: Any) -> str:
     return text
 
 
+_NOTHING_MORE = re.compile(r"\W*(?:no|nope|nah|nothing|none|not\s+really|all\s+good)(?:[\s,.!]+(?:else|to\s+add|more|at\s+all|"
+                           r"really|for\s+now|thanks|thank\s+you|that'?s\s+(?:all|it)|i\s+think|from\s+me))*[\s.!]*",
+                           re.I)
+"""A whole answer that says there is nothing (more) to tell, to a free-text question."""
 _DECLINING = re.compile(r"^\W*(?:no|nope|nah|not|nothing|none|never)\b(?!\.)", re.I)
 """A turn that starts by declining ("no more of those", "nothing else", "not that one")."""
 
@@ -119,6 +123,8 @@ class AnswerReader:
         if kind == "list":
             return self.list_value(f, text)
         if kind == "str":
+            if shape(f) == "text" and _NOTHING_MORE.fullmatch(text.strip()):
+                return "none"  # "nothing else", "no thanks" to "anything to add?": the answer is none, not those words
             if bare_yes_no(text) and (shape(f) != "text" or yes_no(text)[0]):  # type: ignore[index]
                 return None  # "yes" / "ok" is never a name or a value; a bare "no" to free text says "nothing"
             if shape(f) != "text" and _DECLINING.match(text):
