@@ -93,14 +93,28 @@ def _labelled(reader: "TurnReader", part: str, fields: list[tuple[TaskRecord, Fi
     words = part.split()
     if len(words) < 2:
         return None
-    lead = [w.lower().strip(":") for w in words[:2]]
-    lead = lead[1:] if lead[0] in ("my", "the", "your", "our") else lead[:1]
-    fits = [(r, f) for r, f in fields if (r.var, f.name) not in taken
-            and lead[0] in set(f.name.lower().split("_")) - _NOT_LABELS]
-    if len({(r.var, f.name) for r, f in fits}) != 1:
+    lead = [w.lower().strip(":") for w in words[:4]]
+    if lead[0] in ("my", "the", "your", "our"):
+        lead = lead[1:]
+    scored = []
+    for r, f in fields:
+        if (r.var, f.name) in taken:
+            continue
+        name = set(f.name.lower().split("_")) - _NOT_LABELS
+        n = 0
+        while n < min(3, len(lead) - 1) and lead[n] in name:
+            n += 1
+        if n:
+            scored.append((n, r, f))
+    if not scored:
         return None
+    best = max(n for n, _r, _f in scored)
+    fits = [(r, f) for n, r, f in scored if n == best]
+    if len({(r.var, f.name) for r, f in fits}) != 1:
+        return None  # "member" of member_code and member_name: the label must name one field
     rec, f = fits[0]
-    rest = re.sub(rf"^(?:(?:my|the|your|our)\s+)?{re.escape(lead[0])}\w*(?:\s+(?:number|no\.?|is|was|:|=))*\s*[:=]?\s*",
+    label = r"\s+".join(re.escape(w) for w in lead[:best])
+    rest = re.sub(rf"^(?:(?:my|the|your|our)\s+)?{label}\w*(?:\s+(?:number|no\.?|is|was|:|=))*\s*[:=]?\s*",
                   "", part, flags=re.I).strip()
     if not rest:
         return None

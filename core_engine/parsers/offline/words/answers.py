@@ -191,9 +191,10 @@ class AnswerReader:
         if kind == "email":
             emails = find_emails(text)
             return emails[0].value if emails else None
+        if kind in ("code", "short") and find_dates(text, self.today) and not _ASKS_WHEN.search(
+                f"{f.name} {f.description}") and not _without_dates(text, self.today).strip(" ,.!?"):
+            return None  # "September 12th, 1975" to a PIN or passcode question: a date is not its value
         if kind == "code":
-            if find_dates(text, self.today) and code_value(_without_dates(text, self.today)) is None:
-                return None  # "September 12th, 1975" to a PIN question: a date, not a code (its year is no PIN)
             span = code_value(text)
             if span is not None:
                 return span.value

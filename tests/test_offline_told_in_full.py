@@ -1,0 +1,147 @@
+"""Turns that tell a lot at once or fix what was told, pinned on specs written here (no sample, no held-out
+agent): a gym's card desk (a member check nested in the report, a second check by date of birth) and a studio's
+class booking.
+
+A turn of labelled values and the story after it; a number that is a filled value with a digit changed corrects
+that value, not the question asked; "I never set a passcode" refuses it; a date is no passcode; the story after an
+introduction that answered the question; a date of birth with the day in words; a task told by its values alone
+(a couple plus children counted); a change said after other clauses; "now submit"; "nothing else" to a free-text
+question; a second yes/no clause for the record's other flag, by meaning; a yes once the task is done.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core_engine.session.agent import Agent
+
+from tests.fakes.specs import agent_of, field, statements, talk, task_choice
+
+DESK = {
+    "name": "gym card desk", "starting_prompt": "Card desk, how can I help?",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "description": "A report of a misused gym card from a member.",
+         "api": "file_card_report",
+         "fields": [
+             field("member_name", description="Your full name"),
+             field("login_details", "Login", "Member code and passcode"),
+             field("backup_details", "Backup", "Date of birth, when the member has no code",
+                   predicate='self.login_details is not None and (self.login_details.member_code == "NA" '
+                             'or self.login_details.passcode == "NA")'),
+             field("what_happened", description="What happened: how the card was misused")]},
+        {"name": "Login", "kind": "task", "fields": [
+            field("member_code", description="Your member code"),
+            field("passcode", description="The passcode of your card", predicate='self.member_code != "NA"')]},
+        {"name": "Backup", "kind": "task", "fields": [
+            field("date_of_birth", description="Your date of birth")]},
+    ],
+    "apis": [{"name": "file_card_report"}],
+}
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory) -> Agent:
+    return agent_of(tmp_path_factory.mktemp("desk"), DESK)
+
+
+def rules(result) -> list[str]:
+    return [r["rule"] for r in result.trace["parse"]["rules"]]
+
+
+def test_labelled_values_and_the_story_after_them(desk):
+    _s, (_r1, r2) = talk(desk, "good evening", "Member code 88120934, passcode 4821, name Ana Ruiz. "
+                                               "Someone used my card at a gym in Leeds last night")
+    assert sorted(statements(r2)) == sorted([
+        'main.member_name = "Ana Ruiz"', 'main.login_details = Login(member_code="88120934", passcode="4821")',
+        'main.what_happened = "Someone used my card at a gym in Leeds last night"'])
+
+
+def test_a_number_nearly_a_filled_value_corrects_it(desk):
+    _s, results = talk(desk, "hello", "Ana Ruiz", "member code 5520 1187 3", "wait, it's 552011876, the last digit is a six")
+    assert results[-2].acts[-1]["field"] == "passcode"
+    assert statements(results[-1]) == ['login.member_code = "552011876"']
+
+
+def test_never_set_is_a_refusal_and_a_date_is_no_passcode(desk):
+    _s, results = talk(desk, "hello", "Ana Ruiz", "88120934", "I never set a passcode, I only use the app",
+                       "September 12th, 1975")
+    assert statements(results[-2]) == ['login.passcode = "NA"']
+    assert statements(results[-1]) == ['backup.date_of_birth = "1975-09-12"']
+
+
+def test_a_date_to_the_passcode_question_is_not_its_value(desk):
+    _s, results = talk(desk, "hello", "Ana Ruiz", "88120934", "September 12th, 1975")
+    assert results[-2].acts[-1]["field"] == "passcode"
+    assert not any(s.startswith("login.passcode") for s in statements(results[-1]))
+
+
+def test_the_story_after_an_introduction_that_answered_the_question(desk):
+    _s, (r1, r2) = talk(desk, "hello?", "Hi, this is Ana Ruiz, someone charged my card twice at a gym in Leeds")
+    assert r1.acts[-1]["field"] == "member_name"
+    assert statements(r2) == ['main.member_name = "Ana Ruiz"',
+                              'main.what_happened = "someone charged my card twice at a gym in Leeds"']
+
+
+def test_a_date_of_birth_with_the_day_in_words(desk):
+    _s, results = talk(desk, "hello", "Ana Ruiz", "I don't have my member code", "born on the fourth of february 1987")
+    assert statements(results[-1]) == ['backup.date_of_birth = "1987-02-04"']
+
+
+STUDIO = {
+    "name": "dance studio", "starting_prompt": "Hello! How can I help?",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        task_choice({"value": "Book Class", "description": "book a dance class"},
+                    {"value": "Report Issue", "description": "report a problem with the studio"}),
+        {"name": "BookClass", "kind": "task", "predicate": 'task == "Book Class"', "api": "book_class",
+         "fields": [
+             field("date", "date", "The date of the class"),
+             field("time", "time", "The start time of the class"),
+             field("dancers", "int", "How many people are coming"),
+             field("confirm", "confirm", "Confirm the booking")]},
+        {"name": "ReportIssue", "kind": "task", "predicate": 'task == "Report Issue"', "api": "report_issue",
+         "fields": [
+             field("has_photos", "bool", "Do you have photos of the problem"),
+             field("is_dangerous", "bool", "Could someone get hurt because of it"),
+             field("anything_else", description="Any other details you would like to add"),
+             field("confirm", "confirm", "Confirm the report")]},
+    ],
+    "apis": [{"name": "book_class"}, {"name": "report_issue"}],
+}
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory) -> Agent:
+    return agent_of(tmp_path_factory.mktemp("studio"), STUDIO)
+
+
+def test_a_task_told_by_its_values_alone(studio):
+    _s, (r1,) = talk(studio, "my wife and I plus our 3 kids want to come on the 22nd at 6pm")
+    opened = [s for s in statements(r1) if s.startswith("book_class")]
+    assert opened == ['book_class = BookClass(date="2024-07-22", time="18:00", dancers=5)']
+
+
+def test_one_value_is_not_enough_to_open_a_task(studio):
+    _s, (r1,) = talk(studio, "we were thinking about the 22nd")
+    assert not any(s.startswith("book_class") for s in statements(r1))
+
+
+def test_a_change_said_after_other_clauses_and_now_submit(studio):
+    _s, results = talk(studio, "I'd like to book a dance class", "July 1st", "6pm", "2",
+                       "oh wait the 1st is a monday isn't it, let's do tuesday the 2nd instead", "now submit")
+    assert statements(results[-2]) == ['book_class.date = "2024-07-02"']
+    assert statements(results[-1]) == ["book_class.confirm = True"]
+
+
+def test_a_yes_once_the_task_is_done_opens_no_other(studio):
+    _s, results = talk(studio, "I'd like to book a dance class", "July 3rd", "6pm", "2", "yes", "yes please book")
+    assert statements(results[-2]) == ["book_class.confirm = True"]
+    assert statements(results[-1]) == []
+
+
+def test_a_second_yes_no_clause_and_nothing_else(studio):
+    _s, results = talk(studio, "I want to report an issue with the studio",
+                       "yes I have photos, and no, nobody is going to be injured by it", "nothing else")
+    assert statements(results[-2]) == ["report_issue.has_photos = True", "report_issue.is_dangerous = False"]
+    assert statements(results[-1]) == ['report_issue.anything_else = "none"']
