@@ -69,7 +69,7 @@ SECOND_FLAG_THRESHOLD = 0.35
 SECOND_FLAG_MARGIN = 0.08
 """A clause after the yes/no to the question asked reads as another yes/no field of the same record when its
 best field, among all of that record's fields, is that yes/no field at this score at least and this far ahead
-(0.40 for "it doesn't clash with my other classes" to "does the course conflict with the student's schedule",
+(0.40 for "it doesn't clash with my other plans" to a field that asks whether there is a schedule conflict,
 0.27-0.29 for unrelated clauses and other fields)."""
 
 

@@ -557,6 +557,9 @@ class TurnReader:
                 if m.rec.values.get(m.field.name) != m.value:
                     self.assign("extra-value", m.matched, m.rec, m.field, m.value)
             query = search_query(text, said_texts(mentions), set())
+            if query and mentions and len(content_stems(query)) <= 2 and self.ctx.kb is not None \
+                    and not self.vocabulary.found_in(query, self.ctx.kb):
+                query = None  # "can I drop it at 7:45 on the 18th?": the values were the point, not a search
             if query:
                 self.emit("question-fills-field", self.row_words or asked or text,
                           f"{rec.var}.{f.name} = answer({literal(query)})")
@@ -647,6 +650,19 @@ class TurnReader:
                     return True
         return False
 
+    def _typed_elsewhere(self, text: str, e: Expect) -> bool:
+        """ "friday at 5:30pm" to "what brand is the bike?": every word is a date, a time, a phone number or an
+        e-mail for other unfilled fields of the live records, so it fills those, never the short text asked."""
+        open_fields = [(r, f) for r, f in self.candidates() if (r.var, f.name) != (e.rec.var, e.field.name)
+                       and self.view.unfilled(r, f)]
+        mentions = find_mentions(text, open_fields, self.view, self.today, prefer=e.rec)
+        if not mentions or any(m.how not in _TYPED_HOWS for m in mentions) or _leftover(text, mentions):
+            return False
+        for m in mentions:
+            self.assign("value-for-other-field", m.matched, m.rec, m.field, m.value, how=m.how,
+                        reason=f"the words are {m.how} values, not an answer to {e.field.name}")
+        return True
+
     def _str_answer(self, text: str) -> bool:
         e = self.expect
         if e is None or e.act != "ask" or self.answered or self.view.kind_of(e.field) != "str":
@@ -678,6 +694,8 @@ class TurnReader:
             for f, value, piece in several:
                 self.assign("multi-value", piece, e.rec, f, value)
             self.answered = True
+            return True
+        if shape(e.field) in ("short", "name") and self._typed_elsewhere(text, e):
             return True
         value = self.value_for(e.field, text)
         if value is None:
@@ -719,6 +737,9 @@ sounds okay ok exactly thanks thank absolutely definitely cool works go book do 
 _POINTED_ROW = re.compile(r"\b(?:the\s+(?:first|second|third|fourth|fifth|last|top|other)(?:\s+one)?|that\s+one|"
                           r"this\s+one|number\s+\d|option\s+\d|#\d)\b", re.I)
 """A question pointing at a row the user was shown ("does the second one have parking?")."""
+
+
+_TYPED_HOWS = {"date", "time", "phone", "email", "people summed"}
 
 
 def _asks_about_world(text: str) -> bool:
