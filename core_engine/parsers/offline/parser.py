@@ -70,7 +70,7 @@ from .slots import (KBVocabulary, Mention, StateView, code_value, column_mention
                             shape)
 from .tasks import describe_task, literal, predicted_answer, search_query, several_codes
 from .words.typed import restore_apostrophes
-from .words.values import find_codes, find_dates, find_numbers, find_times, normalise, yes_no
+from .words.values import clean_name, find_codes, find_dates, find_numbers, find_times, normalise, yes_no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
@@ -491,6 +491,9 @@ class TurnReader:
                 return False  # a bare "yes" names no row; questions and searches are read below
             if yn and not [w for w in content_stems(yn[2]) if w not in HEDGES and w not in _AGREEING]:
                 return False  # "yep that's right", "yes confirm": an agreement, no words to search for
+            if self._typed_elsewhere(yn[2] if yn else text, e) or self._name_elsewhere(text):
+                self.answered = True
+                return True  # "it's 0798765432", "Priya Nair": values for other fields, not words to search for
             extras = self._extras(text, e.rec)
             rejected = [n.words for n in negations(text) if find_dates(n.what, self.today) or find_times(n.what)]
             query = search_query(text, said_texts(extras) + rejected, set())
@@ -654,13 +657,30 @@ class TurnReader:
         """ "friday at 5:30pm" to "what brand is the bike?": every word is a date, a time, a phone number or an
         e-mail for other unfilled fields of the live records, so it fills those, never the short text asked."""
         open_fields = [(r, f) for r, f in self.candidates() if (r.var, f.name) != (e.rec.var, e.field.name)
-                       and self.view.unfilled(r, f)]
+                       and (self.view.unfilled(r, f) or r.values.get(f.name) == REFUSAL)]  # refused, then given
         mentions = find_mentions(text, open_fields, self.view, self.today, prefer=e.rec)
-        if not mentions or any(m.how not in _TYPED_HOWS for m in mentions) or _leftover(text, mentions):
+        if not mentions or any(m.how not in _TYPED_HOWS for m in mentions) or \
+                [w for w in _leftover(text, mentions) if w not in _AGREEING and w not in HEDGES]:
             return False
         for m in mentions:
             self.assign("value-for-other-field", m.matched, m.rec, m.field, m.value, how=m.how,
                         reason=f"the words are {m.how} values, not an answer to {e.field.name}")
+        return True
+
+    def _name_elsewhere(self, text: str) -> bool:
+        """ "Priya Nair" to "which service?": a person's name that is no KB value fills the one unfilled name
+        field of the live records, not a search for the row asked."""
+        name = clean_name(text)
+        if name is None or len(name.split()) < 2 or (self.ctx.kb is not None and self.vocabulary.found_in(
+                text, self.ctx.kb)):
+            return False
+        targets = [(r, f) for r, f in self.candidates() if self.view.kind_of(f) == "str" and shape(f) == "name"
+                   and self.view.unfilled(r, f)]
+        if len(targets) != 1:
+            return False
+        rec, f = targets[0]
+        self.assign("value-for-other-field", text, rec, f, name, how="a person's name",
+                    reason="a person's name that names no row of the KB")
         return True
 
     def _str_answer(self, text: str) -> bool:
@@ -732,7 +752,8 @@ _DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|a
                     r"(?:[,\s]+(?:now|please|then|thanks|thank\s+you))*[.!]*$", re.I)
 """What the user says to a summary to have it done ("now submit", "ok, send it please"): a yes to the confirmation."""
 _AGREEING = frozenset(stem(w) for w in """right correct good fine sure confirm confirmed ahead perfect great sound
-sounds okay ok exactly thanks thank absolutely definitely cool works go book do please that's""".split())
+sounds okay ok exactly thanks thank absolutely definitely cool works go book do please that's it's its here
+there well""".split())
 """Words after a yes that only agree ("yep that's right", "yes, go ahead"): no row is named by them."""
 _POINTED_ROW = re.compile(r"\b(?:the\s+(?:first|second|third|fourth|fifth|last|top|other)(?:\s+one)?|that\s+one|"
                           r"this\s+one|number\s+\d|option\s+\d|#\d)\b", re.I)

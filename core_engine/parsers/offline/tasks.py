@@ -164,6 +164,13 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
             if deeper and set(deeper) - set(said):
                 found = match_worksheet(reader, bag, ws, dict(root.values), [], root, start, spent=spent,
                                         hints={**hints, **deeper})
+        said = {w for _v, _p, ws_ in found.items.values() for w in ws_ if isinstance(w, str)}
+        if found.items and len(said) == 1 and rec is None:
+            from .words.semantic import lexical_overruled  # late: the semantic rules import this module
+            overruled = lexical_overruled(reader, text, found.plain())
+            if overruled is not None:  # one word chose the option; the whole turn clearly means another
+                reader.note("lexical-overruled", next(iter(said)), **overruled)
+                return False
         for name, (text_value, _plain, words) in found.items.items():
             rule = "answer-to-ask" if start is not None and name == start.name else "task-description"
             reader.emit(rule, " ".join(words), f"{root.var}.{name} = {text_value}")

@@ -191,6 +191,29 @@ def _path(reader: "TurnReader", entry: Entry) -> dict[str, str]:
     return out
 
 
+def lexical_overruled(reader: "TurnReader", text: str, chosen: dict[str, Any]) -> dict[str, Any] | None:
+    """The semantic reading, when it clearly names another option of a field that one word chose lexically
+    ("a safety check" for a bike: "check" is a word of "Check Repair", but the turn means booking a repair)."""
+    ranked = rank_tasks(reader, text)
+    entry = ranked.best
+    if entry is None or not ranked.decided(TASK_THRESHOLD, TASK_MARGIN):
+        return None
+    implied = implied_path(reader, entry)
+    clash = {k: v for k, v in chosen.items() if k in implied and implied[k] != v}
+    return {"reading": entry.label, **ranked.trace(), "overruled": clash} if clash else None
+
+
+def implied_path(reader: "TurnReader", entry: Entry) -> dict[str, str]:
+    """What the entry implies (`_path`), and the option of the task it is nested in ("a kids' bike" of a
+    repair booking implies the booking task)."""
+    implied = _path(reader, entry)
+    root = reader.spec.worksheet(_roots(reader).get(entry.worksheet, entry.worksheet))
+    for path, value in equalities(root.predicate if root is not None else ""):
+        if isinstance(value, str):
+            implied.setdefault(path[-1], value)
+    return implied
+
+
 def _roots(reader: "TurnReader") -> dict[str, str]:
     """worksheet -> the top-level task worksheet it is nested in (itself for a top-level one)."""
     parent: dict[str, str] = {}
@@ -325,7 +348,7 @@ def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) ->
     entry = ranked.best
     assert entry is not None
     before = len(reader.rules)
-    path = _path(reader, entry)
+    path = implied_path(reader, entry)
     bag = Bag.of(text)
     overlay: dict[str, dict[str, Any]] = {}
     for rec in [r for r in reader.view.live_records() if r.parent is None]:
