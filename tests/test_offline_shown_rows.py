@@ -74,3 +74,20 @@ def test_for_two_in_an_opening_is_the_number_of_guests(tables):
 def test_for_a_time_or_a_duration_is_not_a_count(tables):
     _s, (r1,) = talk(tables, "I want to book a table for 8 pm tomorrow")
     assert not any("guests=8" in s for s in statements(r1))
+
+
+def test_a_persons_name_to_the_row_question_is_the_patients_name(dental):
+    _s, (r1, r2) = talk(dental, "I'd like to book a dental appointment", "Tom Becker")
+    assert r1.acts[-1]["field"] == "dentist"
+    assert statements(r2) == ['book_appointment.patient_name = "Tom Becker"']
+
+
+def test_a_phone_number_to_the_row_question_is_no_search(dental):
+    _s, (_r1, r2) = talk(dental, "I'd like to book a dental appointment", "it's 555-201-3344")
+    assert statements(r2) == ['book_appointment.phone = "555-201-3344"']
+
+
+def test_a_question_whose_values_were_the_point_searches_nothing(dental):
+    _s, (_r1, r2) = talk(dental, "I'd like to book a dental appointment", "can I come at 3pm tomorrow?")
+    assert not any("answer(" in s for s in statements(r2))
+    assert 'book_appointment.time = "15:00"' in statements(r2)

@@ -145,3 +145,43 @@ def test_a_second_yes_no_clause_and_nothing_else(studio):
                        "yes I have photos, and no, nobody is going to be injured by it", "nothing else")
     assert statements(results[-2]) == ["report_issue.has_photos = True", "report_issue.is_dangerous = False"]
     assert statements(results[-1]) == ['report_issue.anything_else = "none"']
+
+
+REPAIRS = {
+    "name": "scooter repairs", "starting_prompt": "Hello! How can I help?",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        task_choice({"value": "Book Repair", "description": "bring a scooter in for a service, a repair or a tune-up"},
+                    {"value": "Check Repair", "description": "ask how a repair already in the workshop is going"}),
+        {"name": "BookRepair", "kind": "task", "predicate": 'task == "Book Repair"', "api": "book_repair",
+         "fields": [field("scooter", "Scooter", "The scooter"), field("date", "date", "The drop-off date"),
+                    field("confirm", "confirm", "Confirm the booking")]},
+        {"name": "Scooter", "kind": "task", "fields": [
+            field("scooter_type", "Enum", "The kind of scooter", enum_values=[
+                {"value": "Kids", "description": "a small scooter for children"},
+                {"value": "Electric", "description": "an e-scooter with a motor and a battery"}]),
+            field("make", description="The make of the scooter")]},
+        {"name": "CheckRepair", "kind": "task", "predicate": 'task == "Check Repair"', "api": "check_repair",
+         "fields": [field("job_number", description="The job number on your receipt")]},
+    ],
+    "apis": [{"name": "book_repair"}, {"name": "check_repair"}],
+}
+
+
+@pytest.fixture(scope="module")
+def repairs(tmp_path_factory) -> Agent:
+    return agent_of(tmp_path_factory.mktemp("repairs"), REPAIRS)
+
+
+def test_one_word_of_a_task_is_overruled_by_a_clear_reading_of_the_turn(repairs):
+    _s, (r1,) = talk(repairs, "my son's little kids scooter needs a safety check before the holidays")
+    assert 'main.task = "Book Repair"' in statements(r1)
+    assert "lexical-overruled" in rules(r1)
+    _s, (r2,) = talk(repairs, "can you check on my repair?")
+    assert 'main.task = "Check Repair"' in statements(r2)
+
+
+def test_typed_values_to_a_short_text_question_fill_their_own_fields(repairs):
+    _s, results = talk(repairs, "I need my electric scooter repaired", "friday")
+    assert results[-2].acts[-1]["field"] == "make"
+    assert statements(results[-1]) == ['book_repair.date = "2024-07-05"']

@@ -70,7 +70,7 @@ from .slots import (KBVocabulary, Mention, StateView, code_value, column_mention
                             shape)
 from .tasks import describe_task, literal, predicted_answer, search_query, several_codes
 from .words.typed import restore_apostrophes
-from .words.values import clean_name, find_codes, find_dates, find_numbers, find_times, normalise, yes_no
+from .words.values import find_codes, find_dates, find_numbers, find_times, normalise, yes_no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
@@ -670,10 +670,10 @@ class TurnReader:
     def _name_elsewhere(self, text: str) -> bool:
         """ "Priya Nair" to "which service?": a person's name that is no KB value fills the one unfilled name
         field of the live records, not a search for the row asked."""
-        name = clean_name(text)
-        if name is None or len(name.split()) < 2 or (self.ctx.kb is not None and self.vocabulary.found_in(
-                text, self.ctx.kb)):
-            return False
+        m = _PERSON_NAME.fullmatch(text.strip(" .!"))
+        if m is None or (self.ctx.kb is not None and self.vocabulary.found_in(text, self.ctx.kb)):
+            return False  # written as a name (capitals), and no value of the KB
+        name = m.group(0)
         targets = [(r, f) for r, f in self.candidates() if self.view.kind_of(f) == "str" and shape(f) == "name"
                    and self.view.unfilled(r, f)]
         if len(targets) != 1:
@@ -760,6 +760,8 @@ _POINTED_ROW = re.compile(r"\b(?:the\s+(?:first|second|third|fourth|fifth|last|t
 """A question pointing at a row the user was shown ("does the second one have parking?")."""
 
 
+_PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+|de|van|von|da|di|le|la)){1,3}")
+"""A person's name as typed with capitals: "Priya Nair", "Ana de la Cruz"."""
 _TYPED_HOWS = {"date", "time", "phone", "email", "people summed"}
 
 
