@@ -849,3 +849,17 @@ def test_a_clock_time_said_in_words(text, expected):
 def test_words_that_only_look_like_a_clock_are_no_time(text):
     from core_engine.parsers.offline.words.values import find_times
     assert find_times(text) == []
+
+
+@pytest.mark.parametrize("text, needed", [
+    ("great. oh and we'll need a high chair for the baby", "a high chair for the baby"),
+    ("we need a quiet table", "a quiet table")])
+def test_a_thing_needed_is_a_special_request(text, needed):
+    from core_engine.parsers.offline.intents import special_request
+    assert special_request(text)[1] == needed
+
+
+@pytest.mark.parametrize("text", ["I want the salmon", "I'd like to book a table", "we need to talk"])
+def test_wanting_an_item_or_a_task_is_no_special_request(text):
+    from core_engine.parsers.offline.intents import special_request
+    assert special_request(text) is None

@@ -185,3 +185,11 @@ def test_typed_values_to_a_short_text_question_fill_their_own_fields(repairs):
     _s, results = talk(repairs, "I need my electric scooter repaired", "friday")
     assert results[-2].acts[-1]["field"] == "make"
     assert statements(results[-1]) == ['book_repair.date = "2024-07-05"']
+
+
+def test_more_ways_to_call_a_task_off_and_a_goodbye_to_the_stop_question(studio):
+    _s, results = talk(studio, "I'd like to book a dance class", "July 3rd",
+                       "actually scrap that, I don't want to book anymore", "thanks anyway, bye")
+    assert "control-cancel" in rules(results[-2]) and "stop" in results[-2].response
+    assert statements(results[-1])[0] == "exitws(book_class)"
+

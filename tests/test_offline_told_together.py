@@ -140,3 +140,9 @@ def test_an_introduction_while_an_option_is_asked_fills_the_name(flat):
 def test_a_start_task_with_a_generic_name_is_called_by_its_description(flat):
     _s, results = talk(flat, "my name's Lucy Chen", "forget it")
     assert "Do you want me to stop with this repair request for a rented flat?" in results[-1].response
+
+
+def test_answers_separated_by_slashes(agent):
+    _s, results = talk(agent, OPENING, "Ana Ruiz", "AB12345 / ana@example.org / not a premium member")
+    assert sorted(statements(results[-1])) == ['account.email = "ana@example.org"', 'account.is_member = False',
+                                               'account.member_code = "AB12345"']

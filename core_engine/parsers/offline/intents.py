@@ -270,7 +270,15 @@ def special_request(text: str) -> tuple[str, str] | None:
     m = _OCCASION.match(body)
     if m:  # "it's our anniversary": the occasion is what the place should know
         return m.group(0), body
+    m = _WE_NEED.match(body)
+    if m:  # "oh and we'll need a high chair for the baby": the thing needed
+        return body[: m.start("what")].strip(), m.group("what").strip()
     return None
+
+
+_WE_NEED = re.compile(r"^(?:(?:and|also|oh|please|great|ok|okay|perfect|btw|by\s+the\s+way)[,.!\s]+)*(?:we|i)"
+                      r"(?:'ll|\s+will|'d|\s+would)?\s+(?:also\s+)?(?:need|require)\s+"
+                      r"(?P<what>(?:an?|some|the)\s+.+)$", re.I)
 
 
 _OCCASION = re.compile(r"^(?:(?:oh|and|also|btw|by\s+the\s+way)[,\s]+)*(?:it'?s|its|it\s+is)\s+(?:our|my|his|her|"

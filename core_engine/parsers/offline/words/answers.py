@@ -258,7 +258,7 @@ class AnswerReader:
 
         All or nothing: every piece must find a field, and the asked field must be one of them.
         """
-        pieces = [p.strip() for p in re.split(r"\s*(?:[,;]|\band\b|&)\s*", text) if p.strip(" .!")]
+        pieces = [p.strip() for p in re.split(r"\s*(?:[,;]|\band\b|&|\s/\s)\s*", text) if p.strip(" .!")]
         if len(pieces) < 2:
             return []
         order = [f for f in self.view.input_fields(rec) if self.view.kind_of(f) in ("str", "int", "bool")

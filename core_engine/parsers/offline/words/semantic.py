@@ -30,6 +30,8 @@ _LEAD = (r"^(?:(?:oh|ok(?:ay)?|actually|sorry|no|wait|hmm|hm|um|uh|ugh|argh|ah|e
 _CANCEL_PHRASE = (r"(?:cancel(?:\s+(?:it|that|this|everything|the\s+whole\s+thing))?|stop(?:\s+(?:it|this|that))?|"
                   r"never\s?mind|nevermind|forget\s+(?:it|about\s+it|that|this)|quit|abort|"
                   r"i\s+(?:don'?t|do\s+not)\s+want\s+(?:it|this|that|to\s+do\s+this)(?:\s+any\s?more)?|"
+                  r"i\s+(?:don'?t|do\s+not|no\s+longer)\s+(?:want|need)\s+to\s+[a-z]+(?:\s+(?:it|this|that|one))?"
+                  r"(?:\s+any\s?more|\s+after\s+all)?|scrap\s+(?:it|that|this)|call\s+it\s+off|drop\s+it|"
                   r"i\s+changed\s+my\s+mind)")
 _ELSEWHERE = (r"(?:[\s,.!;]+(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s+to|i'?d\s+rather|i\s+(?:can|could|might))"
               r"\s+(?:just\s+)?(?:go|call|phone|ring|come\s+back|do\s+it|try|sort\s+it|handle\s+it|deal\s+with\s+it|"
@@ -45,6 +47,8 @@ _CANCEL_OBJECT = re.compile(_LEAD + r"(?:" + _CANCEL_PHRASE + r"[\s,.!;]+)*(?:pl
 _RESTART = re.compile(_LEAD + r"(?:start\s+(?:over|again|from\s+scratch)|let'?s\s+start\s+(?:over|again)|restart|"
                       r"reset|begin\s+again)(?:\s*,?\s*please)?[\s.!]*$", re.I)
 _SWITCH = re.compile(r"\b(?:actually|instead|rather|change\s+of\s+plans?|different\s+thing|something\s+else)\b", re.I)
+_LEAVING = re.compile(r"\b(?:bye|goodbye|good\s+bye|see\s+you|thanks\s+anyway|thank\s+you\s+anyway|never\s?mind)\b", re.I)
+"""A goodbye said to "do you want me to stop?": the user is leaving, so the task stops."""
 CONTROL_MARK = "control"
 """Key of the say act by which the agent asked "do you want to stop ...?" (read back next turn)."""
 
@@ -83,6 +87,11 @@ def holds_values(reader: "TurnReader", rec: TaskRecord) -> bool:
 def control_rule(reader: "TurnReader", text: str) -> bool:
     """Cancel / never mind / start over (and the yes or no to "do you want to stop?")."""
     pending = next((a for a in reader.acts if a.get(CONTROL_MARK)), None)
+    if pending is not None and _LEAVING.search(text) and yes_no(text) is None:
+        rec = reader.state.get(pending.get("var", ""))  # "thanks anyway, bye" to "do you want me to stop?": yes
+        if isinstance(rec, TaskRecord):
+            _exit(reader, rec, pending[CONTROL_MARK], text, confirmed=True)
+            return True
     if pending is not None:
         yn = yes_no(text)
         if yn is not None and not yn[2].strip(" ,.!?"):
