@@ -51,6 +51,7 @@ from .parts.described import described_parts
 from .task_values import task_by_values
 from .parts.labelled import labelled_parts
 from .parts.labelled_turn import labelled_turn
+from .parts.proper_names import proper_name_in_opening
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
 from .openings import task_by_reference
@@ -193,6 +194,7 @@ class TurnReader:
     # ------------------------------------------------------------ the rules, in order
     def run(self) -> None:
         self._read()
+        proper_name_in_opening(self, self.text)  # "it's a Gazelle e-bike": the make, in the record opened
         self._confirm_last()
 
     def _confirm_last(self) -> None:
@@ -659,13 +661,34 @@ class TurnReader:
         open_fields = [(r, f) for r, f in self.candidates() if (r.var, f.name) != (e.rec.var, e.field.name)
                        and (self.view.unfilled(r, f) or r.values.get(f.name) == REFUSAL)]  # refused, then given
         mentions = find_mentions(text, open_fields, self.view, self.today, prefer=e.rec)
-        if not mentions or any(m.how not in _TYPED_HOWS for m in mentions) or \
-                [w for w in _leftover(text, mentions) if w not in _AGREEING and w not in HEDGES]:
+        if not mentions or any(m.how not in _TYPED_HOWS for m in mentions):
             return False
+        named = None
+        if [w for w in _leftover(text, mentions) if w not in _AGREEING and w not in HEDGES]:
+            named = self._name_beside(text, mentions, open_fields)  # "Jonas Berg, 0701234567"
+            if named is None:
+                return False
+        if named is not None:
+            rec, f, name = named
+            self.assign("value-for-other-field", name, rec, f, name, how="a person's name",
+                        reason=f"a person's name beside other values, not an answer to {e.field.name}")
         for m in mentions:
             self.assign("value-for-other-field", m.matched, m.rec, m.field, m.value, how=m.how,
                         reason=f"the words are {m.how} values, not an answer to {e.field.name}")
         return True
+
+    def _name_beside(self, text: str, mentions: list[Mention], open_fields: list[tuple[TaskRecord, Field]]
+                     ) -> tuple[TaskRecord, Field, str] | None:
+        """The words beside typed values, when they are a person's name written as one and the live records
+        have one unfilled name field (not the one asked)."""
+        body = text
+        for m in mentions:
+            body = body.replace(m.span.text if m.span is not None else m.matched, " ")
+        m = _PERSON_NAME.fullmatch(re.sub(r"\s+", " ", body).strip(" ,.;!&/"))
+        names = [(r, f) for r, f in open_fields if self.view.kind_of(f) == "str" and shape(f) == "name"]
+        if m is None or len(names) != 1:
+            return None
+        return names[0][0], names[0][1], m.group(0)
 
     def _name_elsewhere(self, text: str) -> bool:
         """ "Priya Nair" to "which service?": a person's name that is no KB value fills the one unfilled name

@@ -30,7 +30,8 @@ _LEAD = (r"^(?:(?:oh|ok(?:ay)?|actually|sorry|no|wait|hmm|hm|um|uh|ugh|argh|ah|e
 _CANCEL_PHRASE = (r"(?:cancel(?:\s+(?:it|that|this|everything|the\s+whole\s+thing))?|stop(?:\s+(?:it|this|that))?|"
                   r"never\s?mind|nevermind|forget\s+(?:it|about\s+it|that|this)|quit|abort|"
                   r"i\s+(?:don'?t|do\s+not)\s+want\s+(?:it|this|that|to\s+do\s+this)(?:\s+any\s?more)?|"
-                  r"i\s+(?:don'?t|do\s+not|no\s+longer)\s+(?:want|need)\s+to\s+[a-z]+(?:\s+(?:it|this|that|one))?"
+                  r"i\s+(?:don'?t|do\s+not|no\s+longer)\s+(?:want|need)\s+to\s+"
+                  r"(?!(?:share|say|tell|give|provide|answer|disclose|reveal|talk|go\s+into)\b)[a-z]+(?:\s+(?:it|this|that|one))?"
                   r"(?:\s+any\s?more|\s+after\s+all)?|scrap\s+(?:it|that|this)|call\s+it\s+off|drop\s+it|"
                   r"i\s+changed\s+my\s+mind)")
 _ELSEWHERE = (r"(?:[\s,.!;]+(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s+to|i'?d\s+rather|i\s+(?:can|could|might))"

@@ -1,0 +1,81 @@
+"""A make or model said by its proper name while a record is opened: "it's a Gazelle e-bike", "for my mountain
+bike, a Specialized".
+
+A record opened in this turn whose worksheet has one unfilled short text field described by capitalised examples
+("The make of the bike, e.g. Trek or Brompton") takes the one capitalised name the turn gives after "a", "an",
+"it's a" or "my" (not the first word of a sentence, not a value of the KB, not a day or a month). The name is put in
+the opening statement itself, as the record's variable is not known before it is made. No such field, or two
+candidate names: nothing is added (a wrong value is worse than none).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..slots import shape
+from ..tasks import literal
+from ..words.values import MONTHS, WEEKDAYS
+
+if TYPE_CHECKING:
+    from ..parser import TurnReader
+
+_NAMED = re.compile(r"\b(?:it'?s\s+an?|its\s+an?|an?|my)\s+(?P<name>[A-ZÀ-ÖØ-Þ][\w'À-ÿ-]*(?:\s+(?:&\s+)?[A-ZÀ-ÖØ-Þ][\w'À-ÿ-]*)*)")
+_CALENDAR = {w.lower() for w in [*WEEKDAYS, *MONTHS]}
+_EXAMPLES = re.compile(r"\b(?:e\.g\.?|eg|for\s+example|such\s+as|like)\s+[A-ZÀ-ÖØ-Þ][\w'-]*")
+"""A description that gives names as its examples ("The make of the bike, e.g. Trek or Brompton")."""
+
+
+def proper_name_in_opening(reader: "TurnReader", text: str) -> None:
+    if not reader.lines:
+        return
+    names = [m for m in _NAMED.finditer(text) if m.group("name").lower() not in _CALENDAR
+             and m.group("name") not in ("I", "I'm") and not _in_kb(reader, m.group("name"))]
+    if len(names) != 1:
+        return
+    said, name = names[0].group(0), names[0].group("name")
+    if any(name in _without_queries(line) for line in reader.lines):
+        return  # already read as some value
+    for i, line in enumerate(reader.lines):
+        for ws in reader.spec.task_worksheets():
+            opened = re.search(rf"\b{re.escape(ws.name)}\((?P<args>[^()]*)\)", line)
+            if opened is None:
+                continue
+            given = set(re.findall(r"(\w+)=", opened.group("args")))
+            fields = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str"
+                      and shape(f) == "short" and f.name not in given and _EXAMPLES.search(f.description)]
+            if len(fields) != 1:
+                continue
+            args = opened.group("args")
+            new_args = f"{args}, {fields[0].name}={literal(name)}" if args.strip() else \
+                f"{fields[0].name}={literal(name)}"
+            new = line[:opened.start("args")] + new_args + line[opened.end("args"):]
+            new = re.sub(r'answer\("((?:[^"\\]|\\.)*)"\)', lambda q: _query_without(q, said), new)
+            _replace(reader, i, line, new, name, ws.name, fields[0].name)
+            return
+
+
+def _without_queries(line: str) -> str:
+    return re.sub(r'answer\("(?:[^"\\]|\\.)*"\)', "", line)
+
+
+def _query_without(q: re.Match, said: str) -> str:
+    """The search's words without the name given to the field ("battery check please, it's a Gazelle e-bike" ->
+    "battery check please, e-bike")."""
+    words = re.sub(r"\s*,?\s*" + re.escape(said), "", q.group(1), flags=re.I)
+    words = re.sub(r"\s+", " ", words).strip(" ,.")
+    return f'answer("{words}")' if words else q.group(0)
+
+
+def _in_kb(reader: "TurnReader", words: str) -> bool:
+    return reader.ctx.kb is not None and bool(reader.vocabulary.found_in(words, reader.ctx.kb))
+
+
+def _replace(reader: "TurnReader", i: int, old: str, new: str, name: str, ws: str, field: str) -> None:
+    reader.lines[i] = new
+    for r in reader.rules:
+        if r.get("statement") == old:
+            r["statement"] = new
+            break
+    reader.note("proper-name", name, worksheet=ws, field=field,
+                reason="a capitalised name for the field whose description gives names as examples")
