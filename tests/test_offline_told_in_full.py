@@ -155,12 +155,14 @@ REPAIRS = {
                     {"value": "Check Repair", "description": "ask how a repair already in the workshop is going"}),
         {"name": "BookRepair", "kind": "task", "predicate": 'task == "Book Repair"', "api": "book_repair",
          "fields": [field("scooter", "Scooter", "The scooter"), field("date", "date", "The drop-off date"),
+                    field("customer_name", description="Your full name"),
+                    field("phone", description="A phone number to reach you"),
                     field("confirm", "confirm", "Confirm the booking")]},
         {"name": "Scooter", "kind": "task", "fields": [
             field("scooter_type", "Enum", "The kind of scooter", enum_values=[
                 {"value": "Kids", "description": "a small scooter for children"},
                 {"value": "Electric", "description": "an e-scooter with a motor and a battery"}]),
-            field("make", description="The make of the scooter")]},
+            field("make", description="The make of the scooter, e.g. Xiaomi or Segway")]},
         {"name": "CheckRepair", "kind": "task", "predicate": 'task == "Check Repair"', "api": "check_repair",
          "fields": [field("job_number", description="The job number on your receipt")]},
     ],
@@ -193,3 +195,15 @@ def test_more_ways_to_call_a_task_off_and_a_goodbye_to_the_stop_question(studio)
     assert "control-cancel" in rules(results[-2]) and "stop" in results[-2].response
     assert statements(results[-1])[0] == "exitws(book_class)"
 
+
+
+def test_a_make_said_by_its_name_in_the_opening(repairs):
+    _s, (r1,) = talk(repairs, "I need my electric scooter repaired, it's a Ninebot")
+    assert statements(r1)[-1].endswith('Scooter(scooter_type="Electric", make="Ninebot"))')
+    assert "proper-name" in rules(r1)
+
+
+def test_a_name_and_a_phone_to_the_make_question(repairs):
+    _s, results = talk(repairs, "I need my electric scooter repaired", "Jonas Berg, 0701234567")
+    assert results[-2].acts[-1]["field"] == "make"
+    assert statements(results[-1]) == ['book_repair.customer_name = "Jonas Berg"', 'book_repair.phone = "0701234567"']
