@@ -104,9 +104,15 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
             i += 1
     _abbreviations(scan, vocab, schema)
     _name_parts(scan, vocab, schema)
+    from .names import name_runs  # late: names builds on this module's scan
+
+    name_runs(scan, vocab)
     for i, token in enumerate(tokens):
         if i not in scan.used and is_content(token, schema):
             _one_value_word(scan, vocab, i, token.norm, "word", 1.0)
+    for i, token in enumerate(tokens):
+        if i not in scan.used and is_content(token, schema):
+            _shared_head(scan, vocab, i, token.norm)
     _fuzzy(scan, vocab, schema)
     return _drop_weaker(scan), scan.used
 
@@ -178,6 +184,25 @@ def _one_value_word(scan: _Scan, vocab: TableVocab, i: int, word: str, kind: str
             scan.add(i, i, entries[:1], kind, score)
             return True
     return False
+
+
+_POSSESSIVES = frozenset("my our his her their".split())
+
+
+def _shared_head(scan: _Scan, vocab: TableVocab, i: int, word: str) -> None:
+    """A word that ends a few values of one enum-like column ("tours" for "Boat Tour" and "Walking Tour",
+    "fleece" for two fleeces) means any of them, unless another value of that column is named or the word is
+    the user's own thing ("so my bike doesn't get stolen" asks for a lock, not a bike)."""
+    if i > 0 and scan.tokens[i - 1].norm in _POSSESSIVES:
+        return
+    for column, entries in sorted(vocab.by_word.get(word, {}).items(), key=lambda kv: kv[1][0].position):
+        values = {e.value: e for e in entries}
+        if column in vocab.name_columns or not 2 <= len(values) <= _MAX_NAME_VALUES:
+            continue
+        if any(m.column == column for m in scan.found) or not all(e.words[-1] == word for e in values.values()):
+            continue
+        scan.add(i, i, [values[v] for v in sorted(values, key=str)], "head", 0.9)
+        return
 
 
 def names_value(vocab: TableVocab, entry: ValueEntry, said: set[str]) -> bool:

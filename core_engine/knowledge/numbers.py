@@ -30,8 +30,13 @@ _INCLUSIVE = ("at most", "no more than", "at least", "no less than", "up to", "m
               "within", "since", "until")
 RANGE_SCORE = 0.5  # a column chosen because only its values span the number (no word named it)
 _MONEY = "price cost in dollars"
-_AFTER = re.compile(r"\s*(or|and)\s+(more|higher|above|over|better|up|less|fewer|lower|below|under|cheaper)\b")
+_AFTER = re.compile(r"\s*(or|and)\s+(more|higher|above|over|better|up|newer|later|after|less|fewer|lower|below|under|"
+                    r"cheaper|older|earlier|before)\b")
+_TAIL_LESS = ("less", "fewer", "lower", "below", "under", "cheaper", "older", "earlier", "before")
 SUPERLATIVES = (
+    (r"\bmost\s+recent(?:ly)?\s+([a-z]+(?:ed|en))\b", "DESC", None),  # "most recently inspected": that date column
+    (r"\b([a-z]+)\s+the\s+most\b(?!\s+[a-z])", "DESC", None),  # "which wine sells the most": the verb's column
+    (r"\b([a-z]+)\s+the\s+least\b(?!\s+[a-z])", "ASC", None),
     (r"\b(cheapest|lowest[- ]priced?|most affordable|lowest prices?)\b", "ASC", _MONEY),
     (r"\b(priciest|costliest|most costly|highest[- ]priced?|highest prices?)\b", "DESC", _MONEY),
     (r"\b(?:most|largest number of|highest number of)\s+([a-z]+)", "DESC", None),
@@ -157,21 +162,61 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
         chosen = choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges,
                                                                                 reach=1.0)
         if chosen:
-            found.append(Comparison(chosen[0], op, _number(number), m.group(0).strip(), chosen[1], m.start(), m.end()))
+            start = _start(m, before, chosen[0], columns, embedder)
+            found.append(Comparison(chosen[0], op, _number(number), low[start:m.end()].strip(), chosen[1], start,
+                                    m.end()))
+    bounds = between(low, columns, embedder, ranges)  # "between 10 and 20 dollars": both bounds, inclusive
+    found += [c for c in bounds if not any(f.start < c.end and c.start < f.end for f in found)]
     tail = re.compile(rf"(?:\b([a-z]+)\s+)?(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s+([a-z]+))?{_AFTER.pattern}")
     for m in tail.finditer(low):  # "4 stars or more", "rated 4.5 or higher"
         if any(c.start <= m.start() < c.end for c in found):
             continue
         before, dollar, number, dollar2, unit, _, word = m.groups()
-        less = word in ("less", "fewer", "lower", "below", "under", "cheaper")
+        less = word in _TAIL_LESS
         candidates = [_MONEY] if (dollar or dollar2) else []
         candidates += [w for w in (unit, before) if w and w not in STOPWORDS]
         chosen = choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges,
                                                                                 reach=1.0)
         if chosen:
-            found.append(Comparison(chosen[0], "<=" if less else ">=", _number(number), m.group(0).strip(),
-                                    chosen[1], m.start(), m.end()))
+            start = _start(m, before, chosen[0], columns, embedder)
+            found.append(Comparison(chosen[0], "<=" if less else ">=", _number(number), low[start:m.end()].strip(),
+                                    chosen[1], start, m.end()))
     return found
+
+
+_BETWEEN = re.compile(r"(?:\b([a-z]+)\s+)?(?:\b(between|from)\s+)?(?<![\w.])(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s*([a-z]+))?\s*"
+                      r"(?:and|to|-)\s*(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s*([a-z]+))?(?:\s+([a-z]+))?")
+
+
+def between(low: str, columns: dict[str, list[str]], embedder: Any,
+            ranges: dict[str, tuple[float, float]] | None) -> list[Comparison]:
+    """`between 10 and 20 dollars`, `from $10 to $20`, `5-10 km long`: a lower and an upper bound on one column
+    (two comparisons, both inclusive), the column named by the unit words around them."""
+    found = []
+    for m in _BETWEEN.finditer(low):
+        before, lead, d1, a, d2, unit1, d3, b, d4, unit2, after = m.groups()
+        lo, hi = sorted((_number(a), _number(b)))
+        money = bool(d1 or d2 or d3 or d4)
+        if lead is None and not (money or unit1 or unit2):
+            continue  # "5-10" alone may be a code or a score; with "between", a unit or a currency it is a range
+        candidates = [_MONEY] if money else []
+        candidates += [w for w in (unit2, unit1, after, before) if w and w not in STOPWORDS and w not in ("or", "and")]
+        chosen = choose_column(candidates, columns, embedder) or (
+            by_range(hi, columns, ranges, reach=1.0) if lead else None)
+        if chosen:
+            start, end = _start(m, before, chosen[0], columns, embedder), m.end()
+            words = low[start:end].strip()
+            found.append(Comparison(chosen[0], ">=", lo, words, chosen[1], start, end))
+            found.append(Comparison(chosen[0], "<=", hi, words, chosen[1], start, end))
+    return found
+
+
+def _start(m: re.Match[str], before: str | None, column: str, columns: dict[str, list[str]], embedder: Any) -> int:
+    """Where a comparison's words begin: at the word before it only when that word names the column ("rated 4.5
+    or higher"); "tours under 20 euros" leaves "tours" to name rows, "loops under 5 km" a yes/no column."""
+    if before and before not in STOPWORDS and choose_column([before], {column: columns[column]}, embedder):
+        return m.start()
+    return m.start() + len(before) + (len(m.group(0)) - len(m.group(0).lstrip())) if before else m.start()
 
 
 def _units(before: str | None, phrase: str, dollar: str | None, after: str | None, after2: str | None) -> list[str]:
@@ -204,4 +249,31 @@ def superlatives(text: str, columns: dict[str, list[str]], embedder: Any, taken:
             if chosen and all(o.column != chosen[0] for o in found):
                 found.append(Ordering(chosen[0], direction, m.group(0), chosen[1], m.start(), m.end()))
                 spans.append((m.start(), m.end()))
+    for m in re.finditer(r"\b[a-z]{4,}est\b", low):  # "longest", "shortest", "biggest": the adjective's column
+        base = _adjective(m.group(0))
+        if base is None or base in STOPWORDS or any(s < m.end() and m.start() < e for s, e in spans):
+            continue
+        chosen = choose_column([base], columns, embedder)
+        if chosen and all(o.column != chosen[0] for o in found):
+            direction = "ASC" if base in LOW_END else "DESC"
+            found.append(Ordering(chosen[0], direction, m.group(0), chosen[1], m.start(), m.end()))
+            spans.append((m.start(), m.end()))
     return found
+
+
+LOW_END = frozenset("short small little low few light near close young early slow quick thin narrow shallow "
+                    "tiny mild weak soft easy brief".split())
+"""Scale adjectives whose superlative asks for the smallest value (English grammar, no KB's words): the
+column's meaning comes from the embedder, the direction from here; any other adjective asks for the largest."""
+
+
+def _adjective(word: str) -> str | None:
+    """The adjective of a superlative: longest -> long, biggest -> big, heaviest -> heavy, largest -> large."""
+    stem_ = word[:-3]
+    if stem_.endswith("i"):
+        return stem_[:-1] + "y"
+    if len(stem_) >= 3 and stem_[-1] == stem_[-2] and stem_[-1] not in "aeiouls":
+        return stem_[:-1]
+    if len(stem_) < 3:
+        return None
+    return stem_ + "e" if stem_.endswith(("rg", "os", "at", "in", "ur", "ud", "ar", "av")) else stem_
