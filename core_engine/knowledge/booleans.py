@@ -17,15 +17,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from .kb import TableInfo
-from .match import NEGATIONS, is_content
+from .match import NEGATIONS
 from .vocab import STOPWORDS, Token, stem
 
 __all__ = ["BoolCondition", "bool_conditions"]
 
 LINKING = frozenset(stem(w) for w in """allowed allow allows permitted permit accepts accept accepting accepted has
     have having is are can includes include included offers offer offered with available supports support
-    supported""".split())
-"""Verbs of permission, possession or state: grammar words of column names, not what a column is about."""
+    supported friendly welcome welcomed ok okay""".split())
+"""Verbs of permission, possession or state, and "friendly"/"welcome" ("dog friendly"): grammar words of column
+names or said next to a column's word, not what a column is about."""
 _AFTER_NEGATION = re.compile(r"^\W*(?:(?:is|are|was|were|be)\s+)?(?:not|never|no|isn't|aren't|wasn't|weren't|"
                              r"don't|doesn't|can't|cannot|won't)\b", re.I)
 _NON = re.compile(r"\bnon[- ]?$", re.I)
@@ -41,7 +42,8 @@ class BoolCondition:
 
 def _name_words(column: str) -> tuple[list[str], list[str]]:
     """(content stems, linking stems) of a column's name."""
-    parts = [p for p in re.split(r"[_\W]+", column.lower()) if p and p not in STOPWORDS]
+    split = [p for p in re.split(r"[_\W]+", column.lower()) if p]
+    parts = [p for p in split if p not in STOPWORDS] or split  # "in_stock": "stock", however common
     stems = [stem(p) for p in parts]
     content = [s for s in stems if s not in LINKING]
     return (content, [s for s in stems if s in LINKING]) if content else (stems, [])
@@ -57,13 +59,14 @@ def bool_conditions(question: str, tokens: list[Token], used: set[int], info: Ta
         content, linking = _name_words(col.name)
         if not content:
             continue
-        hits = {s: [i for i, t in enumerate(tokens) if i not in used and is_content(t) and stem(t.norm) == s]
+        hits = {s: [i for i, t in enumerate(tokens) if i not in used and stem(t.norm) == s]
                 for s in content}
         if not all(hits.values()):
             continue
         said = sorted(i for idx in hits.values() for i in idx)
-        near = [i for i, t in enumerate(tokens) if i not in used and i not in said and stem(t.norm) in linking
-                and min(abs(i - j) for j in said) <= 3]
+        near = [i for i, t in enumerate(tokens) if i not in used and i not in said and (
+            stem(t.norm) in linking and min(abs(i - j) for j in said) <= 3
+            or stem(t.norm) in LINKING and min(abs(i - j) for j in said) == 1)]  # "dog friendly"
         first, last = min(said + near), max(said + near)
         start, end = tokens[first].start, tokens[last].end
         negated = _negated_before(question, tokens[said[0]].start) or bool(

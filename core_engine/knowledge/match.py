@@ -180,7 +180,7 @@ def _one_value_word(scan: _Scan, vocab: TableVocab, i: int, word: str, kind: str
             continue
         # the value's other words must be said too, or be shared by other values of the column
         # ("pediatric" names "Pediatric Dentistry"; "password" does not name "Password Reset")
-        if names_value(vocab, entries[0], said | {word}):
+        if names_value(vocab, entries[0], said | {word}) or _modifier(vocab, entries[0], word):
             scan.add(i, i, entries[:1], kind, score)
             return True
     return False
@@ -203,6 +203,13 @@ def _shared_head(scan: _Scan, vocab: TableVocab, i: int, word: str) -> None:
             continue
         scan.add(i, i, [values[v] for v in sorted(values, key=str)], "head", 0.9)
         return
+
+
+def _modifier(vocab: TableVocab, entry: ValueEntry, word: str) -> bool:
+    """A value's first word said alone names it when no other column's values have that word: "coastal" for
+    "Coastal Cliffs" (the head "Cliffs" unsaid). A word other columns share stays ambiguous."""
+    return len(entry.words) == 2 and entry.words[0] == word and len(word) >= 5 and \
+        set(vocab.by_word.get(word, {})) == {entry.column}
 
 
 def names_value(vocab: TableVocab, entry: ValueEntry, said: set[str]) -> bool:

@@ -9,6 +9,8 @@ most of them, if one of its words is distinctive: found in those names only and 
 values ("lake loop" names no row when lakes are a feature and several names say "Loop"), or three or more
 words of the same name ("little fox sauv blanc", though "Sauvignon Blanc" is also a grape). A single word
 selects a name only when it is misspelt and near a word that one name alone has and no other column uses.
+A run of three or more words may take words that matched another column's value ("twin lake circut": the
+feature "lake"; "pine valley ramble": the region "Pine Valley") when it has words of its own.
 """
 
 from __future__ import annotations
@@ -70,14 +72,13 @@ def name_runs(scan: Any, vocab: TableVocab) -> None:
     name_words = sorted({w for e in names for w in e.words if len(w) >= 3})
     others = _other_column_words(vocab)
     tokens = scan.tokens
-    hits = [{} if i in scan.used else _token_hits(tokens[i].norm, names, name_words, vocab)
-            for i in range(len(tokens))]
+    hits = [_token_hits(tokens[i].norm, names, name_words, vocab) for i in range(len(tokens))]
     i = 0
     while i < len(tokens):
         best: tuple[int, list[int]] | None = None  # (run length, names)
         for k in hits[i]:
             j = i
-            while j + 1 < len(tokens) and k in hits[j + 1] and j + 1 not in scan.used:
+            while j + 1 < len(tokens) and k in hits[j + 1]:
                 j += 1
             length = j - i + 1
             if best is None or length > best[0]:
@@ -90,7 +91,12 @@ def name_runs(scan: Any, vocab: TableVocab) -> None:
         length, chosen = best
         span = range(i, i + length)
         content = [j for j in span if tokens[j].norm not in STOPWORDS]
-        if content and len(chosen) <= _MAX_NAMES and _selects(content, chosen, hits, names, others, length):
+        inside = _overlapped(scan, span)
+        if content and len(chosen) <= _MAX_NAMES and inside is not None and \
+                _selects(content, chosen, hits, names, others, length):
+            for m in inside:  # "twin lake circut": the name holds the feature word "lake"
+                scan.found.remove(m)
+                scan.used -= m.span()
             how = {hits[j][chosen[0]][1] for j in span}
             kind = "name" if how == {"exact"} else "name-" + "/".join(sorted(how - {"exact"}))
             score = 1.0 if how == {"exact"} else 0.9
@@ -99,6 +105,18 @@ def name_runs(scan: Any, vocab: TableVocab) -> None:
             i += length
         else:
             i += 1
+
+
+def _overlapped(scan: Any, span: range) -> list[Any] | None:
+    """The earlier matches inside a run, when a name may take their words: none but value matches lying wholly
+    inside a run of three or more words that has words of its own. None when the run may not be a name."""
+    inside = [m for m in scan.found if m.first <= span[-1] and span[0] <= m.last]
+    if not inside:
+        return []
+    if len(span) < 3 or all(j in scan.used for j in span) or any(
+            m.kind.startswith("name") or m.first < span[0] or m.last > span[-1] for m in inside):
+        return None
+    return inside
 
 
 def _selects(content: list[int], chosen: list[int], hits: list[dict[int, tuple[str, str]]],

@@ -431,7 +431,8 @@ def _join_key(a: TableInfo, b: TableInfo) -> str | None:
 def _grouped(found: list[Match], alias: str, rules: list[dict[str, Any]], question: str = "") -> list[str]:
     """Positive values of one column are alternatives (OR); negated ones are each excluded. A list column holds
     several values at once: values said with no conjunction between them are all required ("vegan Thai", "for
-    kids on a rainy day"); "Thai or Vietnamese", "Italian and French", "Thai, Lao" stay alternatives."""
+    kids on a rainy day"), and so are values joined by "and" after "with"/"has" ("with wildflowers and a
+    viewpoint"); "Thai or Vietnamese", "Italian and French", "Thai, Lao" stay alternatives."""
     by_column: dict[str, list[Match]] = {}
     for m in found:
         by_column.setdefault(m.column, []).append(m)
@@ -461,6 +462,9 @@ def _all_of(ms: list[Match], question: str) -> bool:
         return False
     spans = sorted((m.start, m.end) for m in ms if not m.negated)
     between = " ".join(question[a[1]:b[0]] for a, b in zip(spans, spans[1:]))
+    if re.search(r"\b(?:with|has|have|having)\s+(?:(?:a|an|the|both|some)\s+)?$", question[:spans[0][0]], re.I) and \
+            re.fullmatch(r"(?:\s*(?:,|and|plus|&)\s*(?:(?:a|an|the|some)\s+)?)+", between, re.I):
+        return True  # "with wildflowers and a viewpoint": a row that has them both
     return not re.search(r"\b(?:or|either|any|and|plus)\b|[,/&]", between, re.I) and \
         not re.search(r"\b(?:either|any\s+of)\b", question[:spans[0][0]], re.I)
 
