@@ -167,3 +167,11 @@ def test_with_x_and_y_on_a_list_column_needs_both(boats):
     assert sorted(rows) == expect(lambda r: {"cool box", "sun canopy"} <= set(r["extras"]))
     rows, _ = ask(boats, "boats with fishing rods or a cool box")
     assert sorted(rows) == expect(lambda r: {"cool box", "fishing rods"} & set(r["extras"]))
+
+
+def test_a_word_with_a_values_stem_names_it(boats):
+    rows, rules = ask(boats, "what comes with a fishing rod hire")  # the value is "fishing rods"
+    assert sorted(rows) == expect(lambda r: "fishing rods" in r["extras"])
+    rows, rules = ask(boats, "canoes where you can fish")  # "fish" for the value word "fishing"
+    assert sorted(rows) == expect(lambda r: r["kind"] == "Canoe" and "fishing rods" in r["extras"])
+    assert any(r["rule"] == "value" and r["match"] == "stem" for r in rules)

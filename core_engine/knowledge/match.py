@@ -109,7 +109,10 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
     name_runs(scan, vocab)
     for i, token in enumerate(tokens):
         if i not in scan.used and is_content(token, schema):
-            _one_value_word(scan, vocab, i, token.norm, "word", 1.0)
+            if not _one_value_word(scan, vocab, i, token.norm, "word", 1.0) and token.norm not in vocab.by_word:
+                for word in _same_stem(vocab, token.norm):  # "park" for "Parking", "inspection" for "inspected"
+                    if _one_value_word(scan, vocab, i, word, "stem", 0.95):
+                        break
     for i, token in enumerate(tokens):
         if i not in scan.used and is_content(token, schema):
             _shared_head(scan, vocab, i, token.norm)
@@ -203,6 +206,23 @@ def _shared_head(scan: _Scan, vocab: TableVocab, i: int, word: str) -> None:
             continue
         scan.add(i, i, [values[v] for v in sorted(values, key=str)], "head", 0.9)
         return
+
+
+STEM_MIN = 4  # letters of a shared stem ("rated" and "rats" share only "rat")
+
+
+def _same_stem(vocab: TableVocab, word: str) -> list[str]:
+    """The vocabulary's words with the same rough stem as a question word, for a word no value has as such."""
+    st = stem(word)
+    if len(st) < STEM_MIN:
+        return []
+    if vocab.stems is None:
+        index: dict[str, list[str]] = {}
+        for w in vocab.by_word:
+            if w.isalpha() and len(stem(w)) >= STEM_MIN:
+                index.setdefault(stem(w), []).append(w)
+        vocab.stems = index
+    return sorted(vocab.stems.get(st, []))
 
 
 def _modifier(vocab: TableVocab, entry: ValueEntry, word: str) -> bool:

@@ -122,6 +122,7 @@ class TableVocab:
     semantic: list[ValueEntry] = field(default_factory=list)  # values of enum-like columns, embedded lazily
     compact: dict[str, list[ValueEntry]] = field(default_factory=dict)  # codes typed without their space
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # numeric column -> (min, max)
+    stems: dict[str, list[str]] | None = None  # rough stem -> words, built on first use (knowledge_match)
 
     def add(self, entry: ValueEntry) -> None:
         self.phrases.setdefault(entry.words, []).append(entry)
