@@ -125,12 +125,13 @@ FIRST_SCORES["catering_order"], FLOORS["catering_order"] = (12, 59), 59
 session 6 (branch parserA, docs/evaluation.md)."""
 
 
-KB_FIRST_SCORES = {"wine_shop": (14, 20), "trail_office": (10, 20), "catering_order": (6, 6), "dental_clinic": (8, 8),
+KB_FIRST_SCORES = {"wine_shop": (24, 34), "trail_office": (17, 34), "catering_order": (6, 6), "dental_clinic": (8, 8),
                    "hotel_desk": (9, 10), "it_helpdesk": (8, 8), "library_loans": (5, 5), "pet_grooming": (6, 7),
                    "shop_order": (7, 7), "sports_centre": (6, 6)}
 """KB questions answered right (genie eval, --parser offline) on e9c64e0, before session 7's knowledge-parser work
-(helper E); wine_shop and trail_office were written then, before any change, as its development set."""
-KB_FLOORS = {"wine_shop": 20, "trail_office": 19, "catering_order": 6, "dental_clinic": 8, "hotel_desk": 10,
+(helper E). wine_shop's and trail_office's first 20 questions were written then, before any change, as its
+development set (14/20 and 10/20 on e9c64e0); their last 14 as a check after the first mechanisms (docs/evaluation.md)."""
+KB_FLOORS = {"wine_shop": 34, "trail_office": 32, "catering_order": 6, "dental_clinic": 8, "hotel_desk": 10,
              "it_helpdesk": 8, "library_loans": 5, "pet_grooming": 6, "shop_order": 7, "sports_centre": 6}
 """KB questions answered right today: a change that loses one fails here (raise the floor when a change gains)."""
 

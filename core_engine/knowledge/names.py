@@ -9,6 +9,8 @@ most of them, if one of its words is distinctive: found in those names only and 
 values ("lake loop" names no row when lakes are a feature and several names say "Loop"), or three or more
 words of the same name ("little fox sauv blanc", though "Sauvignon Blanc" is also a grape). A single word
 selects a name only when it is misspelt and near a word that one name alone has and no other column uses.
+Words spelt right in lower case that several names of one column hold are a topic ("computer vision" in
+four course titles), not a name.
 A run of three or more words may take words that matched another column's value ("twin lake circut": the
 feature "lake"; "pine valley ramble": the region "Pine Valley") when it has words of its own.
 """
@@ -92,7 +94,11 @@ def name_runs(scan: Any, vocab: TableVocab) -> None:
         span = range(i, i + length)
         content = [j for j in span if tokens[j].norm not in STOPWORDS]
         inside = _overlapped(scan, span)
-        if content and len(chosen) <= _MAX_NAMES and inside is not None and \
+        typed = all(hits[j][chosen[0]][1] == "exact" and not tokens[j].capitalised for j in span)
+        columns = [names[k].column for k in chosen]
+        if typed and len(set(columns)) < len(columns):
+            chosen = []  # "computer vision" in four titles: a topic said in lower case, not a row's name
+        if content and chosen and len(chosen) <= _MAX_NAMES and inside is not None and \
                 _selects(content, chosen, hits, names, others, length):
             for m in inside:  # "twin lake circut": the name holds the feature word "lake"
                 scan.found.remove(m)
