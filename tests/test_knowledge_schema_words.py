@@ -25,14 +25,14 @@ EXTRAS = [["life jackets"], ["life jackets", "cool box"], ["fishing rods"], ["co
           ["life jackets", "fishing rods", "sun canopy"]]
 BOATS = [{"id": f"b{i:02d}", "name": NAMES[i], "kind": KINDS[i % 5], "location": ["Harbour Marina", "Mill Pond"][i % 2],
           "seats": 1 + i % 4, "price": 15.0 + 5 * (i % 7), "length_m": 2.5 + 0.5 * (i % 6), "built": 2008 + i % 12,
-          "hires": (i * 37) % 101, "last_serviced": f"2024-0{1 + i % 6}-{10 + i % 18:02d}",
+          "hires": (i * 37) % 101, "difficulty": ["Easy", "Moderate", "Strenuous"][i % 3], "last_serviced": f"2024-0{1 + i % 6}-{10 + i % 18:02d}",
           "pets_allowed": i % 3 != 0, "covered": i % 4 == 0, "extras": EXTRAS[i % 5],
           "notes": ["Stable and dry, good for beginners.", "Fast and light, for paddlers with some experience.",
                     "Wide and steady, a family favourite."][i % 3]}
          for i in range(20)]
 COLUMNS = {"name": "Name of the boat", "kind": "Type of boat", "seats": "How many people it seats",
            "price": "Price per hour in dollars", "length_m": "Length in metres", "built": "Year the boat was built",
-           "hires": "Times hired this season", "last_serviced": "When it was last serviced",
+           "hires": "Times hired this season", "difficulty": "How hard it is to handle", "last_serviced": "When it was last serviced",
            "pets_allowed": "Whether pets may come aboard", "covered": "Whether it has a roof",
            "extras": "What comes with it", "notes": "What the boat is like"}
 
@@ -179,3 +179,11 @@ def test_a_word_with_a_values_stem_names_it(boats):
     rows, rules = ask(boats, "canoes where you can fish")  # "fish" for the value word "fishing"
     assert sorted(rows) == expect(lambda r: r["kind"] == "Canoe" and "fishing rods" in r["extras"])
     assert any(r["rule"] == "value" and r["match"] == "stem" for r in rules)
+
+
+def test_a_word_that_names_the_scale_takes_no_end_of_it(boats):
+    """"hard" is nearer "Easy" (0.72) than "Strenuous" for the embedder, and as near the column's name: no value."""
+    _rows, rules = ask(boats, "hard canoes")
+    assert not any(r["rule"] == "value" and r["column"] == "difficulty" for r in rules)
+    rows, _ = ask(boats, "easy canoes")
+    assert sorted(rows) == expect(lambda r: r["kind"] == "Canoe" and r["difficulty"] == "Easy")

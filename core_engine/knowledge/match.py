@@ -22,6 +22,8 @@ SEMANTIC_MIN = 0.6  # cosine for a phrase to mean a value ("kids dentist" -> the
 SEMANTIC_MARGIN = 0.1  # over the runner-up value, or the reading is too uncertain to filter on
 _MAX_NAME_VALUES = 5
 SCHEMA_LIFT = 0.05  # a phrase with a word naming the table ("books published") must mean the value more than that word alone
+SCALE_MIN = 0.5  # cosine of a phrase to a value's column name for the phrase to name the column's scale ...
+SCALE_MARGIN = 0.1  # ... unless it means the value this much more ("easiest" 0.79 Easy, 0.61 "difficulty")
 MAX_SPANS = 12  # phrases embedded per question (the embedding is most of a question's time)
 
 
@@ -289,9 +291,11 @@ def semantic_matches(tokens: list[Token], text: str, used: set[int], schema: set
                    for k, (a, b) in enumerate(spans) if b > a}
     schema_texts = sorted({t for t in schema_part.values() if t})
     extra = [p for p in list(prefetch) if p]
-    encoded = embedder.encode(phrases + schema_texts + extra)
+    columns = sorted({e.column for e in entries})
+    encoded = embedder.encode(phrases + schema_texts + extra + [c.replace("_", " ") for c in columns])
     sims = encoded[: len(phrases)] @ vectors.T
     schema_sims = dict(zip(schema_texts, encoded[len(phrases): len(phrases) + len(schema_texts)] @ vectors.T))
+    column_sims = encoded[: len(phrases)] @ encoded[len(encoded) - len(columns):].T
     candidates = []
     for k, (a, b) in enumerate(spans):
         order = np.argsort(-sims[k])
@@ -306,6 +310,9 @@ def semantic_matches(tokens: list[Token], text: str, used: set[int], schema: set
         alone = schema_sims.get(schema_part.get(k, ""))
         if alone is not None and s1 - float(alone[best]) < SCHEMA_LIFT:
             continue
+        scale = float(column_sims[k, columns.index(entries[best].column)])
+        if scale >= SCALE_MIN and s1 - scale < SCALE_MARGIN:
+            continue  # "hard" (0.72 to Easy, 0.67 to "difficulty") names the scale, and which end is not told
         if s1 >= SEMANTIC_MIN and s1 - s2 >= SEMANTIC_MARGIN:
             candidates.append((s1, a, b, entries[best], None if second is None else entries[second].value, s2))
     scan = _Scan(tokens, text, set(used))
