@@ -98,17 +98,36 @@ def choose_column(words: list[str], columns: dict[str, list[str]], embedder: Any
                 return next((n for n in found if n.startswith(prefer)), found[0]), 1.0
     if embedder is None or not words:
         return None
-    names = [n for n in columns for _ in columns[n]]
-    texts = [t for n in columns for t in columns[n]]
-    sims = embedder.encode([" ".join(words)] + texts)
-    best_by: dict[str, float] = {}
-    for i, n in enumerate(names):
-        best_by[n] = max(best_by.get(n, -1.0), float(sims[0] @ sims[i + 1]))
-    scores = sorted(((v, n) for n, v in best_by.items()), reverse=True)
+    scores = _ranked(" ".join(words), columns, embedder)
     best, second = scores[0], scores[1][0] if len(scores) > 1 else 0.0
     if best[0] >= COLUMN_MIN and best[0] - second >= COLUMN_MARGIN:
         return best[1], round(best[0], 3)
     return None
+
+
+def _ranked(text: str, columns: dict[str, list[str]], embedder: Any) -> list[tuple[float, str]]:
+    """(cosine, column) best first: each column by the closer of its name and description."""
+    names = [n for n in columns for _ in columns[n]]
+    texts = [t for n in columns for t in columns[n]]
+    sims = embedder.encode([text] + texts)
+    best_by: dict[str, float] = {}
+    for i, n in enumerate(names):
+        best_by[n] = max(best_by.get(n, -1.0), float(sims[0] @ sims[i + 1]))
+    return sorted(((v, n) for n, v in best_by.items()), reverse=True)
+
+
+def _adjective_column(word: str, base: str, columns: dict[str, list[str]], embedder: Any
+                      ) -> tuple[str, float] | None:
+    """The column a superlative adjective means: its base by stem, else the base and the superlative itself
+    by meaning, when both rank the same column first ("longest" and "long": the length; "finest" and "fine"
+    disagree, so no column)."""
+    found = choose_column([base], {n: t for n, t in columns.items()}, None)
+    if found or embedder is None or not columns:
+        return found
+    by_base, by_word = _ranked(base, columns, embedder), _ranked(word, columns, embedder)
+    if by_base[0][1] != by_word[0][1]:
+        return None
+    return choose_column([base], columns, embedder) or choose_column([word], columns, embedder)
 
 
 def by_range(value: float, columns: dict[str, list[str]], ranges: dict[str, tuple[float, float]] | None,
@@ -253,7 +272,7 @@ def superlatives(text: str, columns: dict[str, list[str]], embedder: Any, taken:
         base = _adjective(m.group(0))
         if base is None or base in STOPWORDS or any(s < m.end() and m.start() < e for s, e in spans):
             continue
-        chosen = choose_column([base], columns, embedder)
+        chosen = _adjective_column(m.group(0), base, columns, embedder)
         if chosen and all(o.column != chosen[0] for o in found):
             direction = "ASC" if base in LOW_END else "DESC"
             found.append(Ordering(chosen[0], direction, m.group(0), chosen[1], m.start(), m.end()))
