@@ -25,7 +25,8 @@ EXTRAS = [["life jackets"], ["life jackets", "cool box"], ["fishing rods"], ["co
           ["life jackets", "fishing rods", "sun canopy"]]
 BOATS = [{"id": f"b{i:02d}", "name": NAMES[i], "kind": KINDS[i % 5], "location": ["Harbour Marina", "Mill Pond"][i % 2],
           "seats": 1 + i % 4, "price": 15.0 + 5 * (i % 7), "length_m": 2.5 + 0.5 * (i % 6), "built": 2008 + i % 12,
-          "hires": (i * 37) % 101, "difficulty": ["Easy", "Moderate", "Strenuous"][i % 3], "last_serviced": f"2024-0{1 + i % 6}-{10 + i % 18:02d}",
+          "hires": (i * 37) % 101, "difficulty": ["Easy", "Moderate", "Strenuous"][i % 3],
+          "trip_minutes": 30 + (i * 13) % 90, "in_service": i % 5 != 0, "last_serviced": f"2024-0{1 + i % 6}-{10 + i % 18:02d}",
           "pets_allowed": i % 3 != 0, "covered": i % 4 == 0, "extras": EXTRAS[i % 5],
           "notes": ["Stable and dry, good for beginners.", "Fast and light, for paddlers with some experience.",
                     "Wide and steady, a family favourite."][i % 3]}
@@ -33,7 +34,8 @@ BOATS = [{"id": f"b{i:02d}", "name": NAMES[i], "kind": KINDS[i % 5], "location":
 COLUMNS = {"name": "Name of the boat", "kind": "Type of boat", "seats": "How many people it seats",
            "price": "Price per hour in dollars", "length_m": "Length in metres", "built": "Year the boat was built",
            "hires": "Times hired this season", "difficulty": "How hard it is to handle", "last_serviced": "When it was last serviced",
-           "pets_allowed": "Whether pets may come aboard", "covered": "Whether it has a roof",
+           "pets_allowed": "Whether the boat takes pets", "in_service": "Whether it can be hired today",
+           "trip_minutes": "Duration of the guided trip in minutes", "covered": "Whether it has a roof",
            "extras": "What comes with it", "notes": "What the boat is like"}
 
 
@@ -43,7 +45,8 @@ def boats(tmp_path_factory):
     os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("vectors"))
     path = tmp_path_factory.mktemp("boats") / "kb.sqlite"
     import_records(path, BOATS, "boats", free_text=["notes"],
-                   column_types={"pets_allowed": "bool", "covered": "bool", "last_serviced": "date"})
+                   column_types={"pets_allowed": "bool", "covered": "bool", "in_service": "bool",
+                                 "last_serviced": "date"})
     ws = Worksheet(name="boats", kind="kb", description="Boats for hire on the water.",
                    fields=[Field(name=n, description=d) for n, d in COLUMNS.items()])
     with SQLiteKB(path) as kb:
@@ -84,6 +87,17 @@ def test_a_negated_yes_no_column_is_false(boats):
         assert any(r["rule"] == "yes/no column" and r["value"] is False for r in rules), question
 
 
+def test_out_of_before_a_yes_no_columns_word_negates_it(boats):
+    rows, _ = ask(boats, "which boats are out of service")
+    assert sorted(rows) == expect(lambda r: not r["in_service"])
+
+
+def test_a_word_of_a_yes_no_columns_description_beside_it_is_its_word(boats):
+    rows, rules = ask(boats, "canoes taking pets")  # "Whether the boat takes pets"
+    assert sorted(rows) == expect(lambda r: r["kind"] == "Canoe" and r["pets_allowed"])
+    assert next(r for r in rules if r["rule"] == "yes/no column")["words"] == "taking pets"
+
+
 def test_a_linking_word_alone_names_no_yes_no_column(boats):
     _rows, rules = ask(boats, "is fishing allowed")
     assert not any(r["rule"] == "yes/no column" for r in rules)
@@ -117,6 +131,13 @@ def test_a_superlative_adjective_orders_by_the_column_it_means(boats):
     assert next(r for r in rules if r["rule"] == "order")["direction"] == "DESC"
     rows, _ = ask(boats, "the shortest canoe")
     assert rows == [top(lambda r: r["length_m"], lambda r: r["kind"] == "Canoe", reverse=False)]
+
+
+def test_a_superlative_and_its_adjective_agreeing_on_a_column_need_less_score(boats):
+    rows, rules = ask(boats, "the quickest canoe trip")  # "quickest"/"quick": the trip's minutes, below 0.4
+    assert rows == [top(lambda r: r["trip_minutes"], lambda r: r["kind"] == "Canoe", reverse=False)]
+    _rows, rules = ask(boats, "our finest boat")  # "finest" and "fine" rank different columns first: no order
+    assert not any(r["rule"] == "order" for r in rules)
 
 
 def test_a_verb_the_most_and_most_recently_participle(boats):

@@ -18,7 +18,7 @@ from typing import Any
 
 from .kb import TableInfo
 from .match import NEGATIONS
-from .vocab import STOPWORDS, Token, stem
+from .vocab import STOPWORDS, Token, stem, tokenize
 
 __all__ = ["BoolCondition", "bool_conditions"]
 
@@ -30,6 +30,7 @@ names or said next to a column's word, not what a column is about."""
 _AFTER_NEGATION = re.compile(r"^\W*(?:(?:is|are|was|were|be)\s+)?(?:not|never|no|isn't|aren't|wasn't|weren't|"
                              r"don't|doesn't|can't|cannot|won't)\b", re.I)
 _NON = re.compile(r"\bnon[- ]?$", re.I)
+_OUT_OF = re.compile(r"\bout\s+of\s+$", re.I)  # "out of stock"
 
 
 @dataclass
@@ -43,20 +44,25 @@ class BoolCondition:
 def _name_words(column: str) -> tuple[list[str], list[str]]:
     """(content stems, linking stems) of a column's name."""
     split = [p for p in re.split(r"[_\W]+", column.lower()) if p]
-    parts = [p for p in split if p not in STOPWORDS] or split  # "in_stock": "stock", however common
+    parts = [p for p in split if p not in STOPWORDS] or [p for p in split if len(p) > 2] or split  # "in_stock"
     stems = [stem(p) for p in parts]
     content = [s for s in stems if s not in LINKING]
     return (content, [s for s in stems if s in LINKING]) if content else (stems, [])
 
 
-def bool_conditions(question: str, tokens: list[Token], used: set[int], info: TableInfo) -> list[BoolCondition]:
+def bool_conditions(question: str, tokens: list[Token], used: set[int], info: TableInfo,
+                    descriptions: dict[str, str] | None = None) -> list[BoolCondition]:
     """One condition per bool column of the table that the question names; its tokens (and the column's
-    linking words said next to them) are used up by the caller."""
+    linking words said next to them, or words of its description: "taking" for "Whether the dentist takes
+    new patients") are used up by the caller."""
     found = []
     for col in info.columns:
         if col.type != "bool":
             continue
         content, linking = _name_words(col.name)
+        described = {stem(t.norm) for t in tokenize((descriptions or {}).get(col.name, ""))
+                     if t.norm not in STOPWORDS and len(t.norm) >= 3}
+        linking = linking + sorted(described - set(content))
         if not content:
             continue
         hits = {s: [i for i, t in enumerate(tokens) if i not in used and stem(t.norm) == s]
@@ -76,7 +82,7 @@ def bool_conditions(question: str, tokens: list[Token], used: set[int], info: Ta
 
 
 def _negated_before(text: str, start: int) -> bool:
-    if _NON.search(text[:start]):
+    if _NON.search(text[:start]) or _OUT_OF.search(text[:start]):
         return True
     tail = " ".join(text[:start].lower().split()[-3:])
     return any(tail.endswith(n) or f" {n} " in f" {tail} " for n in NEGATIONS)

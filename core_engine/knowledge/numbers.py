@@ -22,6 +22,8 @@ __all__ = ["Comparison", "Ordering", "comparisons", "superlatives", "column_text
 
 COLUMN_MIN = 0.4  # cosine between a unit word and a column text
 COLUMN_MARGIN = 0.08
+ADJECTIVE_MIN = 0.3  # a superlative adjective and its base agreeing on a column ("quickest", "quick": the duration
+ADJECTIVE_MARGIN = 0.05  # 0.34, the price 0.19) need less than one word alone ("quietest" wine: 0.35 rating, 0.34 price)
 _LESS = ("under", "below", "less than", "fewer than", "at most", "no more than", "lower than", "cheaper than",
          "up to", "max", "maximum", "within", "before", "earlier than", "older than", "prior to", "until")
 _MORE = ("above", "over", "more than", "at least", "greater than", "higher than", "better than", "no less than",
@@ -127,7 +129,11 @@ def _adjective_column(word: str, base: str, columns: dict[str, list[str]], embed
     by_base, by_word = _ranked(base, columns, embedder), _ranked(word, columns, embedder)
     if by_base[0][1] != by_word[0][1]:
         return None
-    return choose_column([base], columns, embedder) or choose_column([word], columns, embedder)
+    ranking = max(by_base, by_word, key=lambda r: r[0][0])
+    second = ranking[1][0] if len(ranking) > 1 else 0.0
+    if ranking[0][0] >= ADJECTIVE_MIN and ranking[0][0] - second >= ADJECTIVE_MARGIN:
+        return ranking[0][1], round(ranking[0][0], 3)
+    return None
 
 
 def by_range(value: float, columns: dict[str, list[str]], ranges: dict[str, tuple[float, float]] | None,

@@ -144,10 +144,12 @@ class OfflineKnowledgeParser:
         matches, used = list(matches), set(used)
         query = Query(name, info.fts_table, limit=spec.settings.kb_max_rows)
         ranges = vocab.tables[name].ranges if name in vocab.tables else {}
-        yes_no = bool_conditions(question, tokens, used, info)
+        _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges)  # "most recently serviced"
+        kb_ws = spec.worksheet(name)
+        yes_no = bool_conditions(question, tokens, used, info, {f.name: f.description for f in kb_ws.fields}
+                                 if kb_ws is not None else None)
         yes_no_tokens = {i for b in yes_no for i in b.tokens}
-        used |= yes_no_tokens  # taken first: "organic" or "loops" names its column, not a value or a unit
-        _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges)
+        used |= yes_no_tokens  # "organic" or "loops" names its column, not a value or a unit
         free_schema = schemas[name] | _description_words(name, spec)
         if asked and name in asked:  # "what time does X open": "time" says what is asked, not which rows
             free_schema |= {f for w in asked_words(question) for f in (w, stem(w))}
