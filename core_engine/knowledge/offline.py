@@ -28,8 +28,9 @@ from .kb import SQLiteKB, TableInfo, quote_identifier
 from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words, split_compounds
 from .match import Match, is_content, lexical_matches, semantic_matches
 from .booleans import apply as apply_bools, bool_conditions
+from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nouns
 from .numbers import RANGE_SCORE, bare_numbers, column_texts, comparisons, superlatives
-from .vocab import Token, fold, stem, tokenize, vocabulary_for
+from .vocab import Token, stem, tokenize, vocabulary_for
 from ..spec.model import Spec
 from ..dialogue.state import KBRecord
 
@@ -40,8 +41,6 @@ VECTOR_MIN = 0.3  # cosine of a row's text to the leftover words for the row to 
 VECTOR_BAND = 0.1  # ... and within this much of the best row
 VECTOR_LIFT = 0.15  # ... and this much above the table's mean similarity to the same words
 _CANDIDATES = 200  # rows taken from each ranking before fusion
-ROW_NOUN_MIN = 0.68  # cosine of a leftover word to the table's name for the word to name its rows
-ROW_NOUN_BESIDE = 0.48  # ... when conditions already select the rows ("walks" 0.50 to trails; "beach" 0.42)
 
 
 @dataclass
@@ -154,7 +153,7 @@ class OfflineKnowledgeParser:
         if asked and name in asked:  # "what time does X open": "time" says what is asked, not which rows
             free_schema |= {f for w in asked_words(question) for f in (w, stem(w))}
         # a word that only names the rows ("novels" in books) is no value's meaning and no search term
-        near = _row_nouns(_free_words(tokens, used, schemas[name]), info, embedder)
+        near = row_nouns(_free_words(tokens, used, schemas[name]), info, embedder)
         nouns = [w for w, (sim, _either) in near.items() if sim >= ROW_NOUN_MIN]
         if name in vocab.tables and vocab.tables[name].semantic:
             entries, vectors = vocab.value_vectors(name, embedder)
@@ -189,7 +188,7 @@ class OfflineKnowledgeParser:
         if verbs:  # "classes taught by Marcus Bell": "taught" names the instructor column, which is a condition
             rules.append({"rule": "ignored", "words": verbs, "why": "they name a column the question has a value for"})
             free_schema |= {f for w in verbs for f in (w, stem(w))}
-        governing = _governing_verbs(tokens, used, yes_no_tokens | {i for m in matches for i in m.span()})
+        governing = governing_verbs(tokens, used, yes_no_tokens | {i for m in matches for i in m.span()})
         if governing:  # "where I can bring my dog": the verb of a word a condition took says nothing more
             words = [tokens[i].raw.lower() for i in governing]
             rules.append({"rule": "ignored", "words": words, "why": "the verb of a word a condition took"})
@@ -493,7 +492,7 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
         rules.append({"rule": "ignored", "words": words, "why": f"{info.name} has no free-text columns"})
         return
     if query.conditions:
-        words = _beside_conditions(words, near, rules, info.name)
+        words = beside_conditions(words, near, rules, info.name)
     close = [w for w in words if near.get(w, (0.0, 0.0))[0] >= ROW_NOUN_MIN]
     words = _drop_row_nouns(words, close, kb, info, rules)
     if not words:
@@ -534,42 +533,6 @@ def _drop_row_nouns(words: list[str], close: list[str], kb: SQLiteKB, info: Tabl
         rules.append({"rule": "ignored", "words": absent,
                       "why": f"they name the {info.name} rows themselves and no row's text has them"})
     return [w for w in words if w not in absent]
-
-
-_DETERMINERS = frozenset("my our your his her their a an the some".split())
-
-
-def _governing_verbs(tokens: list[Token], used: set[int], taken: set[int]) -> list[int]:
-    """Unused words followed by a determiner and then a word a condition took: "bring my dog", "take the
-    kids" - the verb whose object the condition already holds."""
-    return [i for i in range(len(tokens) - 2) if i not in used and is_content(tokens[i])
-            and tokens[i + 1].raw.lower() in _DETERMINERS and i + 2 in taken]
-
-
-def _beside_conditions(words: list[str], near: dict[str, tuple[float, float]], rules: list[dict[str, Any]],
-                       table: str) -> list[str]:
-    """Beside structured conditions, which already select the rows, a leftover word that is the rows' own
-    noun in other words ("birdwatching walks by the lake", "hard hikes": cosine to the table's name >=
-    ROW_NOUN_BESIDE) is no filter: a row's text that happens to say "walk" is no better an answer. Other
-    words stay, and finding nothing is then said (`SQLKnowledge._suggest_relaxation`)."""
-    nouns = [w for w in words if near.get(w, (0.0, 0.0))[1] >= ROW_NOUN_BESIDE]
-    if nouns:
-        rules.append({"rule": "ignored", "words": nouns, "scores": {w: round(near[w][1], 3) for w in nouns},
-                      "why": f"beside the conditions they name the {table} rows themselves"})
-    return [w for w in words if w not in nouns]
-
-
-def _row_nouns(words: list[str], info: TableInfo, embedder: Any) -> dict[str, tuple[float, float]]:
-    """Each word's cosine to the table's name, and to its name or singular (the closer): at ROW_NOUN_MIN
-    for the first a word means the rows themselves ("orthodonist" is near "dentist", not "dentists"); the
-    second is for words beside conditions (ROW_NOUN_BESIDE)."""
-    if embedder.fallback_reason or not words:
-        return {}
-    parts = [w for w in re.split(r"[_\W]+", info.name) if w]
-    names = [" ".join(parts), " ".join(fold(w) for w in parts)]
-    vectors = embedder.encode(names + words)
-    return {w: (float(vectors[0] @ v), max(float(vectors[0] @ v), float(vectors[1] @ v)))
-            for w, v in zip(words, vectors[2:])}
 
 
 def _free_words(tokens: list[Token], used: set[int], schema: set[str]) -> list[str]:
