@@ -26,7 +26,7 @@ EXTRAS = [["life jackets"], ["life jackets", "cool box"], ["fishing rods"], ["co
 BOATS = [{"id": f"b{i:02d}", "name": NAMES[i], "kind": KINDS[i % 5], "location": ["Harbour Marina", "Mill Pond"][i % 2],
           "seats": 1 + i % 4, "price": 15.0 + 5 * (i % 7), "length_m": 2.5 + 0.5 * (i % 6), "built": 2008 + i % 12,
           "hires": (i * 37) % 101, "difficulty": ["Easy", "Moderate", "Strenuous"][i % 3],
-          "trip_minutes": 30 + (i * 13) % 90, "in_service": i % 5 != 0, "last_serviced": f"2024-0{1 + i % 6}-{10 + i % 18:02d}",
+          "trip_minutes": 30 + (i * 13) % 90, "in_service": i % 5 != 0, "wheelchair_accessible": i % 6 == 1, "last_serviced": f"2024-0{1 + i % 6}-{10 + i % 18:02d}",
           "pets_allowed": i % 3 != 0, "covered": i % 4 == 0, "extras": EXTRAS[i % 5],
           "notes": ["Stable and dry, good for beginners.", "Fast and light, for paddlers with some experience.",
                     "Wide and steady, a family favourite."][i % 3]}
@@ -35,6 +35,7 @@ COLUMNS = {"name": "Name of the boat", "kind": "Type of boat", "seats": "How man
            "price": "Price per hour in dollars", "length_m": "Length in metres", "built": "Year the boat was built",
            "hires": "Times hired this season", "difficulty": "How hard it is to handle", "last_serviced": "When it was last serviced",
            "pets_allowed": "Whether the boat takes pets", "in_service": "Whether it can be hired today",
+           "wheelchair_accessible": "Whether a wheelchair user can board",
            "trip_minutes": "Duration of the guided trip in minutes", "covered": "Whether it has a roof",
            "extras": "What comes with it", "notes": "What the boat is like"}
 
@@ -45,7 +46,7 @@ def boats(tmp_path_factory):
     os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("vectors"))
     path = tmp_path_factory.mktemp("boats") / "kb.sqlite"
     import_records(path, BOATS, "boats", free_text=["notes"],
-                   column_types={"pets_allowed": "bool", "covered": "bool", "in_service": "bool",
+                   column_types={"pets_allowed": "bool", "covered": "bool", "in_service": "bool", "wheelchair_accessible": "bool",
                                  "last_serviced": "date"})
     ws = Worksheet(name="boats", kind="kb", description="Boats for hire on the water.",
                    fields=[Field(name=n, description=d) for n, d in COLUMNS.items()])
@@ -96,6 +97,11 @@ def test_a_word_of_a_yes_no_columns_description_beside_it_is_its_word(boats):
     rows, rules = ask(boats, "canoes taking pets")  # "Whether the boat takes pets"
     assert sorted(rows) == expect(lambda r: r["kind"] == "Canoe" and r["pets_allowed"])
     assert next(r for r in rules if r["rule"] == "yes/no column")["words"] == "taking pets"
+
+
+def test_a_word_derived_from_a_yes_no_columns_word_names_it(boats):
+    rows, _ = ask(boats, "boats with wheelchair access")  # "access" for "accessible"
+    assert sorted(rows) == expect(lambda r: r["wheelchair_accessible"])
 
 
 def test_a_linking_word_alone_names_no_yes_no_column(boats):
@@ -208,3 +214,10 @@ def test_a_word_that_names_the_scale_takes_no_end_of_it(boats):
     assert not any(r["rule"] == "value" and r["column"] == "difficulty" for r in rules)
     rows, _ = ask(boats, "easy canoes")
     assert sorted(rows) == expect(lambda r: r["kind"] == "Canoe" and r["difficulty"] == "Easy")
+
+
+def test_a_number_in_another_unit_is_converted_to_the_columns_unit(boats):
+    rows, rules = ask(boats, "guided trips of less than an hour")  # the column is in minutes
+    assert sorted(rows) == expect(lambda r: r["trip_minutes"] < 60)
+    rows, _ = ask(boats, "boats under 12 feet")  # the column is in metres: 3.66
+    assert sorted(rows) == expect(lambda r: r["length_m"] < 12 * 0.3048)

@@ -65,7 +65,7 @@ def bool_conditions(question: str, tokens: list[Token], used: set[int], info: Ta
         linking = linking + sorted(described - set(content))
         if not content:
             continue
-        hits = {s: [i for i, t in enumerate(tokens) if i not in used and stem(t.norm) == s]
+        hits = {s: [i for i, t in enumerate(tokens) if i not in used and _same_word(stem(t.norm), s)]
                 for s in content}
         if not all(hits.values()):
             continue
@@ -79,6 +79,15 @@ def bool_conditions(question: str, tokens: list[Token], used: set[int], info: Ta
             _AFTER_NEGATION.match(question[tokens[max(said)].end:]))
         found.append(BoolCondition(col.name, not negated, question[start:end], set(said + near)))
     return found
+
+
+def _same_word(said: str, name: str) -> bool:
+    """The same stem, or one word derived from the other by a short ending ("renew" - "renewable",
+    "access" - "accessible"): five letters in common and at most four more."""
+    if said == name:
+        return True
+    short, long_ = sorted((said, name), key=len)
+    return len(short) >= 5 and long_.startswith(short) and len(long_) - len(short) <= 4
 
 
 def _negated_before(text: str, start: int) -> bool:

@@ -178,18 +178,19 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
     ops = dict(phrases)
     found: list[Comparison] = []
     pattern = re.compile(
-        rf"(?:\b([a-z]+)\s+)?\b({alternation})\s+(\$\s*)?(\d+(?:\.\d+)?)(\s*\$)?(?:\s+([a-z]+))?(?:\s+([a-z]+))?")
+        rf"(?:\b([a-z]+)\s+)?\b({alternation})\s+(\$\s*)?(\d+(?:\.\d+)?|an?(?=\s+{_UNIT_WORD}))(\s*\$)?"
+        rf"(?:\s+([a-z]+))?(?:\s+([a-z]+))?")
     for m in pattern.finditer(low):
         before, phrase, dollar, number, dollar2, after, after2 = m.groups()
         less = ops[phrase] == "<"
         op = ops[phrase] + ("=" if phrase in _INCLUSIVE else "")
         candidates = _units(before, phrase, dollar or dollar2, after, after2)
-        chosen = choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges,
-                                                                                reach=1.0)
+        chosen = _measured((after, after2), candidates, columns, embedder, less) or \
+            choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges, reach=1.0)
         if chosen:
             start = _start(m, before, chosen[0], columns, embedder)
-            found.append(Comparison(chosen[0], op, _number(number), low[start:m.end()].strip(), chosen[1], start,
-                                    m.end()))
+            value = converted(_number(number), (after, after2), columns[chosen[0]])
+            found.append(Comparison(chosen[0], op, value, low[start:m.end()].strip(), chosen[1], start, m.end()))
     bounds = between(low, columns, embedder, ranges)  # "between 10 and 20 dollars": both bounds, inclusive
     found += [c for c in bounds if not any(f.start < c.end and c.start < f.end for f in found)]
     tail = re.compile(rf"(?:\b([a-z]+)\s+)?(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s+([a-z]+))?{_AFTER.pattern}")
@@ -200,11 +201,12 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
         less = word in _TAIL_LESS
         candidates = [_MONEY] if (dollar or dollar2) else []
         candidates += [w for w in (unit, before) if w and w not in STOPWORDS]
-        chosen = choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges,
-                                                                                reach=1.0)
+        chosen = _measured((unit,), candidates, columns, embedder, less) or \
+            choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges, reach=1.0)
         if chosen:
             start = _start(m, before, chosen[0], columns, embedder)
-            found.append(Comparison(chosen[0], "<=" if less else ">=", _number(number), low[start:m.end()].strip(),
+            value = converted(_number(number), (unit,), columns[chosen[0]])
+            found.append(Comparison(chosen[0], "<=" if less else ">=", value, low[start:m.end()].strip(),
                                     chosen[1], start, m.end()))
     return found
 
@@ -226,11 +228,12 @@ def between(low: str, columns: dict[str, list[str]], embedder: Any,
             continue  # "5-10" alone may be a code or a score; with "between", a unit or a currency it is a range
         candidates = [_MONEY] if money else []
         candidates += [w for w in (unit2, unit1, after, before) if w and w not in STOPWORDS and w not in ("or", "and")]
-        chosen = choose_column(candidates, columns, embedder) or (
-            by_range(hi, columns, ranges, reach=1.0) if lead else None)
+        chosen = _measured((unit2, unit1, after), candidates, columns, embedder) or \
+            choose_column(candidates, columns, embedder) or (by_range(hi, columns, ranges, reach=1.0) if lead else None)
         if chosen:
             start, end = _start(m, before, chosen[0], columns, embedder), m.end()
             words = low[start:end].strip()
+            lo, hi = (converted(v, (unit2, unit1, after), columns[chosen[0]]) for v in (lo, hi))
             found.append(Comparison(chosen[0], ">=", lo, words, chosen[1], start, end))
             found.append(Comparison(chosen[0], "<=", hi, words, chosen[1], start, end))
     return found
@@ -255,7 +258,56 @@ def _units(before: str | None, phrase: str, dollar: str | None, after: str | Non
 
 
 def _number(text: str) -> float | int:
+    if text in ("a", "an"):  # "within a week", "less than an hour"
+        return 1
     return float(text) if "." in text else int(text)
+
+
+UNITS = {  # unit word -> (family, size in the family's smallest unit): English measures, no KB's words
+    **{w: ("time", n) for n, ws in ((1 / 60, "second seconds sec secs"), (1, "minute minutes min mins"),
+                                     (60, "hour hours hr hrs"), (1440, "day days"), (10080, "week weeks"),
+                                     (43800, "month months"), (525600, "year years yr yrs")) for w in ws.split()},
+    **{w: ("length", n) for n, ws in ((0.01, "cm centimetre centimetres centimeter centimeters"),
+                                       (0.3048, "ft foot feet"), (1, "m metre metres meter meters"),
+                                       (1000, "km kilometre kilometres kilometer kilometers"),
+                                       (1609.344, "mile miles mi")) for w in ws.split()},
+}
+_UNIT_WORD = "(?:" + "|".join(sorted(UNITS, key=len, reverse=True)) + r")\b"
+
+
+def _column_unit(texts: list[str]) -> tuple[str, float] | None:
+    """The unit a column holds: the first unit word of its name or description that is not a rate ("per hour")."""
+    for t in texts:
+        words = re.split(r"[^a-z]+", t.lower())
+        for k, w in enumerate(words):
+            if w in UNITS and (k == 0 or words[k - 1] != "per"):
+                return UNITS[w]
+    return None
+
+
+def _measured(said: tuple[str | None, ...], candidates: list[str], columns: dict[str, list[str]], embedder: Any,
+              less: bool | None = None) -> tuple[str, float] | None:
+    """With a unit said ("12 feet", "an hour"), the column among those measured in that kind of unit: the one
+    there is, or the one the other words name. None when no column holds such a unit."""
+    unit = next((UNITS[w] for w in said if w in UNITS), None)
+    if unit is None:
+        return None
+    measured = {n: t for n, t in columns.items() if (_column_unit(t) or ("", 0))[0] == unit[0]}
+    if len(measured) == 1:
+        return next(iter(measured)), 1.0
+    return choose_column(candidates, measured, embedder, less) if measured else None
+
+
+def converted(value: float | int, said: tuple[str | None, ...], texts: list[str]) -> float | int:
+    """The number in the column's own unit: "2 years" on a column of months is 24, "an hour" on minutes 60,
+    "3 miles" on kilometres 4.83. The column's unit is the first unit word of its name or description;
+    without one on either side, or of another kind, the number is kept."""
+    unit = next((UNITS[w] for w in said if w in UNITS), None)
+    own = _column_unit(texts)
+    if unit is None or own is None or unit[0] != own[0] or unit == own:
+        return value
+    out = value * unit[1] / own[1]
+    return int(round(out)) if abs(out - round(out)) < 1e-9 else round(out, 2)
 
 
 def superlatives(text: str, columns: dict[str, list[str]], embedder: Any, taken: list[tuple[int, int]]) -> list[Ordering]:
@@ -286,7 +338,7 @@ def superlatives(text: str, columns: dict[str, list[str]], embedder: Any, taken:
     return found
 
 
-LOW_END = frozenset("short small little low few light near close young early slow quick thin narrow shallow "
+LOW_END = frozenset("short small little low few light near close young early slow quick fast thin narrow shallow "
                     "tiny mild weak soft easy brief".split())
 """Scale adjectives whose superlative asks for the smallest value (English grammar, no KB's words): the
 column's meaning comes from the embedder, the direction from here; any other adjective asks for the largest."""

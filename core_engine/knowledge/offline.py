@@ -183,6 +183,9 @@ class OfflineKnowledgeParser:
             if words:
                 rules.append({"rule": "ignored", "words": words, "why": "a row was named; these words ask about it"})
             return query, rules
+        said_of = {r["column"] for r in rules if r.get("rule") in ("compare", "order", "yes/no column")}
+        if said_of:  # "guided trips of less than an hour": words of the compared column's own description
+            free_schema |= _column_description_words(name, spec, said_of)
         conditioned = {m.column for m in matches if not m.negated}
         verbs = column_words(_free_words(tokens, used, free_schema), name, conditioned, spec, tables, embedder)
         if verbs:  # "classes taught by Marcus Bell": "taught" names the instructor column, which is a condition
@@ -329,10 +332,11 @@ def _description_words(name: str, spec: Spec) -> set[str]:
     return {f for t in tokenize(ws.description if ws else "") for f in (t.norm, stem(t.norm))}
 
 
-def _column_description_words(name: str, spec: Spec) -> set[str]:
-    """Content stems of the spec's descriptions of a KB table's columns."""
+def _column_description_words(name: str, spec: Spec, columns: set[str] | None = None) -> set[str]:
+    """Content stems of the spec's descriptions of a KB table's columns (of `columns` only, when given)."""
     ws = spec.worksheet(name)
-    return {stem(t.norm) for f in (ws.fields if ws else []) for t in tokenize(f.description) if is_content(t)}
+    return {stem(t.norm) for f in (ws.fields if ws else []) if columns is None or f.name in columns
+            for t in tokenize(f.description) if is_content(t)}
 
 
 def _choose_table(tokens: list[Token], tables: dict[str, TableInfo], spec: Spec, matches: dict[str, list[Match]],
