@@ -87,7 +87,10 @@ AGENTS = sorted(p.parent for p in (ROOT / "tests" / "agents").glob("*/spec.json"
 
 @pytest.mark.parametrize("folder", AGENTS, ids=lambda p: p.name)
 def test_held_out_agents_are_well_formed(folder):
-    """Clean lint, a KB, at least 10 annotated conversations whose statements parse, KB questions on real rows."""
+    """Clean lint, a KB, at least 10 annotated conversations whose statements parse, KB questions on real rows.
+
+    An agent with no tests/ folder is a knowledge-question agent (wine_shop, trail_office): it needs 20 KB
+    questions instead of the conversations."""
     from core_engine.session.agent import Agent
     from core_engine.evaluation.metrics import canonical_statements, load_kb_questions
     from core_engine.lint import has_errors, lint
@@ -95,7 +98,8 @@ def test_held_out_agents_are_well_formed(folder):
     agent = Agent.load(folder)
     assert not has_errors(lint(agent.spec)) and agent.kb_path is not None
     tests = [load_test(p) for p in find_tests(agent)]
-    assert len(tests) >= 10 and all(t["parser"] == "offline" for t in tests)
+    kb_only = not (folder / "tests").is_dir()
+    assert (kb_only and not tests) or len(tests) >= 10 and all(t["parser"] == "offline" for t in tests)
     for test in tests:
         for turn in test["turns"]:
             assert {"statements", "acts"} & set(turn), (test["name"], turn["user"])  # every turn is annotated
@@ -104,7 +108,7 @@ def test_held_out_agents_are_well_formed(folder):
     ids = {str(json.loads(line)["id"]) for data in (folder / "data").glob("*.jsonl")
            for line in data.read_text(encoding="utf-8").splitlines()}
     questions = load_kb_questions(folder / "kb_questions.json")
-    assert len(questions) >= 5 and all(set(q["expected_ids"]) <= ids for q in questions)
+    assert len(questions) >= (20 if kb_only else 5) and all(set(q["expected_ids"]) <= ids for q in questions)
 
 
 FIRST_SCORES = {"dental_clinic": (27, 60), "shop_order": (7, 49), "it_helpdesk": (13, 42), "pet_grooming": (39, 65),
@@ -119,6 +123,27 @@ FLOORS = {"dental_clinic": 59, "shop_order": 49, "it_helpdesk": 38, "pet_groomin
 FIRST_SCORES["catering_order"], FLOORS["catering_order"] = (12, 59), 59
 """catering_order (a list of dishes, each with its options): first score on b785004, before the list mechanisms of
 session 6 (branch parserA, docs/evaluation.md)."""
+
+
+KB_FIRST_SCORES = {"wine_shop": (24, 34), "trail_office": (17, 34), "catering_order": (6, 6), "dental_clinic": (8, 8),
+                   "hotel_desk": (9, 10), "it_helpdesk": (8, 8), "library_loans": (5, 5), "pet_grooming": (6, 7),
+                   "shop_order": (7, 7), "sports_centre": (6, 6)}
+"""KB questions answered right (genie eval, --parser offline) on e9c64e0, before session 7's knowledge-parser work
+(helper E). wine_shop's and trail_office's first 20 questions were written then, before any change, as its
+development set (14/20 and 10/20 on e9c64e0); their last 14 as a check after the first mechanisms (docs/evaluation.md)."""
+KB_FLOORS = {"wine_shop": 34, "trail_office": 32, "catering_order": 6, "dental_clinic": 8, "hotel_desk": 10,
+             "it_helpdesk": 8, "library_loans": 5, "pet_grooming": 6, "shop_order": 7, "sports_centre": 6}
+"""KB questions answered right today: a change that loses one fails here (raise the floor when a change gains)."""
+
+
+@pytest.mark.parametrize("name", sorted(KB_FLOORS))
+def test_held_out_agents_keep_their_kb_question_score(name):
+    from core_engine.session.agent import Agent
+    from core_engine.evaluation.metrics import evaluate_kb_questions, load_kb_questions
+    folder = ROOT / "tests" / "agents" / name
+    result = evaluate_kb_questions(Agent.load(folder), load_kb_questions(folder / "kb_questions.json"))
+    assert result["n"] == KB_FIRST_SCORES[name][1]  # the questions were not edited to fit the parser
+    assert result["right"] >= KB_FLOORS[name], [(q["question"], q["ids"]) for q in result["questions"] if not q["right"]]
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))

@@ -22,6 +22,8 @@ SEMANTIC_MIN = 0.6  # cosine for a phrase to mean a value ("kids dentist" -> the
 SEMANTIC_MARGIN = 0.1  # over the runner-up value, or the reading is too uncertain to filter on
 _MAX_NAME_VALUES = 5
 SCHEMA_LIFT = 0.05  # a phrase with a word naming the table ("books published") must mean the value more than that word alone
+SCALE_MIN = 0.5  # cosine of a phrase to a value's column name for the phrase to name the column's scale ...
+SCALE_MARGIN = 0.1  # ... unless it means the value this much more ("easiest" 0.79 Easy, 0.61 "difficulty")
 MAX_SPANS = 12  # phrases embedded per question (the embedding is most of a question's time)
 
 
@@ -104,9 +106,18 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
             i += 1
     _abbreviations(scan, vocab, schema)
     _name_parts(scan, vocab, schema)
+    from .names import name_runs  # late: names builds on this module's scan
+
+    name_runs(scan, vocab)
     for i, token in enumerate(tokens):
         if i not in scan.used and is_content(token, schema):
-            _one_value_word(scan, vocab, i, token.norm, "word", 1.0)
+            if not _one_value_word(scan, vocab, i, token.norm, "word", 1.0) and token.norm not in vocab.by_word:
+                for word in _same_stem(vocab, token.norm):  # "park" for "Parking", "inspection" for "inspected"
+                    if _one_value_word(scan, vocab, i, word, "stem", 0.95):
+                        break
+    for i, token in enumerate(tokens):
+        if i not in scan.used and is_content(token, schema):
+            _shared_head(scan, vocab, i, token.norm)
     _fuzzy(scan, vocab, schema)
     return _drop_weaker(scan), scan.used
 
@@ -174,10 +185,53 @@ def _one_value_word(scan: _Scan, vocab: TableVocab, i: int, word: str, kind: str
             continue
         # the value's other words must be said too, or be shared by other values of the column
         # ("pediatric" names "Pediatric Dentistry"; "password" does not name "Password Reset")
-        if names_value(vocab, entries[0], said | {word}):
+        if names_value(vocab, entries[0], said | {word}) or _modifier(vocab, entries[0], word):
             scan.add(i, i, entries[:1], kind, score)
             return True
     return False
+
+
+_POSSESSIVES = frozenset("my our his her their".split())
+
+
+def _shared_head(scan: _Scan, vocab: TableVocab, i: int, word: str) -> None:
+    """A word that ends a few values of one enum-like column ("tours" for "Boat Tour" and "Walking Tour",
+    "fleece" for two fleeces) means any of them, unless another value of that column is named or the word is
+    the user's own thing ("so my bike doesn't get stolen" asks for a lock, not a bike)."""
+    if i > 0 and scan.tokens[i - 1].norm in _POSSESSIVES:
+        return
+    for column, entries in sorted(vocab.by_word.get(word, {}).items(), key=lambda kv: kv[1][0].position):
+        values = {e.value: e for e in entries}
+        if column in vocab.name_columns or not 2 <= len(values) <= _MAX_NAME_VALUES:
+            continue
+        if any(m.column == column for m in scan.found) or not all(e.words[-1] == word for e in values.values()):
+            continue
+        scan.add(i, i, [values[v] for v in sorted(values, key=str)], "head", 0.9)
+        return
+
+
+STEM_MIN = 4  # letters of a shared stem ("rated" and "rats" share only "rat")
+
+
+def _same_stem(vocab: TableVocab, word: str) -> list[str]:
+    """The vocabulary's words with the same rough stem as a question word, for a word no value has as such."""
+    st = stem(word)
+    if len(st) < STEM_MIN:
+        return []
+    if vocab.stems is None:
+        index: dict[str, list[str]] = {}
+        for w in vocab.by_word:
+            if w.isalpha() and len(stem(w)) >= STEM_MIN:
+                index.setdefault(stem(w), []).append(w)
+        vocab.stems = index
+    return sorted(vocab.stems.get(st, []))
+
+
+def _modifier(vocab: TableVocab, entry: ValueEntry, word: str) -> bool:
+    """A value's first word said alone names it when no other column's values have that word: "coastal" for
+    "Coastal Cliffs" (the head "Cliffs" unsaid). A word other columns share stays ambiguous."""
+    return len(entry.words) == 2 and entry.words[0] == word and len(word) >= 5 and \
+        set(vocab.by_word.get(word, {})) == {entry.column}
 
 
 def names_value(vocab: TableVocab, entry: ValueEntry, said: set[str]) -> bool:
@@ -237,9 +291,11 @@ def semantic_matches(tokens: list[Token], text: str, used: set[int], schema: set
                    for k, (a, b) in enumerate(spans) if b > a}
     schema_texts = sorted({t for t in schema_part.values() if t})
     extra = [p for p in list(prefetch) if p]
-    encoded = embedder.encode(phrases + schema_texts + extra)
+    columns = sorted({e.column for e in entries})
+    encoded = embedder.encode(phrases + schema_texts + extra + [c.replace("_", " ") for c in columns])
     sims = encoded[: len(phrases)] @ vectors.T
     schema_sims = dict(zip(schema_texts, encoded[len(phrases): len(phrases) + len(schema_texts)] @ vectors.T))
+    column_sims = encoded[: len(phrases)] @ encoded[len(encoded) - len(columns):].T
     candidates = []
     for k, (a, b) in enumerate(spans):
         order = np.argsort(-sims[k])
@@ -254,6 +310,9 @@ def semantic_matches(tokens: list[Token], text: str, used: set[int], schema: set
         alone = schema_sims.get(schema_part.get(k, ""))
         if alone is not None and s1 - float(alone[best]) < SCHEMA_LIFT:
             continue
+        scale = float(column_sims[k, columns.index(entries[best].column)])
+        if scale >= SCALE_MIN and s1 - scale < SCALE_MARGIN:
+            continue  # "hard" (0.72 to Easy, 0.67 to "difficulty") names the scale, and which end is not told
         if s1 >= SEMANTIC_MIN and s1 - s2 >= SEMANTIC_MARGIN:
             candidates.append((s1, a, b, entries[best], None if second is None else entries[second].value, s2))
     scan = _Scan(tokens, text, set(used))

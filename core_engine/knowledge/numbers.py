@@ -22,6 +22,8 @@ __all__ = ["Comparison", "Ordering", "comparisons", "superlatives", "column_text
 
 COLUMN_MIN = 0.4  # cosine between a unit word and a column text
 COLUMN_MARGIN = 0.08
+ADJECTIVE_MIN = 0.3  # a superlative adjective and its base agreeing on a column ("quickest", "quick": the duration
+ADJECTIVE_MARGIN = 0.05  # 0.34, the price 0.19) need less than one word alone ("quietest" wine: 0.35 rating, 0.34 price)
 _LESS = ("under", "below", "less than", "fewer than", "at most", "no more than", "lower than", "cheaper than",
          "up to", "max", "maximum", "within", "before", "earlier than", "older than", "prior to", "until")
 _MORE = ("above", "over", "more than", "at least", "greater than", "higher than", "better than", "no less than",
@@ -30,8 +32,13 @@ _INCLUSIVE = ("at most", "no more than", "at least", "no less than", "up to", "m
               "within", "since", "until")
 RANGE_SCORE = 0.5  # a column chosen because only its values span the number (no word named it)
 _MONEY = "price cost in dollars"
-_AFTER = re.compile(r"\s*(or|and)\s+(more|higher|above|over|better|up|less|fewer|lower|below|under|cheaper)\b")
+_AFTER = re.compile(r"\s*(or|and)\s+(more|higher|above|over|better|up|newer|later|after|less|fewer|lower|below|under|"
+                    r"cheaper|older|earlier|before)\b")
+_TAIL_LESS = ("less", "fewer", "lower", "below", "under", "cheaper", "older", "earlier", "before")
 SUPERLATIVES = (
+    (r"\bmost\s+recent(?:ly)?\s+([a-z]+(?:ed|en))\b", "DESC", None),  # "most recently inspected": that date column
+    (r"\b([a-z]+)\s+the\s+most\b(?!\s+[a-z])", "DESC", None),  # "which wine sells the most": the verb's column
+    (r"\b([a-z]+)\s+the\s+least\b(?!\s+[a-z])", "ASC", None),
     (r"\b(cheapest|lowest[- ]priced?|most affordable|lowest prices?)\b", "ASC", _MONEY),
     (r"\b(priciest|costliest|most costly|highest[- ]priced?|highest prices?)\b", "DESC", _MONEY),
     (r"\b(?:most|largest number of|highest number of)\s+([a-z]+)", "DESC", None),
@@ -93,16 +100,39 @@ def choose_column(words: list[str], columns: dict[str, list[str]], embedder: Any
                 return next((n for n in found if n.startswith(prefer)), found[0]), 1.0
     if embedder is None or not words:
         return None
-    names = [n for n in columns for _ in columns[n]]
-    texts = [t for n in columns for t in columns[n]]
-    sims = embedder.encode([" ".join(words)] + texts)
-    best_by: dict[str, float] = {}
-    for i, n in enumerate(names):
-        best_by[n] = max(best_by.get(n, -1.0), float(sims[0] @ sims[i + 1]))
-    scores = sorted(((v, n) for n, v in best_by.items()), reverse=True)
+    scores = _ranked(" ".join(words), columns, embedder)
     best, second = scores[0], scores[1][0] if len(scores) > 1 else 0.0
     if best[0] >= COLUMN_MIN and best[0] - second >= COLUMN_MARGIN:
         return best[1], round(best[0], 3)
+    return None
+
+
+def _ranked(text: str, columns: dict[str, list[str]], embedder: Any) -> list[tuple[float, str]]:
+    """(cosine, column) best first: each column by the closer of its name and description."""
+    names = [n for n in columns for _ in columns[n]]
+    texts = [t for n in columns for t in columns[n]]
+    sims = embedder.encode([text] + texts)
+    best_by: dict[str, float] = {}
+    for i, n in enumerate(names):
+        best_by[n] = max(best_by.get(n, -1.0), float(sims[0] @ sims[i + 1]))
+    return sorted(((v, n) for n, v in best_by.items()), reverse=True)
+
+
+def _adjective_column(word: str, base: str, columns: dict[str, list[str]], embedder: Any
+                      ) -> tuple[str, float] | None:
+    """The column a superlative adjective means: its base by stem, else the base and the superlative itself
+    by meaning, when both rank the same column first ("longest" and "long": the length; "finest" and "fine"
+    disagree, so no column)."""
+    found = choose_column([base], {n: t for n, t in columns.items()}, None)
+    if found or embedder is None or not columns:
+        return found
+    by_base, by_word = _ranked(base, columns, embedder), _ranked(word, columns, embedder)
+    if by_base[0][1] != by_word[0][1]:
+        return None
+    ranking = max(by_base, by_word, key=lambda r: r[0][0])
+    second = ranking[1][0] if len(ranking) > 1 else 0.0
+    if ranking[0][0] >= ADJECTIVE_MIN and ranking[0][0] - second >= ADJECTIVE_MARGIN:
+        return ranking[0][1], round(ranking[0][0], 3)
     return None
 
 
@@ -148,30 +178,73 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
     ops = dict(phrases)
     found: list[Comparison] = []
     pattern = re.compile(
-        rf"(?:\b([a-z]+)\s+)?\b({alternation})\s+(\$\s*)?(\d+(?:\.\d+)?)(\s*\$)?(?:\s+([a-z]+))?(?:\s+([a-z]+))?")
+        rf"(?:\b([a-z]+)\s+)?\b({alternation})\s+(\$\s*)?(\d+(?:\.\d+)?|an?(?=\s+{_UNIT_WORD}))(\s*\$)?"
+        rf"(?:\s+([a-z]+))?(?:\s+([a-z]+))?")
     for m in pattern.finditer(low):
         before, phrase, dollar, number, dollar2, after, after2 = m.groups()
         less = ops[phrase] == "<"
         op = ops[phrase] + ("=" if phrase in _INCLUSIVE else "")
         candidates = _units(before, phrase, dollar or dollar2, after, after2)
-        chosen = choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges,
-                                                                                reach=1.0)
+        chosen = _measured((after, after2), candidates, columns, embedder, less) or \
+            choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges, reach=1.0)
         if chosen:
-            found.append(Comparison(chosen[0], op, _number(number), m.group(0).strip(), chosen[1], m.start(), m.end()))
+            start = _start(m, before, chosen[0], columns, embedder)
+            value = converted(_number(number), (after, after2), columns[chosen[0]])
+            found.append(Comparison(chosen[0], op, value, low[start:m.end()].strip(), chosen[1], start, m.end()))
+    bounds = between(low, columns, embedder, ranges)  # "between 10 and 20 dollars": both bounds, inclusive
+    found += [c for c in bounds if not any(f.start < c.end and c.start < f.end for f in found)]
     tail = re.compile(rf"(?:\b([a-z]+)\s+)?(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s+([a-z]+))?{_AFTER.pattern}")
     for m in tail.finditer(low):  # "4 stars or more", "rated 4.5 or higher"
         if any(c.start <= m.start() < c.end for c in found):
             continue
         before, dollar, number, dollar2, unit, _, word = m.groups()
-        less = word in ("less", "fewer", "lower", "below", "under", "cheaper")
+        less = word in _TAIL_LESS
         candidates = [_MONEY] if (dollar or dollar2) else []
         candidates += [w for w in (unit, before) if w and w not in STOPWORDS]
-        chosen = choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges,
-                                                                                reach=1.0)
+        chosen = _measured((unit,), candidates, columns, embedder, less) or \
+            choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges, reach=1.0)
         if chosen:
-            found.append(Comparison(chosen[0], "<=" if less else ">=", _number(number), m.group(0).strip(),
-                                    chosen[1], m.start(), m.end()))
+            start = _start(m, before, chosen[0], columns, embedder)
+            value = converted(_number(number), (unit,), columns[chosen[0]])
+            found.append(Comparison(chosen[0], "<=" if less else ">=", value, low[start:m.end()].strip(),
+                                    chosen[1], start, m.end()))
     return found
+
+
+_BETWEEN = re.compile(r"(?:\b([a-z]+)\s+)?(?:\b(between|from)\s+)?(?<![\w.])(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s*([a-z]+))?\s*"
+                      r"(?:and|to|-)\s*(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s*([a-z]+))?(?:\s+([a-z]+))?")
+
+
+def between(low: str, columns: dict[str, list[str]], embedder: Any,
+            ranges: dict[str, tuple[float, float]] | None) -> list[Comparison]:
+    """`between 10 and 20 dollars`, `from $10 to $20`, `5-10 km long`: a lower and an upper bound on one column
+    (two comparisons, both inclusive), the column named by the unit words around them."""
+    found = []
+    for m in _BETWEEN.finditer(low):
+        before, lead, d1, a, d2, unit1, d3, b, d4, unit2, after = m.groups()
+        lo, hi = sorted((_number(a), _number(b)))
+        money = bool(d1 or d2 or d3 or d4)
+        if lead is None and not (money or unit1 or unit2):
+            continue  # "5-10" alone may be a code or a score; with "between", a unit or a currency it is a range
+        candidates = [_MONEY] if money else []
+        candidates += [w for w in (unit2, unit1, after, before) if w and w not in STOPWORDS and w not in ("or", "and")]
+        chosen = _measured((unit2, unit1, after), candidates, columns, embedder) or \
+            choose_column(candidates, columns, embedder) or (by_range(hi, columns, ranges, reach=1.0) if lead else None)
+        if chosen:
+            start, end = _start(m, before, chosen[0], columns, embedder), m.end()
+            words = low[start:end].strip()
+            lo, hi = (converted(v, (unit2, unit1, after), columns[chosen[0]]) for v in (lo, hi))
+            found.append(Comparison(chosen[0], ">=", lo, words, chosen[1], start, end))
+            found.append(Comparison(chosen[0], "<=", hi, words, chosen[1], start, end))
+    return found
+
+
+def _start(m: re.Match[str], before: str | None, column: str, columns: dict[str, list[str]], embedder: Any) -> int:
+    """Where a comparison's words begin: at the word before it only when that word names the column ("rated 4.5
+    or higher"); "tours under 20 euros" leaves "tours" to name rows, "loops under 5 km" a yes/no column."""
+    if before and before not in STOPWORDS and choose_column([before], {column: columns[column]}, embedder):
+        return m.start()
+    return m.start() + len(before) + (len(m.group(0)) - len(m.group(0).lstrip())) if before else m.start()
 
 
 def _units(before: str | None, phrase: str, dollar: str | None, after: str | None, after2: str | None) -> list[str]:
@@ -185,7 +258,56 @@ def _units(before: str | None, phrase: str, dollar: str | None, after: str | Non
 
 
 def _number(text: str) -> float | int:
+    if text in ("a", "an"):  # "within a week", "less than an hour"
+        return 1
     return float(text) if "." in text else int(text)
+
+
+UNITS = {  # unit word -> (family, size in the family's smallest unit): English measures, no KB's words
+    **{w: ("time", n) for n, ws in ((1 / 60, "second seconds sec secs"), (1, "minute minutes min mins"),
+                                     (60, "hour hours hr hrs"), (1440, "day days"), (10080, "week weeks"),
+                                     (43800, "month months"), (525600, "year years yr yrs")) for w in ws.split()},
+    **{w: ("length", n) for n, ws in ((0.01, "cm centimetre centimetres centimeter centimeters"),
+                                       (0.3048, "ft foot feet"), (1, "m metre metres meter meters"),
+                                       (1000, "km kilometre kilometres kilometer kilometers"),
+                                       (1609.344, "mile miles mi")) for w in ws.split()},
+}
+_UNIT_WORD = "(?:" + "|".join(sorted(UNITS, key=len, reverse=True)) + r")\b"
+
+
+def _column_unit(texts: list[str]) -> tuple[str, float] | None:
+    """The unit a column holds: the first unit word of its name or description that is not a rate ("per hour")."""
+    for t in texts:
+        words = re.split(r"[^a-z]+", t.lower())
+        for k, w in enumerate(words):
+            if w in UNITS and (k == 0 or words[k - 1] != "per"):
+                return UNITS[w]
+    return None
+
+
+def _measured(said: tuple[str | None, ...], candidates: list[str], columns: dict[str, list[str]], embedder: Any,
+              less: bool | None = None) -> tuple[str, float] | None:
+    """With a unit said ("12 feet", "an hour"), the column among those measured in that kind of unit: the one
+    there is, or the one the other words name. None when no column holds such a unit."""
+    unit = next((UNITS[w] for w in said if w in UNITS), None)
+    if unit is None:
+        return None
+    measured = {n: t for n, t in columns.items() if (_column_unit(t) or ("", 0))[0] == unit[0]}
+    if len(measured) == 1:
+        return next(iter(measured)), 1.0
+    return choose_column(candidates, measured, embedder, less) if measured else None
+
+
+def converted(value: float | int, said: tuple[str | None, ...], texts: list[str]) -> float | int:
+    """The number in the column's own unit: "2 years" on a column of months is 24, "an hour" on minutes 60,
+    "3 miles" on kilometres 4.83. The column's unit is the first unit word of its name or description;
+    without one on either side, or of another kind, the number is kept."""
+    unit = next((UNITS[w] for w in said if w in UNITS), None)
+    own = _column_unit(texts)
+    if unit is None or own is None or unit[0] != own[0] or unit == own:
+        return value
+    out = value * unit[1] / own[1]
+    return int(round(out)) if abs(out - round(out)) < 1e-9 else round(out, 2)
 
 
 def superlatives(text: str, columns: dict[str, list[str]], embedder: Any, taken: list[tuple[int, int]]) -> list[Ordering]:
@@ -204,4 +326,31 @@ def superlatives(text: str, columns: dict[str, list[str]], embedder: Any, taken:
             if chosen and all(o.column != chosen[0] for o in found):
                 found.append(Ordering(chosen[0], direction, m.group(0), chosen[1], m.start(), m.end()))
                 spans.append((m.start(), m.end()))
+    for m in re.finditer(r"\b[a-z]{4,}est\b", low):  # "longest", "shortest", "biggest": the adjective's column
+        base = _adjective(m.group(0))
+        if base is None or base in STOPWORDS or any(s < m.end() and m.start() < e for s, e in spans):
+            continue
+        chosen = _adjective_column(m.group(0), base, columns, embedder)
+        if chosen and all(o.column != chosen[0] for o in found):
+            direction = "ASC" if base in LOW_END else "DESC"
+            found.append(Ordering(chosen[0], direction, m.group(0), chosen[1], m.start(), m.end()))
+            spans.append((m.start(), m.end()))
     return found
+
+
+LOW_END = frozenset("short small little low few light near close young early slow quick fast thin narrow shallow "
+                    "tiny mild weak soft easy brief".split())
+"""Scale adjectives whose superlative asks for the smallest value (English grammar, no KB's words): the
+column's meaning comes from the embedder, the direction from here; any other adjective asks for the largest."""
+
+
+def _adjective(word: str) -> str | None:
+    """The adjective of a superlative: longest -> long, biggest -> big, heaviest -> heavy, largest -> large."""
+    stem_ = word[:-3]
+    if stem_.endswith("i"):
+        return stem_[:-1] + "y"
+    if len(stem_) >= 3 and stem_[-1] == stem_[-2] and stem_[-1] not in "aeiouls":
+        return stem_[:-1]
+    if len(stem_) < 3:
+        return None
+    return stem_ + "e" if stem_.endswith(("rg", "os", "at", "in", "ur", "ud", "ar", "av")) else stem_

@@ -27,6 +27,8 @@ from ..errors import KnowledgeError
 from .kb import SQLiteKB, TableInfo, quote_identifier
 from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words, split_compounds
 from .match import Match, is_content, lexical_matches, semantic_matches
+from .booleans import apply as apply_bools, bool_conditions
+from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nouns
 from .numbers import RANGE_SCORE, bare_numbers, column_texts, comparisons, superlatives
 from .vocab import Token, stem, tokenize, vocabulary_for
 from ..spec.model import Spec
@@ -39,7 +41,6 @@ VECTOR_MIN = 0.3  # cosine of a row's text to the leftover words for the row to 
 VECTOR_BAND = 0.1  # ... and within this much of the best row
 VECTOR_LIFT = 0.15  # ... and this much above the table's mean similarity to the same words
 _CANDIDATES = 200  # rows taken from each ranking before fusion
-ROW_NOUN_MIN = 0.68  # cosine of a leftover word to the table's name for the word to name its rows
 
 
 @dataclass
@@ -142,12 +143,18 @@ class OfflineKnowledgeParser:
         matches, used = list(matches), set(used)
         query = Query(name, info.fts_table, limit=spec.settings.kb_max_rows)
         ranges = vocab.tables[name].ranges if name in vocab.tables else {}
-        _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges)
+        _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges)  # "most recently serviced"
+        kb_ws = spec.worksheet(name)
+        yes_no = bool_conditions(question, tokens, used, info, {f.name: f.description for f in kb_ws.fields}
+                                 if kb_ws is not None else None)
+        yes_no_tokens = {i for b in yes_no for i in b.tokens}
+        used |= yes_no_tokens  # "organic" or "loops" names its column, not a value or a unit
         free_schema = schemas[name] | _description_words(name, spec)
         if asked and name in asked:  # "what time does X open": "time" says what is asked, not which rows
             free_schema |= {f for w in asked_words(question) for f in (w, stem(w))}
         # a word that only names the rows ("novels" in books) is no value's meaning and no search term
-        nouns = _row_nouns(_free_words(tokens, used, schemas[name]), info, embedder)
+        near = row_nouns(_free_words(tokens, used, schemas[name]), info, embedder)
+        nouns = [w for w, (sim, _either) in near.items() if sim >= ROW_NOUN_MIN]
         if name in vocab.tables and vocab.tables[name].semantic:
             entries, vectors = vocab.value_vectors(name, embedder)
             # the free-text query of the likely case (no meaning match) is embedded in the same batch
@@ -164,17 +171,32 @@ class OfflineKnowledgeParser:
         _value_conditions(query, info, tables, {n: f[0] for n, f in found.items()}, used, rules, question)
         named = name in vocab.tables and any(
             m.column in vocab.tables[name].name_columns and not m.negated for m in matches)
+        if named and tokens and tokens[0].raw.lower() in _YES_NO:  # "is <row> dog friendly?": shown, not filtered
+            for b in yes_no:
+                query.asked.append(b.column)
+                rules.append({"rule": "asked", "words": b.words, "column": b.column,
+                              "why": "a yes/no question about a named row: the column is shown first, not filtered"})
+        else:
+            apply_bools(query, yes_no, used, rules)
         if named:  # "what colours does <row name> come in": the other words ask about the row
             words = _free_words(tokens, used, free_schema)
             if words:
                 rules.append({"rule": "ignored", "words": words, "why": "a row was named; these words ask about it"})
             return query, rules
+        said_of = {r["column"] for r in rules if r.get("rule") in ("compare", "order", "yes/no column")}
+        if said_of:  # "guided trips of less than an hour": words of the compared column's own description
+            free_schema |= _column_description_words(name, spec, said_of)
         conditioned = {m.column for m in matches if not m.negated}
         verbs = column_words(_free_words(tokens, used, free_schema), name, conditioned, spec, tables, embedder)
         if verbs:  # "classes taught by Marcus Bell": "taught" names the instructor column, which is a condition
             rules.append({"rule": "ignored", "words": verbs, "why": "they name a column the question has a value for"})
             free_schema |= {f for w in verbs for f in (w, stem(w))}
-        _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, nouns)
+        governing = governing_verbs(tokens, used, yes_no_tokens | {i for m in matches for i in m.span()})
+        if governing:  # "where I can bring my dog": the verb of a word a condition took says nothing more
+            words = [tokens[i].raw.lower() for i in governing]
+            rules.append({"rule": "ignored", "words": words, "why": "the verb of a word a condition took"})
+            free_schema |= {f for w in words for f in (w, stem(w))}
+        _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, near)
         return query, rules
 
 
@@ -310,10 +332,11 @@ def _description_words(name: str, spec: Spec) -> set[str]:
     return {f for t in tokenize(ws.description if ws else "") for f in (t.norm, stem(t.norm))}
 
 
-def _column_description_words(name: str, spec: Spec) -> set[str]:
-    """Content stems of the spec's descriptions of a KB table's columns."""
+def _column_description_words(name: str, spec: Spec, columns: set[str] | None = None) -> set[str]:
+    """Content stems of the spec's descriptions of a KB table's columns (of `columns` only, when given)."""
     ws = spec.worksheet(name)
-    return {stem(t.norm) for f in (ws.fields if ws else []) for t in tokenize(f.description) if is_content(t)}
+    return {stem(t.norm) for f in (ws.fields if ws else []) if columns is None or f.name in columns
+            for t in tokenize(f.description) if is_content(t)}
 
 
 def _choose_table(tokens: list[Token], tables: dict[str, TableInfo], spec: Spec, matches: dict[str, list[Match]],
@@ -413,7 +436,8 @@ def _join_key(a: TableInfo, b: TableInfo) -> str | None:
 def _grouped(found: list[Match], alias: str, rules: list[dict[str, Any]], question: str = "") -> list[str]:
     """Positive values of one column are alternatives (OR); negated ones are each excluded. A list column holds
     several values at once: values said with no conjunction between them are all required ("vegan Thai", "for
-    kids on a rainy day"); "Thai or Vietnamese", "Italian and French", "Thai, Lao" stay alternatives."""
+    kids on a rainy day"), and so are values joined by "and" after "with"/"has" ("with wildflowers and a
+    viewpoint"); "Thai or Vietnamese", "Italian and French", "Thai, Lao" stay alternatives."""
     by_column: dict[str, list[Match]] = {}
     for m in found:
         by_column.setdefault(m.column, []).append(m)
@@ -443,6 +467,9 @@ def _all_of(ms: list[Match], question: str) -> bool:
         return False
     spans = sorted((m.start, m.end) for m in ms if not m.negated)
     between = " ".join(question[a[1]:b[0]] for a, b in zip(spans, spans[1:]))
+    if re.search(r"\b(?:with|has|have|having)\s+(?:(?:a|an|the|both|some)\s+)?$", question[:spans[0][0]], re.I) and \
+            re.fullmatch(r"(?:\s*(?:,|and|plus|&)\s*(?:(?:a|an|the|some)\s+)?)+", between, re.I):
+        return True  # "with wildflowers and a viewpoint": a row that has them both
     return not re.search(r"\b(?:or|either|any|and|plus)\b|[,/&]", between, re.I) and \
         not re.search(r"\b(?:either|any\s+of)\b", question[:spans[0][0]], re.I)
 
@@ -459,7 +486,8 @@ def _condition(m: Match, alias: str) -> str:
 
 
 def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], info: TableInfo,
-               schema: set[str], embedder: Any, rules: list[dict[str, Any]], nouns: list[str]) -> None:
+               schema: set[str], embedder: Any, rules: list[dict[str, Any]],
+               near: dict[str, tuple[float, float]]) -> None:
     """Content words no other rule used: FTS5 bm25 and vector search, fused by reciprocal rank."""
     words = _free_words(tokens, used, schema)
     if not words:
@@ -467,7 +495,10 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     if info.fts_table is None:
         rules.append({"rule": "ignored", "words": words, "why": f"{info.name} has no free-text columns"})
         return
-    words = _drop_row_nouns(words, [w for w in words if w in nouns], kb, info, rules)
+    if query.conditions:
+        words = beside_conditions(words, near, rules, info.name)
+    close = [w for w in words if near.get(w, (0.0, 0.0))[0] >= ROW_NOUN_MIN]
+    words = _drop_row_nouns(words, close, kb, info, rules)
     if not words:
         return
     words = split_compounds(kb, info, words)  # "checkout" searched as the text's "check-out"
@@ -506,15 +537,6 @@ def _drop_row_nouns(words: list[str], close: list[str], kb: SQLiteKB, info: Tabl
         rules.append({"rule": "ignored", "words": absent,
                       "why": f"they name the {info.name} rows themselves and no row's text has them"})
     return [w for w in words if w not in absent]
-
-
-def _row_nouns(words: list[str], info: TableInfo, embedder: Any) -> list[str]:
-    """The words that mean what the table's name means (cosine >= ROW_NOUN_MIN)."""
-    if embedder.fallback_reason or not words:
-        return []
-    nouns = " ".join(w for w in re.split(r"[_\W]+", info.name) if w)
-    vectors = embedder.encode([nouns] + words)
-    return [w for w, v in zip(words, vectors[1:]) if float(vectors[0] @ v) >= ROW_NOUN_MIN]
 
 
 def _free_words(tokens: list[Token], used: set[int], schema: set[str]) -> list[str]:

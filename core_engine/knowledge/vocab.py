@@ -39,6 +39,7 @@ STOPWORDS = frozenset("""
     we were what when where which while who whom why will with without would you your tell wants let us one ones
     highest lowest many much number hi hello hey thanks thank ok okay yes sure maybe really
     speak speaks speaking spoken offer offers offering serve serves serving provide provides accept accepts
+    carry carries stock stocks
     work works working kind type sort e g etc town area around nearby local anywhere
     use using used make makes made come comes came go goes going see seeing look looks set
     does doing done did something anything everything someone anyone
@@ -121,6 +122,7 @@ class TableVocab:
     semantic: list[ValueEntry] = field(default_factory=list)  # values of enum-like columns, embedded lazily
     compact: dict[str, list[ValueEntry]] = field(default_factory=dict)  # codes typed without their space
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # numeric column -> (min, max)
+    stems: dict[str, list[str]] | None = None  # rough stem -> words, built on first use (knowledge_match)
 
     def add(self, entry: ValueEntry) -> None:
         self.phrases.setdefault(entry.words, []).append(entry)

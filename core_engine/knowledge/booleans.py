@@ -1,0 +1,108 @@
+"""Yes/no columns named in a question: "organic whites" -> organic = 1, "trails that don't allow dogs" ->
+dogs_allowed = 0.
+
+A bool column has no values to match (its values are 0 and 1), so the question names it by the words of
+its own name. The column is read from the schema, not from a list: a question word whose stem is a word of
+a bool column's name selects the column. Verbs of permission or possession in a name ("allowed", "accepts",
+"has") only name the column together with its other words ("can I bring my dog" names dogs_allowed by
+"dog"; "is camping allowed" does not name it); a name of several such content words needs them all
+("accepting new patients", not "patients"). A negation before the word ("don't allow dogs", "not
+organic", "non-organic") or right after it ("dogs aren't allowed", "dogs not allowed") makes the value 0.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .kb import TableInfo
+from .match import NEGATIONS
+from .vocab import STOPWORDS, Token, stem, tokenize
+
+__all__ = ["BoolCondition", "bool_conditions"]
+
+LINKING = frozenset(stem(w) for w in """allowed allow allows permitted permit accepts accept accepting accepted has
+    have having is are can includes include included offers offer offered with available supports support
+    supported friendly welcome welcomed ok okay""".split())
+"""Verbs of permission, possession or state, and "friendly"/"welcome" ("dog friendly"): grammar words of column
+names or said next to a column's word, not what a column is about."""
+_AFTER_NEGATION = re.compile(r"^\W*(?:(?:is|are|was|were|be)\s+)?(?:not|never|no|isn't|aren't|wasn't|weren't|"
+                             r"don't|doesn't|can't|cannot|won't)\b", re.I)
+_NON = re.compile(r"\bnon[- ]?$", re.I)
+_OUT_OF = re.compile(r"\bout\s+of\s+$", re.I)  # "out of stock"
+
+
+@dataclass
+class BoolCondition:
+    column: str
+    value: bool
+    words: str
+    tokens: set[int]
+
+
+def _name_words(column: str) -> tuple[list[str], list[str]]:
+    """(content stems, linking stems) of a column's name."""
+    split = [p for p in re.split(r"[_\W]+", column.lower()) if p]
+    parts = [p for p in split if p not in STOPWORDS] or [p for p in split if len(p) > 2] or split  # "in_stock"
+    stems = [stem(p) for p in parts]
+    content = [s for s in stems if s not in LINKING]
+    return (content, [s for s in stems if s in LINKING]) if content else (stems, [])
+
+
+def bool_conditions(question: str, tokens: list[Token], used: set[int], info: TableInfo,
+                    descriptions: dict[str, str] | None = None) -> list[BoolCondition]:
+    """One condition per bool column of the table that the question names; its tokens (and the column's
+    linking words said next to them, or words of its description: "taking" for "Whether the dentist takes
+    new patients") are used up by the caller."""
+    found = []
+    for col in info.columns:
+        if col.type != "bool":
+            continue
+        content, linking = _name_words(col.name)
+        described = {stem(t.norm) for t in tokenize((descriptions or {}).get(col.name, ""))
+                     if t.norm not in STOPWORDS and len(t.norm) >= 3}
+        linking = linking + sorted(described - set(content))
+        if not content:
+            continue
+        hits = {s: [i for i, t in enumerate(tokens) if i not in used and _same_word(stem(t.norm), s)]
+                for s in content}
+        if not all(hits.values()):
+            continue
+        said = sorted(i for idx in hits.values() for i in idx)
+        near = [i for i, t in enumerate(tokens) if i not in used and i not in said and (
+            stem(t.norm) in linking and min(abs(i - j) for j in said) <= 3
+            or stem(t.norm) in LINKING and min(abs(i - j) for j in said) == 1)]  # "dog friendly"
+        first, last = min(said + near), max(said + near)
+        start, end = tokens[first].start, tokens[last].end
+        negated = _negated_before(question, tokens[said[0]].start) or bool(
+            _AFTER_NEGATION.match(question[tokens[max(said)].end:]))
+        found.append(BoolCondition(col.name, not negated, question[start:end], set(said + near)))
+    return found
+
+
+def _same_word(said: str, name: str) -> bool:
+    """The same stem, or one word derived from the other by a short ending ("renew" - "renewable",
+    "access" - "accessible"): five letters in common and at most four more."""
+    if said == name:
+        return True
+    short, long_ = sorted((said, name), key=len)
+    return len(short) >= 5 and long_.startswith(short) and len(long_) - len(short) <= 4
+
+
+def _negated_before(text: str, start: int) -> bool:
+    if _NON.search(text[:start]) or _OUT_OF.search(text[:start]):
+        return True
+    tail = " ".join(text[:start].lower().split()[-3:])
+    return any(tail.endswith(n) or f" {n} " in f" {tail} " for n in NEGATIONS)
+
+
+def apply(query: Any, found: list[BoolCondition], used: set[int], rules: list[dict[str, Any]]) -> None:
+    """WHERE conditions for the named bool columns, each with its words in the trace."""
+    from .kb import quote_identifier
+
+    for b in found:
+        query.conditions.append(f"t.{quote_identifier(b.column)} = {1 if b.value else 0}")
+        rules.append({"rule": "yes/no column", "words": b.words, "column": b.column, "value": b.value,
+                      "why": "a word of the column's name" + (", negated" if not b.value else "")})
+        used |= b.tokens
