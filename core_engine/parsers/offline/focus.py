@@ -41,6 +41,8 @@ _POSSESSIVE = re.compile(r"\b(?:its|their|his|her(?=\s+(?!and\b|or\b|for\b|on\b|
 _THERE = re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!^)\bthere\b"
                     r"(?!\s*(?:is|are|was|were|'s|'re)\b)", re.I)
 """A place in focus pointed at ("what's good to order there?"); not "is there", "there are", or a leading "there"."""
+_THAT_SUBJECT = re.compile(r"\b(does|is|can|will|would|did|was|has)\s+(?:that|this)\b(?!\s+(?:one|[a-z]+s?\s+(?:have|has|is|are)))",
+                           re.I)
 _SUBJECT = re.compile(r"\b(?:it|they|them|he|she|him|her)\b", re.I)
 
 _STATE_QUESTION = re.compile(
@@ -159,6 +161,8 @@ def decontextualise(reader: "TurnReader", question: str) -> str:
         out = _POSSESSIVE.sub(f"{label}'s", question, count=1)
     if out == question:
         out = _SUBJECT.sub(label, question, count=1)
+    if out == question:  # "does that work for city bikes?": "that" as the subject of the question
+        out = _THAT_SUBJECT.sub(lambda m: f"{m.group(1)} {label}", question, count=1)
     if out == question:
         out = _THERE.sub(f"at {label}", question, count=1)  # "what's good to order there?"
     if out != question:

@@ -26,7 +26,8 @@ from .tasks import kwargs_text, literal, match_worksheet, open_worksheet
 if TYPE_CHECKING:
     from .parser import TurnReader
 
-_INTRO = re.compile(r"\b(?i:my\s+name\s+is|my\s+name's|this\s+is|i\s+am|i'm|call\s+me)\s+"
+_INTRO = re.compile(r"\b(?i:my\s+name\s+is|my\s+name's|(?<![a-z] )name's|(?<![a-z] )the\s+name's|the\s+name\s+is|"
+                    r"this\s+is|i\s+am|i'm|call\s+me)\s+"
                     r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){0,3})\b")
 
 

@@ -51,7 +51,7 @@ from .parts.described import described_parts
 from .task_values import task_by_values
 from .parts.labelled import labelled_parts
 from .parts.labelled_turn import labelled_turn
-from .parts.proper_names import proper_name_in_opening
+from .parts.proper_names import proper_name_answer, proper_name_in_opening
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
 from .openings import task_by_reference
@@ -462,8 +462,8 @@ class TurnReader:
         if e is None or e.act != "ask" or self.answered:
             return False
         kind = self.view.kind_of(e.field)
-        if kind == "Enum" and _asks_about_world(text):
-            return False  # "what's the deadline to drop a course?" asks the KB; it does not choose the option
+        if kind == "Enum" and (_asks_about_world(text) or _ASKS_ABOUT_IT.match(text)):
+            return False  # "what's the deadline to drop a course?", "does that work for city bikes?" ask the KB
         if kind == "Enum" and describe_task(self, text, e.rec, e.field):
             self.answered = True
             self._extras(text, e.rec)
@@ -536,6 +536,10 @@ class TurnReader:
                      if m.field.name not in taken]
         for m in mentions:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
+        named = [(f, n) for _r, f in candidates if self.view.kind_of(f) == "str" and shape(f) == "short"
+                 and f.name not in taken for n in [proper_name_answer(self, text, f)] if n]
+        if len(named) == 1:  # "it's a city bike, a Brompton" to the kind asked: the make beside it
+            self.assign("proper-name", named[0][1], rec, named[0][0], named[0][1])
         return mentions
 
     # ------------------------------------------------------------ questions and searches
@@ -740,6 +744,12 @@ class TurnReader:
             return True
         if shape(e.field) in ("short", "name") and self._typed_elsewhere(text, e):
             return True
+        named = proper_name_answer(self, text, e.field) if shape(e.field) == "short" else None
+        if named is not None:  # "great, it's a city bike, a Brompton": the make, and the kind beside it
+            self.assign("proper-name", named, e.rec, e.field, named)
+            self.answered = True
+            self._extras(text, e.rec, answered=named)
+            return True
         value = self.value_for(e.field, text)
         if value is None:
             return False
@@ -785,6 +795,9 @@ _POINTED_ROW = re.compile(r"\b(?:the\s+(?:first|second|third|fourth|fifth|last|t
 
 _PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+|de|van|von|da|di|le|la)){1,3}")
 """A person's name as typed with capitals: "Priya Nair", "Ana de la Cruz"."""
+_ASKS_ABOUT_IT = re.compile(r"^\W*(?:(?:and|but|so|ok|okay|hmm)[,\s]+)*(?:does|do|is|are|will|would|can|could)\s+"
+                            r"(?:that|it|this|they|those|these|the\s+\w+)\s+(?:\w+\s+){0,4}?\w+.*\?\s*$", re.I)
+"""A question about the thing in focus ("does that work for city bikes?"): asked of the KB, not an answer."""
 _TYPED_HOWS = {"date", "time", "phone", "email", "people summed"}
 
 

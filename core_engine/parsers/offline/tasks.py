@@ -372,9 +372,12 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
             {stem(w) for t in named for w in t.split()}
         taught = bag.hits(task_text_stems(reader, ws) - {stem(w) for t in named for w in t.split()})
         asked = re.sub(r"(?i)\b(?:" + "|".join(map(re.escape, taught)) + r")\b", " ", text) if taught else text
+        # the row field's own words ("a service for my bike" to a `service` field) name what is asked, not which
+        row_words = {stem(w) for w in re.findall(r"[a-z]+", rows[0].name.lower())} | \
+            {stem(w.lower()) for w in re.findall(r"[A-Z][a-z]+", parse_type(rows[0].type).base)}
         query = " ".join(sorted(named, key=text.lower().find)) if long_turn else \
             search_query(asked, said_texts(mentions) + spent + names,  # the task's taught words ask for the task
-                         set(bag.hits(BOOKING_WORDS | task_words(ws) | own)))
+                         set(bag.hits(BOOKING_WORDS | task_words(ws) | own | row_words)))
         if query:
             kwargs[rows[0].name] = f"answer({literal(query)})"
             matched.append(query)
@@ -382,7 +385,8 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         reader.emit(rule, " ".join(matched) or bag.text, f"{var} = {ws.name}({kwargs_text(kwargs)})")
 
 
-_ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take)\s+(?:her|him|them|it|that\s+one|this\s+one)\b", re.I)
+_ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take|do|get|reserve)\s+(?:me\s+)?(?:her|him|them|it|that|this)"
+                          r"(?:\s+one)?\b(?!\s+(?:is|was|are|for\s+me\s+to))", re.I)
 
 
 _THERE = re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)\bthere\b(?!\s*(?:is|are|was|were|'s|'re)\b)",

@@ -13,7 +13,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ....spec.model import Field
+
+from ....spec.model import snake_case
 from ..slots import shape
+from ..words.match import content_stems
 from ..tasks import literal
 from ..words.values import MONTHS, WEEKDAYS
 
@@ -51,8 +55,19 @@ def proper_name_in_opening(reader: "TurnReader", text: str) -> None:
                 f"{fields[0].name}={literal(name)}"
             new = line[:opened.start("args")] + new_args + line[opened.end("args"):]
             new = re.sub(r'answer\("((?:[^"\\]|\\.)*)"\)', lambda q: _query_without(q, said), new)
+            spec_words = _spec_words(reader)
+            for q in re.finditer(r'(?:,\s*)?\b\w+=answer\("((?:[^"\\]|\\.)*)"\)', new):
+                if not [w for w in content_stems(q.group(1)) if w not in spec_words]:
+                    new = new.replace(q.group(0), "").replace("(, ", "(")  # "service for my bike": nothing to search
             _replace(reader, i, line, new, name, ws.name, fields[0].name)
             return
+
+
+def _spec_words(reader: "TurnReader") -> set[str]:
+    """Stems of the spec's worksheet and field names, and the everyday words of asking for a booking."""
+    from ..tasks import BOOKING_WORDS
+    names = [w.name for w in reader.spec.worksheets] + [f.name for w in reader.spec.worksheets for f in w.fields]
+    return {s for n in names for s in content_stems(snake_case(n).replace("_", " "))} | set(BOOKING_WORDS)
 
 
 def _without_queries(line: str) -> str:
@@ -79,3 +94,13 @@ def _replace(reader: "TurnReader", i: int, old: str, new: str, name: str, ws: st
             break
     reader.note("proper-name", name, worksheet=ws, field=field,
                 reason="a capitalised name for the field whose description gives names as examples")
+
+
+def proper_name_answer(reader: "TurnReader", text: str, f: Field) -> str | None:
+    """The one capitalised name in a longer answer to a field whose description gives names as examples
+    ("great, it's a city bike, a Brompton" to "the make of the bike, e.g. Trek or Brompton")."""
+    if not _EXAMPLES.search(f.description) or len(text.split()) < 3:
+        return None
+    names = [m.group("name") for m in _NAMED.finditer(text) if m.group("name").lower() not in _CALENDAR
+             and m.group("name") not in ("I", "I'm") and not _in_kb(reader, m.group("name"))]
+    return names[0] if len(names) == 1 else None
