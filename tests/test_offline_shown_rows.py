@@ -91,3 +91,9 @@ def test_a_question_whose_values_were_the_point_searches_nothing(dental):
     _s, (_r1, r2) = talk(dental, "I'd like to book a dental appointment", "can I come at 3pm tomorrow?")
     assert not any("answer(" in s for s in statements(r2))
     assert 'book_appointment.time = "15:00"' in statements(r2)
+
+
+def test_does_that_asks_about_the_row_in_focus(dental):
+    _s, results = talk(dental, "tell me about Dr. Grace Garcia", "does that dentist speak Spanish?")
+    _s, results2 = talk(dental, "tell me about Dr. Grace Garcia", "does that work on saturdays?")
+    assert statements(results2[-1]) == ['answer("does Dr. Grace Garcia work on saturdays?")']

@@ -207,3 +207,23 @@ def test_a_name_and_a_phone_to_the_make_question(repairs):
     _s, results = talk(repairs, "I need my electric scooter repaired", "Jonas Berg, 0701234567")
     assert results[-2].acts[-1]["field"] == "make"
     assert statements(results[-1]) == ['book_repair.customer_name = "Jonas Berg"', 'book_repair.phone = "0701234567"']
+
+
+def test_a_make_in_a_longer_answer_and_beside_the_option_asked(repairs):
+    _s, results = talk(repairs, "I need my scooter repaired", "great, it's an electric one, a Segway Ninebot")
+    assert results[-2].acts[-1]["field"] == "scooter_type"
+    assert statements(results[-1]) == ['scooter.scooter_type = "Electric"', 'scooter.make = "Segway Ninebot"']
+    _s, results = talk(repairs, "I need my electric scooter repaired", "it's a red one, a Xiaomi I think")
+    assert statements(results[-1]) == ['scooter.make = "Xiaomi"']
+
+
+def test_a_search_of_only_the_specs_own_words_is_dropped(repairs):
+    _s, (r1,) = talk(repairs, "I want to book a repair for my electric scooter, a Ninebot")
+    assert statements(r1)[-1] == 'book_repair = BookRepair(scooter=Scooter(scooter_type="Electric", make="Ninebot"))'
+
+
+def test_names_with_name_s(repairs):
+    _s, results = talk(repairs, "I need my electric scooter repaired, it's a Ninebot",
+                       "friday, name's Mark Jansen, phone 0655512345")
+    assert sorted(statements(results[-1])) == ['book_repair.customer_name = "Mark Jansen"',
+                                               'book_repair.date = "2024-07-05"', 'book_repair.phone = "0655512345"']

@@ -24,7 +24,7 @@ from ..words.values import MONTHS, WEEKDAYS
 if TYPE_CHECKING:
     from ..parser import TurnReader
 
-_NAMED = re.compile(r"\b(?:it'?s\s+an?|its\s+an?|an?|my)\s+(?P<name>[A-ZÀ-ÖØ-Þ][\w'À-ÿ-]*(?:\s+(?:&\s+)?[A-ZÀ-ÖØ-Þ][\w'À-ÿ-]*)*)")
+_NAMED = re.compile(r"\b(?:it'?s\s+an?|its\s+an?|an?|my)\s+(?P<name>[A-ZÀ-ÖØ-Þ][\w'À-ÿ-]*(?:\s+(?:&\s+)?(?!I\b|I'[a-z])[A-ZÀ-ÖØ-Þ][\w'À-ÿ-]*)*)")
 _CALENDAR = {w.lower() for w in [*WEEKDAYS, *MONTHS]}
 _EXAMPLES = re.compile(r"\b(?:e\.g\.?|eg|for\s+example|such\s+as|like)\s+[A-ZÀ-ÖØ-Þ][\w'-]*")
 """A description that gives names as its examples ("The make of the bike, e.g. Trek or Brompton")."""
