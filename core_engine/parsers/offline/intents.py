@@ -160,7 +160,7 @@ _PLEA = re.compile(r"^(?:(?:so|and|please|hi|hello|hey)[,\s]+)*(?:(?:can|could|w
 
 
 _REQUEST_ONLY = re.compile(
-    r"^(?:(?:hi|hello|hey|so|yes|ok|okay)[,!.\s]+)*(?:i\s+(?:need|want|would\s+like|'d\s+like)|i'?m\s+(?:calling|writing|"
+    r"^(?:(?:hi|hello|hey|so|yes|ok|okay)[,!.\s]+)*(?:i\s+(?:need|want|would\s+like)|i\s*'d\s+like|i'?m\s+(?:calling|writing|"
     r"here)|i\s+am\s+(?:calling|writing|here))\s+(?:to|about)\s+(?:report|file|make|submit|open|start|raise|log)?"
     r"[^.!?]{0,40}[.!?]*$", re.I)
 

@@ -45,7 +45,8 @@ _MONTH_WORDS = (r"january|february|march|april|may(?!\s+(?:i|we|you|they|he|she|
 _WHEN_SPAN = re.compile(
     r"\b(?:(?:early|mid|late|end\s+of|beginning\s+of|start\s+of|the\s+end\s+of)[\s-]+)?(?:" + _MONTH_WORDS + r")\b"
     r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?|"
-    r"\b(?:last|this\s+past)\s+(?:week|month|year)\b|"
+    r"\b(?:last|this\s+past|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter|semester|term|quarter)\b|"
+    r"\b(?:in\s+)?(?:the\s+)?(?:spring|summer|autumn|fall|winter)(?:\s+of)?\s+\d{4}\b|"
     r"\b(?:\d+|a|an|one|two|three|four|five|six|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?|years?)\s+ago\b",
     re.I)
 """The part of a long answer that says when: "mid-may", "last month", "three weeks ago" (kept as typed)."""
