@@ -15,6 +15,7 @@ from .kb_rows.spans import said_inside_kb_name
 from ...spec.model import Field, Worksheet
 from ...dialogue.state import ref_target
 from .words.libvalues import name_span
+from .references import off_shape, reference_shapes
 from .words.match import field_stems, stem
 from .slots import shape
 from .tasks import _codes_fit, literal
@@ -71,6 +72,8 @@ def _opening_code(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[s
               and f.name not in kwargs and _codes_fit(ws.name, f)]
     tokens = [m.group(0) for m in _ID_TOKEN.finditer(text)] + [c.value for c in find_codes(text)]
     tokens = [t for t in dict.fromkeys(t.lstrip("# ") for t in tokens) if not said_inside_kb_name(reader, text, t)]
+    if len(fields) == 1 and reference_shapes(fields[0]):  # the example's shape picks the reference among numbers
+        tokens = [t for t in tokens if not off_shape(fields[0], t)]
     if len(fields) != 1 or len(tokens) != 1:
         return None
     kwargs[fields[0].name] = literal(tokens[0])
@@ -174,18 +177,6 @@ def proposed_row(reader: "TurnReader", ws: Worksheet, field: str, text: str) -> 
                     return f"{kb.var}.result[{i}]"
         return None
     return None
-
-
-_DESCRIBED_REFERENCE = re.compile(r"\b(?P<letters>[A-Z]{1,6})(?P<sep>[-/]?)(?P<digits>\d{3,})\b")
-"""An example reference in a field's texts: "Your order number, like HK-1234"."""
-
-
-def reference_shapes(f: Field) -> list[re.Pattern[str]]:
-    """The shapes of the example references a field's description and examples give: the same letters, the
-    same separator (or none) and as many digits ("HK-1234" fits "HK-4471" and "hk4471", not "HK-44")."""
-    return [re.compile(rf"{re.escape(m.group('letters'))}{re.escape(m.group('sep'))}?\d{{{len(m.group('digits'))}}}",
-                       re.I)
-            for text in (f.description, *f.examples) for m in _DESCRIBED_REFERENCE.finditer(text)]
 
 
 def task_by_reference(reader: "TurnReader", text: str) -> bool:

@@ -64,6 +64,7 @@ from .words.semantic import control_rule, doubtful_value, semantic_control, sema
 from .slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
 from .tasks import describe_task, literal, predicted_answer, search_query, several_codes
+from .words.months import is_month_field
 from .words.typed import restore_apostrophes
 from .words.values import find_codes, find_dates, find_numbers, find_times, normalise, yes_no
 
@@ -673,7 +674,7 @@ class TurnReader:
             self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
                                                              "the question is asked again")
         elif not extras or coded or rest or len(text.split()) <= 3 or \
-                (shape(e.field) in ("name", "email") and value in text):
+                (shape(e.field) in ("name", "email") and value in text) or is_month_field(e.field):
             rule = "free-text" if shape(e.field) == "short" else "answer-to-ask"
             self.assign(rule, text, e.rec, e.field, value, type="str", shape=shape(e.field))
             self.answered = True

@@ -23,8 +23,11 @@ from .counts import head_count, people_sum
 from .durations import converted_duration, field_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
 from .match import Bag, best_enum, field_mention, field_stems, stem
+from .months import is_month_field, month_answer
+from .money import is_money, with_minor_units
 from .negation import negations, without_negated
-from ..slots import PEOPLE_WORDS, StateView, code_value, find_mentions, past_field, shape
+from ..references import off_shape, reference_shapes, shaped_reference
+from ..slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
 from .values import (bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
                              free, strip_fillers, yes_no)
 
@@ -91,6 +94,8 @@ class AnswerReader:
             near = [s for s in spans if {stem(w) for w in re.findall(r"[a-z]+", text[s.end:].lower())[:2]} & units]
             span = (near or spans)[0]
             self.matched = span.text
+            if kind == "float" and is_money(text, span.start, span.end):
+                return with_minor_units(text, span.end, span.value, number_of)[0]  # "ninety two pounds forty"
             return int(span.value) if kind == "int" and float(span.value).is_integer() else span.value
         if kind in ("date", "time", "datetime"):
             dates, times = find_dates(text, self.today), find_times(text)
@@ -173,6 +178,10 @@ class AnswerReader:
         if kind == "email":
             emails = find_emails(text)
             return emails[0].value if emails else None
+        if kind in ("code", "short") and reference_shapes(f):  # "account number is BL-302211" for "like BL-482913"
+            span = code_value(text)
+            described = shaped_reference(f, text) or (span.value if span and not off_shape(f, span.value) else None)
+            return described  # a number of another shape is not the reference: the agent asks again
         if kind == "code":
             span = code_value(text)
             if span is not None:
@@ -194,6 +203,8 @@ class AnswerReader:
                 return dates[0].value
             if not _DATEISH.search(text):
                 return None  # "nobody answered" says no date: not the value of a date field
+        if kind == "short" and is_month_field(f):
+            return month_answer(f, text, self.today)  # "the June one, it was £184.50" -> "June"
         when = _WHEN_SPAN.search(text) if kind == "short" and _ASKS_WHEN.search(f"{f.name} {f.description}") else None
         if when and len(text.split()) - len(when.group(0).split()) >= 3:  # "in March" stays whole
             return when.group(0)  # "i had college board send them mid-may" -> "mid-may"

@@ -129,8 +129,14 @@ def find_large_numbers(text: str) -> list[Span]:
         if not re.search(r"hundred|thousand|million", words, re.I):
             continue
         words = re.sub(r"^(?:and\s+)+|(?:\s+and)+$", "", words, flags=re.I)
+        start = m.start()
+        article = re.search(r"\b(?:a|an|one)\s+$", text[:start], re.I)
+        if re.match(r"(?:hundred|thousand|million)\b", words, re.I):  # "a hundred and twenty" is 120, not 2000
+            words = "one " + words
+            start = article.start() if article else start
         try:
-            out.append(Span(w2n.word_to_num(words), m.start(), m.start() + len(m.group(0).rstrip()), words))
+            end = m.start() + len(m.group(0).rstrip())
+            out.append(Span(w2n.word_to_num(words), start, end, text[start:end].strip(" -")))
         except ValueError:
             continue
     return out
