@@ -65,6 +65,7 @@ from .slots import (KBVocabulary, Mention, StateView, code_value, column_mention
                             shape)
 from .tasks import describe_task, literal, predicted_answer, search_query, several_codes
 from .words.months import is_month_field
+from .words.thing_names import thing_name
 from .words.typed import restore_apostrophes
 from .words.values import find_codes, find_dates, find_numbers, find_times, normalise, yes_no
 
@@ -674,7 +675,8 @@ class TurnReader:
             self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
                                                              "the question is asked again")
         elif not extras or coded or rest or len(text.split()) <= 3 or \
-                (shape(e.field) in ("name", "email") and value in text) or is_month_field(e.field):
+                (shape(e.field) in ("name", "email") and value in text) or is_month_field(e.field) or \
+                value == thing_name(e.field, text):
             rule = "free-text" if shape(e.field) == "short" else "answer-to-ask"
             self.assign(rule, text, e.rec, e.field, value, type="str", shape=shape(e.field))
             self.answered = True

@@ -24,6 +24,7 @@ from .durations import converted_duration, field_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
 from .match import Bag, best_enum, field_mention, field_stems, stem
 from .months import is_month_field, month_answer
+from .thing_names import thing_name
 from .money import is_money, with_minor_units
 from .negation import negations, without_negated
 from ..references import off_shape, reference_shapes, shaped_reference
@@ -208,6 +209,8 @@ class AnswerReader:
         when = _WHEN_SPAN.search(text) if kind == "short" and _ASKS_WHEN.search(f"{f.name} {f.description}") else None
         if when and len(text.split()) - len(when.group(0).split()) >= 3:  # "in March" stays whole
             return when.group(0)  # "i had college board send them mid-may" -> "mid-may"
+        if kind == "short" and (named := thing_name(f, text)):
+            return named  # "Her name's Miso", "Thumper, he's 2" for the pet's name
         body = strip_fillers(text, [w for w in f.name.split("_")] + sorted(field_stems(f)))
         called = re.search(r"\b(?:called|named)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})", body)
         if called and kind == "short":

@@ -143,7 +143,7 @@ def find_large_numbers(text: str) -> list[Span]:
 
 
 NAME_INTRO = re.compile(r"\b(?:(?:my|his|her|their|the\s+patient'?s?|the|our|your)\s+(?:full\s+|first\s+|last\s+)?"
-                         r"name\s+(?:is|was|'s)|^name(?:'s|\s*:)|(?:he|she|they)\s+(?:is|are)\s+called|(?:is\s+)?called|named|"
+                         r"name(?:\s+is|\s+was|\s?'s)|^name(?:'s|\s*:)|(?:he|she|they)\s+(?:is|are)\s+called|(?:is\s+)?called|named|"
                          r"(?:it'?s|it\s+is|this\s+is)\s+for(?:\s+(?:my|our)\s+\w+)?|for\s+(?:my|our)\s+\w+|"
                          r"i\s+am|i'?m|this\s+is|call\s+me|under)\s+", re.I)
 _CAP_RUN = re.compile(r"\b([A-Z][A-Za-z'’-]*[a-z](?:\s+(?:[A-Z][A-Za-z'’-]*[a-z]|[A-Z]\.))*)")
