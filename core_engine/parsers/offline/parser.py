@@ -77,7 +77,11 @@ _LOOKING_FOR = re.compile(r"^(?:(?:hi|hello|hey|so|well)[,!.\s]+)*(?:(?:i'?m|i\s
 _INTERROGATIVE = re.compile(r"^\W*(?:what|which|when|where|who|whom|whose|why|how|is|are|do|does|did|can|could|"
                             r"will|would|should|shall|may)\b", re.I)
 _WH_QUESTION = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|when|where|who|whom|whose|"
-                          r"why|how|is\s+there|are\s+there|do\s+you\s+have|tell\s+me)\b", re.I)
+                          r"why|how|is\s+there|are\s+there|do\s+you\s+have|tell\s+me|"
+                          r"(?:do|does|are|is|can|could|will)\s+(?:any|all|some|none|either)\s+of\s+(?:your|the|you)|"
+                          r"(?:do|does|are|is)\s+(?:any|all)\s+(?:your\s+)?[a-z]+\s)\b", re.I)
+"""Questions about the agent's world: wh-questions, "is there", "do you have", and "do any of your vets ...",
+"are any of your tariffs ...": the KB answers them (a question about the user's own thing may still name a task)."""
 _OWN_THING = re.compile(r"\b(?:my|our)\b", re.I)
 _HOW_TO = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*how\s+(?:do|can|could|should|would)\b", re.I)
 WH_TASK_THRESHOLD = 0.70
