@@ -31,6 +31,8 @@ def options_by_meaning(reader: "TurnReader", ws: Worksheet, text: str, kwargs: d
     told = set(content_stems(text)) - HEDGES - BOOKING_WORDS - task_words(ws) - task_text_stems(reader, ws)
     if not fields or len(told) < 2:
         return None  # "hi, I'd like to book a room please" names the task and tells nothing more
+    if any(line.startswith("exitws(") for line in reader.lines):
+        return None  # a change of task ("forget the appointment, I'd rather reorder her tablets") tells no story
     kept = [c for c in re.split(r"[,;]", text) if len(c.split()) >= 3]  # ", he's 9": another value, not the story
     said = clean(", ".join(kept) or text)
     for f in fields:

@@ -45,6 +45,7 @@ from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .parts.addresses import address_answer, address_beside
 from .parts.colours import rest_of_answer
+from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
 from .parts.labelled import labelled_parts
 from .parts.option_words import described_option
@@ -672,6 +673,10 @@ class TurnReader:
         rest = None
         if extras and shape(e.field) == "short" and all(m.how in ("colour", "address") for m in extras):
             rest = rest_of_answer(text, [m.span for m in extras if m.span is not None])  # "black Ford Focus"
+            value = rest or value
+        elif extras and shape(e.field) == "short" and all(m.span is not None for m in extras) and \
+                len(str(value).split()) > 3:  # the field's own reading found no short value (a month, a name)
+            rest = leading_part(text, [m.span for m in extras if m.span is not None])  # "Drontal, just one pack"
             value = rest or value
         if extras and not coded and not _leftover(text, extras):
             pass  # "four units": every word went to another field; nothing is left for this one

@@ -444,7 +444,10 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
         return True, body[:len(phrase)], ""  # "perfect thanks": the yes and a thank-you ("ok thanks" stays small talk)
     if value and phrase in WEAK_YES and after.strip() and not re.match(r"\s*[,.!;:-]", after):
         again = yes_no(after) if phrase in ("ok", "okay") else None  # "ok now it's right"
-        return (True, body, "") if again is not None and again[0] and not again[2].strip(" .!") else None
+        if again is None or not again[0]:
+            return None
+        rest = again[2].strip(" .!")  # "ok yes, that's it": the rest is read on its own
+        return True, (body[:len(body) - len(again[2])] if rest else body).rstrip(" ,"), again[2] if rest else ""
     rest = after.lstrip(" ,.!;:-")
     if not value and re.match(r"(?:know|remember|recall|sure|certain|have\s+(?:it|one|that))\b", rest, re.I):
         return None  # "I don't know", "I'm not sure": a refusal, not a no
