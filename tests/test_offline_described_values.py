@@ -64,3 +64,25 @@ def test_amounts_of_money_and_a_hundred(agent):
     assert statements(s.turn("ninety two euros forty")) == ["query_invoice.amount = 92.4"]
     s = _asked(agent, "MR-55120", "May")
     assert statements(s.turn("about a hundred and twenty euros")) == ["query_invoice.amount = 120"]
+
+
+PRINT_SHOP = {
+    "name": "print shop", "starting_prompt": "Print shop, hello!", "settings": {"start_worksheet": "Main"},
+    "worksheets": [
+        task_choice({"value": "Print Order", "description": "print copies of a document"},
+                    {"value": "Order Status", "description": "ask where a print order is"}),
+        {"name": "PrintOrder", "kind": "task", "predicate": 'task == "Print Order"', "api": "print", "fields": [
+            field("document", description="The document to print"),
+            field("copies", "int", "How many copies you need"),
+            field("customer_name", description="Your name")]},
+        {"name": "OrderStatus", "kind": "task", "predicate": 'task == "Order Status"', "api": "status",
+         "fields": [field("order_ref", description="Your order reference, like PS-1234")]},
+    ],
+    "apis": [{"name": "print"}, {"name": "status"}],
+}
+
+
+def test_the_thing_a_count_counts_goes_to_the_one_field_for_what_is_ordered(tmp_path):
+    _s, results = talk(agent_of(tmp_path, PRINT_SHOP), "hi, could you print 20 copies of Annual Report for me")
+    said = " ".join(statements(results[0]))
+    assert 'document="Annual Report"' in said and "copies=20" in said and "customer_name" not in said

@@ -18,6 +18,7 @@ from .words.libvalues import name_span
 from .references import off_shape, reference_shapes
 from .nested_names import name_fields, nested_enum_fields, put_nested
 from .opening_options import options_by_meaning
+from .counted import counted_thing
 from .words.match import field_stems, stem
 from .slots import shape
 from .tasks import _codes_fit, literal
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 def opening_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
                    matched: list[str]) -> list[str]:
     """Fill `kwargs` with the values below; return the names read (not words to search for)."""
-    for read in (_kind_by_meaning, _opening_code, _count_of_rows):
+    for read in (_kind_by_meaning, _opening_code, _count_of_rows, counted_thing):
         said = read(reader, ws, text, kwargs)
         if said is not None:
             matched.append(said)
