@@ -100,3 +100,12 @@ def test_a_dotted_clock_is_a_time_beside_a_part_of_the_day_or_after_at():
     assert [t.value for t in find_times("tomorrow morning, 9.30 if you have it")] == ["09:30"]
     assert [t.value for t in find_times("at 7.45")] == ["19:45"]
     assert find_times("it cost 9.30") == [] and find_times("£9.30 in the morning") == []
+
+
+def test_another_clause_of_an_answer_chooses_an_option_of_the_task_by_meaning(agent):
+    s, results = talk(agent, "I need to book a repair", "Seabird", "a sailboat")
+    assert results[-1].acts[-1]["field"] == "length_m"
+    r = s.turn("she's 9 metres and she is filling up with seawater")
+    assert statements(r) == ["boat_details.length_m = 9", 'book_repair.problem = "Hull"']
+    s, _results = talk(agent, "I need to book a repair", "Seabird", "a sailboat")
+    assert statements(s.turn("9 metres")) == ["boat_details.length_m = 9"]

@@ -60,6 +60,7 @@ from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems,
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
 from .kb_rows.choices import accept_proposal, choose_row
+from .clause_options import clause_options
 from .corrections import correction_rule
 from .words.semantic import control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task
 from .slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
@@ -502,7 +503,9 @@ class TurnReader:
             return False
         self.assign("answer-to-ask", self.answers.matched, e.rec, e.field, value, type=e.field.type)
         self.answered = True
-        self._extras(text, e.rec, answered=self.answers.matched)
+        matched = self.answers.matched
+        extras = self._extras(text, e.rec, answered=matched)
+        clause_options(self, text, e.rec, [matched, *(m.matched for m in extras)])  # "he's 11 and he's limping"
         return True
 
     def _extras(self, text: str, rec: TaskRecord, answered: str = "") -> list[Mention]:
@@ -689,6 +692,8 @@ class TurnReader:
             rule = "free-text" if shape(e.field) == "short" else "answer-to-ask"
             self.assign(rule, text, e.rec, e.field, value, type="str", shape=shape(e.field))
             self.answered = True
+            if value != text.strip():  # "for Max, my golden retriever": the other clause may choose an option
+                clause_options(self, text, e.rec, [str(value), *(m.matched for m in extras)])
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         return True
