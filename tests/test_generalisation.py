@@ -121,6 +121,13 @@ FIRST_SCORES["catering_order"], FLOORS["catering_order"] = (12, 59), 59
 session 6 (branch parserA, docs/evaluation.md)."""
 
 
+FIRST_SCORES["vet_clinic"], FLOORS["vet_clinic"] = (24, 67), 60
+FIRST_SCORES["utility_desk"], FLOORS["utility_desk"] = (24, 56), 52
+"""vet_clinic (a visit with a nested pet, repeat prescriptions) and utility_desk (power cuts, billing disputes with a
+nested bill, meter readings): first scores on e9c64e0, before the mechanisms of session 7, helper F (branch parserF,
+docs/evaluation.md)."""
+
+
 @pytest.mark.parametrize("name", sorted(FLOORS))
 def test_held_out_agents_keep_their_score(name):
     from core_engine.session.agent import Agent

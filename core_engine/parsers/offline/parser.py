@@ -21,11 +21,11 @@ words that produced it, so the studio can show why a turn was read as it was.
 Rule names in the trace (statements): answer-to-ask, answer-yes-no, confirm-yes, confirm-no,
 multi-value, several-values, extra-value, value-for-other-field, unopened-field, free-text,
 introduction, change-of-mind, choose-result, refusal, same-as-previous, refine-search,
-special-request, question, question-fills-field, search, task-description, new-task,
+special-request, question, question-fills-field, search, task-description, new-task, clause-option,
 value-before-asked, problem-description, catch-all, proposal-accepted, predicate-of-proposal.
 Notes (no statement): chit-chat, negation, focus, question-about-state, question-no-kb,
-task-request, proposal-declined, no-match, empty, error. docs/offline_parser.md says what each
-reads and what the parser does not handle.
+task-request, proposal-declined, no-match, empty, error, option-by-meaning, counted-thing.
+docs/offline_parser.md says what each reads and what the parser does not handle.
 """
 
 from __future__ import annotations
