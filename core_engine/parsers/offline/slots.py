@@ -271,7 +271,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     tints = [c for c in strs if is_colour_field(c[1])]
     if tints:
         add(find_colours(text), tints, "colour")  # "black Ford Focus": the colour beside the model
-    dates, times = find_dates(text, today), find_times(text)
+    past = bool(of_kind("date")) and all(past_field(f) for _r, f in of_kind("date"))  # "the day it was read"
+    dates, times = find_dates(text, today, past=past), find_times(text)
     add(dates, of_kind("date"), "date")
     add(dates, [c for c in strs if shape(c[1]) == "date" and field_mention(c[1], bag)[0] > 0], "date",
         lambda s: s.value)

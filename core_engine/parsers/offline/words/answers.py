@@ -99,7 +99,7 @@ class AnswerReader:
                 return with_minor_units(text, span.end, span.value, number_of)[0]  # "ninety two pounds forty"
             return int(span.value) if kind == "int" and float(span.value).is_integer() else span.value
         if kind in ("date", "time", "datetime"):
-            dates, times = find_dates(text, self.today), find_times(text)
+            dates, times = find_dates(text, self.today, past=past_field(f)), find_times(text)
             if not dates and kind != "time":
                 dates = [d for d in [parse_date(text, self.today, past=past_field(f))] if d is not None]
             if kind == "time" and not times:
