@@ -92,3 +92,8 @@ def test_the_thing_a_count_counts_goes_to_the_one_field_for_what_is_ordered(tmp_
 def test_a_date_answered_for_a_field_about_the_past_is_the_last_such_day(agent):
     s = _asked(agent, "MR-55120", "May", "84 euros")
     assert statements(s.turn("I paid it on saturday")) == ['query_invoice.paid_on = "2024-06-29"']
+
+
+def test_just_the_one_is_a_count_of_one(tmp_path):
+    s, _results = talk(agent_of(tmp_path, PRINT_SHOP), "I'd like to print a document", "the Annual Report")
+    assert statements(s.turn("just the one")) == ["print_order.copies = 1"]

@@ -29,7 +29,7 @@ from .money import is_money, with_minor_units
 from .negation import negations, without_negated
 from ..references import off_shape, reference_shapes, shaped_reference
 from ..slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
-from .values import (bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
+from .values import (Span, bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
                              free, strip_fillers, yes_no)
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
@@ -42,6 +42,8 @@ _DATEISH = re.compile(r"\d|\b(?:ago|last|yesterday|today|tonight|tomorrow|week|w
                       r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|"
                       r"august|september|october|november|december|remember|know|sure)\b", re.I)
 """Words an answer about when something happened has ("a while ago", "not sure"); without any, it is no date."""
+_JUST_THE_ONE = re.compile(r"^\W*(?:just|only)\s+the\s+(?P<one>one)(?:\s+(?:please|thanks))?\W*$", re.I)
+"""A count of one said as "just the one" (the number words read "the one" as a pointer, not a count)."""
 _ASKS_WHEN = re.compile(r"^when\b|\bwhen\b|(?:^|_)time(?:_|$)|\btime\s+of\b", re.I)
 """A text field that asks when something happened ("When the test scores were submitted")."""
 _MONTH_WORDS = (r"january|february|march|april|may(?!\s+(?:i|we|you|they|he|she|it|be|have)\b)|june|july|august|september|october|november|december|"
@@ -87,6 +89,8 @@ class AnswerReader:
                 return counted
             spans = free(find_large_numbers(text) + find_numbers(text),
                          find_dates(text, self.today) + find_times(text) + find_codes(text))
+            if not spans and (single := _JUST_THE_ONE.match(text)):  # "just the one" to "how many packs?"
+                spans = [Span(1, single.start("one"), single.end("one"), "one")]
             totals = [s for s in spans if _TOTAL_AFTER.match(text[s.end:])]  # "so 5 total": that one is the value
             spans = totals or spans
             if not spans:
