@@ -48,7 +48,7 @@ def correction_rule(reader: "TurnReader", text: str) -> bool:
         return _restated(reader, m.group("what"), m.group("new"), said)
     if _CUE.search(said) and _same_shape(reader, said):
         return True
-    return _near_value(reader, said) or _sorry_name(reader, said)
+    return _near_value(reader, said) or _sorry_name(reader, said) or _sorry_number(reader, said)
 
 
 _SORRY_NAME = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|oh|i\s+meant)[,!.\s]+)+(?:(?:it'?s|its|it\s+is|i'?m|"
@@ -71,6 +71,27 @@ def _sorry_name(reader: "TurnReader", said: str) -> bool:
         return False
     rec, f, old = fits[0]
     reader.assign("correction", m.group(0), rec, f, new, how="name said again", was=old)
+    return True
+
+
+_SORRY_NUMBER = re.compile(r"^(?:(?:sorry|oops|actually|wait|no|oh)[,!.\s]+)+(?:it\s+was|it'?s|it\s+is|i\s+meant)\s+"
+                           r"(?P<num>[£$€]?\d[\d,]*(?:\.\d+)?)(?![\w.-])(?P<rest>.*)$", re.I)
+
+
+def _sorry_number(reader: "TurnReader", said: str) -> bool:
+    """ "sorry it was 126, I just checked" while another question is asked: the number corrects the one filled
+    number field of the live records (the amount said before); with none or several, nothing changes."""
+    m = _SORRY_NUMBER.match(said)
+    if m is None or re.search(r"\d", m.group("rest")):
+        return False
+    fits = [(rec, f, v) for rec, f, v in _filled(reader) if reader.view.kind_of(f) in ("int", "float")]
+    if len(fits) != 1:
+        return False
+    rec, f, current = fits[0]
+    value = reader.value_for(f, m.group("num"))
+    if value is None or value == current:
+        return False
+    reader.assign("correction", m.group(0), rec, f, value, was=current, how="a number said again")
     return True
 
 
@@ -173,14 +194,32 @@ def _by_old_value(reader: "TurnReader", new_text: str, old_text: str, said: str)
     whole = [(r, f, v) for r, f, v in filled if _norm(v) == old]
     tail = [(r, f, v) for r, f, v in filled if _norm(v).endswith(old) and _norm(v) != old]
     found = whole or tail
-    if len({(r.var, f.name) for r, f, _v in found}) != 1:
-        return False  # no field holds it, or several do: not clear which one is corrected
-    rec, f, current = found[0]
     new_text = _LEAD.sub("", new_text.strip(" ,")).strip(" ,")
+    if not found:
+        return _inside_value(reader, new_text, old_text, filled, said)
+    if len({(r.var, f.name) for r, f, _v in found}) != 1:
+        return False  # several fields hold it: not clear which one is corrected
+    rec, f, current = found[0]
     value = _new_value(reader, f, new_text, current, old_text)
     if value is None or _norm(value) == _norm(current):
         return False
     reader.assign("correction", said, rec, f, value, was=current)
+    return True
+
+
+def _inside_value(reader: "TurnReader", new: str, old: str, filled: list[tuple[TaskRecord, Field, Any]],
+                  said: str) -> bool:
+    """ "the house number is 71 not 17" after "17 Bramble Way": the old token is one word of one filled text value
+    (a house number in an address); the new token of the same kind takes its place there. Nothing on any doubt."""
+    if not re.fullmatch(r"\w+", old.strip()) or not re.fullmatch(r"\w+", new) or _shape(new) != _shape(old.strip()):
+        return False
+    word = re.compile(rf"(?<![\w-]){re.escape(old.strip())}(?![\w-])", re.I)
+    fits = [(r, f, v) for r, f, v in filled if reader.view.kind_of(f) == "str" and isinstance(v, str)
+            and len(word.findall(v)) == 1]
+    if len(fits) != 1:
+        return False
+    rec, f, current = fits[0]
+    reader.assign("correction", said, rec, f, word.sub(new, current), was=current, how="a word of the value")
     return True
 
 

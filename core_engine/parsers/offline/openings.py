@@ -15,6 +15,10 @@ from .kb_rows.spans import said_inside_kb_name
 from ...spec.model import Field, Worksheet
 from ...dialogue.state import ref_target
 from .words.libvalues import name_span
+from .references import off_shape, reference_shapes
+from .nested_names import name_fields, nested_enum_fields, put_nested
+from .opening_options import options_by_meaning
+from .counted import counted_thing
 from .words.match import field_stems, stem
 from .slots import shape
 from .tasks import _codes_fit, literal
@@ -27,12 +31,13 @@ if TYPE_CHECKING:
 def opening_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
                    matched: list[str]) -> list[str]:
     """Fill `kwargs` with the values below; return the names read (not words to search for)."""
-    for read in (_kind_by_meaning, _opening_code, _count_of_rows):
+    for read in (_kind_by_meaning, _opening_code, _count_of_rows, counted_thing):
         said = read(reader, ws, text, kwargs)
         if said is not None:
             matched.append(said)
     before = len(matched)
     _introduced_name(reader, ws, text, kwargs, matched)
+    options_by_meaning(reader, ws, text, kwargs)  # after the names: "my dog Biscuit has been throwing up"
     return matched[before:]
 
 
@@ -50,7 +55,7 @@ def _kind_by_meaning(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
               and f.name not in kwargs}
     m = _OWNED.search(text)
     if not fields or m is None:
-        return None
+        return _nested_kind(reader, ws, text, kwargs)
     ranked = reader.view.index().rank(m.group("noun"), lambda e: e.kind == "enum" and e.worksheet == ws.name
                                       and e.field in fields)
     if not ranked.decided(KIND_SCORE, KIND_MARGIN):
@@ -58,6 +63,23 @@ def _kind_by_meaning(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
     kwargs[ranked.best.field] = literal(ranked.best.value)  # type: ignore[union-attr]
     reader.note("option-by-meaning", m.group(0), field=ranked.best.field, **ranked.trace())  # type: ignore[union-attr]
     return m.group("noun")
+
+
+def _nested_kind(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str]) -> str | None:
+    """ "my yacht Seabird": the noun names an option of an enum field of the worksheet nested in this one (the
+    boat's kind), by meaning, when one option clearly wins."""
+    wanted = nested_enum_fields(reader, ws, kwargs)
+    nouns = [m.group("noun") for m in (*_OWNED.finditer(text), *_APPOSITIVE.finditer(text))]
+    for noun in nouns if wanted else []:
+        ranked = reader.view.index().rank(noun, lambda e: e.kind == "enum" and (e.worksheet, e.field) in wanted)
+        if not ranked.decided(KIND_SCORE, KIND_MARGIN):
+            continue
+        best = ranked.best
+        put_nested(kwargs, wanted[(best.worksheet, best.field)], reader.spec.worksheet(best.worksheet), best.field,
+                   literal(best.value))
+        reader.note("option-by-meaning", noun, field=best.field, **ranked.trace())
+        return noun
+    return None
 
 
 _ID_TOKEN = re.compile(r"\b[A-Za-z]{1,6}-?\d{3,}[A-Za-z0-9-]*\b|#\s?\d{3,}\b")
@@ -71,6 +93,8 @@ def _opening_code(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[s
               and f.name not in kwargs and _codes_fit(ws.name, f)]
     tokens = [m.group(0) for m in _ID_TOKEN.finditer(text)] + [c.value for c in find_codes(text)]
     tokens = [t for t in dict.fromkeys(t.lstrip("# ") for t in tokens) if not said_inside_kb_name(reader, text, t)]
+    if len(fields) == 1 and reference_shapes(fields[0]):  # the example's shape picks the reference among numbers
+        tokens = [t for t in tokens if not off_shape(fields[0], t)]
     if len(fields) != 1 or len(tokens) != 1:
         return None
     kwargs[fields[0].name] = literal(tokens[0])
@@ -116,7 +140,7 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
 _SELF_INTRO = re.compile(r"(?:^|\b)(?i:i\s+am|i'm|this\s+is|my\s+name\s+is)\s+"
                          r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})\s*$")
 """A whole clause that introduces the speaker by first and last name ("I'm Ben Carter")."""
-_APPOSITIVE = re.compile(r"\b(?:my|our|his|her)\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+)?)")
+_APPOSITIVE = re.compile(r"\b(?i:my|our|his|her)\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+)?)")
 """A name after a noun: "my dog Pepper", "our son Leo Park" (the noun says whose name it is)."""
 _NOT_NAME_WORDS = {"I", "The", "My", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
                    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -133,25 +157,35 @@ def _kb_words(reader: "TurnReader", words: str) -> bool:
 def _appositive_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
                      matched: list[str]) -> None:
     """ "for my dog Pepper": "Pepper" fills the unfilled name field whose texts the noun means, by meaning
-    (the field's name, description and examples against "dog"); nothing when no field clearly wins."""
-    fields = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and f.name not in kwargs
-              and "name" in f.name.lower().split("_")]
+    (the field's name, description and examples against "dog"), in the worksheet or in a worksheet nested in it
+    (a visit's pet); nothing when no field clearly wins."""
+    fields = name_fields(reader, ws, kwargs)
     if not fields:
         return
     for m in _APPOSITIVE.finditer(text):
         name = m.group("name")
         if name.split()[0] in _NOT_NAME_WORDS or _kb_words(reader, name) or literal(name) in kwargs.values():
             continue
-        wanted = {f.name for f in fields}
-        ranked = reader.view.index().rank(m.group("noun"), lambda e: e.kind == "field" and e.worksheet == ws.name
-                                             and e.field in wanted)
-        if ranked.best is None or ranked.score < NAME_FIELD_SCORE or \
-                (ranked.runner_up is not None and ranked.score - ranked.runner_score < NAME_FIELD_MARGIN):
+        wanted = {(w.name, f.name): holder for holder, w, f in fields}
+        kind = reader.view.index().rank(m.group("noun"), lambda e: e.kind == "enum"
+                                        and e.worksheet in {w for w, _f in wanted})
+        own = [key for key in wanted if kind.best is not None and key[0] == kind.best.worksheet]
+        by_kind = kind.decided(KIND_SCORE, KIND_MARGIN) and len(own) == 1  # "budgie": an option of the pet's kind
+        if by_kind:
+            wanted = {own[0]: wanted[own[0]]}
+        ranked = reader.view.index().rank(m.group("noun"), lambda e: e.kind == "field"
+                                          and (e.worksheet, e.field) in wanted)
+        if ranked.best is None or not by_kind and (ranked.score < NAME_FIELD_SCORE or (
+                ranked.runner_up is not None and ranked.score - ranked.runner_score < NAME_FIELD_MARGIN)):
             continue
-        kwargs[ranked.best.field] = literal(name)
+        holder = wanted[(ranked.best.worksheet, ranked.best.field)]
+        if holder is None:
+            kwargs[ranked.best.field] = literal(name)
+        else:
+            put_nested(kwargs, holder, reader.spec.worksheet(ranked.best.worksheet), ranked.best.field, literal(name))
         matched.append(name)
         reader.note("name-by-meaning", m.group(0), field=ranked.best.field, **ranked.trace())
-        fields = [f for f in fields if f.name != ranked.best.field]
+        fields = [t for t in fields if (t[1].name, t[2].name) != (ranked.best.worksheet, ranked.best.field)]
         if not fields:
             return
 
@@ -174,18 +208,6 @@ def proposed_row(reader: "TurnReader", ws: Worksheet, field: str, text: str) -> 
                     return f"{kb.var}.result[{i}]"
         return None
     return None
-
-
-_DESCRIBED_REFERENCE = re.compile(r"\b(?P<letters>[A-Z]{1,6})(?P<sep>[-/]?)(?P<digits>\d{3,})\b")
-"""An example reference in a field's texts: "Your order number, like HK-1234"."""
-
-
-def reference_shapes(f: Field) -> list[re.Pattern[str]]:
-    """The shapes of the example references a field's description and examples give: the same letters, the
-    same separator (or none) and as many digits ("HK-1234" fits "HK-4471" and "hk4471", not "HK-44")."""
-    return [re.compile(rf"{re.escape(m.group('letters'))}{re.escape(m.group('sep'))}?\d{{{len(m.group('digits'))}}}",
-                       re.I)
-            for text in (f.description, *f.examples) for m in _DESCRIBED_REFERENCE.finditer(text)]
 
 
 def task_by_reference(reader: "TurnReader", text: str) -> bool:

@@ -21,11 +21,11 @@ words that produced it, so the studio can show why a turn was read as it was.
 Rule names in the trace (statements): answer-to-ask, answer-yes-no, confirm-yes, confirm-no,
 multi-value, several-values, extra-value, value-for-other-field, unopened-field, free-text,
 introduction, change-of-mind, choose-result, refusal, same-as-previous, refine-search,
-special-request, question, question-fills-field, search, task-description, new-task,
+special-request, question, question-fills-field, search, task-description, new-task, clause-option,
 value-before-asked, problem-description, catch-all, proposal-accepted, predicate-of-proposal.
 Notes (no statement): chit-chat, negation, focus, question-about-state, question-no-kb,
-task-request, proposal-declined, no-match, empty, error. docs/offline_parser.md says what each
-reads and what the parser does not handle.
+task-request, proposal-declined, no-match, empty, error, option-by-meaning, counted-thing.
+docs/offline_parser.md says what each reads and what the parser does not handle.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .parts.addresses import address_answer, address_beside
 from .parts.colours import rest_of_answer
+from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
 from .bool_mentions import second_flag
 from .parts.described import described_parts
@@ -64,12 +65,15 @@ from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems,
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
 from .kb_rows.choices import accept_proposal, choose_row
+from .clause_options import clause_options
 from .corrections import correction_rule
 from .words.semantic import (control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task,
                              task_already_open)
 from .slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
 from .tasks import describe_task, literal, predicted_answer, search_query, several_codes
+from .words.months import is_month_field
+from .words.thing_names import thing_name
 from .words.typed import restore_apostrophes
 from .words.values import find_codes, find_dates, find_numbers, find_times, normalise, yes_no
 
@@ -81,7 +85,11 @@ _LOOKING_FOR = re.compile(r"^(?:(?:hi|hello|hey|so|well)[,!.\s]+)*(?:(?:i'?m|i\s
 _INTERROGATIVE = re.compile(r"^\W*(?:what|which|when|where|who|whom|whose|why|how|is|are|do|does|did|can|could|"
                             r"will|would|should|shall|may)\b", re.I)
 _WH_QUESTION = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|when|where|who|whom|whose|"
-                          r"why|how|is\s+there|are\s+there|do\s+you\s+have|tell\s+me)\b", re.I)
+                          r"why|how|is\s+there|are\s+there|do\s+you\s+have|tell\s+me|"
+                          r"(?:do|does|are|is|can|could|will)\s+(?:any|all|some|none|either)\s+of\s+(?:your|the|you)|"
+                          r"(?:do|does|are|is)\s+(?:any|all)\s+(?:your\s+)?[a-z]+\s)\b", re.I)
+"""Questions about the agent's world: wh-questions, "is there", "do you have", and "do any of your vets ...",
+"are any of your tariffs ...": the KB answers them (a question about the user's own thing may still name a task)."""
 _OWN_THING = re.compile(r"\b(?:my|our)\b", re.I)
 _HOW_TO = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*how\s+(?:do|can|could|should|would)\b", re.I)
 WH_TASK_THRESHOLD = 0.70
@@ -517,7 +525,9 @@ class TurnReader:
             return False
         self.assign("answer-to-ask", self.answers.matched, e.rec, e.field, value, type=e.field.type)
         self.answered = True
-        self._extras(text, e.rec, answered=self.answers.matched)
+        matched = self.answers.matched
+        extras = self._extras(text, e.rec, answered=matched)
+        clause_options(self, text, e.rec, [matched, *(m.matched for m in extras)])  # "he's 11 and he's limping"
         return True
 
     def _extras(self, text: str, rec: TaskRecord, answered: str = "") -> list[Mention]:
@@ -764,16 +774,23 @@ class TurnReader:
         if extras and shape(e.field) == "short" and all(m.how in ("colour", "address") for m in extras):
             rest = rest_of_answer(text, [m.span for m in extras if m.span is not None])  # "black Ford Focus"
             value = rest or value
+        elif extras and shape(e.field) == "short" and all(m.span is not None for m in extras) and \
+                len(str(value).split()) > 3:  # the field's own reading found no short value (a month, a name)
+            rest = leading_part(text, [m.span for m in extras if m.span is not None])  # "Drontal, just one pack"
+            value = rest or value
         if extras and not coded and not _leftover(text, extras):
             pass  # "four units": every word went to another field; nothing is left for this one
         elif shape(e.field) == "short" and not coded and not extras and (doubt := doubtful_value(self, e.field, value)):
             self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
                                                              "the question is asked again")
         elif not extras or coded or rest or len(text.split()) <= 3 or \
-                (shape(e.field) in ("name", "email") and value in text):
+                (shape(e.field) in ("name", "email") and value in text) or is_month_field(e.field) or \
+                value == thing_name(e.field, text):
             rule = "free-text" if shape(e.field) == "short" else "answer-to-ask"
             self.assign(rule, text, e.rec, e.field, value, type="str", shape=shape(e.field))
             self.answered = True
+            if value != text.strip():  # "for Max, my golden retriever": the other clause may choose an option
+                clause_options(self, text, e.rec, [str(value), *(m.matched for m in extras)])
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         return True

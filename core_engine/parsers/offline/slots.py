@@ -27,6 +27,7 @@ from .kb_rows.items import field_row_names
 from .parts.addresses import find_addresses, is_address_field
 from .parts.colours import find_colours, is_colour_field
 from .words.libvalues import find_phones, is_phone_field
+from .words.money import is_money, money_fields, with_minor_units
 from .words.values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers,
                              find_times, free, normalise)
 
@@ -270,7 +271,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     tints = [c for c in strs if is_colour_field(c[1])]
     if tints:
         add(find_colours(text), tints, "colour")  # "black Ford Focus": the colour beside the model
-    dates, times = find_dates(text, today), find_times(text)
+    past = bool(of_kind("date")) and all(past_field(f) for _r, f in of_kind("date"))  # "the day it was read"
+    dates, times = find_dates(text, today, past=past), find_times(text)
     add(dates, of_kind("date"), "date")
     add(dates, [c for c in strs if shape(c[1]) == "date" and field_mention(c[1], bag)[0] > 0], "date",
         lambda s: s.value)
@@ -283,7 +285,10 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         out.append(Mention(crowd[0][0], crowd[0][1], group[0], text[group[1]:group[2]], "people summed"))
         used.add((crowd[0][0].var, crowd[0][1].name))
         taken.append(Span(group[0], group[1], group[2], text[group[1]:group[2]]))
+    spent_upto = -1
     for span in free(find_numbers(text), taken):
+        if span.start < spent_upto:
+            continue  # the pence of "ninety two pounds forty"
         after = _after_words(text, span, 2)
         increment = bool(after) and after[0] in _INCREMENT
         near = {stem(w) for w in after}
@@ -303,6 +308,9 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if not fits and ((before and before[-1] in ("for", "of")) or after[:2] == ["of", "us"]):  # "3 of us"
             fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
         how, meaning = "number+unit", {}
+        money = is_money(text, span.start, span.end)
+        if not fits and money:  # "£76", "76 pounds": the field about money
+            fits, how = money_fields(of_kind("int", "float")), "money"
         if not fits and len(of_kind("int", "float")) > 0:
             fits, meaning = _number_by_meaning(text, span, of_kind("int", "float"), view)
             how = "number+meaning" if fits else how
@@ -319,7 +327,10 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             if unit and (stem(unit.group(0).split()[-1]) in field_stems(target[1]) | {stem(w) for w in PEOPLE_WORDS}
                          or unit.group(0).strip().lower() == "of us"):
                 words = text[span.start: span.end + unit.end()]
-            out.append(Mention(target[0], target[1], span.value, words, how, span,
+            value = span.value
+            if money and view.kind_of(target[1]) == "float":
+                value, spent_upto = with_minor_units(text, span.end, value, number_of)
+            out.append(Mention(target[0], target[1], value, words, how, span,
                                extra=meaning))
             used.add((target[0].var, target[1].name))
             taken.append(span)
@@ -544,3 +555,9 @@ def _items(value: Any) -> list[str]:
             return [value]
         return [v for v in parsed if isinstance(v, str)] if isinstance(parsed, list) else [value]
     return [value] if isinstance(value, str) else []
+
+
+def number_of(words: str) -> int | None:
+    """A small number said in words ("forty"), or None."""
+    spans = find_numbers(words)
+    return int(spans[0].value) if len(spans) == 1 and float(spans[0].value).is_integer() else None

@@ -25,6 +25,7 @@ from .words.values import find_codes
 from .words.labels import mask_labels
 from .kb_rows.spans import inside_kb_name
 from .task_texts import task_text_stems
+from .references import reference_shapes
 
 if TYPE_CHECKING:
     from .parser import TurnReader
@@ -279,7 +280,7 @@ names the worksheet's own subject (a `Thing` worksheet's `thing_name`, see `_cod
 def _codes_fit(ws_name: str, f: Field) -> bool:
     """True for code fields and for the identifier of the worksheet's subject (`Ticket.ticket_name`)."""
     stems = field_stems(f)
-    return bool(stems & _CODE_FIELD_WORDS) or bool(stems & {stem(w) for w in snake_case(ws_name).split("_")})
+    return bool(stems & _CODE_FIELD_WORDS) or bool(reference_shapes(f)) or bool(stems & {stem(w) for w in snake_case(ws_name).split("_")})
 
 
 _MONTH = re.compile(r"\b(?:january|february|march|april|may(?!\s+(?:i|we|you|they|he|she|it|be|have)\b)|june|july|"

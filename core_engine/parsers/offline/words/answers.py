@@ -23,9 +23,13 @@ from .counts import head_count, people_sum
 from .durations import converted_duration, field_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
 from .match import Bag, best_enum, content_stems, field_mention, field_stems, same_word, stem
+from .months import is_month_field, month_answer
+from .thing_names import thing_name
+from .money import is_money, with_minor_units
 from .negation import negations, without_negated
-from ..slots import PEOPLE_WORDS, StateView, code_value, find_mentions, past_field, shape
-from .values import (bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
+from ..references import off_shape, reference_shapes, shaped_reference
+from ..slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
+from .values import (Span, bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
                              free, strip_fillers, yes_no)
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
@@ -38,6 +42,8 @@ _DATEISH = re.compile(r"\d|\b(?:ago|last|yesterday|today|tonight|tomorrow|week|w
                       r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|"
                       r"august|september|october|november|december|remember|know|sure)\b", re.I)
 """Words an answer about when something happened has ("a while ago", "not sure"); without any, it is no date."""
+_JUST_THE_ONE = re.compile(r"^\W*(?:just|only)\s+the\s+(?P<one>one)(?:\s+(?:please|thanks))?\W*$", re.I)
+"""A count of one said as "just the one" (the number words read "the one" as a pointer, not a count)."""
 _ASKS_WHEN = re.compile(r"^when\b|\bwhen\b|(?:^|_)time(?:_|$)|\btime\s+of\b", re.I)
 """A text field that asks when something happened ("When the test scores were submitted")."""
 _MONTH_WORDS = (r"january|february|march|april|may(?!\s+(?:i|we|you|they|he|she|it|be|have)\b)|june|july|august|september|october|november|december|"
@@ -98,6 +104,8 @@ class AnswerReader:
                 return counted
             spans = free(find_large_numbers(text) + find_numbers(text),
                          find_dates(text, self.today) + find_times(text) + find_codes(text))
+            if not spans and (single := _JUST_THE_ONE.match(text)):  # "just the one" to "how many packs?"
+                spans = [Span(1, single.start("one"), single.end("one"), "one")]
             totals = [s for s in spans if _TOTAL_AFTER.match(text[s.end:])]  # "so 5 total": that one is the value
             spans = totals or spans
             if not spans:
@@ -106,9 +114,11 @@ class AnswerReader:
             near = [s for s in spans if {stem(w) for w in re.findall(r"[a-z]+", text[s.end:].lower())[:2]} & units]
             span = (near or spans)[0]
             self.matched = span.text
+            if kind == "float" and is_money(text, span.start, span.end):
+                return with_minor_units(text, span.end, span.value, number_of)[0]  # "ninety two pounds forty"
             return int(span.value) if kind == "int" and float(span.value).is_integer() else span.value
         if kind in ("date", "time", "datetime"):
-            dates, times = find_dates(text, self.today), find_times(text)
+            dates, times = find_dates(text, self.today, past=past_field(f)), find_times(text)
             if not dates and kind != "time":
                 dates = [d for d in [parse_date(text, self.today, past=past_field(f))] if d is not None]
             if kind == "time" and not times:
@@ -195,6 +205,10 @@ class AnswerReader:
         if kind in ("code", "short") and find_dates(text, self.today) and not _ASKS_WHEN.search(
                 f"{f.name} {f.description}") and not _without_dates(text, self.today).strip(" ,.!?"):
             return None  # "September 12th, 1975" to a PIN or passcode question: a date is not its value
+        if kind in ("code", "short") and reference_shapes(f):  # "account number is BL-302211" for "like BL-482913"
+            span = code_value(text)
+            described = shaped_reference(f, text) or (span.value if span and not off_shape(f, span.value) else None)
+            return described  # a number of another shape is not the reference: the agent asks again
         if kind == "code":
             span = code_value(text)
             if span is not None:
@@ -216,9 +230,13 @@ class AnswerReader:
                 return dates[0].value
             if not _DATEISH.search(text):
                 return None  # "nobody answered" says no date: not the value of a date field
+        if kind == "short" and is_month_field(f):
+            return month_answer(f, text, self.today)  # "the June one, it was £184.50" -> "June"
         when = _WHEN_SPAN.search(text) if kind == "short" and _ASKS_WHEN.search(f"{f.name} {f.description}") else None
         if when and len(text.split()) - len(when.group(0).split()) >= 3:  # "in March" stays whole
             return when.group(0)  # "i had college board send them mid-may" -> "mid-may"
+        if kind == "short" and (named := thing_name(f, text)):
+            return named  # "Her name's Miso", "Thumper, he's 2" for the pet's name
         body = strip_fillers(text, [w for w in f.name.split("_")] + sorted(field_stems(f)))
         called = re.search(r"\b(?:called|named)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})", body)
         if called and kind == "short":

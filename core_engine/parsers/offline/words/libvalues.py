@@ -129,15 +129,21 @@ def find_large_numbers(text: str) -> list[Span]:
         if not re.search(r"hundred|thousand|million", words, re.I):
             continue
         words = re.sub(r"^(?:and\s+)+|(?:\s+and)+$", "", words, flags=re.I)
+        start = m.start()
+        article = re.search(r"\b(?:a|an|one)\s+$", text[:start], re.I)
+        if re.match(r"(?:hundred|thousand|million)\b", words, re.I):  # "a hundred and twenty" is 120, not 2000
+            words = "one " + words
+            start = article.start() if article else start
         try:
-            out.append(Span(w2n.word_to_num(words), m.start(), m.start() + len(m.group(0).rstrip()), words))
+            end = m.start() + len(m.group(0).rstrip())
+            out.append(Span(w2n.word_to_num(words), start, end, text[start:end].strip(" -")))
         except ValueError:
             continue
     return out
 
 
 NAME_INTRO = re.compile(r"\b(?:(?:my|his|her|their|the\s+patient'?s?|the|our|your)\s+(?:full\s+|first\s+|last\s+)?"
-                         r"name\s+(?:is|was|'s)|^name(?:'s|\s*:)|(?:he|she|they)\s+(?:is|are)\s+called|(?:is\s+)?called|named|"
+                         r"name(?:\s+is|\s+was|\s?'s)|^name(?:'s|\s*:)|(?:he|she|they)\s+(?:is|are)\s+called|(?:is\s+)?called|named|"
                          r"(?:it'?s|it\s+is|this\s+is)\s+for(?:\s+(?:my|our)\s+\w+)?|for\s+(?:my|our)\s+\w+|"
                          r"i\s+am|i'?m|this\s+is|call\s+me|under)\s+", re.I)
 _CAP_RUN = re.compile(r"\b([A-Z][A-Za-z'’-]*[a-z](?:\s+(?:[A-Z][A-Za-z'’-]*[a-z]|[A-Z]\.))*)")

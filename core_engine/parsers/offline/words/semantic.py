@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ....spec.model import Field, Worksheet, snake_case
 from ....dialogue.state import TaskRecord, ref_target
 from .match import HEDGES, Bag, content_stems, equalities
+from ..intents import is_question, sentences, task_request
 from ..tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
 from .libvalues import find_phones
 from .values import find_dates, find_emails, find_times, yes_no
@@ -95,17 +96,26 @@ def control_rule(reader: "TurnReader", text: str) -> bool:
             return True
     if pending is not None:
         yn = yes_no(text)
-        if yn is not None and not yn[2].strip(" ,.!?"):
+        if yn is not None and (not yn[2].strip(" ,.!?") or _intent(reader, yn[2]) == pending[CONTROL_MARK]):
             rec = reader.state.get(pending.get("var", ""))
             if yn[0] and isinstance(rec, TaskRecord):
                 _exit(reader, rec, pending[CONTROL_MARK], yn[1], confirmed=True)
             else:
                 reader.note("control-kept", yn[1], reason="the user chose to go on with the task")
             return True
+    intent = _intent(reader, text)
+    parts = sentences(text)
+    if intent is None and len(parts) > 1 and not is_question(parts[-1]) and \
+            not any(is_question(p) or task_request(p) for p in parts[:-1]):
+        intent = _intent(reader, parts[-1])  # "oh no, I'm away that week. never mind, cancel it": the reason first
+    return intent is not None and _control(reader, text, intent, {})
+
+
+def _intent(reader: "TurnReader", text: str) -> str | None:
     intent = "restart" if _RESTART.match(text) else "cancel" if _CANCEL.match(text) else None
     if intent is None and _CANCEL_OBJECT.match(text) and not _has_cancel_task(reader):
         intent = "cancel"
-    return intent is not None and _control(reader, text, intent, {})
+    return intent
 
 
 def _has_cancel_task(reader: "TurnReader") -> bool:

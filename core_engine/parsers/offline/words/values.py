@@ -233,9 +233,12 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         add(d, m)
         if d is None and m.group(1):
             slips.append(Span(None, m.start(), m.end(), m.group(0)))
+    if not past:  # "limping since the weekend": when something began, never the day of what is booked
+        found = [s for s in found if not _SINCE_RE.search(text[:s.start])]
     return _longest_first([s for s in found if not any(s.overlaps(x) for x in slips)])
 
 
+_SINCE_RE = re.compile(r"\b(?:since|ever\s+since|starting|started|began|begun)\s+(?:(?:on|last|this|the)\s+)?$", re.I)
 _WEEKEND_RE = re.compile(r"\b(?:the|this(?:\s+coming)?|coming)\s+weekend\b", re.I)
 """A stay or an event "for the weekend": it starts on the coming Saturday (today when the weekend has begun).
 "next weekend" is left alone: people mean this one or the one after."""
@@ -280,6 +283,9 @@ def _longest_first(spans: list[Span]) -> list[Span]:
 _AMPM_RE = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z])", re.I)
 _CLOCK_RE = re.compile(r"(?<![\d/:])([01]?\d|2[0-3]):([0-5]\d)(?![\d/:])")
 _DOT_CLOCK_RE = re.compile(r"(?<![\d.$€£])(1[3-9]|2[0-3])\.([0-5]\d)(?![\d.%])")
+_DOT12_RE = re.compile(r"(?<![\d.$€£])\b(1[0-2]|0?[1-9])\.([0-5]\d)(?![\d.%]|\s*(?:[ap]\.?\s?m\b|pounds?|euros?|dollars?))",
+                       re.I)
+"""A 12-hour clock written with a dot ("9.30"), read only beside a part of the day or after "at"."""
 _HOUR_WORDS = r"\d{1,2}|" + "|".join(list(UNITS)[1:13])
 _ISH_RE = re.compile(r"\b(?:(?P<half>half)\s+(?P<hour>" + _HOUR_WORDS + r")\b(?!\s*(?:past|to|an?\b|hours?|people|of|"
                      r"[:.]\d))(?:\s*(?P<ampm>[ap])\.?\s?m\b\.?)?(?:\s+(?:in\s+the\s+)?(?P<part>morning|afternoon|"
@@ -385,6 +391,13 @@ def find_times(text: str) -> list[Span]:
         found.append(Span(f"{hour:02d}:{m.group(2)}", m.start(), m.end(), m.group(0)))
     for m in _DOT_CLOCK_RE.finditer(text):  # "19.30": a 24-hour clock written with a dot (not "12.50", money)
         found.append(Span(f"{int(m.group(1)):02d}:{m.group(2)}", m.start(), m.end(), m.group(0)))
+    for m in _DOT12_RE.finditer(text):  # "tomorrow morning, 9.30", "at 7.45": a clock only with a time cue
+        hour = int(m.group(1))
+        if day_part is None and not re.search(r"\b(?:at|around|about|by|from)\s+$", text[:m.start()], re.I):
+            continue
+        value = bare_hour(hour, day_part)
+        if value:
+            found.append(Span(f"{value[:2]}:{m.group(2)}", m.start(), m.end(), m.group(0)))
     for m in _ISH_RE.finditer(text):  # "8ish", "half 7" (British: 7:30)
         hour = _hour_value(m.group("hour") or m.group("hour2"))
         if m.group("ampm") and 1 <= hour <= 12:
@@ -486,7 +499,10 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
         return True, body[:len(phrase)], ""  # "perfect thanks": the yes and a thank-you ("ok thanks" stays small talk)
     if value and phrase in WEAK_YES and after.strip() and not re.match(r"\s*[,.!;:-]", after):
         again = yes_no(after) if phrase in ("ok", "okay") else None  # "ok now it's right"
-        return (True, body, "") if again is not None and again[0] and not again[2].strip(" .!") else None
+        if again is None or not again[0]:
+            return None
+        rest = again[2].strip(" .!")  # "ok yes, that's it": the rest is read on its own
+        return True, (body[:len(body) - len(again[2])] if rest else body).rstrip(" ,"), again[2] if rest else ""
     rest = after.lstrip(" ,.!;:-")
     if not value and re.match(r"(?:know|remember|recall|sure|certain|have\s+(?:it|one|that))\b", rest, re.I):
         return None  # "I don't know", "I'm not sure": a refusal, not a no

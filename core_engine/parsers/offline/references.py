@@ -1,0 +1,43 @@
+"""References shaped like the example a field's description gives ("Your account number, like BL-482913").
+
+The example is the developer's statement of what a value of the field looks like: a token of that shape in the
+turn is the field's value wherever it stands ("account number is BL-302211"), and a number of another shape
+("the meter says 04512") is not (a wrong value is worse than none: the agent asks again).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...spec.model import Field
+
+_DESCRIBED_REFERENCE = re.compile(r"\b(?P<letters>[A-Z]{1,6})(?P<sep>[-/]?)(?P<digits>\d{3,})\b")
+"""An example reference in a field's texts: "Your order number, like HK-1234"."""
+_TOKEN = re.compile(r"(?<![\w-])[A-Za-z]{0,6}[-/]?\d{3,}(?![\w-])")
+
+
+def reference_shapes(f: Field) -> list[re.Pattern[str]]:
+    """The shapes of the example references a field's description and examples give: the same letters, the
+    same separator (or none) and as many digits ("HK-1234" fits "HK-4471" and "hk4471", not "HK-44")."""
+    return [re.compile(rf"{re.escape(m.group('letters'))}{re.escape(m.group('sep'))}?\d{{{len(m.group('digits'))}}}",
+                       re.I)
+            for text in (f.description, *f.examples) for m in _DESCRIBED_REFERENCE.finditer(text)]
+
+
+def shaped_reference(f: Field, text: str) -> str | None:
+    """The one token of `text` that fits the shape of the field's example reference, as typed; None when the
+    field shows no example, or when no token or several different ones fit."""
+    shapes = reference_shapes(f)
+    fits = {t for t in (m.group(0) for m in _TOKEN.finditer(text)) if any(s.fullmatch(t) for s in shapes)}
+    return fits.pop() if len(fits) == 1 else None
+
+
+def off_shape(f: Field, value: str) -> bool:
+    """True when the field shows an example reference and `value` fits none of its shapes, not even as the
+    example's digits without its letters ("04512" for "like BL-482913")."""
+    shapes = reference_shapes(f)
+    if not shapes or any(s.fullmatch(value) for s in shapes):
+        return False
+    digits = {len(m.group("digits")) for text in (f.description, *f.examples)
+              for m in _DESCRIBED_REFERENCE.finditer(text)}
+    return not (value.isdigit() and len(value) in digits)

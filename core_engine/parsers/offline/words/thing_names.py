@@ -1,0 +1,30 @@
+"""The name of a thing that is not the user (a pet's, a boat's): "Her name's Miso" -> "Miso",
+"Thumper, he's 2" -> "Thumper", "for Max, my golden retriever" -> "Max".
+
+For a text field named "..._name" that is not a person's name field (slots.shape reads those): the name the
+answer introduces, else a capitalised name that leads the answer before a comma or "and", the rest being other
+values or words about the thing. A lower-case or one-word answer is left to the field's usual reading.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ....spec.model import Field
+from .libvalues import NAME_INTRO, name_span
+
+_LEADING = re.compile(r"^\W*(?:(?:it'?s|its|it\s+is|that'?s|this\s+is|for|oh|um|uh|well)\s+)*"
+                      r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+)?)\s*(?:,|\band\b|-|;)\s*\S")
+_NOT_NAMES = {"I", "Hi", "Hello", "Hey", "Yes", "No", "Ok", "Okay", "Sure", "Thanks", "Please", "The", "My", "It",
+              "This", "That", "Well", "Oh", "Actually", "Sorry", "Um"}
+
+
+def thing_name(f: Field, text: str) -> str | None:
+    if "name" not in f.name.lower().split("_"):
+        return None
+    if NAME_INTRO.search(text) and (said := name_span(text)):
+        return said
+    m = _LEADING.match(text)
+    if m and m.group("name").split()[0] not in _NOT_NAMES:
+        return m.group("name")
+    return None
