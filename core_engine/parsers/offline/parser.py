@@ -678,7 +678,7 @@ class TurnReader:
         if not mentions or any(m.how not in _TYPED_HOWS for m in mentions):
             return False
         named = None
-        if [w for w in _leftover(text, mentions) if w not in _AGREEING and w not in HEDGES]:
+        if [w for w in _leftover(text, mentions) if w not in _AGREEING and w not in HEDGES and w not in _LABELS]:
             named = self._name_beside(text, mentions, open_fields)  # "Jonas Berg, 0701234567"
             if named is None:
                 return False
@@ -815,6 +815,8 @@ _PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+(?:[A-ZÀ-Ö�
 _ASKS_ABOUT_IT = re.compile(r"^\W*(?:(?:and|but|so|ok|okay|hmm)[,\s]+)*(?:does|do|is|are|will|would|can|could)\s+"
                             r"(?:that|it|this|they|those|these|the\s+\w+)\s+(?:\w+\s+){0,4}?\w+.*\?\s*$", re.I)
 """A question about the thing in focus ("does that work for city bikes?"): asked of the KB, not an answer."""
+_LABELS = frozenset(stem(w) for w in "number phone mobile cell email mail tel telephone contact".split())
+"""Words that label a typed value ("my number is ...") without being a value themselves."""
 _TYPED_HOWS = {"date", "time", "phone", "email", "people summed"}
 
 
