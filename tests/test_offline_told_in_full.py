@@ -164,7 +164,7 @@ REPAIRS = {
                 {"value": "Electric", "description": "an e-scooter with a motor and a battery"}]),
             field("make", description="The make of the scooter, e.g. Xiaomi or Segway")]},
         {"name": "CheckRepair", "kind": "task", "predicate": 'task == "Check Repair"', "api": "check_repair",
-         "fields": [field("job_number", description="The job number on your receipt")]},
+         "fields": [field("job_number", description="The job number on your receipt, like SC-2041")]},
     ],
     "apis": [{"name": "book_repair"}, {"name": "check_repair"}],
 }
@@ -227,3 +227,37 @@ def test_names_with_name_s(repairs):
                        "friday, name's Mark Jansen, phone 0655512345")
     assert sorted(statements(results[-1])) == ['book_repair.customer_name = "Mark Jansen"',
                                                'book_repair.date = "2024-07-05"', 'book_repair.phone = "0655512345"']
+
+
+def test_a_reference_written_another_way_takes_the_examples_shape(repairs):
+    _s, (_r1, r2) = talk(repairs, "can you check on my repair?", "the reciept says sc 2290")
+    assert statements(r2) == ['check_repair.job_number = "SC-2290"']
+
+
+def test_a_labelled_phone_beside_an_introduction_to_the_make_question(repairs):
+    _s, results = talk(repairs, "I need my electric scooter repaired", "I'm Tom Becker and my number is 07700900456")
+    assert results[-2].acts[-1]["field"] == "make"
+    assert statements(results[-1]) == ['book_repair.customer_name = "Tom Becker"', 'book_repair.phone = "07700900456"']
+
+
+def test_asking_to_report_is_not_the_report(desk):
+    _s, (r1,) = talk(desk, "I'd like to report a misused card")
+    assert not any("what_happened" in s for s in statements(r1))
+
+
+EXAMS = {
+    "name": "exam office", "starting_prompt": "Exam office, hello!",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "description": "A missing exam result.", "api": "log_missing_result",
+         "fields": [field("student_name", description="Your full name"),
+                    field("time_of_exam", description="When you sat the exam")]},
+    ],
+    "apis": [{"name": "log_missing_result"}],
+}
+
+
+def test_the_part_that_says_when(tmp_path):
+    exams = agent_of(tmp_path, EXAMS)
+    _s, results = talk(exams, "hello", "Ana Ruiz", "I sat it last summer")
+    assert statements(results[-1]) == ['main.time_of_exam = "last summer"']
