@@ -49,6 +49,9 @@ def labelled_turn(reader: "TurnReader", text: str) -> bool:
             return False
     if len(placed) < 2:
         return False
+    from ..intents import chit_chat, closing, is_question, plea, request_only  # late: intents imports word helpers
+    story = [p for p in story if not plea(p) and not request_only(p) and not chit_chat(p, after_answer=True)
+             and not closing(p) and not is_question(p)]
     text_field = _story_field(reader) if story else None
     if story and text_field is None:
         return False
