@@ -40,7 +40,7 @@ from ...dialogue.state import TaskRecord, ref_target
 from ..base import ParseContext, ParseResult
 from .edits import change_rule, same_as_rule, special_request_rule
 from .focus import decontextualise, is_bare_request, narrow_previous, state_question
-from .kb_rows.items import item_request, named_answer
+from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .parts.addresses import address_answer, address_beside
@@ -762,6 +762,12 @@ class TurnReader:
             return True
         value = self.value_for(e.field, text)
         if value is None:
+            return False
+        if shape(e.field) == "short" and code_value(str(value)) is None and names_for(self, e.field) \
+                and not said_names(self, e.field, str(value)):
+            # "Dana Whitfield" or "looks right to me" to "the course code or title": the field names rows of the
+            # KB and the words name none of them, nor look like a code: not taken (the other rules may read them)
+            self.note("not-a-row-name", text, field=e.field.name, reason="names no row of the KB the field names")
             return False
         if shape(e.field) == "text":
             self.assign("free-text", text, e.rec, e.field, value, type="str", shape="text")

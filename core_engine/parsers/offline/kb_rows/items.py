@@ -175,8 +175,13 @@ def item_request(reader: "TurnReader", text: str) -> bool:
         return False
     ws, _slot, sub = found
     if any(r.status == "active" for r in reader.state.of_worksheet(ws.name)):
+        from ..lists.membership import enough_in_opening
         from ..lists.openings import named_items_opening  # late: the lists package imports this module
-        return e is None and named_items_opening(reader, text, sub, name_field(reader, sub))
+        before = len(reader.rules)
+        done = e is None and named_items_opening(reader, text, sub, name_field(reader, sub))
+        if done:
+            enough_in_opening(reader, text, before)
+        return done
     names = said_names(reader, name_field(reader, sub), text)
     if not names:
         return False
@@ -184,6 +189,8 @@ def item_request(reader: "TurnReader", text: str) -> bool:
     before = len(reader.rules)
     if not apply_reading(reader, ranked, text, "item-request"):
         return False
+    from ..lists.membership import enough_in_opening  # late: the lists package imports this module
+    enough_in_opening(reader, text, before)
     for r in reader.rules[before:]:
         if r.get("rule") == "item-request":
             r.pop("score", None), r.pop("runner_up", None), r.pop("runner_up_score", None)
