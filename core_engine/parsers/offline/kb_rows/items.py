@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ....spec.model import Field, Worksheet, parse_type
-from ..words.match import Bag, best_enum, equalities, stem
+from ..words.match import initialism_enum, Bag, best_enum, equalities, stem
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 _ASKS_FOR = re.compile(
     r"\b(?:book|reserve|order|enrol+|register|sign\s+(?:me|us)\s+up|put\s+(?:me|us)\s+(?:down|in)|"
     r"(?:get|fit|squeeze)\s+(?:me|us)\s+(?:into|in)|i'?ll\s+(?:take|get|have|go\s+with)|"
-    r"(?:can|could|may)\s+(?:i|we)\s+(?:get|have|join|do)|(?:i|we)\s*(?:'d|would)\s+like|(?:i|we)\s+(?:want|need))\b",
+    r"(?:can|could|may)\s+(?:i|we)\s+(?:get|have|join|do)|(?:i|we)\s*(?:'d|would)\s+like|(?:i|we)\s+(?:want|need|wish)|"
+    r"(?:i|we)\s+(?:plan|hope|intend)\s+to\s+take|sign\s+up\s+for|i'?ll\s+take)\b",
     re.I)
 _WH = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|where|who|whom|whose|why|how|when|"
                  r"is\s+there|are\s+there|does|tell\s+me)\b", re.I)
@@ -301,6 +302,10 @@ def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str
     for f in sub.fields:
         if f.kind == "input" and f.name not in skip and reader.view.kind_of(f) == "Enum":
             best = best_enum(f, bag)
+            short = None if best else initialism_enum(f, piece)  # "cr/nc"
+            if short is not None:
+                out[f.name] = short
+                piece = re.sub(r"[A-Za-z]+(?:/[A-Za-z]+)+", " ", piece)
             if best:
                 out[f.name] = best[0]
                 for word in re.findall(r"[a-z]+", best[0].lower()):  # "a single session" is no number

@@ -226,9 +226,9 @@ def _add(reader: "TurnReader", lst: ItemList, text: str) -> bool:
 
 
 _ENOUGH_SAID = re.compile(r"\b(?:just|only)\s+(?:those|these|the)\s+(?:two|three|four|\d)\b|"
-                          r"\b(?:just|only)\s+(?:two|three|four|\d)(?:\s+(?:ones?|of\s+them|courses?|items?))?\s*[.!]*$|"
+                          r"\b(?:just|only)\s+(?:two|three|four|\d)(?:\s+(?:ones?|of\s+them|[a-z]+s))?\s*[.!]*$|"
                           r"\bthat'?s\s+(?:all|it|everything)\s*[.!]*$|\bno\s+more\b", re.I)
-"""An opening that names its items and says there are no others ("..., and CS 103. Just those two.")."""
+"""An opening that names its items and says there are no others ("X for ..., and Y, ... Just those two.")."""
 
 
 def enough_in_opening(reader: "TurnReader", text: str, first_rule: int) -> None:

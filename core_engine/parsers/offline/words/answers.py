@@ -22,7 +22,7 @@ from ....spec.values import coerce_value, match_enum
 from .counts import head_count, people_sum
 from .durations import converted_duration, field_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
-from .match import Bag, best_enum, content_stems, field_mention, field_stems, same_word, stem
+from .match import Bag, best_enum, content_stems, initialism_enum, field_mention, field_stems, same_word, stem
 from .months import is_month_field, month_answer
 from .thing_names import thing_name
 from .money import is_money, with_minor_units
@@ -65,6 +65,10 @@ def _without_dates(text: str, today: Any) -> str:
     return text
 
 
+_ACTION_ONLY = re.compile(r"\W*(?:ok(?:ay)?[,\s]+)?(?:please\s+)?(?:submit|send|confirm|book|proceed|finish|done|cancel|"
+                          r"stop|go\s+ahead|do\s+it)(?:\s+(?:it|that|this|them|now|please))*\W*", re.I)
+_ACTION_ONLY = re.compile(_ACTION_ONLY.pattern + "$", re.I)
+"""A turn that only says what to do ("send", "submit it now")."""
 _NOTHING_MORE = re.compile(r"\W*(?:no|nope|nah|nothing|none|not\s+really|all\s+good)(?:[\s,.!]+(?:else|to\s+add|more|at\s+all|"
                            r"really|for\s+now|thanks|thank\s+you|that'?s\s+(?:all|it)|i\s+think|from\s+me))*[\s.!]*",
                            re.I)
@@ -138,6 +142,8 @@ class AnswerReader:
                 return "none"  # "nothing else", "no thanks" to "anything to add?": the answer is none, not those words
             if bare_yes_no(text) and (shape(f) != "text" or yes_no(text)[0]):  # type: ignore[index]
                 return None  # "yes" / "ok" is never a name or a value; a bare "no" to free text says "nothing"
+            if shape(f) in ("name", "short", "code") and _ACTION_ONLY.match(text):
+                return None  # "send", "submit it", "go ahead": what to do, never a name or a code
             if shape(f) != "text" and _DECLINING.match(text):
                 return None  # "no more courses", "nothing else": a no with words after it is not a name or a code
             return self.str_value(f, text)
@@ -184,6 +190,9 @@ class AnswerReader:
         named = [v for v in f.enum_names if f" {re.sub(r'[^a-z0-9]+', ' ', v.lower()).strip()} " in low]
         if len(named) == 1:
             return named[0]
+        short = initialism_enum(f, text)
+        if short is not None:  # "cr/nc" for Credit/No Credit, "p/f" for Pass/Fail
+            return short
         if strict:
             return None
         best = best_enum(f, Bag.of(text).without(spent), minimum=1)
