@@ -289,6 +289,10 @@ def _list_of_items(reader: "TurnReader", ws: Worksheet) -> bool:
 _TIMES = re.compile(r"(?<![\w-])[x\u00d7]\s?(\d{1,3})\b|\b(\d{1,3})\s?[x\u00d7](?![\w-])", re.I)
 
 
+_THOSE_N = re.compile(r"\b(?:just|only)\s+(?:those|these|the)\s+(?:two|three|four|\d)\b|"
+                      r"\b(?:just|only)\s+(?:two|three|four)\s*[.!]*$", re.I)
+
+
 def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str]) -> dict[str, Any]:
     """The options one item's words give: enum values by their names or descriptions ("a drop-in session"),
     dates, times and labelled numbers, and a lone number for the item's one number field ("for two people")."""
@@ -297,6 +301,7 @@ def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str
     from ....dialogue.state import TaskRecord
 
     out: dict[str, Any] = {}
+    piece = _THOSE_N.sub(" ", piece)  # "just those two": how many items there are, not an option of one
     piece = _TIMES.sub(lambda m: f" {m.group(1) or m.group(2)} ", piece)  # "X x2", "2x X": a count
     bag = Bag.of(piece)
     for f in sub.fields:
