@@ -289,8 +289,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     for span in free(find_numbers(text), taken):
         if span.start < spent_upto:
             continue  # the pence of "ninety two pounds forty"
-        if re.fullmatch(r"0\d{3,}", span.text):
-            continue  # "07788990": an identifier written with its leading zero, never a count or an amount
+        if re.fullmatch(r"0\d{6,}", span.text):
+            continue  # "07788990": a long identifier written with its leading zero (a meter may show "04512")
         after = _after_words(text, span, 2)
         increment = bool(after) and after[0] in _INCREMENT
         near = {stem(w) for w in after}
