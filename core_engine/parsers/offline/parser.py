@@ -52,7 +52,7 @@ from .parts.described import described_parts
 from .task_values import task_by_values
 from .parts.labelled import labelled_parts
 from .parts.labelled_turn import labelled_turn
-from .parts.proper_names import proper_name_answer, proper_name_in_opening
+from .parts.proper_names import proper_name_answer, proper_name_in_opening, when_in_opening
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
 from .openings import task_by_reference
@@ -203,6 +203,7 @@ class TurnReader:
     def run(self) -> None:
         self._read()
         proper_name_in_opening(self, self.text)  # "it's a Gazelle e-bike": the make, in the record opened
+        when_in_opening(self, self.text)  # "my scores were sent in June": when, in the record opened
         self._confirm_last()
 
     def _confirm_last(self) -> None:
@@ -287,7 +288,9 @@ class TurnReader:
         kind = self.view.kind_of(e.field)
         if e.act not in ("confirm", "more") and kind not in ("bool", "confirm"):
             return text
-        yn = yes_no(text) or ((False, text, "") if e.act == "more" and closing(text) else None) or \
+        single = text.strip(" .!").lower()
+        yn = yes_no(text) or ((single == "y", text, "") if single in ("y", "n") else None) or \
+            ((False, text, "") if e.act == "more" and closing(text) else None) or \
             ((True, text, "") if (e.act == "confirm" or kind == "confirm") and _DO_IT.match(text) else None)
         if yn is None:
             return text

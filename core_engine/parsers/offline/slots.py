@@ -277,6 +277,10 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     add(dates, [c for c in strs if shape(c[1]) == "date" and field_mention(c[1], bag)[0] > 0], "date",
         lambda s: s.value)
     add(times, of_kind("time"), "time")
+    from .words.answers import asks_when, when_spans  # late: answers imports this module
+    whens = [c for c in strs if asks_when(c[1])]
+    if whens:  # "my AP scores were sent in June": the part that says when, for the one field asking when
+        add(when_spans(text), whens, "when")
     taken.extend(dates + times + find_codes(text))
     group = people_sum_span(text, free(find_numbers(text), taken)) or \
         couple_plus_span(text, free(find_numbers(text), taken))  # "my wife and I plus our 3 kids"

@@ -42,18 +42,18 @@ def proper_name_in_opening(reader: "TurnReader", text: str) -> None:
         return  # already read as some value
     for i, line in enumerate(reader.lines):
         for ws in reader.spec.task_worksheets():
-            opened = re.search(rf"\b{re.escape(ws.name)}\((?P<args>[^()]*)\)", line)
-            if opened is None:
+            span = _args_span(line, ws.name)
+            if span is None:
                 continue
-            given = set(re.findall(r"(\w+)=", opened.group("args")))
+            args = line[span[0]:span[1]]
+            given = set(re.findall(r"(\w+)=", args))
             fields = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str"
                       and shape(f) == "short" and f.name not in given and _EXAMPLES.search(f.description)]
             if len(fields) != 1:
                 continue
-            args = opened.group("args")
             new_args = f"{args}, {fields[0].name}={literal(name)}" if args.strip() else \
                 f"{fields[0].name}={literal(name)}"
-            new = line[:opened.start("args")] + new_args + line[opened.end("args"):]
+            new = line[:span[0]] + new_args + line[span[1]:]
             new = re.sub(r'answer\("((?:[^"\\]|\\.)*)"\)', lambda q: _query_without(q, said), new)
             spec_words = _spec_words(reader)
             for q in re.finditer(r'(?:,\s*)?\b\w+=answer\("((?:[^"\\]|\\.)*)"\)', new):
@@ -104,3 +104,57 @@ def proper_name_answer(reader: "TurnReader", text: str, f: Field) -> str | None:
     names = [m.group("name") for m in _NAMED.finditer(text) if m.group("name").lower() not in _CALENDAR
              and m.group("name") not in ("I", "I'm") and not _in_kb(reader, m.group("name"))]
     return names[0] if len(names) == 1 else None
+
+
+def when_in_opening(reader: "TurnReader", text: str) -> None:
+    """ "my AP scores were sent in June" while the opening builds a record with a field asking when: the part
+    that says when goes in that record's constructor (one such field, one such part, not already read)."""
+    from ..words.answers import asks_when, when_spans  # late: answers imports the slot helpers
+
+    spans = when_spans(text)
+    if len(spans) != 1 or any(spans[0].text in _without_queries(line) for line in reader.lines):
+        return
+    for i, line in enumerate(reader.lines):
+        for ws in reader.spec.task_worksheets():
+            span = _args_span(line, ws.name)
+            if span is None:
+                continue
+            args = line[span[0]:span[1]]
+            given = set(re.findall(r"(\w+)=", args))
+            fields = [f for f in ws.fields if f.kind == "input" and f.name not in given and asks_when(f)]
+            if len(fields) != 1:
+                continue
+            value = f"{fields[0].name}={literal(spans[0].text)}"
+            new = line[:span[0]] + (f"{args}, {value}" if args.strip() else value) + line[span[1]:]
+            reader.lines[i] = new
+            for r in reader.rules:
+                if r.get("statement") == line:
+                    r["statement"] = new
+                    break
+            reader.note("when-in-opening", spans[0].text, worksheet=ws.name, field=fields[0].name)
+            return
+
+
+def _args_span(line: str, worksheet: str) -> tuple[int, int] | None:
+    """(start, end) of the arguments of `worksheet(...)` in a statement, brackets inside quoted values ignored."""
+    m = re.search(rf"\b{re.escape(worksheet)}\(", line)
+    if m is None:
+        return None
+    depth, quoted, i = 1, False, m.end()
+    while i < len(line):
+        c = line[i]
+        if quoted:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                quoted = False
+        elif c == '"':
+            quoted = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return m.end(), i
+        i += 1
+    return None

@@ -69,10 +69,16 @@ _ACTION_ONLY = re.compile(r"\W*(?:ok(?:ay)?[,\s]+)?(?:please\s+)?(?:submit|send|
                           r"stop|go\s+ahead|do\s+it)(?:\s+(?:it|that|this|them|now|please))*\W*", re.I)
 _ACTION_ONLY = re.compile(_ACTION_ONLY.pattern + "$", re.I)
 """A turn that only says what to do ("send", "submit it now")."""
-_NOTHING_MORE = re.compile(r"\W*(?:no|nope|nah|nothing|none|not\s+really|all\s+good)(?:[\s,.!]+(?:else|to\s+add|more|at\s+all|"
+_NOTHING_MORE = re.compile(r"\W*(?:no|nope|nah|nothing|none|not\s+really|all\s+good|that'?s\s+(?:all|it|everything)|"
+                           r"that\s+is\s+(?:all|it|everything))(?:[\s,.!]+(?:else|to\s+add|more|at\s+all|"
                            r"really|for\s+now|thanks|thank\s+you|that'?s\s+(?:all|it)|i\s+think|from\s+me))*[\s.!]*",
                            re.I)
 """A whole answer that says there is nothing (more) to tell, to a free-text question."""
+_TIMEISH = re.compile(r"\b(?:ago|before|after|since|during|last|early|late|yesterday|today|tonight|tomorrow|week|weeks|"
+                      r"month|months|year|years|day|days|semester|term|quarter|spring|summer|autumn|fall|winter|"
+                      r"morning|afternoon|evening|night|recently|while|soon|\d{4}|\d{1,2}(?:st|nd|rd|th)|"
+                      + _MONTH_WORDS + r")\b", re.I)
+"""Any word that says when, in an answer to a field that asks when."""
 _DECLINING = re.compile(r"^\W*(?:no|nope|nah|not|nothing|none|never)\b(?!\.)", re.I)
 """A turn that starts by declining ("no more of those", "nothing else", "not that one")."""
 
@@ -241,9 +247,13 @@ class AnswerReader:
                 return None  # "nobody answered" says no date: not the value of a date field
         if kind == "short" and is_month_field(f):
             return month_answer(f, text, self.today)  # "the June one, it was £184.50" -> "June"
-        when = _WHEN_SPAN.search(text) if kind == "short" and _ASKS_WHEN.search(f"{f.name} {f.description}") else None
+        asks_when = kind == "short" and _ASKS_WHEN.search(f"{f.name} {f.description}")
+        when = _WHEN_SPAN.search(text) if asks_when else None
         if when and len(text.split()) - len(when.group(0).split()) >= 3:  # "in March" stays whole
             return when.group(0)  # "i had college board send them mid-may" -> "mid-may"
+        if asks_when and not when and not _TIMEISH.search(text) and not find_dates(text, self.today) \
+                and not find_times(text):
+            return None  # "I took AP Calculus BC" to "when were they submitted?" says no time at all
         if kind == "short" and (named := thing_name(f, text)):
             return named  # "Her name's Miso", "Thumper, he's 2" for the pet's name
         body = strip_fillers(text, [w for w in f.name.split("_")] + sorted(field_stems(f)))
@@ -360,3 +370,13 @@ def _shape_fits(sh: str, piece: str) -> bool:
     if sh == "name":
         return clean_name(piece) is not None and not any(c.isdigit() for c in piece) and "@" not in piece
     return False
+
+
+def asks_when(f: Field) -> bool:
+    """A short text field that asks when something happened ("When the test scores were submitted")."""
+    return f.type == "str" and shape(f) == "short" and bool(_ASKS_WHEN.search(f"{f.name} {f.description}"))
+
+
+def when_spans(text: str) -> list[Span]:
+    """The parts of the text that say when ("in June", "mid-may", "last summer"), as typed."""
+    return [Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _WHEN_SPAN.finditer(text)]
