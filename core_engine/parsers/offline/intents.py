@@ -133,6 +133,7 @@ _EXPLICIT_REFUSAL = re.compile(
     r"\b(?:can't|cannot|can\s+not)\s+(?:say|tell|share)\b|"
     r"\b(?:don't|do\s+not|dont)\s+(?:want|wish|like)\s+to\s+(?:say|share|tell|give|answer|provide|disclose|reveal)\b|"
     r"\bnone\s+of\s+your\s+business\b|"
+    r"\b(?:not|never)\s+(?:giving|sharing|telling|saying)\s+(?:that|it|this|them|you|out|my)\b|"
     # "I'm not comfortable giving out secret words", "I'm not willing to share that"
     r"\bnot\s+(?:comfortable|happy|willing)\s+(?:with\s+)?(?:to\s+)?(?:giv|shar|say|tell|answer|provid|disclos|"
     r"reveal)\w*\b|"

@@ -35,19 +35,24 @@ def labelled_turn(reader: "TurnReader", text: str) -> bool:
         return False
     fields = _candidates(reader)
     parts = [p.strip(" .!") for p in _SEP.split(text) if p.strip(" .!")]
-    if len(parts) < 3:
+    if len(parts) < 2:
         return False
     placed: list[tuple[TaskRecord, Field, Any, str]] = []
     story: list[str] = []
+    labelled = 0
     for part in parts:
         found = _labelled(reader, part, fields, [(r.var, f.name) for r, f, _v, _p in placed])
+        if found is None:
+            found = _bare_name(reader, part, fields, [(r.var, f.name) for r, f, _v, _p in placed])
+        else:
+            labelled += 1
         if found is not None:
             placed.append(found)
         elif story or len(part.split()) >= 4:
             story.append(part)  # the sentences after the values: what happened
         else:
             return False
-    if len(placed) < 2:
+    if len(placed) < 2 or not labelled:
         return False
     from ..intents import chit_chat, closing, is_question, plea, request_only  # late: intents imports word helpers
     story = [p for p in story if not plea(p) and not request_only(p) and not chit_chat(p, after_answer=True)
@@ -129,6 +134,22 @@ def _labelled(reader: "TurnReader", part: str, fields: list[tuple[TaskRecord, Fi
     if value is None or (reader.view.kind_of(f) == "str" and shape(f) in ("short", "text") and len(rest.split()) > 4):
         return None
     return rec, f, value, part
+
+
+_PERSON = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+|de|van|von|da|di|le|la)){1,3}")
+
+
+def _bare_name(reader: "TurnReader", part: str, fields: list[tuple[TaskRecord, Field]],
+               taken: list[tuple[str, str]]) -> tuple[TaskRecord, Field, Any, str] | None:
+    """ "Liam Byrne, account 60451238": a part that is a person's name written as one, for the one unfilled
+    name field (beside at least one labelled part)."""
+    if not _PERSON.fullmatch(part.strip()):
+        return None
+    names = [(r, f) for r, f in fields if (r.var, f.name) not in taken and reader.view.kind_of(f) == "str"
+             and shape(f) == "name" and not r.var.startswith("_")]
+    if len(names) != 1:
+        return None
+    return names[0][0], names[0][1], part.strip(), part
 
 
 def _story_field(reader: "TurnReader") -> tuple[TaskRecord, Field] | None:
