@@ -549,6 +549,7 @@ class TurnReader:
                      if m.field.name not in taken]
         for m in mentions:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
+        self._bare_flag(text, rec, taken)
         named = [(f, n) for _r, f in candidates if self.view.kind_of(f) == "str" and shape(f) == "short"
                  and f.name not in taken for n in [proper_name_answer(self, text, f)] if n]
         if len(named) == 1:  # "it's a city bike, a Brompton" to the kind asked: the make beside it
@@ -671,6 +672,16 @@ class TurnReader:
                     self.note("task-request", text, reason="names the task without telling what happened")
                     return True
         return False
+
+    def _bare_flag(self, text: str, rec: TaskRecord, taken: set[str]) -> None:
+        """ "Noor Khalil, 07700 900666, yes": a bare yes or no among the answers is the record's one unfilled
+        yes/no field (not the first part, which answered the question)."""
+        flags = [f for f in self.view.input_fields(rec) if self.view.kind_of(f) == "bool" and f.name not in taken
+                 and self.view.unfilled(rec, f) and not (self.expect and f.name == self.expect.field.name)]
+        pieces = [yes_no(p) for p in re.split(r"\s*[,;]\s*", text)[1:]]
+        bare = [p for p in pieces if p is not None and not p[2].strip(" .!")]
+        if len(flags) == 1 and len(bare) == 1:
+            self.assign("extra-value", bare[0][1], rec, flags[0], bare[0][0])
 
     def _typed_elsewhere(self, text: str, e: Expect) -> bool:
         """ "friday at 5:30pm" to "what brand is the bike?": every word is a date, a time, a phone number or an
@@ -802,6 +813,7 @@ class TurnReader:
                 clause_options(self, text, e.rec, [str(value), *(m.matched for m in extras)])
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
+        self._bare_flag(text, e.rec, {m.field.name for m in extras})
         return True
 
 

@@ -65,6 +65,8 @@ def _without_dates(text: str, today: Any) -> str:
     return text
 
 
+_AGREE_STEMS = frozenset(stem(w) for w in """right correct good fine sure confirm confirmed perfect great ok okay
+exactly absolutely definitely cool true please thanks that's it's is all everything""".split())
 _ACTION_ONLY = re.compile(r"\W*(?:ok(?:ay)?[,\s]+)?(?:please\s+)?(?:submit|send|confirm|book|proceed|finish|done|cancel|"
                           r"stop|go\s+ahead|do\s+it)(?:\s+(?:it|that|this|them|now|please))*\W*", re.I)
 _ACTION_ONLY = re.compile(_ACTION_ONLY.pattern + "$", re.I)
@@ -79,7 +81,8 @@ _TIMEISH = re.compile(r"\b(?:ago|before|after|since|during|last|early|late|yeste
                       r"morning|afternoon|evening|night|recently|while|soon|\d{4}|\d{1,2}(?:st|nd|rd|th)|"
                       + _MONTH_WORDS + r")\b", re.I)
 """Any word that says when, in an answer to a field that asks when."""
-_DECLINING = re.compile(r"^\W*(?:no|nope|nah|not|nothing|none|never)\b(?!\.)", re.I)
+_DECLINING = re.compile(r"^\W*(?:(?:hmm+|hm|um+|uh+|well|ok|okay|oh|ah)[,.!\s]+)*(?:no|nope|nah|not|nothing|none|never)\b(?!\.)",
+                        re.I)
 """A turn that starts by declining ("no more of those", "nothing else", "not that one")."""
 
 class AnswerReader:
@@ -148,6 +151,9 @@ class AnswerReader:
                 return "none"  # "nothing else", "no thanks" to "anything to add?": the answer is none, not those words
             if bare_yes_no(text) and (shape(f) != "text" or yes_no(text)[0]):  # type: ignore[index]
                 return None  # "yes" / "ok" is never a name or a value; a bare "no" to free text says "nothing"
+            yn = yes_no(text)
+            if shape(f) != "text" and yn is not None and yn[0] and not (set(content_stems(yn[2])) - _AGREE_STEMS):
+                return None  # "yes is correct", "yes that's right": agreeing, never a name or a value
             if shape(f) in ("name", "short", "code") and _ACTION_ONLY.match(text):
                 return None  # "send", "submit it", "go ahead": what to do, never a name or a code
             if shape(f) != "text" and _DECLINING.match(text):
@@ -317,6 +323,11 @@ class AnswerReader:
         lead = set(re.findall(r"[a-z]+", piece.lower())[:2])
         labelled = [f for f in open_fields if field_mention(f, bag)[0] >= 2
                     or lead & (set(f.name.split("_")) - _OWNER_WORDS)]
+        flags = [f for f in open_fields if self.view.kind_of(f) == "bool"]
+        bare = yes_no(piece)
+        if bare is not None and not bare[2].strip(" .!") and len(flags) == 1:
+            chosen[flags[0].name] = (bare[0], piece)  # "Noor Khalil, 07700 900666, yes": the one yes/no field
+            return True
         for f in labelled + open_fields:
             if self.view.kind_of(f) == "bool":
                 said = _flag_said(f, piece, bag)  # "not international" for is_international_student
