@@ -261,3 +261,48 @@ def test_the_part_that_says_when(tmp_path):
     exams = agent_of(tmp_path, EXAMS)
     _s, results = talk(exams, "hello", "Ana Ruiz", "I sat it last summer")
     assert statements(results[-1]) == ['main.time_of_exam = "last summer"']
+
+
+CLAIMS = {
+    "name": "exam claims", "starting_prompt": "Exam office, hello!",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        task_choice({"value": "Report Missing Result", "description": "report an exam result that is missing"}),
+        {"name": "ReportMissing", "kind": "task", "predicate": 'task == "Report Missing Result"', "api": "report",
+         "fields": [field("subject", description="The subject of the exam"),
+                    field("time_of_exam", description="When you sat the exam"),
+                    field("confirm", "confirm", "Confirm the report")]},
+    ],
+    "apis": [{"name": "report"}],
+}
+
+
+def test_when_in_an_opening_and_an_answer_with_no_time_word(tmp_path):
+    claims = agent_of(tmp_path, CLAIMS)
+    _s, (r1,) = talk(claims, "I want to report a missing exam result, I sat it in June")
+    assert any('time_of_exam="June"' in s for s in statements(r1))
+    _s, results = talk(claims, "I want to report a missing exam result", "Chemistry", "I took Chemistry")
+    assert results[-2].acts[-1]["field"] == "time_of_exam"
+    assert statements(results[-1]) == []
+
+
+def test_thats_all_to_free_text_and_y_to_the_summary(studio):
+    _s, results = talk(studio, "I want to report an issue with the studio", "yes I have photos", "no",
+                       "that's all", "y")
+    assert statements(results[-2]) == ['report_issue.anything_else = "none"']
+    assert statements(results[-1]) == ["report_issue.confirm = True"]
+
+
+def test_a_bare_name_beside_a_labelled_value_and_refusing_to_give_it_out(desk):
+    _s, (r1,) = talk(desk, "Ana Ruiz, member code 88120934")
+    assert sorted(statements(r1)) == ['main.login_details = Login(member_code="88120934")',
+                                      'main.member_name = "Ana Ruiz"']
+    _s, results = talk(desk, "Ana Ruiz, member code 88120934", "no, I'm not giving that out over the phone")
+    assert statements(results[-1]) == ['login.passcode = "NA"']
+
+
+@pytest.mark.parametrize("said", ["yes is correct", "hmm no, not now"])
+def test_agreeing_or_declining_is_never_a_value(desk, said):
+    _s, results = talk(desk, "hello", "Ana Ruiz", said)
+    assert results[-2].acts[-1]["field"] == "member_code"
+    assert not any(s.startswith("login.member_code") and "NA" not in s for s in statements(results[-1]))

@@ -146,3 +146,8 @@ def test_answers_separated_by_slashes(agent):
     _s, results = talk(agent, OPENING, "Ana Ruiz", "AB12345 / ana@example.org / not a premium member")
     assert sorted(statements(results[-1])) == ['account.email = "ana@example.org"', 'account.is_member = False',
                                                'account.member_code = "AB12345"']
+
+
+def test_a_bare_yes_among_the_answers_is_the_records_one_flag(agent):
+    _s, results = talk(agent, OPENING, "Ana Ruiz", "AB12345, ana@example.org, yes")
+    assert 'account.is_member = True' in statements(results[-1])
