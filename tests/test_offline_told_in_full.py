@@ -306,3 +306,9 @@ def test_agreeing_or_declining_is_never_a_value(desk, said):
     _s, results = talk(desk, "hello", "Ana Ruiz", said)
     assert results[-2].acts[-1]["field"] == "member_code"
     assert not any(s.startswith("login.member_code") and "NA" not in s for s in statements(results[-1]))
+
+
+def test_a_request_phrased_as_a_question_gives_its_values(studio):
+    _s, results = talk(studio, "I'd like to book a dance class", "could we come on July 3rd at 6pm please?")
+    assert sorted(statements(results[-1])) == ['book_class.date = "2024-07-03"', 'book_class.time = "18:00"']
+    assert "requested-value" in rules(results[-1])

@@ -565,6 +565,8 @@ class TurnReader:
             return False  # "I want to know if I can return early" describes the problem the field asks for
         if asked and all(plea(q) for q in question_sentences(text)) and not _SEARCH_START.match(text):
             return False
+        if asked and _MAY_I.match(text) and self._requested_values(text):
+            return True  # "could she be picked up from 14 Elm Grove please?": the values asked for, not the KB
         target = self._row_target(text, asked is not None)
         if not asked and target is None and not (_LOOKING_FOR.match(text) and self.ctx.kb is not None and (
                 e is None or self.view.kind_of(e.field) in ("Enum", "row"))):  # never a text field's answer
@@ -672,6 +674,19 @@ class TurnReader:
                     self.note("task-request", text, reason="names the task without telling what happened")
                     return True
         return False
+
+    def _requested_values(self, text: str) -> bool:
+        """Typed values (a date, a time, an address, a phone number, an e-mail) for unfilled fields of the live
+        records, said in a request phrased as a question; they fill those fields."""
+        open_fields = [(r, f) for r, f in self.candidates() if self.view.unfilled(r, f)]
+        mentions = [m for m in find_mentions(text, open_fields, self.view, self.today,
+                                             prefer=self.expect.rec if self.expect else None)
+                    if m.how in _TYPED_HOWS | {"address"}]
+        for m in mentions:
+            self.assign("requested-value", m.matched, m.rec, m.field, m.value, how=m.how)
+        if mentions:
+            self.answered = True
+        return bool(mentions)
 
     def _bare_flag(self, text: str, rec: TaskRecord, taken: set[str]) -> None:
         """ "Noor Khalil, 07700 900666, yes": a bare yes or no among the answers is the record's one unfilled
@@ -838,6 +853,9 @@ _ASKS_ABOUT_IT = re.compile(r"^\W*(?:(?:and|but|so|ok|okay|hmm)[,\s]+)*(?:does|d
 """A question about the thing in focus ("does that work for city bikes?"): asked of the KB, not an answer."""
 _LABELS = frozenset(stem(w) for w in "number phone mobile cell email mail tel telephone contact".split())
 """Words that label a typed value ("my number is ...") without being a value themselves."""
+_MAY_I = re.compile(r"^\W*(?:(?:and|also|oh|ok|okay|so|then)[,\s]+)*(?:could|can|would|will|may)\s+(?:i|we|you|she|he|they|"
+                    r"it|my|our|the\s+\w+)\b|^\W*(?:is|would)\s+it\s+(?:be\s+)?(?:possible|ok(?:ay)?|fine|alright)\b", re.I)
+"""A request phrased as a question ("could she be picked up from ...?", "is it possible to come at 5?")."""
 _TYPED_HOWS = {"date", "time", "phone", "email", "people summed"}
 
 
