@@ -49,6 +49,7 @@ from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
 from .bool_mentions import second_flag
 from .parts.described import described_parts
+from .words.spelling import respelled
 from .task_values import task_by_values
 from .parts.labelled import labelled_parts
 from .parts.labelled_turn import labelled_turn
@@ -137,6 +138,7 @@ class TurnReader:
         self.state = ctx.state
         self.today = ctx.today
         self.text = as_stored(self.text, self.vocabulary, ctx.kb)  # "cs161" -> "CS 161" when the KB writes it so
+        self.text, self.respelled = respelled(self.text, ctx.spec)  # "cancle my lesson": the spec's own word
         self.view = StateView(ctx.spec, ctx.state)
         self.acts: list[dict[str, Any]] = list(ctx.state.last_acts or [])
         self.lines: list[str] = []
