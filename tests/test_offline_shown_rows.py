@@ -97,3 +97,10 @@ def test_does_that_asks_about_the_row_in_focus(dental):
     _s, results = talk(dental, "tell me about Dr. Grace Garcia", "does that dentist speak Spanish?")
     _s, results2 = talk(dental, "tell me about Dr. Grace Garcia", "does that work on saturdays?")
     assert statements(results2[-1]) == ['answer("does Dr. Grace Garcia work on saturdays?")']
+
+
+def test_an_option_of_another_field_to_the_row_question(dental):
+    from core_engine.session.agent import Agent as _A  # noqa: F401 - the dental agent's reason is an option field
+    _s, (r1, r2) = talk(dental, "I'd like to book a dental appointment", "a checkup")
+    assert r1.acts[-1]["field"] == "dentist"
+    assert not any("answer(" in s for s in statements(r2))

@@ -313,3 +313,17 @@ def test_a_request_phrased_as_a_question_gives_its_values(repairs):
     assert results[-2].acts[-1]["field"] == "make"
     assert statements(results[-1]) == ['book_repair.date = "2024-07-05"']
     assert "requested-value" in rules(results[-1])
+
+
+def test_the_specs_own_words_with_a_slip(repairs):
+    from core_engine.parsers.offline.words.spelling import respelled
+    text, fixes = respelled("can you chekc on my repair? it's an electirc one", repairs.spec)
+    assert ("electirc", "electric") in fixes
+    assert respelled("four stars and many scooters", repairs.spec)[1] == []  # a changed letter or a plural: kept
+    _s, (r1,) = talk(repairs, "my electirc scooter needs a repair")
+    assert any('scooter_type="Electric"' in s for s in statements(r1))
+
+
+def test_would_a_day_suit_gives_the_day(repairs):
+    _s, results = talk(repairs, "I need my electric scooter repaired", "would friday suit you?")
+    assert statements(results[-1]) == ['book_repair.date = "2024-07-05"']

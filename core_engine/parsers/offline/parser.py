@@ -506,9 +506,10 @@ class TurnReader:
                 return False  # a bare "yes" names no row; questions and searches are read below
             if yn and not [w for w in content_stems(yn[2]) if w not in HEDGES and w not in _AGREEING]:
                 return False  # "yep that's right", "yes confirm": an agreement, no words to search for
-            if self._typed_elsewhere(yn[2] if yn else text, e) or self._name_elsewhere(text):
+            if self._typed_elsewhere(yn[2] if yn else text, e) or self._name_elsewhere(text) \
+                    or self._option_elsewhere(text):
                 self.answered = True
-                return True  # "it's 0798765432", "Priya Nair": values for other fields, not words to search for
+                return True  # "it's 0798765432", "Priya Nair", "standard": values for other fields, not a search
             extras = self._extras(text, e.rec)
             rejected = [n.words for n in negations(text) if find_dates(n.what, self.today) or find_times(n.what)]
             query = search_query(text, said_texts(extras) + rejected, set())
@@ -735,6 +736,20 @@ class TurnReader:
             return None
         return names[0][0], names[0][1], m.group(0)
 
+    def _option_elsewhere(self, text: str) -> bool:
+        """ "standard" to "which instructor?": the whole turn is the name of one option of one unfilled option
+        field of the live records (no KB value), so it sets that option rather than searching the KB."""
+        if len(text.split()) > 4 or (self.ctx.kb is not None and self.vocabulary.found_in(text, self.ctx.kb)):
+            return False
+        fits = [(r, f, v) for r, f in self.candidates() if self.view.kind_of(f) == "Enum" and self.view.unfilled(r, f)
+                for v in [self.enum_value(f, text, strict=True)] if v is not None]
+        if len(fits) != 1:
+            return False
+        rec, f, value = fits[0]
+        self.assign("value-for-other-field", text, rec, f, value, how="option named",
+                    reason="the turn names an option of another field, not a row to search for")
+        return True
+
     def _name_elsewhere(self, text: str) -> bool:
         """ "Priya Nair" to "which service?": a person's name that is no KB value fills the one unfilled name
         field of the live records, not a search for the row asked."""
@@ -856,7 +871,9 @@ _ASKS_ABOUT_IT = re.compile(r"^\W*(?:(?:and|but|so|ok|okay|hmm)[,\s]+)*(?:does|d
 _LABELS = frozenset(stem(w) for w in "number phone mobile cell email mail tel telephone contact".split())
 """Words that label a typed value ("my number is ...") without being a value themselves."""
 _MAY_I = re.compile(r"^\W*(?:(?:and|also|oh|ok|okay|so|then)[,\s]+)*(?:could|can|would|will|may)\s+(?:i|we|you|she|he|they|"
-                    r"it|my|our|the\s+\w+)\b|^\W*(?:is|would)\s+it\s+(?:be\s+)?(?:possible|ok(?:ay)?|fine|alright)\b", re.I)
+                    r"it|my|our|the\s+\w+)\b|^\W*(?:is|would)\s+it\s+(?:be\s+)?(?:possible|ok(?:ay)?|fine|alright)\b|"
+                    r"^\W*(?:would|will|does|do|how\s+about|what\s+about)\b.*\b(?:suit|work|do|be\s+(?:ok(?:ay)?|fine|possible|"
+                    r"alright|free))\W*(?:you|for\s+you)?\W*$", re.I)
 """A request phrased as a question ("could she be picked up from ...?", "is it possible to come at 5?")."""
 _TYPED_HOWS = {"date", "time", "phone", "email", "people summed"}
 
