@@ -49,6 +49,8 @@ from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
 from .bool_mentions import second_flag
 from .parts.described import described_parts
+from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
+                              typed_elsewhere)
 from .words.spelling import respelled
 from .task_values import task_by_values
 from .parts.labelled import labelled_parts
@@ -504,10 +506,10 @@ class TurnReader:
             yn = yes_no(text)
             if not text.strip(" .!?") or is_question(text) or _SEARCH_START.match(text) or (yn and not yn[2]):
                 return False  # a bare "yes" names no row; questions and searches are read below
-            if yn and not [w for w in content_stems(yn[2]) if w not in HEDGES and w not in _AGREEING]:
+            if yn and not [w for w in content_stems(yn[2]) if w not in HEDGES and w not in AGREEING]:
                 return False  # "yep that's right", "yes confirm": an agreement, no words to search for
-            if self._typed_elsewhere(yn[2] if yn else text, e) or self._name_elsewhere(text) \
-                    or self._option_elsewhere(text):
+            if typed_elsewhere(self, yn[2] if yn else text, e) or name_elsewhere(self, text) \
+                    or option_elsewhere(self, text):
                 self.answered = True
                 return True  # "it's 0798765432", "Priya Nair", "standard": values for other fields, not a search
             extras = self._extras(text, e.rec)
@@ -552,7 +554,7 @@ class TurnReader:
                      if m.field.name not in taken]
         for m in mentions:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
-        self._bare_flag(text, rec, taken)
+        bare_flag(self, text, rec, taken)
         named = [(f, n) for _r, f in candidates if self.view.kind_of(f) == "str" and shape(f) == "short"
                  and f.name not in taken for n in [proper_name_answer(self, text, f)] if n]
         if len(named) == 1:  # "it's a city bike, a Brompton" to the kind asked: the make beside it
@@ -568,7 +570,7 @@ class TurnReader:
             return False  # "I want to know if I can return early" describes the problem the field asks for
         if asked and all(plea(q) for q in question_sentences(text)) and not _SEARCH_START.match(text):
             return False
-        if asked and _MAY_I.match(text) and self._requested_values(text):
+        if asked and _MAY_I.match(text) and requested_values(self, text):
             return True  # "could she be picked up from 14 Elm Grove please?": the values asked for, not the KB
         target = self._row_target(text, asked is not None)
         if not asked and target is None and not (_LOOKING_FOR.match(text) and self.ctx.kb is not None and (
@@ -678,94 +680,6 @@ class TurnReader:
                     return True
         return False
 
-    def _requested_values(self, text: str) -> bool:
-        """Typed values (a date, a time, an address, a phone number, an e-mail) for unfilled fields of the live
-        records, said in a request phrased as a question; they fill those fields."""
-        open_fields = [(r, f) for r, f in self.candidates() if self.view.unfilled(r, f)]
-        mentions = [m for m in find_mentions(text, open_fields, self.view, self.today,
-                                             prefer=self.expect.rec if self.expect else None)
-                    if m.how in _TYPED_HOWS | {"address"}]
-        for m in mentions:
-            self.assign("requested-value", m.matched, m.rec, m.field, m.value, how=m.how)
-        if mentions:
-            self.answered = True
-        return bool(mentions)
-
-    def _bare_flag(self, text: str, rec: TaskRecord, taken: set[str]) -> None:
-        """ "Noor Khalil, 07700 900666, yes": a bare yes or no among the answers is the record's one unfilled
-        yes/no field (not the first part, which answered the question)."""
-        flags = [f for f in self.view.input_fields(rec) if self.view.kind_of(f) == "bool" and f.name not in taken
-                 and self.view.unfilled(rec, f) and not (self.expect and f.name == self.expect.field.name)]
-        pieces = [yes_no(p) for p in re.split(r"\s*[,;]\s*", text)[1:]]
-        bare = [p for p in pieces if p is not None and not p[2].strip(" .!")]
-        if len(flags) == 1 and len(bare) == 1:
-            self.assign("extra-value", bare[0][1], rec, flags[0], bare[0][0])
-
-    def _typed_elsewhere(self, text: str, e: Expect) -> bool:
-        """ "friday at 5:30pm" to "what brand is the bike?": every word is a date, a time, a phone number or an
-        e-mail for other unfilled fields of the live records, so it fills those, never the short text asked."""
-        open_fields = [(r, f) for r, f in self.candidates() if (r.var, f.name) != (e.rec.var, e.field.name)
-                       and (self.view.unfilled(r, f) or r.values.get(f.name) == REFUSAL)]  # refused, then given
-        mentions = find_mentions(text, open_fields, self.view, self.today, prefer=e.rec)
-        if not mentions or any(m.how not in _TYPED_HOWS for m in mentions):
-            return False
-        named = None
-        if [w for w in _leftover(text, mentions) if w not in _AGREEING and w not in HEDGES and w not in _LABELS]:
-            named = self._name_beside(text, mentions, open_fields)  # "Jonas Berg, 0701234567"
-            if named is None:
-                return False
-        if named is not None:
-            rec, f, name = named
-            self.assign("value-for-other-field", name, rec, f, name, how="a person's name",
-                        reason=f"a person's name beside other values, not an answer to {e.field.name}")
-        for m in mentions:
-            self.assign("value-for-other-field", m.matched, m.rec, m.field, m.value, how=m.how,
-                        reason=f"the words are {m.how} values, not an answer to {e.field.name}")
-        return True
-
-    def _name_beside(self, text: str, mentions: list[Mention], open_fields: list[tuple[TaskRecord, Field]]
-                     ) -> tuple[TaskRecord, Field, str] | None:
-        """The words beside typed values, when they are a person's name written as one and the live records
-        have one unfilled name field (not the one asked)."""
-        body = text
-        for m in mentions:
-            body = body.replace(m.span.text if m.span is not None else m.matched, " ")
-        m = _PERSON_NAME.fullmatch(re.sub(r"\s+", " ", body).strip(" ,.;!&/"))
-        names = [(r, f) for r, f in open_fields if self.view.kind_of(f) == "str" and shape(f) == "name"]
-        if m is None or len(names) != 1:
-            return None
-        return names[0][0], names[0][1], m.group(0)
-
-    def _option_elsewhere(self, text: str) -> bool:
-        """ "standard" to "which instructor?": the whole turn is the name of one option of one unfilled option
-        field of the live records (no KB value), so it sets that option rather than searching the KB."""
-        if len(text.split()) > 4 or (self.ctx.kb is not None and self.vocabulary.found_in(text, self.ctx.kb)):
-            return False
-        fits = [(r, f, v) for r, f in self.candidates() if self.view.kind_of(f) == "Enum" and self.view.unfilled(r, f)
-                for v in [self.enum_value(f, text, strict=True)] if v is not None]
-        if len(fits) != 1:
-            return False
-        rec, f, value = fits[0]
-        self.assign("value-for-other-field", text, rec, f, value, how="option named",
-                    reason="the turn names an option of another field, not a row to search for")
-        return True
-
-    def _name_elsewhere(self, text: str) -> bool:
-        """ "Priya Nair" to "which service?": a person's name that is no KB value fills the one unfilled name
-        field of the live records, not a search for the row asked."""
-        m = _PERSON_NAME.fullmatch(text.strip(" .!"))
-        if m is None or (self.ctx.kb is not None and self.vocabulary.found_in(text, self.ctx.kb)):
-            return False  # written as a name (capitals), and no value of the KB
-        name = m.group(0)
-        targets = [(r, f) for r, f in self.candidates() if self.view.kind_of(f) == "str" and shape(f) == "name"
-                   and self.view.unfilled(r, f)]
-        if len(targets) != 1:
-            return False
-        rec, f = targets[0]
-        self.assign("value-for-other-field", text, rec, f, name, how="a person's name",
-                    reason="a person's name that names no row of the KB")
-        return True
-
     def _str_answer(self, text: str) -> bool:
         e = self.expect
         if e is None or e.act != "ask" or self.answered or self.view.kind_of(e.field) != "str":
@@ -798,7 +712,7 @@ class TurnReader:
                 self.assign("multi-value", piece, e.rec, f, value)
             self.answered = True
             return True
-        if shape(e.field) in ("short", "name") and self._typed_elsewhere(text, e):
+        if shape(e.field) in ("short", "name") and typed_elsewhere(self, text, e):
             return True
         named = proper_name_answer(self, text, e.field) if shape(e.field) == "short" else None
         if named is not None:  # "great, it's a city bike, a Brompton": the make, and the kind beside it
@@ -845,7 +759,7 @@ class TurnReader:
                 clause_options(self, text, e.rec, [str(value), *(m.matched for m in extras)])
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
-        self._bare_flag(text, e.rec, {m.field.name for m in extras})
+        bare_flag(self, text, e.rec, {m.field.name for m in extras})
         return True
 
 
@@ -854,28 +768,19 @@ _DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|a
                     r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it)(?:\s+(?:it|that|this|them|the\s+\w+))?"
                     r"(?:[,\s]+(?:now|please|then|thanks|thank\s+you))*[.!]*$", re.I)
 """What the user says to a summary to have it done ("now submit", "ok, send it please"): a yes to the confirmation."""
-_AGREEING = frozenset(stem(w) for w in """right correct good fine sure confirm confirmed ahead perfect great sound
-sounds okay ok exactly thanks thank absolutely definitely cool works go book do please that's it's its here
-there well""".split())
-"""Words after a yes that only agree ("yep that's right", "yes, go ahead"): no row is named by them."""
 _POINTED_ROW = re.compile(r"\b(?:the\s+(?:first|second|third|fourth|fifth|last|top|other)(?:\s+one)?|that\s+one|"
                           r"this\s+one|number\s+\d|option\s+\d|#\d)\b", re.I)
 """A question pointing at a row the user was shown ("does the second one have parking?")."""
 
 
-_PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+|de|van|von|da|di|le|la)){1,3}")
-"""A person's name as typed with capitals: "Priya Nair", "Ana de la Cruz"."""
 _ASKS_ABOUT_IT = re.compile(r"^\W*(?:(?:and|but|so|ok|okay|hmm)[,\s]+)*(?:does|do|is|are|will|would|can|could)\s+"
                             r"(?:that|it|this|they|those|these|the\s+\w+)\s+(?:\w+\s+){0,4}?\w+.*\?\s*$", re.I)
 """A question about the thing in focus ("does that work for city bikes?"): asked of the KB, not an answer."""
-_LABELS = frozenset(stem(w) for w in "number phone mobile cell email mail tel telephone contact".split())
-"""Words that label a typed value ("my number is ...") without being a value themselves."""
 _MAY_I = re.compile(r"^\W*(?:(?:and|also|oh|ok|okay|so|then)[,\s]+)*(?:could|can|would|will|may)\s+(?:i|we|you|she|he|they|"
                     r"it|my|our|the\s+\w+)\b|^\W*(?:is|would)\s+it\s+(?:be\s+)?(?:possible|ok(?:ay)?|fine|alright)\b|"
                     r"^\W*(?:would|will|does|do|how\s+about|what\s+about)\b.*\b(?:suit|work|do|be\s+(?:ok(?:ay)?|fine|possible|"
                     r"alright|free))\W*(?:you|for\s+you)?\W*$", re.I)
 """A request phrased as a question ("could she be picked up from ...?", "is it possible to come at 5?")."""
-_TYPED_HOWS = {"date", "time", "phone", "email", "people summed"}
 
 
 def _asks_about_world(text: str) -> bool:
