@@ -327,3 +327,12 @@ def test_the_specs_own_words_with_a_slip(repairs):
 def test_would_a_day_suit_gives_the_day(repairs):
     _s, results = talk(repairs, "I need my electric scooter repaired", "would friday suit you?")
     assert statements(results[-1]) == ['book_repair.date = "2024-07-05"']
+
+
+def test_a_summary_agreed_to_in_other_words_and_declined_after_a_filler(studio):
+    _s, results = talk(studio, "I'd like to book a dance class", "July 3rd", "6pm", "2",
+                       "that all looks perfect, thank you so much!")
+    assert statements(results[-1]) == ["book_class.confirm = True"]
+    _s, results = talk(studio, "I'd like to book a dance class", "July 3rd", "6pm", "2",
+                       "hmm actually no, don't book it, I'll call them myself")
+    assert statements(results[-1]) == ["book_class.confirm = False"]  # "myself" is no count of people

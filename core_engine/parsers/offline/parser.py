@@ -295,7 +295,8 @@ class TurnReader:
         single = text.strip(" .!").lower()
         yn = yes_no(text) or ((single == "y", text, "") if single in ("y", "n") else None) or \
             ((False, text, "") if e.act == "more" and closing(text) else None) or \
-            ((True, text, "") if (e.act == "confirm" or kind == "confirm") and _DO_IT.match(text) else None)
+            ((True, text, "") if (e.act == "confirm" or kind == "confirm") and
+             (_DO_IT.match(text) or (_LOOKS_RIGHT.search(text) and not negations(text))) else None)
         if yn is None:
             return text
         value, words, rest = yn
@@ -768,6 +769,10 @@ _DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|a
                     r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it)(?:\s+(?:it|that|this|them|the\s+\w+))?"
                     r"(?:[,\s]+(?:now|please|then|thanks|thank\s+you))*[.!]*$", re.I)
 """What the user says to a summary to have it done ("now submit", "ok, send it please"): a yes to the confirmation."""
+_LOOKS_RIGHT = re.compile(r"^\W*(?:(?:that|this|it|everything|all\s+that|that\s+all|it\s+all)\s+)?(?:all\s+)?"
+                          r"(?:looks|sounds|seems|is)\s+(?:all\s+)?(?:good|great|perfect|right|fine|correct|spot\s+on|lovely)\b",
+                          re.I)
+"""A summary agreed to in other words ("that all looks perfect, thank you!"): a yes to the confirmation."""
 _POINTED_ROW = re.compile(r"\b(?:the\s+(?:first|second|third|fourth|fifth|last|top|other)(?:\s+one)?|that\s+one|"
                           r"this\s+one|number\s+\d|option\s+\d|#\d)\b", re.I)
 """A question pointing at a row the user was shown ("does the second one have parking?")."""

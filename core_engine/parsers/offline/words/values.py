@@ -50,7 +50,7 @@ UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six":
 TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
         "ninety": 90}
 IDIOMS = {"a couple of": 2, "a couple": 2, "couple of": 2, "a pair of": 2, "a dozen": 12, "dozen": 12,
-          "a single": 1, "just me": 1, "only me": 1, "myself": 1, "both of us": 2, "the two of us": 2,
+          "a single": 1, "just me": 1, "only me": 1, "just myself": 1, "only myself": 1, "by myself": 1, "both of us": 2, "the two of us": 2,
           "just the two of us": 2}
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
             "eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
@@ -474,7 +474,7 @@ NO_PHRASES = ("no", "nope", "nah", "not really", "no thanks", "no thank you", "i
               "that's wrong", "that is wrong", "that's not right", "that is not right", "not quite", "negative",
               "i don't", "i do not", "i'm not", "i am not", "not at all", "false", "never", "no way",
               "that's not correct", "that is not correct", "i would not", "i wouldn't", "don't", "do not")
-_INTERJECTIONS = re.compile(r"^(?:(?:ah|oh|um|uh|hmm|well|so|hm|er)\b[\s,.!]*)+", re.I)
+_INTERJECTIONS = re.compile(r"^(?:(?:ah|oh|um|uh|hmm+|well|so|hm|er|actually|wait|sorry)\b[\s,.!]*)+(?=\S)", re.I)
 
 
 def _lead_phrase(text: str, phrases: Iterable[str]) -> str | None:
