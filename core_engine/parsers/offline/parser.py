@@ -386,8 +386,13 @@ class TurnReader:
         """An answer that names none of the options, to a question with an "Other(s)" option: that option, and
         the words go to the record's description field ("I just need to know how to do it")."""
         e = self.expect
+        yn = yes_no(text)
+        if yn is not None and not yn[0] and yn[2].strip(" .!,"):
+            text = yn[2]  # "sorry no, it's a guitar case": the no is to the options offered, the rest says what
+        elif yn is not None:
+            return False
         if e is None or e.act != "ask" or self.answered or self.view.kind_of(e.field) != "Enum" \
-                or len(text.split()) < 3 or is_question(text) or yes_no(text):
+                or len(text.split()) < 3 or is_question(text):
             return False
         other = next((v for v in e.field.enum_names if stem(v.split()[0]) in ("other", "els")), None)
         if other is None:

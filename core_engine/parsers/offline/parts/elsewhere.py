@@ -24,8 +24,19 @@ if TYPE_CHECKING:
 
 _PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+|de|van|von|da|di|le|la)){1,3}")
 """A person's name as typed with capitals: "Priya Nair", "Ana de la Cruz"."""
-_LABELS = frozenset(stem(w) for w in "number phone mobile cell email mail tel telephone contact".split())
-"""Words that label a typed value ("my number is ...") without being a value themselves."""
+_LABEL_BEFORE = re.compile(r"(?:\b(?:my|the|our|his|her)\s+)?(?:\b(?:phone|mobile|cell|contact|e-?mail|tel|telephone)\s*)?"
+                           r"(?:\b(?:number|address|no\.?)\s*)?(?:\b(?:is|:|=)\s*)?$", re.I)
+"""The words that label a typed value right before it ("my number is", "email:"): not words of another answer
+("it's a phone, my email is ..." keeps "phone")."""
+
+
+def _unlabelled(text: str, mentions: list["Mention"]) -> str:
+    for m in sorted((m for m in mentions if m.span is not None), key=lambda m: -m.span.start):
+        head = text[:m.span.start]
+        label = _LABEL_BEFORE.search(head)
+        if label is not None and label.group(0).strip():
+            text = head[:label.start()] + " " + text[m.span.start:]
+    return text
 TYPED_HOWS = {"date", "time", "phone", "email", "people summed"}
 AGREEING = frozenset(stem(w) for w in """right correct good fine sure confirm confirmed ahead perfect great sound
 sounds okay ok exactly thanks thank absolutely definitely cool works go book do please that's it's its here
@@ -57,16 +68,16 @@ def bare_flag(reader: "TurnReader", text: str, rec: "TaskRecord", taken: set[str
         reader.assign("extra-value", bare[0][1], rec, flags[0], bare[0][0])
 
 def typed_elsewhere(reader: "TurnReader", text: str, e: "Expect") -> bool:
-    from ..parser import _leftover  # late: the parser imports this module
     """ "friday at 5:30pm" to "what brand is the bike?": every word is a date, a time, a phone number or an
     e-mail for other unfilled fields of the live records, so it fills those, never the short text asked."""
+    from ..parser import _leftover  # late: the parser imports this module
     open_fields = [(r, f) for r, f in reader.candidates() if (r.var, f.name) != (e.rec.var, e.field.name)
                    and (reader.view.unfilled(r, f) or r.values.get(f.name) == REFUSAL)]  # refused, then given
     mentions = find_mentions(text, open_fields, reader.view, reader.today, prefer=e.rec)
     if not mentions or any(m.how not in TYPED_HOWS for m in mentions):
         return False
     named = None
-    if [w for w in _leftover(text, mentions) if w not in AGREEING and w not in HEDGES and w not in _LABELS]:
+    if [w for w in _leftover(_unlabelled(text, mentions), mentions) if w not in AGREEING and w not in HEDGES]:
         named = name_beside(reader, text, mentions, open_fields)  # "Jonas Berg, 0701234567"
         if named is None:
             return False
