@@ -336,3 +336,32 @@ def test_a_summary_agreed_to_in_other_words_and_declined_after_a_filler(studio):
     _s, results = talk(studio, "I'd like to book a dance class", "July 3rd", "6pm", "2",
                        "hmm actually no, don't book it, I'll call them myself")
     assert statements(results[-1]) == ["book_class.confirm = False"]  # "myself" is no count of people
+
+
+def test_a_label_counts_only_before_its_value(repairs):
+    _s, results = talk(repairs, "I need my electric scooter repaired", "my number is 07700900456")
+    assert statements(results[-1]) == ['book_repair.phone = "07700900456"']
+    _s, results = talk(repairs, "I need my electric scooter repaired", "Xiaomi phone edition, my number is 07700900456")
+    assert any(s.startswith("scooter.make") for s in statements(results[-1]))
+
+
+LOST = {
+    "name": "lost property", "starting_prompt": "Lost property, hello!",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "description": "A report of an item left behind.", "api": "report_item",
+         "fields": [field("item_category", "Enum", "What kind of item it is", enum_values=[
+                        {"value": "Bag", "description": "a bag, rucksack or suitcase"},
+                        {"value": "Phone", "description": "a mobile phone or tablet"},
+                        {"value": "Other", "description": "anything else"}]),
+                    field("item_description", description="A description of the item, in your own words")]},
+    ],
+    "apis": [{"name": "report_item"}],
+}
+
+
+def test_a_no_then_what_it_is_reaches_the_other_option(tmp_path):
+    lost = agent_of(tmp_path, LOST)
+    _s, (r1, r2) = talk(lost, "hello", "sorry no, it's a guitar in a soft case")
+    assert r1.acts[-1]["field"] == "item_category"
+    assert statements(r2) == ['main.item_category = "Other"', 'main.item_description = "it\'s a guitar in a soft case"']
