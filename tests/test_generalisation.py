@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PARSER_CODE = [*sorted((ROOT / "core_engine" / "parsers" / "offline").rglob("*.py")), ROOT / "core_engine" / "knowledge" / "offline.py"]
 GENERIC = {"text", "main", "others", "general", "days", "rating", "ratings", "reviews", "language", "letter",
            "summary", "title", "in person", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
-           "sunday"}
+           "sunday", "spring", "summer", "autumn", "winter"}  # calendar words: every agent's users say them
 MIN_CHARS = 4  # shorter names ("id", "AP", "CS") are too common to mean a sample
 
 

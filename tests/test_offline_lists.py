@@ -413,3 +413,22 @@ def test_options_of_the_first_and_the_second_for_items_named_by_kb_rows(florist)
     session, _ = talk(florist, "I'd like Red Roses and Wild Meadow, large for the first and small for the second")
     assert values(session, "bunch") == {"bunch_name": "Red Roses", "size": "Large"}
     assert values(session, "bunch_2") == {"bunch_name": "Wild Meadow", "size": "Small"}
+
+
+def test_each_one_is_a_pronoun_not_the_number_one(parts):
+    """ "each one for 5": the count is 5; "one" names the items (it was read as the number 1 before)."""
+    session, (_r1, _r2, r3) = talk(parts, "KX 40 and KY 52 please", "both matte", "each one for 5 pieces")
+    assert sorted(statements(r3)) == ["part.quantity = 5", "part_2.quantity = 5"]
+
+
+def test_just_those_two_in_the_opening_closes_the_list_and_counts_nothing(florist):
+    _s, (r1,) = talk(florist, "I wish to send Red Roses and Wild Meadow, both large, just those two")
+    opened = [s for s in statements(r1) if s.startswith("flower_order")][0]
+    assert "add_third=False" in opened and "copies" not in opened
+
+
+def test_words_that_name_no_bunch_are_not_the_bunch_asked(florist):
+    _s, (r1, r2) = talk(florist, "I'd like to send flowers", "Dana Whitfield")
+    assert r1.acts[-1]["field"] == "bunch_name"
+    assert not any("bunch_name" in s for s in statements(r2))
+    assert "not-a-row-name" in [r["rule"] for r in r2.trace["parse"]["rules"]]

@@ -20,7 +20,7 @@ from core_engine.parsers.base import ParseContext, ParseResult
 from core_engine.parsers.offline.parser import OfflineParser
 from core_engine.parsers.offline.words.values import (clean_name, find_dates, find_emails, find_numbers, find_times,
                                                 yes_no)
-from core_engine.spec.model import Spec
+from core_engine.spec.model import Field, Spec
 from core_engine.dialogue.state import DialogueState, KBRecord
 from core_engine.dialogue.statements import Assign, Const, parse_statements
 
@@ -833,3 +833,62 @@ def test_a_thing_not_at_hand_is_a_refusal_and_the_value_before_it_still_answers(
     for text in ("Hi, I think someone used my card", "My name is Ann Lee"):
         session.turn(text)
     assert session.turn("I never set up a PIN").trace["parse"]["statements"] == ['first_authentication.pin = "NA"']
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("seven thirty pm", "19:30"), ("at eight fifteen", "20:15"), ("nine oh five in the morning", "09:05"),
+    ("July 12 at seven thirty pm for a party of eight", "19:30"), ("seven forty-five in the evening", "19:45"),
+])
+def test_a_clock_time_said_in_words(text, expected):
+    from core_engine.parsers.offline.words.values import find_times
+    assert [s.value for s in find_times(text)] == [expected]
+
+
+@pytest.mark.parametrize("text", ["I have seven twenty dollar bills", "we are two thirty people",
+                                  "order seven fifteen trays"])
+def test_words_that_only_look_like_a_clock_are_no_time(text):
+    from core_engine.parsers.offline.words.values import find_times
+    assert find_times(text) == []
+
+
+@pytest.mark.parametrize("text, needed", [
+    ("great. oh and we'll need a high chair for the baby", "a high chair for the baby"),
+    ("we need a quiet table", "a quiet table")])
+def test_a_thing_needed_is_a_special_request(text, needed):
+    from core_engine.parsers.offline.intents import special_request
+    assert special_request(text)[1] == needed
+
+
+@pytest.mark.parametrize("text", ["I want the salmon", "I'd like to book a table", "we need to talk"])
+def test_wanting_an_item_or_a_task_is_no_special_request(text):
+    from core_engine.parsers.offline.intents import special_request
+    assert special_request(text) is None
+
+
+@pytest.mark.parametrize("said, option", [("cr/nc", "Credit/No Credit"), ("c/nc", "Credit/No Credit"),
+                                          ("p/f", "Pass/Fail")])
+def test_slashed_short_forms_of_options(said, option):
+    from core_engine.parsers.offline.words.match import initialism_enum
+    f = Field(name="grading", type="Enum", enum_values=[{"value": "Credit/No Credit"}, {"value": "Pass/Fail"},
+                                                         {"value": "Letter"}])
+    assert initialism_enum(f, f"{said} please") == option
+    assert initialism_enum(f, "a letter please") is None
+
+
+def test_an_identifier_with_a_leading_zero_is_no_count():
+    import datetime as dt
+    from core_engine.dialogue.state import DialogueState, TaskRecord
+    from core_engine.parsers.offline.slots import StateView, find_mentions
+    from core_engine.spec.model import Spec, Worksheet
+    ws = Worksheet(name="Order", kind="task", fields=[Field(name="quantity", type="int", description="How many")])
+    view = StateView(Spec(name="x", worksheets=[ws]), DialogueState())
+    rec = TaskRecord(var="order", worksheet="Order")
+    assert find_mentions("07788990 pieces", [(rec, ws.fields[0])], view, dt.date(2024, 7, 1)) == []
+    assert [m.value for m in find_mentions("12 pieces", [(rec, ws.fields[0])], view, dt.date(2024, 7, 1))] == [12]
+
+
+@pytest.mark.parametrize("said", ["send", "submit it", "go ahead"])
+def test_what_to_do_is_never_a_name(said):
+    from core_engine.parsers.offline.words.answers import _ACTION_ONLY
+    assert _ACTION_ONLY.match(said)
+    assert not _ACTION_ONLY.match("Sendai Ito")

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ...dialogue.state import TaskRecord
     from ...spec.model import Field
     from .slots import Mention, StateView
+    from .parser import TurnReader
 
 _CLAUSES = re.compile(r"\s*(?:[,;.!]|\band\b|\bbut\b)\s*", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i'?m|i\s+am|i\s+was|i'?ve|i\s+have|i\s+do|yes|yeah|yep)\b", re.I)
@@ -62,3 +63,42 @@ def bool_mentions(text: str, candidates: list[tuple["TaskRecord", "Field"]], vie
             used.add((rec.var, f.name))
             break
     return out
+
+
+SECOND_FLAG_THRESHOLD = 0.35
+SECOND_FLAG_MARGIN = 0.08
+"""A clause after the yes/no to the question asked reads as another yes/no field of the same record when its
+best field, among all of that record's fields, is that yes/no field at this score at least and this far ahead
+(0.40 for "it doesn't clash with my other plans" to a field that asks whether there is a schedule conflict,
+0.27-0.29 for unrelated clauses and other fields)."""
+
+
+def second_flag(reader: "TurnReader", rec: "TaskRecord", answered: "Field", said: str) -> str:
+    """ "yes it has a waitlist, and no, it doesn't clash with my other classes": after the yes to the first
+    question, the second clause answers the record's other yes/no field, found by meaning; the rest of the turn
+    is returned without it (all of it when no such field is clear)."""
+    from .words.semantic import clean, index
+    rest = said  # late: the semantic rules import this module's neighbours
+    from .words.values import yes_no
+
+    lead = re.match(r"^\W*(?:and|but|also|plus)\b\W*", rest, flags=re.I)
+    if lead is None:  # "it has a waitlist, and no, it doesn't clash": the first clause still answers the question
+        parts = re.split(r"\s*(?:[,;.]\s*(?:and|but|also)?|\s(?:and|but)\s)\s*", rest, maxsplit=1, flags=re.I)
+        rest = parts[1] if len(parts) == 2 else ""
+    body = re.sub(r"^\W*(?:and|but|also|plus)\b\W*", "", rest, flags=re.I).strip()
+    flags = [f for f in reader.view.input_fields(rec) if reader.view.kind_of(f) == "bool"
+             and f.name != answered.name and reader.view.unfilled(rec, f)]
+    if not body or not flags or reader.view.kind_of(answered) != "bool":
+        return said
+    ranked = index(reader).rank(clean(body), lambda e: e.kind == "field" and e.worksheet == rec.worksheet)
+    best = ranked.best
+    if best is None or best.field not in {f.name for f in flags} or ranked.score < SECOND_FLAG_THRESHOLD \
+            or ranked.score - ranked.runner_score < SECOND_FLAG_MARGIN:
+        return said
+    f = next(f for f in flags if f.name == best.field)
+    yn = yes_no(body)
+    value = yn[0] if yn is not None and not _NEGATED.search(yn[2]) else not _NEGATED.search(body)
+    if yn is not None and not yn[0]:
+        value = False  # "no, it doesn't clash": the no decides
+    reader.assign("second-yes-no", body, rec, f, value, **ranked.trace())
+    return ""

@@ -48,7 +48,7 @@ def correction_rule(reader: "TurnReader", text: str) -> bool:
         return _restated(reader, m.group("what"), m.group("new"), said)
     if _CUE.search(said) and _same_shape(reader, said):
         return True
-    return _sorry_name(reader, said) or _sorry_number(reader, said)
+    return _near_value(reader, said) or _sorry_name(reader, said) or _sorry_number(reader, said)
 
 
 _SORRY_NAME = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|oh|i\s+meant)[,!.\s]+)+(?:(?:it'?s|its|it\s+is|i'?m|"
@@ -116,6 +116,29 @@ def _same_shape(reader: "TurnReader", said: str) -> bool:
         return False
     rec, f, current = fits[0]
     reader.assign("correction", said, rec, f, new, was=current, how="same shape")
+    return True
+
+
+_SOFT_CUE = re.compile(r"\b(?:wait|sorry|oops|actually|no|digit|number\s+is\s+wrong|i\s+meant|typo|correction)\b", re.I)
+
+
+def _near_value(reader: "TurnReader", said: str) -> bool:
+    """ "wait, it's 552011876, the last digit is a six" after 552011873, while the PIN is asked: a number that is a
+    filled value with a digit or two changed corrects that value (one edit with no cue, two after "wait", "sorry",
+    "digit"...), not the answer to the question asked. Only long values (5+ characters), and only when exactly one
+    filled value is that close: any doubt and the rule does nothing."""
+    from rapidfuzz.distance import Levenshtein
+
+    tokens = _TOKEN.findall(said)
+    if len(tokens) != 1 or len(_norm(tokens[0])) < 5:
+        return False
+    new, allowed = _norm(tokens[0]), 2 if _SOFT_CUE.search(said) else 1
+    fits = [(rec, f, v) for rec, f, v in _filled(reader) if isinstance(v, str) and len(_norm(v)) >= 5
+            and _norm(v) != new and Levenshtein.distance(_norm(v), new) <= allowed]
+    if len(fits) != 1:
+        return False
+    rec, f, current = fits[0]
+    reader.assign("correction", said, rec, f, tokens[0], was=current, how="nearly the value given")
     return True
 
 

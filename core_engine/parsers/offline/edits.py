@@ -85,12 +85,27 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
     if named:
         found = _change_named(reader, *named)
     said = _plain_words(named[1]) if found and named else ""
-    for m in find_mentions(text, reader.candidates(), reader.view, reader.today, prefer=e.rec if e else None):
+    prefer = e.rec if e else None
+    tail = _marked_clause(text, marker) if marker else None  # "the 1st is a sunday, let's do monday the 2nd instead"
+    mentions = find_mentions(tail, reader.candidates(), reader.view, reader.today, prefer=prefer) if tail else []
+    if not mentions:
+        mentions = find_mentions(text, reader.candidates(), reader.view, reader.today, prefer=prefer)
+    for m in mentions:
         if m.rec.values.get(m.field.name) == m.value or (said and _plain_words(m.matched) in said):
             continue
         reader.assign("change-of-mind", f"{marker or ''} {m.matched}".strip(), m.rec, m.field, m.value)
         found = True
     return found or bool(marker and _only_number(reader, text, marker))
+
+
+def _marked_clause(text: str, marker: str) -> str | None:
+    """The clause that says the change and what follows it, when clauses come before it ("oh wait, the 1st is a
+    sunday isn't it, let's do monday the 2nd instead" -> "let's do monday the 2nd instead"); None for one clause."""
+    at = text.lower().find(marker.lower())
+    if at <= 0:
+        return None
+    cut = max(text.rfind(p, 0, at) for p in (",", ";", ".", "!", "?", " but ", " so "))
+    return text[cut + 1:].strip() if cut > 0 else None
 
 
 def _only_number(reader: "TurnReader", text: str, marker: str) -> bool:
@@ -146,7 +161,7 @@ def special_request_rule(reader: "TurnReader", text: str) -> bool:
         if found:
             rec, f = targets[0]
             old = rec.values.get(f.name)
-            value = f"{old}; {found[1]}" if isinstance(old, str) and old and old != REFUSAL else found[1]
+            value = f"{old}; {found[1]}" if isinstance(old, str) and old and old not in (REFUSAL, "none") else found[1]
             reader.assign("special-request", found[0], rec, f, value)
             return True
     return False

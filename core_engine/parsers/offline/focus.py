@@ -41,6 +41,8 @@ _POSSESSIVE = re.compile(r"\b(?:its|their|his|her(?=\s+(?!and\b|or\b|for\b|on\b|
 _THERE = re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!^)\bthere\b"
                     r"(?!\s*(?:is|are|was|were|'s|'re)\b)", re.I)
 """A place in focus pointed at ("what's good to order there?"); not "is there", "there are", or a leading "there"."""
+_THAT_SUBJECT = re.compile(r"\b(does|is|can|will|would|did|was|has)\s+(?:that|this)\b(?!\s+(?:one|[a-z]+s?\s+(?:have|has|is|are)))",
+                           re.I)
 _SUBJECT = re.compile(r"\b(?:it|they|them|he|she|him|her)\b", re.I)
 
 _STATE_QUESTION = re.compile(
@@ -89,6 +91,23 @@ def row_focus_label(row: dict[str, Any]) -> str | None:
     return None
 
 
+def _pointed_row(reader: "TurnReader", question: str) -> tuple[str, str] | None:
+    """(the words, the row's name) when the question points at a row of the last multi-row report by its
+    place ("the first one", "the 2nd one", "the last one")."""
+    from .intents import choice_index  # late: intents imports this module's neighbours
+    reports = [a for a in reader.acts if a.get("act") == "report" and a.get("kind") == "kb"
+               and isinstance(a.get("result"), list) and len(a["result"]) >= 2]
+    if not reports or not _PLACE.search(question):
+        return None
+    rows = reports[-1]["result"]
+    pick = choice_index(_PLACE.search(question).group(0), len(rows))
+    label = row_focus_label(rows[pick[0]]) if pick is not None else None
+    return (_PLACE.search(question).group(0), label) if label else None
+
+
+_PLACE = re.compile(r"\bthe\s+(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)(?:\s+one)?\b", re.I)
+
+
 def focus(reader: "TurnReader") -> tuple[str, str] | None:
     """(what "it" refers to, where that came from) or None when nothing is clearly in focus."""
     for act in reversed(reader.acts):
@@ -126,6 +145,11 @@ def _held_row(reader: "TurnReader", rec: TaskRecord) -> str | None:
 
 def decontextualise(reader: "TurnReader", question: str) -> str:
     """Replace "it", "its", "this course" with the thing in focus, so the question stands alone."""
+    pointed = _pointed_row(reader, question)
+    if pointed is not None:  # "does the first one have a patio?": the first row the user was shown, by name
+        words, label = pointed
+        reader.note("focus", label, reason=f"'{words}' points at a row of the last search")
+        return question.replace(words, label, 1)
     found = focus(reader)
     if found is None:
         return question
@@ -137,6 +161,8 @@ def decontextualise(reader: "TurnReader", question: str) -> str:
         out = _POSSESSIVE.sub(f"{label}'s", question, count=1)
     if out == question:
         out = _SUBJECT.sub(label, question, count=1)
+    if out == question:  # "does that work for city bikes?": "that" as the subject of the question
+        out = _THAT_SUBJECT.sub(lambda m: f"{m.group(1)} {label}", question, count=1)
     if out == question:
         out = _THERE.sub(f"at {label}", question, count=1)  # "what's good to order there?"
     if out != question:

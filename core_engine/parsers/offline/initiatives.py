@@ -26,9 +26,17 @@ from .tasks import kwargs_text, literal, match_worksheet, open_worksheet
 if TYPE_CHECKING:
     from .parser import TurnReader
 
-_INTRO = re.compile(r"\b(?i:my\s+name\s+is|my\s+name's|this\s+is|i\s+am|i'm|call\s+me)\s+"
+_INTRO = re.compile(r"\b(?i:my\s+name\s+is|my\s+name's|(?<![a-z] )name's|(?<![a-z] )the\s+name's|the\s+name\s+is|"
+                    r"this\s+is|i\s+am|i'm|call\s+me)\s+"
                     r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){0,3})\b")
 
+
+_FAMILY_NAME = re.compile(r"\s*(?:,\s*)?(?:and\s+)?(?i:my\s+)?(?i:surname|last\s+name|family\s+name)(?:'s|\s+is)?\s+"
+                          r"(?P<family>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+)?)\b")
+"""The family name told apart, right after a first name: "My name's Priya and my surname is Natarajan"."""
+_GREETING_LEFT = re.compile(r"^(?i:(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+(?:there|all|everyone|folks|team))?"
+                            r"\b)?[\s,.!]*(?i:(?:and|but|so)\s+)?")
+"""What is left of a greeting once the introduction inside it is taken out ("Hi there. <intro>. I think...")."""
 
 _HERE = re.compile(r"(?:^|(?<=[,.!;]\s)|(?<=[,.!;]))\s*(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})\s+"
                    r"(?:here|speaking)\b")
@@ -39,8 +47,9 @@ def introduction(reader: "TurnReader", text: str) -> str:
     """Fill a name field from "my name is X" (or "X here") inside a longer turn; return the turn without it."""
     m = _INTRO.search(text) or _HERE.search(text)
     e = reader.expect
-    if m is None or (e is not None and e.act == "ask" and len(text.split()) <= len(m.group(0).split()) + 1):
-        return text  # a turn that is only the introduction answers the question asked
+    if m is None or (e is not None and e.act == "ask" and len(text.split()) <= len(m.group(0).split()) + 1
+                     and reader.view.kind_of(e.field) == "str"):
+        return text  # a turn that is only the introduction answers the text question asked (a name, read there)
     targets = [(r, f) for r in reader.view.live_records() for f in reader.view.input_fields(r)
                if reader.view.kind_of(f) == "str" and shape(f) == "name"
                and (reader.view.unfilled(r, f) or r.values.get(f.name) == REFUSAL)]
@@ -53,13 +62,18 @@ def introduction(reader: "TurnReader", text: str) -> str:
     if e is not None and e.act == "ask" and e.rec.var == rec.var and reader.view.kind_of(e.field) == "str" \
             and reader.answers.multi_fill(text, e.rec, e.field):
         return text  # "My name is Roger, ID rogerc, email ...": several answers, read together below
-    reader.assign("introduction", m.group(0), rec, f, m.group("name"))
+    name, end = m.group("name"), m.end()
+    family = _FAMILY_NAME.match(text, end)
+    if family is not None and len(name.split()) == 1:  # "my name's Priya and my surname is Natarajan"
+        name, end = f"{name} {family.group('family')}", family.end()
+    reader.assign("introduction", text[m.start():end], rec, f, name)
     if reader.expect is not None and reader.expect.field.name == f.name and reader.expect.rec.var == rec.var:
         reader.answered = True
     reader.introduced = True
-    rest = (text[: m.start()] + " " + text[m.end():]).strip()
-    rest = re.sub(r"^(?:(?:hi|hello|hey)\b)?[\s,.!]*(?:and\s+|but\s+|so\s+)?", "", rest, flags=re.I)
-    return rest.strip()
+    rest = (text[: m.start()] + " " + text[end:]).strip()
+    rest = _GREETING_LEFT.sub("", rest)
+    rest = re.sub(r"\s+([.,!?;])(?:\s*[.,!?;])*", r"\1", rest)  # "there. . I think" -> the pieces joined cleanly
+    return rest.strip(" ,;")
 
 
 def other_fields(reader: "TurnReader", text: str) -> bool:
@@ -172,6 +186,9 @@ def unopened_fields(reader: "TurnReader", text: str) -> bool:
 
 def new_task(reader: "TurnReader", text: str) -> bool:
     """A finished task described again opens a second record of its worksheet."""
+    yn = yes_no(text)
+    if yn is not None and yn[0]:
+        return False  # "yes please book" once it is done: agreeing with what was done, not asking for another
     nested = reader.spec.nested_worksheet_names()
     bag = Bag.of(text)
     for ws in reader.spec.task_worksheets():

@@ -124,7 +124,7 @@ _REFUSAL = re.compile(
     # the thing is not at hand: "I can't find it anywhere", "I never set up a PIN", "I lost it"
     # ("can't find my credits", "I never received my refund", "I lost my card" describe a problem: not these)
     r"\b(?:can't|cannot|can\s+not|couldn't)\s+find\s+(?:it|them|mine)\b|"
-    r"\bnever\s+(?:set\s+up|had|created|made)\s+(?:a|an|one|it|any)\b|"
+    r"\bnever\s+(?:set\s+up|set|had|created|made|got|chose|picked|been\s+given)\s+(?:a|an|one|it|any)\b|"
     r"\blost\s+(?:it|them)\b|\bno\s+longer\s+have\s+(?:it|them|one|that)\b|\bhaven't\s+got\s+(?:it|one|them)\b",
     re.I)
 _EXPLICIT_REFUSAL = re.compile(
@@ -133,6 +133,7 @@ _EXPLICIT_REFUSAL = re.compile(
     r"\b(?:can't|cannot|can\s+not)\s+(?:say|tell|share)\b|"
     r"\b(?:don't|do\s+not|dont)\s+(?:want|wish|like)\s+to\s+(?:say|share|tell|give|answer|provide|disclose|reveal)\b|"
     r"\bnone\s+of\s+your\s+business\b|"
+    r"\b(?:not|never)\s+(?:giving|sharing|telling|saying)\s+(?:that|it|this|them|you|out|my)\b|"
     # "I'm not comfortable giving out secret words", "I'm not willing to share that"
     r"\bnot\s+(?:comfortable|happy|willing)\s+(?:with\s+)?(?:to\s+)?(?:giv|shar|say|tell|answer|provid|disclos|"
     r"reveal)\w*\b|"
@@ -160,7 +161,7 @@ _PLEA = re.compile(r"^(?:(?:so|and|please|hi|hello|hey)[,\s]+)*(?:(?:can|could|w
 
 
 _REQUEST_ONLY = re.compile(
-    r"^(?:(?:hi|hello|hey|so|yes|ok|okay)[,!.\s]+)*(?:i\s+(?:need|want|would\s+like|'d\s+like)|i'?m\s+(?:calling|writing|"
+    r"^(?:(?:hi|hello|hey|so|yes|ok|okay)[,!.\s]+)*(?:i\s+(?:need|want|would\s+like)|i\s*'d\s+like|i'?m\s+(?:calling|writing|"
     r"here)|i\s+am\s+(?:calling|writing|here))\s+(?:to|about)\s+(?:report|file|make|submit|open|start|raise|log)?"
     r"[^.!?]{0,40}[.!?]*$", re.I)
 
@@ -270,7 +271,15 @@ def special_request(text: str) -> tuple[str, str] | None:
     m = _OCCASION.match(body)
     if m:  # "it's our anniversary": the occasion is what the place should know
         return m.group(0), body
+    m = _WE_NEED.match(body)
+    if m:  # "oh and we'll need a high chair for the baby": the thing needed
+        return body[: m.start("what")].strip(), m.group("what").strip()
     return None
+
+
+_WE_NEED = re.compile(r"^(?:(?:and|also|oh|please|great|ok|okay|perfect|btw|by\s+the\s+way)[,.!\s]+)*(?:we|i)"
+                      r"(?:'ll|\s+will|'d|\s+would)?\s+(?:also\s+)?(?:need|require)\s+"
+                      r"(?P<what>(?:an?|some|the)\s+.+)$", re.I)
 
 
 _OCCASION = re.compile(r"^(?:(?:oh|and|also|btw|by\s+the\s+way)[,\s]+)*(?:it'?s|its|it\s+is)\s+(?:our|my|his|her|"

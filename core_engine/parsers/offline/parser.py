@@ -40,14 +40,22 @@ from ...dialogue.state import TaskRecord, ref_target
 from ..base import ParseContext, ParseResult
 from .edits import change_rule, same_as_rule, special_request_rule
 from .focus import decontextualise, is_bare_request, narrow_previous, state_question
-from .kb_rows.items import item_request, named_answer
+from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .parts.addresses import address_answer, address_beside
 from .parts.colours import rest_of_answer
 from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
+from .bool_mentions import second_flag
+from .parts.described import described_parts
+from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
+                              typed_elsewhere)
+from .words.spelling import respelled
+from .task_values import task_by_values
 from .parts.labelled import labelled_parts
+from .parts.labelled_turn import labelled_turn
+from .parts.proper_names import proper_name_answer, proper_name_in_opening, when_in_opening
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
 from .openings import task_by_reference
@@ -62,7 +70,8 @@ from .kb_rows.requests import row_request
 from .kb_rows.choices import accept_proposal, choose_row
 from .clause_options import clause_options
 from .corrections import correction_rule
-from .words.semantic import control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task
+from .words.semantic import (control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task,
+                             task_already_open)
 from .slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
 from .tasks import describe_task, literal, predicted_answer, search_query, several_codes
@@ -131,6 +140,7 @@ class TurnReader:
         self.state = ctx.state
         self.today = ctx.today
         self.text = as_stored(self.text, self.vocabulary, ctx.kb)  # "cs161" -> "CS 161" when the KB writes it so
+        self.text, self.respelled = respelled(self.text, ctx.spec)  # "cancle my lesson": the spec's own word
         self.view = StateView(ctx.spec, ctx.state)
         self.acts: list[dict[str, Any]] = list(ctx.state.last_acts or [])
         self.lines: list[str] = []
@@ -196,6 +206,8 @@ class TurnReader:
     # ------------------------------------------------------------ the rules, in order
     def run(self) -> None:
         self._read()
+        proper_name_in_opening(self, self.text)  # "it's a Gazelle e-bike": the make, in the record opened
+        when_in_opening(self, self.text)  # "my scores were sent in June": when, in the record opened
         self._confirm_last()
 
     def _confirm_last(self) -> None:
@@ -228,12 +240,14 @@ class TurnReader:
             return
         for rule in (self._small_talk, self._reference, self._switch, self._choose, self._lists, self._correction, self._refusal,
                      self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
-                     self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request, self._question,
+                     self._labelled_turn, self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
-                     self._unopened, self._catch_all, self._search):
+                     self._unopened, self._catch_all, self._by_values, self._search):
             if rule(rest):
                 return
         if not self.lines and not self.rules and semantic_control(self, rest):
+            return
+        if not self.lines and not self.rules and task_already_open(self, rest):
             return
         if not self.lines and not any(r["rule"].endswith("-uncertain") for r in self.rules):
             self.note("no-match", rest, reason="nothing in the turn was understood; the agent says so")
@@ -278,7 +292,11 @@ class TurnReader:
         kind = self.view.kind_of(e.field)
         if e.act not in ("confirm", "more") and kind not in ("bool", "confirm"):
             return text
-        yn = yes_no(text) or ((False, text, "") if e.act == "more" and closing(text) else None)
+        single = text.strip(" .!").lower()
+        yn = yes_no(text) or ((single == "y", text, "") if single in ("y", "n") else None) or \
+            ((False, text, "") if e.act == "more" and closing(text) else None) or \
+            ((True, text, "") if (e.act == "confirm" or kind == "confirm") and
+             (_DO_IT.match(text) or (_LOOKS_RIGHT.search(text) and not negations(text))) else None)
         if yn is None:
             return text
         value, words, rest = yn
@@ -301,6 +319,7 @@ class TurnReader:
             self.assign("answer-yes-no", words, e.rec, e.field, value, confirm_field=True)
         else:
             self.assign("answer-yes-no", words, e.rec, e.field, value)
+            rest = second_flag(self, e.rec, e.field, rest)  # "yes it has one, and no, it doesn't clash"
         self.answered = True
         return rest
 
@@ -357,12 +376,23 @@ class TurnReader:
         self.emit("search", ", ".join(sorted(terms)), f"answer({literal(query)})")
         return True
 
+    def _labelled_turn(self, text: str) -> bool:
+        return labelled_turn(self, text)
+
+    def _by_values(self, text: str) -> bool:
+        return task_by_values(self, text)
+
     def _catch_all(self, text: str) -> bool:
         """An answer that names none of the options, to a question with an "Other(s)" option: that option, and
         the words go to the record's description field ("I just need to know how to do it")."""
         e = self.expect
+        yn = yes_no(text)
+        if yn is not None and not yn[0] and yn[2].strip(" .!,"):
+            text = yn[2]  # "sorry no, it's a guitar case": the no is to the options offered, the rest says what
+        elif yn is not None:
+            return False
         if e is None or e.act != "ask" or self.answered or self.view.kind_of(e.field) != "Enum" \
-                or len(text.split()) < 3 or is_question(text) or yes_no(text):
+                or len(text.split()) < 3 or is_question(text):
             return False
         other = next((v for v in e.field.enum_names if stem(v.split()[0]) in ("other", "els")), None)
         if other is None:
@@ -453,8 +483,8 @@ class TurnReader:
         if e is None or e.act != "ask" or self.answered:
             return False
         kind = self.view.kind_of(e.field)
-        if kind == "Enum" and _asks_about_world(text):
-            return False  # "what's the deadline to drop a course?" asks the KB; it does not choose the option
+        if kind == "Enum" and (_asks_about_world(text) or _ASKS_ABOUT_IT.match(text)):
+            return False  # "what's the deadline to drop a course?", "does that work for city bikes?" ask the KB
         if kind == "Enum" and describe_task(self, text, e.rec, e.field):
             self.answered = True
             self._extras(text, e.rec)
@@ -482,6 +512,12 @@ class TurnReader:
             yn = yes_no(text)
             if not text.strip(" .!?") or is_question(text) or _SEARCH_START.match(text) or (yn and not yn[2]):
                 return False  # a bare "yes" names no row; questions and searches are read below
+            if yn and not [w for w in content_stems(yn[2]) if w not in HEDGES and w not in AGREEING]:
+                return False  # "yep that's right", "yes confirm": an agreement, no words to search for
+            if typed_elsewhere(self, yn[2] if yn else text, e) or name_elsewhere(self, text) \
+                    or option_elsewhere(self, text):
+                self.answered = True
+                return True  # "it's 0798765432", "Priya Nair", "standard": values for other fields, not a search
             extras = self._extras(text, e.rec)
             rejected = [n.words for n in negations(text) if find_dates(n.what, self.today) or find_times(n.what)]
             query = search_query(text, said_texts(extras) + rejected, set())
@@ -524,6 +560,11 @@ class TurnReader:
                      if m.field.name not in taken]
         for m in mentions:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
+        bare_flag(self, text, rec, taken)
+        named = [(f, n) for _r, f in candidates if self.view.kind_of(f) == "str" and shape(f) == "short"
+                 and f.name not in taken for n in [proper_name_answer(self, text, f)] if n]
+        if len(named) == 1:  # "it's a city bike, a Brompton" to the kind asked: the make beside it
+            self.assign("proper-name", named[0][1], rec, named[0][0], named[0][1])
         return mentions
 
     # ------------------------------------------------------------ questions and searches
@@ -535,6 +576,8 @@ class TurnReader:
             return False  # "I want to know if I can return early" describes the problem the field asks for
         if asked and all(plea(q) for q in question_sentences(text)) and not _SEARCH_START.match(text):
             return False
+        if asked and _MAY_I.match(text) and requested_values(self, text):
+            return True  # "could she be picked up from 14 Elm Grove please?": the values asked for, not the KB
         target = self._row_target(text, asked is not None)
         if not asked and target is None and not (_LOOKING_FOR.match(text) and self.ctx.kb is not None and (
                 e is None or self.view.kind_of(e.field) in ("Enum", "row"))):  # never a text field's answer
@@ -550,6 +593,9 @@ class TurnReader:
                 if m.rec.values.get(m.field.name) != m.value:
                     self.assign("extra-value", m.matched, m.rec, m.field, m.value)
             query = search_query(text, said_texts(mentions), set())
+            if query and mentions and len(content_stems(query)) <= 2 and self.ctx.kb is not None \
+                    and not self.vocabulary.found_in(query, self.ctx.kb):
+                query = None  # "can I drop it at 7:45 on the 18th?": the values were the point, not a search
             if query:
                 self.emit("question-fills-field", self.row_words or asked or text,
                           f"{rec.var}.{f.name} = answer({literal(query)})")
@@ -574,6 +620,8 @@ class TurnReader:
     def _row_target(self, text: str, asked: bool) -> tuple[TaskRecord, Field] | None:
         """A field holding a KB row that this question searches for (e.g. the restaurant to book)."""
         e = self.expect
+        if asked and _POINTED_ROW.search(text) and self.state.kb_records():
+            return None  # "does the first one have a patio?": a question about a row shown, not a new search
         if e is not None and self.view.kind_of(e.field) == "row" and asked:
             return e.rec, e.field
         searching = _SEARCH_START.match(text) is not None
@@ -620,8 +668,9 @@ class TurnReader:
 
     def _problem(self, text: str) -> bool:
         """An opening that tells what happened fills the record's free-text field for it."""
-        if self.expect is not None or (self.lines and not self.introduced) or len(text.split()) < 4 \
-                or labelled_only(self, text):
+        asked_and_told = self.introduced and self.answered  # "Hi, this is Greg Haines, someone charged my card"
+        if (self.expect is not None and not asked_and_told) or (self.lines and not self.introduced) \
+                or len(text.split()) < 4 or labelled_only(self, text):
             return False
         for rec in self.view.live_records():
             if rec.parent is not None:
@@ -657,14 +706,34 @@ class TurnReader:
                 self.assign("labelled-part", piece, e.rec, f, value)
             self.answered = True
             return True
+        parts = described_parts(self, text, e.rec, e.field)
+        if parts:  # "mother's maiden name is Walsh and my first pet was a cat named Pepper"
+            for f, value, piece in parts:
+                self.assign("described-part", piece, e.rec, f, value)
+            self.answered = True
+            return True
         several = self.answers.multi_fill(text, e.rec, e.field)
         if several:
             for f, value, piece in several:
                 self.assign("multi-value", piece, e.rec, f, value)
             self.answered = True
             return True
+        if shape(e.field) in ("short", "name") and typed_elsewhere(self, text, e):
+            return True
+        named = proper_name_answer(self, text, e.field) if shape(e.field) == "short" else None
+        if named is not None:  # "great, it's a city bike, a Brompton": the make, and the kind beside it
+            self.assign("proper-name", named, e.rec, e.field, named)
+            self.answered = True
+            self._extras(text, e.rec, answered=named)
+            return True
         value = self.value_for(e.field, text)
         if value is None:
+            return False
+        if shape(e.field) == "short" and code_value(str(value)) is None and names_for(self, e.field) \
+                and not said_names(self, e.field, str(value)):
+            # "Dana Whitfield" or "looks right to me" to "the course code or title": the field names rows of the
+            # KB and the words name none of them, nor look like a code: not taken (the other rules may read them)
+            self.note("not-a-row-name", text, field=e.field.name, reason="names no row of the KB the field names")
             return False
         if shape(e.field) == "text":
             self.assign("free-text", text, e.rec, e.field, value, type="str", shape="text")
@@ -696,7 +765,32 @@ class TurnReader:
                 clause_options(self, text, e.rec, [str(value), *(m.matched for m in extras)])
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
+        bare_flag(self, text, e.rec, {m.field.name for m in extras})
         return True
+
+
+_DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|all\s+right|right|great|perfect|fine|"
+                    r"good|cool|so)[,.!\s]+)*(?:please\s+)?(?:submit|send|book|file|place|confirm|finali[sz]e|process|"
+                    r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it)(?:\s+(?:it|that|this|them|the\s+\w+))?"
+                    r"(?:[,\s]+(?:now|please|then|thanks|thank\s+you))*[.!]*$", re.I)
+"""What the user says to a summary to have it done ("now submit", "ok, send it please"): a yes to the confirmation."""
+_LOOKS_RIGHT = re.compile(r"^\W*(?:(?:that|this|it|everything|all\s+that|that\s+all|it\s+all)\s+)?(?:all\s+)?"
+                          r"(?:looks|sounds|seems|is)\s+(?:all\s+)?(?:good|great|perfect|right|fine|correct|spot\s+on|lovely)\b",
+                          re.I)
+"""A summary agreed to in other words ("that all looks perfect, thank you!"): a yes to the confirmation."""
+_POINTED_ROW = re.compile(r"\b(?:the\s+(?:first|second|third|fourth|fifth|last|top|other)(?:\s+one)?|that\s+one|"
+                          r"this\s+one|number\s+\d|option\s+\d|#\d)\b", re.I)
+"""A question pointing at a row the user was shown ("does the second one have parking?")."""
+
+
+_ASKS_ABOUT_IT = re.compile(r"^\W*(?:(?:and|but|so|ok|okay|hmm)[,\s]+)*(?:does|do|is|are|will|would|can|could)\s+"
+                            r"(?:that|it|this|they|those|these|the\s+\w+)\s+(?:\w+\s+){0,4}?\w+.*\?\s*$", re.I)
+"""A question about the thing in focus ("does that work for city bikes?"): asked of the KB, not an answer."""
+_MAY_I = re.compile(r"^\W*(?:(?:and|also|oh|ok|okay|so|then)[,\s]+)*(?:could|can|would|will|may)\s+(?:i|we|you|she|he|they|"
+                    r"it|my|our|the\s+\w+)\b|^\W*(?:is|would)\s+it\s+(?:be\s+)?(?:possible|ok(?:ay)?|fine|alright)\b|"
+                    r"^\W*(?:would|will|does|do|how\s+about|what\s+about)\b.*\b(?:suit|work|do|be\s+(?:ok(?:ay)?|fine|possible|"
+                    r"alright|free))\W*(?:you|for\s+you)?\W*$", re.I)
+"""A request phrased as a question ("could she be picked up from ...?", "is it possible to come at 5?")."""
 
 
 def _asks_about_world(text: str) -> bool:

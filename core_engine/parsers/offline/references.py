@@ -13,22 +13,32 @@ from ...spec.model import Field
 
 _DESCRIBED_REFERENCE = re.compile(r"\b(?P<letters>[A-Z]{1,6})(?P<sep>[-/]?)(?P<digits>\d{3,})\b")
 """An example reference in a field's texts: "Your order number, like HK-1234"."""
-_TOKEN = re.compile(r"(?<![\w-])[A-Za-z]{0,6}[-/]?\d{3,}(?![\w-])")
+_TOKEN = re.compile(r"(?<![\w-])[A-Za-z]{0,6}(?:[-/]|\s(?=\d))?\d{3,}(?![\w-])")
 
 
 def reference_shapes(f: Field) -> list[re.Pattern[str]]:
     """The shapes of the example references a field's description and examples give: the same letters, the
     same separator (or none) and as many digits ("HK-1234" fits "HK-4471" and "hk4471", not "HK-44")."""
-    return [re.compile(rf"{re.escape(m.group('letters'))}{re.escape(m.group('sep'))}?\d{{{len(m.group('digits'))}}}",
-                       re.I)
+    return [re.compile(rf"(?P<letters>{re.escape(m.group('letters'))})(?:{re.escape(m.group('sep'))}|\s)?"
+                       rf"(?P<digits>\d{{{len(m.group('digits'))}}})", re.I)
             for text in (f.description, *f.examples) for m in _DESCRIBED_REFERENCE.finditer(text)]
+
+
+def _separator(f: Field) -> str:
+    m = next((m for text in (f.description, *f.examples) for m in _DESCRIBED_REFERENCE.finditer(text)), None)
+    return m.group("sep") if m else ""
 
 
 def shaped_reference(f: Field, text: str) -> str | None:
     """The one token of `text` that fits the shape of the field's example reference, as typed; None when the
     field shows no example, or when no token or several different ones fit."""
     shapes = reference_shapes(f)
-    fits = {t for t in (m.group(0) for m in _TOKEN.finditer(text)) if any(s.fullmatch(t) for s in shapes)}
+    fits = set()
+    for token in (m.group(0) for m in _TOKEN.finditer(text)):
+        for shape in shapes:
+            m = shape.fullmatch(token)
+            if m:  # written the example's way: "BK 2290" or "bk2290" for "like BK-2041" is "BK-2290"
+                fits.add(f"{m.group('letters').upper()}{_separator(f)}{m.group('digits')}")
     return fits.pop() if len(fits) == 1 else None
 
 

@@ -20,7 +20,7 @@ from ...spec.model import Field, Spec, Worksheet, parse_type
 from ...dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 from ...spec.values import is_empty
 from .bool_mentions import bool_mentions
-from .words.counts import head_count, people_sum_span
+from .words.counts import couple_plus_span, head_count, people_sum_span
 from .words.negation import without_negated
 from .words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
 from .kb_rows.items import field_row_names
@@ -277,8 +277,13 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     add(dates, [c for c in strs if shape(c[1]) == "date" and field_mention(c[1], bag)[0] > 0], "date",
         lambda s: s.value)
     add(times, of_kind("time"), "time")
+    from .words.answers import asks_when, when_spans  # late: answers imports this module
+    whens = [c for c in strs if asks_when(c[1])]
+    if whens:  # "my AP scores were sent in June": the part that says when, for the one field asking when
+        add(when_spans(text), whens, "when")
     taken.extend(dates + times + find_codes(text))
-    group = people_sum_span(text, free(find_numbers(text), taken))
+    group = people_sum_span(text, free(find_numbers(text), taken)) or \
+        couple_plus_span(text, free(find_numbers(text), taken))  # "my wife and I plus our 3 kids"
     crowd = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
     if group and len(crowd) == 1:  # "for 2 adults and 2 kids": one party of 4
         out.append(Mention(crowd[0][0], crowd[0][1], group[0], text[group[1]:group[2]], "people summed"))
@@ -288,6 +293,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     for span in free(find_numbers(text), taken):
         if span.start < spent_upto:
             continue  # the pence of "ninety two pounds forty"
+        if re.fullmatch(r"0\d{6,}", span.text):
+            continue  # "07788990": a long identifier written with its leading zero (a meter may show "04512")
         after = _after_words(text, span, 2)
         increment = bool(after) and after[0] in _INCREMENT
         near = {stem(w) for w in after}

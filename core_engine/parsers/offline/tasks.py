@@ -35,7 +35,8 @@ BOOKING_WORDS = {stem(w) for w in ("table", "reservation", "booking", "book", "p
 """Everyday words that ask for a booking rather than say what to search for."""
 
 
-_SMALL_TALK = {stem(w) for w in ("good", "morning", "afternoon", "evening", "day", "thank", "thanks", "hello", "hi",
+_SMALL_TALK = {stem(w) for w in ("yes", "yeah", "yep", "yup", "sure", "ok", "okay",
+                                  "good", "morning", "afternoon", "evening", "day", "thank", "thanks", "hello", "hi",
                                   "hey", "make", "new", "schedule", "set", "arrange", "ok", "okay")}
 """Greetings and request verbs: a turn left with only these asks for the task, it searches for nothing."""
 
@@ -164,6 +165,13 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
             if deeper and set(deeper) - set(said):
                 found = match_worksheet(reader, bag, ws, dict(root.values), [], root, start, spent=spent,
                                         hints={**hints, **deeper})
+        said = {w for _v, _p, ws_ in found.items.values() for w in ws_ if isinstance(w, str)}
+        if found.items and len(said) == 1 and rec is None:
+            from .words.semantic import lexical_overruled  # late: the semantic rules import this module
+            overruled = lexical_overruled(reader, text, found.plain())
+            if overruled is not None:  # one word chose the option; the whole turn clearly means another
+                reader.note("lexical-overruled", next(iter(said)), **overruled)
+                return False
         for name, (text_value, _plain, words) in found.items.items():
             rule = "answer-to-ask" if start is not None and name == start.name else "task-description"
             reader.emit(rule, " ".join(words), f"{root.var}.{name} = {text_value}")
@@ -331,6 +339,11 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     for m in mentions:
         kwargs[m.field.name] = literal(m.value)
         matched.append(m.matched)
+    party = _party_of(reader, ws, text, kwargs, [m for m in mentions])
+    if party is not None:  # "a table for two tonight at 8": the count of people after "for"
+        f, value, words = party
+        kwargs[f.name] = literal(value)
+        matched.append(words)
     from .kb_rows.items import item_values
     from .openings import opening_values, proposed_row  # late: they use this module's helpers
 
@@ -360,9 +373,12 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
             {stem(w) for t in named for w in t.split()}
         taught = bag.hits(task_text_stems(reader, ws) - {stem(w) for t in named for w in t.split()})
         asked = re.sub(r"(?i)\b(?:" + "|".join(map(re.escape, taught)) + r")\b", " ", text) if taught else text
+        # the row field's own words ("a service for my bike" to a `service` field) name what is asked, not which
+        row_words = {stem(w) for w in re.findall(r"[a-z]+", rows[0].name.lower())} | \
+            {stem(w.lower()) for w in re.findall(r"[A-Z][a-z]+", parse_type(rows[0].type).base)}
         query = " ".join(sorted(named, key=text.lower().find)) if long_turn else \
             search_query(asked, said_texts(mentions) + spent + names,  # the task's taught words ask for the task
-                         set(bag.hits(BOOKING_WORDS | task_words(ws) | own)))
+                         set(bag.hits(BOOKING_WORDS | task_words(ws) | own | row_words)))
         if query:
             kwargs[rows[0].name] = f"answer({literal(query)})"
             matched.append(query)
@@ -370,7 +386,8 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         reader.emit(rule, " ".join(matched) or bag.text, f"{var} = {ws.name}({kwargs_text(kwargs)})")
 
 
-_ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take)\s+(?:her|him|them|it|that\s+one|this\s+one)\b", re.I)
+_ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take|do|get|reserve)\s+(?:me\s+)?(?:her|him|them|it|that|this)"
+                          r"(?:\s+one)?\b(?!\s+(?:is|was|are|for\s+me\s+to))", re.I)
 
 
 _THERE = re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)\bthere\b(?!\s*(?:is|are|was|were|'s|'re)\b)",
@@ -398,6 +415,27 @@ def pronoun_row(reader: "TurnReader", text: str) -> str | None:
     return None
 
 
+_FOR_COUNT = re.compile(r"\bfor\s+(?P<n>two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\b"
+                        r"(?!\s*(?:[:.]\d|am\b|pm\b|o'?clock|hours?|nights?|days?|weeks?|months?|minutes?|years?|"
+                        r"dollars?|euros?|pounds?|bucks|%|\$))", re.I)
+
+
+def _party_of(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
+              mentions: list[Any]) -> tuple[Field, int, str] | None:
+    """ "for two" in an opening, when the worksheet has one unfilled count-of-people field (by its name and
+    description words) and no value read so far took those words."""
+    from .words.answers import PEOPLE_STEMS
+    from .words.values import find_numbers
+    people = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "int"
+              and field_stems(f) & PEOPLE_STEMS and f.name not in kwargs]
+    m = _FOR_COUNT.search(text)
+    if len(people) != 1 or m is None or any(x.span is not None and x.span.start <= m.start("n") < x.span.end
+                                            for x in mentions if getattr(x, "span", None) is not None):
+        return None
+    spans = find_numbers(m.group("n"))
+    return (people[0], int(spans[0].value), m.group(0)) if spans else None
+
+
 def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None:
     """The search part of a request, without slot values; None when nothing is left to search for."""
     body = text
@@ -410,8 +448,12 @@ def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None
     body = re.sub(r"\b(?:for|at|on|in|with)(?:\s+(?:the|a|an|my|our))?\s*(?=[,.!?]|$)", "", body.strip()).strip(" ,.!?")
     phrase = search_phrase(body)
     words = [w for w in content_stems(phrase) if w not in BOOKING_WORDS | _SMALL_TALK | HEDGES
-             and w not in {stem(t) for t in task_words}]
+             and w not in {stem(t) for t in task_words} and not _NUMBER_WORD.fullmatch(w)]
     return phrase if words else None
+
+
+_NUMBER_WORD = re.compile(r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve", re.I)
+"""A number left over is a value not placed, never the words to search for ("for two" names no row)."""
 
 
 # ---------------------------------------------------------------- a value before its question

@@ -15,6 +15,7 @@ from ..intents import is_question
 from .items import _words, row_names
 from ..tasks import literal
 from ..words.match import HEDGES, STOPWORDS, words
+from ..words.values import MONTHS, WEEKDAYS
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -22,6 +23,11 @@ if TYPE_CHECKING:
 _CHANGE = re.compile(r"\b(?:instead|switch|swap|change|rather|actually|prefer)\b", re.I)
 _CHANGE_WORDS = {"instead", "switch", "swap", "change", "rather", "actually", "prefer", "pls", "hmm", "to", "can",
                  "take", "go", "with", "let", "lets", "let's", "i'll", "ill", "want", "ok", "okay", "oh"}
+
+
+_CALENDAR_WORDS = frozenset([*WEEKDAYS, *MONTHS, "today", "tomorrow", "tonight", "weekend", "noon", "midnight",
+                             "morning", "afternoon", "evening", "night"])
+"""Words of a date or time: said alone, they are the date or time, not a word of a row's name."""
 
 
 def named_row(reader: "TurnReader", text: str) -> str | None:
@@ -34,7 +40,7 @@ def named_row(reader: "TurnReader", text: str) -> str | None:
         return next(iter(whole))
     if whole:
         return None
-    said = set(words(text)) - STOPWORDS
+    said = set(words(text)) - STOPWORDS - _CALENDAR_WORDS  # "let's do monday instead" names no "Cafe Monday"
     owners: dict[str, set[str]] = {}
     for n, v in names.items():
         for w in n.split():

@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ....spec.model import Field, Worksheet, parse_type
-from ..words.match import Bag, best_enum, equalities, stem
+from ..words.match import initialism_enum, Bag, best_enum, equalities, stem
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 _ASKS_FOR = re.compile(
     r"\b(?:book|reserve|order|enrol+|register|sign\s+(?:me|us)\s+up|put\s+(?:me|us)\s+(?:down|in)|"
     r"(?:get|fit|squeeze)\s+(?:me|us)\s+(?:into|in)|i'?ll\s+(?:take|get|have|go\s+with)|"
-    r"(?:can|could|may)\s+(?:i|we)\s+(?:get|have|join|do)|(?:i|we)\s*(?:'d|would)\s+like|(?:i|we)\s+(?:want|need))\b",
+    r"(?:can|could|may)\s+(?:i|we)\s+(?:get|have|join|do)|(?:i|we)\s*(?:'d|would)\s+like|(?:i|we)\s+(?:want|need|wish)|"
+    r"(?:i|we)\s+(?:plan|hope|intend)\s+to\s+take|sign\s+up\s+for|i'?ll\s+take)\b",
     re.I)
 _WH = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|where|who|whom|whose|why|how|when|"
                  r"is\s+there|are\s+there|does|tell\s+me)\b", re.I)
@@ -175,8 +176,13 @@ def item_request(reader: "TurnReader", text: str) -> bool:
         return False
     ws, _slot, sub = found
     if any(r.status == "active" for r in reader.state.of_worksheet(ws.name)):
+        from ..lists.membership import enough_in_opening
         from ..lists.openings import named_items_opening  # late: the lists package imports this module
-        return e is None and named_items_opening(reader, text, sub, name_field(reader, sub))
+        before = len(reader.rules)
+        done = e is None and named_items_opening(reader, text, sub, name_field(reader, sub))
+        if done:
+            enough_in_opening(reader, text, before)
+        return done
     names = said_names(reader, name_field(reader, sub), text)
     if not names:
         return False
@@ -184,6 +190,8 @@ def item_request(reader: "TurnReader", text: str) -> bool:
     before = len(reader.rules)
     if not apply_reading(reader, ranked, text, "item-request"):
         return False
+    from ..lists.membership import enough_in_opening  # late: the lists package imports this module
+    enough_in_opening(reader, text, before)
     for r in reader.rules[before:]:
         if r.get("rule") == "item-request":
             r.pop("score", None), r.pop("runner_up", None), r.pop("runner_up_score", None)
@@ -281,6 +289,10 @@ def _list_of_items(reader: "TurnReader", ws: Worksheet) -> bool:
 _TIMES = re.compile(r"(?<![\w-])[x\u00d7]\s?(\d{1,3})\b|\b(\d{1,3})\s?[x\u00d7](?![\w-])", re.I)
 
 
+_THOSE_N = re.compile(r"\b(?:just|only)\s+(?:those|these|the)\s+(?:two|three|four|\d)\b|"
+                      r"\b(?:just|only)\s+(?:two|three|four)\s*[.!]*$", re.I)
+
+
 def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str]) -> dict[str, Any]:
     """The options one item's words give: enum values by their names or descriptions ("a drop-in session"),
     dates, times and labelled numbers, and a lone number for the item's one number field ("for two people")."""
@@ -289,11 +301,16 @@ def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str
     from ....dialogue.state import TaskRecord
 
     out: dict[str, Any] = {}
+    piece = _THOSE_N.sub(" ", piece)  # "just those two": how many items there are, not an option of one
     piece = _TIMES.sub(lambda m: f" {m.group(1) or m.group(2)} ", piece)  # "X x2", "2x X": a count
     bag = Bag.of(piece)
     for f in sub.fields:
         if f.kind == "input" and f.name not in skip and reader.view.kind_of(f) == "Enum":
             best = best_enum(f, bag)
+            short = None if best else initialism_enum(f, piece)  # "cr/nc"
+            if short is not None:
+                out[f.name] = short
+                piece = re.sub(r"[A-Za-z]+(?:/[A-Za-z]+)+", " ", piece)
             if best:
                 out[f.name] = best[0]
                 for word in re.findall(r"[a-z]+", best[0].lower()):  # "a single session" is no number

@@ -223,3 +223,33 @@ def _add(reader: "TurnReader", lst: ItemList, text: str) -> bool:
         reader.emit("list-add", said, f"{lst.rec.var}.{item.slot.name} = {lst.item_ws.name}({kwargs})")
     reader.answered = True
     return True
+
+
+_ENOUGH_SAID = re.compile(r"\b(?:just|only)\s+(?:those|these|the)\s+(?:two|three|four|\d)\b|"
+                          r"\b(?:just|only)\s+(?:two|three|four|\d)(?:\s+(?:ones?|of\s+them|[a-z]+s))?\s*[.!]*$|"
+                          r"\bthat'?s\s+(?:all|it|everything)\s*[.!]*$|\bno\s+more\b", re.I)
+"""An opening that names its items and says there are no others ("X for ..., and Y, ... Just those two.")."""
+
+
+def enough_in_opening(reader: "TurnReader", text: str, first_rule: int) -> None:
+    """After an opening that named the items: "just those two" says no to the next item, in the list record the
+    opening made (its gate, the yes/no field another field's predicate tests, set to False in the statement)."""
+    if not _ENOUGH_SAID.search(text):
+        return
+    for r in reader.rules[first_rule:]:
+        line = r.get("statement") or ""
+        for ws in reader.spec.task_worksheets():
+            m = re.search(rf"\b{re.escape(ws.name)}\((?P<args>.*)\)", line)
+            if m is None:
+                continue
+            given = set(re.findall(r"(\w+)=", m.group("args")))
+            gates = [f.name for f in ws.fields if f.kind == "input" and f.type == "bool" and f.name not in given
+                     and any(f.name in (g.predicate or "") for g in ws.fields)]
+            if not gates:
+                continue
+            new = line[:m.end("args")] + f", {gates[0]}=False" + line[m.end("args"):]
+            reader.lines = [new if x == line else x for x in reader.lines]
+            r["statement"] = new
+            reader.note("list-enough", _ENOUGH_SAID.search(text).group(0), field=gates[0],
+                        reason="the opening named its items and said there are no others")
+            return

@@ -19,7 +19,7 @@ from .records import ORDINAL, Item, ItemList, by_ordinal, item_lists, list_of, l
 if TYPE_CHECKING:
     from ..parser import TurnReader
 
-_EVERY = re.compile(r"\b(?:both(?:\s+of\s+them)?|each(?:\s+of\s+them)?|every\s+one|all\s+of\s+them|"
+_EVERY = re.compile(r"\b(?:both(?:\s+of\s+them)?|each(?:\s+of\s+them|\s+one)?|every\s+one|all\s+of\s+them|"
                     r"all(?:\s+(?:two|three|four|five))?|the\s+(?:two|three|four|\d)\s+of\s+them|for\s+all)\b", re.I)
 _SAME = re.compile(r"\b(?:same|ditto)(?:\s+(?:again|options?|thing|settings?|deal))?\s+(?:for|with)\b|"
                    r"\bsame\s+(?:options|settings|choices|details|again)\b", re.I)

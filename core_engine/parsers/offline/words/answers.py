@@ -22,7 +22,7 @@ from ....spec.values import coerce_value, match_enum
 from .counts import head_count, people_sum
 from .durations import converted_duration, field_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
-from .match import Bag, best_enum, field_mention, field_stems, stem
+from .match import Bag, best_enum, content_stems, initialism_enum, field_mention, field_stems, same_word, stem
 from .months import is_month_field, month_answer
 from .thing_names import thing_name
 from .money import is_money, with_minor_units
@@ -51,11 +51,39 @@ _MONTH_WORDS = (r"january|february|march|april|may(?!\s+(?:i|we|you|they|he|she|
 _WHEN_SPAN = re.compile(
     r"\b(?:(?:early|mid|late|end\s+of|beginning\s+of|start\s+of|the\s+end\s+of)[\s-]+)?(?:" + _MONTH_WORDS + r")\b"
     r"(?:\s+\d{1,2}(?:st|nd|rd|th)?\b)?(?:,?\s+\d{4})?|"
-    r"\b(?:last|this\s+past)\s+(?:week|month|year)\b|"
+    r"\b(?:last|this\s+past|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter|semester|term|quarter)\b|"
+    r"\b(?:in\s+)?(?:the\s+)?(?:spring|summer|autumn|fall|winter)(?:\s+of)?\s+\d{4}\b|"
     r"\b(?:\d+|a|an|one|two|three|four|five|six|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?|years?)\s+ago\b",
     re.I)
 """The part of a long answer that says when: "mid-may", "last month", "three weeks ago" (kept as typed)."""
 
+
+
+def _without_dates(text: str, today: Any) -> str:
+    for span in sorted(find_dates(text, today), key=lambda d: -d.start):
+        text = text[:span.start] + " " + text[span.end:]
+    return text
+
+
+_AGREE_STEMS = frozenset(stem(w) for w in """right correct good fine sure confirm confirmed perfect great ok okay
+exactly absolutely definitely cool true please thanks that's it's is all everything""".split())
+_ACTION_ONLY = re.compile(r"\W*(?:ok(?:ay)?[,\s]+)?(?:please\s+)?(?:submit|send|confirm|book|proceed|finish|done|cancel|"
+                          r"stop|go\s+ahead|do\s+it)(?:\s+(?:it|that|this|them|now|please))*\W*", re.I)
+_ACTION_ONLY = re.compile(_ACTION_ONLY.pattern + "$", re.I)
+"""A turn that only says what to do ("send", "submit it now")."""
+_NOTHING_MORE = re.compile(r"\W*(?:no|nope|nah|nothing|none|not\s+really|all\s+good|that'?s\s+(?:all|it|everything)|"
+                           r"that\s+is\s+(?:all|it|everything))(?:[\s,.!]+(?:else|to\s+add|more|at\s+all|"
+                           r"really|for\s+now|thanks|thank\s+you|that'?s\s+(?:all|it)|i\s+think|from\s+me))*[\s.!]*",
+                           re.I)
+"""A whole answer that says there is nothing (more) to tell, to a free-text question."""
+_TIMEISH = re.compile(r"\b(?:ago|before|after|since|during|last|early|late|yesterday|today|tonight|tomorrow|week|weeks|"
+                      r"month|months|year|years|day|days|semester|term|quarter|spring|summer|autumn|fall|winter|"
+                      r"morning|afternoon|evening|night|recently|while|soon|\d{4}|\d{1,2}(?:st|nd|rd|th)|"
+                      + _MONTH_WORDS + r")\b", re.I)
+"""Any word that says when, in an answer to a field that asks when."""
+_DECLINING = re.compile(r"^\W*(?:(?:hmm+|hm|um+|uh+|well|ok|okay|oh|ah)[,.!\s]+)*(?:no|nope|nah|not|nothing|none|never)\b(?!\.)",
+                        re.I)
+"""A turn that starts by declining ("no more of those", "nothing else", "not that one")."""
 
 class AnswerReader:
     """Values of fields read from text; knows the spec and today, not the turn."""
@@ -119,8 +147,17 @@ class AnswerReader:
         if kind == "list":
             return self.list_value(f, text)
         if kind == "str":
+            if shape(f) == "text" and _NOTHING_MORE.fullmatch(text.strip()):
+                return "none"  # "nothing else", "no thanks" to "anything to add?": the answer is none, not those words
             if bare_yes_no(text) and (shape(f) != "text" or yes_no(text)[0]):  # type: ignore[index]
                 return None  # "yes" / "ok" is never a name or a value; a bare "no" to free text says "nothing"
+            yn = yes_no(text)
+            if shape(f) != "text" and yn is not None and yn[0] and not (set(content_stems(yn[2])) - _AGREE_STEMS):
+                return None  # "yes is correct", "yes that's right": agreeing, never a name or a value
+            if shape(f) in ("name", "short", "code") and _ACTION_ONLY.match(text):
+                return None  # "send", "submit it", "go ahead": what to do, never a name or a code
+            if shape(f) != "text" and _DECLINING.match(text):
+                return None  # "no more courses", "nothing else": a no with words after it is not a name or a code
             return self.str_value(f, text)
         return None
 
@@ -165,6 +202,9 @@ class AnswerReader:
         named = [v for v in f.enum_names if f" {re.sub(r'[^a-z0-9]+', ' ', v.lower()).strip()} " in low]
         if len(named) == 1:
             return named[0]
+        short = initialism_enum(f, text)
+        if short is not None:  # "cr/nc" for Credit/No Credit, "p/f" for Pass/Fail
+            return short
         if strict:
             return None
         best = best_enum(f, Bag.of(text).without(spent), minimum=1)
@@ -183,6 +223,9 @@ class AnswerReader:
         if kind == "email":
             emails = find_emails(text)
             return emails[0].value if emails else None
+        if kind in ("code", "short") and find_dates(text, self.today) and not _ASKS_WHEN.search(
+                f"{f.name} {f.description}") and not _without_dates(text, self.today).strip(" ,.!?"):
+            return None  # "September 12th, 1975" to a PIN or passcode question: a date is not its value
         if kind in ("code", "short") and reference_shapes(f):  # "account number is BL-302211" for "like BL-482913"
             span = code_value(text)
             described = shaped_reference(f, text) or (span.value if span and not off_shape(f, span.value) else None)
@@ -210,9 +253,13 @@ class AnswerReader:
                 return None  # "nobody answered" says no date: not the value of a date field
         if kind == "short" and is_month_field(f):
             return month_answer(f, text, self.today)  # "the June one, it was £184.50" -> "June"
-        when = _WHEN_SPAN.search(text) if kind == "short" and _ASKS_WHEN.search(f"{f.name} {f.description}") else None
+        asks_when = kind == "short" and _ASKS_WHEN.search(f"{f.name} {f.description}")
+        when = _WHEN_SPAN.search(text) if asks_when else None
         if when and len(text.split()) - len(when.group(0).split()) >= 3:  # "in March" stays whole
             return when.group(0)  # "i had college board send them mid-may" -> "mid-may"
+        if asks_when and not when and not _TIMEISH.search(text) and not find_dates(text, self.today) \
+                and not find_times(text):
+            return None  # "I took AP Calculus BC" to "when were they submitted?" says no time at all
         if kind == "short" and (named := thing_name(f, text)):
             return named  # "Her name's Miso", "Thumper, he's 2" for the pet's name
         body = strip_fillers(text, [w for w in f.name.split("_")] + sorted(field_stems(f)))
@@ -255,10 +302,10 @@ class AnswerReader:
 
         All or nothing: every piece must find a field, and the asked field must be one of them.
         """
-        pieces = [p.strip() for p in re.split(r"\s*(?:[,;]|\band\b|&)\s*", text) if p.strip(" .!")]
+        pieces = [p.strip() for p in re.split(r"\s*(?:[,;]|\band\b|&|\s/\s)\s*", text) if p.strip(" .!")]
         if len(pieces) < 2:
             return []
-        order = [f for f in self.view.input_fields(rec) if self.view.kind_of(f) in ("str", "int")
+        order = [f for f in self.view.input_fields(rec) if self.view.kind_of(f) in ("str", "int", "bool")
                  and (self.view.unfilled(rec, f) or f.name == asked.name)]
         start = next((i for i, f in enumerate(order) if f.name == asked.name), 0)
         order = order[start:]
@@ -276,7 +323,18 @@ class AnswerReader:
         lead = set(re.findall(r"[a-z]+", piece.lower())[:2])
         labelled = [f for f in open_fields if field_mention(f, bag)[0] >= 2
                     or lead & (set(f.name.split("_")) - _OWNER_WORDS)]
+        flags = [f for f in open_fields if self.view.kind_of(f) == "bool"]
+        bare = yes_no(piece)
+        if bare is not None and not bare[2].strip(" .!") and len(flags) == 1:
+            chosen[flags[0].name] = (bare[0], piece)  # "Noor Khalil, 07700 900666, yes": the one yes/no field
+            return True
         for f in labelled + open_fields:
+            if self.view.kind_of(f) == "bool":
+                said = _flag_said(f, piece, bag)  # "not international" for is_international_student
+                if said is None:
+                    continue
+                chosen[f.name] = (said, piece)
+                return True
             sh = shape(f) if self.view.kind_of(f) == "str" else "int"
             if f not in labelled and not _shape_fits(sh, piece):
                 continue
@@ -298,6 +356,23 @@ _OWNER_WORDS = {"student", "customer", "user", "client", "person", "my", "your"}
 """Words of a field name that say whose value it is, not which value (an owner_id field is labelled by "id")."""
 
 
+_NOT_FLAG = re.compile(r"^\W*(?:(?:i'?m|i\s+am|he'?s|she'?s|they'?re|we'?re|it'?s)\s+)?(?:not|no|non)\b[\s-]*(?:an?\s+)?",
+                       re.I)
+_FLAG_WORDS = {"is", "has", "have", "wants", "want", "needs", "need", "does", "will"}
+
+
+def _flag_said(f: Field, piece: str, bag: Bag) -> bool | None:
+    """A yes/no field told in a list of answers by its own name words: "international" -> True, "not
+    international" -> False; None when the piece does not name the field, or says more than that."""
+    name = {stem(w) for w in f.name.split("_") if w and w not in _OWNER_WORDS | _FLAG_WORDS}
+    if not name or not bag.hits(name):
+        return None
+    yes = not _NOT_FLAG.match(piece)
+    own = name | field_stems(f) | {stem(w) for w in _OWNER_WORDS | _FLAG_WORDS}
+    extra = [w for w in content_stems(_NOT_FLAG.sub("", piece)) if not any(same_word(w, n) for n in own)]
+    return None if extra else yes  # "international transfer": more than the field's own words
+
+
 def _shape_fits(sh: str, piece: str) -> bool:
     if sh == "email":
         return bool(find_emails(piece))
@@ -306,3 +381,13 @@ def _shape_fits(sh: str, piece: str) -> bool:
     if sh == "name":
         return clean_name(piece) is not None and not any(c.isdigit() for c in piece) and "@" not in piece
     return False
+
+
+def asks_when(f: Field) -> bool:
+    """A short text field that asks when something happened ("When the test scores were submitted")."""
+    return f.type == "str" and shape(f) == "short" and bool(_ASKS_WHEN.search(f"{f.name} {f.description}"))
+
+
+def when_spans(text: str) -> list[Span]:
+    """The parts of the text that say when ("in June", "mid-may", "last summer"), as typed."""
+    return [Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _WHEN_SPAN.finditer(text)]

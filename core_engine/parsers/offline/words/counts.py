@@ -51,3 +51,24 @@ def people_sum_span(text: str, numbers: list | None = None) -> tuple[int, int, i
         return None
     last, noun = counted[-1]
     return int(sum(n.value for n in numbers)), numbers[0].start, last.end + noun.end()  # type: ignore[union-attr]
+
+
+_PLUS_OTHERS = re.compile(r"\s+(?:plus|and|with|\+|&)\s+(?:our|my|the|their)?\s*$", re.I)
+
+
+def couple_plus_span(text: str, numbers: list | None = None) -> tuple[int, int, int] | None:
+    """ "my wife and I plus our 3 kids" is 5: two people named with the speaker, then one number of people added
+    after them; (the sum, start, end of the words that said it), else None."""
+    pair = _AND_ME.search(text)
+    if pair is None:
+        return None
+    numbers = find_numbers(text) if numbers is None else numbers
+    after = [n for n in numbers if n.start >= pair.end()]
+    if len(after) != 1 or not float(after[0].value).is_integer():
+        return None
+    n = after[0]
+    noun = _PEOPLE_NOUN.match(text[n.end:])
+    if noun is None or not _PLUS_OTHERS.search(text[pair.end():n.start]):
+        return None
+    return 2 + int(n.value), pair.start(), n.end + noun.end()
+

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -182,9 +183,28 @@ def _covered(f: Field, value: str, matched: list[str]) -> bool:
     return any(stems and stems <= said for stems in (set(content_stems(ev.value)), set(content_stems(ev.description))))
 
 
+def _initialisms(value: str) -> set[str]:
+    """Short forms of a slash-separated option: "Credit/No Credit" -> {"c/nc", "cr/nc"}, "Pass/Fail" -> {"p/f",
+    "pa/fa", ...}: each part by its words' first letters, or a one-word part by its first two letters."""
+    parts = [p.split() for p in value.lower().split("/")]
+    if len(parts) < 2 or not all(parts):
+        return set()
+    options = [{"".join(w[0] for w in p)} | ({p[0][:2]} if len(p) == 1 else set()) for p in parts]
+    return {"/".join(combo) for combo in itertools.product(*options)}
+
+
+def initialism_enum(f: Field, text: str) -> str | None:
+    """The one option a slashed short form in the text stands for ("cr/nc", "p/f"), else None."""
+    said = set(re.findall(r"[a-z]+(?:/[a-z]+)+", text.lower()))
+    found = [v for v in f.enum_names if _initialisms(v) & said] if said else []
+    return found[0] if len(found) == 1 else None
+
+
 def field_stems(f: Field, *, with_description: bool = True) -> set[str]:
     """Distinctive stems of a field's name (and description) for "which field is meant"."""
     name = {stem(w) for w in f.name.split("_") if w and w not in GENERIC and not w.isdigit()}
+    if "id" in f.name.lower().split("_"):
+        name.add(stem("number"))  # student_id is "my student number" as often as "my student ID"
     if not with_description:
         return name
     desc = {s for s in content_stems(f.description) if s not in {stem(g) for g in GENERIC}}

@@ -50,7 +50,7 @@ UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six":
 TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
         "ninety": 90}
 IDIOMS = {"a couple of": 2, "a couple": 2, "couple of": 2, "a pair of": 2, "a dozen": 12, "dozen": 12,
-          "a single": 1, "just me": 1, "only me": 1, "myself": 1, "both of us": 2, "the two of us": 2,
+          "a single": 1, "just me": 1, "only me": 1, "just myself": 1, "only myself": 1, "by myself": 1, "both of us": 2, "the two of us": 2,
           "just the two of us": 2}
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
             "eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
@@ -113,8 +113,26 @@ _MONTH_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:
 _DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\b\.?"
                            rf"(?:,?\s+(\d{{4}}|'\d{{2}})\b)?",
                            re.I)
+_ORDINAL_UNITS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+                  "eighth": 8, "ninth": 9}
+ORDINAL_DAYS = {**_ORDINAL_UNITS, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
+                "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19,
+                "twentieth": 20, "thirtieth": 30,
+                **{f"twenty {w}": 20 + n for w, n in _ORDINAL_UNITS.items()}, "thirty first": 31}
+"""Days of the month said as ordinal words ("the fourth", "twenty-first")."""
+_ORDINAL_WORD = "|".join(sorted((k.replace(" ", r"[\s-]") for k in ORDINAL_DAYS), key=len, reverse=True))
+
+
+def _ordinal_key(raw: str) -> str:
+    return re.sub(r"[\s-]+", " ", raw.lower())
+
+
 _RELATIVE_RE = re.compile(r"\b(the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday|"
                           r"tmrw|tmr|tomorow|tommorow|tommorrow|2moro|2morrow|tdy|2day|2nite|tonite)\b", re.I)
+_WORD_DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?({_ORDINAL_WORD})\s+(?:of\s+)?({_MONTH})\b\.?"
+                                rf"(?:,?\s+(\d{{4}}|'\d{{2}})\b)?", re.I)
+_MONTH_WORD_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(?:the\s+)?({_ORDINAL_WORD})\b(?:,?\s+(\d{{4}}|'\d{{2}})\b)?",
+                                re.I)
 _WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday",
                            "thu": "thursday", "thur": "thursday", "thurs": "thursday", "fri": "friday",
                            "sat": "saturday", "sun": "sunday"}
@@ -175,6 +193,14 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         add(_make(_year(m.group(3), today), MONTHS[m.group(1).lower()], int(m.group(2)), today, past), m)
     for m in _DAY_MONTH_RE.finditer(text):
         add(_make(_year(m.group(3), today), MONTHS[m.group(2).lower()], int(m.group(1)), today, past), m)
+    for m in _WORD_DAY_MONTH_RE.finditer(text):  # "the fourth of february 1987"
+        add(_make(_year(m.group(3), today), MONTHS[m.group(2).lower()], ORDINAL_DAYS[_ordinal_key(m.group(1))],
+                  today, past), m)
+    for m in _MONTH_WORD_DAY_RE.finditer(text):  # "february the fourth", "March twenty-first, 1990"
+        if m.group(1) in ("may", "march"):
+            continue  # "you may first ...": a verb in lower case, not the month
+        add(_make(_year(m.group(3), today), MONTHS[m.group(1).lower()], ORDINAL_DAYS[_ordinal_key(m.group(2))],
+                  today, past), m)
     for m in _RELATIVE_RE.finditer(text):
         add(today + dt.timedelta(days=_RELATIVE_DAYS[m.group(1).lower()]), m)
     for m in _WEEKDAY_RE.finditer(text):
@@ -291,11 +317,26 @@ def _hour_value(raw: str) -> int:
     return int(raw) if raw.isdigit() else UNITS[raw.lower()]
 
 
-_HALF_RE = re.compile(r"\b(half|quarter|\d{1,2}|" + "|".join(list(TENS)[:2] + list(UNITS)[1:20]) + r")\s+"
+_HALF_RE = re.compile(r"\b(?:a\s+)?(half|quarter|\d{1,2}|" + "|".join(list(TENS)[:2] + list(UNITS)[1:20]) + r")\s+"
                       r"(past|after|to|before)\s+(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")\b"
                       r"(?:\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z]))?"
                       r"(?:\s+(?:in\s+the\s+)?(?:morning|afternoon|evening|tonight|night)\b)?", re.I)
 _PART_OF_DAY_RE = re.compile(r"\b(morning|afternoon|evening|tonight|night)\b", re.I)
+_SPOKEN_MINUTES = r"(?:(?:twenty|thirty|forty|fifty)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|" \
+                  r"fifteen|ten|oh[\s-](?:one|two|three|four|five|six|seven|eight|nine))"
+_SPOKEN_CLOCK_RE = re.compile(
+    r"(?:(?P<lead>\b(?:at|around|about|by|for|say)\s+)|\b)(?P<hour>" + "|".join(list(UNITS)[1:13]) + r")[\s-]+"
+    r"(?P<min>" + _SPOKEN_MINUTES + r")\b(?!\s+(?:people|persons|guests|of\s+us|dollars?|euros?|pounds?|minutes?))"
+    r"(?:\s*(?P<ampm>a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z]))?"
+    r"(?:\s+(?:in\s+the\s+)?(?:morning|afternoon|evening|tonight|night)\b)?", re.I)
+"""A clock time said in words: "seven thirty pm", "at eight fifteen", "nine oh five in the morning"."""
+
+
+def _spoken_minutes(raw: str) -> int:
+    parts = re.split(r"[\s-]+", raw.lower())
+    if parts[0] == "oh":
+        return UNITS[parts[1]]
+    return sum(TENS.get(p, UNITS.get(p, 0)) for p in parts)
 
 
 def find_times(text: str) -> list[Span]:
@@ -321,6 +362,20 @@ def find_times(text: str) -> list[Span]:
         else:
             value = (bare_hour(hour, day_part) or "")[:3] + f"{minutes:02d}"
         found.append(Span(value, m.start(), m.end(), m.group(0)))
+    for m in _SPOKEN_CLOCK_RE.finditer(text):  # said in words: needs "at ..." before it, am/pm, or to be the turn
+        whole = not text[:m.start()].strip(" ,.!?") and not text[m.end():].strip(" ,.!?")
+        if not (m.group("lead") or m.group("ampm") or day_part or whole):
+            continue
+        hour, minutes = UNITS[m.group("hour").lower()], _spoken_minutes(m.group("min"))
+        if not 0 < minutes < 60:
+            continue
+        if m.group("ampm"):
+            value = f"{hour % 12 + (12 if m.group('ampm').lower().startswith('p') else 0):02d}:{minutes:02d}"
+        else:
+            value = (bare_hour(hour, day_part) or "")[:3] + f"{minutes:02d}"
+        if len(value) == 5:
+            start = m.start("hour")
+            found.append(Span(value, start, m.end(), text[start:m.end()]))
     for m in _AMPM_RE.finditer(text):
         hour, minute = int(m.group(1)), int(m.group(2) or 0)
         pm = m.group(3).lower().startswith("p")
@@ -419,7 +474,7 @@ NO_PHRASES = ("no", "nope", "nah", "not really", "no thanks", "no thank you", "i
               "that's wrong", "that is wrong", "that's not right", "that is not right", "not quite", "negative",
               "i don't", "i do not", "i'm not", "i am not", "not at all", "false", "never", "no way",
               "that's not correct", "that is not correct", "i would not", "i wouldn't", "don't", "do not")
-_INTERJECTIONS = re.compile(r"^(?:(?:ah|oh|um|uh|hmm|well|so|hm|er)\b[\s,.!]*)+", re.I)
+_INTERJECTIONS = re.compile(r"^(?:(?:ah|oh|um|uh|hmm+|well|so|hm|er|actually|wait|sorry)\b[\s,.!]*)+(?=\S)", re.I)
 
 
 def _lead_phrase(text: str, phrases: Iterable[str]) -> str | None:

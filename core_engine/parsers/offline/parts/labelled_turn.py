@@ -1,0 +1,163 @@
+"""A turn of labelled values, perhaps with the story after it: "Account 77120934, PIN 4821, name Marcus
+Whitfield. Someone withdrew 500 dollars from an ATM last night".
+
+Each comma part starts with a word of one field's own name ("account", "PIN", "name") and the rest of the part
+is a value of that field's type. The fields are those of the live records and of the worksheets they hold that
+are not opened yet (a part for such a field opens it with its values, as `x.f = Sub(a=..., b=...)`). Sentences
+with no label go to the root's unfilled free-text field (what happened), when it has one. Two labelled parts at
+least, each naming exactly one field, and every part placed: else nothing is read here (a wrong value is worse
+than none) and the other rules read the turn.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ....dialogue.state import TaskRecord
+from ....errors import StatementError
+from ....spec.model import Field, parse_type, snake_case
+from ....spec.values import coerce_value
+from ..slots import shape
+from ..tasks import kwargs_text, literal
+
+if TYPE_CHECKING:
+    from ..parser import TurnReader
+
+_KINDS = ("str", "int", "float", "date", "time")
+_NOT_LABELS = {"my", "your", "the", "a", "an", "is", "of", "number", "no", "details", "info", "id", "student",
+               "customer", "user", "client", "person", "full", "first", "second", "and"}
+_SEP = re.compile(r"\s*[,;]\s*|(?<=[a-z0-9])\.\s+(?=[A-Z])")
+
+
+def labelled_turn(reader: "TurnReader", text: str) -> bool:
+    if "," not in text and ";" not in text:
+        return False
+    fields = _candidates(reader)
+    parts = [p.strip(" .!") for p in _SEP.split(text) if p.strip(" .!")]
+    if len(parts) < 2:
+        return False
+    placed: list[tuple[TaskRecord, Field, Any, str]] = []
+    story: list[str] = []
+    labelled = 0
+    for part in parts:
+        found = _labelled(reader, part, fields, [(r.var, f.name) for r, f, _v, _p in placed])
+        if found is None:
+            found = _bare_name(reader, part, fields, [(r.var, f.name) for r, f, _v, _p in placed])
+        else:
+            labelled += 1
+        if found is not None:
+            placed.append(found)
+        elif story or len(part.split()) >= 4:
+            story.append(part)  # the sentences after the values: what happened
+        else:
+            return False
+    if len(placed) < 2 or not labelled:
+        return False
+    from ..intents import chit_chat, closing, is_question, plea, request_only  # late: intents imports word helpers
+    story = [p for p in story if not plea(p) and not request_only(p) and not chit_chat(p, after_answer=True)
+             and not closing(p) and not is_question(p)]
+    text_field = _story_field(reader) if story else None
+    if story and text_field is None:
+        return False
+    nested: dict[str, tuple[TaskRecord, str, dict[str, str]]] = {}
+    for rec, f, value, part in placed:
+        if rec.var.startswith("_"):  # a field of a worksheet not opened yet
+            owner, slot = rec.parent or "", rec.parent_field or ""
+            entry = nested.setdefault(f"{owner}.{slot}", (rec, part, {}))
+            entry[2][f.name] = literal(value)
+        else:
+            reader.assign("labelled-value", part, rec, f, value)
+    for target, (ghost, part, kwargs) in nested.items():
+        reader.emit("labelled-value", part, f"{target} = {ghost.worksheet}({kwargs_text(kwargs)})")
+    if text_field is not None:
+        rec, f = text_field
+        reader.assign("problem-description", " ".join(story), rec, f, " ".join(story))
+    reader.answered = True
+    return True
+
+
+def _candidates(reader: "TurnReader") -> list[tuple[TaskRecord, Field]]:
+    out = []
+    for rec in reader.view.live_records():
+        for f in reader.view.input_fields(rec):
+            kind = reader.view.kind_of(f)
+            if kind in _KINDS and reader.view.unfilled(rec, f):
+                out.append((rec, f))
+            elif kind == "task" and reader.view.unfilled(rec, f):
+                sub = reader.spec.worksheet(parse_type(f.type).base)
+                if sub is None:
+                    continue
+                ghost = TaskRecord(var="_" + snake_case(sub.name), worksheet=sub.name, parent=rec.var,
+                                   parent_field=f.name)
+                out += [(ghost, sf) for sf in sub.fields if sf.kind == "input" and reader.view.kind_of(sf) in _KINDS]
+    return out
+
+
+def _labelled(reader: "TurnReader", part: str, fields: list[tuple[TaskRecord, Field]],
+              taken: list[tuple[str, str]]) -> tuple[TaskRecord, Field, Any, str] | None:
+    """(record, field, value, part) when the part's first word (or second, after "my"/"the") is a name word of
+    exactly one field and the rest of the part is a value of its type."""
+    words = part.split()
+    if len(words) < 2:
+        return None
+    lead = [w.lower().strip(":") for w in words[:4]]
+    if lead[0] in ("my", "the", "your", "our"):
+        lead = lead[1:]
+    scored = []
+    for r, f in fields:
+        if (r.var, f.name) in taken:
+            continue
+        name = set(f.name.lower().split("_")) - _NOT_LABELS
+        n = 0
+        while n < min(3, len(lead) - 1) and lead[n] in name:
+            n += 1
+        if n:
+            scored.append((n, r, f))
+    if not scored:
+        return None
+    best = max(n for n, _r, _f in scored)
+    fits = [(r, f) for n, r, f in scored if n == best]
+    if len({(r.var, f.name) for r, f in fits}) != 1:
+        return None  # "member" of member_code and member_name: the label must name one field
+    rec, f = fits[0]
+    label = r"\s+".join(re.escape(w) for w in lead[:best])
+    rest = re.sub(rf"^(?:(?:my|the|your|our)\s+)?{label}\w*(?:\s+(?:number|no\.?|is|was|:|=))*\s*[:=]?\s*",
+                  "", part, flags=re.I).strip()
+    if not rest:
+        return None
+    try:
+        value = reader.answers.value_for(f, rest)
+        value = None if value is None else coerce_value(value, f, reader.spec)
+    except StatementError:
+        return None
+    if value is None or (reader.view.kind_of(f) == "str" and shape(f) in ("short", "text") and len(rest.split()) > 4):
+        return None
+    return rec, f, value, part
+
+
+_PERSON = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+|de|van|von|da|di|le|la)){1,3}")
+
+
+def _bare_name(reader: "TurnReader", part: str, fields: list[tuple[TaskRecord, Field]],
+               taken: list[tuple[str, str]]) -> tuple[TaskRecord, Field, Any, str] | None:
+    """ "Liam Byrne, account 60451238": a part that is a person's name written as one, for the one unfilled
+    name field (beside at least one labelled part)."""
+    if not _PERSON.fullmatch(part.strip()):
+        return None
+    names = [(r, f) for r, f in fields if (r.var, f.name) not in taken and reader.view.kind_of(f) == "str"
+             and shape(f) == "name" and not r.var.startswith("_")]
+    if len(names) != 1:
+        return None
+    return names[0][0], names[0][1], part.strip(), part
+
+
+def _story_field(reader: "TurnReader") -> tuple[TaskRecord, Field] | None:
+    for rec in reader.view.live_records():
+        if rec.parent is not None:
+            continue
+        for f in reader.view.worksheet(rec).fields:
+            if f.kind == "input" and not f.dont_ask and reader.view.kind_of(f) == "str" and shape(f) == "text" \
+                    and reader.view.unfilled(rec, f):
+                return rec, f
+    return None

@@ -1,0 +1,160 @@
+"""A make or model said by its proper name while a record is opened: "it's a Gazelle e-bike", "for my mountain
+bike, a Specialized".
+
+A record opened in this turn whose worksheet has one unfilled short text field described by capitalised examples
+("The make of the bike, e.g. Trek or Brompton") takes the one capitalised name the turn gives after "a", "an",
+"it's a" or "my" (not the first word of a sentence, not a value of the KB, not a day or a month). The name is put in
+the opening statement itself, as the record's variable is not known before it is made. No such field, or two
+candidate names: nothing is added (a wrong value is worse than none).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ....spec.model import Field
+
+from ....spec.model import snake_case
+from ..slots import shape
+from ..words.match import content_stems
+from ..tasks import literal
+from ..words.values import MONTHS, WEEKDAYS
+
+if TYPE_CHECKING:
+    from ..parser import TurnReader
+
+_NAMED = re.compile(r"\b(?:it'?s\s+an?|its\s+an?|an?|my)\s+(?P<name>[A-ZÀ-ÖØ-Þ][\w'À-ÿ-]*(?:\s+(?:&\s+)?(?!I\b|I'[a-z])[A-ZÀ-ÖØ-Þ][\w'À-ÿ-]*)*)")
+_CALENDAR = {w.lower() for w in [*WEEKDAYS, *MONTHS]}
+_EXAMPLES = re.compile(r"\b(?:e\.g\.?|eg|for\s+example|such\s+as|like)\s+[A-ZÀ-ÖØ-Þ][\w'-]*")
+"""A description that gives names as its examples ("The make of the bike, e.g. Trek or Brompton")."""
+
+
+def proper_name_in_opening(reader: "TurnReader", text: str) -> None:
+    if not reader.lines:
+        return
+    names = [m for m in _NAMED.finditer(text) if m.group("name").lower() not in _CALENDAR
+             and m.group("name") not in ("I", "I'm") and not _in_kb(reader, m.group("name"))]
+    if len(names) != 1:
+        return
+    said, name = names[0].group(0), names[0].group("name")
+    if any(name in _without_queries(line) for line in reader.lines):
+        return  # already read as some value
+    for i, line in enumerate(reader.lines):
+        for ws in reader.spec.task_worksheets():
+            span = _args_span(line, ws.name)
+            if span is None:
+                continue
+            args = line[span[0]:span[1]]
+            given = set(re.findall(r"(\w+)=", args))
+            fields = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str"
+                      and shape(f) == "short" and f.name not in given and _EXAMPLES.search(f.description)]
+            if len(fields) != 1:
+                continue
+            new_args = f"{args}, {fields[0].name}={literal(name)}" if args.strip() else \
+                f"{fields[0].name}={literal(name)}"
+            new = line[:span[0]] + new_args + line[span[1]:]
+            new = re.sub(r'answer\("((?:[^"\\]|\\.)*)"\)', lambda q: _query_without(q, said), new)
+            spec_words = _spec_words(reader)
+            for q in re.finditer(r'(?:,\s*)?\b\w+=answer\("((?:[^"\\]|\\.)*)"\)', new):
+                if not [w for w in content_stems(q.group(1)) if w not in spec_words]:
+                    new = new.replace(q.group(0), "").replace("(, ", "(")  # "service for my bike": nothing to search
+            _replace(reader, i, line, new, name, ws.name, fields[0].name)
+            return
+
+
+def _spec_words(reader: "TurnReader") -> set[str]:
+    """Stems of the spec's worksheet and field names, and the everyday words of asking for a booking."""
+    from ..tasks import BOOKING_WORDS
+    names = [w.name for w in reader.spec.worksheets] + [f.name for w in reader.spec.worksheets for f in w.fields]
+    return {s for n in names for s in content_stems(snake_case(n).replace("_", " "))} | set(BOOKING_WORDS)
+
+
+def _without_queries(line: str) -> str:
+    return re.sub(r'answer\("(?:[^"\\]|\\.)*"\)', "", line)
+
+
+def _query_without(q: re.Match, said: str) -> str:
+    """The search's words without the name given to the field ("battery check please, it's a Gazelle e-bike" ->
+    "battery check please, e-bike")."""
+    words = re.sub(r"\s*,?\s*" + re.escape(said), "", q.group(1), flags=re.I)
+    words = re.sub(r"\s+", " ", words).strip(" ,.")
+    return f'answer("{words}")' if words else q.group(0)
+
+
+def _in_kb(reader: "TurnReader", words: str) -> bool:
+    return reader.ctx.kb is not None and bool(reader.vocabulary.found_in(words, reader.ctx.kb))
+
+
+def _replace(reader: "TurnReader", i: int, old: str, new: str, name: str, ws: str, field: str) -> None:
+    reader.lines[i] = new
+    for r in reader.rules:
+        if r.get("statement") == old:
+            r["statement"] = new
+            break
+    reader.note("proper-name", name, worksheet=ws, field=field,
+                reason="a capitalised name for the field whose description gives names as examples")
+
+
+def proper_name_answer(reader: "TurnReader", text: str, f: Field) -> str | None:
+    """The one capitalised name in a longer answer to a field whose description gives names as examples
+    ("great, it's a city bike, a Brompton" to "the make of the bike, e.g. Trek or Brompton")."""
+    if not _EXAMPLES.search(f.description) or len(text.split()) < 3:
+        return None
+    names = [m.group("name") for m in _NAMED.finditer(text) if m.group("name").lower() not in _CALENDAR
+             and m.group("name") not in ("I", "I'm") and not _in_kb(reader, m.group("name"))]
+    return names[0] if len(names) == 1 else None
+
+
+def when_in_opening(reader: "TurnReader", text: str) -> None:
+    """ "my AP scores were sent in June" while the opening builds a record with a field asking when: the part
+    that says when goes in that record's constructor (one such field, one such part, not already read)."""
+    from ..words.answers import asks_when, when_spans  # late: answers imports the slot helpers
+
+    spans = when_spans(text)
+    if len(spans) != 1 or any(spans[0].text in _without_queries(line) for line in reader.lines):
+        return
+    for i, line in enumerate(reader.lines):
+        for ws in reader.spec.task_worksheets():
+            span = _args_span(line, ws.name)
+            if span is None:
+                continue
+            args = line[span[0]:span[1]]
+            given = set(re.findall(r"(\w+)=", args))
+            fields = [f for f in ws.fields if f.kind == "input" and f.name not in given and asks_when(f)]
+            if len(fields) != 1:
+                continue
+            value = f"{fields[0].name}={literal(spans[0].text)}"
+            new = line[:span[0]] + (f"{args}, {value}" if args.strip() else value) + line[span[1]:]
+            reader.lines[i] = new
+            for r in reader.rules:
+                if r.get("statement") == line:
+                    r["statement"] = new
+                    break
+            reader.note("when-in-opening", spans[0].text, worksheet=ws.name, field=fields[0].name)
+            return
+
+
+def _args_span(line: str, worksheet: str) -> tuple[int, int] | None:
+    """(start, end) of the arguments of `worksheet(...)` in a statement, brackets inside quoted values ignored."""
+    m = re.search(rf"\b{re.escape(worksheet)}\(", line)
+    if m is None:
+        return None
+    depth, quoted, i = 1, False, m.end()
+    while i < len(line):
+        c = line[i]
+        if quoted:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                quoted = False
+        elif c == '"':
+            quoted = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return m.end(), i
+        i += 1
+    return None

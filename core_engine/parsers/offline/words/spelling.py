@@ -1,0 +1,67 @@
+"""The spec's own words with two letters swapped, or one missing or added ("cancle", "standrd", "provisonal").
+
+Why: users type fast, and a task or an option missed because of one slip costs the whole conversation. A word of
+the turn that is not itself a word of the spec, and is one slip (a swap of neighbours, a letter missing or added) from exactly one word of at least five letters of the spec's worksheet names, field names and option
+values, is read as that word. Shorter words, words close to two spec words and changed letters ("stars" is not
+"start") are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ....spec.model import snake_case
+
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def spec_words(spec: Any) -> frozenset[str]:
+    """Lower-case words of the spec's worksheet names, field names and option values (5+ letters)."""
+    cached = getattr(spec, "_genie_spelling_words", None)
+    if cached is not None:
+        return cached
+    words: set[str] = set()
+    for ws in spec.worksheets:
+        words.update(snake_case(ws.name).split("_"))
+        for f in ws.fields:
+            words.update(f.name.lower().split("_"))
+            for v in f.enum_values:
+                words.update(w.lower() for w in _WORD.findall(v.value))
+    out = frozenset(w for w in words if len(w) >= 5 and w.isalpha())
+    try:
+        object.__setattr__(spec, "_genie_spelling_words", out)
+    except (AttributeError, TypeError, ValueError):
+        pass
+    return out
+
+
+def _one_slip(a: str, b: str) -> bool:
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):  # two neighbours swapped; a changed letter is too often another word ("stars", "start")
+        diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def respelled(text: str, spec: Any) -> tuple[str, list[tuple[str, str]]]:
+    """The text with each slipped spec word written right, and the (typed, read) pairs."""
+    vocab = spec_words(spec)
+    if not vocab:
+        return text, []
+    fixes: list[tuple[str, str]] = []
+
+    def fix(m: re.Match[str]) -> str:
+        typed = m.group(0)
+        low = typed.lower()
+        if len(low) < 5 or low in vocab:
+            return typed
+        near = [w for w in vocab if w[0] == low[0] and _one_slip(low, w) and low.rstrip("s") != w.rstrip("s")]
+        if len(near) != 1:
+            return typed
+        fixes.append((typed, near[0]))
+        return near[0] if typed.islower() else near[0].capitalize()
+
+    return _WORD.sub(fix, text), fixes
