@@ -11,7 +11,7 @@ candidate names: nothing is added (a wrong value is worse than none).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ....spec.model import Field
 
@@ -40,6 +40,23 @@ def proper_name_in_opening(reader: "TurnReader", text: str) -> None:
     said, name = names[0].group(0), names[0].group("name")
     if any(name in _without_queries(line) for line in reader.lines):
         return  # already read as some value
+    slot = _constructor_slot(reader, lambda f: reader.view.kind_of(f) == "str" and shape(f) == "short"
+                             and bool(_EXAMPLES.search(f.description)))
+    if slot is None:
+        return
+    i, line, span, args, ws, f = slot
+    new = _with_value(line, span, args, f.name, name)
+    new = re.sub(r'answer\("((?:[^"\\]|\\.)*)"\)', lambda q: _query_without(q, said), new)
+    spec_words = _spec_words(reader)
+    for q in re.finditer(r'(?:,\s*)?\b\w+=answer\("((?:[^"\\]|\\.)*)"\)', new):
+        if not [w for w in content_stems(q.group(1)) if w not in spec_words]:
+            new = new.replace(q.group(0), "").replace("(, ", "(")  # "service for my bike": nothing to search
+    _replace(reader, i, line, new, name, ws.name, f.name)
+
+
+def _constructor_slot(reader: "TurnReader", wanted: Any) -> tuple[int, str, tuple[int, int], str, Any, Field] | None:
+    """(line index, line, argument span, arguments, worksheet, field) of the first record the turn's statements
+    construct whose worksheet has exactly one field `wanted` accepts that the constructor does not give yet."""
     for i, line in enumerate(reader.lines):
         for ws in reader.spec.task_worksheets():
             span = _args_span(line, ws.name)
@@ -47,20 +64,15 @@ def proper_name_in_opening(reader: "TurnReader", text: str) -> None:
                 continue
             args = line[span[0]:span[1]]
             given = set(re.findall(r"(\w+)=", args))
-            fields = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str"
-                      and shape(f) == "short" and f.name not in given and _EXAMPLES.search(f.description)]
-            if len(fields) != 1:
-                continue
-            new_args = f"{args}, {fields[0].name}={literal(name)}" if args.strip() else \
-                f"{fields[0].name}={literal(name)}"
-            new = line[:span[0]] + new_args + line[span[1]:]
-            new = re.sub(r'answer\("((?:[^"\\]|\\.)*)"\)', lambda q: _query_without(q, said), new)
-            spec_words = _spec_words(reader)
-            for q in re.finditer(r'(?:,\s*)?\b\w+=answer\("((?:[^"\\]|\\.)*)"\)', new):
-                if not [w for w in content_stems(q.group(1)) if w not in spec_words]:
-                    new = new.replace(q.group(0), "").replace("(, ", "(")  # "service for my bike": nothing to search
-            _replace(reader, i, line, new, name, ws.name, fields[0].name)
-            return
+            fields = [f for f in ws.fields if f.kind == "input" and f.name not in given and wanted(f)]
+            if len(fields) == 1:
+                return i, line, span, args, ws, fields[0]
+    return None
+
+
+def _with_value(line: str, span: tuple[int, int], args: str, name: str, value: Any) -> str:
+    item = f"{name}={literal(value)}"
+    return line[:span[0]] + (f"{args}, {item}" if args.strip() else item) + line[span[1]:]
 
 
 def _spec_words(reader: "TurnReader") -> set[str]:
@@ -114,25 +126,17 @@ def when_in_opening(reader: "TurnReader", text: str) -> None:
     spans = when_spans(text)
     if len(spans) != 1 or any(spans[0].text in _without_queries(line) for line in reader.lines):
         return
-    for i, line in enumerate(reader.lines):
-        for ws in reader.spec.task_worksheets():
-            span = _args_span(line, ws.name)
-            if span is None:
-                continue
-            args = line[span[0]:span[1]]
-            given = set(re.findall(r"(\w+)=", args))
-            fields = [f for f in ws.fields if f.kind == "input" and f.name not in given and asks_when(f)]
-            if len(fields) != 1:
-                continue
-            value = f"{fields[0].name}={literal(spans[0].text)}"
-            new = line[:span[0]] + (f"{args}, {value}" if args.strip() else value) + line[span[1]:]
-            reader.lines[i] = new
-            for r in reader.rules:
-                if r.get("statement") == line:
-                    r["statement"] = new
-                    break
-            reader.note("when-in-opening", spans[0].text, worksheet=ws.name, field=fields[0].name)
-            return
+    slot = _constructor_slot(reader, asks_when)
+    if slot is None:
+        return
+    i, line, span, args, ws, f = slot
+    new = _with_value(line, span, args, f.name, spans[0].text)
+    reader.lines[i] = new
+    for r in reader.rules:
+        if r.get("statement") == line:
+            r["statement"] = new
+            break
+    reader.note("when-in-opening", spans[0].text, worksheet=ws.name, field=f.name)
 
 
 def _args_span(line: str, worksheet: str) -> tuple[int, int] | None:
