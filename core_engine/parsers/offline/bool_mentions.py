@@ -77,18 +77,20 @@ def second_flag(reader: "TurnReader", rec: "TaskRecord", answered: "Field", said
     """ "yes it has a waitlist, and no, it doesn't clash with my other classes": after the yes to the first
     question, the second clause answers the record's other yes/no field, found by meaning; the rest of the turn
     is returned without it (all of it when no such field is clear)."""
-    from .words.semantic import clean, index
-    rest = said  # late: the semantic rules import this module's neighbours
+    from .words.semantic import clean, index  # late: the semantic rules import this module's neighbours
     from .words.values import yes_no
 
-    lead = re.match(r"^\W*(?:and|but|also|plus)\b\W*", rest, flags=re.I)
-    if lead is None:  # "it has a waitlist, and no, it doesn't clash": the first clause still answers the question
+    flags = [f for f in reader.view.input_fields(rec) if reader.view.kind_of(f) == "bool"
+             and f.name != answered.name and reader.view.unfilled(rec, f)]
+    if not flags or reader.view.kind_of(answered) != "bool":
+        return said
+    rest = said
+    if re.match(r"^\W*(?:and|but|also|plus)\b", rest, flags=re.I) is None:
+        # "it has a waitlist, and no, it doesn't clash": the first clause still answers the question
         parts = re.split(r"\s*(?:[,;.]\s*(?:and|but|also)?|\s(?:and|but)\s)\s*", rest, maxsplit=1, flags=re.I)
         rest = parts[1] if len(parts) == 2 else ""
     body = re.sub(r"^\W*(?:and|but|also|plus)\b\W*", "", rest, flags=re.I).strip()
-    flags = [f for f in reader.view.input_fields(rec) if reader.view.kind_of(f) == "bool"
-             and f.name != answered.name and reader.view.unfilled(rec, f)]
-    if not body or not flags or reader.view.kind_of(answered) != "bool":
+    if not body:
         return said
     ranked = index(reader).rank(clean(body), lambda e: e.kind == "field" and e.worksheet == rec.worksheet)
     best = ranked.best
@@ -96,9 +98,7 @@ def second_flag(reader: "TurnReader", rec: "TaskRecord", answered: "Field", said
             or ranked.score - ranked.runner_score < SECOND_FLAG_MARGIN:
         return said
     f = next(f for f in flags if f.name == best.field)
-    yn = yes_no(body)
-    value = yn[0] if yn is not None and not _NEGATED.search(yn[2]) else not _NEGATED.search(body)
-    if yn is not None and not yn[0]:
-        value = False  # "no, it doesn't clash": the no decides
+    yn = yes_no(body)  # "no, it doesn't clash" is a no; "yes, it does" a yes; otherwise the clause's negation decides
+    value = (yn is None or yn[0]) and not _NEGATED.search(yn[2] if yn is not None else body)
     reader.assign("second-yes-no", body, rec, f, value, **ranked.trace())
     return ""

@@ -140,7 +140,7 @@ class TurnReader:
         self.state = ctx.state
         self.today = ctx.today
         self.text = as_stored(self.text, self.vocabulary, ctx.kb)  # "cs161" -> "CS 161" when the KB writes it so
-        self.text, self.respelled = respelled(self.text, ctx.spec)  # "cancle my lesson": the spec's own word
+        self.text = respelled(self.text, ctx.spec)[0]  # "cancle my lesson": the spec's own word
         self.view = StateView(ctx.spec, ctx.state)
         self.acts: list[dict[str, Any]] = list(ctx.state.last_acts or [])
         self.lines: list[str] = []

@@ -8,11 +8,11 @@ search). One field, or two worksheets that fit as well, is not enough: the turn 
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from ...dialogue.state import TaskRecord
 from .intents import is_question
+from .tasks import without_searches
 from .slots import find_mentions
 
 if TYPE_CHECKING:
@@ -55,10 +55,7 @@ def task_by_values(reader: "TurnReader", text: str) -> bool:
             r.pop(key, None)
         r["reason"] = f"no task was named, but the values said fit {ws.name}'s fields: {', '.join(said)}"
         if r.get("statement") and not named_kb:  # "we're organising a team lunch" names nothing to search for
-            r["statement"] = _NO_SEARCH.sub("", r["statement"]).replace("(, ", "(")
+            r["statement"] = without_searches(r["statement"])
     reader.lines = [r["statement"] for r in reader.rules if r.get("statement")]
     return True
 
-
-_NO_SEARCH = re.compile(r"(?:,\s*)?\b\w+=answer\(\"(?:[^\"\\]|\\.)*\"\)")
-"""A search the opening made of the turn's other words: kept only when the turn names something of the KB."""

@@ -436,6 +436,15 @@ def _party_of(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, 
     return (people[0], int(spans[0].value), m.group(0)) if spans else None
 
 
+_SEARCH_ARG = re.compile(r"(?:,\s*)?\b\w+=answer\(\"((?:[^\"\\]|\\.)*)\"\)")
+"""A search an opening statement makes for a field: `, venue=answer("...")`."""
+
+
+def without_searches(statement: str, drop=lambda query: True) -> str:
+    """The opening statement without the field searches whose query `drop` says (all, by default)."""
+    return _SEARCH_ARG.sub(lambda m: "" if drop(m.group(1)) else m.group(0), statement).replace("(, ", "(")
+
+
 def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None:
     """The search part of a request, without slot values; None when nothing is left to search for."""
     body = text

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ....spec.model import REFUSAL
 from ..slots import find_mentions, shape
 from ..words.match import HEDGES, stem
-from ..words.values import yes_no
+from ..words.values import PERSON_NAME, yes_no
 
 if TYPE_CHECKING:
     from ....dialogue.state import TaskRecord
@@ -22,8 +22,6 @@ if TYPE_CHECKING:
     from ..parser import Expect, TurnReader
     from ..slots import Mention
 
-_PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+|de|van|von|da|di|le|la)){1,3}")
-"""A person's name as typed with capitals: "Priya Nair", "Ana de la Cruz"."""
 _LABEL_BEFORE = re.compile(r"(?:\b(?:my|the|our|his|her)\s+)?(?:\b(?:phone|mobile|cell|contact|e-?mail|tel|telephone)\s*)?"
                            r"(?:\b(?:number|address|no\.?)\s*)?(?:\b(?:is|:|=)\s*)?$", re.I)
 """The words that label a typed value right before it ("my number is", "email:"): not words of another answer
@@ -97,7 +95,7 @@ def name_beside(reader: "TurnReader", text: str, mentions: list["Mention"],
     body = text
     for m in mentions:
         body = body.replace(m.span.text if m.span is not None else m.matched, " ")
-    m = _PERSON_NAME.fullmatch(re.sub(r"\s+", " ", body).strip(" ,.;!&/"))
+    m = PERSON_NAME.fullmatch(re.sub(r"\s+", " ", body).strip(" ,.;!&/"))
     names = [(r, f) for r, f in open_fields if reader.view.kind_of(f) == "str" and shape(f) == "name"]
     if m is None or len(names) != 1:
         return None
@@ -120,7 +118,7 @@ def option_elsewhere(reader: "TurnReader", text: str) -> bool:
 def name_elsewhere(reader: "TurnReader", text: str) -> bool:
     """ "Priya Nair" to "which service?": a person's name that is no KB value fills the one unfilled name
     field of the live records, not a search for the row asked."""
-    m = _PERSON_NAME.fullmatch(text.strip(" .!"))
+    m = PERSON_NAME.fullmatch(text.strip(" .!"))
     if m is None or (reader.ctx.kb is not None and reader.vocabulary.found_in(text, reader.ctx.kb)):
         return False  # written as a name (capitals), and no value of the KB
     name = m.group(0)

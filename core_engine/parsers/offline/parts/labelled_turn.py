@@ -20,6 +20,7 @@ from ....spec.model import Field, parse_type, snake_case
 from ....spec.values import coerce_value
 from ..slots import shape
 from ..tasks import kwargs_text, literal
+from ..words.values import PERSON_NAME
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -136,14 +137,11 @@ def _labelled(reader: "TurnReader", part: str, fields: list[tuple[TaskRecord, Fi
     return rec, f, value, part
 
 
-_PERSON = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+|de|van|von|da|di|le|la)){1,3}")
-
-
 def _bare_name(reader: "TurnReader", part: str, fields: list[tuple[TaskRecord, Field]],
                taken: list[tuple[str, str]]) -> tuple[TaskRecord, Field, Any, str] | None:
     """ "Liam Byrne, account 60451238": a part that is a person's name written as one, for the one unfilled
     name field (beside at least one labelled part)."""
-    if not _PERSON.fullmatch(part.strip()):
+    if not PERSON_NAME.fullmatch(part.strip()):
         return None
     names = [(r, f) for r, f in fields if (r.var, f.name) not in taken and reader.view.kind_of(f) == "str"
              and shape(f) == "name" and not r.var.startswith("_")]

@@ -18,7 +18,7 @@ from ....spec.model import Field
 from ....spec.model import snake_case
 from ..slots import shape
 from ..words.match import content_stems
-from ..tasks import literal
+from ..tasks import literal, without_searches
 from ..words.values import MONTHS, WEEKDAYS
 
 if TYPE_CHECKING:
@@ -47,11 +47,10 @@ def proper_name_in_opening(reader: "TurnReader", text: str) -> None:
     i, line, span, args, ws, f = slot
     new = _with_value(line, span, args, f.name, name)
     new = re.sub(r'answer\("((?:[^"\\]|\\.)*)"\)', lambda q: _query_without(q, said), new)
-    spec_words = _spec_words(reader)
-    for q in re.finditer(r'(?:,\s*)?\b\w+=answer\("((?:[^"\\]|\\.)*)"\)', new):
-        if not [w for w in content_stems(q.group(1)) if w not in spec_words]:
-            new = new.replace(q.group(0), "").replace("(, ", "(")  # "service for my bike": nothing to search
-    _replace(reader, i, line, new, name, ws.name, f.name)
+    spec_words = _spec_words(reader)  # "service for my bike" searches nothing once the make is out of it
+    new = without_searches(new, lambda query: not [w for w in content_stems(query) if w not in spec_words])
+    _replace(reader, i, line, new, "proper-name", name, ws.name, f.name,
+             reason="a capitalised name for the field whose description gives names as examples")
 
 
 def _constructor_slot(reader: "TurnReader", wanted: Any) -> tuple[int, str, tuple[int, int], str, Any, Field] | None:
@@ -98,14 +97,15 @@ def _in_kb(reader: "TurnReader", words: str) -> bool:
     return reader.ctx.kb is not None and bool(reader.vocabulary.found_in(words, reader.ctx.kb))
 
 
-def _replace(reader: "TurnReader", i: int, old: str, new: str, name: str, ws: str, field: str) -> None:
+def _replace(reader: "TurnReader", i: int, old: str, new: str, rule: str, words: str, ws: str, field: str,
+             **extra: Any) -> None:
+    """Put the statement with the added value in place of the old one, and say why in the trace."""
     reader.lines[i] = new
     for r in reader.rules:
         if r.get("statement") == old:
             r["statement"] = new
             break
-    reader.note("proper-name", name, worksheet=ws, field=field,
-                reason="a capitalised name for the field whose description gives names as examples")
+    reader.note(rule, words, worksheet=ws, field=field, **extra)
 
 
 def proper_name_answer(reader: "TurnReader", text: str, f: Field) -> str | None:
@@ -130,13 +130,8 @@ def when_in_opening(reader: "TurnReader", text: str) -> None:
     if slot is None:
         return
     i, line, span, args, ws, f = slot
-    new = _with_value(line, span, args, f.name, spans[0].text)
-    reader.lines[i] = new
-    for r in reader.rules:
-        if r.get("statement") == line:
-            r["statement"] = new
-            break
-    reader.note("when-in-opening", spans[0].text, worksheet=ws.name, field=f.name)
+    _replace(reader, i, line, _with_value(line, span, args, f.name, spans[0].text), "when-in-opening", spans[0].text,
+             ws.name, f.name)
 
 
 def _args_span(line: str, worksheet: str) -> tuple[int, int] | None:

@@ -513,6 +513,9 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
 
 # ---------------------------------------------------------------- names and free text
 
+PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+|de|van|von|da|di|le|la)){1,3}")
+"""A person's name as typed with capitals: "Priya Nair", "Ana de la Cruz" (two to four words)."""
+
 _NAME_LEAD = re.compile(r"^(?:(?:my|the)\s+(?:full\s+|first\s+|last\s+)?name\s+is|my\s+name's|name\s*:|name\s+is|"
                         r"i\s+am|i'm|it's|it\s+is|this\s+is|call\s+me|you\s+can\s+call\s+me|it's\s+under|"
                         r"under\s+the\s+name(?:\s+of)?|under)\s+", re.I)
