@@ -294,7 +294,7 @@ def test_parts_of_a_completed_task_are_settled_and_not_live_for_the_parser():
     visited again, and the offline parser no longer offers it values (a new ticket's details go to
     the new ticket)."""
     from bench.bench_load import TODAY, lines
-    from core_engine.parsers.offline.slots import StateView
+    from core_engine.parsers.offline.answering.slots import StateView
     agent = Agent.load(ROOT / "sample_projects" / "ticket_submission")
     session = agent.new_session(parser="offline", today=TODAY)
     first_ticket = lines("ticket_submission")[:5]  # a complaint, its details, a name, "Correct"
