@@ -325,6 +325,8 @@ def chit_chat(text: str, *, after_answer: bool = False) -> str | None:
 
     After a yes or no, milder words are enough ("no thanks, just looking").
     """
+    if re.search(r"\d", text):
+        return None  # "ok 4": the number answers; only words are small talk
     ws = re.findall(r"[a-z'-]+", normalise(text).lower())
     if ws and all(w in _CHAT_WORDS for w in ws) and (after_answer or any(w in _CHAT_STRONG for w in ws)):
         return normalise(text)

@@ -47,7 +47,7 @@ from .parts.addresses import address_answer, address_beside, is_address_field
 from .parts.colours import rest_of_answer
 from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
-from .answering.bool_mentions import second_flag
+from .answering.bool_mentions import bool_mentions, second_flag
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
                               typed_elsewhere)
@@ -296,7 +296,9 @@ class TurnReader:
         yn = yes_no(text) or ((single == "y", text, "") if single in ("y", "n") else None) or \
             ((False, text, "") if e.act == "more" and closing(text) else None) or \
             ((True, text, "") if (e.act == "confirm" or kind == "confirm") and
-             (_DO_IT.match(text) or (_LOOKS_RIGHT.search(text) and not negations(text))) else None)
+             (_DO_IT.match(text) or (_LOOKS_RIGHT.search(text) and not negations(text))) else None) or \
+            ((False, held.group(0), text[held.end():]) if (e.act == "confirm" or kind == "confirm")
+             and (held := _NOT_YET.search(text)) else None)
         if yn is None:
             return text
         value, words, rest = yn
@@ -721,6 +723,10 @@ class TurnReader:
         if several:
             for f, value, piece in several:
                 self.assign("multi-value", piece, e.rec, f, value)
+            flags = [(e.rec, f) for f in self.view.input_fields(e.rec) if self.view.kind_of(f) == "bool"
+                     and self.view.unfilled(e.rec, f) and f.name not in {g.name for g, _v, _p in several}]
+            for m in bool_mentions(text, flags, self.view, set()):  # "..., meilin@x.edu. I am an international student."
+                self.assign("extra-value", m.matched, m.rec, m.field, m.value)
             self.answered = True
             return True
         if shape(e.field) in ("short", "name") and typed_elsewhere(self, text, e):
@@ -781,6 +787,11 @@ _DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|a
                     r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it)(?:\s+(?:it|that|this|them|the\s+\w+))?"
                     r"(?:[,\s]+(?:now|please|then|thanks|thank\s+you))*[.!]*$", re.I)
 """What the user says to a summary to have it done ("now submit", "ok, send it please"): a yes to the confirmation."""
+_NOT_YET = re.compile(r"^.{0,40}?\b(?:don'?t|do\s+not|please\s+don'?t)\s+(?:submit|send|book|file|place|confirm|"
+                      r"process|finali[sz]e|lodge|go\s+ahead)\b(?:\s+(?:it|that|this|them|anything))?(?:\s+(?:yet|now|"
+                      r"just\s+yet))?\b|^\W*(?:(?:hmm|wait|hold\s+on|ok(?:ay)?|so)[,.!\s]+)*not\s+(?:yet|now|just\s+yet)\b",
+                      re.I)
+"""A summary held back ("hmm hold on, don't submit it yet", "wait, not yet"): a no to the confirmation, for now."""
 _LOOKS_RIGHT = re.compile(r"^\W*(?:(?:that|this|it|everything|all\s+that|that\s+all|it\s+all)\s+)?(?:all\s+)?"
                           r"(?:looks|sounds|seems|is)\s+(?:all\s+)?(?:good|great|perfect|right|fine|correct|spot\s+on|lovely)\b",
                           re.I)
