@@ -240,7 +240,8 @@ class TurnReader:
             return
         for rule in (self._small_talk, self._reference, self._switch, self._choose, self._lists, self._correction, self._refusal,
                      self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
-                     self._labelled_turn, self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request, self._question,
+                     self._labelled_turn, self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request,
+                     self._answer_and_question, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._by_values, self._search):
             if rule(rest):
@@ -353,6 +354,11 @@ class TurnReader:
             return False
         if any(r["rule"] == "enum-uncertain" for r in self.rules):
             return False  # the answer to the asked option was unclear: no other reading guesses it
+        parts = sentences(text)
+        if e is None and len(parts) > 1 and self.has_kb() and not _WANTS.search(text) and \
+                any(_WHAT_YOU_HAVE.search(p) and not _OWN_THING.search(p) for p in parts if is_question(p)):
+            return False  # "we're moving into a flat ... Do you have movers used to older people?": a story and a
+            # question, no request: the question is answered first (the agent may then offer the task)
         if _WH_QUESTION.match(text) and not task_request(text):
             # "how do I reset my password?" is a question for the KB, read below; "where is my package?" asks
             # about the user's own thing and may name a task outright (a developer's example, nearly verbatim)
@@ -572,6 +578,24 @@ class TurnReader:
         return mentions
 
     # ------------------------------------------------------------ questions and searches
+    def _answer_and_question(self, text: str) -> bool:
+        """ "From 77 Canal Street, Downtown. Before we go further, do you charge extra on weekends?": the sentences
+        that are no question answer the text field asked, the questions are asked of the KB."""
+        e = self.expect
+        if e is None or e.act != "ask" or self.answered or self.view.kind_of(e.field) != "str":
+            return False
+        parts = sentences(text)
+        told = [p for p in parts if not is_question(p)]
+        asked = [p for p in parts if is_question(p) and not plea(p)]
+        if not told or not asked or len(told) + len(asked) != len(parts):
+            return False
+        before = len(self.lines)
+        if not self._str_answer(" ".join(told)) or len(self.lines) == before:
+            self.answered = False
+            return False
+        self._question(" ".join(asked))
+        return True
+
     def _question(self, text: str) -> bool:
         asked = is_question(text)
         e = self.expect
@@ -782,6 +806,14 @@ class TurnReader:
         return True
 
 
+_WANTS = re.compile(r"\b(?:i'?d\s+like|i\s+would\s+like|we'?d\s+like|we\s+would\s+like|i\s+want|we\s+want|"
+                    r"i\s+need|we\s+need|(?:can|could|may)\s+(?:i|we)\s+(?:get|have|book|make|arrange|schedule)|"
+                    r"please\s+(?:book|arrange|schedule)|book\s+(?:me|us)|sign\s+(?:me|us)\s+up)\b", re.I)
+"""Words that ask for something to be done, which a story with a question beside it does not have."""
+_WHAT_YOU_HAVE = re.compile(r"^(?:\W*\w+[,\s]+){0,3}?(?:do|does)\s+(?:you|your\s+\w+)\s+(?:have|offer|do)\b|"
+                            r"\b(?:are|is)\s+there\s+(?:any|a|an|some)\b|\bhave\s+you\s+got\b|^\W*(?:you|u)\s+have\b",
+                            re.I)
+"""A question about what the business has ("Do you have movers who ...?", "is there a crew that ...?")."""
 _DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|all\s+right|right|great|perfect|fine|"
                     r"good|cool|so)[,.!\s]+)*(?:please\s+)?(?:submit|send|book|file|place|confirm|finali[sz]e|process|"
                     r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it)(?:\s+(?:it|that|this|them|the\s+\w+))?"
