@@ -208,3 +208,31 @@ def test_a_story_and_a_question_about_what_you_have_is_asked_first(desk):
     assert statements(r1) == ['answer("porters who speak Polish?")']
     _s, (r2,) = talk(desk, "We are moving in August. Can I get a removal booked for the 12th?")
     assert statements(r2) == ['main.task = "Book Removal"', 'book_removal = BookRemoval(removal_date="2024-07-12")']
+
+
+def test_a_name_to_the_address_question_is_the_name(desk):
+    session = desk.new_session(parser="offline", today=TODAY)
+    session.inject('main.task = "Book Removal"')
+    session.inject('book_removal = BookRemoval(pickup_address="1 A St", removal_date="2024-07-12")')
+    assert session.current.last_acts[-1]["field"] == "delivery_address"
+    assert statements(session.turn("Aiko Tanaka")) == ['book_removal.customer_name = "Aiko Tanaka"']
+
+
+def test_a_refusal_of_something_else_refuses_nothing_asked(desk):
+    session = desk.new_session(parser="offline", today=TODAY)
+    session.inject('main.task = "Book Removal"')
+    session.inject('book_removal = BookRemoval(pickup_address="1 A St", delivery_address="2 B St")')
+    assert session.current.last_acts[-1]["field"] == "size"
+    result = session.turn("I'd rather not give my number tbh")
+    assert not any("NA" in s for s in statements(result))
+
+
+def test_a_remark_after_a_question_answers_nothing(desk):
+    session = desk.new_session(parser="offline", today=TODAY)
+    session.inject('main.task = "Book Removal"')
+    session.inject('book_removal = BookRemoval(removal_date="2024-07-12")')
+    result = session.turn("do you charge extra on weekends? I hate surprises")
+    assert not any(s.startswith("book_removal.pickup_address") for s in statements(result))
+    result = session.turn("From 77 Canal Street, Kingsbridge. Do you charge extra on weekends? the 12th is a friday")
+    assert statements(result) == ['book_removal.pickup_address = "77 Canal Street, Kingsbridge"',
+                                  'answer("Do you charge extra on weekends?")']

@@ -455,6 +455,12 @@ class TurnReader:
         rec, f = target
         if rec is None or f is None or self.view.kind_of(f) in ("confirm", "bool") and not words:
             return False
+        thing = _REFUSED_THING.search(text)
+        if thing and self.expect is not None and (rec, f) == (self.expect.rec, self.expect.field) and \
+                not any(same_word(stem(thing.group(1)), s)
+                        for s in field_stems(f) | {stem(w) for w in f.name.split("_") + f.description.lower().split()}):
+            self.note("refusal-elsewhere", text, reason=f"refuses '{thing.group(1)}', which is not what was asked")
+            return False  # "rather not give my number" to the home size: not a refusal of the home size
         if self.view.kind_of(f) == "confirm" or (self.view.kind_of(f) == "str" and shape(f) == "text"
                                                   and not explicit and not self._declines_optional(f, text)):
             return False
@@ -585,9 +591,12 @@ class TurnReader:
         if e is None or e.act != "ask" or self.answered or self.view.kind_of(e.field) != "str":
             return False
         parts = sentences(text)
-        told = [p for p in parts if not is_question(p)]
-        asked = [p for p in parts if is_question(p) and not plea(p)]
-        if not told or not asked or len(told) + len(asked) != len(parts):
+        first = next((i for i, p in enumerate(parts) if is_question(p)), None)
+        if not first:  # no question, or the turn starts with one ("...? I hate cardboard": a remark, no answer)
+            return False
+        told = parts[:first]  # the sentences after the first question are remarks ("the 27th is a saturday")
+        asked = [p for p in parts[first:] if is_question(p) and not plea(p)]
+        if not asked or any(plea(p) for p in parts[first:] if is_question(p)):
             return False
         before = len(self.lines)
         if not self._str_answer(" ".join(told)) or len(self.lines) == before:
@@ -730,6 +739,9 @@ class TurnReader:
         if address_answer(self, text, e.rec, e.field):
             self.answered = True
             return True
+        if is_address_field(e.field) and not re.search(r"\d", text) and name_elsewhere(self, text):
+            self.answered = True
+            return True  # "Aiko Tanaka" to the address asked: the name for the name field, not an address
         text = address_beside(self, text, e.rec, e.field)
         parts = labelled_parts(self, text, e.rec, e.field)
         if parts:  # "plate is 8KJD203, its a blue Honda Civic": each part to its own field
@@ -806,6 +818,8 @@ class TurnReader:
         return True
 
 
+_REFUSED_THING = re.compile(r"\b(?:give|share|tell|say|provide|disclose)\s+(?:you\s+)?(?:my|our|the)\s+([a-z]{3,})", re.I)
+"""What a refusal says it will not give ("rather not give my number"): it refuses that thing."""
 _WANTS = re.compile(r"\b(?:i'?d\s+like|i\s+would\s+like|we'?d\s+like|we\s+would\s+like|i\s+want|we\s+want|"
                     r"i\s+need|we\s+need|(?:can|could|may)\s+(?:i|we)\s+(?:get|have|book|make|arrange|schedule)|"
                     r"please\s+(?:book|arrange|schedule)|book\s+(?:me|us)|sign\s+(?:me|us)\s+up)\b", re.I)
