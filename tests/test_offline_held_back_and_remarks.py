@@ -89,3 +89,15 @@ def test_a_greeting_an_introduction_one_labelled_number_and_the_story(desk):
     assert sorted(statements(r1)) == sorted([
         'main.member_name = "Ana Ruiz"', 'main.login_details = Login(member_code="88120934")',
         'main.what_happened = "Someone used my card at a gym in Leeds, twice, 40 pounds"'])
+
+
+def test_can_you_check_on_it_asks_for_help_not_the_kb():
+    from pathlib import Path
+
+    from core_engine.parsers.offline.intents import plea
+    assert plea("Can you check on it?") and plea("could you look into it for me?")
+    assert not plea("can you check the opening hours?")
+    agent = Agent.load(Path(__file__).resolve().parents[1] / "sample_projects" / "ticket_submission")
+    _s, (r1,) = talk(agent, "Hello. I emailed my leave of absence form on June 3 and I still haven't heard anything "
+                            "back. Can you check on it?")
+    assert statements(r1) and not any("answer(" in s for s in statements(r1))

@@ -156,8 +156,8 @@ def refusal(text: str) -> tuple[str, bool] | None:
 
 
 _PLEA = re.compile(r"^(?:(?:so|and|please|hi|hello|hey)[,\s]+)*(?:(?:can|could|would|will)\s+you|are\s+you\s+able\s+to|"
-                   r"is\s+it\s+possible\s+to)\s+(?:please\s+)?(?:help|assist)(?:\s+me)?(?:\s+(?:with|on)\s+"
-                   r"(?:this|that|it|my\s+\w+))?(?:\s+please)?\s*[?.!]*$|"
+                   r"is\s+it\s+possible\s+to)\s+(?:please\s+)?(?:help|assist|check|look|sort|see\s+to|follow\s+up)(?:\s+me)?"
+                   r"(?:\s+(?:with|on|into|out|up\s+on)\s+(?:this|that|it|my\s+\w+))?(?:\s+(?:for\s+me|please))*\s*[?.!]*$|"
                    r"^(?:please\s+)?help(?:\s+me)?(?:\s+please)?[.!?]*$|"
                    r"^i\s+need\s+(?:some\s+)?help(?:\s+please)?[.!?]*$", re.I)
 
@@ -185,7 +185,7 @@ def request_only(sentence: str) -> bool:
 
 
 def plea(text: str) -> bool:
-    """ "Can you help me with this?": asks for help, not for information."""
+    """ "Can you help me with this?", "can you check on it?": asks for help, not for information."""
     return _PLEA.match(normalise(text)) is not None
 
 
