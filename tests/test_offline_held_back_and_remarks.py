@@ -101,3 +101,8 @@ def test_can_you_check_on_it_asks_for_help_not_the_kb():
     _s, (r1,) = talk(agent, "Hello. I emailed my leave of absence form on June 3 and I still haven't heard anything "
                             "back. Can you check on it?")
     assert statements(r1) and not any("answer(" in s for s in statements(r1))
+
+
+def test_a_nickname_then_the_full_name_is_the_full_name(signup):
+    _s, (_r0, r1) = talk(signup, "hi", "its kev. kevin marsh")
+    assert statements(r1) == ['main.full_name = "Kevin Marsh"']

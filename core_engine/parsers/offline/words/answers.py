@@ -247,6 +247,9 @@ class AnswerReader:
             body = strip_fillers(text, f.name.split("_")).strip(" .!?")
             return body if body and len(body.split()) == 1 else None
         if kind == "name":
+            said = [n for n in (clean_name(p) for p in re.split(r"(?<=[.!?;])\s+", text.strip()) if p) if n]
+            if len(said) > 1 and len(said[-1].split()) >= 2:
+                return said[-1]  # "its kev. kevin marsh": the full name said last, not the nickname before it
             introduced = name_span(text) if NAME_INTRO.search(text) else None  # "His name is Tom Baker"
             plain = clean_name(text)
             if plain and re.match(r"[a-z]", plain) and not plain.islower():
