@@ -374,6 +374,7 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         rows = []
     if rows:
         spent = [w for v in found.items.values() for w in v[2] if isinstance(w, str)]
+        spent += _heads_after(text, spent)  # "a one bedroom flat": the noun the option's words describe
         named = reader.vocabulary.found_in(text, reader.ctx.kb) if reader.ctx.kb is not None else []
         long_turn = len(text.split()) > 12 and named and len(mentions) >= 2  # a turn of many values
         # the agent's own description says what it is about ("dental" of a dental practice's assistant): those
@@ -398,18 +399,41 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         reader.emit(rule, " ".join(matched) or bag.text, f"{var} = {ws.name}({kwargs_text(kwargs)})")
 
 
+_COMPARED = re.compile(r"\b(?:cheap\w*|expensive|under|over|below|above|less|more|most|least|best|worst|top|"
+                       r"highest|lowest|at\s+least|at\s+most|max\w*|min\w*|\d)", re.I)
+
+
+def _heads_after(text: str, said: list[str]) -> list[str]:
+    """The noun right after the words that chose an option ("flat" of "a one bedroom flat", "apartment" of "a
+    studio apartment"): the option's words describe it, so it is no word to search for."""
+    out = []
+    for w in said:
+        if not w or not re.fullmatch(r"[\w'-]+", w):
+            continue
+        m = re.search(rf"(?i)\b{re.escape(w)}\s+([a-z][a-z'-]+)\b(?!\s+(?:of|in|with|near)\b)", text)
+        if m and m.group(1).lower() not in STOPWORDS and m.group(1).lower() not in said:
+            out.append(m.group(1))
+    return out
+
+
 def _about_rows(reader: "TurnReader", query: str, own: set[str]) -> bool:
     """Whether the words left of an opening search the KB: beyond the words of the task and the agent themselves,
     they name one of its columns ("patio", "rating") or the KB has them ("pizza", "San Francisco", a word of a
     book's description)."""
     if reader.ctx.kb is None or reader.vocabulary.found_in(query, reader.ctx.kb):
         return True
+    compared = _COMPARED.search(query) is not None  # "get a price for moving" asks for the task, "under $80" filters
     columns = {stem(w) for ws in reader.spec.worksheets if ws.kind == "kb" for f in ws.fields
+               if compared or parse_type(f.type).base not in ("int", "float")
                for w in f.name.lower().split("_") if w not in STOPWORDS and w not in GENERIC and len(w) > 2}
     said = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", query) if w.lower() not in STOPWORDS
             and w.lower() not in HEDGES and stem(w) not in own and len(w) > 2]
     if {stem(w) for w in said} & (columns - own):
         return True
+    if not compared:  # "a price for moving": a numeric column's name with no filter on it searches nothing
+        numeric = {stem(w) for ws in reader.spec.worksheets if ws.kind == "kb" for f in ws.fields
+                   if parse_type(f.type).base in ("int", "float") for w in f.name.lower().split("_")}
+        said = [w for w in said if stem(w) not in numeric]
     from ....knowledge.lexicon import known_words  # late: the parser loads without a KB too
     return bool(known_words(reader.ctx.kb, said))
 
