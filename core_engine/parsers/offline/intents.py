@@ -156,8 +156,9 @@ def refusal(text: str) -> tuple[str, bool] | None:
 
 
 _PLEA = re.compile(r"^(?:(?:so|and|please|hi|hello|hey)[,\s]+)*(?:(?:can|could|would|will)\s+you|are\s+you\s+able\s+to|"
-                   r"is\s+it\s+possible\s+to)\s+(?:please\s+)?(?:help|assist|check|look|sort|see\s+to|follow\s+up)(?:\s+me)?"
-                   r"(?:\s+(?:with|on|into|out|up\s+on)\s+(?:this|that|it|my\s+\w+))?(?:\s+(?:for\s+me|please))*\s*[?.!]*$|"
+                   r"is\s+it\s+possible\s+to)\s+(?:please\s+)?(?:(?:help|assist)(?:\s+me)?(?:\s+(?:with|on)\s+"
+                   r"(?:this|that|it|my\s+\w+))?|(?:check|look|sort|see\s+to|follow\s+up)(?:\s+(?:on|into|out|up\s+on))?"
+                   r"\s+(?:this|that|it))(?:\s+(?:for\s+me|please))*\s*[?.!]*$|"
                    r"^(?:please\s+)?help(?:\s+me)?(?:\s+please)?[.!?]*$|"
                    r"^i\s+need\s+(?:some\s+)?help(?:\s+please)?[.!?]*$", re.I)
 

@@ -399,8 +399,9 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         reader.emit(rule, " ".join(matched) or bag.text, f"{var} = {ws.name}({kwargs_text(kwargs)})")
 
 
-_COMPARED = re.compile(r"\b(?:cheap\w*|expensive|under|over|below|above|less|more|most|least|best|worst|top|"
-                       r"highest|lowest|at\s+least|at\s+most|max\w*|min\w*|\d)", re.I)
+_COMPARED = re.compile(r"\b(?:\w{3,}est|\w{3,}er\s+than|under|over|below|above|less|more|most|least|best|worst|top|"
+                       r"at\s+least|at\s+most|max\w*|min\w*|\d)\b", re.I)
+"""Words that filter on a number ("under 65", "the lowest", "at least 4", superlatives)."""
 
 
 def _heads_after(text: str, said: list[str]) -> list[str]:
