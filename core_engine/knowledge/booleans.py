@@ -6,7 +6,8 @@ its own name. The column is read from the schema, not from a list: a question wo
 a bool column's name selects the column. Verbs of permission or possession in a name ("allowed", "accepts",
 "has") only name the column together with its other words ("can I bring my dog" names dogs_allowed by
 "dog"; "is camping allowed" does not name it); a name of several such content words needs them all
-("accepting new patients", not "patients"). A negation before the word ("don't allow dogs", "not
+("accepting new patients", not "patients"), unless a word of its description or an approving word is said
+beside one of them ("safe for cats" for pet_safe, "Not toxic to cats and dogs"; "ok with pets"). A negation before the word ("don't allow dogs", "not
 organic", "non-organic") or right after it ("dogs aren't allowed", "dogs not allowed") makes the value 0.
 """
 
@@ -68,7 +69,9 @@ def bool_conditions(question: str, tokens: list[Token], used: set[int], info: Ta
         hits = {s: [i for i, t in enumerate(tokens) if i not in used and _same_word(stem(t.norm), s)]
                 for s in content}
         if not all(hits.values()):
-            continue
+            hits = _partly_named(tokens, used, hits, described - set(content) - _other_names(info, col.name))
+            if not hits:
+                continue
         said = sorted(i for idx in hits.values() for i in idx)
         near = [i for i, t in enumerate(tokens) if i not in used and i not in said and (
             stem(t.norm) in linking and min(abs(i - j) for j in said) <= 3
@@ -79,6 +82,31 @@ def bool_conditions(question: str, tokens: list[Token], used: set[int], info: Ta
             _AFTER_NEGATION.match(question[tokens[max(said)].end:]))
         found.append(BoolCondition(col.name, not negated, question[start:end], set(said + near)))
     return found
+
+
+APPROVING = frozenset("ok okay safe fine suitable friendly".split())
+"""Words that say a thing is all right for something ("ok with pets", "safe for cats"): beside one word of a
+column's two-word name they name the column. English, no KB's words."""
+
+
+def _other_names(info: TableInfo, column: str) -> set[str]:
+    """Stems of the table's name and of its other columns' names: a description word that is one of them
+    ("dentist" in "Whether the dentist takes new patients") says nothing about this column."""
+    parts = [info.name] + [c.name for c in info.columns if c.name != column]
+    return {stem(w) for part in parts for w in re.split(r"[_\W]+", part.lower()) if w}
+
+
+def _partly_named(tokens: list[Token], used: set[int], hits: dict[str, list[int]], described: set[str]
+                  ) -> dict[str, list[int]]:
+    """One word of a column's name of two or more words, with a word of its own description or an approving
+    word at most three words away: "safe for cats" names pet_safe ("Not toxic to cats and dogs"), "ok with
+    pets" too; "patients" alone does not name accepts_new_patients. {} when the column is not named."""
+    said = [i for idx in hits.values() for i in idx]
+    if not said or len(hits) < 2:
+        return {}
+    support = [i for i, t in enumerate(tokens) if i not in used and i not in said
+               and (stem(t.norm) in described or t.norm in APPROVING) and min(abs(i - j) for j in said) <= 3]
+    return {s: idx for s, idx in hits.items() if idx} if support else {}
 
 
 def _same_word(said: str, name: str) -> bool:

@@ -18,7 +18,8 @@ from typing import Any
 from .kb import TableInfo
 from .vocab import STOPWORDS, Token, is_identifier, stem
 
-__all__ = ["Comparison", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers"]
+__all__ = ["Comparison", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers",
+           "decades", "MEASURE_VERBS"]
 
 COLUMN_MIN = 0.4  # cosine between a unit word and a column text
 COLUMN_MARGIN = 0.08
@@ -168,10 +169,20 @@ def bare_numbers(text: str, taken: list[tuple[int, int]], columns: dict[str, lis
     return found
 
 
+_CURRENCY = re.compile(r"[£€¥]")
+
+
+def money_signs(text: str) -> str:
+    """Other currency signs read as the dollar sign ("under £15", "€20 or less"): one character for one, so
+    every offset into the question stays the same."""
+    return _CURRENCY.sub("$", text)
+
+
 def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], embedder: Any,
                 ranges: dict[str, tuple[float, float]] | None = None) -> list[Comparison]:
-    """`under $50`, `at least 4 stars`, `more than 100 reviews`, `4 stars or more`, `after 2017`."""
-    low = text.lower()
+    """`under $50`, `at least 4 stars`, `more than 100 reviews`, `4 stars or more`, `after 2017`, `under 30cm`
+    (a unit typed against its number)."""
+    low = money_signs(text.lower())
     phrases = sorted(((p, "<") for p in _LESS), key=lambda x: -len(x[0])) + \
         sorted(((p, ">") for p in _MORE), key=lambda x: -len(x[0]))
     alternation = "|".join(re.escape(p) for p, _ in sorted(phrases, key=lambda x: -len(x[0])))
@@ -179,9 +190,10 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
     found: list[Comparison] = []
     pattern = re.compile(
         rf"(?:\b([a-z]+)\s+)?\b({alternation})\s+(\$\s*)?(\d+(?:\.\d+)?|an?(?=\s+{_UNIT_WORD}))(\s*\$)?"
-        rf"(?:\s+([a-z]+))?(?:\s+([a-z]+))?")
+        rf"(?:\s+([a-z]+)|(?<=\d)({_UNIT_WORD}))?(?:\s+([a-z]+))?")
     for m in pattern.finditer(low):
-        before, phrase, dollar, number, dollar2, after, after2 = m.groups()
+        before, phrase, dollar, number, dollar2, after, glued, after2 = m.groups()
+        after = after or glued  # "under 30cm"
         less = ops[phrase] == "<"
         op = ops[phrase] + ("=" if phrase in _INCLUSIVE else "")
         candidates = _units(before, phrase, dollar or dollar2, after, after2)
@@ -208,6 +220,41 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
             value = converted(_number(number), (unit,), columns[chosen[0]])
             found.append(Comparison(chosen[0], "<=" if less else ">=", value, low[start:m.end()].strip(),
                                     chosen[1], start, m.end()))
+    return found
+
+
+MEASURE_VERBS = frozenset("""stay stays grow grows get gets reach reaches cost costs run runs last lasts take takes
+    weigh weighs measure measures remain remains keep keeps""".split())
+"""English verbs that say a measure (plants that "stay under 30cm", a walk that "takes less than an hour"): said
+right before a comparison they are its words, not a search term. Grammar, no KB's words."""
+
+_DECADE_WORDS = {w: 10 * (k + 2) for k, w in enumerate(
+    "twenties thirties forties fifties sixties seventies eighties nineties".split())}
+_DECADE = re.compile(r"(?:\b(?:in|from|of|during)\s+)?(?:\bthe\s+)?(?:\b(1[0-9]|20)(\d)0'?s\b|(?<![\w])'?(\d)0'?s\b|"
+                     r"\b(?:(early|mid|late)[- ])?(" + "|".join(_DECADE_WORDS) + r")\b)")
+
+
+def decades(text: str, columns: dict[str, list[str]], ranges: dict[str, tuple[float, float]] | None
+            ) -> list[Comparison]:
+    """`from the fifties`, `the 90s`, `1970s`: the ten years of a decade on the one numeric column whose values
+    reach into them (a year column), two inclusive bounds. A decade said without its century ("the 90s") is the
+    century whose years exactly one column spans; when both or none are, it is left alone."""
+    found = []
+    for m in _DECADE.finditer(text.lower()):
+        century, digit, short, _part, word = m.groups()
+        if century:
+            starts = [int(century) * 100 + int(digit) * 10]
+        else:
+            tens = int(short) * 10 if short else _DECADE_WORDS[word]
+            starts = [1900 + tens, 2000 + tens]
+        chosen = [(y, n) for y in starts for n in columns
+                  if n in (ranges or {}) and ranges[n][0] <= y + 9 and y <= ranges[n][1]]
+        if len(chosen) != 1:
+            continue
+        (year, column), score = chosen[0], RANGE_SCORE
+        words = m.group(0).strip()
+        found.append(Comparison(column, ">=", year, words, score, m.start(), m.end()))
+        found.append(Comparison(column, "<=", year + 9, words, score, m.start(), m.end()))
     return found
 
 

@@ -28,8 +28,9 @@ from .kb import SQLiteKB, TableInfo, quote_identifier
 from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words, split_compounds
 from .match import Match, is_content, lexical_matches, semantic_matches
 from .booleans import apply as apply_bools, bool_conditions
+from .names import WORD_KIND
 from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nouns
-from .numbers import RANGE_SCORE, bare_numbers, column_texts, comparisons, superlatives
+from .numbers import MEASURE_VERBS, RANGE_SCORE, bare_numbers, column_texts, comparisons, decades, superlatives
 from .vocab import Token, stem, tokenize, vocabulary_for
 from ..spec.model import Spec
 from ..dialogue.state import KBRecord
@@ -117,7 +118,8 @@ class OfflineKnowledgeParser:
         tokens = tokenize(question)
         rules: list[dict[str, Any]] = []
         schemas = {name: _schema_words(name, info, spec) for name, info in tables.items()}
-        found = {name: lexical_matches(tokens, question, vocab.tables[name], schemas[name])
+        found = {name: _name_words_in_text(kb, info, *lexical_matches(tokens, question, vocab.tables[name],
+                                                                       schemas[name]), rules)
                  for name, info in tables.items() if name in vocab.tables}
         embedder = _embedder(spec, rules)
         spent = {i for _m, u in found.values() for i in u}
@@ -198,6 +200,32 @@ class OfflineKnowledgeParser:
             free_schema |= {f for w in words for f in (w, stem(w))}
         _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, near)
         return query, rules
+
+
+def _name_words_in_text(kb: SQLiteKB, info: TableInfo, matches: list[Match], used: set[int],
+                        rules: list[dict[str, Any]]) -> tuple[list[Match], set[int]]:
+    """A name's one lower-case word ("monstera") names its row only when no other row's free text says it: a word
+    the texts use ("something for a rainy morning" where one title says "Morning") is a topic, and searches."""
+    kept = []
+    for m in matches:
+        if m.kind != WORD_KIND:
+            kept.append(m)
+            continue
+        if info.fts_table:
+            f = quote_identifier(info.fts_table)
+            column = quote_identifier(m.column)
+            values = [e.value for e in m.entries]
+            others = kb.execute(f"SELECT t.rowid FROM {quote_identifier(info.name)} AS t WHERE t.rowid IN "
+                                f"(SELECT rowid FROM {f} WHERE {f} MATCH ?) AND t.{column} NOT IN "
+                                f"({', '.join('?' for _ in values)}) LIMIT 1",
+                                (fts_match([m.words.lower()]), *values), max_rows=1).rows
+            if others:
+                used = used - m.span()
+                rules.append({"rule": "ignored", "words": m.words, "column": m.column,
+                              "why": "one name has this word, but other rows' text says it too: a topic, not a name"})
+                continue
+        kept.append(m)
+    return kept, used
 
 
 _YES_NO = frozenset("is are was were does do did has have can could will would should may might".split())
@@ -379,6 +407,8 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
     taken: list[tuple[int, int]] = [(t.start, t.end) for i, t in enumerate(tokens) if i in used]
     columns = column_texts(info, spec)
     found = comparisons(question, tokens, columns, embedder, ranges)
+    found += [d for d in decades(question, columns, ranges) if not any(d.start < c.end and c.start < d.end
+                                                                       for c in found)]
     found += bare_numbers(question, taken + [(c.start, c.end) for c in found], columns, ranges)
     for c in found:
         query.conditions.append(f"t.{quote_identifier(c.column)} {c.op} {c.value!r}")
@@ -387,6 +417,9 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
                                            if c.score == RANGE_SCORE else {})})
         take(c.start, c.end)
         taken.append((c.start, c.end))
+        verb = max((i for i, t in enumerate(tokens) if t.end <= c.start), default=None)
+        if verb is not None and verb not in used and tokens[verb].raw.lower() in MEASURE_VERBS:
+            used.add(verb)  # "plants that stay under 30cm": the comparison's verb searches nothing
     spans = []
     for o in superlatives(question, column_texts(info, spec, ("int", "float", "date")), embedder, taken):
         query.order.append(f"t.{quote_identifier(o.column)} {o.direction}")

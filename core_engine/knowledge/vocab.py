@@ -44,9 +44,12 @@ STOPWORDS = frozenset("""
     use using used make makes made come comes came go goes going see seeing look looks set
     does doing done did something anything everything someone anyone
     don't dont doesn't isn't aren't won't can't cannot wasn't weren't
+    i've you've we've they've i'm i'd i'll you'd you'll we'd we'll it's that's there's what's here's let's who's
+    stuff thing things still ever even actually bit lot lots
     today tonight tomorrow tmrw
 """.split())
-"""(The last line: when the user means to go, which a search for rows does not hold; a booking takes it.)"""
+"""(The next to last line: contractions and fillers, "tallest tree you've got", "electronic stuff", "still in mint
+condition". The last: when the user means to go, which a search for rows does not hold; a booking takes it.)"""
 TITLES = frozenset("dr doctor mr mrs ms miss mx prof professor sir madam dame st jr sr".split())
 _TOKEN = re.compile(r"\d+(?:\.\d+)?[A-Za-z]*|[A-Za-z0-9]+(?:'[A-Za-z]+)?|\$")
 _MAX_DISTINCT = 500  # columns with more distinct values are not vocabulary (searched as text instead)
