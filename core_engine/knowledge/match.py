@@ -105,6 +105,7 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
         else:
             i += 1
     _abbreviations(scan, vocab, schema)
+    _value_runs(scan, vocab, schema)
     _name_parts(scan, vocab, schema)
     from .names import name_runs  # late: names builds on this module's scan
 
@@ -133,6 +134,33 @@ def _abbreviations(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:
             entries = [e for e in vocab.phrases.get((w[:k],), []) if _abbreviation_column(vocab, e.column)]
             if entries and k < len(w):
                 scan.add(i, i, _first_column(entries), "abbreviation", 0.9)
+                break
+
+
+def _value_runs(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:
+    """Two or three adjacent words, numbers included, that only one value of an enum-like column holds together,
+    its other words shared by other values of the column: "7 inches" for "7-inch single" beside "12-inch single"
+    (each word alone is in several values, or is a number)."""
+    tokens, n = scan.tokens, len(scan.tokens)
+    for i in range(n):
+        for length in (3, 2):
+            span = range(i, i + length)
+            if i + length > n or any(j in scan.used for j in span):
+                continue
+            if not any(is_content(tokens[j], schema) for j in span) or \
+                    any(tokens[j].norm in STOPWORDS for j in span):
+                continue
+            words = [tokens[j].norm for j in span]
+            found = None
+            for column, entries in vocab.by_word.get(words[0], {}).items():
+                if column in vocab.name_columns:
+                    continue
+                values = {e.value: e for e in entries if all(w in e.words for w in words)}
+                if len(values) == 1 and names_value(vocab, next(iter(values.values())), set(words)):
+                    found = next(iter(values.values()))
+                    break
+            if found is not None:
+                scan.add(i, i + length - 1, [found], "words", 0.95)
                 break
 
 

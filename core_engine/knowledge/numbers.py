@@ -230,8 +230,9 @@ right before a comparison they are its words, not a search term. Grammar, no KB'
 
 _DECADE_WORDS = {w: 10 * (k + 2) for k, w in enumerate(
     "twenties thirties forties fifties sixties seventies eighties nineties".split())}
-_DECADE = re.compile(r"(?:\b(?:in|from|of|during)\s+)?(?:\bthe\s+)?(?:\b(1[0-9]|20)(\d)0'?s\b|(?<![\w])'?(\d)0'?s\b|"
-                     r"\b(?:(early|mid|late)[- ])?(" + "|".join(_DECADE_WORDS) + r")\b)")
+_DECADE = re.compile(r"(?:\b(?:in|from|of|during)\s+)?(?:\bthe\s+)?(?:\b(early|mid|late)[- ])?"
+                     r"(?:\b(1[0-9]|20)(\d)0'?s\b|(?<![\w])'?(\d)0'?s\b|\b(" + "|".join(_DECADE_WORDS) + r")\b)")
+"""A decade (its part, "the late sixties", is read as the whole decade)."""
 
 
 def decades(text: str, columns: dict[str, list[str]], ranges: dict[str, tuple[float, float]] | None
@@ -241,7 +242,7 @@ def decades(text: str, columns: dict[str, list[str]], ranges: dict[str, tuple[fl
     century whose years exactly one column spans; when both or none are, it is left alone."""
     found = []
     for m in _DECADE.finditer(text.lower()):
-        century, digit, short, _part, word = m.groups()
+        _part, century, digit, short, word = m.groups()
         if century:
             starts = [int(century) * 100 + int(digit) * 10]
         else:
@@ -373,7 +374,7 @@ def superlatives(text: str, columns: dict[str, list[str]], embedder: Any, taken:
             if chosen and all(o.column != chosen[0] for o in found):
                 found.append(Ordering(chosen[0], direction, m.group(0), chosen[1], m.start(), m.end()))
                 spans.append((m.start(), m.end()))
-    for m in re.finditer(r"\b[a-z]{4,}est\b", low):  # "longest", "shortest", "biggest": the adjective's column
+    for m in re.finditer(r"\b[a-z]{3,}est\b", low):  # "longest", "shortest", "widest": the adjective's column
         base = _adjective(m.group(0))
         if base is None or base in STOPWORDS or any(s < m.end() and m.start() < e for s, e in spans):
             continue
@@ -392,7 +393,8 @@ column's meaning comes from the embedder, the direction from here; any other adj
 
 
 def _adjective(word: str) -> str | None:
-    """The adjective of a superlative: longest -> long, biggest -> big, heaviest -> heavy, largest -> large."""
+    """The adjective of a superlative: longest -> long, biggest -> big, heaviest -> heavy, largest -> large,
+    widest -> wide, safest -> safe."""
     stem_ = word[:-3]
     if stem_.endswith("i"):
         return stem_[:-1] + "y"
@@ -400,4 +402,4 @@ def _adjective(word: str) -> str | None:
         return stem_[:-1]
     if len(stem_) < 3:
         return None
-    return stem_ + "e" if stem_.endswith(("rg", "os", "at", "in", "ur", "ud", "ar", "av")) else stem_
+    return stem_ + "e" if stem_.endswith(("rg", "os", "at", "in", "ur", "ud", "ar", "av", "id", "af", "ic")) else stem_

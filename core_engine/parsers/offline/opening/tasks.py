@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....spec.model import Field, Worksheet, parse_type, snake_case
 from ....dialogue.state import TaskRecord, ref_target
-from ..intents import is_question, search_phrase
+from ..intents import asks_to, is_question, search_phrase
 from ..words.match import HEDGES, Bag, best_enum, content_stems, enum_scores, equalities, field_stems, holds, stem
 from ..words.negation import negations, without_negated
 from ..answering.slots import column_mentions, find_mentions, said_texts, shape
@@ -105,7 +105,8 @@ def match_worksheet(reader: "TurnReader", bag: Bag, ws: Worksheet, values: dict[
             continue
         kind = reader.view.kind_of(f)
         if kind == "Enum" and start is not None and f.name == start.name:
-            value = reader.enum_value(f, bag.text, spent=spent, strict=is_question(bag.text) is not None)
+            asked = is_question(bag.text) is not None and not asks_to(bag.text, option_verbs(f))
+            value = reader.enum_value(f, bag.text, spent=spent, strict=asked)
             if value is None and f.name in hints:
                 value = hints[f.name][0]
             if value is not None:
@@ -137,6 +138,20 @@ def match_worksheet(reader: "TurnReader", bag: Bag, ws: Worksheet, values: dict[
                 words = sorted({w for v in inner.items.values() for w in v[2]})
                 out.items[f.name] = (text, inner.plain(), words)
     return out
+
+
+def option_verbs(f: Field) -> set[str]:
+    """The first word of each option of an enum field and of its description, lower case ("hold" for "Hold a
+    Record", "put" for "put plants aside to collect"): the verbs that ask for one of the tasks it chooses."""
+    return {words[0].lower() for v in f.enum_values for text in (v.value, v.description or "")
+            for words in [re.findall(r"[A-Za-z]+", text)] if words}
+
+
+def task_verbs(spec: Any) -> set[str]:
+    """The verbs of every enum field whose options choose a task (a task worksheet's predicate tests it)."""
+    tasks = spec.task_worksheets()
+    return {v for ws in tasks for f in ws.fields if f.type == "Enum" and f.enum_values
+            and any(w is not ws and f.name in w.predicate for w in tasks) for v in option_verbs(f)}
 
 
 def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None,

@@ -1,0 +1,59 @@
+"""A task asked for as a question (session 8, helper I): "can you hold it for me?" after a KB answer opens the task
+whose option (or its description) starts with that verb, instead of searching the KB for the sentence. Pinned on a
+bike-hire spec written here; the verbs come from the spec's own task options ("Hire a Bike", "put a bike aside ...").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from storage.kb.importer import import_records
+from core_engine.parsers.offline.intents import asks_to
+from core_engine.parsers.offline.opening.tasks import option_verbs, task_verbs
+from core_engine.loaders import load_spec
+
+from tests.fakes.specs import agent_of, field, statements, talk, task_choice
+
+BIKES = [{"id": "b1", "name": "Trail Hopper", "kind": "Mountain", "price_per_day": 30.0, "basket": False},
+         {"id": "b2", "name": "Town Glider", "kind": "City", "price_per_day": 18.0, "basket": True},
+         {"id": "b3", "name": "Ridge Runner", "kind": "Mountain", "price_per_day": 35.0, "basket": False}]
+COLUMNS = [("id", "str", "Bike id"), ("name", "str", "Name of the bike"), ("kind", "str", "Mountain or city bike"),
+           ("price_per_day", "float", "Price per day in euros"), ("basket", "bool", "Has a front basket")]
+SPEC = {
+    "name": "bike_hire", "starting_prompt": "Welcome to the bike shed.",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        task_choice({"value": "Hire a Bike", "description": "put a bike aside for a day out"}),
+        {"name": "HireBike", "kind": "task", "predicate": 'task == "Hire a Bike"', "api": "hire_bike", "fields": [
+            field("bike", "Bike", "The bike to hire"), field("rider_name", description="The name of the rider"),
+            field("confirm", "confirm", "Confirm the hire")]},
+        {"name": "bikes", "kind": "kb", "fields": [field(n, t, d, primary_key=(n == "id")) for n, t, d in COLUMNS]},
+        {"name": "Bike", "kind": "type", "actions": 'if task != "Hire a Bike":\n    propose(HireBike, {"bike": self})',
+         "fields": [field(n, t, d) for n, t, d in COLUMNS]},
+    ],
+    "apis": [{"name": "hire_bike"}],
+}
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory):
+    root = tmp_path_factory.mktemp("bike_hire")
+    import_records(root / "kb.sqlite", BIKES, "bikes", column_types={"basket": "bool"})
+    return agent_of(root, SPEC)
+
+
+def test_the_verbs_of_a_task_option_and_its_description(agent):
+    spec = load_spec(agent.root / "spec.json")
+    main = spec.worksheet("Main")
+    assert option_verbs(main.field("task")) == {"hire", "put"} and task_verbs(spec) == {"hire", "put"}
+    assert asks_to("lovely, can you put it aside for me?", {"hire", "put"})
+    assert not asks_to("can you tell me which bikes have a basket?", {"hire", "put"})
+
+
+@pytest.mark.parametrize("request_", ["can you hire it for me?", "great, could you put it aside for me?"])
+def test_a_task_asked_for_as_a_question_opens_it_with_the_row_shown(agent, request_):
+    _, (_, second) = talk(agent, "which bike has a basket?", request_)
+    said = statements(second)
+    assert 'main.task = "Hire a Bike"' in said and not any(s.startswith("answer(") for s in said), said
+    assert any("bike=answer.result[0]" in s.replace(" ", "") or s.endswith("= answer.result[0]") for s in said), said
+
