@@ -57,3 +57,11 @@ def test_a_task_asked_for_as_a_question_opens_it_with_the_row_shown(agent, reque
     assert 'main.task = "Hire a Bike"' in said and not any(s.startswith("answer(") for s in said), said
     assert any("bike=answer.result[0]" in s.replace(" ", "") or s.endswith("= answer.result[0]") for s in said), said
 
+
+
+def test_a_task_asked_for_as_a_question_answers_the_task_asked(agent):
+    # two rows shown: no proposal, the agent asks which task; the request names it by its option's verb
+    _, (first, second) = talk(agent, "do you have mountain bikes?", "can you hire the first one for me?")
+    assert any(a.get("field") == "task" for a in first.acts)
+    said = statements(second)
+    assert said[0] == 'main.task = "Hire a Bike"' and not any(s.startswith("answer(") for s in said), said
