@@ -25,7 +25,8 @@ SPEC = {
     "worksheets": [
         task_choice({"value": "Hire a Bike", "description": "put a bike aside for a day out"}),
         {"name": "HireBike", "kind": "task", "predicate": 'task == "Hire a Bike"', "api": "hire_bike", "fields": [
-            field("bike", "Bike", "The bike to hire"), field("rider_name", description="The name of the rider"),
+            field("bike", "Bike", "The bike to hire"), field("bikes", "int", "How many bikes of it"),
+            field("rider_name", description="The name of the rider"),
             field("confirm", "confirm", "Confirm the hire")]},
         {"name": "bikes", "kind": "kb", "fields": [field(n, t, d, primary_key=(n == "id")) for n, t, d in COLUMNS]},
         {"name": "Bike", "kind": "type", "actions": 'if task != "Hire a Bike":\n    propose(HireBike, {"bike": self})',
@@ -65,3 +66,18 @@ def test_a_task_asked_for_as_a_question_answers_the_task_asked(agent):
     assert any(a.get("field") == "task" for a in first.acts)
     said = statements(second)
     assert said[0] == 'main.task = "Hire a Bike"' and not any(s.startswith("answer(") for s in said), said
+
+
+@pytest.mark.parametrize("request_, count", [("lovely, can you put two aside for me?", 2), ("I'd like to hire 3 of them", 3)])
+def test_a_number_after_the_tasks_verb_is_how_many(agent, request_, count):
+    _, (_, second) = talk(agent, "which bike has a basket?", request_)
+    said = statements(second)
+    assert any(f"bikes={count}" in s.replace(" ", "") for s in said), said
+
+
+def test_which_is_cheaper_over_the_rows_shown_asks_for_the_cheapest_of_them(agent):
+    _, (_, second) = talk(agent, "do you have mountain bikes?", "which is cheaper?")
+    said = statements(second)
+    assert len(said) == 1 and said[0].startswith('answer("cheapest ') and "mountain" in said[0], said
+    shown = second.response
+    assert "Trail Hopper" in shown and ("Ridge Runner" not in shown or shown.index("Trail Hopper") < shown.index("Ridge"))

@@ -174,11 +174,32 @@ _OF_THOSE = re.compile(r"\b(?:any|some|which|one|all|each)?\s*(?:of|among(?:st)?
                        r"^\W*(?:and\s+|so\s+)?which\s+ones?(?:'s|\s+is|\s+are|\s+has|\s+have)?\b", re.I)
 
 
+_WHICH_MORE = re.compile(r"^\W*(?:(?:and|so|ok|okay|hmm|then)[,\s]+)*which(?:\s+one)?\s+(?:is|are|'s|would\s+be)\s+"
+                         r"(?:the\s+)?(more\s+[a-z]+|less\s+[a-z]+|better|worse|[a-z]{3,}er)"
+                         r"\W*(?:(?:of\s+(?:the\s+two|them|those|these)|than\s+the\s+others?)\W*)?$", re.I)
+_IRREGULAR = {"better": "best", "worse": "worst"}
+
+
+def _superlative(comparative: str) -> str:
+    """cheaper -> cheapest, better -> best, more expensive -> most expensive."""
+    low = comparative.lower()
+    if low.startswith(("more ", "less ")):
+        return ("most " if low.startswith("more") else "least ") + low.split(None, 1)[1]
+    return _IRREGULAR.get(low, low[:-2] + "est")
+
+
 def narrow_previous(reader: "TurnReader", text: str) -> str:
     """ "which of those are in Fairview?": the rows of the last search, narrowed; the question becomes that
-    search's words and the new ones, so the knowledge parser keeps every condition."""
-    m = _OF_THOSE.search(text)
+    search's words and the new ones, so the knowledge parser keeps every condition. "which is cheaper?" over
+    several rows shown asks for the cheapest of them."""
     kbs = reader.state.kb_records()
+    more = _WHICH_MORE.match(text)
+    if more is not None and kbs and isinstance(kbs[-1].result, list) and len(kbs[-1].result) >= 2:
+        previous = kbs[-1].query.strip().rstrip("?.!")
+        reader.note("focus", more.group(0).strip(), reason=f"the {_superlative(more.group(1))} of the rows of "
+                                                           f"{kbs[-1].var}: {previous!r}")
+        return f"{_superlative(more.group(1))} {previous}"
+    m = _OF_THOSE.search(text)
     if m is None or not kbs or not isinstance(kbs[-1].result, list) or len(kbs[-1].result) < 2:
         return text
     rest = (text[:m.start()] + " " + text[m.end():]).strip()

@@ -354,7 +354,8 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     for m in mentions:
         kwargs[m.field.name] = literal(m.value)
         matched.append(m.matched)
-    party = _party_of(reader, ws, text, kwargs, [m for m in mentions])
+    party = _party_of(reader, ws, text, kwargs, [m for m in mentions]) or \
+        _count_after_verb(reader, ws, text, kwargs, mentions)
     if party is not None:  # "a table for two tonight at 8": the count of people after "for"
         f, value, words = party
         kwargs[f.name] = literal(value)
@@ -449,6 +450,32 @@ def _party_of(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, 
         return None
     spans = find_numbers(m.group("n"))
     return (people[0], int(spans[0].value), m.group(0)) if spans else None
+
+
+_VERB_COUNT = re.compile(r"\b(?P<v>[a-z]+)\s+(?:me\s+|us\s+)?(?P<n>one|two|three|four|five|six|seven|eight|nine|ten|"
+                         r"eleven|twelve|\d{1,2})\b(?!\s*(?:[:.,]\d|am\b|pm\b|o'?clock|%|\$))", re.I)
+
+
+def _count_after_verb(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
+                      mentions: list[Any]) -> tuple[Field, int, str] | None:
+    """ "can you put two aside", "reserve one peace lily": a number right after the verb of a task option is how
+    many, when the opened worksheet has one unfilled count field (its description asks "how many") and no
+    value read so far took the number."""
+    counts = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "int" and f.name not in kwargs
+              and re.match(r"\s*how\s+many\b", f.description or "", re.I)]
+    if len(counts) != 1:
+        return None
+    verbs = task_verbs(reader.spec)
+    for m in _VERB_COUNT.finditer(text):
+        if m.group("v").lower() not in verbs or any(
+                x.span is not None and x.span.start <= m.start("n") < x.span.end for x in mentions
+                if getattr(x, "span", None) is not None):
+            continue
+        from ..words.values import find_numbers
+        spans = find_numbers(m.group("n"))
+        if spans:
+            return counts[0], int(spans[0].value), m.group(0)
+    return None
 
 
 _SEARCH_ARG = re.compile(r"(?:,\s*)?\b\w+=answer\(\"((?:[^\"\\]|\\.)*)\"\)")
