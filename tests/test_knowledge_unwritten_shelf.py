@@ -3,8 +3,9 @@
 A second-hand furniture shop written here (not a sample, not a held-out agent): decades on a year column,
 other currency signs, a unit typed against its number and the verb of a measure, contractions and fillers,
 a name's one lower-case word (unless other rows' text says it), a yes/no column named by one word of its
-name with a word of its description or an approving word, and two adjacent words that only one value holds
-together. Every expected answer is computed from PIECES, so the tests check rows, not SQL text.
+name with a word of its description or an approving word, or by all the words of its description, "non" and
+words like "loving" after a condition's word, a value spelt as typed over another column's, and two adjacent
+words that only one value holds together. Every expected answer is computed from PIECES, so the tests check rows, not SQL text.
 """
 
 from __future__ import annotations
@@ -21,19 +22,19 @@ from storage.kb.importer import import_records
 KINDS = ["2-seat sofa", "3-seat sofa", "Corner sofa", "Dining table", "Desk", "Armchair"]
 NAMES = ["Harbour Sofa", "Larkspur Couch", "Fenwick Corner", "Oakridge Table", "Morning Desk", "Wingback Chair",
          "Bramble Sofa", "Tolland Settee", "Willow Corner", "Elmstead Table", "Quillon Desk", "Nook Chair",
-         "Saltmarsh Sofa", "Harlow Settee", "Cedar Corner", "Brindle Table", "Studio Desk", "Reading Chair"]
+         "Saltmarsh Sofa", "Harlow Settee", "Cedar Corner", "Brindle Table", "Studio Desk", "Reading Chair", "Pines"]
 PIECES = [{"id": f"f{i:02d}", "name": NAMES[i], "kind": KINDS[i % 6], "style": ["Mid-century", "Victorian", "Modern"][i % 3],
            "made": 1955 + 4 * i, "price": 60.0 + 35 * (i % 9), "width_cm": 70 + 15 * (i % 10),
-           "child_safe": i % 3 != 1, "restored": i % 4 == 0,
+           "child_safe": i % 3 != 1, "restored": i % 4 == 0, "foldable": i % 5 == 2,
            "woods": [["oak"], ["walnut", "oak"], ["pine"], ["teak"]][i % 4],
            "notes": ["Solid and heavy, a piece to keep for decades.",
                      "Light frame that is easy to carry up the stairs; a sunny morning reading spot.",
                      "Some scratches on the legs, priced to go."][i % 3]}
-          for i in range(18)]
+          for i in range(19)]
 COLUMNS = {"name": "Name of the piece", "kind": "What kind of furniture it is", "style": "Its period style",
            "made": "Year it was made", "price": "Price in pounds", "width_cm": "Width in centimetres",
            "child_safe": "Safe around toddlers: rounded corners and no loose parts",
-           "restored": "Whether it has been restored", "woods": "The woods it is made of",
+           "restored": "Whether it has been restored", "foldable": "Folds flat", "woods": "The woods it is made of",
            "notes": "The shop's notes on the piece"}
 
 
@@ -43,7 +44,7 @@ def shop(tmp_path_factory):
     os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("vectors"))
     path = tmp_path_factory.mktemp("furniture") / "kb.sqlite"
     import_records(path, PIECES, "pieces", free_text=["notes"],
-                   column_types={"child_safe": "bool", "restored": "bool"})
+                   column_types={"child_safe": "bool", "restored": "bool", "foldable": "bool"})
     ws = Worksheet(name="pieces", kind="kb", description="Second-hand furniture for sale.",
                    fields=[Field(name=n, description=d) for n, d in COLUMNS.items()])
     with SQLiteKB(path) as kb:
@@ -118,3 +119,22 @@ def test_adjacent_words_that_one_value_holds_together(shop):
     rows, rules = ask(shop, "any 3 seats?")
     assert sorted(rows) == expect(lambda r: r["kind"] == "3-seat sofa")
     assert any(r.get("match") == "words" for r in rules)
+
+
+def test_a_value_spelt_as_typed_wins_over_an_earlier_columns(shop):
+    rows, _ = ask(shop, "anything in pine")  # the wood "pine", not the piece named "Pines"
+    assert sorted(rows) == expect(lambda r: "pine" in r["woods"])
+
+
+def test_non_and_a_word_that_makes_a_value_a_property_search_nothing(shop):
+    rows, rules = ask(shop, "non restored victorian pieces")
+    assert sorted(rows) == expect(lambda r: r["style"] == "Victorian" and not r["restored"])
+    rows, rules = ask(shop, "something for mid-century lovers")
+    assert sorted(rows) == expect(lambda r: r["style"] == "Mid-century")
+    assert not any(r["rule"] == "free_text" for r in rules)
+
+
+def test_a_yes_no_column_named_by_all_the_words_of_its_description(shop):
+    rows, rules = ask(shop, "tables that fold flat")
+    assert sorted(rows) == expect(lambda r: r["kind"] == "Dining table" and r["foldable"])
+    assert any(r["rule"] == "yes/no column" and r["column"] == "foldable" for r in rules)

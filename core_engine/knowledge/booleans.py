@@ -21,7 +21,7 @@ from .kb import TableInfo
 from .match import NEGATIONS
 from .vocab import STOPWORDS, Token, stem, tokenize
 
-__all__ = ["BoolCondition", "bool_conditions"]
+__all__ = ["BoolCondition", "bool_conditions", "described_bools"]
 
 LINKING = frozenset(stem(w) for w in """allowed allow allows permitted permit accepts accept accepting accepted has
     have having is are can includes include included offers offer offered with available supports support
@@ -40,6 +40,7 @@ class BoolCondition:
     value: bool
     words: str
     tokens: set[int]
+    how: str = "name"  # or "description": the column's description said
 
 
 def _name_words(column: str) -> tuple[list[str], list[str]]:
@@ -76,6 +77,9 @@ def bool_conditions(question: str, tokens: list[Token], used: set[int], info: Ta
         near = [i for i, t in enumerate(tokens) if i not in used and i not in said and (
             stem(t.norm) in linking and min(abs(i - j) for j in said) <= 3
             or stem(t.norm) in LINKING and min(abs(i - j) for j in said) == 1)]  # "dog friendly"
+        before = min(said) - 1
+        if before >= 0 and before not in used and tokens[before].raw.lower() == "non":
+            near.append(before)  # "non hardy": the negation's word is the condition's too
         first, last = min(said + near), max(said + near)
         start, end = tokens[first].start, tokens[last].end
         negated = _negated_before(question, tokens[said[0]].start) or bool(
@@ -109,6 +113,40 @@ def _partly_named(tokens: list[Token], used: set[int], hits: dict[str, list[int]
     return {s: idx for s, idx in hits.items() if idx} if support else {}
 
 
+_WINDOW = 8  # words within which a description's words are said together
+_DESCRIPTION_NEGATION = re.compile(r"^\s*(?:not|no|never|without)\b", re.I)
+
+
+def described_bools(question: str, tokens: list[Token], info: TableInfo, descriptions: dict[str, str] | None
+                    ) -> list[BoolCondition]:
+    """A yes/no column whose description's content words (two or more) are all said close together: "trees that
+    keep their leaves in winter" names evergreen ("Keeps its leaves in winter"), even where one of the words is
+    also a value elsewhere ("winter"). A description that is itself negated ("Not toxic to cats and dogs") makes
+    the question's words mean no."""
+    found = []
+    for col in info.columns:
+        text = (descriptions or {}).get(col.name, "")
+        if col.type != "bool" or not text:
+            continue
+        own = _other_names(info, col.name) | {"whether"}
+        stems = sorted({stem(t.norm) for t in tokenize(text)
+                        if t.norm not in STOPWORDS and len(t.norm) >= 3 and stem(t.norm) not in own})
+        if len(stems) < 2:
+            continue
+        hits = {st: [i for i, t in enumerate(tokens) if _same_word(stem(t.norm), st)] for st in stems}
+        if not all(hits.values()):
+            continue
+        said = sorted({min(idx) for idx in hits.values()})
+        if said[-1] - said[0] > _WINDOW:
+            continue
+        start, end = tokens[said[0]].start, tokens[said[-1]].end
+        negated = _negated_before(question, start)
+        value = negated if _DESCRIPTION_NEGATION.match(text) else not negated
+        found.append(BoolCondition(col.name, value, question[start:end], set(range(said[0], said[-1] + 1)),
+                                   "description"))
+    return found
+
+
 def _same_word(said: str, name: str) -> bool:
     """The same stem, or one word derived from the other by a short ending ("renew" - "renewable",
     "access" - "accessible"): five letters in common and at most four more."""
@@ -132,5 +170,6 @@ def apply(query: Any, found: list[BoolCondition], used: set[int], rules: list[di
     for b in found:
         query.conditions.append(f"t.{quote_identifier(b.column)} = {1 if b.value else 0}")
         rules.append({"rule": "yes/no column", "words": b.words, "column": b.column, "value": b.value,
-                      "why": "a word of the column's name" + (", negated" if not b.value else "")})
+                      "why": ("the words of its description" if b.how == "description" else "a word of the column's name")
+                      + (", negated" if not b.value else "")})
         used |= b.tokens

@@ -77,8 +77,12 @@ def is_content(token: Token, schema: set[str] | None = None) -> bool:
             and len(w) >= 2 and (schema is None or (w not in schema and stem(w) not in schema)))
 
 
-def _first_column(entries: list[ValueEntry]) -> list[ValueEntry]:
-    """A phrase several columns have goes to the earliest of them."""
+def _first_column(entries: list[ValueEntry], typed: str = "") -> list[ValueEntry]:
+    """A phrase several columns have goes to the one whose value is spelt as typed ("blues" is the genre Blues,
+    not the title "Blue"), else to the earliest of them."""
+    spelt = [e for e in entries if typed and _letters(str(e.value)) == _letters(typed)]
+    if spelt and len({e.column for e in spelt}) < len({e.column for e in entries}):
+        entries = spelt
     best = min(e.position for e in entries)
     return [e for e in entries if e.position == best]
 
@@ -100,7 +104,8 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
                 hit = (length, entries)
                 break
         if hit:
-            scan.add(i, i + hit[0] - 1, _first_column(hit[1]), "exact")
+            scan.add(i, i + hit[0] - 1, _first_column(hit[1], text[tokens[i].start:tokens[i + hit[0] - 1].end]),
+                     "exact")
             i += hit[0]
         else:
             i += 1
@@ -121,6 +126,10 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
             _shared_head(scan, vocab, i, token.norm)
     _fuzzy(scan, vocab, schema)
     return _drop_weaker(scan), scan.used
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
 def _abbreviations(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:

@@ -27,9 +27,9 @@ from ..errors import KnowledgeError
 from .kb import SQLiteKB, TableInfo, quote_identifier
 from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words, split_compounds
 from .match import Match, is_content, lexical_matches, semantic_matches
-from .booleans import apply as apply_bools, bool_conditions
+from .booleans import apply as apply_bools, bool_conditions, described_bools
 from .names import WORD_KIND
-from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nouns
+from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nouns, value_suffixes
 from .numbers import MEASURE_VERBS, RANGE_SCORE, bare_numbers, column_texts, comparisons, decades, superlatives
 from .vocab import Token, stem, tokenize, vocabulary_for
 from ..spec.model import Spec
@@ -147,8 +147,16 @@ class OfflineKnowledgeParser:
         ranges = vocab.tables[name].ranges if name in vocab.tables else {}
         _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges)  # "most recently serviced"
         kb_ws = spec.worksheet(name)
-        yes_no = bool_conditions(question, tokens, used, info, {f.name: f.description for f in kb_ws.fields}
-                                 if kb_ws is not None else None)
+        descriptions = {f.name: f.description for f in kb_ws.fields} if kb_ws is not None else None
+        described = [b for b in described_bools(question, tokens, info, descriptions)
+                     if not any(i in used and not any(i in m.span() for m in matches) for i in b.tokens)]
+        if described:  # "keep their leaves in winter": the column's description, not the value "winter"
+            spent = {i for b in described for i in b.tokens}
+            matches = [m for m in matches if not m.span() & spent]
+            used = (used - {i for m in found.get(name, ([], set()))[0] for i in m.span()}) | \
+                {i for m in matches for i in m.span()} | spent
+        yes_no = described + [b for b in bool_conditions(question, tokens, used, info, descriptions)
+                              if b.column not in {d.column for d in described}]
         yes_no_tokens = {i for b in yes_no for i in b.tokens}
         used |= yes_no_tokens  # "organic" or "loops" names its column, not a value or a unit
         free_schema = schemas[name] | _description_words(name, spec)
@@ -193,6 +201,11 @@ class OfflineKnowledgeParser:
         if verbs:  # "classes taught by Marcus Bell": "taught" names the instructor column, which is a condition
             rules.append({"rule": "ignored", "words": verbs, "why": "they name a column the question has a value for"})
             free_schema |= {f for w in verbs for f in (w, stem(w))}
+        suffixes = value_suffixes(tokens, used)
+        if suffixes:  # "shade loving ferns": the condition took "shade"; "loving" says nothing more
+            used |= set(suffixes)
+            rules.append({"rule": "ignored", "words": [tokens[i].raw.lower() for i in suffixes],
+                          "why": "they make the condition's word a property"})
         governing = governing_verbs(tokens, used, yes_no_tokens | {i for m in matches for i in m.span()})
         if governing:  # "where I can bring my dog": the verb of a word a condition took says nothing more
             words = [tokens[i].raw.lower() for i in governing]
