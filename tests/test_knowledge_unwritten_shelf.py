@@ -27,7 +27,7 @@ PIECES = [{"id": f"f{i:02d}", "name": NAMES[i], "kind": KINDS[i % 6], "style": [
            "made": 1955 + 4 * i, "price": 60.0 + 35 * (i % 9), "width_cm": 70 + 15 * (i % 10),
            "child_safe": i % 3 != 1, "restored": i % 4 == 0, "foldable": i % 5 == 2,
            "woods": [["oak"], ["walnut", "oak"], ["pine"], ["teak"]][i % 4],
-           "notes": ["Solid and heavy, a piece to keep for decades.",
+           "notes": ["Solid and heavy antique, a piece to keep for decades.",
                      "Light frame that is easy to carry up the stairs; a sunny morning reading spot.",
                      "Some scratches on the legs, priced to go."][i % 3]}
           for i in range(19)]
@@ -48,7 +48,8 @@ def shop(tmp_path_factory):
     ws = Worksheet(name="pieces", kind="kb", description="Second-hand furniture for sale.",
                    fields=[Field(name=n, description=d) for n, d in COLUMNS.items()])
     with SQLiteKB(path) as kb:
-        yield kb, Spec(name="furniture_shop", worksheets=[ws])
+        yield kb, Spec(name="furniture_shop", description="A second-hand shop: answers questions about the antiques "
+                       "in stock.", worksheets=[ws])
     if old is None:
         os.environ.pop("GENIE_CACHE_DIR", None)
     else:
@@ -138,3 +139,10 @@ def test_a_yes_no_column_named_by_all_the_words_of_its_description(shop):
     rows, rules = ask(shop, "tables that fold flat")
     assert sorted(rows) == expect(lambda r: r["kind"] == "Dining table" and r["foldable"])
     assert any(r["rule"] == "yes/no column" and r["column"] == "foldable" for r in rules)
+
+
+def test_a_word_of_the_agents_description_that_no_allowed_rows_text_has_searches_nothing(shop):
+    rows, rules = ask(shop, "victorian antiques under £200")  # "antique" is in other rows' notes only
+    assert sorted(rows) == expect(lambda r: r["style"] == "Victorian" and r["price"] < 200)
+    rows, _ = ask(shop, "solid antiques")  # no condition: the word searches the text as before
+    assert sorted(rows) == expect(lambda r: "antique" in r["notes"])

@@ -211,7 +211,7 @@ class OfflineKnowledgeParser:
             words = [tokens[i].raw.lower() for i in governing]
             rules.append({"rule": "ignored", "words": words, "why": "the verb of a word a condition took"})
             free_schema |= {f for w in words for f in (w, stem(w))}
-        _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, near)
+        _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, near, _agent_words(spec))
         return query, rules
 
 
@@ -533,7 +533,7 @@ def _condition(m: Match, alias: str) -> str:
 
 def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], info: TableInfo,
                schema: set[str], embedder: Any, rules: list[dict[str, Any]],
-               near: dict[str, tuple[float, float]]) -> None:
+               near: dict[str, tuple[float, float]], agent_words: frozenset[str] = frozenset()) -> None:
     """Content words no other rule used: FTS5 bm25 and vector search, fused by reciprocal rank."""
     words = _free_words(tokens, used, schema)
     if not words:
@@ -545,6 +545,10 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
         words = beside_conditions(words, near, rules, info.name)
     close = [w for w in words if near.get(w, (0.0, 0.0))[0] >= ROW_NOUN_MIN]
     words = _drop_row_nouns(words, close, kb, info, rules)
+    if query.conditions:  # "classical vinyl under 20 dollars" in a shop "about the vinyl in stock"
+        own = [w for w in words if stem(w) in agent_words]
+        words = _drop_row_nouns(words, own, kb, info, rules, "the agent's description says them (what it is "
+                                "about) and the text of no row the conditions allow has them", query.conditions)
     if not words:
         return
     words = split_compounds(kb, info, words)  # "checkout" searched as the text's "check-out"
@@ -569,19 +573,26 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     _fuse(query, kb, index, info, words, " ".join(_free_words(tokens, used, set())), embedder, rule)
 
 
+def _agent_words(spec: Spec) -> frozenset[str]:
+    """Stems of the content words of the agent's own description."""
+    return frozenset(stem(t.norm) for t in tokenize(spec.description or "") if is_content(t))
+
+
 def _drop_row_nouns(words: list[str], close: list[str], kb: SQLiteKB, info: TableInfo,
-                    rules: list[dict[str, Any]]) -> list[str]:
+                    rules: list[dict[str, Any]], why: str = "", within: list[str] | None = None) -> list[str]:
     """Leftover words that only name the table's rows in other words ("novels" in a books table,
     "eateries" among restaurants) and occur in no row's text: they say what is asked about, not which
     rows. A word that means something else ("vegan") stays, and finding nothing is then said."""
     if not close:
         return words
     f = quote_identifier(info.fts_table or "")
-    absent = [w for w in close if not kb.execute(f"SELECT rowid FROM {f} WHERE {f} MATCH ? LIMIT 1",
-                                                 (fts_match([w]),), max_rows=1).rows]
+    among = "".join(f" AND {c}" for c in within or [])
+    absent = [w for w in close if not kb.execute(
+        f"SELECT t.rowid FROM {quote_identifier(info.name)} AS t WHERE t.rowid IN "
+        f"(SELECT rowid FROM {f} WHERE {f} MATCH ?){among} LIMIT 1", (fts_match([w]),), max_rows=1).rows]
     if absent:
         rules.append({"rule": "ignored", "words": absent,
-                      "why": f"they name the {info.name} rows themselves and no row's text has them"})
+                      "why": why or f"they name the {info.name} rows themselves and no row's text has them"})
     return [w for w in words if w not in absent]
 
 
