@@ -81,3 +81,9 @@ def test_which_is_cheaper_over_the_rows_shown_asks_for_the_cheapest_of_them(agen
     assert len(said) == 1 and said[0].startswith('answer("cheapest ') and "mountain" in said[0], said
     shown = second.response
     assert "Trail Hopper" in shown and ("Ridge Runner" not in shown or shown.index("Trail Hopper") < shown.index("Ridge"))
+
+
+def test_a_number_after_the_tasks_verb_with_a_row_chosen_by_name(agent):
+    _, (_, second) = talk(agent, "do you have mountain bikes?", "ok, hire two ridge runners for me")
+    said = " ".join(statements(second)).replace(" ", "")
+    assert "bikes=2" in said and "result[" in said, said

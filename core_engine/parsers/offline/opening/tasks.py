@@ -355,7 +355,7 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         kwargs[m.field.name] = literal(m.value)
         matched.append(m.matched)
     party = _party_of(reader, ws, text, kwargs, [m for m in mentions]) or \
-        _count_after_verb(reader, ws, text, kwargs, mentions)
+        count_after_verb(reader, ws, text, kwargs, mentions)
     if party is not None:  # "a table for two tonight at 8": the count of people after "for"
         f, value, words = party
         kwargs[f.name] = literal(value)
@@ -456,7 +456,7 @@ _VERB_COUNT = re.compile(r"\b(?P<v>[a-z]+)\s+(?:me\s+|us\s+)?(?P<n>one|two|three
                          r"eleven|twelve|\d{1,2})\b(?!\s*(?:[:.,]\d|am\b|pm\b|o'?clock|%|\$))", re.I)
 
 
-def _count_after_verb(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
+def count_after_verb(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
                       mentions: list[Any]) -> tuple[Field, int, str] | None:
     """ "can you put two aside", "reserve one peace lily": a number right after the verb of a task option is how
     many, when the opened worksheet has one unfilled count field (its description asks "how many") and no
