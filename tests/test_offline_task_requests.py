@@ -14,11 +14,12 @@ from core_engine.loaders import load_spec
 
 from tests.fakes.specs import agent_of, field, statements, talk, task_choice
 
-BIKES = [{"id": "b1", "name": "Trail Hopper", "kind": "Mountain", "price_per_day": 30.0, "basket": False},
-         {"id": "b2", "name": "Town Glider", "kind": "City", "price_per_day": 18.0, "basket": True},
-         {"id": "b3", "name": "Ridge Runner", "kind": "Mountain", "price_per_day": 35.0, "basket": False}]
+BIKES = [{"id": "b1", "name": "Trail Hopper", "kind": "Mountain", "price_per_day": 30.0, "basket": False, "first_aid": False},
+         {"id": "b2", "name": "Town Glider", "kind": "City", "price_per_day": 18.0, "basket": True, "first_aid": True},
+         {"id": "b3", "name": "Ridge Runner", "kind": "Mountain", "price_per_day": 35.0, "basket": False, "first_aid": True}]
 COLUMNS = [("id", "str", "Bike id"), ("name", "str", "Name of the bike"), ("kind", "str", "Mountain or city bike"),
-           ("price_per_day", "float", "Price per day in euros"), ("basket", "bool", "Has a front basket")]
+           ("price_per_day", "float", "Price per day in euros"), ("basket", "bool", "Has a front basket"),
+           ("first_aid", "bool", "Carries a first aid kit")]
 SPEC = {
     "name": "bike_hire", "starting_prompt": "Welcome to the bike shed.",
     "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
@@ -39,7 +40,7 @@ SPEC = {
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory):
     root = tmp_path_factory.mktemp("bike_hire")
-    import_records(root / "kb.sqlite", BIKES, "bikes", column_types={"basket": "bool"})
+    import_records(root / "kb.sqlite", BIKES, "bikes", column_types={"basket": "bool", "first_aid": "bool"})
     return agent_of(root, SPEC)
 
 
@@ -87,3 +88,10 @@ def test_a_number_after_the_tasks_verb_with_a_row_chosen_by_name(agent):
     _, (_, second) = talk(agent, "do you have mountain bikes?", "ok, hire two ridge runners for me")
     said = " ".join(statements(second)).replace(" ", "")
     assert "bikes=2" in said and "result[" in said, said
+
+
+def test_the_first_before_a_columns_other_word_names_the_column_not_the_first_row(agent):
+    _, (_, second) = talk(agent, "do you have mountain bikes?", "which one has the first aid kit?")
+    said = statements(second)
+    assert len(said) == 1 and "Trail Hopper" not in said[0], said  # not "the first row shown"
+    assert "Ridge Runner" in second.response and "Trail Hopper" not in second.response

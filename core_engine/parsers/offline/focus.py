@@ -97,12 +97,29 @@ def _pointed_row(reader: "TurnReader", question: str) -> tuple[str, str] | None:
     from .intents import choice_index  # late: intents imports this module's neighbours
     reports = [a for a in reader.acts if a.get("act") == "report" and a.get("kind") == "kb"
                and isinstance(a.get("result"), list) and len(a["result"]) >= 2]
-    if not reports or not _PLACE.search(question):
+    if not reports or not _PLACE.search(question) or _names_a_column(reader, question, _PLACE.search(question)):
         return None
     rows = reports[-1]["result"]
     pick = choice_index(_PLACE.search(question).group(0), len(rows))
     label = row_focus_label(rows[pick[0]]) if pick is not None else None
     return (_PLACE.search(question).group(0), label) if label else None
+
+
+def _names_a_column(reader: "TurnReader", question: str, place: re.Match[str]) -> bool:
+    """ "which one is the first pressing?": the place word and the word after it are a KB column's name
+    (first_pressing), so they name the column, not the first row shown."""
+    if place.group(0).lower().endswith(" one"):
+        return False
+    after = re.match(r"[\s-]+([a-z]+)", question[place.end():], re.I)
+    if after is None:
+        return False
+    pair = (place.group(0).split()[-1].lower(), after.group(1).lower())
+    for ws in reader.spec.kb_worksheets():
+        for f in ws.fields:
+            words = [w for w in f.name.lower().split("_") if w]
+            if any((words[k], words[k + 1][:4]) == (pair[0], pair[1][:4]) for k in range(len(words) - 1)):
+                return True
+    return False
 
 
 _PLACE = re.compile(r"\bthe\s+(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)(?:\s+one)?\b", re.I)
