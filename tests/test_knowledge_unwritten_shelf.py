@@ -26,6 +26,7 @@ NAMES = ["Harbour Sofa", "Larkspur Couch", "Fenwick Corner", "Oakridge Table", "
 PIECES = [{"id": f"f{i:02d}", "name": NAMES[i], "kind": KINDS[i % 6], "style": ["Mid-century", "Victorian", "Modern"][i % 3],
            "made": 1955 + 4 * i, "price": 60.0 + 35 * (i % 9), "width_cm": 70 + 15 * (i % 10),
            "child_safe": i % 3 != 1, "restored": i % 4 == 0, "foldable": i % 5 == 2,
+           "lead_free": (i // 2) % 2 == 0,
            "woods": [["oak"], ["walnut", "oak"], ["pine"], ["teak"]][i % 4],
            "notes": ["Solid and heavy antique, a piece to keep for decades.",
                      "Light frame that is easy to carry up the stairs; a sunny morning reading spot.",
@@ -34,7 +35,8 @@ PIECES = [{"id": f"f{i:02d}", "name": NAMES[i], "kind": KINDS[i % 6], "style": [
 COLUMNS = {"name": "Name of the piece", "kind": "What kind of furniture it is", "style": "Its period style",
            "made": "Year it was made", "price": "Price in pounds", "width_cm": "Width in centimetres",
            "child_safe": "Safe around toddlers: rounded corners and no loose parts",
-           "restored": "Whether it has been restored", "foldable": "Folds flat", "woods": "The woods it is made of",
+           "restored": "Whether it has been restored", "foldable": "Folds flat",
+           "lead_free": "Not toxic to children or pets", "woods": "The woods it is made of",
            "notes": "The shop's notes on the piece"}
 
 
@@ -44,7 +46,8 @@ def shop(tmp_path_factory):
     os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("vectors"))
     path = tmp_path_factory.mktemp("furniture") / "kb.sqlite"
     import_records(path, PIECES, "pieces", free_text=["notes"],
-                   column_types={"child_safe": "bool", "restored": "bool", "foldable": "bool"})
+                   column_types={"child_safe": "bool", "restored": "bool", "foldable": "bool",
+                                                            "lead_free": "bool"})
     ws = Worksheet(name="pieces", kind="kb", description="Second-hand furniture for sale.",
                    fields=[Field(name=n, description=d) for n, d in COLUMNS.items()])
     with SQLiteKB(path) as kb:
@@ -146,3 +149,12 @@ def test_a_word_of_the_agents_description_that_no_allowed_rows_text_has_searches
     assert sorted(rows) == expect(lambda r: r["style"] == "Victorian" and r["price"] < 200)
     rows, _ = ask(shop, "solid antiques")  # no condition: the word searches the text as before
     assert sorted(rows) == expect(lambda r: "antique" in r["notes"])
+
+
+def test_a_yes_no_column_whose_description_is_said_with_one_word_by_meaning(shop):
+    # "Not toxic to children or pets": "pets" said, "poison" means "toxic"; the description's "not" and the
+    # question's "won't" agree, so the pieces that are lead free
+    rows, rules = ask(shop, "armchairs that won't poison my pets")
+    assert rows and sorted(rows) == expect(lambda r: r["kind"] == "Armchair" and r["lead_free"])
+    rows, _ = ask(shop, "which desks could poison my pets")
+    assert rows and sorted(rows) == expect(lambda r: r["kind"] == "Desk" and not r["lead_free"])

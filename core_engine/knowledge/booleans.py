@@ -117,8 +117,13 @@ _WINDOW = 8  # words within which a description's words are said together
 _DESCRIPTION_NEGATION = re.compile(r"^\s*(?:not|no|never|without)\b", re.I)
 
 
-def described_bools(question: str, tokens: list[Token], info: TableInfo, descriptions: dict[str, str] | None
-                    ) -> list[BoolCondition]:
+DESCRIBED_MIN = 0.65  # cosine of a question word to the one description word not said ("poison" - "toxic" 0.70)
+_NEGATED_VERB = re.compile(r"\b(?:won't|wont|doesn't|doesnt|can't|cant|wouldn't|never|will\s+not|does\s+not|"
+                           r"cannot)\s+(?:\w+\s+)?$", re.I)
+
+
+def described_bools(question: str, tokens: list[Token], info: TableInfo, descriptions: dict[str, str] | None,
+                    used: set[int] | None = None, embedder: Any = None) -> list[BoolCondition]:
     """A yes/no column whose description's content words (two or more) are all said close together: "trees that
     keep their leaves in winter" names evergreen ("Keeps its leaves in winter"), even where one of the words is
     also a value elsewhere ("winter"). A description that is itself negated ("Not toxic to cats and dogs") makes
@@ -129,22 +134,49 @@ def described_bools(question: str, tokens: list[Token], info: TableInfo, descrip
         if col.type != "bool" or not text:
             continue
         own = _other_names(info, col.name) | {"whether"}
-        stems = sorted({stem(t.norm) for t in tokenize(text)
-                        if t.norm not in STOPWORDS and len(t.norm) >= 3 and stem(t.norm) not in own})
-        if len(stems) < 2:
+        words = tokenize(text)
+        spelt = {stem(t.norm): t.norm for t in words
+                 if t.norm not in STOPWORDS and len(t.norm) >= 3 and stem(t.norm) not in own}
+        if len(spelt) < 2:
             continue
-        hits = {st: [i for i, t in enumerate(tokens) if _same_word(stem(t.norm), st)] for st in stems}
-        if not all(hits.values()):
+        # words joined by "and"/"or" ("cats and dogs") are one group: any of them says it
+        groups: dict[str, str] = {st: st for st in spelt}
+        for a, link, b in zip(words, words[1:], words[2:]):
+            if link.norm in ("and", "or") and stem(a.norm) in spelt and stem(b.norm) in spelt:
+                groups[stem(b.norm)] = groups[stem(a.norm)]
+        said_stems = {st: [i for i, t in enumerate(tokens) if _same_word(stem(t.norm), st)] for st in spelt}
+        hits = {g: sorted({i for st, idx in said_stems.items() if groups[st] == g for i in idx})
+                for g in set(groups.values())}
+        missing = [g for g in hits if not hits[g]]
+        if len(missing) == 1 and len(hits) >= 2 and embedder is not None and \
+                not getattr(embedder, "fallback_reason", None):
+            hits[missing[0]] = _by_meaning(spelt[missing[0]], tokens, hits, used or set(), embedder)
+        if len(hits) < 2 or not all(hits.values()):
             continue
         said = sorted({min(idx) for idx in hits.values()})
         if said[-1] - said[0] > _WINDOW:
             continue
         start, end = tokens[said[0]].start, tokens[said[-1]].end
-        negated = _negated_before(question, start)
+        negated = _negated_before(question, start) or bool(_NEGATED_VERB.search(question[:start]))
         value = negated if _DESCRIPTION_NEGATION.match(text) else not negated
         found.append(BoolCondition(col.name, value, question[start:end], set(range(said[0], said[-1] + 1)),
                                    "description"))
     return found
+
+
+def _by_meaning(word: str, tokens: list[Token], hits: dict[str, list[int]], used: set[int], embedder: Any
+                ) -> list[int]:
+    """The one question word near the said description words that means the description's missing word
+    ("won't poison my dog" for "Not toxic to cats and dogs"), as [its index], or []."""
+    said = [i for idx in hits.values() for i in idx]
+    near = [i for i, t in enumerate(tokens) if i not in used and i not in said and t.norm not in STOPWORDS
+            and len(t.norm) >= 3 and t.norm.isalpha() and min(abs(i - j) for j in said) <= 3]
+    if not said or not near:
+        return []
+    vectors = embedder.encode([word] + [tokens[i].norm for i in near])
+    sims = [float(vectors[0] @ v) for v in vectors[1:]]
+    best = max(range(len(near)), key=lambda k: sims[k])
+    return [near[best]] if sims[best] >= DESCRIBED_MIN else []
 
 
 def _same_word(said: str, name: str) -> bool:

@@ -148,7 +148,7 @@ class OfflineKnowledgeParser:
         _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges)  # "most recently serviced"
         kb_ws = spec.worksheet(name)
         descriptions = {f.name: f.description for f in kb_ws.fields} if kb_ws is not None else None
-        described = [b for b in described_bools(question, tokens, info, descriptions)
+        described = [b for b in described_bools(question, tokens, info, descriptions, used, embedder)
                      if not any(i in used and not any(i in m.span() for m in matches) for i in b.tokens)]
         if described:  # "keep their leaves in winter": the column's description, not the value "winter"
             spent = {i for b in described for i in b.tokens}
