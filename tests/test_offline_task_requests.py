@@ -14,12 +14,15 @@ from core_engine.loaders import load_spec
 
 from tests.fakes.specs import agent_of, field, statements, talk, task_choice
 
-BIKES = [{"id": "b1", "name": "Trail Hopper", "kind": "Mountain", "price_per_day": 30.0, "basket": False, "first_aid": False},
-         {"id": "b2", "name": "Town Glider", "kind": "City", "price_per_day": 18.0, "basket": True, "first_aid": True},
-         {"id": "b3", "name": "Ridge Runner", "kind": "Mountain", "price_per_day": 35.0, "basket": False, "first_aid": True}]
+BIKES = [{"id": "b1", "name": "Trail Hopper", "kind": "Mountain", "price_per_day": 30.0, "basket": False, "first_aid": False,
+          "model_name": "TH-29 Pro"},
+         {"id": "b2", "name": "Town Glider", "kind": "City", "price_per_day": 18.0, "basket": True, "first_aid": True,
+          "model_name": "TG Step 3"},
+         {"id": "b3", "name": "Ridge Runner", "kind": "Mountain", "price_per_day": 35.0, "basket": False, "first_aid": True,
+          "model_name": "RR-27 Trail"}]
 COLUMNS = [("id", "str", "Bike id"), ("name", "str", "Name of the bike"), ("kind", "str", "Mountain or city bike"),
            ("price_per_day", "float", "Price per day in euros"), ("basket", "bool", "Has a front basket"),
-           ("first_aid", "bool", "Carries a first aid kit")]
+           ("first_aid", "bool", "Carries a first aid kit"), ("model_name", "str", "The maker's model name")]
 SPEC = {
     "name": "bike_hire", "starting_prompt": "Welcome to the bike shed.",
     "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
@@ -95,3 +98,18 @@ def test_the_first_before_a_columns_other_word_names_the_column_not_the_first_ro
     said = statements(second)
     assert len(said) == 1 and "Trail Hopper" not in said[0], said  # not "the first row shown"
     assert "Ridge Runner" in second.response and "Trail Hopper" not in second.response
+
+
+def test_a_row_the_question_names_is_what_its_pronoun_means(agent):
+    # the row in focus is the Town Glider; the question names the Ridge Runner (the KB has two name-like columns,
+    # name and model_name, both read as row names)
+    _, (_, second) = talk(agent, "which bike has a basket?", "what about the ridge runner, is it a mountain bike?")
+    said = statements(second)
+    assert len(said) == 1 and "Town Glider" not in said[0] and "ridge runner" in said[0].lower(), said
+
+
+def test_a_question_of_only_column_words_is_about_the_row_in_focus(agent):
+    _, (_, second) = talk(agent, "which bike has a basket?", "what's the price per day?")
+    said = statements(second)
+    assert len(said) == 1 and "Town Glider" in said[0], said
+    assert "Ridge Runner" not in second.response

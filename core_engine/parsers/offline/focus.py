@@ -122,6 +122,19 @@ def _names_a_column(reader: "TurnReader", question: str, place: re.Match[str]) -
     return False
 
 
+def _only_column_words(reader: "TurnReader", question: str) -> bool:
+    """The question's words are only grammar and words of KB column names ("how many do you have in stock?",
+    "what's the price?"): it asks about a column of the row in focus, and names no rows itself."""
+    from ...knowledge.vocab import STOPWORDS, stem
+    columns = {stem(w) for ws in reader.spec.kb_worksheets() for f in ws.fields for w in f.name.lower().split("_") if w}
+    said = re.findall(r"[a-z][a-z']*", question.lower())
+    words = [w for w in said if w not in STOPWORDS and len(w) > 2]
+    return all(stem(w) in columns for w in words) and any(stem(w) in columns for w in said if len(w) > 2)
+
+
+_PRONOUN = re.compile(r"\b(?:it|its|it's|this|that|they|them|their)\b", re.I)
+
+
 _PLACE = re.compile(r"\bthe\s+(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)(?:\s+one)?\b", re.I)
 
 
@@ -173,6 +186,13 @@ def decontextualise(reader: "TurnReader", question: str) -> str:
     label, source = found
     if label.lower() in question.lower():
         return question
+    if reader.ctx.kb is not None and _PRONOUN.search(question):
+        from .kb_rows.change import named_row  # late: the row rules import this module
+        other = named_row(reader, question)
+        if other is not None and other.lower() != label.lower():
+            # "what about rosemary, is it hardy?": "it" is the row the question names, not the one before
+            reader.note("focus", other, reason="the question names another row; the pronoun is that row")
+            return question
     out = _replace_pointing(question, label)
     if out == question:
         out = _POSSESSIVE.sub(f"{label}'s", question, count=1)
@@ -182,6 +202,8 @@ def decontextualise(reader: "TurnReader", question: str) -> str:
         out = _THAT_SUBJECT.sub(lambda m: f"{m.group(1)} {label}", question, count=1)
     if out == question:
         out = _THERE.sub(f"at {label}", question, count=1)  # "what's good to order there?"
+    if out == question and _only_column_words(reader, question):
+        out = f"{label}: {question}"  # "how many do you have in stock?": of the row in focus
     if out != question:
         reader.note("focus", label, reason=f"the pronoun refers to {source}")
     return out
