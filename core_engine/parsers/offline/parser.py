@@ -43,7 +43,7 @@ from .focus import decontextualise, is_bare_request, narrow_previous, state_ques
 from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
-from .parts.addresses import address_answer, address_beside
+from .parts.addresses import address_answer, address_beside, is_address_field
 from .parts.colours import rest_of_answer
 from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
@@ -318,6 +318,8 @@ class TurnReader:
         elif kind == "confirm":
             self.assign("answer-yes-no", words, e.rec, e.field, value, confirm_field=True)
         else:
+            if value and negates_field(field_stems(e.field, with_description=False), rest):
+                value, words = False, text  # "ok. no packing, thanks": the ok acknowledges, "no packing" answers
             self.assign("answer-yes-no", words, e.rec, e.field, value)
             rest = second_flag(self, e.rec, e.field, rest)  # "yes it has one, and no, it doesn't clash"
         self.answered = True
@@ -628,6 +630,9 @@ class TurnReader:
         kb_terms = self.vocabulary.found_in(text, self.ctx.kb) if self.ctx.kb is not None else []
         if not (asked or searching or kb_terms):
             return None
+        if not (asked or searching) and e is not None and e.act == "ask" and self.view.kind_of(e.field) != "row" \
+                and not change_marker(text):
+            return None  # "1 bed apt 18 elm st eastgate" to the address asked: a KB value in an answer is no search
         bag = Bag.of(text)
         for rec in self.view.live_records():
             for f in self.view.input_fields(rec):
@@ -743,6 +748,8 @@ class TurnReader:
             return True
         extras = find_mentions(text, self.candidates(records=[e.rec], unfilled_only=True, exclude=e.field),
                                self.view, self.today, prefer=e.rec)
+        if is_address_field(e.field):  # "18 elm st eastfield" to the pickup address: not the delivery address
+            extras = [m for m in extras if m.how != "address"]
         coded = code_value(text) is not None
         rest = None
         if extras and shape(e.field) == "short" and all(m.how in ("colour", "address") for m in extras):

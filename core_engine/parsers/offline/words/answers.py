@@ -19,6 +19,7 @@ from ....errors import StatementError
 from ....spec.model import Field, Spec, parse_type
 from ....dialogue.state import TaskRecord
 from ....spec.values import coerce_value, match_enum
+from .measures.ordinals import ordinal_number, taught_number
 from .measures.counts import head_count, people_sum
 from .measures.durations import converted_duration, field_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
@@ -115,6 +116,10 @@ class AnswerReader:
             counted = (people_sum(text) or head_count(text)) if field_stems(f) & PEOPLE_STEMS else None
             if counted is not None:  # "me and three friends" for a party size
                 return counted
+            said = (ordinal_number(f, text) or taught_number(f, text)) if kind == "int" else None
+            if said is not None:  # "the second floor", "ground floor" (described as 1)
+                self.matched = said[1]
+                return said[0]
             spans = free(find_large_numbers(text) + find_numbers(text),
                          find_dates(text, self.today) + find_times(text) + find_codes(text))
             if not spans and (single := _JUST_THE_ONE.match(text)):  # "just the one" to "how many packs?"
