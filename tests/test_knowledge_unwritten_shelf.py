@@ -26,7 +26,7 @@ NAMES = ["Harbour Sofa", "Larkspur Couch", "Fenwick Corner", "Oakridge Table", "
 PIECES = [{"id": f"f{i:02d}", "name": NAMES[i], "kind": KINDS[i % 6], "style": ["Mid-century", "Victorian", "Modern"][i % 3],
            "made": 1955 + 4 * i, "price": 60.0 + 35 * (i % 9), "width_cm": 70 + 15 * (i % 10),
            "child_safe": i % 3 != 1, "restored": i % 4 == 0, "foldable": i % 5 == 2,
-           "lead_free": (i // 2) % 2 == 0,
+           "lead_free": (i // 2) % 2 == 0, "origin": ["UK", "US", "DK"][(i // 3) % 3],
            "woods": [["oak"], ["walnut", "oak"], ["pine"], ["teak"]][i % 4],
            "notes": ["Solid and heavy antique, a piece to keep for decades.",
                      "Light frame that is easy to carry up the stairs; a sunny morning reading spot.",
@@ -36,7 +36,7 @@ COLUMNS = {"name": "Name of the piece", "kind": "What kind of furniture it is", 
            "made": "Year it was made", "price": "Price in pounds", "width_cm": "Width in centimetres",
            "child_safe": "Safe around toddlers: rounded corners and no loose parts",
            "restored": "Whether it has been restored", "foldable": "Folds flat",
-           "lead_free": "Not toxic to children or pets", "woods": "The woods it is made of",
+           "lead_free": "Not toxic to children or pets", "origin": "Country it was made in", "woods": "The woods it is made of",
            "notes": "The shop's notes on the piece"}
 
 
@@ -158,3 +158,42 @@ def test_a_yes_no_column_whose_description_is_said_with_one_word_by_meaning(shop
     assert rows and sorted(rows) == expect(lambda r: r["kind"] == "Armchair" and r["lead_free"])
     rows, _ = ask(shop, "which desks could poison my pets")
     assert rows and sorted(rows) == expect(lambda r: r["kind"] == "Desk" and not r["lead_free"])
+
+
+TEAS = [{"id": "t1", "name": "Moonlight Chamomile", "kind": "Herbal", "notes": "Calming chamomile flowers for bedtime."},
+        {"id": "t2", "name": "Drift Blend", "kind": "Herbal", "notes": "Lavender and lemon balm to help you fall asleep."},
+        {"id": "t3", "name": "Morning Assam", "kind": "Black", "notes": "Malty and strong, with milk at breakfast."},
+        {"id": "t4", "name": "Sencha Bright", "kind": "Green", "notes": "Grassy and fresh, a lift in the afternoon."},
+        {"id": "t5", "name": "Smoky Lapsang", "kind": "Black", "notes": "Pine smoke, good with a cooked breakfast."},
+        {"id": "t6", "name": "Jasmine Pearls", "kind": "Green", "notes": "Floral rolled leaves that unfurl in the cup."}]
+
+
+def test_a_text_hit_stands_out_from_the_whole_table_not_only_from_the_rows_allowed(tmp_path):
+    # both herbal teas are about sleep: among the rows the condition allows, neither stands out from the other,
+    # but both stand out from what any tea of the table scores for "sleep"
+    path = tmp_path / "kb.sqlite"
+    import_records(path, TEAS, "teas", free_text=["notes"])
+    ws = Worksheet(name="teas", kind="kb", description="Loose-leaf teas.",
+                   fields=[Field(name="name", description="Name of the tea"), Field(name="kind", description="Kind of tea"),
+                           Field(name="notes", description="Tasting notes")])
+    old = os.environ.get("GENIE_CACHE_DIR")
+    os.environ["GENIE_CACHE_DIR"] = str(tmp_path / "vectors")
+    try:
+        with SQLiteKB(path) as kb:
+            rows, rules = ask((kb, Spec(name="tea_shop", worksheets=[ws])), "herbal teas for sleep")
+    finally:
+        if old is None:
+            os.environ.pop("GENIE_CACHE_DIR", None)
+        else:
+            os.environ["GENIE_CACHE_DIR"] = old
+    assert rows and set(rows) <= {"t1", "t2"}, rules  # found, and only teas for sleep
+
+
+def test_money_in_words_and_a_code_in_capitals(shop):
+    rows, rules = ask(shop, "armchairs under a grand")
+    assert sorted(rows) == expect(lambda r: r["kind"] == "Armchair")
+    assert any(r["rule"] == "compare" and r["value"] == 1000 for r in rules)
+    rows, _ = ask(shop, "desks from the US")  # "US" as typed is the code, though "us" is a stopword
+    assert rows and sorted(rows) == expect(lambda r: r["kind"] == "Desk" and r["origin"] == "US")
+    rows, _ = ask(shop, "tell us about the desks")
+    assert sorted(rows) == expect(lambda r: r["kind"] == "Desk")

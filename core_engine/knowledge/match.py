@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .vocab import STOPWORDS, TITLES, TableVocab, Token, ValueEntry, stem
+from .vocab import STOPWORDS, TITLES, TableVocab, Token, ValueEntry, is_code, stem
 
 __all__ = ["Match", "lexical_matches", "semantic_matches", "content_runs"]
 
@@ -100,7 +100,10 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
                 continue
             phrase = tuple(t.norm for t in tokens[i:i + length])
             entries = vocab.phrases.get(phrase) or (vocab.compact.get(phrase[0]) if length == 1 else None)
-            if entries and not (length == 1 and not is_content(tokens[i]) and not phrase[0][:1].isdigit()):
+            if entries and length == 1 and not is_content(tokens[i]):  # "the US": a code only as typed
+                entries = [e for e in entries if is_code(e.value) and e.value == tokens[i].raw] or \
+                    (entries if phrase[0][:1].isdigit() else None)
+            if entries:
                 hit = (length, entries)
                 break
         if hit:

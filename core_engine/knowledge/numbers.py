@@ -189,11 +189,13 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
     ops = dict(phrases)
     found: list[Comparison] = []
     pattern = re.compile(
-        rf"(?:\b([a-z]+)\s+)?\b({alternation})\s+(\$\s*)?(\d+(?:\.\d+)?|an?(?=\s+{_UNIT_WORD}))(\s*\$)?"
+        rf"(?:\b([a-z]+)\s+)?\b({alternation})\s+(\$\s*)?(\d+(?:\.\d+)?|an?(?=\s+{_UNIT_WORD})|an?\s+(?:{_SLANG}))(\s*\$)?"
         rf"(?:\s+([a-z]+)|(?<=\d)({_UNIT_WORD}))?(?:\s+([a-z]+))?")
     for m in pattern.finditer(low):
         before, phrase, dollar, number, dollar2, after, glued, after2 = m.groups()
         after = after or glued  # "under 30cm"
+        if number.split()[-1] in MONEY_SLANG:  # "under a tenner"
+            dollar = dollar or "$"
         less = ops[phrase] == "<"
         op = ops[phrase] + ("=" if phrase in _INCLUSIVE else "")
         candidates = _units(before, phrase, dollar or dollar2, after, after2)
@@ -297,17 +299,25 @@ def _start(m: re.Match[str], before: str | None, column: str, columns: dict[str,
 
 def _units(before: str | None, phrase: str, dollar: str | None, after: str | None, after2: str | None) -> list[str]:
     words = []
-    if dollar or phrase in ("cheaper than", "pricier than", "costlier than"):
-        words.append(_MONEY)
+    if dollar or phrase in ("cheaper than", "pricier than", "costlier than") or after in MONEY_WORDS:
+        words.append(_MONEY)  # "under 10 quid"
     for w in (after, before, after2):
         if w and w not in STOPWORDS and w not in ("or", "and"):
             words.append(w)
     return words
 
 
+MONEY_SLANG = {"tenner": 10, "fiver": 5, "grand": 1000}
+"""Money said in words ("under a tenner"): English, no KB's words."""
+_SLANG = "|".join(MONEY_SLANG)
+MONEY_WORDS = frozenset("dollars dollar bucks buck quid pounds pound euros euro".split())
+
+
 def _number(text: str) -> float | int:
     if text in ("a", "an"):  # "within a week", "less than an hour"
         return 1
+    if text.split()[-1] in MONEY_SLANG:
+        return MONEY_SLANG[text.split()[-1]]
     return float(text) if "." in text else int(text)
 
 

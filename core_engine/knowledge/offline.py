@@ -617,8 +617,11 @@ def _fuse(query: Query, kb: SQLiteKB, index: Any, info: TableInfo, words: list[s
         result = kb.execute(f"SELECT t.rowid AS rid FROM {t} AS t WHERE {' AND '.join(query.conditions)}",
                             max_rows=20_000)
         allowed = None if result.truncated else [r["rid"] for r in result.rows]
-    hits, baseline = ([], 0.0) if allowed == [] else index.search(
-        info.name, embedder.encode([phrase])[0], allowed, _CANDIDATES, VECTOR_MIN)
+    vector = embedder.encode([phrase])[0]
+    hits, baseline = ([], 0.0) if allowed == [] else index.search(info.name, vector, allowed, _CANDIDATES, VECTOR_MIN)
+    if hits and allowed is not None:  # what any row of the whole table scores, not only the rows allowed: when
+        # the conditions keep only relevant rows ("herbs for cooking"), their mean is the hit itself
+        baseline = index.search(info.name, vector, None, 1, 1.0)[1]
     if hits:  # a hit stands out from what any row of the table scores, and is near the best row
         cutoff = max(baseline + VECTOR_LIFT, hits[0][1] - VECTOR_BAND)
         hits = [(r, sim) for r, sim in hits if sim >= cutoff]

@@ -205,8 +205,13 @@ def value_words(value: str) -> tuple[str, ...]:
     """A value's words as a question would contain them; titles and stopwords alone do not count."""
     words = tuple(t.norm for t in tokenize(value) if t.norm not in TITLES and t.raw != "$")
     if not words or all(w in STOPWORDS or len(w) < 2 for w in words):
-        return ()
+        return words if is_code(value) else ()  # "US", "UK": matched only as typed, in capitals
     return words
+
+
+def is_code(value: Any) -> bool:
+    """A short code in capitals ("US", "UK", "IT"): a value even when its letters spell a stopword."""
+    return isinstance(value, str) and 2 <= len(value) <= 4 and value.isalpha() and value.isupper()
 
 
 def _table_vocab(kb: SQLiteKB, info: TableInfo) -> TableVocab:
