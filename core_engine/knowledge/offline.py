@@ -619,8 +619,9 @@ def _fuse(query: Query, kb: SQLiteKB, index: Any, info: TableInfo, words: list[s
         allowed = None if result.truncated else [r["rid"] for r in result.rows]
     vector = embedder.encode([phrase])[0]
     hits, baseline = ([], 0.0) if allowed == [] else index.search(info.name, vector, allowed, _CANDIDATES, VECTOR_MIN)
-    if hits and allowed is not None:  # what any row of the whole table scores, not only the rows allowed: when
-        # the conditions keep only relevant rows ("herbs for cooking"), their mean is the hit itself
+    if hits and allowed is not None and not fts_ids:  # no allowed row's text has the words: the hits stand out
+        # from what any row of the whole table scores; among the allowed rows alone ("herbs for cooking": only
+        # herbs), their mean is the hit itself. With text hits, the vectors only re-rank those as before.
         baseline = index.search(info.name, vector, None, 1, 1.0)[1]
     if hits:  # a hit stands out from what any row of the table scores, and is near the best row
         cutoff = max(baseline + VECTOR_LIFT, hits[0][1] - VECTOR_BAND)
