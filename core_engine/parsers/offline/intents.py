@@ -51,13 +51,15 @@ def is_question(text: str) -> str | None:
 
 
 _TASK_REQUEST = re.compile(
-    r"^(?:(?:so|and|also|ok|okay|hi|hello|hey|please)[,\s]+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"^(?:(?:so|and|also|ok|okay|hi|hello|hey|please)[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?"
     r"(?:help\s+me\s+)?(?:book|reserve|enroll|register|sign\s+me\s+up|submit|file|open|cancel|"
-    r"get\s+me\s+a\s+(?:table|reservation|booking))\b", re.I)
+    r"get\s+me\s+a\s+(?:table|reservation|booking))|(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:get|have|book|"
+    r"make|arrange|schedule|reserve)\s+(?:a|an|my|our|me|us)\b(?!.*\b(?:if|whether|when|what|which|how)\b))\b", re.I)
 
 
 def task_request(sentence: str) -> bool:
-    """ "Can you book me a French restaurant?": a request to do the task, phrased as a question."""
+    """ "Can you book me a French restaurant?", "can I get a removal booked for the 12th?": a request to do the task,
+    phrased as a question."""
     return _TASK_REQUEST.match(normalise(sentence)) is not None
 
 
@@ -338,6 +340,8 @@ def chit_chat(text: str, *, after_answer: bool = False) -> str | None:
 
     After a yes or no, milder words are enough ("no thanks, just looking").
     """
+    if re.search(r"\d", text):
+        return None  # "ok 4": the number answers; only words are small talk
     ws = re.findall(r"[a-z'-]+", normalise(text).lower())
     if ws and all(w in _CHAT_WORDS for w in ws) and (after_answer or any(w in _CHAT_STRONG for w in ws)):
         return normalise(text)

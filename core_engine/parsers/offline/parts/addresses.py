@@ -49,15 +49,23 @@ def address_answer(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field)
     if "address" not in f.name.lower().split("_") or not is_address_field(f):
         return False  # a location "street address, intersection or landmark" takes the whole answer
     spans = find_addresses(text)
-    if len(spans) != 1 or not _LEAD_IN.search(text[:spans[0].start]):
+    if len(spans) != 1:
+        return False
+    start = spans[0].start
+    sentence_start = max(text.rfind(". ", 0, start), text.rfind("? ", 0, start), text.rfind("! ", 0, start))
+    lead = text[sentence_start + 1 if sentence_start >= 0 else 0:start]
+    if not _LEAD_IN.search(lead) and not (sentence_start >= 0 and not lead.strip()):
         return False  # "Unit 4, 18 Dockside Road" or "42 Orchard Lane, Millbrook": the answer as it is
-    value = text[spans[0].start:].strip(" .!?")  # from the house number on: "..., Millbrook" stays
+    end = re.search(r"[.!?](?:\s|$)", text[spans[0].end:])
+    value = text[start: spans[0].end + end.start() if end else len(text)].strip(" .!?")  # "..., Millbrook" stays
+    value = re.sub(r"\s+in\s+((?:[A-Z][\w'-]*\s*){1,3})$", r", \1", value).strip()  # "5 Lakeshore Drive in Lakeview"
     reader.assign("answer-address", value, rec, f, value, type="str", shape="address")
     return True
 
 
-_LEAD_IN = re.compile(r"^[^\d,]*\b(?:at|on|is|in)\s+$", re.I)
-"""Words before the address that lead it in ("I live at ", "it's on ", "address is "), with no number."""
+_LEAD_IN = re.compile(r"^[^\d,]*\b(?:at|on|is|in|from|to|into)\s+$", re.I)
+"""Words before the address that lead it in ("I live at ", "it's on ", "address is ", "To "), with no number; an
+address that starts a later sentence of the answer needs none ("ok, I can live with that. 5 Lakeshore Drive")."""
 
 
 def address_beside(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field) -> str:

@@ -60,6 +60,11 @@ _WHEN_SPAN = re.compile(
 
 
 
+_REMARK_AFTER = re.compile(r"^\s*([^,;]{1,40}?)\s*[,;]\s*(?:it|he|she|they|that|this)(?:'s|\s+(?:is|was|were|are))\b",
+                           re.I)
+"""A short answer followed by a remark about it ("Bolacha, it was a cat", "Riverside, that's the old one")."""
+
+
 def _without_dates(text: str, today: Any) -> str:
     for span in sorted(find_dates(text, today), key=lambda d: -d.start):
         text = text[:span.start] + " " + text[span.end:]
@@ -271,6 +276,9 @@ class AnswerReader:
         called = re.search(r"\b(?:called|named)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})", body)
         if called and kind == "short":
             return called.group(1)  # "a dog called Rex" -> "Rex"
+        remark = _REMARK_AFTER.match(body) if kind == "short" else None
+        if remark and len(remark.group(1).split()) <= 4:
+            return remark.group(1)  # "Bolacha, it was a cat": the answer, then a remark about it
         if kind == "short":
             span = code_value(body)
             if span is not None and not span.value.isdigit() and len(body.split()) > len(span.text.split()):

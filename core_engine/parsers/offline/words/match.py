@@ -113,6 +113,7 @@ class Bag:
                 found.setdefault(_DIGIT_WORDS[w], w)
             elif w in _WORD_DIGITS:
                 found.setdefault(_WORD_DIGITS[w], w)
+                found.setdefault(w, w)  # "one" is a stop word, but the number of "One Room"
         for phrase, extra in SYNONYMS.items():
             if f" {phrase} " in low:
                 for e in extra:
@@ -139,10 +140,10 @@ class Bag:
 
 
 _DIGIT_WORDS = {str(n): w for n, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split()) if n >= 2}
+    "zero one two three four five six seven eight nine ten eleven twelve".split()) if n >= 1}
 _WORD_DIGITS = {w: d for d, w in _DIGIT_WORDS.items()}
 NUMBER_STEMS = frozenset(_DIGIT_WORDS) | frozenset(_WORD_DIGITS)
-"""Numbers 2-12 as digits and words: the bag holds both forms, and an enum value's number counts only beside
+"""Numbers 1-12 as digits and words: the bag holds both forms, and an enum value's number counts only beside
 another word of the value ("a 2 bedroom flat" for Two Bedrooms; "for 2 people" is no Two Bedrooms)."""
 
 
@@ -160,7 +161,7 @@ def enum_scores(f: Field, bag: Bag) -> list[tuple[int, str, list[str]]]:
     """(score, enum value, matched words) per value: value words count 2, description words 1."""
     out = []
     for ev in f.enum_values:
-        value_stems = set(content_stems(ev.value))
+        value_stems = set(content_stems(ev.value)) | {w for w in words(ev.value) if w in NUMBER_STEMS}
         desc_stems = set(content_stems(ev.description)) - value_stems
         others = bag.hits(value_stems - NUMBER_STEMS)
         if not _beside(bag.text, value_stems & NUMBER_STEMS, others):  # a number names an option only beside
