@@ -255,3 +255,20 @@ def test_a_sigh_before_the_yes(desk):
                       customer_name='"Ana Ruiz"')
     assert session.current.last_acts[-1]["field"] == "confirm"
     assert statements(session.turn("ugh ok. yes book it")) == ["book_removal.confirm = True"]
+
+
+def test_of_several_dates_the_one_that_would_suit(desk):
+    session = desk.new_session(parser="offline", today=TODAY)
+    session.inject('main.task = "Book Removal"')
+    session.inject('book_removal = BookRemoval(pickup_address="1 A St", delivery_address="2 B St", size="One Room")')
+    assert session.current.last_acts[-1]["field"] == "removal_date"
+    result = session.turn("We get the keys on the 30th of this month, so Monday the 2nd of September would suit us")
+    assert statements(result) == ['book_removal.removal_date = "2024-09-02"']
+
+
+def test_an_address_with_its_town_after_in(desk):
+    session = desk.new_session(parser="offline", today=TODAY)
+    session.inject('main.task = "Book Removal"')
+    session.inject('book_removal = BookRemoval(pickup_address="1 A St", removal_date="2024-07-12")')
+    assert statements(session.turn("Flat 12, Willow Court, 7 Mill Street in Westhill.")) == [
+        'book_removal.delivery_address = "Flat 12, Willow Court, 7 Mill Street, Westhill"']

@@ -43,7 +43,7 @@ from .focus import decontextualise, is_bare_request, narrow_previous, state_ques
 from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
-from .parts.addresses import address_answer, address_beside, is_address_field
+from .parts.addresses import address_answer, address_beside, is_address_field, with_town
 from .parts.colours import rest_of_answer
 from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
@@ -801,6 +801,8 @@ class TurnReader:
                 len(str(value).split()) > 3:  # the field's own reading found no short value (a month, a name)
             rest = leading_part(text, [m.span for m in extras if m.span is not None])  # "Drontal, just one pack"
             value = rest or value
+        if is_address_field(e.field) and isinstance(value, str):
+            value = with_town(value)  # "7 Mill Street in Westhill" is written "7 Mill Street, Westhill"
         if extras and not coded and not _leftover(text, extras):
             pass  # "four units": every word went to another field; nothing is left for this one
         elif shape(e.field) == "short" and not coded and not extras and (doubt := doubtful_value(self, e.field, value)):

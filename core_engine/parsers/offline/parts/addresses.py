@@ -58,9 +58,14 @@ def address_answer(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field)
         return False  # "Unit 4, 18 Dockside Road" or "42 Orchard Lane, Millbrook": the answer as it is
     end = re.search(r"[.!?](?:\s|$)", text[spans[0].end:])
     value = text[start: spans[0].end + end.start() if end else len(text)].strip(" .!?")  # "..., Millbrook" stays
-    value = re.sub(r"\s+in\s+((?:[A-Z][\w'-]*\s*){1,3})$", r", \1", value).strip()  # "5 Lakeshore Drive in Lakeview"
+    value = with_town(value)
     reader.assign("answer-address", value, rec, f, value, type="str", shape="address")
     return True
+
+
+def with_town(value: str) -> str:
+    """ "5 Lakeshore Drive in Lakeview" written as an address is: "5 Lakeshore Drive, Lakeview"."""
+    return re.sub(rf"(\b(?i:{_STREET_TYPES})\.?)\s+in\s+((?:[A-Z][\w'-]*\s*){{1,3}})$", r"\1, \2", value.strip()).strip()
 
 
 _LEAD_IN = re.compile(r"^[^\d,]*\b(?:at|on|is|in|from|to|into)\s+$", re.I)

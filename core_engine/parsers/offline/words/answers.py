@@ -65,6 +65,23 @@ _REMARK_AFTER = re.compile(r"^\s*([^,;]{1,40}?)\s*[,;]\s*(?:it|he|she|they|that|
 """A short answer followed by a remark about it ("Bolacha, it was a cat", "Riverside, that's the old one")."""
 
 
+_SUITS = re.compile(r"\b(?:would|will|should|could|does|do|might)\s+(?:suit|work|be\s+(?:best|better|perfect|"
+                    r"great|ideal|fine|good))|\b(?:suits?|works?)\s+(?:us|me|best|better)|\bprefer|\bideally\b|"
+                    r"\blet'?s\s+(?:say|do|go\s+with)|\bhow\s+about\b|\bbest\s+for\s+(?:us|me)\b", re.I)
+
+
+def _preferred(text: str, dates: list[Any]) -> list[Any]:
+    """Of several dates, the one said in the clause that prefers it (the others were context), first."""
+    if len(dates) < 2:
+        return dates
+    clauses = [m for m in re.finditer(r"[^,;.!?]+", text) if _SUITS.search(m.group(0))]
+    chosen = [d for d in dates if any(c.start() <= d.start < c.end() for c in clauses)]
+    if not chosen or len(chosen) == len(dates):
+        return dates
+    best = max(chosen, key=lambda d: len(d.text))  # "Monday the 2nd of September": the date in full
+    return [best] + [d for d in dates if d is not best]
+
+
 def _without_dates(text: str, today: Any) -> str:
     for span in sorted(find_dates(text, today), key=lambda d: -d.start):
         text = text[:span.start] + " " + text[span.end:]
@@ -147,6 +164,7 @@ class AnswerReader:
             if kind == "time" and not times:
                 bare = re.fullmatch(r"\W*(\d{1,2})\W*", text)
                 return bare_hour(int(bare.group(1))) if bare else None
+            dates = _preferred(text, dates)  # "keys on the 30th, so Monday the 2nd would suit us": the 2nd
             found = {"date": dates[:1], "time": times[:1], "datetime": dates[:1] + times[:1]}[kind]
             if not found or (kind == "datetime" and len(found) < 2):
                 return None
