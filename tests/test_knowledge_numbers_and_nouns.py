@@ -108,3 +108,10 @@ def test_a_yes_no_question_about_a_named_row_shows_the_row_with_the_asked_column
     assert [r["column"] for r in trace[0]["rules"] if r["rule"] == "asked"] == ["format"]
     rows, _ = ask(shelf, f"Volume 7 {other.lower()}")  # not a question: the value still filters
     assert rows == []
+
+
+@pytest.mark.parametrize("question, least", [("books with 2 or more copies", 2), ("books with two or more copies", 2),
+                                             ("books with more than two copies", 3)])
+def test_a_count_before_or_more_and_in_words(shelf, question, least):
+    rows, _rules = ask(shelf, question)
+    assert rows == expect(lambda r: r["copies"] >= least)

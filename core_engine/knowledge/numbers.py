@@ -182,7 +182,7 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
                 ranges: dict[str, tuple[float, float]] | None = None) -> list[Comparison]:
     """`under $50`, `at least 4 stars`, `more than 100 reviews`, `4 stars or more`, `after 2017`, `under 30cm`
     (a unit typed against its number)."""
-    low = money_signs(text.lower())
+    low = _in_digits(money_signs(text.lower()))
     phrases = sorted(((p, "<") for p in _LESS), key=lambda x: -len(x[0])) + \
         sorted(((p, ">") for p in _MORE), key=lambda x: -len(x[0]))
     alternation = "|".join(re.escape(p) for p, _ in sorted(phrases, key=lambda x: -len(x[0])))
@@ -207,11 +207,13 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
             found.append(Comparison(chosen[0], op, value, low[start:m.end()].strip(), chosen[1], start, m.end()))
     bounds = between(low, columns, embedder, ranges)  # "between 10 and 20 dollars": both bounds, inclusive
     found += [c for c in bounds if not any(f.start < c.end and c.start < f.end for f in found)]
-    tail = re.compile(rf"(?:\b([a-z]+)\s+)?(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s+([a-z]+))?{_AFTER.pattern}")
-    for m in tail.finditer(low):  # "4 stars or more", "rated 4.5 or higher"
+    tail = re.compile(rf"(?:\b([a-z]+)\s+)?(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s+([a-z]+))?{_AFTER.pattern}"
+                      rf"(?:\s+([a-z]+))?")
+    for m in tail.finditer(low):  # "4 stars or more", "rated 4.5 or higher", "5 or more movers"
         if any(c.start <= m.start() < c.end for c in found):
             continue
-        before, dollar, number, dollar2, unit, _, word = m.groups()
+        before, dollar, number, dollar2, unit, _, word, unit_after = m.groups()
+        unit = unit or (unit_after if unit_after not in STOPWORDS else None)
         less = word in _TAIL_LESS
         candidates = [_MONEY] if (dollar or dollar2) else []
         candidates += [w for w in (unit, before) if w and w not in STOPWORDS]
@@ -223,6 +225,25 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
             found.append(Comparison(chosen[0], "<=" if less else ">=", value, low[start:m.end()].strip(),
                                     chosen[1], start, m.end()))
     return found
+
+
+_NUMBER_WORDS = {w: str(n) for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split()) if n >= 2}
+_WORDS_ALT = "|".join(_NUMBER_WORDS)
+_NUMBER_WORD = re.compile(rf"\b(?P<a>{_WORDS_ALT})\b(?=\s+(?:or\s+(?:more|fewer|less)|[a-z]+\s+or\s+(?:more|fewer|less))\b)|"
+                          rf"\b(?:than|least|most|over|under|above|below)\s+(?P<b>{_WORDS_ALT})\b")
+"""A number said in words in a comparison ("five or more movers", "more than three"), read as its digits (the
+text keeps its length, so the positions of what is found stay right)."""
+
+def _in_digits(low: str) -> str:
+    """The number words of comparisons written as digits, padded to their length."""
+    def digits(m: re.Match[str]) -> str:
+        key = "a" if m.group("a") else "b"
+        word = m.group(key)
+        start, end = m.start(key) - m.start(), m.end(key) - m.start()
+        whole = m.group(0)
+        return whole[:start] + f"{_NUMBER_WORDS[word]:<{len(word)}}" + whole[end:]
+    return _NUMBER_WORD.sub(digits, low)
 
 
 MEASURE_VERBS = frozenset("""stay stays grow grows get gets reach reaches cost costs run runs last lasts take takes
