@@ -178,7 +178,8 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     from .evaluation.metrics import evaluate, format_table
     agent = Agent.load(args.project)
     result = evaluate(agent, args.parser or ["offline"], paths=[Path(p) for p in args.tests] or None,
-                      queries=args.queries, session_options=_llm_options(args))
+                      queries=args.queries, session_options=_llm_options(args),
+                      contexts=("own", "gold") if args.context == "both" else (args.context,))
     text = json.dumps(result, indent=2, ensure_ascii=False, default=str)
     if args.output:
         Path(args.output).write_text(text + "\n", encoding="utf-8")
@@ -242,6 +243,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--parser", action="append", help="offline, llm or formal; repeat for side-by-side columns")
     p.add_argument("--queries", choices=("shape", "text"), default="shape",
                    help="compare answer(...) by where it goes (default) or also by its wording")
+    p.add_argument("--context", choices=("own", "gold", "both"), default="own",
+                   help="own (default): the parser plays the whole conversation; gold: every turn is judged "
+                        "from the state its test expects before it, so one misread turn does not fail the rest; "
+                        "both: a column of each")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("-o", "--output", help="also write the JSON result to this file")
     _llm_arguments(p)

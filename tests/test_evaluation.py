@@ -168,6 +168,12 @@ def test_tests_page_evaluates_the_project(tmp_path, monkeypatch):
     table = next(df.value for df in at.dataframe if "metric" in df.value.columns).set_index("metric")
     assert list(table.columns) == ["offline"]
     assert table.loc["turns fully right", "offline"] != "-"
+    at.toggle(key="tests-eval-gold").set_value(True).run()  # a second column: the same parser, gold context
+    at.button(key="tests-eval-run").click().run()
+    assert not at.exception, at.exception
+    table = next(df.value for df in at.dataframe if "metric" in df.value.columns).set_index("metric")
+    assert list(table.columns) == ["offline", "offline (gold context)"]
+    assert table.loc["turns fully right", "offline (gold context)"] != "-"
 
 
 def test_llm_parser_column_through_the_scripted_server(tmp_path, scripted_server, scripted_llm_config, no_llm_env):

@@ -293,7 +293,7 @@ def test_a_code_typed_loosely_is_written_as_the_kb_stores_it(tmp_path):
     session, (r,) = talk(Agent.load(root), "I need kx40 and kx 52")
     assert values(session, "part")["part_code"] == "KX 40" and values(session, "part_2")["part_code"] == "KX 52"
     from core_engine.parsers.offline.kb_rows.codes import as_stored
-    from core_engine.parsers.offline.slots import KBVocabulary
+    from core_engine.parsers.offline.answering.slots import KBVocabulary
     kb = session.backends.kb
     assert as_stored("kx40, zz 9 and qr7", KBVocabulary(), kb) == "KX 40, zz 9 and QR 7"
 

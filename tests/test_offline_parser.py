@@ -878,7 +878,7 @@ def test_slashed_short_forms_of_options(said, option):
 def test_an_identifier_with_a_leading_zero_is_no_count():
     import datetime as dt
     from core_engine.dialogue.state import DialogueState, TaskRecord
-    from core_engine.parsers.offline.slots import StateView, find_mentions
+    from core_engine.parsers.offline.answering.slots import StateView, find_mentions
     from core_engine.spec.model import Spec, Worksheet
     ws = Worksheet(name="Order", kind="task", fields=[Field(name="quantity", type="int", description="How many")])
     view = StateView(Spec(name="x", worksheets=[ws]), DialogueState())

@@ -166,7 +166,7 @@ def test_a_name_said_again_in_full_after_sorry_replaces_the_short_one(lost):
 
 
 def test_me_and_one_other_is_two_and_just_me_and_others_is_not_one():
-    from core_engine.parsers.offline.words.counts import head_count
+    from core_engine.parsers.offline.words.measures.counts import head_count
     from core_engine.parsers.offline.words.values import find_numbers
     assert head_count("just me and my wife") == 2 and head_count("me and my dad!") == 2
     assert head_count("me and my kids") is None  # how many kids is not said
@@ -244,7 +244,7 @@ def test_times_and_days_as_people_type_them():
 
 
 def test_kinds_of_people_are_summed(agent):
-    from core_engine.parsers.offline.words.counts import people_sum
+    from core_engine.parsers.offline.words.measures.counts import people_sum
     assert people_sum("2 adults and 1 kid") == 3 and people_sum("2 adults 2 kids") == 4
     assert people_sum("3 adults") is None and people_sum("2 adults, 3 nights") is None  # one count / another number
     _, (first,) = talk(agent, "a tent pitch for 2 adults and 2 kids")
@@ -253,7 +253,7 @@ def test_kinds_of_people_are_summed(agent):
 
 def test_digits_read_out_and_a_two_digit_year_with_an_apostrophe():
     import datetime as dt
-    from core_engine.parsers.offline.slots import code_value
+    from core_engine.parsers.offline.answering.slots import code_value
     from core_engine.parsers.offline.words.values import find_dates
     assert code_value("one two three four").value == "1234" and code_value("oh seven, nine").value == "079"
     assert code_value("one or two") is None  # two words are no read-out number

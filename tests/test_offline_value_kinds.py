@@ -135,7 +135,7 @@ def test_a_name_after_lower_case_lead_in_words_is_the_span(shop):
 
 
 def test_a_length_of_time_in_another_unit_is_converted_to_the_fields_unit(agent):
-    from core_engine.parsers.offline.words.durations import converted_duration, field_unit
+    from core_engine.parsers.offline.words.measures.durations import converted_duration, field_unit
     assert field_unit("stay_nights", "") == "night" and field_unit("hours", "For how many hours you need the boat") == "hour"
     assert converted_duration("two weeks", "day") == 14 and converted_duration("a week", "night") == 7
     assert converted_duration("3 days", "day") is None  # its own unit: the ordinary number reading
@@ -210,13 +210,14 @@ def rules(result) -> list[dict]:
 
 
 def test_me_and_n_others_counts_the_speaker():
-    from core_engine.parsers.offline.words.counts import head_count
+    from core_engine.parsers.offline.words.measures.counts import head_count
     assert head_count("me and three friends") == 4 and head_count("me plus 2 colleagues") == 3
     assert head_count("my sister and I") == 2 and head_count("4") is None and head_count("me and my friend") is None
 
 
 def test_there_points_at_the_place_just_shown_but_is_there_does_not():
-    from core_engine.parsers.offline import focus, tasks
+    from core_engine.parsers.offline import focus
+    from core_engine.parsers.offline.opening import tasks
     assert tasks._THERE.search("ok I'd like to reserve there for 4")
     assert not tasks._THERE.search("is there a table for 4") and not tasks._THERE.search("there are four of us")
     assert focus._THERE.search("what's good to order there?") and not focus._THERE.search("there is a problem")

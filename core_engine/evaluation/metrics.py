@@ -38,7 +38,7 @@ from ..dialogue import statements as S
 from ..session.agent import Agent
 from ..errors import GenieError, SpecError
 from ..dialogue.state import DialogueState, KBRecord
-from .testing import _MISSING, act_matches, check_turn, find_tests, load_test, read_path, run_test
+from .testing import _MISSING, CONTEXTS, act_matches, check_turn, find_tests, load_test, read_path, run_test
 
 METRICS = ("semantic_parsing", "execution", "dialogue_acts", "goal_completion")
 KB_QUESTIONS_FILE = "kb_questions.json"
@@ -145,8 +145,12 @@ def _score(right: int, n: int) -> dict[str, Any]:
 
 
 def evaluate_tests(agent: Agent, tests: list[tuple[str, dict[str, Any]]], parser: str, *,
-                   queries: str = "shape", session_options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The four metrics of one parser over (path, test) pairs; formal tests only for the formal parser."""
+                   queries: str = "shape", session_options: dict[str, Any] | None = None,
+                   context: str = "own") -> dict[str, Any]:
+    """The four metrics of one parser over (path, test) pairs; formal tests only for the formal parser.
+
+    `context`: "own" plays the conversation on the parser's own readings (a misread turn can fail
+    the turns after it); "gold" judges every annotated turn from the state its test expects before it."""
     counts = {m: [0, 0] for m in METRICS}
     turns_ok = turns_n = passed = 0
     details, skipped, failed = [], 0, []
@@ -154,7 +158,8 @@ def evaluate_tests(agent: Agent, tests: list[tuple[str, dict[str, Any]]], parser
         if (test.get("parser", "formal") == "formal") != (parser == "formal"):
             skipped += 1
             continue
-        result = run_test(agent, test, path=path, session_options={"parser": parser, **(session_options or {})})
+        result = run_test(agent, test, path=path, session_options={"parser": parser, **(session_options or {})},
+                          context=context)
         passed += result.passed
         rows = []
         for spec_turn, check, out in zip(test["turns"], result.turns, result.outputs):
@@ -188,7 +193,7 @@ def evaluate_tests(agent: Agent, tests: list[tuple[str, dict[str, Any]]], parser
             _count(counts, "goal_completion", ok)
             entry["goal"] = {"api": goal["api"], "reached": ok, "detail": why}
         details.append(entry)
-    return {"parser": parser, "metrics": {m: _score(*counts[m]) for m in METRICS},
+    return {"parser": parser, "context": context, "metrics": {m: _score(*counts[m]) for m in METRICS},
             "turns": _score(turns_ok, turns_n), "conversations": _score(passed, len(details)),
             "skipped_tests": skipped, "failed_turns": len(failed), "first_failure": failed[0] if failed else None,
             "tests": details}
@@ -249,12 +254,15 @@ def evaluate_kb_questions(agent: Agent, questions: list[dict[str, Any]],
 
 def evaluate(agent: Agent, parsers: list[str], *, paths: list[Path] | None = None, queries: str = "shape",
              tests: dict[str, dict[str, Any]] | None = None, session_options: dict[str, Any] | None = None,
-             progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+             progress: Callable[[str], None] | None = None, contexts: tuple[str, ...] = ("own",)) -> dict[str, Any]:
     """Every parser in `parsers` over the project's tests (and its KB questions, if it has any).
 
-    `tests` (name -> test, as a project file keeps them) replaces the test files when given."""
+    `tests` (name -> test, as a project file keeps them) replaces the test files when given.
+    `contexts`: "own" (a column per parser) and/or "gold" (a column "PARSER (gold context)")."""
     if queries not in ("shape", "text"):
         raise GenieError(f"queries must be 'shape' or 'text', not {queries!r}")
+    if not contexts or any(c not in CONTEXTS for c in contexts):
+        raise GenieError(f"contexts must be among {', '.join(CONTEXTS)}, not {list(contexts)!r}")
     pairs = [(name, {"name": name, **t}) for name, t in tests.items()] if tests is not None else []
     for p in ([] if tests is not None else find_tests(agent) if paths is None else paths):
         try:
@@ -269,11 +277,21 @@ def evaluate(agent: Agent, parsers: list[str], *, paths: list[Path] | None = Non
     for parser in parsers:
         if progress:
             progress(parser)
-        col = evaluate_tests(agent, pairs, parser, queries=queries, session_options=session_options)
+        kb = None
         if questions is not None and parser != "formal" and agent.kb_path is not None:
-            col["kb_questions"] = evaluate_kb_questions(agent, questions, session_options)
-        columns[parser] = col
+            kb = evaluate_kb_questions(agent, questions, session_options)  # the same in either context
+        for context in contexts:
+            col = evaluate_tests(agent, pairs, parser, queries=queries, session_options=session_options,
+                                 context=context)
+            if kb is not None:
+                col["kb_questions"] = kb
+            columns[column_name(parser, context)] = col
     return {"project": agent.spec.name, "parsers": columns}
+
+
+def column_name(parser: str, context: str) -> str:
+    """A result column: the parser's name, marked when its turns were judged from the gold context."""
+    return parser if context == "own" else f"{parser} ({context} context)"
 
 
 ROWS = (("semantic parsing", lambda c: c["metrics"]["semantic_parsing"]),

@@ -21,6 +21,11 @@ For `genie eval` (core_engine/evaluation/metrics.py, docs/evaluation.md) a turn 
 it must hold then; `genie test` ignores both. A path may read a KB row a field holds by
 column (`book_appointment.dentist.id`).
 
+`run_test(..., context="gold")` plays each turn that has `statements` twice: the session's parser
+reads it and is checked, without the turn being kept; then the turn is kept as its expected
+statements made it. Every turn is so judged from the state the test expects before it (the
+"gold context"), so one misread turn does not fail the turns after it.
+
 An optional top-level `"today": "YYYY-MM-DD"` fixes the date the conversation is held on
 (what "tomorrow" and "next Friday" mean); without it the spec's `settings.today`, else the
 real date, applies.
@@ -38,8 +43,22 @@ from .. import jsonsafe
 from ..session.agent import Agent
 from ..errors import SpecError
 from ..dialogue.state import DialogueState, TaskRecord, ref_target
+from ..parsers.base import ParseContext, ParseResult
 
 _MISSING = object()
+CONTEXTS = ("own", "gold")
+
+
+class ExpectedStatements:
+    """A parser that reads a turn as the statements its test expects: how the gold context is kept."""
+
+    name = "expected"
+
+    def __init__(self, statements: list[str]) -> None:
+        self.text = "\n".join(statements)
+
+    def parse(self, utterance: str, ctx: ParseContext) -> ParseResult:
+        return ParseResult(text=self.text, rules=[{"rule": "expected statements", "text": self.text}])
 
 
 @dataclass
@@ -158,7 +177,10 @@ def check_turn(index: int, spec_turn: dict[str, Any], result: Any) -> TurnCheck:
 
 
 def run_test(agent: Agent, test: dict[str, Any], *, path: str | None = None,
-             session_options: dict[str, Any] | None = None) -> TestResult:
+             session_options: dict[str, Any] | None = None, context: str = "own") -> TestResult:
+    """Play a test; with `context="gold"` each annotated turn starts from its expected state."""
+    if context not in CONTEXTS:
+        raise SpecError(f"context must be one of {', '.join(CONTEXTS)}, not {context!r}")
     opts = {"parser": test.get("parser", "formal"), "rg": test.get("rg", "template"), **(session_options or {})}
     if test.get("today") and "today" not in opts:
         opts["today"] = dt.date.fromisoformat(str(test["today"]))
@@ -170,10 +192,25 @@ def run_test(agent: Agent, test: dict[str, Any], *, path: str | None = None,
     for i, spec_turn in enumerate(test["turns"], start=1):
         if spec_turn.get("parser") == "formal" and opts["parser"] != "formal":
             result = session.inject(spec_turn["user"], strict=False)  # an injected or edited turn
+            check = check_turn(i, spec_turn, result)
+        elif context == "gold" and isinstance(spec_turn.get("statements"), list):
+            from .metrics import statements_equal  # late: metrics imports this module
+            result = session.probe(spec_turn["user"])
+            check = check_turn(i, spec_turn, result)
+            got = (result.trace.get("parse") or {}).get("statements") or []
+            if result.ok and statements_equal(list(spec_turn["statements"]), list(got)):
+                session.keep(result)  # read right: keep the turn as it was (with any question the parser asked)
+            else:
+                kept = session.turn(spec_turn["user"], parser=ExpectedStatements(spec_turn["statements"]))
+                rejected = (kept.trace.get("interpret") or {}).get("rejected") or []
+                if rejected or not kept.ok:  # the annotation is wrong: the turns after start from a broken state
+                    check.problems.append("gold context: the expected statements did not apply: "
+                                          + "; ".join(f"{r.get('source')!r}: {r.get('error')}" for r in rejected))
         else:
             result = session.turn(spec_turn["user"])
+            check = check_turn(i, spec_turn, result)
         outputs.append(result)
-        checks.append(check_turn(i, spec_turn, result))
+        checks.append(check)
     return TestResult(test["name"], path, all(not c.problems for c in checks), checks, outputs=outputs)
 
 

@@ -171,11 +171,22 @@ class Session:
                 raise StatementError(f"record '{rec.var}' has unknown worksheet '{rec.worksheet}'")
         self._states[-1] = new
 
-    def turn(self, text: str) -> TurnResult:
-        result = run_turn(self.agent.spec, self.current, text, self.backends)
+    def turn(self, text: str, *, parser: Parser | None = None) -> TurnResult:
+        """One user turn; `parser` replaces the session's parser for this turn only."""
+        backends = self.backends if parser is None else replace(self.backends, parser=parser)
+        result = run_turn(self.agent.spec, self.current, text, backends)
         self.turns.append(result)
         self._states.append(_next_state(result, self.current))
         return result
+
+    def probe(self, text: str) -> TurnResult:
+        """What the session would make of `text` now, without recording the turn (its state stays)."""
+        return run_turn(self.agent.spec, self.current, text, self.backends)
+
+    def keep(self, result: TurnResult) -> None:
+        """Record a turn `probe` made from the current state, as if `turn` had made it."""
+        self.turns.append(result)
+        self._states.append(_next_state(result, self.current))
 
     def inject(self, statements: str, *, kind: str = "inject", strict: bool = True) -> TurnResult:
         """Apply formal statements at the current turn, as a turn of their own, and recompute the acts.

@@ -55,12 +55,16 @@ if run_one or run_all:
 
 with st.expander("Evaluate: the paper's metrics per parser", icon=":material/analytics:"):
     parsers = st.multiselect("Parsers", ["offline", "llm"], default=["offline"], key="tests-eval-parsers")
+    gold = st.toggle("Also judge each turn from the state its test expects before it (gold context)",
+                     key="tests-eval-gold", help="Then one misread turn does not fail the turns after it: a second "
+                                                 "column per parser shows how well it reads each turn on its own.")
     if st.button("Evaluate", key="tests-eval-run", disabled=not parsers):
         opts = {k: v for k, v in settings.session_options().items() if k.endswith("_llm")}
         try:
             with st.spinner("Evaluating..."):
                 ss.select("tests.eval", (project.name, evaluate(agent, parsers, tests=tests,
-                                                                session_options=opts or None)))
+                                                                session_options=opts or None,
+                                                                contexts=("own", "gold") if gold else ("own",))))
         except GenieError as exc:
             st.error(f"Cannot evaluate: {exc}")
     if (ss.selected("tests.eval") or (None,))[0] == project.name:

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 from ...spec.model import REFUSAL, Field, Worksheet, parse_type, snake_case
 from ...dialogue.state import TaskRecord
 from .words.match import Bag, best_enum, content_stems, enum_scores, equalities, holds
-from .slots import find_mentions, shape
+from .answering.slots import find_mentions, shape
 from .words.values import find_dates, find_times, yes_no
-from .tasks import kwargs_text, literal, match_worksheet, open_worksheet
+from .opening.tasks import kwargs_text, literal, match_worksheet, open_worksheet
 
 if TYPE_CHECKING:
     from .parser import TurnReader

@@ -38,7 +38,7 @@ from ...errors import GenieError
 from ...spec.model import REFUSAL, Field, parse_type
 from ...dialogue.state import TaskRecord, ref_target
 from ..base import ParseContext, ParseResult
-from .edits import change_rule, same_as_rule, special_request_rule
+from .changes.edits import change_rule, same_as_rule, special_request_rule
 from .focus import decontextualise, is_bare_request, narrow_previous, state_question
 from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
@@ -47,18 +47,18 @@ from .parts.addresses import address_answer, address_beside
 from .parts.colours import rest_of_answer
 from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
-from .bool_mentions import second_flag
+from .answering.bool_mentions import second_flag
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
                               typed_elsewhere)
 from .words.spelling import respelled
-from .task_values import task_by_values
+from .opening.task_values import task_by_values
 from .parts.labelled import labelled_parts
 from .parts.labelled_turn import labelled_turn
 from .parts.proper_names import proper_name_answer, proper_name_in_opening, when_in_opening
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
-from .openings import task_by_reference
+from .opening.given_values import task_by_reference
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
@@ -68,14 +68,14 @@ from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems,
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
 from .kb_rows.choices import accept_proposal, choose_row
-from .clause_options import clause_options
-from .corrections import correction_rule
+from .answering.clause_options import clause_options
+from .changes.corrections import correction_rule
 from .words.semantic import (control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task,
                              task_already_open)
-from .slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
+from .answering.slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
-from .tasks import describe_task, literal, predicted_answer, search_query, several_codes
-from .words.months import is_month_field
+from .opening.tasks import describe_task, literal, predicted_answer, search_query, several_codes
+from .words.measures.months import is_month_field
 from .words.thing_names import thing_name
 from .words.typed import restore_apostrophes
 from .words.values import find_codes, find_dates, find_numbers, find_times, normalise, yes_no

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..intents import is_question
 from .items import _words, row_names
-from ..tasks import literal
+from ..opening.tasks import literal
 from ..words.match import HEDGES, STOPWORDS, words
 from ..words.values import MONTHS, WEEKDAYS
 

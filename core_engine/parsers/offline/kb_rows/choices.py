@@ -18,8 +18,8 @@ from ....dialogue.state import TaskRecord, ref_target
 from ..focus import row_focus_label
 from ..intents import choice_index, is_question
 from ..words.match import equalities, field_stems, stem
-from ..slots import find_mentions, shape
-from ..tasks import kwargs_text, literal
+from ..answering.slots import find_mentions, shape
+from ..opening.tasks import kwargs_text, literal
 from ..words.values import find_numbers
 from .references import compared_row, valued_row
 

@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..slots import KBVocabulary
+    from ..answering.slots import KBVocabulary
 
 _CODE = re.compile(r"^([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})$")
 _SAID = re.compile(r"\b([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})\b")

@@ -22,7 +22,7 @@ from ..words.match import initialism_enum, Bag, best_enum, equalities, stem
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
-    from ..slots import KBVocabulary
+    from ..answering.slots import KBVocabulary
 
 _ASKS_FOR = re.compile(
     r"\b(?:book|reserve|order|enrol+|register|sign\s+(?:me|us)\s+up|put\s+(?:me|us)\s+(?:down|in)|"
@@ -208,7 +208,7 @@ def _counted(text: str) -> bool:
 
 def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str], matched: list[str]) -> None:
     """Fill `kwargs` (the opening of `ws`) with one item record per row name said, each with its own options."""
-    from ..tasks import literal
+    from ..opening.tasks import literal
 
     for slot in ws.fields:
         many = parse_type(slot.type).base == "List"  # `dishes: List[DishOrder]`: every item in one list
@@ -249,7 +249,7 @@ def item_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str
 def _items(reader: "TurnReader", sub: Worksheet, nf: Field, names: list[tuple[int, str]], text: str,
            matched: list[str]) -> list[str]:
     """`Item(name=..., options...)` texts, one per name said, each with the options of its own piece."""
-    from ..tasks import literal
+    from ..opening.tasks import literal
 
     from ..lists.openings import ordinal_options  # late: the lists package imports this module
 
@@ -296,7 +296,7 @@ _THOSE_N = re.compile(r"\b(?:just|only)\s+(?:those|these|the)\s+(?:two|three|fou
 def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str]) -> dict[str, Any]:
     """The options one item's words give: enum values by their names or descriptions ("a drop-in session"),
     dates, times and labelled numbers, and a lone number for the item's one number field ("for two people")."""
-    from ..slots import find_mentions
+    from ..answering.slots import find_mentions
     from ..words.values import find_numbers
     from ....dialogue.state import TaskRecord
 

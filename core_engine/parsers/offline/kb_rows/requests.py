@@ -67,7 +67,7 @@ def row_request(reader: "TurnReader", text: str) -> bool:
         return False
     terms = reader.vocabulary.found_in(text, reader.ctx.kb)
     if not terms:
-        from ..tasks import pronoun_row  # late: tasks imports this module's helpers indirectly
+        from ..opening.tasks import pronoun_row  # late: tasks imports this module's helpers indirectly
         held = pronoun_row(reader, text)  # "ok book that one for me": the one row just reported
         if held is None:
             return False

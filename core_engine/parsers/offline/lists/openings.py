@@ -71,7 +71,7 @@ def _every(reader: "TurnReader", item_ws: Worksheet, text: str, name: Field) -> 
 def named_items_opening(reader: "TurnReader", text: str, item_ws: Worksheet, name: Field) -> bool:
     """ "I'd like to take X and Y" when the task that holds the list is already open (the start worksheet): the
     items named by KB rows (or codes) go in the list's slots, as a code does before it is asked."""
-    from ..tasks import next_question
+    from ..opening.tasks import next_question
     from .records import ItemList, new_names
 
     chain = next_question(reader)

@@ -196,5 +196,5 @@ def _new_names(reader: "TurnReader", lst: ItemList, text: str) -> list[tuple[int
 
 
 def literal_value(value: Any) -> str:
-    from ..tasks import literal
+    from ..opening.tasks import literal
     return literal(value)

@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ....spec.model import Field
-from ..slots import shape
+from ..answering.slots import shape
 from ..words.match import Bag, field_mention
 
 if TYPE_CHECKING:

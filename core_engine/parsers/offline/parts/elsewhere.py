@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ....spec.model import REFUSAL
-from ..slots import find_mentions, shape
+from ..answering.slots import find_mentions, shape
 from ..words.match import HEDGES, stem
 from ..words.values import PERSON_NAME, yes_no
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ....dialogue.state import TaskRecord
     from ....spec.model import Field
     from ..parser import Expect, TurnReader
-    from ..slots import Mention
+    from ..answering.slots import Mention
 
 _LABEL_BEFORE = re.compile(r"(?:\b(?:my|the|our|his|her)\s+)?(?:\b(?:phone|mobile|cell|contact|e-?mail|tel|telephone)\s*)?"
                            r"(?:\b(?:number|address|no\.?)\s*)?(?:\b(?:is|:|=)\s*)?$", re.I)

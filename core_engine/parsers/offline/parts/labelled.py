@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ....spec.model import Field
-from ..slots import shape
+from ..answering.slots import shape
 from .colours import find_colours, is_colour_field
 from .contrast import contrast_answer
 

@@ -18,8 +18,8 @@ from ....dialogue.state import TaskRecord
 from ....errors import StatementError
 from ....spec.model import Field, parse_type, snake_case
 from ....spec.values import coerce_value
-from ..slots import shape
-from ..tasks import kwargs_text, literal
+from ..answering.slots import shape
+from ..opening.tasks import kwargs_text, literal
 from ..words.values import PERSON_NAME
 
 if TYPE_CHECKING:

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from ....spec.model import Field
 
 from ....spec.model import snake_case
-from ..slots import shape
+from ..answering.slots import shape
 from ..words.match import content_stems
-from ..tasks import literal, without_searches
+from ..opening.tasks import literal, without_searches
 from ..words.values import MONTHS, WEEKDAYS
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def _with_value(line: str, span: tuple[int, int], args: str, name: str, value: A
 
 def _spec_words(reader: "TurnReader") -> set[str]:
     """Stems of the spec's worksheet and field names, and the everyday words of asking for a booking."""
-    from ..tasks import BOOKING_WORDS
+    from ..opening.tasks import BOOKING_WORDS
     names = [w.name for w in reader.spec.worksheets] + [f.name for w in reader.spec.worksheets for f in w.fields]
     return {s for n in names for s in content_stems(snake_case(n).replace("_", " "))} | set(BOOKING_WORDS)
 

@@ -19,16 +19,16 @@ from ....errors import StatementError
 from ....spec.model import Field, Spec, parse_type
 from ....dialogue.state import TaskRecord
 from ....spec.values import coerce_value, match_enum
-from .counts import head_count, people_sum
-from .durations import converted_duration, field_unit
+from .measures.counts import head_count, people_sum
+from .measures.durations import converted_duration, field_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
 from .match import Bag, best_enum, content_stems, initialism_enum, field_mention, field_stems, same_word, stem
-from .months import is_month_field, month_answer
+from .measures.months import is_month_field, month_answer
 from .thing_names import thing_name
-from .money import is_money, with_minor_units
+from .measures.money import is_money, with_minor_units
 from .negation import negations, without_negated
-from ..references import off_shape, reference_shapes, shaped_reference
-from ..slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
+from ..answering.references import off_shape, reference_shapes, shaped_reference
+from ..answering.slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
 from .values import (Span, bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
                              free, strip_fillers, yes_no)
 

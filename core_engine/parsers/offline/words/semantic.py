@@ -17,7 +17,7 @@ from ....spec.model import Field, Worksheet, snake_case
 from ....dialogue.state import TaskRecord, ref_target
 from .match import HEDGES, Bag, content_stems, equalities
 from ..intents import is_question, sentences, task_request
-from ..tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
+from ..opening.tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
 from .libvalues import find_phones
 from .values import find_dates, find_emails, find_times, yes_no
 from .semantic_index import (CONTROL_MARGIN, CONTROL_THRESHOLD, ENUM_MARGIN, FIELD_DOUBT, ENUM_THRESHOLD, TASK_MARGIN,
@@ -425,7 +425,7 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
     if current is None:
         return False
     if _MAKE_IT.search(text):
-        from ..slots import find_mentions  # late: a rare path
+        from ..answering.slots import find_mentions  # late: a rare path
         if find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
             return False  # "make it 12 days instead": a new value for the current task, a change of mind
     ranked = rank_tasks(reader, text)
@@ -447,7 +447,7 @@ def _other_than(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked 
     current one, so the current task's own readings are left out and the best other task is taken when it clears
     the threshold and the margin over the remaining readings. Never when the turn gives a value for the current
     task ("actually make it six"), which is a change of mind."""
-    from ..slots import find_mentions  # late: a rare path
+    from ..answering.slots import find_mentions  # late: a rare path
     if find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
         return None
     roots = _roots(reader)

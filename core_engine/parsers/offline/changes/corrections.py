@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ...spec.model import Field
-from ...dialogue.state import TaskRecord
-from .words.match import Bag, field_mention, stem
+from ....spec.model import Field
+from ....dialogue.state import TaskRecord
+from ..words.match import Bag, field_mention, stem
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 _LEAD = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|hmm|oh|ok(?:ay)?)[,!.\s]+)*"
                    r"(?:i\s+meant|i\s+mean|i\s+said|it'?s|it\s+is|it\s+should\s+be|should\s+be|make\s+it|"
@@ -58,7 +58,7 @@ _SORRY_NAME = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|oh|i\s+meant)[,!.\
 def _sorry_name(reader: "TurnReader", said: str) -> bool:
     """ "sorry, it's Jonathan Petersen" after "Jon Petersen": a person's name said again in full after a cue, for
     the one filled name field whose value shares a word with it (the surname); any doubt and nothing changes."""
-    from .slots import shape  # late: slots imports the word helpers this module uses
+    from ..answering.slots import shape  # late: slots imports the word helpers this module uses
 
     m = _SORRY_NAME.match(said)
     if m is None:
@@ -238,7 +238,7 @@ def _by_field_words(reader: "TurnReader", what: str, new_text: str, said: str) -
 
 def _may_hold(reader: "TurnReader", f: Field, new_text: str) -> bool:
     """A field whose values are KB row names (offline_items) can only be given a row name."""
-    from .kb_rows.items import names_for, said_names  # late: offline_items imports the slot helpers
+    from ..kb_rows.items import names_for, said_names  # late: offline_items imports the slot helpers
 
     return not names_for(reader, f) or bool(said_names(reader, f, new_text))
 

@@ -10,20 +10,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...dialogue.state import TaskRecord
-from .intents import is_question
+from ....dialogue.state import TaskRecord
+from ..intents import is_question
 from .tasks import without_searches
-from .slots import find_mentions
+from ..answering.slots import find_mentions
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 _TYPED = ("date", "time", "datetime", "int", "float")
 
 
 def task_by_values(reader: "TurnReader", text: str) -> bool:
-    from .words.semantic import apply_reading, current_task  # late: semantic imports the task rules
-    from .words.semantic_index import Entry, Ranked
+    from ..words.semantic import apply_reading, current_task  # late: semantic imports the task rules
+    from ..words.semantic_index import Entry, Ranked
 
     if reader.lines or is_question(text):
         return False

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ...spec.model import Field, Worksheet, parse_type
+from ....spec.model import Field, Worksheet, parse_type
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 
 def name_fields(reader: "TurnReader", ws: Worksheet, kwargs: dict[str, str]) -> list[tuple[str | None, Worksheet, Field]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from ....spec.model import Field
+from .....spec.model import Field
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")

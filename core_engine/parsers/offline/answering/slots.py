@@ -15,20 +15,20 @@ import re
 from dataclasses import dataclass, field as dc_field
 from typing import Any, Iterator
 
-from ...errors import KnowledgeError
-from ...spec.model import Field, Spec, Worksheet, parse_type
-from ...dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
-from ...spec.values import is_empty
+from ....errors import KnowledgeError
+from ....spec.model import Field, Spec, Worksheet, parse_type
+from ....dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
+from ....spec.values import is_empty
 from .bool_mentions import bool_mentions
-from .words.counts import couple_plus_span, head_count, people_sum_span
-from .words.negation import without_negated
-from .words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
-from .kb_rows.items import field_row_names
-from .parts.addresses import find_addresses, is_address_field
-from .parts.colours import find_colours, is_colour_field
-from .words.libvalues import find_phones, is_phone_field
-from .words.money import is_money, money_fields, with_minor_units
-from .words.values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers,
+from ..words.measures.counts import couple_plus_span, head_count, people_sum_span
+from ..words.negation import without_negated
+from ..words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
+from ..kb_rows.items import field_row_names
+from ..parts.addresses import find_addresses, is_address_field
+from ..parts.colours import find_colours, is_colour_field
+from ..words.libvalues import find_phones, is_phone_field
+from ..words.measures.money import is_money, money_fields, with_minor_units
+from ..words.values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers,
                              find_times, free, normalise)
 
 _KB_MARK = object()  # a field that points at a KB query: not None, not a value
@@ -114,7 +114,7 @@ class StateView:
     def index(self) -> Any:
         """The spec's semantic index, looked up once per turn (the lookup hashes every text of the spec)."""
         if self._index is None:
-            from .words.semantic_index import index_for  # late: most turns never need it
+            from ..words.semantic_index import index_for  # late: most turns never need it
             self._index = index_for(self.spec)
         return self._index
 
@@ -277,7 +277,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     add(dates, [c for c in strs if shape(c[1]) == "date" and field_mention(c[1], bag)[0] > 0], "date",
         lambda s: s.value)
     add(times, of_kind("time"), "time")
-    from .words.answers import asks_when, when_spans  # late: answers imports this module
+    from ..words.answers import asks_when, when_spans  # late: answers imports this module
     whens = [c for c in strs if asks_when(c[1])]
     if whens:  # "my AP scores were sent in June": the part that says when, for the one field asking when
         add(when_spans(text), whens, "when")

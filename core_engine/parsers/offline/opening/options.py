@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ...spec.model import Worksheet
+from ....spec.model import Worksheet
 from .task_texts import task_text_stems
 from .tasks import BOOKING_WORDS, literal, task_words
-from .words.match import HEDGES, content_stems
-from .words.semantic_index import clean
+from ..words.match import HEDGES, content_stems
+from ..words.semantic_index import clean
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 OPTION_SCORE = 0.38
 OPTION_MARGIN = 0.12

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .match import field_stems, stem
+from ..match import field_stems, stem
 
 _SIGN_BEFORE = re.compile(r"[£$€]\s*$")
 _UNIT_AFTER = re.compile(r"\s*(?:pounds?|quid|dollars?|bucks|euros?|eur|usd|gbp)\b", re.I)

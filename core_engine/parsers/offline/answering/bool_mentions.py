@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .words.match import STOPWORDS, Bag, field_stems
+from ..words.match import STOPWORDS, Bag, field_stems
 
 if TYPE_CHECKING:
-    from ...dialogue.state import TaskRecord
-    from ...spec.model import Field
+    from ....dialogue.state import TaskRecord
+    from ....spec.model import Field
     from .slots import Mention, StateView
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 _CLAUSES = re.compile(r"\s*(?:[,;.!]|\band\b|\bbut\b)\s*", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i'?m|i\s+am|i\s+was|i'?ve|i\s+have|i\s+do|yes|yeah|yep)\b", re.I)
@@ -77,8 +77,8 @@ def second_flag(reader: "TurnReader", rec: "TaskRecord", answered: "Field", said
     """ "yes it has a waitlist, and no, it doesn't clash with my other classes": after the yes to the first
     question, the second clause answers the record's other yes/no field, found by meaning; the rest of the turn
     is returned without it (all of it when no such field is clear)."""
-    from .words.semantic import clean, index  # late: the semantic rules import this module's neighbours
-    from .words.values import yes_no
+    from ..words.semantic import clean, index  # late: the semantic rules import this module's neighbours
+    from ..words.values import yes_no
 
     flags = [f for f in reader.view.input_fields(rec) if reader.view.kind_of(f) == "bool"
              and f.name != answered.name and reader.view.unfilled(rec, f)]

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...spec.model import Worksheet
-from .words.match import content_stems, equalities
+from ....spec.model import Worksheet
+from ..words.match import content_stems, equalities
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 
 def task_text_stems(reader: "TurnReader", ws: Worksheet) -> set[str]:

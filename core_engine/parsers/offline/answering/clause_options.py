@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ...dialogue.state import TaskRecord
-from .opening_options import OPTION_MARGIN, OPTION_SCORE
-from .words.match import HEDGES, content_stems
-from .words.semantic_index import clean
+from ....dialogue.state import TaskRecord
+from ..opening.options import OPTION_MARGIN, OPTION_SCORE
+from ..words.match import HEDGES, content_stems
+from ..words.semantic_index import clean
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 
 def clause_options(reader: "TurnReader", text: str, rec: TaskRecord, spent: list[str]) -> None:

@@ -11,21 +11,21 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .kb_rows.spans import said_inside_kb_name
-from ...spec.model import Field, Worksheet
-from ...dialogue.state import ref_target
-from .words.libvalues import name_span
-from .references import off_shape, reference_shapes
+from ..kb_rows.spans import said_inside_kb_name
+from ....spec.model import Field, Worksheet
+from ....dialogue.state import ref_target
+from ..words.libvalues import name_span
+from ..answering.references import off_shape, reference_shapes
 from .nested_names import name_fields, nested_enum_fields, put_nested
-from .opening_options import options_by_meaning
-from .counted import counted_thing
-from .words.match import field_stems, stem
-from .slots import shape
+from .options import options_by_meaning
+from ..answering.counted import counted_thing
+from ..words.match import field_stems, stem
+from ..answering.slots import shape
 from .tasks import _codes_fit, literal
-from .words.values import find_codes, find_numbers
+from ..words.values import find_codes, find_numbers
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 
 def opening_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
@@ -214,8 +214,8 @@ def task_by_reference(reader: "TurnReader", text: str) -> bool:
     """ "where's my order? it's HK-4471": a reference of the shape a field's description shows opens the task that
     holds the field, with the reference as its value, when exactly one field of one closed task takes it. A task
     in progress is left only on a switch cue ("actually ... instead"); the open task's own field is an answer."""
-    from .words.semantic import _SWITCH, _roots, apply_reading, current_task  # late: semantic imports tasks
-    from .words.semantic_index import Entry, Ranked
+    from ..words.semantic import _SWITCH, _roots, apply_reading, current_task  # late: semantic imports tasks
+    from ..words.semantic_index import Entry, Ranked
     tokens = list(dict.fromkeys(m.group(0) for m in _ID_TOKEN.finditer(text)))
     fits = [(ws, f, t) for ws in reader.spec.task_worksheets() for f in ws.fields
             if f.kind == "input" and reader.view.kind_of(f) == "str"

@@ -15,20 +15,20 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
-from ...spec.model import Field, Worksheet, parse_type, snake_case
-from ...dialogue.state import TaskRecord, ref_target
-from .intents import is_question, search_phrase
-from .words.match import HEDGES, Bag, best_enum, content_stems, enum_scores, equalities, field_stems, holds, stem
-from .words.negation import negations, without_negated
-from .slots import column_mentions, find_mentions, said_texts, shape
-from .words.values import find_codes
-from .words.labels import mask_labels
-from .kb_rows.spans import inside_kb_name
+from ....spec.model import Field, Worksheet, parse_type, snake_case
+from ....dialogue.state import TaskRecord, ref_target
+from ..intents import is_question, search_phrase
+from ..words.match import HEDGES, Bag, best_enum, content_stems, enum_scores, equalities, field_stems, holds, stem
+from ..words.negation import negations, without_negated
+from ..answering.slots import column_mentions, find_mentions, said_texts, shape
+from ..words.values import find_codes
+from ..words.labels import mask_labels
+from ..kb_rows.spans import inside_kb_name
 from .task_texts import task_text_stems
-from .references import reference_shapes
+from ..answering.references import reference_shapes
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 BOOKING_WORDS = {stem(w) for w in ("table", "reservation", "booking", "book", "place", "spot", "appointment",
                                    "seat", "tonight", "please", "reserve", "one", "some")}
@@ -159,7 +159,7 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
         hints = leaf_hints(reader, bag.without(spent), ws)
         found = match_worksheet(reader, bag, ws, dict(root.values), [], root, start, spent=spent, hints=hints)
         if found.items:  # the words named an option; its meaning may name the one below it
-            from .words.semantic import deeper_hints  # late: the semantic rules import this module
+            from ..words.semantic import deeper_hints  # late: the semantic rules import this module
             said = {**root.values, **found.plain(), **{k: v for k, (v, _w) in hints.items()}}
             deeper = deeper_hints(reader, ws, text, {root.var: said})
             if deeper and set(deeper) - set(said):
@@ -167,7 +167,7 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
                                         hints={**hints, **deeper})
         said = {w for _v, _p, ws_ in found.items.values() for w in ws_ if isinstance(w, str)}
         if found.items and len(said) == 1 and rec is None:
-            from .words.semantic import lexical_overruled  # late: the semantic rules import this module
+            from ..words.semantic import lexical_overruled  # late: the semantic rules import this module
             overruled = lexical_overruled(reader, text, found.plain())
             if overruled is not None:  # one word chose the option; the whole turn clearly means another
                 reader.note("lexical-overruled", next(iter(said)), **overruled)
@@ -201,7 +201,7 @@ def open_activated(reader: "TurnReader", overlay: dict[str, dict[str, Any]], tex
             scope = [({**r.values, **overlay.get(r.var, {})}, reader.view.worksheet(r))
                      for r in reader.view.live_records() if r.parent is None]
             if hints is None:  # the option below the one named, by meaning ("... never showed up": not posted)
-                from .words.semantic import deeper_hints  # late: the semantic rules import this module
+                from ..words.semantic import deeper_hints  # late: the semantic rules import this module
                 hints = deeper_hints(reader, ws, text, overlay)
             open_worksheet(reader, ws, text, bag, rule=rule, hints=hints, scope=scope)
             opened.append(ws)
@@ -344,15 +344,15 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         f, value, words = party
         kwargs[f.name] = literal(value)
         matched.append(words)
-    from .kb_rows.items import item_values
-    from .openings import opening_values, proposed_row  # late: they use this module's helpers
+    from ..kb_rows.items import item_values
+    from .given_values import opening_values, proposed_row  # late: they use this module's helpers
 
     names = opening_values(reader, ws, text, kwargs, matched)  # the names read are not words to search for
     item_values(reader, ws, text, kwargs, matched)  # "X for ... and Y as ...": items named by KB rows
     rows = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "row"]
     held = (pronoun_row(reader, text) or proposed_row(reader, ws, rows[0].name, text)) if rows else None
     if held and reader.ctx.kb is not None:
-        from .kb_rows.change import named_row  # late: row_change imports this module
+        from ..kb_rows.change import named_row  # late: row_change imports this module
         said = named_row(reader, text)
         if said is not None and said.lower() not in str(_held_row(reader, held)).lower():
             held = None  # "reserve the Hilux" after another row was shown: the name said wins over the row shown
@@ -424,8 +424,8 @@ def _party_of(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, 
               mentions: list[Any]) -> tuple[Field, int, str] | None:
     """ "for two" in an opening, when the worksheet has one unfilled count-of-people field (by its name and
     description words) and no value read so far took those words."""
-    from .words.answers import PEOPLE_STEMS
-    from .words.values import find_numbers
+    from ..words.answers import PEOPLE_STEMS
+    from ..words.values import find_numbers
     people = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "int"
               and field_stems(f) & PEOPLE_STEMS and f.name not in kwargs]
     m = _FOR_COUNT.search(text)
@@ -526,7 +526,7 @@ def sibling_fields(reader: "TurnReader", ws: Worksheet, field: Field, values: di
 def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) -> bool:
     """ "CS 221 and CS 229" for the asked course: the first here, the others in the next sibling records, each
     with the options said in its own piece of the turn ("X for a letter grade and Y for 4 units")."""
-    from .kb_rows.items import item_options, shared_options
+    from ..kb_rows.items import item_options, shared_options
     codes = _code_list(reader, text, rec.worksheet, f)
     parent = reader.state.get(rec.parent or "")
     if not codes or not isinstance(parent, TaskRecord) or not rec.parent_field:
@@ -535,7 +535,7 @@ def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) ->
     slot = pws.field(rec.parent_field)
     if slot is None:
         return False
-    from .kb_rows.items import pieces_at  # late: offline_items uses this module's helpers
+    from ..kb_rows.items import pieces_at  # late: offline_items uses this module's helpers
 
     ws = reader.view.worksheet(rec)
     spans = find_codes(text)
@@ -563,7 +563,7 @@ def predicted_answer(reader: "TurnReader", text: str) -> bool:
     if codes and len(chain) >= 3:
         _rec, ws2, f2 = chain[-2]
         item_ws = chain[-1][1]
-        from .lists.openings import list_parts  # late: the lists package uses this module's helpers
+        from ..lists.openings import list_parts  # late: the lists package uses this module's helpers
         parts = list_parts(reader, ws2, f2, item_ws, f, text, codes)
         statement = f"{ws2.name}({', '.join(parts)})"
         for _rec, ws, field in reversed(chain[1:-2]):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ...spec.model import Field
+from ....spec.model import Field
 
 _DESCRIBED_REFERENCE = re.compile(r"\b(?P<letters>[A-Z]{1,6})(?P<sep>[-/]?)(?P<digits>\d{3,})\b")
 """An example reference in a field's texts: "Your order number, like HK-1234"."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .values import find_numbers
+from ..values import find_numbers
 
 _ME_AND = re.compile(r"\b(?:me|myself|i)\s+(?:and|plus|\+|with)\s+(?P<rest>.{1,30})", re.I)
 _ONE_OTHER = re.compile(r"my\s+(?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|mum|mom|dad|mother|"

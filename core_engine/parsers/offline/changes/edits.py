@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ...spec.model import REFUSAL, Field
-from ...dialogue.state import TaskRecord, ref_target
-from .intents import change_marker, change_to, is_question, same_as, sentences, special_request
-from .words.match import Bag, field_mention, field_stems, name_coverage, stem
-from .slots import find_mentions, shape
+from ....spec.model import REFUSAL, Field
+from ....dialogue.state import TaskRecord, ref_target
+from ..intents import change_marker, change_to, is_question, same_as, sentences, special_request
+from ..words.match import Bag, field_mention, field_stems, name_coverage, stem
+from ..answering.slots import find_mentions, shape
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 _REQUEST_WORDS = {stem(w) for w in ("request", "special", "note", "notes", "comment", "instruction", "occasion",
                                     "extra", "additional")}
@@ -111,7 +111,7 @@ def _marked_clause(text: str, marker: str) -> str | None:
 def _only_number(reader: "TurnReader", text: str, marker: str) -> bool:
     """ "actually make it six packs": one number, no field named, and one number field already filled in the
     record being worked on: that number changes."""
-    from .words.values import find_dates, find_numbers, find_times, free
+    from ..words.values import find_dates, find_numbers, find_times, free
     numbers = free(find_numbers(text), find_dates(text, reader.today) + find_times(text))
     rec = reader.expect.rec if reader.expect else None
     if len(numbers) != 1 or rec is None:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ...spec.model import Worksheet
+from ....spec.model import Worksheet
 from .slots import shape
-from .tasks import literal
-from .words.match import field_stems, stem
+from ..opening.tasks import literal
+from ..words.match import field_stems, stem
 
 if TYPE_CHECKING:
-    from .parser import TurnReader
+    from ..parser import TurnReader
 
 _COUNT_OF = re.compile(r"\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple|a\s+few)\s+"
                        r"(?P<unit>[a-z]+)\s+of\s+(?:the\s+)?(?P<thing>[A-Za-z][\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,2})", re.I)

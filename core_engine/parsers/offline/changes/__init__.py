@@ -1,0 +1,1 @@
+"""Changes to values already given: corrections and changes of mind."""

@@ -1,0 +1,1 @@
+"""Measures in the unit a field counts: head counts, lengths of time, money, months."""
