@@ -59,6 +59,7 @@ from .parts.proper_names import proper_name_answer, proper_name_in_opening, when
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
 from .opening.given_values import task_by_reference
+from .answering.references import shaped_reference
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
@@ -448,6 +449,8 @@ class TurnReader:
         if self.view.kind_of(f) == "confirm" or (self.view.kind_of(f) == "str" and shape(f) == "text"
                                                   and not explicit and not self._declines_optional(f, text)):
             return False
+        if not explicit and self.view.kind_of(f) == "str" and shaped_reference(f, text):
+            return False  # "dont know it off by heart, its on the car... MA19 OPL": the example's shape answers it
         self.assign("refusal", words or text, rec, f, REFUSAL)
         asked = self.expect
         if words and asked is not None and asked.act == "ask" and (asked.rec, asked.field) != (rec, f):
