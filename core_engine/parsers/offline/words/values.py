@@ -300,7 +300,8 @@ _OCLOCK_RE = re.compile(r"(?<![:.])\b(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + 
 
 
 def bare_hour(hour: int, part: str | None = None) -> str | None:
-    """An hour said without am/pm: 1-10 read as afternoon/evening, 11 as morning (a booking guess)."""
+    """An hour said without am/pm: 1-8 read as afternoon/evening, 9-11 as morning (a booking guess: "at 7" is a
+    dinner's 19:00, "drop off at 9" or "around 10" a morning; an evening at 9 or 10 is said "pm" or "tonight")."""
     if not 0 <= hour <= 23:
         return None
     part = (part or "").lower()
@@ -308,7 +309,7 @@ def bare_hour(hour: int, part: str | None = None) -> str | None:
         hour += 12
     elif hour <= 12 and part == "morning":
         hour = 0 if hour == 12 else hour
-    elif 1 <= hour <= 10:
+    elif 1 <= hour <= 8:
         hour += 12
     return f"{hour:02d}:00"
 
