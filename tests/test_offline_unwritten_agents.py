@@ -55,3 +55,18 @@ def test_a_part_of_such_a_reference_is_not_the_value(agent):
 def test_a_bare_hour_of_nine_or_ten_is_a_morning(said, value):
     from core_engine.parsers.offline.words.values import find_times
     assert [t.value for t in find_times(said)][:1] == [value]
+
+
+@pytest.mark.parametrize("said, day", [("14/07/88", "1988-07-14"), ("great. 30/01/2007", "2007-01-30"),
+                                       ("fine, 09-12-1990", "1990-12-09"), ("7/5/24", "2024-07-05"),
+                                       ("thursday 19th at 2pm", "2024-09-19"), ("fri 20th at 5pm", "2024-09-20")])
+def test_day_first_numeric_dates_and_a_weekday_before_a_bare_ordinal(said, day):
+    import datetime as dt
+    from core_engine.parsers.offline.words.values import find_dates
+    assert [d.value for d in find_dates(said, dt.date(2024, 9, 10))] == [day]
+
+
+def test_a_dotted_clock_right_after_the_day_is_a_time():
+    from core_engine.parsers.offline.words.values import find_times
+    assert [t.value for t in find_times("26 sept, 12.30")] == ["12:30"]
+    assert [t.value for t in find_times("it was 12.30")] == []  # no day, no "at": maybe money or a score

@@ -108,6 +108,8 @@ MONTHS = {"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june":
 WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _ISO_RE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_DASHED_DMY_RE = re.compile(r"(?<![\d-])(\d{1,2})-(\d{1,2})-(\d{4})(?![\d-])")
+"""A date written day-month-year with dashes ("09-12-1990"): ISO puts the year first, US dates use slashes."""
 _SLASH_RE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?(?![\d/])")
 _MONTH_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}|'\d{{2}})\b)?", re.I)
 _DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\b\.?"
@@ -187,8 +189,12 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
 
     for m in _ISO_RE.finditer(text):
         add(_make(int(m.group(1)), int(m.group(2)), int(m.group(3)), today), m)
-    for m in _SLASH_RE.finditer(text):
-        add(_make(_year(m.group(3), today), int(m.group(1)), int(m.group(2)), today, past), m)
+    for m in _SLASH_RE.finditer(text):  # US order; a first number over 12 can only be the day ("14/07/88")
+        first, second = int(m.group(1)), int(m.group(2))
+        month, day = (second, first) if first > 12 >= second else (first, second)
+        add(_make(_year(m.group(3), today), month, day, today, past), m)
+    for m in _DASHED_DMY_RE.finditer(text):  # "09-12-1990": day, month, year, the European way with dashes
+        add(_make(int(m.group(3)), int(m.group(2)), int(m.group(1)), today), m)
     for m in _MONTH_DAY_RE.finditer(text):
         add(_make(_year(m.group(3), today), MONTHS[m.group(1).lower()], int(m.group(2)), today, past), m)
     for m in _DAY_MONTH_RE.finditer(text):
@@ -246,7 +252,8 @@ POSITION_NOUNS = r"(?:one|ones|option|options|choice|result|results|row|item|ent
 """After an ordinal, these make it a position in a list ("the 2nd one"), not a day of the month."""
 _IN_WEEKS_RE = re.compile(r"\bin\s+(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\b|"
                           r"\b(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\s+from\s+(?:now|today)\b", re.I)
-_ORDINAL_DAY_RE = re.compile(rf"\b(?:(?:on\s+)?({'|'.join(WEEKDAYS)})\s+)?(?:the\s+)(\d{{1,2}})(?:st|nd|rd|th)\b"
+_ORDINAL_DAY_RE = re.compile(rf"\b(?:(?:on\s+)?({'|'.join([*WEEKDAYS, *sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)])})"
+                             rf"\.?\s+(?:the\s+)?|the\s+)(\d{{1,2}})(?:st|nd|rd|th)\b"
                              rf"(?!\s+(?:of\s+)?(?:{_MONTH})\b)(?!\s+{POSITION_NOUNS})", re.I)
 
 
@@ -260,7 +267,8 @@ def _day_of_month(day: int, weekday: str | None, today: dt.date, past: bool) -> 
             d = None
         if d is not None and (d <= today if past else d >= today):
             # "saturday the 12th" when the coming 12th is a Friday: a slip, so no date rather than a guess
-            return d if weekday is None or d.weekday() == WEEKDAYS[weekday.lower()] else None
+            day_name = _WEEKDAY_ABBREVIATIONS.get(weekday.lower(), weekday.lower()) if weekday else None
+            return d if day_name is None or d.weekday() == WEEKDAYS[day_name] else None
         month += -1 if past else 1
         if month == 0:
             year, month = year - 1, 12
@@ -340,6 +348,9 @@ def _spoken_minutes(raw: str) -> int:
     return sum(TENS.get(p, UNITS.get(p, 0)) for p in parts)
 
 
+_AFTER_A_DAY = re.compile(rf"(?:\b(?:{_MONTH}|{'|'.join(WEEKDAYS)}|tomorrow|today)\.?|\d(?:st|nd|rd|th))[,\s]+$", re.I)
+
+
 def find_times(text: str) -> list[Span]:
     """Clock times as HH:MM: 2 pm, 19:30, noon, "at 7" (read as 19:00), 8 o'clock, half past nine.
 
@@ -394,8 +405,9 @@ def find_times(text: str) -> list[Span]:
         found.append(Span(f"{int(m.group(1)):02d}:{m.group(2)}", m.start(), m.end(), m.group(0)))
     for m in _DOT12_RE.finditer(text):  # "tomorrow morning, 9.30", "at 7.45": a clock only with a time cue
         hour = int(m.group(1))
-        if day_part is None and not re.search(r"\b(?:at|around|about|by|from)\s+$", text[:m.start()], re.I):
-            continue
+        if day_part is None and not re.search(r"\b(?:at|around|about|by|from)\s+$", text[:m.start()], re.I) \
+                and not _AFTER_A_DAY.search(text[:m.start()]):
+            continue  # "26 sept, 12.30": a clock right after the day it is on
         value = bare_hour(hour, day_part)
         if value:
             found.append(Span(f"{value[:2]}:{m.group(2)}", m.start(), m.end(), m.group(0)))
