@@ -18,6 +18,7 @@ SPEC = {
                     {"value": "Order Fuel", "description": "diesel delivered to a moored boat"}),
         {"name": "RentMooring", "kind": "task", "predicate": 'task == "Rent Mooring"', "api": "rent", "fields": [
             field("hull_number", description="The hull number painted on the bow, like PL40 XRT"),
+            field("arrival_date", "date", "The day you arrive"), field("arrival_time", "time", "When you arrive"),
             field("nights", "int", "How many nights"),
             field("skipper_name", description="Your name"),
             field("confirm", "confirm", "Confirm the mooring")]},
@@ -70,3 +71,11 @@ def test_a_dotted_clock_right_after_the_day_is_a_time():
     from core_engine.parsers.offline.words.values import find_times
     assert [t.value for t in find_times("26 sept, 12.30")] == ["12:30"]
     assert [t.value for t in find_times("it was 12.30")] == []  # no day, no "at": maybe money or a score
+
+
+def test_a_time_after_a_comma_beside_the_day_asked_and_a_date_beside_small_talk(agent):
+    s, _results = talk(agent, "I'd like to rent a mooring", "PL52 KDM")
+    assert statements(s.turn("26 sept, 12.30")) == ['rent_mooring.arrival_date = "2024-09-26"',
+                                                    'rent_mooring.arrival_time = "12:30"']
+    s, _results = talk(agent, "I'd like to rent a mooring", "PL52 KDM")
+    assert statements(s.turn("great. 14/07/2024")) == ['rent_mooring.arrival_date = "2024-07-14"']

@@ -326,6 +326,8 @@ def chit_chat(text: str, *, after_answer: bool = False) -> str | None:
     After a yes or no, milder words are enough ("no thanks, just looking").
     """
     ws = re.findall(r"[a-z'-]+", normalise(text).lower())
+    if re.search(r"[\d@]", text):
+        return None  # "great. 30/01/2007": a number or an address beside the small talk is the answer
     if ws and all(w in _CHAT_WORDS for w in ws) and (after_answer or any(w in _CHAT_STRONG for w in ws)):
         return normalise(text)
     return None

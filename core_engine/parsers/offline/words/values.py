@@ -348,7 +348,9 @@ def _spoken_minutes(raw: str) -> int:
     return sum(TENS.get(p, UNITS.get(p, 0)) for p in parts)
 
 
-_AFTER_A_DAY = re.compile(rf"(?:\b(?:{_MONTH}|{'|'.join(WEEKDAYS)}|tomorrow|today)\.?|\d(?:st|nd|rd|th))[,\s]+$", re.I)
+_AFTER_A_DAY = re.compile(rf"(?:(?:\b(?:{_MONTH}|{'|'.join(WEEKDAYS)}|tomorrow|today)\.?|\d(?:st|nd|rd|th))[,\s]+|^\s*,\s*)$",
+                          re.I)
+"""The day just before a clock; or a day already read and blanked out of the turn (spaces, then the comma)."""
 
 
 def find_times(text: str) -> list[Span]:
