@@ -21,6 +21,7 @@ SPEC = {
             field("arrival_date", "date", "The day you arrive"), field("arrival_time", "time", "When you arrive"),
             field("nights", "int", "How many nights"),
             field("skipper_name", description="Your name"),
+            field("mobile", description="A mobile the harbour master can text", required=False),
             field("confirm", "confirm", "Confirm the mooring")]},
         {"name": "OrderFuel", "kind": "task", "predicate": 'task == "Order Fuel"', "api": "fuel",
          "fields": [field("litres", "int", "How many litres")]},
@@ -79,3 +80,24 @@ def test_a_time_after_a_comma_beside_the_day_asked_and_a_date_beside_small_talk(
                                                     'rent_mooring.arrival_time = "12:30"']
     s, _results = talk(agent, "I'd like to rent a mooring", "PL52 KDM")
     assert statements(s.turn("great. 14/07/2024")) == ['rent_mooring.arrival_date = "2024-07-14"']
+
+
+def _at_the_mobile(agent):
+    s, results = talk(agent, "I'd like to rent a mooring", "PL52 KDM", "26 sept, 12.30", "3 nights", "Ann Lee")
+    assert results[-1].acts[-1]["field"] == "mobile"
+    return s
+
+
+def test_no_thanks_to_an_optional_question_declines_it_and_lovely_yes_confirms(agent):
+    s = _at_the_mobile(agent)
+    assert statements(s.turn("no thanks")) == ['rent_mooring.mobile = "NA"']
+    assert statements(s.turn("lovely, yes")) == ["rent_mooring.confirm = True"]
+
+
+@pytest.mark.parametrize("said", ["you know what, forget it, I'll leave it for now",
+                                  "oh ok, never mind then, I'll come back in a few months"])
+def test_a_cancel_with_then_or_a_plan_to_leave_it_asks_to_stop(agent, said):
+    s, _results = talk(agent, "I'd like to rent a mooring", "PL52 KDM")
+    r = s.turn(said)
+    assert statements(r) == [] and "stop" in r.response.lower()
+    assert statements(s.turn("yes"))[0] == "exitws(rent_mooring)"

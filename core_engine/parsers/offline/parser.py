@@ -329,6 +329,10 @@ class TurnReader:
 
     def _small_talk(self, text: str) -> bool:
         yn = yes_no(text) if self.expect is None else None
+        e = self.expect
+        if e is not None and e.act == "ask" and self.view.kind_of(e.field) == "str" \
+                and self._declines_optional(e.field, text):
+            return False  # "no thanks" to an optional question declines it (read as a refusal below)
         if chit_chat(text) or (yn is not None and (not yn[2] or chit_chat(yn[2]) or closing(yn[2]))):
             self.note("chit-chat", text)  # "no thanks, that's all" when nothing was asked
             return True

@@ -479,10 +479,11 @@ YES_PHRASES = ("yes please", "yes", "yeah", "yea", "yep", "yup", "ya", "sure", "
                "all good", "everything is correct", "everything's correct", "everything is right",
                "that's all correct", "thats all correct", "that is all correct", "thats correct", "thats right",
                "all correct", "all looks good", "looks great", "looks fine", "everything looks good",
-               "everything looks right", "everything's right")
+               "everything looks right", "everything's right", "lovely", "brilliant", "cool", "awesome", "nice one")
 WEAK_YES = frozenset({"please", "i do", "i am", "i would", "it is", "right", "fine", "great", "perfect", "true",
                       "exactly", "indeed", "alright", "all right", "ok", "okay", "it's right", "it is right",
-                      "it's correct", "it is correct", "now it's right", "now it is right", "all good"})
+                      "it's correct", "it is correct", "now it's right", "now it is right", "all good", "lovely",
+                      "brilliant", "cool", "awesome", "nice one"})
 """Yes-words that also begin ordinary sentences ("please add ...", "I am a senior"): a yes only when they end
 the clause."""
 NO_PHRASES = ("no", "nope", "nah", "not really", "no thanks", "no thank you", "incorrect", "wrong",
