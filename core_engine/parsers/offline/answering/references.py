@@ -21,7 +21,9 @@ _RUN = re.compile(r"[A-Z]+|\d+|[ -]")
 
 def _example_layouts(f: Field) -> list[str]:
     """The examples of a field's texts that mix letters and digits in runs the letters-then-digits shape does not
-    describe ("KT19 WRX", "AB-12-CD"): their shape is the runs' kinds and lengths, whatever the letters."""
+    describe ("KT19 WRX", "AB-12-CD"): their shape is the runs' kinds and lengths, whatever the letters. A token
+    of that shape is the value ("it's WP15 RTY" is all of it, not "WP15"); one of another shape is not turned
+    away for it ("CS 161" for "for example CS 106A" is still a course code)."""
     return [ex for text in (f.description, *f.examples) for ex in _EXAMPLE.findall(text)
             if re.search(r"[A-Z]", ex) and re.search(r"\d", ex) and not _DESCRIBED_REFERENCE.search(ex)]
 
@@ -45,8 +47,7 @@ def reference_shapes(f: Field) -> list[re.Pattern[str]]:
     same separator (or none) and as many digits ("HK-1234" fits "HK-4471" and "hk4471", not "HK-44")."""
     return [re.compile(rf"(?P<letters>{re.escape(m.group('letters'))})(?:{re.escape(m.group('sep'))}|\s)?"
                        rf"(?P<digits>\d{{{len(m.group('digits'))}}})", re.I)
-            for text in (f.description, *f.examples) for m in _DESCRIBED_REFERENCE.finditer(text)] + \
-        [_layout_pattern(ex) for ex in _example_layouts(f)]
+            for text in (f.description, *f.examples) for m in _DESCRIBED_REFERENCE.finditer(text)]
 
 
 def _separator(f: Field) -> str:
@@ -64,7 +65,7 @@ def shaped_reference(f: Field, text: str) -> str | None:
     for token in (m.group(0) for m in _TOKEN.finditer(text)):
         for shape in shapes:
             m = shape.fullmatch(token)
-            if m and "letters" in shape.groupindex:  # written the example's way: "BK 2290" or "bk2290" for "like BK-2041" is "BK-2290"
+            if m:  # written the example's way: "BK 2290" or "bk2290" for "like BK-2041" is "BK-2290"
                 fits.add(f"{m.group('letters').upper()}{_separator(f)}{m.group('digits')}")
     return fits.pop() if len(fits) == 1 else None
 

@@ -326,7 +326,9 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     `hints` are enum values a reading by meaning implies (offline_semantic); `scope`, the values of the
     records that opened it, decides the predicates of the worksheets nested in it."""
     var = reader.state.new_var(snake_case(ws.name))
-    found = match_worksheet(reader, bag, ws, {}, scope or [], None, hints=hints)
+    # the words of the option that opens it chose the task: "book a wash" opens Book Wash, not the Exterior Wash
+    opening = frozenset(s for _p, v in equalities(ws.predicate) if isinstance(v, str) for s in content_stems(v))
+    found = match_worksheet(reader, bag, ws, {}, scope or [], None, hints=hints, spent=opening)
     kwargs = {k: v[0] for k, v in found.items.items()}
     matched = [w for v in found.items.values() for w in v[2]]
     ghost = TaskRecord(var=var, worksheet=ws.name)

@@ -226,6 +226,8 @@ class AnswerReader:
         if kind in ("code", "short") and find_dates(text, self.today) and not _ASKS_WHEN.search(
                 f"{f.name} {f.description}") and not _without_dates(text, self.today).strip(" ,.!?"):
             return None  # "September 12th, 1975" to a PIN or passcode question: a date is not its value
+        if kind in ("code", "short") and (laid_out := shaped_reference(f, text)):
+            return laid_out  # "reg is LR68 KXT" for "like KT19 WRX", "account number is BL-302211"
         if kind in ("code", "short") and reference_shapes(f):  # "account number is BL-302211" for "like BL-482913"
             span = code_value(text)
             described = shaped_reference(f, text) or (span.value if span and not off_shape(f, span.value) else None)
