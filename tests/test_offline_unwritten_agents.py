@@ -96,3 +96,36 @@ def test_a_cancel_with_then_or_a_plan_to_leave_it_asks_to_stop(agent, said):
     r = s.turn(said)
     assert statements(r) == [] and "stop" in r.response.lower()
     assert statements(s.turn("yes"))[0] == "exitws(rent_mooring)"
+
+
+SPENT = {
+    "name": "bakery", "starting_prompt": "Bakery counter, how can I help?",
+    "settings": {"start_worksheet": "Main", "today": "2024-03-05"},
+    "worksheets": [
+        task_choice({"value": "Order Cake", "description": "a celebration cake baked to order"},
+                    {"value": "Give Feedback", "description": "tell us about something you bought"}),
+        {"name": "OrderCake", "kind": "task", "predicate": 'task == "Order Cake"', "api": "cake", "fields": [
+            field("cake", "Enum", "Which cake", enum_values=[
+                {"value": "Sponge Cake", "description": "a light vanilla sponge with jam"},
+                {"value": "Fruit Loaf", "description": "a rich loaf with dried fruit and brandy"},
+                {"value": "Chocolate Fudge", "description": "dark chocolate layers with fudge icing"}]),
+            field("servings", "int", "How many people it feeds")]},
+        {"name": "GiveFeedback", "kind": "task", "predicate": 'task == "Give Feedback"', "api": "feedback",
+         "fields": [field("comments", description="What you want to tell us")]},
+    ],
+    "apis": [{"name": "cake"}, {"name": "feedback"}],
+}
+
+
+@pytest.fixture(scope="module")
+def bakery(tmp_path_factory) -> Agent:
+    return agent_of(tmp_path_factory.mktemp("bakery"), SPENT)
+
+
+def test_the_words_that_open_a_task_choose_no_option_in_it(bakery):
+    _s, results = talk(bakery, "order a cake please")
+    assert statements(results[0]) == ['main.task = "Order Cake"']
+    _s, results = talk(bakery, "I'd like to order a cake, the fruit loaf")
+    assert 'order_cake.cake = "Fruit Loaf"' in statements(results[0]) or \
+        any('cake="Fruit Loaf"' in s for s in statements(results[0]))
+

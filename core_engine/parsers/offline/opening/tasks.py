@@ -185,6 +185,7 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
     return True
 
 
+
 def open_activated(reader: "TurnReader", overlay: dict[str, dict[str, Any]], text: str, bag: Bag,
                    rule: str = "task-description", hints: dict[str, tuple[str, list[str]]] | None = None
                    ) -> list[Worksheet]:

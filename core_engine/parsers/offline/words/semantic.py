@@ -363,17 +363,6 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
     return apply_reading(reader, ranked, text, "task-semantic")
 
 
-def _reading_words(reader: "TurnReader", ranked: Ranked) -> frozenset[str]:
-    """The words by which a task was read from its description ("give blood" for "an appointment to give blood,
-    plasma or platelets"): they chose the task, so they choose no option in it ("blood" is not Whole Blood), unless
-    a word is an option's whole name ("donate plasma" still says Plasma)."""
-    if ranked.best is None or ranked.best.kind not in ("task", "enum"):
-        return frozenset()
-    whole = {tuple(content_stems(v.value)) for ws in reader.spec.task_worksheets() for f in ws.fields
-             for v in f.enum_values}
-    return frozenset(s for s in content_stems(ranked.text) if (s,) not in whole)
-
-
 def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) -> bool:
     """Set the enum values the reading implies on the live records, and open the worksheets they activate
     (or the reading's own top-level worksheet). Each statement carries the score and the runner-up."""
@@ -381,7 +370,7 @@ def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) ->
     assert entry is not None
     before = len(reader.rules)
     path = implied_path(reader, entry)
-    bag = Bag.of(text).without(_reading_words(reader, ranked))
+    bag = Bag.of(text)
     overlay: dict[str, dict[str, Any]] = {}
     for rec in [r for r in reader.view.live_records() if r.parent is None]:
         ws = reader.view.worksheet(rec)
