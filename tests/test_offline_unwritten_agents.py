@@ -129,3 +129,33 @@ def test_the_words_that_open_a_task_choose_no_option_in_it(bakery):
     assert 'order_cake.cake = "Fruit Loaf"' in statements(results[0]) or \
         any('cake="Fruit Loaf"' in s for s in statements(results[0]))
 
+
+
+LOCKERS = {
+    "name": "bike lockers", "starting_prompt": "Bike locker desk, how can I help?",
+    "settings": {"start_worksheet": "Main", "today": "2024-03-05"},
+    "worksheets": [
+        task_choice({"value": "Rent Locker", "description": "a locked box to keep a bicycle in at the station"},
+                    {"value": "Report Theft", "description": "a bike was stolen from a locker"}),
+        {"name": "RentLocker", "kind": "task", "predicate": 'task == "Rent Locker"', "api": "locker", "fields": [
+            field("bike", "BikeDetails", "Your bike"), field("weeks", "int", "For how many weeks")]},
+        {"name": "BikeDetails", "kind": "task", "predicate": 'task == "Rent Locker"', "fields": [
+            field("frame_number", description="The number stamped under the frame, like WB2291 K"),
+            field("first_rental", "bool", "Whether this is your first rental with us")]},
+        {"name": "ReportTheft", "kind": "task", "predicate": 'task == "Report Theft"', "api": "theft",
+         "fields": [field("locker_number", "int", "The locker's number")]},
+    ],
+    "apis": [{"name": "locker"}, {"name": "theft"}],
+}
+
+
+@pytest.fixture(scope="module")
+def lockers(tmp_path_factory) -> Agent:
+    return agent_of(tmp_path_factory.mktemp("lockers"), LOCKERS)
+
+
+def test_an_opening_tells_the_nested_records_flag_by_its_name_and_its_shaped_reference(lockers):
+    _s, results = talk(lockers, "I'm new here, this is my first rental. I'd like to rent a locker, frame WB5512 Q")
+    said = " ".join(statements(results[0]))
+    assert 'first_rental=True' in said and 'frame_number="WB5512 Q"' in said
+    assert results[0].acts[-1]["field"] == "weeks"

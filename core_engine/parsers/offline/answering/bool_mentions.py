@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..parser import TurnReader
 
 _CLAUSES = re.compile(r"\s*(?:[,;.!]|\band\b|\bbut\b)\s*", re.I)
-_FIRST_PERSON = re.compile(r"\b(?:i'?m|i\s+am|i\s+was|i'?ve|i\s+have|i\s+do|yes|yeah|yep)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:i'?m|i\s+am|i\s+was|i'?ve|i\s+have|i\s+do|i'?d|i\s+would|yes|yeah|yep)\b", re.I)
 _NEGATED = re.compile(r"\b(?:not|never|no)\b|n't\b", re.I)
 _WITH = re.compile(r"\b(?P<how>with|including|plus|without|no)\s+(?:the\s+|a\s+|an\s+)?(?P<word>[a-z]+)", re.I)
 

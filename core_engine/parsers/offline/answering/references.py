@@ -25,7 +25,7 @@ def _example_layouts(f: Field) -> list[str]:
     of that shape is the value ("it's WP15 RTY" is all of it, not "WP15"); one of another shape is not turned
     away for it ("CS 161" for "for example CS 106A" is still a course code)."""
     return [ex for text in (f.description, *f.examples) for ex in _EXAMPLE.findall(text)
-            if re.search(r"[A-Z]", ex) and re.search(r"\d", ex) and not _DESCRIBED_REFERENCE.search(ex)]
+            if re.search(r"[A-Z]", ex) and re.search(r"\d", ex) and not _DESCRIBED_REFERENCE.fullmatch(ex)]
 
 
 def _layout_pattern(example: str) -> re.Pattern[str]:
@@ -60,8 +60,11 @@ def shaped_reference(f: Field, text: str) -> str | None:
     field shows no example, or when no token or several different ones fit."""
     shapes = reference_shapes(f)
     fits = set()
-    for example in _example_layouts(f):  # "it's WP15 RTY" for "like KT19 WRX"
+    for example in _example_layouts(f):  # "it's WP15 RTY" for "like KT19 WRX": the whole layout first
         fits |= {_as_example(example, m.group(0)) for m in _layout_pattern(example).finditer(text)}
+    if len(fits) == 1:
+        return fits.pop()
+    fits = set()
     for token in (m.group(0) for m in _TOKEN.finditer(text)):
         for shape in shapes:
             m = shape.fullmatch(token)

@@ -15,7 +15,7 @@ from ..kb_rows.spans import said_inside_kb_name
 from ....spec.model import Field, Worksheet
 from ....dialogue.state import ref_target
 from ..words.libvalues import name_span
-from ..answering.references import off_shape, reference_shapes
+from ..answering.references import off_shape, reference_shapes, shaped_reference
 from .nested_names import name_fields, nested_enum_fields, put_nested
 from .options import options_by_meaning
 from ..answering.counted import counted_thing
@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 def opening_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
                    matched: list[str]) -> list[str]:
     """Fill `kwargs` with the values below; return the names read (not words to search for)."""
-    for read in (_kind_by_meaning, _opening_code, _count_of_rows, counted_thing):
+    from .nested_values import nested_values  # late: it imports this package's tasks module
+    for read in (_kind_by_meaning, nested_values, _opening_code, _count_of_rows, counted_thing):
         said = read(reader, ws, text, kwargs)
         if said is not None:
             matched.append(said)
@@ -223,6 +224,7 @@ def task_by_reference(reader: "TurnReader", text: str) -> bool:
     if len({(ws.name, f.name) for ws, f, _t in fits}) != 1 or len({t for *_x, t in fits}) != 1:
         return False
     ws, f, token = fits[0]
+    token = shaped_reference(f, text) or token  # all of "WB5512 Q" for "like WB2291 K"
     if any(r.status == "active" for r in reader.state.of_worksheet(ws.name)) or said_inside_kb_name(reader, text, token):
         return False
     current, start = current_task(reader), reader.spec.start_worksheet()
