@@ -159,3 +159,10 @@ def test_an_opening_tells_the_nested_records_flag_by_its_name_and_its_shaped_ref
     said = " ".join(statements(results[0]))
     assert 'first_rental=True' in said and 'frame_number="WB5512 Q"' in said
     assert results[0].acts[-1]["field"] == "weeks"
+
+
+def test_a_request_phrased_as_a_question_opens_the_task_and_a_hedged_clock_answers(agent):
+    _s, results = talk(agent, "hi there, can i get my boat booked in for 3 nights?")
+    assert statements(results[0])[0] == 'main.task = "Rent Mooring"'
+    s, _results = talk(agent, "I'd like to rent a mooring", "PL52 KDM", "tomorrow")
+    assert statements(s.turn("first thing, like 8.30?")) == ['rent_mooring.arrival_time = "08:30"']

@@ -51,9 +51,12 @@ def is_question(text: str) -> str | None:
 
 
 _TASK_REQUEST = re.compile(
-    r"^(?:(?:so|and|also|ok|okay|hi|hello|hey|please)[,\s]+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"^(?:(?:so|and|also|ok|okay|hi|hello|hey|please)(?:\s+there)?[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?"
     r"(?:help\s+me\s+)?(?:book|reserve|enroll|register|sign\s+me\s+up|submit|file|open|cancel|"
-    r"get\s+me\s+a\s+(?:table|reservation|booking))\b", re.I)
+    r"get\s+me\s+a\s+(?:table|reservation|booking))\b|"
+    # "can i get my golf booked in for ...", "could we book ...": the user asks to have the task done
+    r"(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:book|reserve|order|buy|"
+    r"(?:get|have)\s+(?:[\w']+\s+){1,4}?(?:booked|reserved|done|sorted)\b))", re.I)
 
 
 def task_request(sentence: str) -> bool:

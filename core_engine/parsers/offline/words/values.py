@@ -331,6 +331,8 @@ _HALF_RE = re.compile(r"\b(?:a\s+)?(half|quarter|\d{1,2}|" + "|".join(list(TENS)
                       r"(?:\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z]))?"
                       r"(?:\s+(?:in\s+the\s+)?(?:morning|afternoon|evening|tonight|night)\b)?", re.I)
 _PART_OF_DAY_RE = re.compile(r"\b(morning|afternoon|evening|tonight|night)\b", re.I)
+_FIRST_THING = re.compile(r"\b(?:first\s+thing|early\s+doors|before\s+work)\b", re.I)
+"""Said for the morning: "first thing, like 8.30?"."""
 _SPOKEN_MINUTES = r"(?:(?:twenty|thirty|forty|fifty)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|" \
                   r"fifteen|ten|oh[\s-](?:one|two|three|four|five|six|seven|eight|nine))"
 _SPOKEN_CLOCK_RE = re.compile(
@@ -359,7 +361,7 @@ def find_times(text: str) -> list[Span]:
     A part of the day said anywhere in the turn ("in the morning around 9") places a bare hour.
     """
     part_of_day = _PART_OF_DAY_RE.search(text)
-    day_part = part_of_day.group(1) if part_of_day else None
+    day_part = part_of_day.group(1) if part_of_day else "morning" if _FIRST_THING.search(text) else None
     found: list[Span] = []
     for m in _HALF_RE.finditer(text):
         raw = m.group(1).lower()
@@ -407,7 +409,7 @@ def find_times(text: str) -> list[Span]:
         found.append(Span(f"{int(m.group(1)):02d}:{m.group(2)}", m.start(), m.end(), m.group(0)))
     for m in _DOT12_RE.finditer(text):  # "tomorrow morning, 9.30", "at 7.45": a clock only with a time cue
         hour = int(m.group(1))
-        if day_part is None and not re.search(r"\b(?:at|around|about|by|from)\s+$", text[:m.start()], re.I) \
+        if day_part is None and not re.search(r"\b(?:at|around|about|by|from|like|say)\s+$", text[:m.start()], re.I) \
                 and not _AFTER_A_DAY.search(text[:m.start()]):
             continue  # "26 sept, 12.30": a clock right after the day it is on
         value = bare_hour(hour, day_part)
