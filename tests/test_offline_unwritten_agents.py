@@ -166,3 +166,13 @@ def test_a_request_phrased_as_a_question_opens_the_task_and_a_hedged_clock_answe
     assert statements(results[0])[0] == 'main.task = "Rent Mooring"'
     s, _results = talk(agent, "I'd like to rent a mooring", "PL52 KDM", "tomorrow")
     assert statements(s.turn("first thing, like 8.30?")) == ['rent_mooring.arrival_time = "08:30"']
+
+
+@pytest.mark.parametrize("said, value", [("ford fiesta", "Ford Fiesta"), ("ok fine. it's a Nissan Qashqai", "Nissan Qashqai"),
+                                         ("BMW 3 series, black", "BMW 3 Series"), ("a brompton", "Brompton")])
+def test_a_make_or_model_is_a_proper_name_without_its_lead_in(said, value):
+    from core_engine.parsers.offline.words.answers import is_make_field, make_value
+    from core_engine.spec.model import Field
+    assert is_make_field(Field(name="bike", type="str", description="The make and model of your bike"))
+    assert not is_make_field(Field(name="notes", type="str", description="Anything else we should know"))
+    assert make_value(said) == value
