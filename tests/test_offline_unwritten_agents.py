@@ -175,4 +175,53 @@ def test_a_make_or_model_is_a_proper_name_without_its_lead_in(said, value):
     from core_engine.spec.model import Field
     assert is_make_field(Field(name="bike", type="str", description="The make and model of your bike"))
     assert not is_make_field(Field(name="notes", type="str", description="Anything else we should know"))
+    assert not is_make_field(Field(name="device", type="str", description="The device, e.g. a laptop model"))
     assert make_value(said) == value
+
+
+KEYS = {
+    "name": "key cutting", "starting_prompt": "Key desk, how can I help?",
+    "settings": {"start_worksheet": "Main", "today": "2024-03-05"},
+    "worksheets": [
+        task_choice({"value": "Cut Key", "description": "a copy of a house or car key"},
+                    {"value": "Collect Order", "description": "pick up keys that were ordered earlier"}),
+        {"name": "CutKey", "kind": "task", "predicate": 'task == "Cut Key"', "api": "cut", "fields": [
+            field("copies", "int", "How many copies"), field("customer_name", description="Your name")]},
+        {"name": "CollectOrder", "kind": "task", "predicate": 'task == "Collect Order"', "api": "collect", "fields": [
+            field("order_ref", description="The order reference, like KC-40417"),
+            field("pickup_day", "date", "When you come in"),
+            field("confirm", "confirm", "Confirm the pickup")]},
+    ],
+    "apis": [{"name": "cut"}, {"name": "collect"}],
+}
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory) -> Agent:
+    return agent_of(tmp_path_factory.mktemp("keys"), KEYS)
+
+
+def test_a_reference_only_the_other_task_takes_said_with_a_change_of_mind_switches(keys):
+    s, _results = talk(keys, "I need a key cut")
+    said = statements(s.turn("oh wait sorry, I already ordered them, I just need to pick them up. ref KC-31877"))
+    assert said[:2] == ["exitws(cut_key)", 'main.task = "Collect Order"'] and 'KC-31877' in said[-1]
+
+
+def test_a_switch_cue_with_the_other_tasks_name_word_switches(tmp_path):
+    spec = {**KEYS, "worksheets": [
+        task_choice({"value": "Book Fitting", "description": "an appointment to have a lock fitted"},
+                    {"value": "Change Fitting", "description": "move or reschedule an appointment you already have"}),
+        {"name": "BookFitting", "kind": "task", "predicate": 'task == "Book Fitting"', "api": "cut",
+         "fields": [field("customer_name", description="Your name")]},
+        {"name": "ChangeFitting", "kind": "task", "predicate": 'task == "Change Fitting"', "api": "collect",
+         "fields": [field("fitting_ref", description="The reference, like LF-40417")]}]}
+    s, _results = talk(agent_of(tmp_path, spec), "can I reschedule my fitting")
+    said = statements(s.turn("i don't have the reference, i lost the email. can i just book a new one instead?"))
+    assert said[:2] == ["exitws(change_fitting)", 'main.task = "Book Fitting"']
+
+
+def test_a_value_of_a_fields_shape_at_the_summary_replaces_it(keys):
+    s, results = talk(keys, "I want to collect my order", "KC-55190", "tomorrow")
+    assert results[-1].acts[-1]["field"] == "confirm"
+    assert statements(s.turn("sorry, the ref is KC-55109, I mixed up the numbers")) == [
+        'collect_order.order_ref = "KC-55109"']

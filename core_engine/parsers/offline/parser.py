@@ -71,6 +71,7 @@ from .kb_rows.requests import row_request
 from .kb_rows.choices import accept_proposal, choose_row
 from .answering.clause_options import clause_options
 from .changes.corrections import correction_rule
+from .changes.shaped import shaped_correction
 from .words.semantic import (control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task,
                              task_already_open)
 from .answering.slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
@@ -426,7 +427,7 @@ class TurnReader:
         return membership_rule(self, text) or spread_rule(self, text)
 
     def _correction(self, text: str) -> bool:
-        return correction_rule(self, text)
+        return correction_rule(self, text) or shaped_correction(self, text)
 
     def _refusal(self, text: str) -> bool:
         found = refusal(text)

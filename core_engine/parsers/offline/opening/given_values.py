@@ -15,6 +15,7 @@ from ..kb_rows.spans import said_inside_kb_name
 from ....spec.model import Field, Worksheet
 from ....dialogue.state import ref_target
 from ..words.libvalues import name_span
+from ..intents import change_marker
 from ..answering.references import off_shape, reference_shapes, shaped_reference
 from .nested_names import name_fields, nested_enum_fields, put_nested
 from .options import options_by_meaning
@@ -231,7 +232,11 @@ def task_by_reference(reader: "TurnReader", text: str) -> bool:
     roots = _roots(reader)
     if current is not None and (start is None or current.worksheet != start.name) \
             and roots.get(current.worksheet, current.worksheet) != roots.get(ws.name, ws.name):
-        if not _SWITCH.search(text):
+        mine = [g for g in reader.view.input_fields(current) if reader.view.kind_of(g) == "str"
+                and shaped_reference(g, text)]
+        # "oh wait, I already have one booked, I just need to move it. ref BD-31877": a reference only the other
+        # task takes, said with a change of mind, leaves the current task too
+        if not _SWITCH.search(text) and (mine or not change_marker(text)):
             return False
         reader.emit("task-by-reference", token, f"exitws({current.var})", field=f.name)
     ranked = Ranked(Entry("task", ws.name), 1.0, token, None, 0.0)

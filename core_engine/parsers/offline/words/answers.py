@@ -405,8 +405,8 @@ _MAKE_LEAD = re.compile(r"^(?:(?:ok(?:ay)?|fine|so|well|um|uh|yeah|yes|sure|righ
 
 def is_make_field(f: Field) -> bool:
     """A field that holds a make or model ("The make and model of the car"): a proper name of a product."""
-    words = set(f.name.lower().split("_")) | set(re.findall(r"[a-z]+", f.description.lower()))
-    return bool(words & _MAKE_WORDS)
+    said = set(re.findall(r"[a-z]+", f.description.lower())) - {"model"}  # "e.g. a laptop model": a kind of thing
+    return bool((set(f.name.lower().split("_")) | said) & _MAKE_WORDS)
 
 
 def make_value(text: str) -> str | None:
