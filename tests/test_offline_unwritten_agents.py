@@ -225,3 +225,17 @@ def test_a_value_of_a_fields_shape_at_the_summary_replaces_it(keys):
     assert results[-1].acts[-1]["field"] == "confirm"
     assert statements(s.turn("sorry, the ref is KC-55109, I mixed up the numbers")) == [
         'collect_order.order_ref = "KC-55109"']
+
+
+def test_a_name_after_my_relation_is_someone_elses_and_from_me_names_the_speaker(tmp_path):
+    spec = {**KEYS, "worksheets": [
+        task_choice({"value": "Send Flowers", "description": "a bouquet delivered to someone"},
+                    {"value": "Track Delivery", "description": "where is a bouquet that was sent"}),
+        {"name": "SendFlowers", "kind": "task", "predicate": 'task == "Send Flowers"', "api": "cut", "fields": [
+            field("recipient_name", description="Who the flowers are for"),
+            field("sender_name", description="Your name"), field("card_message", description="What the card says")]},
+        {"name": "TrackDelivery", "kind": "task", "predicate": 'task == "Track Delivery"', "api": "collect",
+         "fields": [field("order_ref", description="The order reference, like FL-40417")]}]}
+    _s, results = talk(agent_of(tmp_path, spec), "can I send flowers to my mum Rosa Diaz? they're from me, Tom Diaz")
+    said = " ".join(statements(results[0]))
+    assert 'recipient_name="Rosa Diaz"' in said and 'sender_name="Tom Diaz"' in said

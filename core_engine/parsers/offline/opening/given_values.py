@@ -127,11 +127,13 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
     person-name field; "for my dog Pepper": the name after a noun, for the name field that noun means."""
     names = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) == "name"
              and f.name not in kwargs]
+    if len(names) > 1 and len([f for f in names if own_name(f)]) == 1:
+        names = [f for f in names if own_name(f)]  # "I'm ...", "from me, ...": the speaker's own name
     clauses = re.split(r"[,;.!?]|\band\b", text)
     clause = next((c for c in clauses if re.search(r"\b(?:name\s+is|name's|called|named)\b", c, re.I)), None)
     value = name_span(clause) if clause and len(names) == 1 else None
     if value is None and len(names) == 1:
-        intro = next((m for c in clauses for m in [_SELF_INTRO.search(c)] if m), None)
+        intro = next((m for c in clauses for m in [_SELF_INTRO.search(c)] if m), None) or _FROM_ME.search(text)
         value = intro.group("name") if intro and not _kb_words(reader, intro.group("name")) else None
     if value:
         kwargs[names[0].name] = literal(value)
@@ -142,6 +144,15 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
 _SELF_INTRO = re.compile(r"(?:^|\b)(?i:i\s+am|i'm|this\s+is|my\s+name\s+is)\s+"
                          r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})\s*$")
 """A whole clause that introduces the speaker by first and last name ("I'm Ben Carter")."""
+_FROM_ME = re.compile(r"\b(?i:from|signed)\s+(?i:me)[,:]?\s+(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})")
+"""The giver of a present names themself: "it's from me, Ben Adams"."""
+
+
+def own_name(f: Field) -> bool:
+    """The field of the speaker's own name: "Your name", "Your full name"."""
+    return re.match(r"\s*your\s+(?:full\s+|first\s+|own\s+)?name\b", f.description, re.I) is not None
+
+
 _APPOSITIVE = re.compile(r"\b(?i:my|our|his|her)\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+)?)")
 """A name after a noun: "my dog Pepper", "our son Leo Park" (the noun says whose name it is)."""
 _NOT_NAME_WORDS = {"I", "The", "My", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
@@ -169,6 +180,8 @@ def _appositive_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
         if name.split()[0] in _NOT_NAME_WORDS or _kb_words(reader, name) or literal(name) in kwargs.values():
             continue
         wanted = {(w.name, f.name): holder for holder, w, f in fields}
+        others = {k: v for k, v in wanted.items() if not own_name(reader.spec.require_worksheet(k[0]).field(k[1]))}
+        wanted = others or wanted  # "my sister Chloe Adams" names someone else, never the speaker
         kind = reader.view.index().rank(m.group("noun"), lambda e: e.kind == "enum"
                                         and e.worksheet in {w for w, _f in wanted})
         own = [key for key in wanted if kind.best is not None and key[0] == kind.best.worksheet]
@@ -177,6 +190,8 @@ def _appositive_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
             wanted = {own[0]: wanted[own[0]]}
         ranked = reader.view.index().rank(m.group("noun"), lambda e: e.kind == "field"
                                           and (e.worksheet, e.field) in wanted)
+        if len(wanted) == 1 and others and ranked.best is not None:
+            by_kind = True  # the one name field that is not the speaker's: "my sister Chloe" is its value
         if ranked.best is None or not by_kind and (ranked.score < NAME_FIELD_SCORE or (
                 ranked.runner_up is not None and ranked.score - ranked.runner_score < NAME_FIELD_MARGIN)):
             continue
