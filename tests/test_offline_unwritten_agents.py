@@ -239,3 +239,8 @@ def test_a_name_after_my_relation_is_someone_elses_and_from_me_names_the_speaker
     _s, results = talk(agent_of(tmp_path, spec), "can I send flowers to my mum Rosa Diaz? they're from me, Tom Diaz")
     said = " ".join(statements(results[0]))
     assert 'recipient_name="Rosa Diaz"' in said and 'sender_name="Tom Diaz"' in said
+
+
+def test_an_option_said_after_nicer_than_is_rejected():
+    from core_engine.parsers.offline.words.negation import negations
+    assert [n.what for n in negations("could you post it? a card would be nicer than an email")] == ["email"]
