@@ -244,3 +244,8 @@ def test_a_name_after_my_relation_is_someone_elses_and_from_me_names_the_speaker
 def test_an_option_said_after_nicer_than_is_rejected():
     from core_engine.parsers.offline.words.negation import negations
     assert [n.what for n in negations("could you post it? a card would be nicer than an email")] == ["email"]
+
+
+def test_two_bare_hours_move_the_clock_time_given_before(agent):
+    s, _results = talk(agent, "I'd like to rent a mooring", "PL52 KDM", "friday at 2pm")
+    assert statements(s.turn("sorry can we do 3 instead of 2")) == ['rent_mooring.arrival_time = "15:00"']
