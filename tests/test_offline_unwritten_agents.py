@@ -249,3 +249,11 @@ def test_an_option_said_after_nicer_than_is_rejected():
 def test_two_bare_hours_move_the_clock_time_given_before(agent):
     s, _results = talk(agent, "I'd like to rent a mooring", "PL52 KDM", "friday at 2pm")
     assert statements(s.turn("sorry can we do 3 instead of 2")) == ['rent_mooring.arrival_time = "15:00"']
+
+
+def test_an_opening_names_the_make_of_the_nested_record(tmp_path):
+    import copy
+    spec = copy.deepcopy(LOCKERS)
+    spec["worksheets"][2]["fields"].append(field("bike_make", description="The make and model of the bike"))
+    _s, results = talk(agent_of(tmp_path, spec), "I'd like to rent a locker for 3 weeks, I've got a Brompton Electric")
+    assert 'bike=BikeDetails(bike_make="Brompton Electric")' in " ".join(statements(results[0]))
