@@ -257,3 +257,23 @@ def test_an_opening_names_the_make_of_the_nested_record(tmp_path):
     spec["worksheets"][2]["fields"].append(field("bike_make", description="The make and model of the bike"))
     _s, results = talk(agent_of(tmp_path, spec), "I'd like to rent a locker for 3 weeks, I've got a Brompton Electric")
     assert 'bike=BikeDetails(bike_make="Brompton Electric")' in " ".join(statements(results[0]))
+
+
+def test_a_first_field_is_no_when_the_speaker_did_it_before_and_the_nested_person_is_introduced(tmp_path):
+    spec = {**KEYS, "worksheets": [
+        task_choice({"value": "Book Class", "description": "a place on a pottery class"},
+                    {"value": "Buy Clay", "description": "a bag of clay to take home"}),
+        {"name": "BookClass", "kind": "task", "predicate": 'task == "Book Class"', "api": "cut", "fields": [
+            field("student", "Student", "Who comes to the class"), field("weeks", "int", "How many weeks")]},
+        {"name": "Student", "kind": "task", "predicate": 'task == "Book Class"', "fields": [
+            field("full_name", description="Your full name"),
+            field("first_class", "bool", "Whether this is your first class with us")]},
+        {"name": "BuyClay", "kind": "task", "predicate": 'task == "Buy Clay"', "api": "collect",
+         "fields": [field("kilos", "int", "How many kilos")]}]}
+    agent = agent_of(tmp_path, spec)
+    _s, results = talk(agent, "Hi there, I'm a regular student, Mia Clarke, can I book a class for 4 weeks please")
+    said = " ".join(statements(results[0]))
+    assert 'full_name="Mia Clarke"' in said and "first_class=False" in said
+    s, results = talk(agent, "can I book a class please")
+    assert results[0].acts[-1]["field"] == "full_name"
+    assert "student.first_class = False" in statements(s.turn("Tom Hart, I've been here before"))

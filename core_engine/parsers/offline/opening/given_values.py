@@ -129,13 +129,23 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
              and f.name not in kwargs]
     if len(names) > 1 and len([f for f in names if own_name(f)]) == 1:
         names = [f for f in names if own_name(f)]  # "I'm ...", "from me, ...": the speaker's own name
+    below = [(holder, w, f) for holder, w, f in name_fields(reader, ws, kwargs) if holder and shape(f) == "name"]
+    holder = None
+    if not names and len(below) == 1:  # the person is the record nested in the task (a donation's donor)
+        holder, sub, below_field = below[0]
+        names = [below_field]
     clauses = re.split(r"[,;.!?]|\band\b", text)
     clause = next((c for c in clauses if re.search(r"\b(?:name\s+is|name's|called|named)\b", c, re.I)), None)
     value = name_span(clause) if clause and len(names) == 1 else None
     if value is None and len(names) == 1:
-        intro = next((m for c in clauses for m in [_SELF_INTRO.search(c)] if m), None) or _FROM_ME.search(text)
+        intro = next((m for c in clauses for m in [_SELF_INTRO.search(c)] if m), None) or _FROM_ME.search(text) \
+            or next((m for before, c in zip(clauses, clauses[1:]) if _I_AM_A.search(before)
+                     for m in [_BARE_NAME.fullmatch(c.strip())] if m), None)  # "I'm a regular donor, Priya Nair"
         value = intro.group("name") if intro and not _kb_words(reader, intro.group("name")) else None
-    if value:
+    if value and holder:
+        put_nested(kwargs, holder, sub, names[0].name, literal(value))
+        matched.append(value)
+    elif value:
         kwargs[names[0].name] = literal(value)
         matched.append(value)
     _appositive_name(reader, ws, text, kwargs, matched)
@@ -146,6 +156,11 @@ _SELF_INTRO = re.compile(r"(?:^|\b)(?i:i\s+am|i'm|this\s+is|my\s+name\s+is)\s+"
 """A whole clause that introduces the speaker by first and last name ("I'm Ben Carter")."""
 _FROM_ME = re.compile(r"\b(?i:from|signed)\s+(?i:me)[,:]?\s+(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})")
 """The giver of a present names themself: "it's from me, Ben Adams"."""
+
+
+_I_AM_A = re.compile(r"\b(?i:i'?m|i\s+am)\s+(?i:a|an)\s+\w+")
+_BARE_NAME = re.compile(r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})")
+"""A clause that is only a first and last name, after "I'm a ...": the speaker's name in apposition."""
 
 
 def own_name(f: Field) -> bool:
