@@ -277,3 +277,12 @@ def test_a_first_field_is_no_when_the_speaker_did_it_before_and_the_nested_perso
     s, results = talk(agent, "can I book a class please")
     assert results[0].acts[-1]["field"] == "full_name"
     assert "student.first_class = False" in statements(s.turn("Tom Hart, I've been here before"))
+
+
+def test_a_question_about_the_question_and_a_bare_eh_are_answered_honestly(agent):
+    s, _results = talk(agent, "I'd like to rent a mooring")
+    r = s.turn("why do you need that?")
+    assert statements(r) == [] and "hull number painted on the bow" in r.response
+    assert r.acts[-1]["field"] == "hull_number"
+    r = s.turn("eh?")
+    assert statements(r) == [] and "understand" in r.response and r.acts[-1]["field"] == "hull_number"

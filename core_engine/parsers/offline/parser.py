@@ -579,6 +579,15 @@ class TurnReader:
     def _question(self, text: str) -> bool:
         asked = is_question(text)
         e = self.expect
+        if e is not None and e.act == "ask" and _WHY_ASKED.match(text):
+            what = e.field.description.strip(" .") or e.field.name.replace("_", " ")
+            self.note("no-match", text, reason="a question about the question asked: the agent says why, asks again",
+                      say=f"I need {what[:1].lower() + what[1:]} to go on.")
+            return True
+        if asked and not [w for w in re.findall(r"[a-z']+", text.lower()) if w not in _BARE_QUERY]:
+            self.note("no-match", text, reason="a question with no words to look up (\"eh?\"): the agent says "
+                                               "it did not understand and asks again")
+            return True
         if asked and e is not None and e.act == "ask" and self.view.kind_of(e.field) == "str" \
                 and shape(e.field) == "text" and not _INTERROGATIVE.match(text) and not text.rstrip().endswith("?"):
             return False  # "I want to know if I can return early" describes the problem the field asks for
@@ -775,6 +784,16 @@ class TurnReader:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         bare_flag(self, text, e.rec, {m.field.name for m in extras})
         return True
+
+
+_WHY_ASKED = re.compile(r"^\W*(?:(?:ok(?:ay)?|hmm|um|sorry|but|and|so|wait)[,\s]+)*(?:why\s+(?:do|would|d)\s+you\s+"
+                        r"(?:need|want)|what\s+do\s+you\s+need\s+(?:it|that|this|them)\s+for|what'?s\s+(?:it|that)\s+for|"
+                        r"do\s+you\s+(?:really\s+|actually\s+)?need|is\s+(?:it|that|this)\s+(?:really\s+)?(?:needed|"
+                        r"necessary|required|mandatory)|do\s+i\s+(?:really\s+)?(?:have|need)\s+to)\b", re.I)
+"""A question about the question just asked ("why do you need that?", "do you need the exact date?")."""
+_BARE_QUERY = frozenset({"eh", "huh", "what", "pardon", "sorry", "hmm", "hm", "um", "come", "again", "wha", "excuse",
+                         "me", "you", "say", "that", "the", "i", "didn't", "get", "it", "sorry", "what's", "whats"})
+"""Words of a question that asks to hear the agent again ("eh?", "sorry, what?"), with nothing to look up."""
 
 
 _DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|all\s+right|right|great|perfect|fine|"
