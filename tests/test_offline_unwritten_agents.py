@@ -286,3 +286,18 @@ def test_a_question_about_the_question_and_a_bare_eh_are_answered_honestly(agent
     assert r.acts[-1]["field"] == "hull_number"
     r = s.turn("eh?")
     assert statements(r) == [] and "understand" in r.response and r.acts[-1]["field"] == "hull_number"
+
+
+def test_an_answer_of_another_fields_shape_or_kind_goes_there_not_to_the_make_asked(tmp_path):
+    import copy
+    spec = copy.deepcopy(LOCKERS)
+    spec["worksheets"][2]["fields"][:0] = [
+        field("bike_make", description="The make and model of the bike"),
+        field("frame_size", "Enum", "The size of the bike", enum_values=[
+            {"value": "Small Frame", "description": "a folding or children's bike"},
+            {"value": "Large Frame", "description": "a road, touring or mountain bike for an adult"}])]
+    s, results = talk(agent_of(tmp_path, spec), "I'd like to rent a locker")
+    assert results[0].acts[-1]["field"] == "bike_make"
+    assert statements(s.turn("its a folding one")) == ['bike_details.frame_size = "Small Frame"']
+    assert statements(s.turn("the frame says WB5512 Q")) == ['bike_details.frame_number = "WB5512 Q"']
+    assert statements(s.turn("brompton c line")) == ['bike_details.bike_make = "Brompton C Line"']

@@ -64,7 +64,7 @@ from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
 from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
-from .words.answers import AnswerReader
+from .words.answers import AnswerReader, is_make_field
 from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, same_word, stem
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
@@ -710,6 +710,23 @@ class TurnReader:
         if several_codes(self, text, e.rec, e.field):
             self.answered = True
             return True
+        if not shaped_reference(e.field, text):  # "reg is LR68 KXT" to "make and model?": the plate's shape
+            shaped = [(f, v) for f in self.view.input_fields(e.rec) if f.name != e.field.name
+                      and self.view.kind_of(f) == "str" and self.view.unfilled(e.rec, f)
+                      for v in [shaped_reference(f, text)] if v]
+            if len(shaped) == 1:
+                self.assign("value-for-other-field", shaped[0][1], e.rec, shaped[0][0], shaped[0][1],
+                            how="the example's shape", reason="a value of another field's example shape")
+                self.answered = True
+                return True
+        if is_make_field(e.field) and len(text.split()) <= 5:
+            kinds = [(f, v) for f in self.view.input_fields(e.rec) if self.view.kind_of(f) == "Enum"
+                     and self.view.unfilled(e.rec, f) for v in [described_option(f, text)] if v]
+            if len(kinds) == 1:  # "its a family hatchback" to "make and model?": the kind of car, not its name
+                self.assign("value-for-other-field", text, e.rec, kinds[0][0], kinds[0][1], how="option described",
+                            reason="a description of a kind is no make or model")
+                self.answered = True
+                return True
         if named_answer(self, text, e.rec, e.field):
             self.answered = True
             return True
