@@ -301,3 +301,12 @@ def test_an_answer_of_another_fields_shape_or_kind_goes_there_not_to_the_make_as
     assert statements(s.turn("its a folding one")) == ['bike_details.frame_size = "Small Frame"']
     assert statements(s.turn("the frame says WB5512 Q")) == ['bike_details.frame_number = "WB5512 Q"']
     assert statements(s.turn("brompton c line")) == ['bike_details.bike_make = "Brompton C Line"']
+
+
+def test_a_phrase_of_an_options_description_said_word_for_word_chooses_it():
+    from core_engine.parsers.offline.words.match import Bag, best_enum
+    from core_engine.spec.model import EnumValue, Field
+    f = Field(name="clean", type="Enum", description="Which clean", enum_values=[
+        EnumValue(value="Deep Interior Clean", description="only the inside: seats and carpets shampooed"),
+        EnumValue(value="Complete Valet", description="inside and out: vacuum, windows and a hand wash")])
+    assert best_enum(f, Bag.of("it needs a proper clean inside and out"))[0] == "Complete Valet"
