@@ -55,6 +55,13 @@ def _separator(f: Field) -> str:
     return m.group("sep") if m else ""
 
 
+def laid_out(f: Field, text: str) -> str | None:
+    """The one token of `text` of the layout of the field's written example ("WB5512 Q" for "like WB2291 K")."""
+    fits = {_as_example(example, m.group(0)) for example in _example_layouts(f)
+            for m in _layout_pattern(example).finditer(text)}
+    return fits.pop() if len(fits) == 1 else None
+
+
 def shaped_reference(f: Field, text: str) -> str | None:
     """The one token of `text` that fits the shape of the field's example reference, as typed; None when the
     field shows no example, or when no token or several different ones fit."""

@@ -16,7 +16,7 @@ from ....spec.model import Field, Worksheet
 from ....dialogue.state import ref_target
 from ..words.libvalues import name_span
 from ..intents import change_marker
-from ..answering.references import off_shape, reference_shapes, shaped_reference
+from ..answering.references import laid_out, off_shape, reference_shapes, shaped_reference
 from .nested_names import name_fields, nested_enum_fields, put_nested
 from .options import options_by_meaning
 from ..answering.counted import counted_thing
@@ -255,7 +255,7 @@ def task_by_reference(reader: "TurnReader", text: str) -> bool:
     if len({(ws.name, f.name) for ws, f, _t in fits}) != 1 or len({t for *_x, t in fits}) != 1:
         return False
     ws, f, token = fits[0]
-    token = shaped_reference(f, text) or token  # all of "WB5512 Q" for "like WB2291 K"
+    token = laid_out(f, text) or token  # all of "WB5512 Q" for "like WB2291 K"
     if any(r.status == "active" for r in reader.state.of_worksheet(ws.name)) or said_inside_kb_name(reader, text, token):
         return False
     current, start = current_task(reader), reader.spec.start_worksheet()

@@ -25,7 +25,7 @@ from ..words.values import find_codes
 from ..words.labels import mask_labels
 from ..kb_rows.spans import inside_kb_name
 from .task_texts import task_text_stems
-from ..answering.references import reference_shapes, shaped_reference
+from ..answering.references import laid_out, reference_shapes
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -297,7 +297,7 @@ def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[s
             if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) in ("code", "short") \
                     and f.name not in values and f.name not in inner.items and not f.predicate.strip() \
                     and _codes_fit(sub.name, f):
-                value = shaped_reference(f, bag.text) or codes[0].value  # all of "WB5512 Q" for "like WB2291 K"
+                value = laid_out(f, bag.text) or codes[0].value  # all of "WB5512 Q" for "like WB2291 K"
                 inner.items[f.name] = (literal(value), value, [codes[0].text])
                 break
     months = list(dict.fromkeys(m.group(0).capitalize() for m in _MONTH.finditer(bag.text)
