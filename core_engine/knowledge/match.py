@@ -112,7 +112,7 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
     for i, token in enumerate(tokens):
         if i not in scan.used and is_content(token, schema):
             if not _one_value_word(scan, vocab, i, token.norm, "word", 1.0) and token.norm not in vocab.by_word:
-                for word in _same_stem(vocab, token.norm):  # "park" for "Parking", "inspection" for "inspected"
+                for word in same_stem(vocab, token.norm):  # "park" for "Parking", "inspection" for "inspected"
                     if _one_value_word(scan, vocab, i, word, "stem", 0.95):
                         break
     for i, token in enumerate(tokens):
@@ -213,7 +213,7 @@ def _shared_head(scan: _Scan, vocab: TableVocab, i: int, word: str) -> None:
 STEM_MIN = 4  # letters of a shared stem ("rated" and "rats" share only "rat")
 
 
-def _same_stem(vocab: TableVocab, word: str) -> list[str]:
+def same_stem(vocab: TableVocab, word: str) -> list[str]:
     """The vocabulary's words with the same rough stem as a question word, for a word no value has as such."""
     st = stem(word)
     if len(st) < STEM_MIN:

@@ -53,14 +53,16 @@ def is_question(text: str) -> str | None:
 _TASK_REQUEST = re.compile(
     r"^(?:(?:so|and|also|ok|okay|hi|hello|hey|please)(?:\s+there)?[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?"
     r"(?:help\s+me\s+)?(?:book|reserve|enroll|register|sign\s+me\s+up|submit|file|open|cancel|"
-    r"get\s+me\s+a\s+(?:table|reservation|booking))\b|"
+    r"get\s+me\s+a\s+(?:table|reservation|booking))\b|(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:get|have|book|"
+    r"make|arrange|schedule|reserve)\s+(?:a|an|my|our|me|us)\b(?!.*\b(?:if|whether|when|what|which|how)\b)|"
     # "can i get my golf booked in for ...", "could we book ...": the user asks to have the task done
     r"(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:book|reserve|order|buy|"
     r"(?:get|have)\s+(?:[\w']+\s+){1,4}?(?:booked|reserved|done|sorted)\b))", re.I)
 
 
 def task_request(sentence: str) -> bool:
-    """ "Can you book me a French restaurant?": a request to do the task, phrased as a question."""
+    """ "Can you book me a French restaurant?", "can I get a removal booked for the 12th?": a request to do the task,
+    phrased as a question."""
     return _TASK_REQUEST.match(normalise(sentence)) is not None
 
 
@@ -157,8 +159,8 @@ def refusal(text: str) -> tuple[str, bool] | None:
 
 
 _PLEA = re.compile(r"^(?:(?:so|and|please|hi|hello|hey)[,\s]+)*(?:(?:can|could|would|will)\s+you|are\s+you\s+able\s+to|"
-                   r"is\s+it\s+possible\s+to)\s+(?:please\s+)?(?:help|assist)(?:\s+me)?(?:\s+(?:with|on)\s+"
-                   r"(?:this|that|it|my\s+\w+))?(?:\s+please)?\s*[?.!]*$|"
+                   r"is\s+it\s+possible\s+to)\s+(?:please\s+)?(?:help|assist|check|look|sort|see\s+to|follow\s+up)(?:\s+me)?"
+                   r"(?:\s+(?:with|on|into|out|up\s+on)\s+(?:this|that|it|my\s+\w+))?(?:\s+(?:for\s+me|please))*\s*[?.!]*$|"
                    r"^(?:please\s+)?help(?:\s+me)?(?:\s+please)?[.!?]*$|"
                    r"^i\s+need\s+(?:some\s+)?help(?:\s+please)?[.!?]*$", re.I)
 
@@ -186,7 +188,7 @@ def request_only(sentence: str) -> bool:
 
 
 def plea(text: str) -> bool:
-    """ "Can you help me with this?": asks for help, not for information."""
+    """ "Can you help me with this?", "can you check on it?": asks for help, not for information."""
     return _PLEA.match(normalise(text)) is not None
 
 
@@ -328,6 +330,8 @@ def chit_chat(text: str, *, after_answer: bool = False) -> str | None:
 
     After a yes or no, milder words are enough ("no thanks, just looking").
     """
+    if re.search(r"\d", text):
+        return None  # "ok 4": the number answers; only words are small talk
     ws = re.findall(r"[a-z'-]+", normalise(text).lower())
     if re.search(r"[\d@]", text):
         return None  # "great. 30/01/2007": a number or an address beside the small talk is the answer

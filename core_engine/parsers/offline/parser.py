@@ -43,11 +43,11 @@ from .focus import decontextualise, is_bare_request, narrow_previous, state_ques
 from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
-from .parts.addresses import address_answer, address_beside
+from .parts.addresses import address_answer, address_beside, is_address_field
 from .parts.colours import rest_of_answer
 from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
-from .answering.bool_mentions import second_flag
+from .answering.bool_mentions import bool_mentions, second_flag
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
                               typed_elsewhere)
@@ -242,7 +242,8 @@ class TurnReader:
             return
         for rule in (self._small_talk, self._reference, self._switch, self._choose, self._lists, self._correction, self._refusal,
                      self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
-                     self._labelled_turn, self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request, self._question,
+                     self._labelled_turn, self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request,
+                     self._answer_and_question, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._by_values, self._search):
             if rule(rest):
@@ -298,7 +299,9 @@ class TurnReader:
         yn = yes_no(text) or ((single == "y", text, "") if single in ("y", "n") else None) or \
             ((False, text, "") if e.act == "more" and closing(text) else None) or \
             ((True, text, "") if (e.act == "confirm" or kind == "confirm") and
-             (_DO_IT.match(text) or (_LOOKS_RIGHT.search(text) and not negations(text))) else None)
+             (_DO_IT.match(text) or (_LOOKS_RIGHT.search(text) and not negations(text))) else None) or \
+            ((False, held.group(0), text[held.end():]) if (e.act == "confirm" or kind == "confirm")
+             and (held := _NOT_YET.search(text)) else None)
         if yn is None:
             return text
         value, words, rest = yn
@@ -320,6 +323,8 @@ class TurnReader:
         elif kind == "confirm":
             self.assign("answer-yes-no", words, e.rec, e.field, value, confirm_field=True)
         else:
+            if value and negates_field(field_stems(e.field, with_description=False), rest):
+                value, words = False, text  # "ok. no packing, thanks": the ok acknowledges, "no packing" answers
             self.assign("answer-yes-no", words, e.rec, e.field, value)
             rest = second_flag(self, e.rec, e.field, rest)  # "yes it has one, and no, it doesn't clash"
         self.answered = True
@@ -355,6 +360,11 @@ class TurnReader:
             return False
         if any(r["rule"] == "enum-uncertain" for r in self.rules):
             return False  # the answer to the asked option was unclear: no other reading guesses it
+        parts = sentences(text)
+        if e is None and len(parts) > 1 and self.has_kb() and not _WANTS.search(text) and \
+                any(_WHAT_YOU_HAVE.search(p) and not _OWN_THING.search(p) for p in parts if is_question(p)):
+            return False  # "we're moving into a flat ... Do you have movers used to older people?": a story and a
+            # question, no request: the question is answered first (the agent may then offer the task)
         if _WH_QUESTION.match(text) and not task_request(text):
             # "how do I reset my password?" is a question for the KB, read below; "where is my package?" asks
             # about the user's own thing and may name a task outright (a developer's example, nearly verbatim)
@@ -451,6 +461,12 @@ class TurnReader:
         rec, f = target
         if rec is None or f is None or self.view.kind_of(f) in ("confirm", "bool") and not words:
             return False
+        thing = _REFUSED_THING.search(text)
+        if thing and self.expect is not None and (rec, f) == (self.expect.rec, self.expect.field) and \
+                not any(same_word(stem(thing.group(1)), s)
+                        for s in field_stems(f) | {stem(w) for w in f.name.split("_") + f.description.lower().split()}):
+            self.note("refusal-elsewhere", text, reason=f"refuses '{thing.group(1)}', which is not what was asked")
+            return False  # "rather not give my number" to the home size: not a refusal of the home size
         if self.view.kind_of(f) == "confirm" or (self.view.kind_of(f) == "str" and shape(f) == "text"
                                                   and not explicit and not self._declines_optional(f, text)):
             return False
@@ -576,6 +592,27 @@ class TurnReader:
         return mentions
 
     # ------------------------------------------------------------ questions and searches
+    def _answer_and_question(self, text: str) -> bool:
+        """ "From 77 Canal Street, Downtown. Before we go further, do you charge extra on weekends?": the sentences
+        that are no question answer the text field asked, the questions are asked of the KB."""
+        e = self.expect
+        if e is None or e.act != "ask" or self.answered or self.view.kind_of(e.field) != "str":
+            return False
+        parts = sentences(text)
+        first = next((i for i, p in enumerate(parts) if is_question(p)), None)
+        if not first:  # no question, or the turn starts with one ("...? I hate cardboard": a remark, no answer)
+            return False
+        told = parts[:first]  # the sentences after the first question are remarks ("the 27th is a saturday")
+        asked = [p for p in parts[first:] if is_question(p) and not plea(p)]
+        if not asked or any(plea(p) for p in parts[first:] if is_question(p)):
+            return False
+        before = len(self.lines)
+        if not self._str_answer(" ".join(told)) or len(self.lines) == before:
+            self.answered = False
+            return False
+        self._question(" ".join(asked))
+        return True
+
     def _question(self, text: str) -> bool:
         asked = is_question(text)
         e = self.expect
@@ -645,6 +682,9 @@ class TurnReader:
         kb_terms = self.vocabulary.found_in(text, self.ctx.kb) if self.ctx.kb is not None else []
         if not (asked or searching or kb_terms):
             return None
+        if not (asked or searching) and e is not None and e.act == "ask" and self.view.kind_of(e.field) != "row" \
+                and not change_marker(text):
+            return None  # "1 bed apt 18 elm st eastgate" to the address asked: a KB value in an answer is no search
         bag = Bag.of(text)
         for rec in self.view.live_records():
             for f in self.view.input_fields(rec):
@@ -733,6 +773,9 @@ class TurnReader:
         if address_answer(self, text, e.rec, e.field):
             self.answered = True
             return True
+        if is_address_field(e.field) and not re.search(r"\d", text) and name_elsewhere(self, text):
+            self.answered = True
+            return True  # "Aiko Tanaka" to the address asked: the name for the name field, not an address
         text = address_beside(self, text, e.rec, e.field)
         parts = labelled_parts(self, text, e.rec, e.field)
         if parts:  # "plate is 8KJD203, its a blue Honda Civic": each part to its own field
@@ -750,6 +793,10 @@ class TurnReader:
         if several:
             for f, value, piece in several:
                 self.assign("multi-value", piece, e.rec, f, value)
+            flags = [(e.rec, f) for f in self.view.input_fields(e.rec) if self.view.kind_of(f) == "bool"
+                     and self.view.unfilled(e.rec, f) and f.name not in {g.name for g, _v, _p in several}]
+            for m in bool_mentions(text, flags, self.view, set()):  # "..., meilin@x.edu. I am an international student."
+                self.assign("extra-value", m.matched, m.rec, m.field, m.value)
             self.answered = True
             return True
         if shape(e.field) in ("short", "name") and typed_elsewhere(self, text, e):
@@ -775,6 +822,8 @@ class TurnReader:
             return True
         extras = find_mentions(text, self.candidates(records=[e.rec], unfilled_only=True, exclude=e.field),
                                self.view, self.today, prefer=e.rec)
+        if is_address_field(e.field):  # "18 elm st eastfield" to the pickup address: not the delivery address
+            extras = [m for m in extras if m.how != "address"]
         coded = code_value(text) is not None
         rest = None
         if extras and shape(e.field) == "short" and all(m.how in ("colour", "address") for m in extras):
@@ -813,11 +862,26 @@ _BARE_QUERY = frozenset({"eh", "huh", "what", "pardon", "sorry", "hmm", "hm", "u
 """Words of a question that asks to hear the agent again ("eh?", "sorry, what?"), with nothing to look up."""
 
 
+_REFUSED_THING = re.compile(r"\b(?:give|share|tell|say|provide|disclose)\s+(?:you\s+)?(?:my|our|the)\s+([a-z]{3,})", re.I)
+"""What a refusal says it will not give ("rather not give my number"): it refuses that thing."""
+_WANTS = re.compile(r"\b(?:i'?d\s+like|i\s+would\s+like|we'?d\s+like|we\s+would\s+like|i\s+want|we\s+want|"
+                    r"i\s+need|we\s+need|(?:can|could|may)\s+(?:i|we)\s+(?:get|have|book|make|arrange|schedule)|"
+                    r"please\s+(?:book|arrange|schedule)|book\s+(?:me|us)|sign\s+(?:me|us)\s+up)\b", re.I)
+"""Words that ask for something to be done, which a story with a question beside it does not have."""
+_WHAT_YOU_HAVE = re.compile(r"^(?:\W*\w+[,\s]+){0,3}?(?:do|does)\s+(?:you|your\s+\w+)\s+(?:have|offer|do)\b|"
+                            r"\b(?:are|is)\s+there\s+(?:any|a|an|some)\b|\bhave\s+you\s+got\b|^\W*(?:you|u)\s+have\b",
+                            re.I)
+"""A question about what the business has ("Do you have movers who ...?", "is there a crew that ...?")."""
 _DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|all\s+right|right|great|perfect|fine|"
                     r"good|cool|so)[,.!\s]+)*(?:please\s+)?(?:submit|send|book|file|place|confirm|finali[sz]e|process|"
                     r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it)(?:\s+(?:it|that|this|them|the\s+\w+))?"
                     r"(?:[,\s]+(?:now|please|then|thanks|thank\s+you))*[.!]*$", re.I)
 """What the user says to a summary to have it done ("now submit", "ok, send it please"): a yes to the confirmation."""
+_NOT_YET = re.compile(r"^.{0,40}?\b(?:don'?t|do\s+not|please\s+don'?t)\s+(?:submit|send|book|file|place|confirm|"
+                      r"process|finali[sz]e|lodge|go\s+ahead)\b(?:\s+(?:it|that|this|them|anything))?(?:\s+(?:yet|now|"
+                      r"just\s+yet))?\b|^\W*(?:(?:hmm|wait|hold\s+on|ok(?:ay)?|so)[,.!\s]+)*not\s+(?:yet|now|just\s+yet)\b",
+                      re.I)
+"""A summary held back ("hmm hold on, don't submit it yet", "wait, not yet"): a no to the confirmation, for now."""
 _LOOKS_RIGHT = re.compile(r"^\W*(?:(?:that|this|it|everything|all\s+that|that\s+all|it\s+all)\s+)?(?:all\s+)?"
                           r"(?:looks|sounds|seems|is)\s+(?:all\s+)?(?:good|great|perfect|right|fine|correct|spot\s+on|lovely)\b",
                           re.I)

@@ -1,7 +1,7 @@
 """A yes/no field volunteered in the user's own statement: "and yes I'm an international student".
 
 A bool field whose distinctive name words (`is_international_student` -> "international") are all said in a
-first-person statement ("I'm ...", "I am ...", "yes ...") takes True, or False when that clause is negated
+first-person statement ("I'm ...", "I am ...", "yes ...") or one of what there is ("there IS an elevator") takes True, or False when that clause is negated
 ("I'm not international"). A question ("am I international?") or a clause about someone else says nothing.
 A name word right after "with", "including" or "plus" ("for 4 nights, with breakfast") says True, after
 "without" or "no" ("no breakfast") False: the thing itself is asked for or declined.
@@ -21,8 +21,11 @@ if TYPE_CHECKING:
     from ..parser import TurnReader
 
 _CLAUSES = re.compile(r"\s*(?:[,;.!]|\band\b|\bbut\b)\s*", re.I)
-_FIRST_PERSON = re.compile(r"\b(?:i'?m|i\s+am|i\s+was|i'?ve|i\s+have|i\s+do|i'?d|i\s+would|i\s+(?:never|always|usually)|"
-                           r"yes|yeah|yep)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:i'?m|i\s+am|i\s+was|i'?ve|i\s+have|i\s+do|i'?d|i\s+would|i\s+(?:never|always|usually)|yes|yeah|yep|"
+                           r"there\s+(?:is|are|was|isn'?t|aren'?t|wasn'?t)|there'?s|we\s+have|we'?ve\s+got|"
+                           r"it\s+has|it\s+hasn'?t|it\s+doesn'?t\s+have)\b", re.I)
+"""A statement of the user's own: first person, a yes, or what there is ("there IS an elevator", "there's no
+lift", "it has a garden")."""
 _NEGATED = re.compile(r"\b(?:not|never|no)\b|n't\b", re.I)
 _WITH = re.compile(r"\b(?P<how>with|including|plus|without|no)\s+(?:the\s+|a\s+|an\s+)?(?P<word>[a-z]+)", re.I)
 

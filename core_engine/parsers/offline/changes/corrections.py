@@ -144,7 +144,8 @@ def _same_shape(reader: "TurnReader", said: str) -> bool:
     return True
 
 
-_SOFT_CUE = re.compile(r"\b(?:wait|sorry|oops|actually|no|digit|number\s+is\s+wrong|i\s+meant|typo|correction)\b", re.I)
+_SOFT_CUE = re.compile(r"\b(?:wait|sorry|oops|actually|no|digits?|number\s+is\s+wrong|i\s+meant|typo|correction|"
+                       r"mixed\s+up|swapped)\b", re.I)
 
 
 def _near_value(reader: "TurnReader", said: str) -> bool:
@@ -154,7 +155,7 @@ def _near_value(reader: "TurnReader", said: str) -> bool:
     filled value is that close: any doubt and the rule does nothing."""
     from rapidfuzz.distance import Levenshtein
 
-    tokens = _TOKEN.findall(said)
+    tokens = _TOKEN.findall(re.sub(r"(?<=\d)[ -](?=\d)", "", said))  # "3391 0057 2284" is one number
     if len(tokens) != 1 or len(_norm(tokens[0])) < 5:
         return False
     new, allowed = _norm(tokens[0]), 2 if _SOFT_CUE.search(said) else 1

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from ....spec.model import Field, Worksheet, parse_type, snake_case
 from ....dialogue.state import TaskRecord, ref_target
 from ..intents import is_question, search_phrase
-from ..words.match import HEDGES, Bag, best_enum, content_stems, enum_scores, equalities, field_stems, holds, stem
+from ..words.match import (GENERIC, HEDGES, STOPWORDS, Bag, best_enum, content_stems, enum_scores, equalities,
+                           field_stems, holds, stem)
 from ..words.negation import negations, without_negated
 from ..answering.slots import column_mentions, find_mentions, said_texts, shape
 from ..words.values import find_codes
@@ -312,8 +313,8 @@ def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[s
     candidates = [(ghost, f) for f in sub.fields if f.kind == "input" and f.name not in values
                   and f.name not in inner.items and reader.view.kind_of(f) in ("int", "float", "date", "time")]
     for m in find_mentions(bag.text, candidates, reader.view, reader.today):
-        if m.how != "number" or m.span is None:
-            inner.items[m.field.name] = (literal(m.value), m.value, [m.matched])
+        if m.how not in ("number", "number+meaning") or m.span is None:  # a bare number ("a one bedroom flat",
+            inner.items[m.field.name] = (literal(m.value), m.value, [m.matched])  # "8 desks") is no floor
 
 
 def _is_enum(reader: "TurnReader", rec: TaskRecord, name: str) -> bool:
@@ -328,11 +329,19 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     `hints` are enum values a reading by meaning implies (offline_semantic); `scope`, the values of the
     records that opened it, decides the predicates of the worksheets nested in it."""
     var = reader.state.new_var(snake_case(ws.name))
+    from ..parts.addresses import journey_ends  # late: parts import this module's helpers
+    ends = journey_ends(text, [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str"])
+    for _value, said in ends.values():  # "from 14 Hill Rd to 88 Park Lane": no "park" for an option, no search
+        bag = bag.without(content_stems(said))
+        text = text.replace(said, " " * len(said))
     # the words of the option that opens it chose the task: "book a wash" opens Book Wash, not the Exterior Wash
     opening = frozenset(s for _p, v in equalities(ws.predicate) if isinstance(v, str) for s in content_stems(v))
     found = match_worksheet(reader, bag, ws, {}, scope or [], None, hints=hints, spent=opening)
     kwargs = {k: v[0] for k, v in found.items.items()}
     matched = [w for v in found.items.values() for w in v[2]]
+    for name, (value, said) in ends.items():
+        kwargs.setdefault(name, literal(value))
+        matched.append(said)
     ghost = TaskRecord(var=var, worksheet=ws.name)
     candidates = [(ghost, f) for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) not in
                   ("confirm", "task", "row", "list") and f.name not in kwargs]
@@ -383,11 +392,30 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         query = " ".join(sorted(named, key=text.lower().find)) if long_turn else \
             search_query(asked, said_texts(mentions) + spent + names,  # the task's taught words ask for the task
                          set(bag.hits(BOOKING_WORDS | task_words(ws) | own | row_words)))
-        if query:
+        if query and (long_turn or _about_rows(reader, query, own | row_words)):
             kwargs[rows[0].name] = f"answer({literal(query)})"
             matched.append(query)
+        elif query:
+            reader.note("no-search", query, reason="the words left say nothing about the KB's rows (no value or "
+                                                   "column of it): the agent asks for the row instead")
     if kwargs or rule != "task-description":
         reader.emit(rule, " ".join(matched) or bag.text, f"{var} = {ws.name}({kwargs_text(kwargs)})")
+
+
+def _about_rows(reader: "TurnReader", query: str, own: set[str]) -> bool:
+    """Whether the words left of an opening search the KB: beyond the words of the task and the agent themselves,
+    they name one of its columns ("patio", "rating") or the KB has them ("pizza", "San Francisco", a word of a
+    book's description)."""
+    if reader.ctx.kb is None or reader.vocabulary.found_in(query, reader.ctx.kb):
+        return True
+    columns = {stem(w) for ws in reader.spec.worksheets if ws.kind == "kb" for f in ws.fields
+               for w in f.name.lower().split("_") if w not in STOPWORDS and w not in GENERIC and len(w) > 2}
+    said = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", query) if w.lower() not in STOPWORDS
+            and w.lower() not in HEDGES and stem(w) not in own and len(w) > 2]
+    if {stem(w) for w in said} & (columns - own):
+        return True
+    from ....knowledge.lexicon import known_words  # late: the parser loads without a KB too
+    return bool(known_words(reader.ctx.kb, said))
 
 
 _ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take|do|get|reserve)\s+(?:me\s+)?(?:her|him|them|it|that|this)"

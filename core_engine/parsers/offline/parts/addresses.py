@@ -49,15 +49,23 @@ def address_answer(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field)
     if "address" not in f.name.lower().split("_") or not is_address_field(f):
         return False  # a location "street address, intersection or landmark" takes the whole answer
     spans = find_addresses(text)
-    if len(spans) != 1 or not _LEAD_IN.search(text[:spans[0].start]):
+    if len(spans) != 1:
+        return False
+    start = spans[0].start
+    sentence_start = max(text.rfind(". ", 0, start), text.rfind("? ", 0, start), text.rfind("! ", 0, start))
+    lead = text[sentence_start + 1 if sentence_start >= 0 else 0:start]
+    if not _LEAD_IN.search(lead) and not (sentence_start >= 0 and not lead.strip()):
         return False  # "Unit 4, 18 Dockside Road" or "42 Orchard Lane, Millbrook": the answer as it is
-    value = text[spans[0].start:].strip(" .!?")  # from the house number on: "..., Millbrook" stays
+    end = re.search(r"[.!?](?:\s|$)", text[spans[0].end:])
+    value = text[start: spans[0].end + end.start() if end else len(text)].strip(" .!?")  # "..., Millbrook" stays
+    value = re.sub(r"\s+in\s+((?:[A-Z][\w'-]*\s*){1,3})$", r", \1", value).strip()  # "5 Lakeshore Drive in Lakeview"
     reader.assign("answer-address", value, rec, f, value, type="str", shape="address")
     return True
 
 
-_LEAD_IN = re.compile(r"^[^\d,]*\b(?:at|on|is|in)\s+$", re.I)
-"""Words before the address that lead it in ("I live at ", "it's on ", "address is "), with no number."""
+_LEAD_IN = re.compile(r"^[^\d,]*\b(?:at|on|is|in|from|to|into)\s+$", re.I)
+"""Words before the address that lead it in ("I live at ", "it's on ", "address is ", "To "), with no number; an
+address that starts a later sentence of the answer needs none ("ok, I can live with that. 5 Lakeshore Drive")."""
 
 
 def address_beside(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field) -> str:
@@ -76,3 +84,65 @@ def address_beside(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field)
         return text
     reader.assign("extra-value", spans[0].text, rec, places[0], spans[0].value)
     return rest.strip(" ,;.")
+
+
+# ---------------------------------------------------------------- a move's two ends: "from X to Y"
+
+_FROM_CUES = {"from", "out", "origin", "pickup", "pick", "current", "old", "leaving", "departure", "collection"}
+_TO_CUES = {"to", "destination", "new", "delivery", "deliver", "drop", "dropoff", "arrival", "going"}
+_WEEKDAYS_MONTHS = re.compile(r"(?i)^(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                              r"[a-z]*\b")
+_END = r"(?=\s*(?:[.!?;]|,\s*(?:on|it'?s|it\s+is|and|we|i|i'm|by|next|this|please)\b|\s+(?:on|by|next|this|and|" \
+       r"tomorrow|today|tonight|for|with|in\s+(?:the\s+)?(?:morning|afternoon|evening))\b|$))"
+_FROM_TO = re.compile(r"\bfrom\s+(?P<a>[^.!?;]+?)\s+(?:to|into)\s+(?P<b>[^.!?;]+?)" + _END, re.I)
+_AT_GOING = re.compile(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|currently|live|living)\s+(?:at|in)\s+(?P<a>[^.!?;]+?)"
+                       r"\s*,?\s+(?:and\s+)?(?:going|moving|headed|heading)\s+(?:to|into)\s+(?P<b>[^.!?;]+?)" + _END,
+                       re.I)
+
+
+def direction(f: Field) -> str | None:
+    """Which end of a journey an address field is: "from" (moving out of, pickup) or "to" (new, delivery)."""
+    if not is_address_field(f):
+        return None
+    name = set(f.name.lower().split("_"))
+    desc = re.findall(r"[a-z]+", f.description.lower())
+    for words in (name, set(desc)):
+        if words & _FROM_CUES:
+            return "from"
+        if words & _TO_CUES:
+            return "to"
+    return None
+
+
+def _place(chunk: str) -> str | None:
+    """A chunk that can be an address or a place: a street address or capitalised place words, never a day,
+    a month, a time or a bare number ("from 9 to 5", "from Monday to Friday")."""
+    chunk = re.sub(r"(?i)^(?:the|my|our)\s+", "", chunk.strip(" ,"))
+    if not chunk or _WEEKDAYS_MONTHS.match(chunk) or not re.search(r"[A-Za-z]{3}", chunk):
+        return None
+    street = find_addresses(chunk)
+    if street and street[0].start == 0:
+        rest = chunk[street[0].end:]
+        town = re.fullmatch(r"\s+in\s+((?:[A-Z][\w'-]*\s*){1,3})", rest)
+        return f"{street[0].value}, {town.group(1).strip()}" if town else chunk  # "55 Commerce Ave in Eastgate"
+    if all(w[:1].isupper() or w.lower() in ("of", "on", "upon", "de", "la") for w in chunk.split()) \
+            and len(chunk.split()) <= 4:
+        return chunk  # "Fairview", "University District"
+    return None
+
+
+def journey_ends(text: str, fields: list[Field]) -> dict[str, tuple[str, str]]:
+    """Field name -> (value, words said) for the two ends of a move said together: "from 14 Hill Rd, Westhill to
+    88 Park Lane", "I'm at 22 Birch Lane, going to 9 Quay Street". Only for a record with one "from" and one
+    "to" address field; both ends must read as places."""
+    ends = {d: f for f in fields if (d := direction(f)) is not None}
+    if set(ends) != {"from", "to"} or len([f for f in fields if direction(f)]) != 2:
+        return {}
+    for pattern in (_FROM_TO, _AT_GOING):
+        m = pattern.search(text)
+        if not m:
+            continue
+        a, b = _place(m.group("a")), _place(m.group("b"))
+        if a and b:
+            return {ends["from"].name: (a, m.group("a")), ends["to"].name: (b, m.group("b"))}
+    return {}

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 _KINDS = ("str", "int", "float", "date", "time")
 _NOT_LABELS = {"my", "your", "the", "a", "an", "is", "of", "number", "no", "details", "info", "id", "student",
                "customer", "user", "client", "person", "full", "first", "second", "and"}
+_INTRODUCED = re.compile(r"^(?:i\s+am|i'?m|this\s+is|it'?s|my\s+name\s+is|name'?s)\s+", re.I)
 _SEP = re.compile(r"\s*[,;]\s*|(?<=[a-z0-9])\.\s+(?=[A-Z])")
 
 
@@ -41,6 +42,9 @@ def labelled_turn(reader: "TurnReader", text: str) -> bool:
     placed: list[tuple[TaskRecord, Field, Any, str]] = []
     story: list[str] = []
     labelled = 0
+    from ..intents import chit_chat  # late: intents imports word helpers
+    while parts and chit_chat(parts[0]):
+        parts = parts[1:]  # "Good evening, I am ..., my account is ...": the greeting places nothing
     for part in parts:
         found = _labelled(reader, part, fields, [(r.var, f.name) for r, f, _v, _p in placed])
         if found is None:
@@ -53,8 +57,9 @@ def labelled_turn(reader: "TurnReader", text: str) -> bool:
             story.append(part)  # the sentences after the values: what happened
         else:
             return False
-    if len(placed) < 2 or not labelled:
-        return False
+    one_number = len(placed) == 1 and labelled and story and re.fullmatch(r"[\d -]{4,}", str(placed[0][2]))
+    if (len(placed) < 2 and not one_number) or not labelled:
+        return False  # one label alone is read only for a number with the story after it ("my account is 881...")
     from ..intents import chit_chat, closing, is_question, plea, request_only  # late: intents imports word helpers
     story = [p for p in story if not plea(p) and not request_only(p) and not chit_chat(p, after_answer=True)
              and not closing(p) and not is_question(p)]
@@ -73,9 +78,18 @@ def labelled_turn(reader: "TurnReader", text: str) -> bool:
         reader.emit("labelled-value", part, f"{target} = {ghost.worksheet}({kwargs_text(kwargs)})")
     if text_field is not None:
         rec, f = text_field
-        reader.assign("problem-description", " ".join(story), rec, f, " ".join(story))
+        told = _as_typed(text, story)
+        reader.assign("problem-description", told, rec, f, told)
     reader.answered = True
     return True
+
+
+def _as_typed(text: str, story: list[str]) -> str:
+    """The story as the user typed it (its commas kept) when its parts run on to the end of the turn, else joined."""
+    start, end = text.find(story[0]), text.rfind(story[-1])
+    if start < 0 or end < start or text[end + len(story[-1]):].strip(" .!"):
+        return " ".join(story)
+    return text[start:end + len(story[-1])].strip()
 
 
 def _candidates(reader: "TurnReader") -> list[tuple[TaskRecord, Field]]:
@@ -139,9 +153,10 @@ def _labelled(reader: "TurnReader", part: str, fields: list[tuple[TaskRecord, Fi
 
 def _bare_name(reader: "TurnReader", part: str, fields: list[tuple[TaskRecord, Field]],
                taken: list[tuple[str, str]]) -> tuple[TaskRecord, Field, Any, str] | None:
-    """ "Liam Byrne, account 60451238": a part that is a person's name written as one, for the one unfilled
-    name field (beside at least one labelled part)."""
-    if not PERSON_NAME.fullmatch(part.strip()):
+    """ "Liam Byrne, account 60451238", "I am Tran Van Minh, my account is 88120045": a part that is a person's
+    name written as one (after "I am" perhaps), for the one unfilled name field (beside a labelled part)."""
+    part = _INTRODUCED.sub("", part.strip())  # "I am Tran Van Minh", "this is Ana Ruiz"
+    if not PERSON_NAME.fullmatch(part):
         return None
     names = [(r, f) for r, f in fields if (r.var, f.name) not in taken and reader.view.kind_of(f) == "str"
              and shape(f) == "name" and not r.var.startswith("_")]

@@ -19,6 +19,7 @@ from ....errors import StatementError
 from ....spec.model import Field, Spec, parse_type
 from ....dialogue.state import TaskRecord
 from ....spec.values import coerce_value, match_enum
+from .measures.ordinals import ordinal_number, taught_number
 from .measures.counts import head_count, people_sum
 from .measures.durations import converted_duration, field_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
@@ -57,6 +58,11 @@ _WHEN_SPAN = re.compile(
     re.I)
 """The part of a long answer that says when: "mid-may", "last month", "three weeks ago" (kept as typed)."""
 
+
+
+_REMARK_AFTER = re.compile(r"^\s*([^,;]{1,40}?)\s*[,;]\s*(?:it|he|she|they|that|this)(?:'s|\s+(?:is|was|were|are))\b",
+                           re.I)
+"""A short answer followed by a remark about it ("Bolacha, it was a cat", "Riverside, that's the old one")."""
 
 
 def _without_dates(text: str, today: Any) -> str:
@@ -115,6 +121,10 @@ class AnswerReader:
             counted = (people_sum(text) or head_count(text)) if field_stems(f) & PEOPLE_STEMS else None
             if counted is not None:  # "me and three friends" for a party size
                 return counted
+            said = (ordinal_number(f, text) or taught_number(f, text)) if kind == "int" else None
+            if said is not None:  # "the second floor", "ground floor" (described as 1)
+                self.matched = said[1]
+                return said[0]
             spans = free(find_large_numbers(text) + find_numbers(text),
                          find_dates(text, self.today) + find_times(text) + find_codes(text))
             if not spans and (single := _JUST_THE_ONE.match(text)):  # "just the one" to "how many packs?"
@@ -239,6 +249,9 @@ class AnswerReader:
             body = strip_fillers(text, f.name.split("_")).strip(" .!?")
             return body if body and len(body.split()) == 1 else None
         if kind == "name":
+            said = [n for n in (clean_name(p) for p in re.split(r"(?<=[.!?;])\s+", text.strip()) if p) if n]
+            if len(said) > 1 and len(said[-1].split()) >= 2:
+                return said[-1]  # "its kev. kevin marsh": the full name said last, not the nickname before it
             introduced = name_span(text) if NAME_INTRO.search(text) else None  # "His name is Tom Baker"
             plain = clean_name(text)
             if plain and re.match(r"[a-z]", plain) and not plain.islower():
@@ -270,6 +283,9 @@ class AnswerReader:
         called = re.search(r"\b(?:called|named)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})", body)
         if called and kind == "short":
             return called.group(1)  # "a dog called Rex" -> "Rex"
+        remark = _REMARK_AFTER.match(body) if kind == "short" else None
+        if remark and len(remark.group(1).split()) <= 4:
+            return remark.group(1)  # "Bolacha, it was a cat": the answer, then a remark about it
         if kind == "short":
             span = code_value(body)
             if span is not None and not span.value.isdigit() and len(body.split()) > len(span.text.split()):

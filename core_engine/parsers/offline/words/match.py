@@ -109,6 +109,11 @@ class Bag:
         for w in words(text):
             if w not in STOPWORDS:
                 found.setdefault(stem(w), w)
+            if w in _DIGIT_WORDS:  # "2-bedroom" says the "two" of "Two Bedrooms" (see enum_scores)
+                found.setdefault(_DIGIT_WORDS[w], w)
+            elif w in _WORD_DIGITS:
+                found.setdefault(_WORD_DIGITS[w], w)
+                found.setdefault(w, w)  # "one" is a stop word, but the number of "One Room"
         for phrase, extra in SYNONYMS.items():
             if f" {phrase} " in low:
                 for e in extra:
@@ -120,7 +125,8 @@ class Bag:
     def without(self, stems: Iterable[str]) -> "Bag":
         """The bag minus words already spent (e.g. on the parent's enum value)."""
         spent = list(stems)
-        return Bag({s: w for s, w in self.stems.items() if not any(same_word(s, t) for t in spent)}, self.text)
+        return Bag({s: w for s, w in self.stems.items()
+                    if not any(same_word(s, t) for t in spent) and w not in spent}, self.text)
 
     def hits(self, target: Iterable[str]) -> list[str]:
         """The surface words of the bag that match any of the target stems."""
@@ -133,12 +139,34 @@ class Bag:
         return out
 
 
+_DIGIT_WORDS = {str(n): w for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split()) if n >= 1}
+_WORD_DIGITS = {w: d for d, w in _DIGIT_WORDS.items()}
+NUMBER_STEMS = frozenset(_DIGIT_WORDS) | frozenset(_WORD_DIGITS)
+"""Numbers 1-12 as digits and words: the bag holds both forms, and an enum value's number counts only beside
+another word of the value ("a 2 bedroom flat" for Two Bedrooms; "for 2 people" is no Two Bedrooms)."""
+
+
+def _beside(text: str, numbers: set[str], surfaces: list[str]) -> bool:
+    """Whether one of the numbers (either form) is said right next to one of the surface words."""
+    if not numbers or not surfaces:
+        return False
+    forms = numbers | {_DIGIT_WORDS.get(n, _WORD_DIGITS.get(n, n)) for n in numbers}
+    tokens = words(text)
+    near = {i for i, w in enumerate(tokens) if w in surfaces}
+    return any(w in forms and (i - 1 in near or i + 1 in near) for i, w in enumerate(tokens))
+
+
 def enum_scores(f: Field, bag: Bag) -> list[tuple[int, str, list[str]]]:
     """(score, enum value, matched words) per value: value words count 2, description words 1."""
     out = []
     for ev in f.enum_values:
-        value_stems = set(content_stems(ev.value))
+        value_stems = set(content_stems(ev.value)) | {w for w in words(ev.value) if w in NUMBER_STEMS}
         desc_stems = set(content_stems(ev.description)) - value_stems
+        others = bag.hits(value_stems - NUMBER_STEMS)
+        if not _beside(bag.text, value_stems & NUMBER_STEMS, others):  # a number names an option only beside
+            value_stems -= NUMBER_STEMS                               # its other word: "a 2 bedroom flat"
+            desc_stems -= NUMBER_STEMS
         v_hits, d_hits = bag.hits(value_stems), bag.hits(desc_stems)
         matched = sorted(set(v_hits) | set(d_hits))
         out.append((2 * len(set(v_hits)) + len(set(d_hits) - set(v_hits)), ev.value, matched))

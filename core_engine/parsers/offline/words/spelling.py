@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from ....spec.model import snake_case
+from .match import STOPWORDS
 
 _WORD = re.compile(r"[A-Za-z]+")
 
@@ -56,8 +57,8 @@ def respelled(text: str, spec: Any) -> tuple[str, list[tuple[str, str]]]:
     def fix(m: re.Match[str]) -> str:
         typed = m.group(0)
         low = typed.lower()
-        if len(low) < 5 or low in vocab:
-            return typed
+        if len(low) < 5 or low in vocab or low in STOPWORDS:
+            return typed  # "there" is a word of its own, not "three" typed with a slip
         near = [w for w in vocab if w[0] == low[0] and _one_slip(low, w) and low.rstrip("s") != w.rstrip("s")]
         if len(near) != 1:
             return typed

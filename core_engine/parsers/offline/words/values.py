@@ -140,6 +140,10 @@ _WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", 
                            "sat": "saturday", "sun": "sunday"}
 """Typed short forms; "sat", "sun", "wed" are words too, so a short form is a day only after "next", "this", "on"
 ... or as the whole answer ("fri")."""
+_NOT_A_DAY_BEFORE = re.compile(r"(?:^|\b(?:i|we|he|she|they|you|it|who|the|a|an|in|and|just|had|have|has|was|"
+                               r"were|then|always|never|once|on\s+the)\s+)$", re.I)
+"""A short form that ends the turn is a day ("need movers sat"), unless a word before it makes it a word ("we sat",
+"out in the sun")."""
 _DAY_THEN_TIME = re.compile(r"\s*(?:at\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|ish\b|o'?clock\b)|"
                             r"(?:morning|afternoon|evening|night|lunch|dinner|brunch|noon)\b|at\s+\d)", re.I)
 _WEEKDAY_RE = re.compile(rf"\b(?:(next|this|coming|this coming|on|last|past)\s+)?"
@@ -213,8 +217,10 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         lead = (m.group(1) or "").lower()
         day = m.group(2).lower()
         if day in _WEEKDAY_ABBREVIATIONS:
-            if not lead and text.strip(" .!?,").lower() != day and not _DAY_THEN_TIME.match(text[m.end():]):
-                continue  # "I sat down": a word, not Saturday ("sat 8pm", "fri night" are days)
+            closing = not text[m.end():].strip(" .!?") and not _NOT_A_DAY_BEFORE.search(text[:m.start()])
+            if not lead and text.strip(" .!?,").lower() != day and not _DAY_THEN_TIME.match(text[m.end():]) \
+                    and not closing:
+                continue  # "I sat down": a word, not Saturday ("sat 8pm", "fri night", "need movers sat" are days)
             day = _WEEKDAY_ABBREVIATIONS[day]
         if past and lead not in ("next", "this coming", "coming"):
             add(today - dt.timedelta(days=(today.weekday() - WEEKDAYS[day]) % 7 or 7), m)
@@ -250,11 +256,15 @@ _WEEKEND_RE = re.compile(r"\b(?:the|this(?:\s+coming)?|coming)\s+weekend\b", re.
 "next weekend" is left alone: people mean this one or the one after."""
 POSITION_NOUNS = r"(?:one|ones|option|options|choice|result|results|row|item|entry|on\s+the\s+list)\b"
 """After an ordinal, these make it a position in a list ("the 2nd one"), not a day of the month."""
+_COUNTED_NOUNS = (r"(?:floors?|flr|fl|storey|stor(?:y|ies)|levels?|times?|attempts?|try|tries|seats?|rooms?|"
+                  r"bedrooms?|grades?|years?|places?|gates?|terminals?|platforms?|doors?|houses?|buildings?|"
+                  r"streets?|avenues?|editions?|rounds?|semesters?|quarters?|weeks?|child|kids?|payments?)\b")
+"""After an ordinal, these make it the rank of a thing ("the 2nd floor", "my 3rd attempt"), not a day."""
 _IN_WEEKS_RE = re.compile(r"\bin\s+(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\b|"
                           r"\b(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\s+from\s+(?:now|today)\b", re.I)
 _ORDINAL_DAY_RE = re.compile(rf"\b(?:(?:on\s+)?({'|'.join([*WEEKDAYS, *sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)])})"
                              rf"\.?\s+(?:the\s+)?|the\s+)(\d{{1,2}})(?:st|nd|rd|th)\b"
-                             rf"(?!\s+(?:of\s+)?(?:{_MONTH})\b)(?!\s+{POSITION_NOUNS})", re.I)
+                             rf"(?!\s+(?:of\s+)?(?:{_MONTH})\b)(?!\s+{POSITION_NOUNS})(?!\s+{_COUNTED_NOUNS})", re.I)
 
 
 def _day_of_month(day: int, weekday: str | None, today: dt.date, past: bool) -> dt.date | None:
