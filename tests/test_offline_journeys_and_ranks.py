@@ -236,3 +236,22 @@ def test_a_remark_after_a_question_answers_nothing(desk):
     result = session.turn("From 77 Canal Street, Kingsbridge. Do you charge extra on weekends? the 12th is a friday")
     assert statements(result) == ['book_removal.pickup_address = "77 Canal Street, Kingsbridge"',
                                   'answer("Do you charge extra on weekends?")']
+
+
+def test_the_noun_an_option_describes_and_a_price_asked_search_nothing(desk):
+    _s, (r1,) = talk(desk, "I'd like to book a removal for a one room bedsit, from 14 Alder Rd, Kingsbridge to "
+                           "3 Mill Lane in Eastfield")
+    assert 'size="One Room"' in _opened(r1) and "answer(" not in _opened(r1)
+    _s, (r2,) = talk(desk, "Can I get a price for moving a one room flat? Kingsbridge to the Harbor Point.")
+    opened = _opened(r2)
+    assert 'pickup_address="Kingsbridge"' in opened and 'delivery_address="Harbor Point"' in opened
+    assert "answer(" not in opened  # "price" names a numeric column, but nothing filters on it
+    _s, (r3,) = talk(desk, "I want to book a removal with a van under 65 an hour")
+    assert "van=answer(" in _opened(r3)
+
+
+def test_a_sigh_before_the_yes(desk):
+    session = _booked(desk, access='Access(floor=1, lift=False, parking="Street")', wrapping="False",
+                      customer_name='"Ana Ruiz"')
+    assert session.current.last_acts[-1]["field"] == "confirm"
+    assert statements(session.turn("ugh ok. yes book it")) == ["book_removal.confirm = True"]

@@ -6,7 +6,8 @@ its own name. The column is read from the schema, not from a list: a question wo
 a bool column's name selects the column. Verbs of permission or possession in a name ("allowed", "accepts",
 "has") only name the column together with its other words ("can I bring my dog" names dogs_allowed by
 "dog"; "is camping allowed" does not name it); a name of several such content words needs them all
-("accepting new patients", not "patients"). A negation before the word ("don't allow dogs", "not
+("accepting new patients", not "patients"), unless a word of its description or an approving word is said
+beside one of them ("safe for cats" for pet_safe, "Not toxic to cats and dogs"; "ok with pets"). A negation before the word ("don't allow dogs", "not
 organic", "non-organic") or right after it ("dogs aren't allowed", "dogs not allowed") makes the value 0.
 """
 
@@ -20,7 +21,7 @@ from .kb import TableInfo
 from .match import NEGATIONS
 from .vocab import STOPWORDS, Token, stem, tokenize
 
-__all__ = ["BoolCondition", "bool_conditions"]
+__all__ = ["BoolCondition", "bool_conditions", "described_bools"]
 
 LINKING = frozenset(stem(w) for w in """allowed allow allows permitted permit accepts accept accepting accepted has
     have having is are can includes include included offers offer offered with available supports support
@@ -39,6 +40,7 @@ class BoolCondition:
     value: bool
     words: str
     tokens: set[int]
+    how: str = "name"  # or "description": the column's description said
 
 
 def _name_words(column: str) -> tuple[list[str], list[str]]:
@@ -68,17 +70,113 @@ def bool_conditions(question: str, tokens: list[Token], used: set[int], info: Ta
         hits = {s: [i for i, t in enumerate(tokens) if i not in used and _same_word(stem(t.norm), s)]
                 for s in content}
         if not all(hits.values()):
-            continue
+            hits = _partly_named(tokens, used, hits, described - set(content) - _other_names(info, col.name))
+            if not hits:
+                continue
         said = sorted(i for idx in hits.values() for i in idx)
         near = [i for i, t in enumerate(tokens) if i not in used and i not in said and (
             stem(t.norm) in linking and min(abs(i - j) for j in said) <= 3
             or stem(t.norm) in LINKING and min(abs(i - j) for j in said) == 1)]  # "dog friendly"
+        before = min(said) - 1
+        if before >= 0 and before not in used and tokens[before].raw.lower() == "non":
+            near.append(before)  # "non hardy": the negation's word is the condition's too
         first, last = min(said + near), max(said + near)
         start, end = tokens[first].start, tokens[last].end
         negated = _negated_before(question, tokens[said[0]].start) or bool(
             _AFTER_NEGATION.match(question[tokens[max(said)].end:]))
         found.append(BoolCondition(col.name, not negated, question[start:end], set(said + near)))
     return found
+
+
+APPROVING = frozenset("ok okay safe fine suitable friendly".split())
+"""Words that say a thing is all right for something ("ok with pets", "safe for cats"): beside one word of a
+column's two-word name they name the column. English, no KB's words."""
+
+
+def _other_names(info: TableInfo, column: str) -> set[str]:
+    """Stems of the table's name and of its other columns' names: a description word that is one of them
+    ("dentist" in "Whether the dentist takes new patients") says nothing about this column."""
+    parts = [info.name] + [c.name for c in info.columns if c.name != column]
+    return {stem(w) for part in parts for w in re.split(r"[_\W]+", part.lower()) if w}
+
+
+def _partly_named(tokens: list[Token], used: set[int], hits: dict[str, list[int]], described: set[str]
+                  ) -> dict[str, list[int]]:
+    """One word of a column's name of two or more words, with a word of its own description or an approving
+    word at most three words away: "safe for cats" names pet_safe ("Not toxic to cats and dogs"), "ok with
+    pets" too; "patients" alone does not name accepts_new_patients. {} when the column is not named."""
+    said = [i for idx in hits.values() for i in idx]
+    if not said or len(hits) < 2:
+        return {}
+    support = [i for i, t in enumerate(tokens) if i not in used and i not in said
+               and (stem(t.norm) in described or t.norm in APPROVING) and min(abs(i - j) for j in said) <= 3]
+    return {s: idx for s, idx in hits.items() if idx} if support else {}
+
+
+_WINDOW = 8  # words within which a description's words are said together
+_DESCRIPTION_NEGATION = re.compile(r"^\s*(?:not|no|never|without)\b", re.I)
+
+
+DESCRIBED_MIN = 0.65  # cosine of a question word to the one description word not said ("poison" - "toxic" 0.70)
+_NEGATED_VERB = re.compile(r"\b(?:won't|wont|doesn't|doesnt|can't|cant|wouldn't|never|will\s+not|does\s+not|"
+                           r"cannot)\s+(?:\w+\s+)?$", re.I)
+
+
+def described_bools(question: str, tokens: list[Token], info: TableInfo, descriptions: dict[str, str] | None,
+                    used: set[int] | None = None, embedder: Any = None) -> list[BoolCondition]:
+    """A yes/no column whose description's content words (two or more) are all said close together: "trees that
+    keep their leaves in winter" names evergreen ("Keeps its leaves in winter"), even where one of the words is
+    also a value elsewhere ("winter"). A description that is itself negated ("Not toxic to cats and dogs") makes
+    the question's words mean no."""
+    found = []
+    for col in info.columns:
+        text = (descriptions or {}).get(col.name, "")
+        if col.type != "bool" or not text:
+            continue
+        own = _other_names(info, col.name) | {"whether"}
+        words = tokenize(text)
+        spelt = {stem(t.norm): t.norm for t in words
+                 if t.norm not in STOPWORDS and len(t.norm) >= 3 and stem(t.norm) not in own}
+        if len(spelt) < 2:
+            continue
+        # words joined by "and"/"or" ("cats and dogs") are one group: any of them says it
+        groups: dict[str, str] = {st: st for st in spelt}
+        for a, link, b in zip(words, words[1:], words[2:]):
+            if link.norm in ("and", "or") and stem(a.norm) in spelt and stem(b.norm) in spelt:
+                groups[stem(b.norm)] = groups[stem(a.norm)]
+        said_stems = {st: [i for i, t in enumerate(tokens) if _same_word(stem(t.norm), st)] for st in spelt}
+        hits = {g: sorted({i for st, idx in said_stems.items() if groups[st] == g for i in idx})
+                for g in set(groups.values())}
+        missing = [g for g in hits if not hits[g]]
+        if len(missing) == 1 and len(hits) >= 2 and embedder is not None and \
+                not getattr(embedder, "fallback_reason", None):
+            hits[missing[0]] = _by_meaning(spelt[missing[0]], tokens, hits, used or set(), embedder)
+        if len(hits) < 2 or not all(hits.values()):
+            continue
+        said = sorted({min(idx) for idx in hits.values()})
+        if said[-1] - said[0] > _WINDOW:
+            continue
+        start, end = tokens[said[0]].start, tokens[said[-1]].end
+        negated = _negated_before(question, start) or bool(_NEGATED_VERB.search(question[:start]))
+        value = negated if _DESCRIPTION_NEGATION.match(text) else not negated
+        found.append(BoolCondition(col.name, value, question[start:end], set(range(said[0], said[-1] + 1)),
+                                   "description"))
+    return found
+
+
+def _by_meaning(word: str, tokens: list[Token], hits: dict[str, list[int]], used: set[int], embedder: Any
+                ) -> list[int]:
+    """The one question word near the said description words that means the description's missing word
+    ("won't poison my dog" for "Not toxic to cats and dogs"), as [its index], or []."""
+    said = [i for idx in hits.values() for i in idx]
+    near = [i for i, t in enumerate(tokens) if i not in used and i not in said and t.norm not in STOPWORDS
+            and len(t.norm) >= 3 and t.norm.isalpha() and min(abs(i - j) for j in said) <= 3]
+    if not said or not near:
+        return []
+    vectors = embedder.encode([word] + [tokens[i].norm for i in near])
+    sims = [float(vectors[0] @ v) for v in vectors[1:]]
+    best = max(range(len(near)), key=lambda k: sims[k])
+    return [near[best]] if sims[best] >= DESCRIBED_MIN else []
 
 
 def _same_word(said: str, name: str) -> bool:
@@ -104,5 +202,6 @@ def apply(query: Any, found: list[BoolCondition], used: set[int], rules: list[di
     for b in found:
         query.conditions.append(f"t.{quote_identifier(b.column)} = {1 if b.value else 0}")
         rules.append({"rule": "yes/no column", "words": b.words, "column": b.column, "value": b.value,
-                      "why": "a word of the column's name" + (", negated" if not b.value else "")})
+                      "why": ("the words of its description" if b.how == "description" else "a word of the column's name")
+                      + (", negated" if not b.value else "")})
         used |= b.tokens

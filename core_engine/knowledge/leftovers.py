@@ -15,7 +15,15 @@ from .kb import TableInfo
 from .match import is_content
 from .vocab import Token, fold
 
-__all__ = ["ROW_NOUN_MIN", "ROW_NOUN_BESIDE", "governing_verbs", "beside_conditions", "row_nouns"]
+__all__ = ["ROW_NOUN_MIN", "ROW_NOUN_BESIDE", "governing_verbs", "beside_conditions", "row_nouns", "value_suffixes"]
+
+SUFFIXES = frozenset("loving lover lovers tolerant resistant proof friendly happy suited".split())
+"""Words that make a value a property ("shade loving ferns", "frost tolerant"): English, no KB's words."""
+
+
+def value_suffixes(tokens: list[Token], used: set[int]) -> list[int]:
+    """Unused words of SUFFIXES right after a word a condition took: they say no more than the condition."""
+    return [i for i in range(1, len(tokens)) if i not in used and i - 1 in used and tokens[i].raw.lower() in SUFFIXES]
 
 ROW_NOUN_MIN = 0.68  # cosine of a leftover word to the table's name for the word to name its rows
 ROW_NOUN_BESIDE = 0.48  # ... when conditions already select the rows ("walks" 0.50 to trails; "beach" 0.42)

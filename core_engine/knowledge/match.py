@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .vocab import STOPWORDS, TITLES, TableVocab, Token, ValueEntry, stem
+from .vocab import STOPWORDS, TITLES, TableVocab, Token, ValueEntry, is_code, stem
 
 __all__ = ["Match", "lexical_matches", "semantic_matches", "content_runs"]
 
@@ -77,8 +77,12 @@ def is_content(token: Token, schema: set[str] | None = None) -> bool:
             and len(w) >= 2 and (schema is None or (w not in schema and stem(w) not in schema)))
 
 
-def _first_column(entries: list[ValueEntry]) -> list[ValueEntry]:
-    """A phrase several columns have goes to the earliest of them."""
+def _first_column(entries: list[ValueEntry], typed: str = "") -> list[ValueEntry]:
+    """A phrase several columns have goes to the one whose value is spelt as typed ("blues" is the genre Blues,
+    not the title "Blue"), else to the earliest of them."""
+    spelt = [e for e in entries if typed and _letters(str(e.value)) == _letters(typed)]
+    if spelt and len({e.column for e in spelt}) < len({e.column for e in entries}):
+        entries = spelt
     best = min(e.position for e in entries)
     return [e for e in entries if e.position == best]
 
@@ -96,15 +100,20 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
                 continue
             phrase = tuple(t.norm for t in tokens[i:i + length])
             entries = vocab.phrases.get(phrase) or (vocab.compact.get(phrase[0]) if length == 1 else None)
-            if entries and not (length == 1 and not is_content(tokens[i]) and not phrase[0][:1].isdigit()):
+            if entries and length == 1 and not is_content(tokens[i]):  # "the US": a code only as typed
+                entries = [e for e in entries if is_code(e.value) and e.value == tokens[i].raw] or \
+                    (entries if phrase[0][:1].isdigit() else None)
+            if entries:
                 hit = (length, entries)
                 break
         if hit:
-            scan.add(i, i + hit[0] - 1, _first_column(hit[1]), "exact")
+            scan.add(i, i + hit[0] - 1, _first_column(hit[1], text[tokens[i].start:tokens[i + hit[0] - 1].end]),
+                     "exact")
             i += hit[0]
         else:
             i += 1
     _abbreviations(scan, vocab, schema)
+    _value_runs(scan, vocab, schema)
     _name_parts(scan, vocab, schema)
     from .names import name_runs  # late: names builds on this module's scan
 
@@ -122,6 +131,10 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
     return _drop_weaker(scan), scan.used
 
 
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
 def _abbreviations(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:
     """A word whose first letters are a value of a column of abbreviations ("Mondays" for "Mon" where the column
     holds "Mon", "Tue", ...): a column all of whose values are one short word of 3-4 letters."""
@@ -133,6 +146,33 @@ def _abbreviations(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:
             entries = [e for e in vocab.phrases.get((w[:k],), []) if _abbreviation_column(vocab, e.column)]
             if entries and k < len(w):
                 scan.add(i, i, _first_column(entries), "abbreviation", 0.9)
+                break
+
+
+def _value_runs(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:
+    """Two or three adjacent words, numbers included, that only one value of an enum-like column holds together,
+    its other words shared by other values of the column: "7 inches" for "7-inch single" beside "12-inch single"
+    (each word alone is in several values, or is a number)."""
+    tokens, n = scan.tokens, len(scan.tokens)
+    for i in range(n):
+        for length in (3, 2):
+            span = range(i, i + length)
+            if i + length > n or any(j in scan.used for j in span):
+                continue
+            if not any(is_content(tokens[j], schema) for j in span) or \
+                    any(tokens[j].norm in STOPWORDS for j in span):
+                continue
+            words = [tokens[j].norm for j in span]
+            found = None
+            for column, entries in vocab.by_word.get(words[0], {}).items():
+                if column in vocab.name_columns:
+                    continue
+                values = {e.value: e for e in entries if all(w in e.words for w in words)}
+                if len(values) == 1 and names_value(vocab, next(iter(values.values())), set(words)):
+                    found = next(iter(values.values()))
+                    break
+            if found is not None:
+                scan.add(i, i + length - 1, [found], "words", 0.95)
                 break
 
 

@@ -8,7 +8,9 @@ misspelt word of five letters or more). A run of two or more such words selects 
 most of them, if one of its words is distinctive: found in those names only and in no other column's
 values ("lake loop" names no row when lakes are a feature and several names say "Loop"), or three or more
 words of the same name ("little fox sauv blanc", though "Sauvignon Blanc" is also a grape). A single word
-selects a name only when it is misspelt and near a word that one name alone has and no other column uses.
+selects a name when it is misspelt and near a word that one name alone has and no other column uses, or
+when it is that word spelt right ("have you got a monstera", "cheapest beatles album": five letters or more) and
+no other row's free text says it (the parser checks that: a word the texts use is a topic, not a name).
 Words spelt right in lower case that several names of one column hold are a topic ("computer vision" in
 four course titles), not a name.
 A run of three or more words may take words that matched another column's value ("twin lake circut": the
@@ -21,10 +23,12 @@ from typing import Any
 
 from .vocab import STOPWORDS, TableVocab, ValueEntry
 
-__all__ = ["name_runs", "NAME_FUZZY_MIN", "PREFIX_MIN"]
+__all__ = ["name_runs", "NAME_FUZZY_MIN", "PREFIX_MIN", "WORD_KIND", "WORD_MIN"]
 
 NAME_FUZZY_MIN = 85.0  # rapidfuzz ratio of a misspelt word to a name's word ("hiden" - "hidden" 90.9)
 PREFIX_MIN = 4  # letters of a word typed as the beginning of a name's word ("sauv")
+WORD_KIND = "name-word"  # one word, spelt right in lower case, that one name alone has ("monstera", "beatles")
+WORD_MIN = 5  # letters of such a word
 _MAX_NAMES = 5
 
 
@@ -106,6 +110,8 @@ def name_runs(scan: Any, vocab: TableVocab) -> None:
             how = {hits[j][chosen[0]][1] for j in span}
             kind = "name" if how == {"exact"} else "name-" + "/".join(sorted(how - {"exact"}))
             score = 1.0 if how == {"exact"} else 0.9
+            if length == 1 and how == {"exact"}:
+                kind, score = WORD_KIND, 0.8  # checked against the rows' text by the parser (`word_in_text`)
             scan.add(i, i + length - 1, [names[k] for k in chosen], kind, score,
                      {"matched": {tokens[j].raw: hits[j][chosen[0]][0] for j in span}})
             i += length
@@ -139,4 +145,8 @@ def _selects(content: list[int], chosen: list[int], hits: list[dict[int, tuple[s
     if length >= 2 and len(content) >= 2:
         return any(distinctive(j) for j in content)
     j = content[0]
-    return len(chosen) == 1 and hits[j][chosen[0]][1] == "fuzzy" and distinctive(j)
+    if len(chosen) != 1 or not distinctive(j):
+        return False
+    word = hits[j][chosen[0]][0]
+    return hits[j][chosen[0]][1] == "fuzzy" or (hits[j][chosen[0]][1] == "exact" and len(word) >= WORD_MIN
+                                                and word.isalpha() and word not in STOPWORDS)

@@ -18,7 +18,8 @@ from typing import Any
 from .kb import TableInfo
 from .vocab import STOPWORDS, Token, is_identifier, stem
 
-__all__ = ["Comparison", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers"]
+__all__ = ["Comparison", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers",
+           "decades", "MEASURE_VERBS"]
 
 COLUMN_MIN = 0.4  # cosine between a unit word and a column text
 COLUMN_MARGIN = 0.08
@@ -168,20 +169,33 @@ def bare_numbers(text: str, taken: list[tuple[int, int]], columns: dict[str, lis
     return found
 
 
+_CURRENCY = re.compile(r"[£€¥]")
+
+
+def money_signs(text: str) -> str:
+    """Other currency signs read as the dollar sign ("under £15", "€20 or less"): one character for one, so
+    every offset into the question stays the same."""
+    return _CURRENCY.sub("$", text)
+
+
 def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], embedder: Any,
                 ranges: dict[str, tuple[float, float]] | None = None) -> list[Comparison]:
-    """`under $50`, `at least 4 stars`, `more than 100 reviews`, `4 stars or more`, `after 2017`."""
-    low = text.lower()
+    """`under $50`, `at least 4 stars`, `more than 100 reviews`, `4 stars or more`, `after 2017`, `under 30cm`
+    (a unit typed against its number)."""
+    low = money_signs(text.lower())
     phrases = sorted(((p, "<") for p in _LESS), key=lambda x: -len(x[0])) + \
         sorted(((p, ">") for p in _MORE), key=lambda x: -len(x[0]))
     alternation = "|".join(re.escape(p) for p, _ in sorted(phrases, key=lambda x: -len(x[0])))
     ops = dict(phrases)
     found: list[Comparison] = []
     pattern = re.compile(
-        rf"(?:\b([a-z]+)\s+)?\b({alternation})\s+(\$\s*)?(\d+(?:\.\d+)?|an?(?=\s+{_UNIT_WORD}))(\s*\$)?"
-        rf"(?:\s+([a-z]+))?(?:\s+([a-z]+))?")
+        rf"(?:\b([a-z]+)\s+)?\b({alternation})\s+(\$\s*)?(\d+(?:\.\d+)?|an?(?=\s+{_UNIT_WORD})|an?\s+(?:{_SLANG}))(\s*\$)?"
+        rf"(?:\s+([a-z]+)|(?<=\d)({_UNIT_WORD}))?(?:\s+([a-z]+))?")
     for m in pattern.finditer(low):
-        before, phrase, dollar, number, dollar2, after, after2 = m.groups()
+        before, phrase, dollar, number, dollar2, after, glued, after2 = m.groups()
+        after = after or glued  # "under 30cm"
+        if number.split()[-1] in MONEY_SLANG:  # "under a tenner"
+            dollar = dollar or "$"
         less = ops[phrase] == "<"
         op = ops[phrase] + ("=" if phrase in _INCLUSIVE else "")
         candidates = _units(before, phrase, dollar or dollar2, after, after2)
@@ -208,6 +222,42 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
             value = converted(_number(number), (unit,), columns[chosen[0]])
             found.append(Comparison(chosen[0], "<=" if less else ">=", value, low[start:m.end()].strip(),
                                     chosen[1], start, m.end()))
+    return found
+
+
+MEASURE_VERBS = frozenset("""stay stays grow grows get gets reach reaches cost costs run runs last lasts take takes
+    weigh weighs measure measures remain remains keep keeps""".split())
+"""English verbs that say a measure (plants that "stay under 30cm", a walk that "takes less than an hour"): said
+right before a comparison they are its words, not a search term. Grammar, no KB's words."""
+
+_DECADE_WORDS = {w: 10 * (k + 2) for k, w in enumerate(
+    "twenties thirties forties fifties sixties seventies eighties nineties".split())}
+_DECADE = re.compile(r"(?:\b(?:in|from|of|during)\s+)?(?:\bthe\s+)?(?:\b(early|mid|late)[- ])?"
+                     r"(?:\b(1[0-9]|20)(\d)0'?s\b|(?<![\w])'?(\d)0'?s\b|\b(" + "|".join(_DECADE_WORDS) + r")\b)")
+"""A decade (its part, "the late sixties", is read as the whole decade)."""
+
+
+def decades(text: str, columns: dict[str, list[str]], ranges: dict[str, tuple[float, float]] | None
+            ) -> list[Comparison]:
+    """`from the fifties`, `the 90s`, `1970s`: the ten years of a decade on the one numeric column whose values
+    reach into them (a year column), two inclusive bounds. A decade said without its century ("the 90s") is the
+    century whose years exactly one column spans; when both or none are, it is left alone."""
+    found = []
+    for m in _DECADE.finditer(text.lower()):
+        _part, century, digit, short, word = m.groups()
+        if century:
+            starts = [int(century) * 100 + int(digit) * 10]
+        else:
+            tens = int(short) * 10 if short else _DECADE_WORDS[word]
+            starts = [1900 + tens, 2000 + tens]
+        chosen = [(y, n) for y in starts for n in columns
+                  if n in (ranges or {}) and ranges[n][0] <= y + 9 and y <= ranges[n][1]]
+        if len(chosen) != 1:
+            continue
+        (year, column), score = chosen[0], RANGE_SCORE
+        words = m.group(0).strip()
+        found.append(Comparison(column, ">=", year, words, score, m.start(), m.end()))
+        found.append(Comparison(column, "<=", year + 9, words, score, m.start(), m.end()))
     return found
 
 
@@ -249,17 +299,25 @@ def _start(m: re.Match[str], before: str | None, column: str, columns: dict[str,
 
 def _units(before: str | None, phrase: str, dollar: str | None, after: str | None, after2: str | None) -> list[str]:
     words = []
-    if dollar or phrase in ("cheaper than", "pricier than", "costlier than"):
-        words.append(_MONEY)
+    if dollar or phrase in ("cheaper than", "pricier than", "costlier than") or after in MONEY_WORDS:
+        words.append(_MONEY)  # "under 10 quid"
     for w in (after, before, after2):
         if w and w not in STOPWORDS and w not in ("or", "and"):
             words.append(w)
     return words
 
 
+MONEY_SLANG = {"tenner": 10, "fiver": 5, "grand": 1000}
+"""Money said in words ("under a tenner"): English, no KB's words."""
+_SLANG = "|".join(MONEY_SLANG)
+MONEY_WORDS = frozenset("dollars dollar bucks buck quid pounds pound euros euro".split())
+
+
 def _number(text: str) -> float | int:
     if text in ("a", "an"):  # "within a week", "less than an hour"
         return 1
+    if text.split()[-1] in MONEY_SLANG:
+        return MONEY_SLANG[text.split()[-1]]
     return float(text) if "." in text else int(text)
 
 
@@ -326,7 +384,7 @@ def superlatives(text: str, columns: dict[str, list[str]], embedder: Any, taken:
             if chosen and all(o.column != chosen[0] for o in found):
                 found.append(Ordering(chosen[0], direction, m.group(0), chosen[1], m.start(), m.end()))
                 spans.append((m.start(), m.end()))
-    for m in re.finditer(r"\b[a-z]{4,}est\b", low):  # "longest", "shortest", "biggest": the adjective's column
+    for m in re.finditer(r"\b[a-z]{3,}est\b", low):  # "longest", "shortest", "widest": the adjective's column
         base = _adjective(m.group(0))
         if base is None or base in STOPWORDS or any(s < m.end() and m.start() < e for s, e in spans):
             continue
@@ -345,7 +403,8 @@ column's meaning comes from the embedder, the direction from here; any other adj
 
 
 def _adjective(word: str) -> str | None:
-    """The adjective of a superlative: longest -> long, biggest -> big, heaviest -> heavy, largest -> large."""
+    """The adjective of a superlative: longest -> long, biggest -> big, heaviest -> heavy, largest -> large,
+    widest -> wide, safest -> safe."""
     stem_ = word[:-3]
     if stem_.endswith("i"):
         return stem_[:-1] + "y"
@@ -353,4 +412,4 @@ def _adjective(word: str) -> str | None:
         return stem_[:-1]
     if len(stem_) < 3:
         return None
-    return stem_ + "e" if stem_.endswith(("rg", "os", "at", "in", "ur", "ud", "ar", "av")) else stem_
+    return stem_ + "e" if stem_.endswith(("rg", "os", "at", "in", "ur", "ud", "ar", "av", "id", "af", "ic")) else stem_

@@ -27,9 +27,10 @@ from ..errors import KnowledgeError
 from .kb import SQLiteKB, TableInfo, quote_identifier
 from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words, split_compounds
 from .match import Match, is_content, lexical_matches, semantic_matches
-from .booleans import apply as apply_bools, bool_conditions
-from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nouns
-from .numbers import RANGE_SCORE, bare_numbers, column_texts, comparisons, superlatives
+from .booleans import apply as apply_bools, bool_conditions, described_bools
+from .names import WORD_KIND
+from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nouns, value_suffixes
+from .numbers import MEASURE_VERBS, RANGE_SCORE, bare_numbers, column_texts, comparisons, decades, superlatives
 from .vocab import Token, stem, tokenize, vocabulary_for
 from ..spec.model import Spec
 from ..dialogue.state import KBRecord
@@ -117,7 +118,8 @@ class OfflineKnowledgeParser:
         tokens = tokenize(question)
         rules: list[dict[str, Any]] = []
         schemas = {name: _schema_words(name, info, spec) for name, info in tables.items()}
-        found = {name: lexical_matches(tokens, question, vocab.tables[name], schemas[name])
+        found = {name: _name_words_in_text(kb, info, *lexical_matches(tokens, question, vocab.tables[name],
+                                                                       schemas[name]), rules)
                  for name, info in tables.items() if name in vocab.tables}
         embedder = _embedder(spec, rules)
         spent = {i for _m, u in found.values() for i in u}
@@ -145,8 +147,16 @@ class OfflineKnowledgeParser:
         ranges = vocab.tables[name].ranges if name in vocab.tables else {}
         _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges)  # "most recently serviced"
         kb_ws = spec.worksheet(name)
-        yes_no = bool_conditions(question, tokens, used, info, {f.name: f.description for f in kb_ws.fields}
-                                 if kb_ws is not None else None)
+        descriptions = {f.name: f.description for f in kb_ws.fields} if kb_ws is not None else None
+        described = [b for b in described_bools(question, tokens, info, descriptions, used, embedder)
+                     if not any(i in used and not any(i in m.span() for m in matches) for i in b.tokens)]
+        if described:  # "keep their leaves in winter": the column's description, not the value "winter"
+            spent = {i for b in described for i in b.tokens}
+            matches = [m for m in matches if not m.span() & spent]
+            used = (used - {i for m in found.get(name, ([], set()))[0] for i in m.span()}) | \
+                {i for m in matches for i in m.span()} | spent
+        yes_no = described + [b for b in bool_conditions(question, tokens, used, info, descriptions)
+                              if b.column not in {d.column for d in described}]
         yes_no_tokens = {i for b in yes_no for i in b.tokens}
         used |= yes_no_tokens  # "organic" or "loops" names its column, not a value or a unit
         free_schema = schemas[name] | _description_words(name, spec)
@@ -191,13 +201,44 @@ class OfflineKnowledgeParser:
         if verbs:  # "classes taught by Marcus Bell": "taught" names the instructor column, which is a condition
             rules.append({"rule": "ignored", "words": verbs, "why": "they name a column the question has a value for"})
             free_schema |= {f for w in verbs for f in (w, stem(w))}
+        suffixes = value_suffixes(tokens, used)
+        if suffixes:  # "shade loving ferns": the condition took "shade"; "loving" says nothing more
+            used |= set(suffixes)
+            rules.append({"rule": "ignored", "words": [tokens[i].raw.lower() for i in suffixes],
+                          "why": "they make the condition's word a property"})
         governing = governing_verbs(tokens, used, yes_no_tokens | {i for m in matches for i in m.span()})
         if governing:  # "where I can bring my dog": the verb of a word a condition took says nothing more
             words = [tokens[i].raw.lower() for i in governing]
             rules.append({"rule": "ignored", "words": words, "why": "the verb of a word a condition took"})
             free_schema |= {f for w in words for f in (w, stem(w))}
-        _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, near)
+        _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, near, _agent_words(spec))
         return query, rules
+
+
+def _name_words_in_text(kb: SQLiteKB, info: TableInfo, matches: list[Match], used: set[int],
+                        rules: list[dict[str, Any]]) -> tuple[list[Match], set[int]]:
+    """A name's one lower-case word ("monstera") names its row only when no other row's free text says it: a word
+    the texts use ("something for a rainy morning" where one title says "Morning") is a topic, and searches."""
+    kept = []
+    for m in matches:
+        if m.kind != WORD_KIND:
+            kept.append(m)
+            continue
+        if info.fts_table:
+            f = quote_identifier(info.fts_table)
+            column = quote_identifier(m.column)
+            values = [e.value for e in m.entries]
+            others = kb.execute(f"SELECT t.rowid FROM {quote_identifier(info.name)} AS t WHERE t.rowid IN "
+                                f"(SELECT rowid FROM {f} WHERE {f} MATCH ?) AND t.{column} NOT IN "
+                                f"({', '.join('?' for _ in values)}) LIMIT 1",
+                                (fts_match([m.words.lower()]), *values), max_rows=1).rows
+            if others:
+                used = used - m.span()
+                rules.append({"rule": "ignored", "words": m.words, "column": m.column,
+                              "why": "one name has this word, but other rows' text says it too: a topic, not a name"})
+                continue
+        kept.append(m)
+    return kept, used
 
 
 _YES_NO = frozenset("is are was were does do did has have can could will would should may might".split())
@@ -379,6 +420,8 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
     taken: list[tuple[int, int]] = [(t.start, t.end) for i, t in enumerate(tokens) if i in used]
     columns = column_texts(info, spec)
     found = comparisons(question, tokens, columns, embedder, ranges)
+    found += [d for d in decades(question, columns, ranges) if not any(d.start < c.end and c.start < d.end
+                                                                       for c in found)]
     found += bare_numbers(question, taken + [(c.start, c.end) for c in found], columns, ranges)
     for c in found:
         query.conditions.append(f"t.{quote_identifier(c.column)} {c.op} {c.value!r}")
@@ -387,6 +430,9 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
                                            if c.score == RANGE_SCORE else {})})
         take(c.start, c.end)
         taken.append((c.start, c.end))
+        verb = max((i for i, t in enumerate(tokens) if t.end <= c.start), default=None)
+        if verb is not None and verb not in used and tokens[verb].raw.lower() in MEASURE_VERBS:
+            used.add(verb)  # "plants that stay under 30cm": the comparison's verb searches nothing
     spans = []
     for o in superlatives(question, column_texts(info, spec, ("int", "float", "date")), embedder, taken):
         query.order.append(f"t.{quote_identifier(o.column)} {o.direction}")
@@ -487,7 +533,7 @@ def _condition(m: Match, alias: str) -> str:
 
 def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], info: TableInfo,
                schema: set[str], embedder: Any, rules: list[dict[str, Any]],
-               near: dict[str, tuple[float, float]]) -> None:
+               near: dict[str, tuple[float, float]], agent_words: frozenset[str] = frozenset()) -> None:
     """Content words no other rule used: FTS5 bm25 and vector search, fused by reciprocal rank."""
     words = _free_words(tokens, used, schema)
     if not words:
@@ -499,6 +545,10 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
         words = beside_conditions(words, near, rules, info.name)
     close = [w for w in words if near.get(w, (0.0, 0.0))[0] >= ROW_NOUN_MIN]
     words = _drop_row_nouns(words, close, kb, info, rules)
+    if query.conditions:  # "classical vinyl under 20 dollars" in a shop "about the vinyl in stock"
+        own = [w for w in words if stem(w) in agent_words]
+        words = _drop_row_nouns(words, own, kb, info, rules, "the agent's description says them (what it is "
+                                "about) and the text of no row the conditions allow has them", query.conditions)
     if not words:
         return
     words = split_compounds(kb, info, words)  # "checkout" searched as the text's "check-out"
@@ -523,19 +573,26 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     _fuse(query, kb, index, info, words, " ".join(_free_words(tokens, used, set())), embedder, rule)
 
 
+def _agent_words(spec: Spec) -> frozenset[str]:
+    """Stems of the content words of the agent's own description."""
+    return frozenset(stem(t.norm) for t in tokenize(spec.description or "") if is_content(t))
+
+
 def _drop_row_nouns(words: list[str], close: list[str], kb: SQLiteKB, info: TableInfo,
-                    rules: list[dict[str, Any]]) -> list[str]:
+                    rules: list[dict[str, Any]], why: str = "", within: list[str] | None = None) -> list[str]:
     """Leftover words that only name the table's rows in other words ("novels" in a books table,
     "eateries" among restaurants) and occur in no row's text: they say what is asked about, not which
     rows. A word that means something else ("vegan") stays, and finding nothing is then said."""
     if not close:
         return words
     f = quote_identifier(info.fts_table or "")
-    absent = [w for w in close if not kb.execute(f"SELECT rowid FROM {f} WHERE {f} MATCH ? LIMIT 1",
-                                                 (fts_match([w]),), max_rows=1).rows]
+    among = "".join(f" AND {c}" for c in within or [])
+    absent = [w for w in close if not kb.execute(
+        f"SELECT t.rowid FROM {quote_identifier(info.name)} AS t WHERE t.rowid IN "
+        f"(SELECT rowid FROM {f} WHERE {f} MATCH ?){among} LIMIT 1", (fts_match([w]),), max_rows=1).rows]
     if absent:
         rules.append({"rule": "ignored", "words": absent,
-                      "why": f"they name the {info.name} rows themselves and no row's text has them"})
+                      "why": why or f"they name the {info.name} rows themselves and no row's text has them"})
     return [w for w in words if w not in absent]
 
 
@@ -560,8 +617,12 @@ def _fuse(query: Query, kb: SQLiteKB, index: Any, info: TableInfo, words: list[s
         result = kb.execute(f"SELECT t.rowid AS rid FROM {t} AS t WHERE {' AND '.join(query.conditions)}",
                             max_rows=20_000)
         allowed = None if result.truncated else [r["rid"] for r in result.rows]
-    hits, baseline = ([], 0.0) if allowed == [] else index.search(
-        info.name, embedder.encode([phrase])[0], allowed, _CANDIDATES, VECTOR_MIN)
+    vector = embedder.encode([phrase])[0]
+    hits, baseline = ([], 0.0) if allowed == [] else index.search(info.name, vector, allowed, _CANDIDATES, VECTOR_MIN)
+    if hits and allowed is not None and not fts_ids:  # no allowed row's text has the words: the hits stand out
+        # from what any row of the whole table scores; among the allowed rows alone ("herbs for cooking": only
+        # herbs), their mean is the hit itself. With text hits, the vectors only re-rank those as before.
+        baseline = index.search(info.name, vector, None, 1, 1.0)[1]
     if hits:  # a hit stands out from what any row of the table scores, and is near the best row
         cutoff = max(baseline + VECTOR_LIFT, hits[0][1] - VECTOR_BAND)
         hits = [(r, sim) for r, sim in hits if sim >= cutoff]

@@ -44,9 +44,12 @@ STOPWORDS = frozenset("""
     use using used make makes made come comes came go goes going see seeing look looks set
     does doing done did something anything everything someone anyone
     don't dont doesn't isn't aren't won't can't cannot wasn't weren't
+    i've you've we've they've i'm i'd i'll you'd you'll we'd we'll it's that's there's what's here's let's who's
+    stuff thing things still ever even actually bit lot lots vibe vibes
     today tonight tomorrow tmrw
 """.split())
-"""(The last line: when the user means to go, which a search for rows does not hold; a booking takes it.)"""
+"""(The next to last line: contractions and fillers, "tallest tree you've got", "electronic stuff", "still in mint
+condition". The last: when the user means to go, which a search for rows does not hold; a booking takes it.)"""
 TITLES = frozenset("dr doctor mr mrs ms miss mx prof professor sir madam dame st jr sr".split())
 _TOKEN = re.compile(r"\d+(?:\.\d+)?[A-Za-z]*|[A-Za-z0-9]+(?:'[A-Za-z]+)?|\$")
 _MAX_DISTINCT = 500  # columns with more distinct values are not vocabulary (searched as text instead)
@@ -202,8 +205,13 @@ def value_words(value: str) -> tuple[str, ...]:
     """A value's words as a question would contain them; titles and stopwords alone do not count."""
     words = tuple(t.norm for t in tokenize(value) if t.norm not in TITLES and t.raw != "$")
     if not words or all(w in STOPWORDS or len(w) < 2 for w in words):
-        return ()
+        return words if is_code(value) else ()  # "US", "UK": matched only as typed, in capitals
     return words
+
+
+def is_code(value: Any) -> bool:
+    """A short code in capitals ("US", "UK", "IT"): a value even when its letters spell a stopword."""
+    return isinstance(value, str) and 2 <= len(value) <= 4 and value.isalpha() and value.isupper()
 
 
 def _table_vocab(kb: SQLiteKB, info: TableInfo) -> TableVocab:

@@ -97,12 +97,42 @@ def _pointed_row(reader: "TurnReader", question: str) -> tuple[str, str] | None:
     from .intents import choice_index  # late: intents imports this module's neighbours
     reports = [a for a in reader.acts if a.get("act") == "report" and a.get("kind") == "kb"
                and isinstance(a.get("result"), list) and len(a["result"]) >= 2]
-    if not reports or not _PLACE.search(question):
+    if not reports or not _PLACE.search(question) or _names_a_column(reader, question, _PLACE.search(question)):
         return None
     rows = reports[-1]["result"]
     pick = choice_index(_PLACE.search(question).group(0), len(rows))
     label = row_focus_label(rows[pick[0]]) if pick is not None else None
     return (_PLACE.search(question).group(0), label) if label else None
+
+
+def _names_a_column(reader: "TurnReader", question: str, place: re.Match[str]) -> bool:
+    """ "which one is the first pressing?": the place word and the word after it are a KB column's name
+    (first_pressing), so they name the column, not the first row shown."""
+    if place.group(0).lower().endswith(" one"):
+        return False
+    after = re.match(r"[\s-]+([a-z]+)", question[place.end():], re.I)
+    if after is None:
+        return False
+    pair = (place.group(0).split()[-1].lower(), after.group(1).lower())
+    for ws in reader.spec.kb_worksheets():
+        for f in ws.fields:
+            words = [w for w in f.name.lower().split("_") if w]
+            if any((words[k], words[k + 1][:4]) == (pair[0], pair[1][:4]) for k in range(len(words) - 1)):
+                return True
+    return False
+
+
+def _only_column_words(reader: "TurnReader", question: str) -> bool:
+    """The question's words are only grammar and words of KB column names ("how many do you have in stock?",
+    "what's the price?"): it asks about a column of the row in focus, and names no rows itself."""
+    from ...knowledge.vocab import STOPWORDS, stem
+    columns = {stem(w) for ws in reader.spec.kb_worksheets() for f in ws.fields for w in f.name.lower().split("_") if w}
+    said = re.findall(r"[a-z][a-z']*", question.lower())
+    words = [w for w in said if w not in STOPWORDS and len(w) > 2]
+    return all(stem(w) in columns for w in words) and any(stem(w) in columns for w in said if len(w) > 2)
+
+
+_PRONOUN = re.compile(r"\b(?:it|its|it's|this|that|they|them|their)\b", re.I)
 
 
 _PLACE = re.compile(r"\bthe\s+(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)(?:\s+one)?\b", re.I)
@@ -156,6 +186,13 @@ def decontextualise(reader: "TurnReader", question: str) -> str:
     label, source = found
     if label.lower() in question.lower():
         return question
+    if reader.ctx.kb is not None and _PRONOUN.search(question):
+        from .kb_rows.change import named_row  # late: the row rules import this module
+        other = named_row(reader, question)
+        if other is not None and other.lower() != label.lower():
+            # "what about rosemary, is it hardy?": "it" is the row the question names, not the one before
+            reader.note("focus", other, reason="the question names another row; the pronoun is that row")
+            return question
     out = _replace_pointing(question, label)
     if out == question:
         out = _POSSESSIVE.sub(f"{label}'s", question, count=1)
@@ -165,6 +202,8 @@ def decontextualise(reader: "TurnReader", question: str) -> str:
         out = _THAT_SUBJECT.sub(lambda m: f"{m.group(1)} {label}", question, count=1)
     if out == question:
         out = _THERE.sub(f"at {label}", question, count=1)  # "what's good to order there?"
+    if out == question and _only_column_words(reader, question):
+        out = f"{label}: {question}"  # "how many do you have in stock?": of the row in focus
     if out != question:
         reader.note("focus", label, reason=f"the pronoun refers to {source}")
     return out
@@ -174,11 +213,32 @@ _OF_THOSE = re.compile(r"\b(?:any|some|which|one|all|each)?\s*(?:of|among(?:st)?
                        r"^\W*(?:and\s+|so\s+)?which\s+ones?(?:'s|\s+is|\s+are|\s+has|\s+have)?\b", re.I)
 
 
+_WHICH_MORE = re.compile(r"^\W*(?:(?:and|so|ok|okay|hmm|then)[,\s]+)*which(?:\s+one)?\s+(?:is|are|'s|would\s+be)\s+"
+                         r"(?:the\s+)?(more\s+[a-z]+|less\s+[a-z]+|better|worse|[a-z]{3,}er)"
+                         r"\W*(?:(?:of\s+(?:the\s+two|them|those|these)|than\s+the\s+others?)\W*)?$", re.I)
+_IRREGULAR = {"better": "best", "worse": "worst"}
+
+
+def _superlative(comparative: str) -> str:
+    """cheaper -> cheapest, better -> best, more expensive -> most expensive."""
+    low = comparative.lower()
+    if low.startswith(("more ", "less ")):
+        return ("most " if low.startswith("more") else "least ") + low.split(None, 1)[1]
+    return _IRREGULAR.get(low, low[:-2] + "est")
+
+
 def narrow_previous(reader: "TurnReader", text: str) -> str:
     """ "which of those are in Fairview?": the rows of the last search, narrowed; the question becomes that
-    search's words and the new ones, so the knowledge parser keeps every condition."""
-    m = _OF_THOSE.search(text)
+    search's words and the new ones, so the knowledge parser keeps every condition. "which is cheaper?" over
+    several rows shown asks for the cheapest of them."""
     kbs = reader.state.kb_records()
+    more = _WHICH_MORE.match(text)
+    if more is not None and kbs and isinstance(kbs[-1].result, list) and len(kbs[-1].result) >= 2:
+        previous = kbs[-1].query.strip().rstrip("?.!")
+        reader.note("focus", more.group(0).strip(), reason=f"the {_superlative(more.group(1))} of the rows of "
+                                                           f"{kbs[-1].var}: {previous!r}")
+        return f"{_superlative(more.group(1))} {previous}"
+    m = _OF_THOSE.search(text)
     if m is None or not kbs or not isinstance(kbs[-1].result, list) or len(kbs[-1].result) < 2:
         return text
     rest = (text[:m.start()] + " " + text[m.end():]).strip()

@@ -66,6 +66,19 @@ def task_request(sentence: str) -> bool:
     return _TASK_REQUEST.match(normalise(sentence)) is not None
 
 
+def asks_to(sentence: str, verbs: set[str]) -> bool:
+    """ "can you hold it for me?", "could I put two aside?": a request, phrased as a question, to do what one of
+    `verbs` says (the caller's verbs: the first words of a task option and of its description, from the spec)."""
+    if not verbs:
+        return False
+    m = _ASKS_TO.match(normalise(sentence))
+    return m is not None and m.group(1).lower() in verbs
+
+
+_ASKS_TO = re.compile(r"^(?:(?:so|and|also|ok|okay|hi|hello|hey|please|great|lovely|perfect|cool|nice|then)[,!\s]+)*"
+                      r"(?:can|could|would|will|may)\s+(?:you|i|we)\s+(?:please\s+)?(?:just\s+)?([a-z]+)\b", re.I)
+
+
 def question_sentences(text: str) -> list[str]:
     return [s for s in sentences(text) if is_question(s)]
 
@@ -159,8 +172,9 @@ def refusal(text: str) -> tuple[str, bool] | None:
 
 
 _PLEA = re.compile(r"^(?:(?:so|and|please|hi|hello|hey)[,\s]+)*(?:(?:can|could|would|will)\s+you|are\s+you\s+able\s+to|"
-                   r"is\s+it\s+possible\s+to)\s+(?:please\s+)?(?:help|assist|check|look|sort|see\s+to|follow\s+up)(?:\s+me)?"
-                   r"(?:\s+(?:with|on|into|out|up\s+on)\s+(?:this|that|it|my\s+\w+))?(?:\s+(?:for\s+me|please))*\s*[?.!]*$|"
+                   r"is\s+it\s+possible\s+to)\s+(?:please\s+)?(?:(?:help|assist)(?:\s+me)?(?:\s+(?:with|on)\s+"
+                   r"(?:this|that|it|my\s+\w+))?|(?:check|look|sort|see\s+to|follow\s+up)(?:\s+(?:on|into|out|up\s+on))?"
+                   r"\s+(?:this|that|it))(?:\s+(?:for\s+me|please))*\s*[?.!]*$|"
                    r"^(?:please\s+)?help(?:\s+me)?(?:\s+please)?[.!?]*$|"
                    r"^i\s+need\s+(?:some\s+)?help(?:\s+please)?[.!?]*$", re.I)
 

@@ -62,7 +62,7 @@ from .opening.given_values import task_by_reference
 from .answering.references import shaped_reference
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
-from .intents import (change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
+from .intents import (asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
 from .words.answers import AnswerReader, is_make_field
 from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, same_word, stem
@@ -76,7 +76,7 @@ from .words.semantic import (control_rule, doubtful_value, semantic_control, sem
                              task_already_open)
 from .answering.slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
-from .opening.tasks import describe_task, literal, predicted_answer, search_query, several_codes
+from .opening.tasks import describe_task, literal, predicted_answer, search_query, several_codes, task_verbs
 from .words.measures.months import is_month_field
 from .words.thing_names import thing_name
 from .words.typed import restore_apostrophes
@@ -707,8 +707,10 @@ class TurnReader:
         if len(find_codes(text)) >= 2 and predicted_answer(self, text):
             return True  # "CS 221 and CS 229, both for a letter grade": one course record each
         parts = sentences(text)
-        statements = " ".join(p for p in parts if not is_question(p) or task_request(p))
-        questions = [p for p in parts if is_question(p) and not plea(p) and not task_request(p)]
+        verbs = task_verbs(self.spec)  # "can you hold it for me?" asks for the task whose option says "hold"
+        requests = [p for p in parts if task_request(p) or asks_to(p, verbs)]
+        statements = " ".join(p for p in parts if not is_question(p) or p in requests)
+        questions = [p for p in parts if is_question(p) and not plea(p) and p not in requests]
         if not statements or not describe_task(self, statements):
             return False
         if questions and self.has_kb() and not any("answer(" in line for line in self.lines):

@@ -159,8 +159,13 @@ def _open_with_row(reader: "TurnReader", row: dict[str, Any], path: str, words: 
         ghost = TaskRecord(var=var, worksheet=ws.name)
         candidates = [(ghost, x) for x in ws.fields if x.kind == "input" and x.name != f.name
                       and reader.view.kind_of(x) not in ("confirm", "task", "row", "list")]
-        for m in find_mentions(reader.text, candidates, reader.view, reader.today):
+        mentions = find_mentions(reader.text, candidates, reader.view, reader.today)
+        for m in mentions:
             kwargs[m.field.name] = literal(m.value)  # "Tulsi, for Friday": the other values of the booking
+        from ..opening.tasks import count_after_verb  # late: the opening rules import this package
+        count = count_after_verb(reader, ws, reader.text, kwargs, mentions)
+        if count is not None:  # "reserve one peace lily": how many, said before the row's name
+            kwargs[count[0].name] = literal(count[1])
         reader.emit("choose-result", words, f"{var} = {ws.name}({kwargs_text(kwargs)})")
         return True
     return False

@@ -54,7 +54,9 @@ def row_names(vocabulary: "KBVocabulary", kb: Any) -> dict[tuple[str, str], dict
                 except Exception:  # noqa: BLE001 - a column the KB cannot list is simply not a name column
                     continue
                 if values and len(values) * 4 >= info.row_count * 3 and all(len(v.split()) <= 10 for v in values):
-                    out[(stem(table), stem(col.name.split("_")[-1]))] = {_words(v): v for v in values if len(v) >= 3}
+                    # "name" and "latin_name" share a key: both columns' names are kept, not the last one's only
+                    out.setdefault((stem(table), stem(col.name.split("_")[-1])), {}).update(
+                        {_words(v): v for v in values if len(v) >= 3})
         cache[key] = out
     return cache[key]
 

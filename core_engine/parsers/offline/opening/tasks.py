@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....spec.model import Field, Worksheet, parse_type, snake_case
 from ....dialogue.state import TaskRecord, ref_target
-from ..intents import is_question, search_phrase
+from ..intents import asks_to, is_question, search_phrase
 from ..words.match import (GENERIC, HEDGES, STOPWORDS, Bag, best_enum, content_stems, enum_scores, equalities,
                            field_stems, holds, stem)
 from ..words.negation import negations, without_negated
@@ -106,7 +106,8 @@ def match_worksheet(reader: "TurnReader", bag: Bag, ws: Worksheet, values: dict[
             continue
         kind = reader.view.kind_of(f)
         if kind == "Enum" and start is not None and f.name == start.name:
-            value = reader.enum_value(f, bag.text, spent=spent, strict=is_question(bag.text) is not None)
+            asked = is_question(bag.text) is not None and not asks_to(bag.text, option_verbs(f))
+            value = reader.enum_value(f, bag.text, spent=spent, strict=asked)
             if value is None and f.name in hints:
                 value = hints[f.name][0]
             if value is not None:
@@ -138,6 +139,20 @@ def match_worksheet(reader: "TurnReader", bag: Bag, ws: Worksheet, values: dict[
                 words = sorted({w for v in inner.items.values() for w in v[2]})
                 out.items[f.name] = (text, inner.plain(), words)
     return out
+
+
+def option_verbs(f: Field) -> set[str]:
+    """The first word of each option of an enum field and of its description, lower case ("hold" for "Hold a
+    Record", "put" for "put plants aside to collect"): the verbs that ask for one of the tasks it chooses."""
+    return {words[0].lower() for v in f.enum_values for text in (v.value, v.description or "")
+            for words in [re.findall(r"[A-Za-z]+", text)] if words}
+
+
+def task_verbs(spec: Any) -> set[str]:
+    """The verbs of every enum field whose options choose a task (a task worksheet's predicate tests it)."""
+    tasks = spec.task_worksheets()
+    return {v for ws in tasks for f in ws.fields if f.type == "Enum" and f.enum_values
+            and any(w is not ws and f.name in w.predicate for w in tasks) for v in option_verbs(f)}
 
 
 def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None,
@@ -352,7 +367,8 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     for m in mentions:
         kwargs[m.field.name] = literal(m.value)
         matched.append(m.matched)
-    party = _party_of(reader, ws, text, kwargs, [m for m in mentions])
+    party = _party_of(reader, ws, text, kwargs, [m for m in mentions]) or \
+        count_after_verb(reader, ws, text, kwargs, mentions)
     if party is not None:  # "a table for two tonight at 8": the count of people after "for"
         f, value, words = party
         kwargs[f.name] = literal(value)
@@ -378,6 +394,7 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         rows = []
     if rows:
         spent = [w for v in found.items.values() for w in v[2] if isinstance(w, str)]
+        spent += _heads_after(text, spent)  # "a one bedroom flat": the noun the option's words describe
         named = reader.vocabulary.found_in(text, reader.ctx.kb) if reader.ctx.kb is not None else []
         long_turn = len(text.split()) > 12 and named and len(mentions) >= 2  # a turn of many values
         # the agent's own description says what it is about ("dental" of a dental practice's assistant): those
@@ -402,18 +419,42 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         reader.emit(rule, " ".join(matched) or bag.text, f"{var} = {ws.name}({kwargs_text(kwargs)})")
 
 
+_COMPARED = re.compile(r"\b(?:\w{3,}est|\w{3,}er\s+than|under|over|below|above|less|more|most|least|best|worst|top|"
+                       r"at\s+least|at\s+most|max\w*|min\w*|\d)\b", re.I)
+"""Words that filter on a number ("under 65", "the lowest", "at least 4", superlatives)."""
+
+
+def _heads_after(text: str, said: list[str]) -> list[str]:
+    """The noun right after the words that chose an option ("flat" of "a one bedroom flat", "apartment" of "a
+    studio apartment"): the option's words describe it, so it is no word to search for."""
+    out = []
+    for w in said:
+        if not w or not re.fullmatch(r"[\w'-]+", w):
+            continue
+        m = re.search(rf"(?i)\b{re.escape(w)}\s+([a-z][a-z'-]+)\b(?!\s+(?:of|in|with|near)\b)", text)
+        if m and m.group(1).lower() not in STOPWORDS and m.group(1).lower() not in said:
+            out.append(m.group(1))
+    return out
+
+
 def _about_rows(reader: "TurnReader", query: str, own: set[str]) -> bool:
     """Whether the words left of an opening search the KB: beyond the words of the task and the agent themselves,
     they name one of its columns ("patio", "rating") or the KB has them ("pizza", "San Francisco", a word of a
     book's description)."""
     if reader.ctx.kb is None or reader.vocabulary.found_in(query, reader.ctx.kb):
         return True
+    compared = _COMPARED.search(query) is not None  # "get a price for moving" asks for the task, "under $80" filters
     columns = {stem(w) for ws in reader.spec.worksheets if ws.kind == "kb" for f in ws.fields
+               if compared or parse_type(f.type).base not in ("int", "float")
                for w in f.name.lower().split("_") if w not in STOPWORDS and w not in GENERIC and len(w) > 2}
     said = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", query) if w.lower() not in STOPWORDS
             and w.lower() not in HEDGES and stem(w) not in own and len(w) > 2]
     if {stem(w) for w in said} & (columns - own):
         return True
+    if not compared:  # "a price for moving": a numeric column's name with no filter on it searches nothing
+        numeric = {stem(w) for ws in reader.spec.worksheets if ws.kind == "kb" for f in ws.fields
+                   if parse_type(f.type).base in ("int", "float") for w in f.name.lower().split("_")}
+        said = [w for w in said if stem(w) not in numeric]
     from ....knowledge.lexicon import known_words  # late: the parser loads without a KB too
     return bool(known_words(reader.ctx.kb, said))
 
@@ -466,6 +507,32 @@ def _party_of(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, 
         return None
     spans = find_numbers(m.group("n"))
     return (people[0], int(spans[0].value), m.group(0)) if spans else None
+
+
+_VERB_COUNT = re.compile(r"\b(?P<v>[a-z]+)\s+(?:me\s+|us\s+)?(?P<n>one|two|three|four|five|six|seven|eight|nine|ten|"
+                         r"eleven|twelve|\d{1,2})\b(?!\s*(?:[:.,]\d|am\b|pm\b|o'?clock|%|\$))", re.I)
+
+
+def count_after_verb(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
+                      mentions: list[Any]) -> tuple[Field, int, str] | None:
+    """ "can you put two aside", "reserve one peace lily": a number right after the verb of a task option is how
+    many, when the opened worksheet has one unfilled count field (its description asks "how many") and no
+    value read so far took the number."""
+    counts = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "int" and f.name not in kwargs
+              and re.match(r"\s*how\s+many\b", f.description or "", re.I)]
+    if len(counts) != 1:
+        return None
+    verbs = task_verbs(reader.spec)
+    for m in _VERB_COUNT.finditer(text):
+        if m.group("v").lower() not in verbs or any(
+                x.span is not None and x.span.start <= m.start("n") < x.span.end for x in mentions
+                if getattr(x, "span", None) is not None):
+            continue
+        from ..words.values import find_numbers
+        spans = find_numbers(m.group("n"))
+        if spans:
+            return counts[0], int(spans[0].value), m.group(0)
+    return None
 
 
 _SEARCH_ARG = re.compile(r"(?:,\s*)?\b\w+=answer\(\"((?:[^\"\\]|\\.)*)\"\)")

@@ -100,6 +100,11 @@ _AT_GOING = re.compile(r"\b(?:i'?m|i\s+am|we'?re|we\s+are|currently|live|living)
                        re.I)
 
 
+_PLACE_TO_PLACE = re.compile(r"(?:^|[.!?]\s+)(?P<a>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})\s+to\s+(?:the\s+)?"
+                             r"(?P<b>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})\s*(?=[.!?]|$)")
+"""A sentence of two places alone: "Downtown to the University District." (both written as names)."""
+
+
 def direction(f: Field) -> str | None:
     """Which end of a journey an address field is: "from" (moving out of, pickup) or "to" (new, delivery)."""
     if not is_address_field(f):
@@ -138,7 +143,7 @@ def journey_ends(text: str, fields: list[Field]) -> dict[str, tuple[str, str]]:
     ends = {d: f for f in fields if (d := direction(f)) is not None}
     if set(ends) != {"from", "to"} or len([f for f in fields if direction(f)]) != 2:
         return {}
-    for pattern in (_FROM_TO, _AT_GOING):
+    for pattern in (_FROM_TO, _AT_GOING, _PLACE_TO_PLACE):
         m = pattern.search(text)
         if not m:
             continue

@@ -502,7 +502,7 @@ NO_PHRASES = ("no", "nope", "nah", "not really", "no thanks", "no thank you", "i
               "that's wrong", "that is wrong", "that's not right", "that is not right", "not quite", "negative",
               "i don't", "i do not", "i'm not", "i am not", "not at all", "false", "never", "no way",
               "that's not correct", "that is not correct", "i would not", "i wouldn't", "don't", "do not")
-_INTERJECTIONS = re.compile(r"^(?:(?:ah|oh|um|uh|hmm+|well|so|hm|er|actually|wait|sorry)\b[\s,.!]*)+(?=\S)", re.I)
+_INTERJECTIONS = re.compile(r"^(?:(?:ah|oh|um|uh|hmm+|well|so|hm|er|actually|wait|sorry|ugh|argh|meh|phew|sigh)\b[\s,.!]*)+(?=\S)", re.I)
 
 
 def _lead_phrase(text: str, phrases: Iterable[str]) -> str | None:
