@@ -135,6 +135,12 @@ nested bill, meter readings): first scores on e9c64e0, before the mechanisms of 
 docs/evaluation.md)."""
 
 
+FIRST_SCORES["car_wash"], FLOORS["car_wash"] = (37, 76), 69
+FIRST_SCORES["blood_donation"], FLOORS["blood_donation"] = (26, 71), 58
+"""car_wash (a wash with a nested vehicle, gift vouchers) and blood_donation (a donation with a nested donor, moving an
+appointment by reference): first scores on 8eaf0ad, before the mechanisms of session 8, helper H (branch parserH,
+docs/evaluation.md)."""
+
 FIRST_SCORES["garden_centre"], FLOORS["garden_centre"] = (13, 21), 21
 FIRST_SCORES["record_shop"], FLOORS["record_shop"] = (17, 24), 24
 """garden_centre (a plant finder: reserve plants for collection) and record_shop (second-hand vinyl: hold a record):
@@ -152,6 +158,9 @@ KB_FIRST_SCORES.update({"garden_centre": (11, 20), "record_shop": (14, 20)})
 KB_FLOORS = {"garden_centre": 20, "record_shop": 20, "wine_shop": 34, "trail_office": 32, "catering_order": 6, "dental_clinic": 8, "hotel_desk": 10,
              "it_helpdesk": 8, "library_loans": 5, "pet_grooming": 6, "shop_order": 7, "sports_centre": 6}
 """KB questions answered right today: a change that loses one fails here (raise the floor when a change gains)."""
+KB_FIRST_SCORES.update({"car_wash": (4, 5), "blood_donation": (5, 5)})
+KB_FLOORS.update({"car_wash": 4, "blood_donation": 5})
+"""car_wash and blood_donation: written in session 8 (helper H), scored on 8eaf0ad; not tuned on."""
 
 
 @pytest.mark.parametrize("name", sorted(KB_FLOORS))

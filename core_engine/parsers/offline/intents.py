@@ -51,10 +51,13 @@ def is_question(text: str) -> str | None:
 
 
 _TASK_REQUEST = re.compile(
-    r"^(?:(?:so|and|also|ok|okay|hi|hello|hey|please)[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"^(?:(?:so|and|also|ok|okay|hi|hello|hey|please)(?:\s+there)?[,\s]+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?"
     r"(?:help\s+me\s+)?(?:book|reserve|enroll|register|sign\s+me\s+up|submit|file|open|cancel|"
-    r"get\s+me\s+a\s+(?:table|reservation|booking))|(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:get|have|book|"
-    r"make|arrange|schedule|reserve)\s+(?:a|an|my|our|me|us)\b(?!.*\b(?:if|whether|when|what|which|how)\b))\b", re.I)
+    r"get\s+me\s+a\s+(?:table|reservation|booking))\b|(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:get|have|book|"
+    r"make|arrange|schedule|reserve)\s+(?:a|an|my|our|me|us)\b(?!.*\b(?:if|whether|when|what|which|how)\b)|"
+    # "can i get my golf booked in for ...", "could we book ...": the user asks to have the task done
+    r"(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:book|reserve|order|buy|"
+    r"(?:get|have)\s+(?:[\w']+\s+){1,4}?(?:booked|reserved|done|sorted)\b))", re.I)
 
 
 def task_request(sentence: str) -> bool:
@@ -344,6 +347,8 @@ def chit_chat(text: str, *, after_answer: bool = False) -> str | None:
     if re.search(r"\d", text):
         return None  # "ok 4": the number answers; only words are small talk
     ws = re.findall(r"[a-z'-]+", normalise(text).lower())
+    if re.search(r"[\d@]", text):
+        return None  # "great. 30/01/2007": a number or an address beside the small talk is the answer
     if ws and all(w in _CHAT_WORDS for w in ws) and (after_answer or any(w in _CHAT_STRONG for w in ws)):
         return normalise(text)
     return None

@@ -59,17 +59,19 @@ from .parts.proper_names import proper_name_answer, proper_name_in_opening, when
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
 from .opening.given_values import task_by_reference
+from .answering.references import shaped_reference
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
 from .intents import (asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
-from .words.answers import AnswerReader
+from .words.answers import AnswerReader, is_make_field
 from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, same_word, stem
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
 from .kb_rows.choices import accept_proposal, choose_row
 from .answering.clause_options import clause_options
 from .changes.corrections import correction_rule
+from .changes.shaped import shaped_correction
 from .words.semantic import (control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task,
                              task_already_open)
 from .answering.slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
@@ -333,6 +335,10 @@ class TurnReader:
 
     def _small_talk(self, text: str) -> bool:
         yn = yes_no(text) if self.expect is None else None
+        e = self.expect
+        if e is not None and e.act == "ask" and self.view.kind_of(e.field) == "str" \
+                and self._declines_optional(e.field, text):
+            return False  # "no thanks" to an optional question declines it (read as a refusal below)
         if chit_chat(text) or (yn is not None and (not yn[2] or chit_chat(yn[2]) or closing(yn[2]))):
             self.note("chit-chat", text)  # "no thanks, that's all" when nothing was asked
             return True
@@ -431,7 +437,7 @@ class TurnReader:
         return membership_rule(self, text) or spread_rule(self, text)
 
     def _correction(self, text: str) -> bool:
-        return correction_rule(self, text)
+        return correction_rule(self, text) or shaped_correction(self, text)
 
     def _refusal(self, text: str) -> bool:
         found = refusal(text)
@@ -464,6 +470,8 @@ class TurnReader:
         if self.view.kind_of(f) == "confirm" or (self.view.kind_of(f) == "str" and shape(f) == "text"
                                                   and not explicit and not self._declines_optional(f, text)):
             return False
+        if not explicit and self.view.kind_of(f) == "str" and shaped_reference(f, text):
+            return False  # "dont know it off by heart, its on the car... MA19 OPL": the example's shape answers it
         self.assign("refusal", words or text, rec, f, REFUSAL)
         asked = self.expect
         if words and asked is not None and asked.act == "ask" and (asked.rec, asked.field) != (rec, f):
@@ -608,6 +616,15 @@ class TurnReader:
     def _question(self, text: str) -> bool:
         asked = is_question(text)
         e = self.expect
+        if e is not None and e.act == "ask" and _WHY_ASKED.match(text):
+            what = e.field.description.strip(" .") or e.field.name.replace("_", " ")
+            self.note("no-match", text, reason="a question about the question asked: the agent says why, asks again",
+                      say=f"I need {what[:1].lower() + what[1:]} to go on.")
+            return True
+        if asked and not [w for w in re.findall(r"[a-z']+", text.lower()) if w not in _BARE_QUERY]:
+            self.note("no-match", text, reason="a question with no words to look up (\"eh?\"): the agent says "
+                                               "it did not understand and asks again")
+            return True
         if asked and e is not None and e.act == "ask" and self.view.kind_of(e.field) == "str" \
                 and shape(e.field) == "text" and not _INTERROGATIVE.match(text) and not text.rstrip().endswith("?"):
             return False  # "I want to know if I can return early" describes the problem the field asks for
@@ -735,6 +752,23 @@ class TurnReader:
         if several_codes(self, text, e.rec, e.field):
             self.answered = True
             return True
+        if not shaped_reference(e.field, text):  # "reg is LR68 KXT" to "make and model?": the plate's shape
+            shaped = [(f, v) for f in self.view.input_fields(e.rec) if f.name != e.field.name
+                      and self.view.kind_of(f) == "str" and self.view.unfilled(e.rec, f)
+                      for v in [shaped_reference(f, text)] if v]
+            if len(shaped) == 1:
+                self.assign("value-for-other-field", shaped[0][1], e.rec, shaped[0][0], shaped[0][1],
+                            how="the example's shape", reason="a value of another field's example shape")
+                self.answered = True
+                return True
+        if is_make_field(e.field) and len(text.split()) <= 5:
+            kinds = [(f, v) for f in self.view.input_fields(e.rec) if self.view.kind_of(f) == "Enum"
+                     and self.view.unfilled(e.rec, f) for v in [described_option(f, text)] if v]
+            if len(kinds) == 1:  # "its a family hatchback" to "make and model?": the kind of car, not its name
+                self.assign("value-for-other-field", text, e.rec, kinds[0][0], kinds[0][1], how="option described",
+                            reason="a description of a kind is no make or model")
+                self.answered = True
+                return True
         if named_answer(self, text, e.rec, e.field):
             self.answered = True
             return True
@@ -820,6 +854,16 @@ class TurnReader:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         bare_flag(self, text, e.rec, {m.field.name for m in extras})
         return True
+
+
+_WHY_ASKED = re.compile(r"^\W*(?:(?:ok(?:ay)?|hmm|um|sorry|but|and|so|wait)[,\s]+)*(?:why\s+(?:do|would|d)\s+you\s+"
+                        r"(?:need|want)|what\s+do\s+you\s+need\s+(?:it|that|this|them)\s+for|what'?s\s+(?:it|that)\s+for|"
+                        r"do\s+you\s+(?:really\s+|actually\s+)?need|is\s+(?:it|that|this)\s+(?:really\s+)?(?:needed|"
+                        r"necessary|required|mandatory)|do\s+i\s+(?:really\s+)?(?:have|need)\s+to)\b", re.I)
+"""A question about the question just asked ("why do you need that?", "do you need the exact date?")."""
+_BARE_QUERY = frozenset({"eh", "huh", "what", "pardon", "sorry", "hmm", "hm", "um", "come", "again", "wha", "excuse",
+                         "me", "you", "say", "that", "the", "i", "didn't", "get", "it", "sorry", "what's", "whats"})
+"""Words of a question that asks to hear the agent again ("eh?", "sorry, what?"), with nothing to look up."""
 
 
 _REFUSED_THING = re.compile(r"\b(?:give|share|tell|say|provide|disclose)\s+(?:you\s+)?(?:my|our|the)\s+([a-z]{3,})", re.I)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..parser import TurnReader
 
 _CLAUSES = re.compile(r"\s*(?:[,;.!]|\band\b|\bbut\b)\s*", re.I)
-_FIRST_PERSON = re.compile(r"\b(?:i'?m|i\s+am|i\s+was|i'?ve|i\s+have|i\s+do|yes|yeah|yep|"
+_FIRST_PERSON = re.compile(r"\b(?:i'?m|i\s+am|i\s+was|i'?ve|i\s+have|i\s+do|i'?d|i\s+would|i\s+(?:never|always|usually)|yes|yeah|yep|"
                            r"there\s+(?:is|are|was|isn'?t|aren'?t|wasn'?t)|there'?s|we\s+have|we'?ve\s+got|"
                            r"it\s+has|it\s+hasn'?t|it\s+doesn'?t\s+have)\b", re.I)
 """A statement of the user's own: first person, a yes, or what there is ("there IS an elevator", "there's no
@@ -38,6 +38,19 @@ def _with_thing(clause: str, names: set[str]) -> bool | None:
     return None
 
 
+_DONE_BEFORE = re.compile(r"\b(?:before|again|regular(?:ly)?|returning|usual|already|for\s+years|many\s+times|"
+                          r"(?:a\s+)?(?:few|couple\s+of|lot\s+of|lots\s+of|loads\s+of)\s+times)\b", re.I)
+"""A first person who has done it before: "I've donated before", "I'm a regular donor" (not a first time)."""
+
+
+def _first_time(clause: str, lead: str) -> bool | None:
+    """For a field named "first ..." (first_time, first_visit): False when the speaker says they did it before,
+    True when they say they never did it before; None when the clause says neither."""
+    if not _DONE_BEFORE.search(clause) or not (_FIRST_PERSON.search(clause) or _FIRST_PERSON.search(lead)):
+        return None
+    return bool(_NEGATED.search(clause))
+
+
 def bool_mentions(text: str, candidates: list[tuple["TaskRecord", "Field"]], view: "StateView",
                   used: set[tuple[str, str]]) -> list["Mention"]:
     from .slots import Mention  # late: slots imports this module
@@ -49,6 +62,13 @@ def bool_mentions(text: str, candidates: list[tuple["TaskRecord", "Field"]], vie
     for rec, f in candidates:
         if view.kind_of(f) != "bool" or (rec.var, f.name) in used:
             continue
+        if "first" in f.name.lower().split("_"):
+            said = next(((c, v) for i, c in enumerate(clauses)
+                         for v in [_first_time(c, " ".join(clauses[max(0, i - 1): i + 1]))] if v is not None), None)
+            if said is not None:
+                out.append(Mention(rec, f, said[1], said[0].strip(), "bool by first time"))
+                used.add((rec.var, f.name))
+                continue
         names = {s for s in field_stems(f, with_description=False) if s not in STOPWORDS and len(s) >= 4}
         if not names:
             continue

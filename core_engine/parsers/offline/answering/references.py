@@ -14,6 +14,32 @@ from ....spec.model import Field
 _DESCRIBED_REFERENCE = re.compile(r"\b(?P<letters>[A-Z]{1,6})(?P<sep>[-/]?)(?P<digits>\d{3,})\b")
 """An example reference in a field's texts: "Your order number, like HK-1234"."""
 _TOKEN = re.compile(r"(?<![\w-])[A-Za-z]{0,6}(?:[-/]|\s(?=\d))?\d{3,}(?![\w-])")
+_EXAMPLE = re.compile(r"\b(?:like|e\.g\.?|such as|for example|for instance)[\s:]+([A-Z0-9]+(?:[ -][A-Z0-9]+)*)(?![\w-])")
+"""A written example of another shape: "The number plate, like KT19 WRX" (capitals and digits in runs)."""
+_RUN = re.compile(r"[A-Z]+|\d+|[ -]")
+
+
+def _example_layouts(f: Field) -> list[str]:
+    """The examples of a field's texts that mix letters and digits in runs the letters-then-digits shape does not
+    describe ("KT19 WRX", "AB-12-CD"): their shape is the runs' kinds and lengths, whatever the letters. A token
+    of that shape is the value ("it's WP15 RTY" is all of it, not "WP15"); one of another shape is not turned
+    away for it ("CS 161" for "for example CS 106A" is still a course code)."""
+    return [ex for text in (f.description, *f.examples) for ex in _EXAMPLE.findall(text)
+            if re.search(r"[A-Z]", ex) and re.search(r"\d", ex) and not _DESCRIBED_REFERENCE.fullmatch(ex)]
+
+
+def _layout_pattern(example: str) -> re.Pattern[str]:
+    parts = [rf"[A-Za-z]{{{len(r)}}}" if r.isalpha() else rf"\d{{{len(r)}}}" if r.isdigit() else r"[\s-]?"
+             for r in _RUN.findall(example)]
+    return re.compile(r"(?<![\w-])" + "".join(parts) + r"(?![\w-])")
+
+
+def _as_example(example: str, typed: str) -> str:
+    """ "gf21zpu" written like "KT19 WRX": "GF21 ZPU"."""
+    chars, out = iter(c for c in typed.upper() if c.isalnum()), []
+    for r in _RUN.findall(example):
+        out.append(r if not r.isalnum() else "".join(next(chars) for _ in r))
+    return "".join(out)
 
 
 def reference_shapes(f: Field) -> list[re.Pattern[str]]:
@@ -29,10 +55,22 @@ def _separator(f: Field) -> str:
     return m.group("sep") if m else ""
 
 
+def laid_out(f: Field, text: str) -> str | None:
+    """The one token of `text` of the layout of the field's written example ("WB5512 Q" for "like WB2291 K")."""
+    fits = {_as_example(example, m.group(0)) for example in _example_layouts(f)
+            for m in _layout_pattern(example).finditer(text)}
+    return fits.pop() if len(fits) == 1 else None
+
+
 def shaped_reference(f: Field, text: str) -> str | None:
     """The one token of `text` that fits the shape of the field's example reference, as typed; None when the
     field shows no example, or when no token or several different ones fit."""
     shapes = reference_shapes(f)
+    fits = set()
+    for example in _example_layouts(f):  # "it's WP15 RTY" for "like KT19 WRX": the whole layout first
+        fits |= {_as_example(example, m.group(0)) for m in _layout_pattern(example).finditer(text)}
+    if len(fits) == 1:
+        return fits.pop()
     fits = set()
     for token in (m.group(0) for m in _TOKEN.finditer(text)):
         for shape in shapes:

@@ -152,8 +152,10 @@ _PERSON_WORDS = {"full", "first", "last", "given", "family", "middle", "sur", "n
                  "your", "student", "customer", "patient", "user", "client", "person", "contact", "owner", "holder",
                  "account", "guest", "passenger", "employee", "member", "applicant", "caller", "requester"}
 """Words of a `*_name` field that say it is a person's name (anything else names a thing)."""
-_PERSON_NAME_DESC = re.compile(r"\b(?:full|first|last|given|family|legal|maiden)\s+names?\b|\bsurnames?\b", re.I)
-"""A description that speaks of a person's name (things have names, only people have full or first names)."""
+_PERSON_NAME_DESC = re.compile(r"\b(?:full|first|last|given|family|legal|maiden)\s+names?\b|\bsurnames?\b|"
+                               r"^\s*your\s+(?:own\s+)?name\b|^\s*(?:who|whom)\b", re.I)
+"""A description that speaks of a person's name (things have names, only people have full or first names, and
+"Your name" or "Who the voucher is for" speak of a person)."""
 _EMAIL_WORDS = {"email", "mail", "e-mail"}
 _CODE_WORDS = {"id", "number", "num", "account", "pin", "code", "phone", "zip", "ssn", "routing"}
 _TEXT_WORDS = {"details", "detail", "description", "describe", "notes", "note", "request", "comment",

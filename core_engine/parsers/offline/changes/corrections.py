@@ -35,8 +35,33 @@ _RESTATED = re.compile(r"^(?:(?:sorry|oh|well|actually|and|also|wait|no)[,!.\s]+
 _PLAIN = ("str", "int", "float", "date", "time", "Enum")
 
 
+_INSTEAD = re.compile(r"^(?P<new>[^;]*?\b\d{1,2})\s+(?:instead\s+of|rather\s+than|not)\s+(?P<old>\d{1,2})[\s.!?]*$", re.I)
+"""Two bare hours: "sorry can we do 3 instead of 2" moves a clock time given before."""
+
+
+def _hours(reader: "TurnReader", said: str) -> bool:
+    """ "can we do 3 instead of 2" after 14:00: the one filled time whose hour is the old number moves to the new
+    hour on the same side of noon (15:00)."""
+    m = _INSTEAD.match(said)
+    if m is None:
+        return False
+    old, new = int(m.group("old")), int(re.findall(r"\d{1,2}", m.group("new"))[-1])
+    if not (1 <= old <= 12 and 1 <= new <= 12):
+        return False
+    fits = [(r, f, v) for r, f, v in _filled(reader) if reader.view.kind_of(f) == "time" and isinstance(v, str)
+            and re.fullmatch(r"\d{2}:\d{2}", v) and (int(v[:2]) % 12 or 12) == old]
+    if len(fits) != 1:
+        return False
+    rec, f, current = fits[0]
+    hour = new % 12 + (12 if int(current[:2]) >= 12 else 0)
+    reader.assign("correction", said, rec, f, f"{hour:02d}:{current[3:]}", was=current, how="hours")
+    return True
+
+
 def correction_rule(reader: "TurnReader", text: str) -> bool:
     said = text.strip()
+    if _hours(reader, said):
+        return True
     m = _NEW_NOT_OLD.match(said) or _NOT_OLD_NEW.match(said)
     if m:
         return _by_old_value(reader, m.group("new"), m.group("old"), said)

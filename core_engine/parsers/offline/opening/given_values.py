@@ -15,7 +15,8 @@ from ..kb_rows.spans import said_inside_kb_name
 from ....spec.model import Field, Worksheet
 from ....dialogue.state import ref_target
 from ..words.libvalues import name_span
-from ..answering.references import off_shape, reference_shapes
+from ..intents import change_marker
+from ..answering.references import laid_out, off_shape, reference_shapes, shaped_reference
 from .nested_names import name_fields, nested_enum_fields, put_nested
 from .options import options_by_meaning
 from ..answering.counted import counted_thing
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
 def opening_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
                    matched: list[str]) -> list[str]:
     """Fill `kwargs` with the values below; return the names read (not words to search for)."""
-    for read in (_kind_by_meaning, _opening_code, _count_of_rows, counted_thing):
+    from .nested_values import nested_values  # late: it imports this package's tasks module
+    for read in (_kind_by_meaning, nested_values, _opening_code, _count_of_rows, counted_thing):
         said = read(reader, ws, text, kwargs)
         if said is not None:
             matched.append(said)
@@ -125,13 +127,25 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
     person-name field; "for my dog Pepper": the name after a noun, for the name field that noun means."""
     names = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) == "name"
              and f.name not in kwargs]
+    if len(names) > 1 and len([f for f in names if own_name(f)]) == 1:
+        names = [f for f in names if own_name(f)]  # "I'm ...", "from me, ...": the speaker's own name
+    below = [(holder, w, f) for holder, w, f in name_fields(reader, ws, kwargs) if holder and shape(f) == "name"]
+    holder = None
+    if not names and len(below) == 1:  # the person is the record nested in the task (a donation's donor)
+        holder, sub, below_field = below[0]
+        names = [below_field]
     clauses = re.split(r"[,;.!?]|\band\b", text)
     clause = next((c for c in clauses if re.search(r"\b(?:name\s+is|name's|called|named)\b", c, re.I)), None)
     value = name_span(clause) if clause and len(names) == 1 else None
     if value is None and len(names) == 1:
-        intro = next((m for c in clauses for m in [_SELF_INTRO.search(c)] if m), None)
+        intro = next((m for c in clauses for m in [_SELF_INTRO.search(c)] if m), None) or _FROM_ME.search(text) \
+            or next((m for before, c in zip(clauses, clauses[1:]) if _I_AM_A.search(before)
+                     for m in [_BARE_NAME.fullmatch(c.strip())] if m), None)  # "I'm a regular donor, Priya Nair"
         value = intro.group("name") if intro and not _kb_words(reader, intro.group("name")) else None
-    if value:
+    if value and holder:
+        put_nested(kwargs, holder, sub, names[0].name, literal(value))
+        matched.append(value)
+    elif value:
         kwargs[names[0].name] = literal(value)
         matched.append(value)
     _appositive_name(reader, ws, text, kwargs, matched)
@@ -140,6 +154,20 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
 _SELF_INTRO = re.compile(r"(?:^|\b)(?i:i\s+am|i'm|this\s+is|my\s+name\s+is)\s+"
                          r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})\s*$")
 """A whole clause that introduces the speaker by first and last name ("I'm Ben Carter")."""
+_FROM_ME = re.compile(r"\b(?i:from|signed)\s+(?i:me)[,:]?\s+(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})")
+"""The giver of a present names themself: "it's from me, Ben Adams"."""
+
+
+_I_AM_A = re.compile(r"\b(?i:i'?m|i\s+am)\s+(?i:a|an)\s+\w+")
+_BARE_NAME = re.compile(r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})")
+"""A clause that is only a first and last name, after "I'm a ...": the speaker's name in apposition."""
+
+
+def own_name(f: Field) -> bool:
+    """The field of the speaker's own name: "Your name", "Your full name"."""
+    return re.match(r"\s*your\s+(?:full\s+|first\s+|own\s+)?name\b", f.description, re.I) is not None
+
+
 _APPOSITIVE = re.compile(r"\b(?i:my|our|his|her)\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+)?)")
 """A name after a noun: "my dog Pepper", "our son Leo Park" (the noun says whose name it is)."""
 _NOT_NAME_WORDS = {"I", "The", "My", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
@@ -167,6 +195,8 @@ def _appositive_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
         if name.split()[0] in _NOT_NAME_WORDS or _kb_words(reader, name) or literal(name) in kwargs.values():
             continue
         wanted = {(w.name, f.name): holder for holder, w, f in fields}
+        others = {k: v for k, v in wanted.items() if not own_name(reader.spec.require_worksheet(k[0]).field(k[1]))}
+        wanted = others or wanted  # "my sister Chloe Adams" names someone else, never the speaker
         kind = reader.view.index().rank(m.group("noun"), lambda e: e.kind == "enum"
                                         and e.worksheet in {w for w, _f in wanted})
         own = [key for key in wanted if kind.best is not None and key[0] == kind.best.worksheet]
@@ -175,6 +205,8 @@ def _appositive_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
             wanted = {own[0]: wanted[own[0]]}
         ranked = reader.view.index().rank(m.group("noun"), lambda e: e.kind == "field"
                                           and (e.worksheet, e.field) in wanted)
+        if len(wanted) == 1 and others and ranked.best is not None:
+            by_kind = True  # the one name field that is not the speaker's: "my sister Chloe" is its value
         if ranked.best is None or not by_kind and (ranked.score < NAME_FIELD_SCORE or (
                 ranked.runner_up is not None and ranked.score - ranked.runner_score < NAME_FIELD_MARGIN)):
             continue
@@ -223,13 +255,18 @@ def task_by_reference(reader: "TurnReader", text: str) -> bool:
     if len({(ws.name, f.name) for ws, f, _t in fits}) != 1 or len({t for *_x, t in fits}) != 1:
         return False
     ws, f, token = fits[0]
+    token = laid_out(f, text) or token  # all of "WB5512 Q" for "like WB2291 K"
     if any(r.status == "active" for r in reader.state.of_worksheet(ws.name)) or said_inside_kb_name(reader, text, token):
         return False
     current, start = current_task(reader), reader.spec.start_worksheet()
     roots = _roots(reader)
     if current is not None and (start is None or current.worksheet != start.name) \
             and roots.get(current.worksheet, current.worksheet) != roots.get(ws.name, ws.name):
-        if not _SWITCH.search(text):
+        mine = [g for g in reader.view.input_fields(current) if reader.view.kind_of(g) == "str"
+                and shaped_reference(g, text)]
+        # "oh wait, I already have one booked, I just need to move it. ref BD-31877": a reference only the other
+        # task takes, said with a change of mind, leaves the current task too
+        if not _SWITCH.search(text) and (mine or not change_marker(text)):
             return False
         reader.emit("task-by-reference", token, f"exitws({current.var})", field=f.name)
     ranked = Ranked(Entry("task", ws.name), 1.0, token, None, 0.0)

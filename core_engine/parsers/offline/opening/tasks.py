@@ -26,7 +26,7 @@ from ..words.values import find_codes
 from ..words.labels import mask_labels
 from ..kb_rows.spans import inside_kb_name
 from .task_texts import task_text_stems
-from ..answering.references import reference_shapes
+from ..answering.references import laid_out, reference_shapes
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -201,6 +201,7 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
     return True
 
 
+
 def open_activated(reader: "TurnReader", overlay: dict[str, dict[str, Any]], text: str, bag: Bag,
                    rule: str = "task-description", hints: dict[str, tuple[str, list[str]]] | None = None
                    ) -> list[Worksheet]:
@@ -312,7 +313,8 @@ def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[s
             if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) in ("code", "short") \
                     and f.name not in values and f.name not in inner.items and not f.predicate.strip() \
                     and _codes_fit(sub.name, f):
-                inner.items[f.name] = (literal(codes[0].value), codes[0].value, [codes[0].text])
+                value = laid_out(f, bag.text) or codes[0].value  # all of "WB5512 Q" for "like WB2291 K"
+                inner.items[f.name] = (literal(value), value, [codes[0].text])
                 break
     months = list(dict.fromkeys(m.group(0).capitalize() for m in _MONTH.finditer(bag.text)
                                 if m.group(0) != "may" and not m.group(0).isupper()))  # "may I ...": a verb
@@ -347,7 +349,9 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     for _value, said in ends.values():  # "from 14 Hill Rd to 88 Park Lane": no "park" for an option, no search
         bag = bag.without(content_stems(said))
         text = text.replace(said, " " * len(said))
-    found = match_worksheet(reader, bag, ws, {}, scope or [], None, hints=hints)
+    # the words of the option that opens it chose the task: "book a wash" opens Book Wash, not the Exterior Wash
+    opening = frozenset(s for _p, v in equalities(ws.predicate) if isinstance(v, str) for s in content_stems(v))
+    found = match_worksheet(reader, bag, ws, {}, scope or [], None, hints=hints, spent=opening)
     kwargs = {k: v[0] for k, v in found.items.items()}
     matched = [w for v in found.items.values() for w in v[2]]
     for name, (value, said) in ends.items():

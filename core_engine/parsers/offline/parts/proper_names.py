@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 
 _NAMED = re.compile(r"\b(?:it'?s\s+an?|its\s+an?|an?|my)\s+(?P<name>[A-ZÀ-ÖØ-Þ][\w'À-ÿ-]*(?:\s+(?:&\s+)?(?!I\b|I'[a-z])[A-ZÀ-ÖØ-Þ][\w'À-ÿ-]*)*)")
 _CALENDAR = {w.lower() for w in [*WEEKDAYS, *MONTHS]}
-_EXAMPLES = re.compile(r"\b(?:e\.g\.?|eg|for\s+example|such\s+as|like)\s+[A-ZÀ-ÖØ-Þ][\w'-]*")
-"""A description that gives names as its examples ("The make of the bike, e.g. Trek or Brompton")."""
+_EXAMPLES = re.compile(r"\b(?:e\.g\.?|eg|for\s+example|such\s+as|like)\s+[A-ZÀ-ÖØ-Þ][A-Za-zÀ-ÿ'-]*\b(?![\d-])")
+"""A description that gives names as its examples ("The make of the bike, e.g. Trek or Brompton"); not a code
+with digits ("The number plate, like KT19 WRX")."""
 
 
 def proper_name_in_opening(reader: "TurnReader", text: str) -> None:
@@ -40,12 +41,18 @@ def proper_name_in_opening(reader: "TurnReader", text: str) -> None:
     said, name = names[0].group(0), names[0].group("name")
     if any(name in _without_queries(line) for line in reader.lines):
         return  # already read as some value
-    slot = _constructor_slot(reader, lambda f: reader.view.kind_of(f) == "str" and shape(f) == "short"
-                             and bool(_EXAMPLES.search(f.description)))
+    from ..words.answers import is_make_field  # late: answers imports the slot helpers
+    wanted = lambda f: reader.view.kind_of(f) == "str" and shape(f) == "short" and (  # noqa: E731
+        bool(_EXAMPLES.search(f.description)) or is_make_field(f))  # "The make and model of the car" too
+    slot = _constructor_slot(reader, wanted) or _nested_slot(reader, wanted)
     if slot is None:
         return
     i, line, span, args, ws, f = slot
-    new = _with_value(line, span, args, f.name, name)
+    if isinstance(f, _Holder):
+        item = f"{f.name}={f.sub}({f.field}={literal(name)})"
+        new = line[:span[0]] + (f"{args}, {item}" if args.strip() else item) + line[span[1]:]
+    else:
+        new = _with_value(line, span, args, f.name, name)
     new = re.sub(r'answer\("((?:[^"\\]|\\.)*)"\)', lambda q: _query_without(q, said), new)
     spec_words = _spec_words(reader)  # "service for my bike" searches nothing once the make is out of it
     new = without_searches(new, lambda query: not [w for w in content_stems(query) if w not in spec_words])
@@ -67,6 +74,34 @@ def _constructor_slot(reader: "TurnReader", wanted: Any) -> tuple[int, str, tupl
             if len(fields) == 1:
                 return i, line, span, args, ws, fields[0]
     return None
+
+
+def _nested_slot(reader: "TurnReader", wanted: Any) -> tuple[int, str, tuple[int, int], str, Any, Field] | None:
+    """Like `_constructor_slot`, for a record nested in a constructed one and not constructed yet ("a wash for a
+    Toyota Yaris": the vehicle of the wash): the slot is the holder field, which takes `Sub(field=...)`."""
+    from ....spec.model import parse_type
+    for i, line in enumerate(reader.lines):
+        for ws in reader.spec.task_worksheets():
+            span = _args_span(line, ws.name)
+            if span is None:
+                continue
+            args = line[span[0]:span[1]]
+            given = set(re.findall(r"(\w+)=", args))
+            for holder in ws.fields:
+                sub = reader.spec.worksheet(parse_type(holder.type).worksheet or "") if holder.kind == "input" else None
+                if sub is None or sub.kind != "task" or holder.name in given or sub.name == ws.name:
+                    continue
+                fields = [f for f in sub.fields if f.kind == "input" and wanted(f)]
+                if len(fields) == 1:
+                    return i, line, span, args, sub, _Holder(holder.name, sub.name, fields[0].name)
+    return None
+
+
+class _Holder:
+    """A nested record's field reached through its holder: written `holder=Sub(field=value)`."""
+
+    def __init__(self, holder: str, sub: str, field: str) -> None:
+        self.name, self.sub, self.field = holder, sub, field
 
 
 def _with_value(line: str, span: tuple[int, int], args: str, name: str, value: Any) -> str:

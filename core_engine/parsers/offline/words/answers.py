@@ -254,6 +254,8 @@ class AnswerReader:
         if kind in ("code", "short") and find_dates(text, self.today) and not _ASKS_WHEN.search(
                 f"{f.name} {f.description}") and not _without_dates(text, self.today).strip(" ,.!?"):
             return None  # "September 12th, 1975" to a PIN or passcode question: a date is not its value
+        if kind in ("code", "short") and (laid_out := shaped_reference(f, text)):
+            return laid_out  # "reg is LR68 KXT" for "like KT19 WRX", "account number is BL-302211"
         if kind in ("code", "short") and reference_shapes(f):  # "account number is BL-302211" for "like BL-482913"
             span = code_value(text)
             described = shaped_reference(f, text) or (span.value if span and not off_shape(f, span.value) else None)
@@ -291,6 +293,8 @@ class AnswerReader:
         if asks_when and not when and not _TIMEISH.search(text) and not find_dates(text, self.today) \
                 and not find_times(text):
             return None  # "I took AP Calculus BC" to "when were they submitted?" says no time at all
+        if kind == "short" and is_make_field(f) and (made := make_value(text)):
+            return made  # "ford fiesta", "ok fine. it's a Nissan Qashqai", "BMW 3 series, black"
         if kind == "short" and (named := thing_name(f, text)):
             return named  # "Her name's Miso", "Thumper, he's 2" for the pet's name
         body = strip_fillers(text, [w for w in f.name.split("_")] + sorted(field_stems(f)))
@@ -425,3 +429,28 @@ def asks_when(f: Field) -> bool:
 def when_spans(text: str) -> list[Span]:
     """The parts of the text that say when ("in June", "mid-may", "last summer"), as typed."""
     return [Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _WHEN_SPAN.finditer(text)]
+
+
+_MAKE_WORDS = {"make", "model", "brand", "manufacturer", "marque"}
+_MAKE_LEAD = re.compile(r"^(?:(?:ok(?:ay)?|fine|so|well|um|uh|yeah|yes|sure|right|it'?s|its|it\s+is|that'?s|thats|"
+                        r"we\s+have|i\s+have|i'?ve\s+got|we'?ve\s+got|got|a|an|the|my|our|her|his|their)\b[\s,.]*)+",
+                        re.I)
+
+
+def is_make_field(f: Field) -> bool:
+    """A field that holds a make or model ("The make and model of the car"): a proper name of a product."""
+    said = set(re.findall(r"[a-z]+", f.description.lower())) - {"model"}  # "e.g. a laptop model": a kind of thing
+    return bool((set(f.name.lower().split("_")) | said) & _MAKE_WORDS)
+
+
+def make_value(text: str) -> str | None:
+    """A make or model as a proper name: the last sentence, before any comma, without its lead-in, each word in
+    lower case capitalised ("ford fiesta" -> "Ford Fiesta", "BMW 3 series, black" -> "BMW 3 Series")."""
+    said = [p for p in re.split(r"(?<=[.!?])\s+|\.{2,}\s*", text.strip()) if p.strip(" .!?")]
+    if not said:
+        return None
+    head = _MAKE_LEAD.sub("", said[-1].split(",")[0].strip(" .!?")).strip()
+    words = head.split()
+    if not 1 <= len(words) <= 4 or not any(re.search(r"[a-z]", w, re.I) for w in words):
+        return None
+    return " ".join(w.capitalize() if w.isalpha() and w.islower() else w for w in words)

@@ -181,6 +181,9 @@ def best_enum(f: Field, bag: Bag, minimum: int = 2) -> tuple[str, list[str]] | N
     for the runner-up only ("rent" in a value named "... Rental", in another value's description "a rental
     car" and its example "I'd like to rent a car"): the words decide nothing and the reading by meaning
     decides."""
+    quoted = _quoted_options(f, bag.text)
+    if len(quoted) == 1:  # "a proper clean inside and out": a phrase of its description, said word for word
+        return quoted[0]
     scores = enum_scores(f, bag)
     if scores and 0 < scores[0][0] < minimum:  # "small": a value whose whole description is said, alone
         whole = [s for s in scores if s[0] > 0 and _covered(f, s[1], s[2])]
@@ -196,6 +199,20 @@ def best_enum(f: Field, bag: Bag, minimum: int = 2) -> tuple[str, list[str]] | N
             set(_taught(f, scores[1][1], bag)) - set(_taught(f, scores[0][1], bag)):
         return None  # the runner-up says the same words, and its examples use one the winner's do not
     return scores[0][1], scores[0][2]
+
+
+def _quoted_options(f: Field, text: str) -> list[tuple[str, list[str]]]:
+    """The options one of whose description's phrases (three words or more, between commas or colons) the text
+    says word for word: "inside and out" of "inside and out: vacuum, windows, dashboard and a hand wash"."""
+    said = " " + " ".join(re.findall(r"[a-z0-9']+", text.lower())) + " "
+    out = []
+    for ev in f.enum_values:
+        for chunk in re.split(r"[,:;()]", (ev.description or "").lower()):
+            words = re.findall(r"[a-z0-9']+", chunk)
+            if len(words) >= 3 and f" {' '.join(words)} " in said:
+                out.append((ev.value, words))
+                break
+    return out
 
 
 def _taught(f: Field, value: str, bag: Bag) -> list[str]:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 _NEGATION = re.compile(
     r"\b(?P<neg>not|isn't|aren't|wasn't|never|(?:i\s+|we\s+)?(?:don't|do\s+not|didn't|did\s+not)\s+(?:want|need|like|"
     r"mean|feel\s+like)|rather\s+than|instead\s+of|other\s+than|except(?:\s+for)?|anything\s+but|"
+    r"(?:nicer|better|easier|quicker|faster|simpler|safer|handier|more\s+(?:personal|useful|convenient))\s+than|"
     r"nothing\s+(?:with|like))\s+"
     r"(?:(?:interested\s+in|in\s+the\s+mood\s+for|a\s+fan\s+of|into|about|for|to\s+(?:have|get|take|do)|"
     r"a|an|the|any|some|more)\s+)*"

@@ -34,10 +34,11 @@ _CANCEL_PHRASE = (r"(?:cancel(?:\s+(?:it|that|this|everything|the\s+whole\s+thin
                   r"i\s+(?:don'?t|do\s+not|no\s+longer)\s+(?:want|need)\s+to\s+"
                   r"(?!(?:share|say|tell|give|provide|answer|disclose|reveal|talk|go\s+into)\b)[a-z]+(?:\s+(?:it|this|that|one))?"
                   r"(?:\s+any\s?more|\s+after\s+all)?|scrap\s+(?:it|that|this)|call\s+it\s+off|drop\s+it|"
-                  r"i\s+changed\s+my\s+mind)")
+                  r"i\s+changed\s+my\s+mind)(?:\s+then)?")
 _ELSEWHERE = (r"(?:[\s,.!;]+(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s+to|i'?d\s+rather|i\s+(?:can|could|might))"
               r"\s+(?:just\s+)?(?:go|call|phone|ring|come\s+back|do\s+it|try|sort\s+it|handle\s+it|deal\s+with\s+it|"
-              r"visit|ask|check|email|write|pop\s+in|stop\s+by|fix|repair|figure|manage|look|sort|wait|think)\b[^?]{0,60})?")
+              r"visit|ask|check|email|write|pop\s+in|stop\s+by|fix|repair|figure|manage|look|sort|wait|think|leave\s+it|"
+              r"book\s+(?:it\s+)?later|try\s+again)\b[^?]{0,60})?")
 """A plan to do it another way or later after the cancel ("never mind, I'll go to the branch"): still a cancel."""
 _CANCEL = re.compile(_LEAD + _CANCEL_PHRASE + r"(?:[\s,.!;]+" + _CANCEL_PHRASE + r")*" + _ELSEWHERE +
                      r"(?:\s*,?\s*(?:please|thanks|thank\s+you))?[\s.!]*$", re.I)
@@ -431,8 +432,8 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
     ranked = rank_tasks(reader, text)
     if not ranked.decided(TASK_THRESHOLD, TASK_MARGIN) or \
             not _conflict(reader, _roots(reader), Entry("task", current.worksheet), ranked.best):  # type: ignore[arg-type]
-        ranked = _other_than(reader, text, current)  # the same task, or unclear: is another one clearly meant?
-        if ranked is None:
+        ranked = _other_than(reader, text, current) or _other_by_name(reader, text, current)
+        if ranked is None:  # the same task, or unclear: no other one is clearly meant
             return False
     reader.emit("switch-task", text, f"exitws({current.var})", reading=ranked.best.label, **ranked.trace())
     apply_reading(reader, ranked, text, "switch-task")
@@ -456,6 +457,30 @@ def _other_than(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked 
     ranked = index(reader).rank(whole, lambda e: e.kind in ("task", "enum") and _conflict(reader, roots, mine, e),
                                 same=lambda a, b: not _conflict(reader, roots, a, b))
     return ranked if ranked.decided(TASK_THRESHOLD, TASK_MARGIN) else None
+
+
+def _other_by_name(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked | None:
+    """ "can i just book a new one instead?": with a switch cue, the one other task option whose name shares a word
+    with the turn that the current task's option does not have ("book" of Book Donation while changing one)."""
+    start = reader.spec.start_worksheet()
+    if start is None:
+        return None
+    roots, mine = _roots(reader), Entry("task", current.worksheet)
+    bag = Bag.of(text)
+    found = []
+    for f in start.fields:
+        if f.kind != "input" or reader.view.kind_of(f) != "Enum":
+            continue
+        current_words = {s for ev in f.enum_values  # the words of the option the current task was opened by
+                         if not _conflict(reader, roots, mine, Entry("enum", start.name, f.name, ev.value))
+                         for s in content_stems(ev.value)}
+        for ev in f.enum_values:
+            entry = Entry("enum", start.name, f.name, ev.value)
+            if _conflict(reader, roots, mine, entry) and bag.hits(set(content_stems(ev.value)) - current_words):
+                found.append(entry)
+    if len(found) != 1:
+        return None
+    return Ranked(found[0], 1.0, found[0].value, None, 0.0)
 
 
 # ---------------------------------------------------------------- an enum answer by meaning

@@ -108,6 +108,8 @@ MONTHS = {"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june":
 WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _ISO_RE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_DASHED_DMY_RE = re.compile(r"(?<![\d-])(\d{1,2})-(\d{1,2})-(\d{4})(?![\d-])")
+"""A date written day-month-year with dashes ("09-12-1990"): ISO puts the year first, US dates use slashes."""
 _SLASH_RE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?(?![\d/])")
 _MONTH_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}|'\d{{2}})\b)?", re.I)
 _DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\b\.?"
@@ -191,8 +193,12 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
 
     for m in _ISO_RE.finditer(text):
         add(_make(int(m.group(1)), int(m.group(2)), int(m.group(3)), today), m)
-    for m in _SLASH_RE.finditer(text):
-        add(_make(_year(m.group(3), today), int(m.group(1)), int(m.group(2)), today, past), m)
+    for m in _SLASH_RE.finditer(text):  # US order; a first number over 12 can only be the day ("14/07/88")
+        first, second = int(m.group(1)), int(m.group(2))
+        month, day = (second, first) if first > 12 >= second else (first, second)
+        add(_make(_year(m.group(3), today), month, day, today, past), m)
+    for m in _DASHED_DMY_RE.finditer(text):  # "09-12-1990": day, month, year, the European way with dashes
+        add(_make(int(m.group(3)), int(m.group(2)), int(m.group(1)), today), m)
     for m in _MONTH_DAY_RE.finditer(text):
         add(_make(_year(m.group(3), today), MONTHS[m.group(1).lower()], int(m.group(2)), today, past), m)
     for m in _DAY_MONTH_RE.finditer(text):
@@ -256,7 +262,8 @@ _COUNTED_NOUNS = (r"(?:floors?|flr|fl|storey|stor(?:y|ies)|levels?|times?|attemp
 """After an ordinal, these make it the rank of a thing ("the 2nd floor", "my 3rd attempt"), not a day."""
 _IN_WEEKS_RE = re.compile(r"\bin\s+(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\b|"
                           r"\b(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\s+from\s+(?:now|today)\b", re.I)
-_ORDINAL_DAY_RE = re.compile(rf"\b(?:(?:on\s+)?({'|'.join(WEEKDAYS)})\s+)?(?:the\s+)(\d{{1,2}})(?:st|nd|rd|th)\b"
+_ORDINAL_DAY_RE = re.compile(rf"\b(?:(?:on\s+)?({'|'.join([*WEEKDAYS, *sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)])})"
+                             rf"\.?\s+(?:the\s+)?|the\s+)(\d{{1,2}})(?:st|nd|rd|th)\b"
                              rf"(?!\s+(?:of\s+)?(?:{_MONTH})\b)(?!\s+{POSITION_NOUNS})(?!\s+{_COUNTED_NOUNS})", re.I)
 
 
@@ -270,7 +277,8 @@ def _day_of_month(day: int, weekday: str | None, today: dt.date, past: bool) -> 
             d = None
         if d is not None and (d <= today if past else d >= today):
             # "saturday the 12th" when the coming 12th is a Friday: a slip, so no date rather than a guess
-            return d if weekday is None or d.weekday() == WEEKDAYS[weekday.lower()] else None
+            day_name = _WEEKDAY_ABBREVIATIONS.get(weekday.lower(), weekday.lower()) if weekday else None
+            return d if day_name is None or d.weekday() == WEEKDAYS[day_name] else None
         month += -1 if past else 1
         if month == 0:
             year, month = year - 1, 12
@@ -310,7 +318,8 @@ _OCLOCK_RE = re.compile(r"(?<![:.])\b(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + 
 
 
 def bare_hour(hour: int, part: str | None = None) -> str | None:
-    """An hour said without am/pm: 1-10 read as afternoon/evening, 11 as morning (a booking guess)."""
+    """An hour said without am/pm: 1-8 read as afternoon/evening, 9-11 as morning (a booking guess: "at 7" is a
+    dinner's 19:00, "drop off at 9" or "around 10" a morning; an evening at 9 or 10 is said "pm" or "tonight")."""
     if not 0 <= hour <= 23:
         return None
     part = (part or "").lower()
@@ -318,7 +327,7 @@ def bare_hour(hour: int, part: str | None = None) -> str | None:
         hour += 12
     elif hour <= 12 and part == "morning":
         hour = 0 if hour == 12 else hour
-    elif 1 <= hour <= 10:
+    elif 1 <= hour <= 8:
         hour += 12
     return f"{hour:02d}:00"
 
@@ -332,6 +341,8 @@ _HALF_RE = re.compile(r"\b(?:a\s+)?(half|quarter|\d{1,2}|" + "|".join(list(TENS)
                       r"(?:\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z]))?"
                       r"(?:\s+(?:in\s+the\s+)?(?:morning|afternoon|evening|tonight|night)\b)?", re.I)
 _PART_OF_DAY_RE = re.compile(r"\b(morning|afternoon|evening|tonight|night)\b", re.I)
+_FIRST_THING = re.compile(r"\b(?:first\s+thing|early\s+doors|before\s+work)\b", re.I)
+"""Said for the morning: "first thing, like 8.30?"."""
 _SPOKEN_MINUTES = r"(?:(?:twenty|thirty|forty|fifty)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|" \
                   r"fifteen|ten|oh[\s-](?:one|two|three|four|five|six|seven|eight|nine))"
 _SPOKEN_CLOCK_RE = re.compile(
@@ -349,13 +360,18 @@ def _spoken_minutes(raw: str) -> int:
     return sum(TENS.get(p, UNITS.get(p, 0)) for p in parts)
 
 
+_AFTER_A_DAY = re.compile(rf"(?:(?:\b(?:{_MONTH}|{'|'.join(WEEKDAYS)}|tomorrow|today)\.?|\d(?:st|nd|rd|th))[,\s]+|^\s*,\s*)$",
+                          re.I)
+"""The day just before a clock; or a day already read and blanked out of the turn (spaces, then the comma)."""
+
+
 def find_times(text: str) -> list[Span]:
     """Clock times as HH:MM: 2 pm, 19:30, noon, "at 7" (read as 19:00), 8 o'clock, half past nine.
 
     A part of the day said anywhere in the turn ("in the morning around 9") places a bare hour.
     """
     part_of_day = _PART_OF_DAY_RE.search(text)
-    day_part = part_of_day.group(1) if part_of_day else None
+    day_part = part_of_day.group(1) if part_of_day else "morning" if _FIRST_THING.search(text) else None
     found: list[Span] = []
     for m in _HALF_RE.finditer(text):
         raw = m.group(1).lower()
@@ -403,8 +419,9 @@ def find_times(text: str) -> list[Span]:
         found.append(Span(f"{int(m.group(1)):02d}:{m.group(2)}", m.start(), m.end(), m.group(0)))
     for m in _DOT12_RE.finditer(text):  # "tomorrow morning, 9.30", "at 7.45": a clock only with a time cue
         hour = int(m.group(1))
-        if day_part is None and not re.search(r"\b(?:at|around|about|by|from)\s+$", text[:m.start()], re.I):
-            continue
+        if day_part is None and not re.search(r"\b(?:at|around|about|by|from|like|say)\s+$", text[:m.start()], re.I) \
+                and not _AFTER_A_DAY.search(text[:m.start()]):
+            continue  # "26 sept, 12.30": a clock right after the day it is on
         value = bare_hour(hour, day_part)
         if value:
             found.append(Span(f"{value[:2]}:{m.group(2)}", m.start(), m.end(), m.group(0)))
@@ -474,10 +491,11 @@ YES_PHRASES = ("yes please", "yes", "yeah", "yea", "yep", "yup", "ya", "sure", "
                "all good", "everything is correct", "everything's correct", "everything is right",
                "that's all correct", "thats all correct", "that is all correct", "thats correct", "thats right",
                "all correct", "all looks good", "looks great", "looks fine", "everything looks good",
-               "everything looks right", "everything's right")
+               "everything looks right", "everything's right", "lovely", "brilliant", "cool", "awesome", "nice one")
 WEAK_YES = frozenset({"please", "i do", "i am", "i would", "it is", "right", "fine", "great", "perfect", "true",
                       "exactly", "indeed", "alright", "all right", "ok", "okay", "it's right", "it is right",
-                      "it's correct", "it is correct", "now it's right", "now it is right", "all good"})
+                      "it's correct", "it is correct", "now it's right", "now it is right", "all good", "lovely",
+                      "brilliant", "cool", "awesome", "nice one"})
 """Yes-words that also begin ordinary sentences ("please add ...", "I am a senior"): a yes only when they end
 the clause."""
 NO_PHRASES = ("no", "nope", "nah", "not really", "no thanks", "no thank you", "incorrect", "wrong",
