@@ -81,6 +81,14 @@ def desk(tmp_path_factory) -> Agent:
     return Agent.load(root)
 
 
+def _holding(desk: Agent, values: str):
+    """A session whose booking was opened with `values` (formal keyword arguments), nothing else said."""
+    session = desk.new_session(parser="offline", today=TODAY)
+    session.inject('main.task = "Book Removal"')
+    session.inject(f"book_removal = BookRemoval({values})")
+    return session
+
+
 def _booked(desk: Agent, **more: str):
     """A session whose booking holds everything up to the van; `more` adds fields (formal literals)."""
     session = desk.new_session(parser="offline", today=TODAY)
@@ -174,18 +182,14 @@ def test_the_words_left_of_an_opening_search_only_what_the_kb_has(desk):
 
 
 def test_a_kb_place_inside_the_address_asked_is_no_search(desk):
-    session = desk.new_session(parser="offline", today=TODAY)
-    session.inject('main.task = "Book Removal"')
-    session.inject('book_removal = BookRemoval(removal_date="2024-07-12")')
+    session = _holding(desk, 'removal_date="2024-07-12"')
     assert session.current.last_acts[-1]["field"] == "pickup_address"
     result = session.turn("18 elm st eastfield")
     assert statements(result) == ['book_removal.pickup_address = "18 elm st eastfield"'], statements(result)
 
 
 def test_an_address_answer_then_a_question_for_the_kb(desk):
-    session = desk.new_session(parser="offline", today=TODAY)
-    session.inject('main.task = "Book Removal"')
-    session.inject('book_removal = BookRemoval(removal_date="2024-07-12")')
+    session = _holding(desk, 'removal_date="2024-07-12"')
     result = session.turn("From 77 Canal Street, Kingsbridge. Before we go further, do you charge extra on weekends?")
     assert statements(result) == ['book_removal.pickup_address = "77 Canal Street, Kingsbridge"',
                                   'answer("Before we go further, do you charge extra on weekends?")']
@@ -195,9 +199,7 @@ def test_an_address_answer_then_a_question_for_the_kb(desk):
                                            ("ok, I can live with that. To 5 Lakeshore Drive in Lakeview.",
                                             "5 Lakeshore Drive, Lakeview")])
 def test_an_address_led_in_or_in_a_later_sentence(desk, answer, value):
-    session = desk.new_session(parser="offline", today=TODAY)
-    session.inject('main.task = "Book Removal"')
-    session.inject('book_removal = BookRemoval(pickup_address="1 A St", removal_date="2024-07-12")')
+    session = _holding(desk, 'pickup_address="1 A St", removal_date="2024-07-12"')
     assert session.current.last_acts[-1]["field"] == "delivery_address"
     assert statements(session.turn(answer)) == [f'book_removal.delivery_address = "{value}"']
 
@@ -211,26 +213,20 @@ def test_a_story_and_a_question_about_what_you_have_is_asked_first(desk):
 
 
 def test_a_name_to_the_address_question_is_the_name(desk):
-    session = desk.new_session(parser="offline", today=TODAY)
-    session.inject('main.task = "Book Removal"')
-    session.inject('book_removal = BookRemoval(pickup_address="1 A St", removal_date="2024-07-12")')
+    session = _holding(desk, 'pickup_address="1 A St", removal_date="2024-07-12"')
     assert session.current.last_acts[-1]["field"] == "delivery_address"
     assert statements(session.turn("Aiko Tanaka")) == ['book_removal.customer_name = "Aiko Tanaka"']
 
 
 def test_a_refusal_of_something_else_refuses_nothing_asked(desk):
-    session = desk.new_session(parser="offline", today=TODAY)
-    session.inject('main.task = "Book Removal"')
-    session.inject('book_removal = BookRemoval(pickup_address="1 A St", delivery_address="2 B St")')
+    session = _holding(desk, 'pickup_address="1 A St", delivery_address="2 B St"')
     assert session.current.last_acts[-1]["field"] == "size"
     result = session.turn("I'd rather not give my number tbh")
     assert not any("NA" in s for s in statements(result))
 
 
 def test_a_remark_after_a_question_answers_nothing(desk):
-    session = desk.new_session(parser="offline", today=TODAY)
-    session.inject('main.task = "Book Removal"')
-    session.inject('book_removal = BookRemoval(removal_date="2024-07-12")')
+    session = _holding(desk, 'removal_date="2024-07-12"')
     result = session.turn("do you charge extra on weekends? I hate surprises")
     assert not any(s.startswith("book_removal.pickup_address") for s in statements(result))
     result = session.turn("From 77 Canal Street, Kingsbridge. Do you charge extra on weekends? the 12th is a friday")
@@ -258,17 +254,13 @@ def test_a_sigh_before_the_yes(desk):
 
 
 def test_of_several_dates_the_one_that_would_suit(desk):
-    session = desk.new_session(parser="offline", today=TODAY)
-    session.inject('main.task = "Book Removal"')
-    session.inject('book_removal = BookRemoval(pickup_address="1 A St", delivery_address="2 B St", size="One Room")')
+    session = _holding(desk, 'pickup_address="1 A St", delivery_address="2 B St", size="One Room"')
     assert session.current.last_acts[-1]["field"] == "removal_date"
     result = session.turn("We get the keys on the 30th of this month, so Monday the 2nd of September would suit us")
     assert statements(result) == ['book_removal.removal_date = "2024-09-02"']
 
 
 def test_an_address_with_its_town_after_in(desk):
-    session = desk.new_session(parser="offline", today=TODAY)
-    session.inject('main.task = "Book Removal"')
-    session.inject('book_removal = BookRemoval(pickup_address="1 A St", removal_date="2024-07-12")')
+    session = _holding(desk, 'pickup_address="1 A St", removal_date="2024-07-12"')
     assert statements(session.turn("Flat 12, Willow Court, 7 Mill Street in Westhill.")) == [
         'book_removal.delivery_address = "Flat 12, Willow Court, 7 Mill Street, Westhill"']

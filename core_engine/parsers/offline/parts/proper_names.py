@@ -11,7 +11,7 @@ candidate names: nothing is added (a wrong value is worse than none).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ....spec.model import Field
 
@@ -60,19 +60,24 @@ def proper_name_in_opening(reader: "TurnReader", text: str) -> None:
              reason="a capitalised name for the field whose description gives names as examples")
 
 
-def _constructor_slot(reader: "TurnReader", wanted: Any) -> tuple[int, str, tuple[int, int], str, Any, Field] | None:
-    """(line index, line, argument span, arguments, worksheet, field) of the first record the turn's statements
-    construct whose worksheet has exactly one field `wanted` accepts that the constructor does not give yet."""
+def _constructed(reader: "TurnReader") -> Iterator[tuple[int, str, tuple[int, int], str, Any, set[str]]]:
+    """(line index, line, argument span, arguments, worksheet, names given) of each record the turn's
+    statements construct."""
     for i, line in enumerate(reader.lines):
         for ws in reader.spec.task_worksheets():
             span = _args_span(line, ws.name)
-            if span is None:
-                continue
-            args = line[span[0]:span[1]]
-            given = set(re.findall(r"(\w+)=", args))
-            fields = [f for f in ws.fields if f.kind == "input" and f.name not in given and wanted(f)]
-            if len(fields) == 1:
-                return i, line, span, args, ws, fields[0]
+            if span is not None:
+                args = line[span[0]:span[1]]
+                yield i, line, span, args, ws, set(re.findall(r"(\w+)=", args))
+
+
+def _constructor_slot(reader: "TurnReader", wanted: Any) -> tuple[int, str, tuple[int, int], str, Any, Field] | None:
+    """(line index, line, argument span, arguments, worksheet, field) of the first record the turn's statements
+    construct whose worksheet has exactly one field `wanted` accepts that the constructor does not give yet."""
+    for i, line, span, args, ws, given in _constructed(reader):
+        fields = [f for f in ws.fields if f.kind == "input" and f.name not in given and wanted(f)]
+        if len(fields) == 1:
+            return i, line, span, args, ws, fields[0]
     return None
 
 
@@ -80,20 +85,14 @@ def _nested_slot(reader: "TurnReader", wanted: Any) -> tuple[int, str, tuple[int
     """Like `_constructor_slot`, for a record nested in a constructed one and not constructed yet ("a wash for a
     Toyota Yaris": the vehicle of the wash): the slot is the holder field, which takes `Sub(field=...)`."""
     from ....spec.model import parse_type
-    for i, line in enumerate(reader.lines):
-        for ws in reader.spec.task_worksheets():
-            span = _args_span(line, ws.name)
-            if span is None:
+    for i, line, span, args, ws, given in _constructed(reader):
+        for holder in ws.fields:
+            sub = reader.spec.worksheet(parse_type(holder.type).worksheet or "") if holder.kind == "input" else None
+            if sub is None or sub.kind != "task" or holder.name in given or sub.name == ws.name:
                 continue
-            args = line[span[0]:span[1]]
-            given = set(re.findall(r"(\w+)=", args))
-            for holder in ws.fields:
-                sub = reader.spec.worksheet(parse_type(holder.type).worksheet or "") if holder.kind == "input" else None
-                if sub is None or sub.kind != "task" or holder.name in given or sub.name == ws.name:
-                    continue
-                fields = [f for f in sub.fields if f.kind == "input" and wanted(f)]
-                if len(fields) == 1:
-                    return i, line, span, args, sub, _Holder(holder.name, sub.name, fields[0].name)
+            fields = [f for f in sub.fields if f.kind == "input" and wanted(f)]
+            if len(fields) == 1:
+                return i, line, span, args, sub, _Holder(holder.name, sub.name, fields[0].name)
     return None
 
 
