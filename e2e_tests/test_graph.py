@@ -7,23 +7,26 @@ from conftest import ensure_project, frame_with, goto, wait_idle
 PROJECT = "e2e_graph"
 
 
-def graph_frame(page):
-    frame = frame_with(page, "nodes,")  # the status line the drawing writes once it is laid out
-    frame.wait_for_function("() => document.body.getAttribute('data-graph-ready') === '1'")
+def graph_frame(page, timeout_ms: float | None = None):
+    frame = frame_with(page, "nodes,", **({"timeout_ms": timeout_ms} if timeout_ms else {}))  # laid out
+    frame.wait_for_function("() => document.body.getAttribute('data-graph-ready') === '1'", timeout=timeout_ms)
     return frame
 
 
-def _node_ids_once(page, redrawn, timeout_s: float = 20) -> set[str]:
+def _node_ids_once(page, redrawn, timeout_s: float = 45) -> set[str]:
     """The drawing's node ids once `redrawn(ids)` holds: a filter replaces the drawing's frame, and on a loaded
-    machine the old frame can still be the one found right after the rerun (else the last ids seen)."""
+    machine the old frame can still be the one found right after the rerun, or go away while it is read (each
+    look waits at most 5 s for a frame, so a detached one is given up soon; else the last ids seen)."""
     deadline = time.monotonic() + timeout_s
+    seen: set[str] = set()
     while True:
         try:
-            ids = set(graph_frame(page).evaluate("() => window.genieNodes.getIds()"))
+            ids = set(graph_frame(page, timeout_ms=5_000).evaluate("() => window.genieNodes.getIds()"))
         except Exception:  # the old frame went away mid-read: look again
             ids = set()
+        seen = ids or seen
         if redrawn(ids) and ids or time.monotonic() > deadline:
-            return ids
+            return ids or seen
         page.wait_for_timeout(200)
 
 
