@@ -48,6 +48,7 @@ from .parts.colours import rest_of_answer
 from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
 from .answering.bool_mentions import bool_mentions, second_flag
+from .answering.then_asked import answer_then_question
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
                               typed_elsewhere)
@@ -593,25 +594,7 @@ class TurnReader:
 
     # ------------------------------------------------------------ questions and searches
     def _answer_and_question(self, text: str) -> bool:
-        """ "From 77 Canal Street, Downtown. Before we go further, do you charge extra on weekends?": the sentences
-        that are no question answer the text field asked, the questions are asked of the KB."""
-        e = self.expect
-        if e is None or e.act != "ask" or self.answered or self.view.kind_of(e.field) != "str":
-            return False
-        parts = sentences(text)
-        first = next((i for i, p in enumerate(parts) if is_question(p)), None)
-        if not first:  # no question, or the turn starts with one ("...? I hate cardboard": a remark, no answer)
-            return False
-        told = parts[:first]  # the sentences after the first question are remarks ("the 27th is a saturday")
-        asked = [p for p in parts[first:] if is_question(p) and not plea(p)]
-        if not asked or any(plea(p) for p in parts[first:] if is_question(p)):
-            return False
-        before = len(self.lines)
-        if not self._str_answer(" ".join(told)) or len(self.lines) == before:
-            self.answered = False
-            return False
-        self._question(" ".join(asked))
-        return True
+        return answer_then_question(self, text, self._str_answer, self._question)
 
     def _question(self, text: str) -> bool:
         asked = is_question(text)
