@@ -189,12 +189,13 @@ def run_test(agent: Agent, test: dict[str, Any], *, path: str | None = None,
     except Exception as exc:  # noqa: BLE001 - a test that cannot start is a failed test with a reason
         return TestResult(test.get("name", "?"), path, False, [], error=f"{type(exc).__name__}: {exc}")
     checks, outputs = [], []
+    if context == "gold":
+        from .metrics import statements_equal  # late: metrics imports this module
     for i, spec_turn in enumerate(test["turns"], start=1):
         if spec_turn.get("parser") == "formal" and opts["parser"] != "formal":
             result = session.inject(spec_turn["user"], strict=False)  # an injected or edited turn
             check = check_turn(i, spec_turn, result)
         elif context == "gold" and isinstance(spec_turn.get("statements"), list):
-            from .metrics import statements_equal  # late: metrics imports this module
             result = session.probe(spec_turn["user"])
             check = check_turn(i, spec_turn, result)
             got = (result.trace.get("parse") or {}).get("statements") or []
