@@ -37,4 +37,16 @@ def test_text_from_the_state_is_escaped():
     task = next(r for r in state["records"] if r.get("kind", "task") == "task" and r["values"] is not None)
     task["values"]["special_request_info"] = '<img src="http://x/p.png" onerror="alert(1)">'
     html, _ = state_body(agent.spec, state, None, turn=0)
-    assert "<img" not in html and "&lt;img src=&quot;http://x/p.png&quot;" in html
+    assert "<img" not in html
+    assert "&lt;img src=&quot;http://x/p.png&quot;" in html.replace("<wbr>", "")  # may wrap after a dot
+
+
+def test_long_names_may_wrap_after_underscores_and_dots():
+    """A long snake_case field name or dotted path wraps in its cell instead of pushing the table wider
+    than the inspector (the type column was cut at 1280 px)."""
+    from components.playground.state_html import STATE_CSS, table_html
+
+    html = table_html(["field", "value"], [{"field": "first_authentication_details", "value": "a.b_c <x>"}])
+    assert "<td>first_<wbr>authentication_<wbr>details</td>" in html
+    assert "<td>a.<wbr>b_<wbr>c &lt;x&gt;</td>" in html
+    assert "overflow-wrap: anywhere" in STATE_CSS

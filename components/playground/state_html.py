@@ -11,7 +11,8 @@ No Streamlit here: `state_html(...)` returns a string, tested without a browser.
 separate, unchanging style-only element (`STATE_CSS`), so a new turn's table does not replace
 the page's style sheet (which makes the browser restyle the whole page). Every
 text from the spec, the state, KB rows or the user is HTML-escaped; nothing in it is
-markup.
+markup. Cells wrap after an underscore or a dot, else anywhere, so a long field or worksheet name narrows its
+column instead of pushing the type column out of the inspector at 1280 px.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ STATE_CSS = """<style>
 .genie-state table { width: 100%; border-collapse: collapse; margin: 0 0 0.4rem 0; table-layout: auto; }
 .genie-state .scroll { overflow-x: auto; }
 .genie-state th, .genie-state td { border: 1px solid rgba(49, 51, 63, 0.1); padding: 0.25rem 0.5rem;
-  text-align: left; vertical-align: top; overflow-wrap: break-word; }
+  text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 .genie-state th { white-space: nowrap; }
 .genie-state th { font-weight: 400; color: rgba(49, 51, 63, 0.6); background: rgba(151, 166, 195, 0.08); }
 .genie-state tr.changed td { background: #fff3bf; font-weight: 600; }
@@ -50,6 +51,11 @@ def _e(value: Any) -> str:
     return escape("" if value is None else str(value), quote=True)
 
 
+def _breakable(value: Any) -> str:
+    """Escaped text that may wrap after an underscore or a dot (snake_case names, dotted paths)."""
+    return _e(value).replace("_", "_<wbr>").replace(".", ".<wbr>")
+
+
 def table_html(columns: list[str], rows: list[dict[str, Any]], *, mark: str | None = None,
                headers: dict[str, str] | None = None) -> str:
     """A plain table; a row whose `mark` column is non-empty is highlighted (class "changed")."""
@@ -57,7 +63,7 @@ def table_html(columns: list[str], rows: list[dict[str, Any]], *, mark: str | No
     body = []
     for row in rows:
         cls = ' class="changed"' if mark and row.get(mark) else ""
-        cells = "".join(f'<td class="mark">{_e(row.get(c))}</td>' if c == mark else f"<td>{_e(row.get(c))}</td>"
+        cells = "".join(f'<td class="mark">{_e(row.get(c))}</td>' if c == mark else f"<td>{_breakable(row.get(c))}</td>"
                         for c in columns)
         body.append(f"<tr{cls}>{cells}</tr>")
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
