@@ -131,6 +131,8 @@ def test_money_names_a_fee_column_before_a_word_of_another_description(club):
 def test_a_count_before_its_columns_word(club):
     rows, _ = ask(club, "2 seat boats")
     assert rows == expect(lambda r: r["seats"] == 2)
+    from core_engine.knowledge.numbers import counted  # "my 8 year old": a unit is a measure, not a count
+    assert counted("books for my 8 year old", [], {"year": ["year", "Year it was published"]}) == []
 
 
 def test_a_columns_word_written_as_two_searches_nothing(club):

@@ -139,7 +139,7 @@ def _adjective_column(word: str, base: str, columns: dict[str, list[str]], embed
 
 ANTONYMS = {a: b for x, y in (("light", "heavy"), ("short", "long"), ("small", "big"), ("near", "far"),
                               ("young", "old"), ("slow", "fast"), ("thin", "thick"), ("narrow", "wide"),
-                              ("shallow", "deep"), ("low", "high"), ("cheap", "expensive"), ("weak", "strong"))
+                              ("shallow", "deep"), ("low", "high"), ("weak", "strong"))
             for a, b in ((x, y), (y, x))}
 """Scale adjectives and their opposites (English, no KB's words): "lightest" means the weight column as "heaviest"
 does, though "light" alone is nearer the gears for the embedder than the weight."""
@@ -188,8 +188,8 @@ def counted(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str
     stem, not by meaning) is that count, an equality."""
     found = []
     for m in re.finditer(r"(?<![\w$.,:/-])(\d{1,3})[- ]([a-z]+)\b", text.lower()):
-        if any(s < m.end() and m.start() < e for s, e in taken) or m.group(2) in STOPWORDS:
-            continue
+        if any(s < m.end() and m.start() < e for s, e in taken) or m.group(2) in STOPWORDS or m.group(2) in UNITS:
+            continue  # "my 8 year old": a unit is a measure (comparisons convert it), not a count
         st = stem(m.group(2))
         named = [n for n, texts in columns.items()
                  if any(stem(p) == st for p in re.split(r"[^a-z0-9]+", texts[0].lower()) if p)]
