@@ -52,6 +52,20 @@ def _name_words(column: str) -> tuple[list[str], list[str]]:
     return (content, [s for s in stems if s in LINKING]) if content else (stems, [])
 
 
+def names_in_full(tokens: list[Token], info: TableInfo) -> list[set[int]]:
+    """The token spans that say all the content words of a yes/no column's name of two or more, adjacent and in
+    order ("child seat" for `child_seat`): the column's name, even where one of its words is also a value."""
+    spans = []
+    for col in info.columns:
+        content, _linking = _name_words(col.name) if col.type == "bool" else ([], [])
+        if len(content) < 2:
+            continue
+        for i in range(len(tokens) - len(content) + 1):
+            if all(stem(tokens[i + k].norm) == s for k, s in enumerate(content)):
+                spans.append(set(range(i, i + len(content))))
+    return spans
+
+
 def bool_conditions(question: str, tokens: list[Token], used: set[int], info: TableInfo,
                     descriptions: dict[str, str] | None = None) -> list[BoolCondition]:
     """One condition per bool column of the table that the question names; its tokens (and the column's
@@ -67,8 +81,8 @@ def bool_conditions(question: str, tokens: list[Token], used: set[int], info: Ta
         linking = linking + sorted(described - set(content))
         if not content:
             continue
-        hits = {s: [i for i, t in enumerate(tokens) if i not in used and _same_word(stem(t.norm), s)]
-                for s in content}
+        hits = {s: [i for i, t in enumerate(tokens) if i not in used and _same_word(stem(t.norm), s)
+                    and not _superlative_of(t.norm, s)] for s in content}
         if not all(hits.values()):
             hits = _partly_named(tokens, used, hits, described - set(content) - _other_names(info, col.name))
             if not hits:
@@ -177,6 +191,11 @@ def _by_meaning(word: str, tokens: list[Token], hits: dict[str, list[int]], used
     sims = [float(vectors[0] @ v) for v in vectors[1:]]
     best = max(range(len(near)), key=lambda k: sims[k])
     return [near[best]] if sims[best] >= DESCRIBED_MIN else []
+
+
+def _superlative_of(said: str, name: str) -> bool:
+    """"lightest" is no form of `lights_included`: a superlative orders by a measure (numbers.superlatives)."""
+    return said.endswith("est") and not name.endswith("est") and said != name
 
 
 def _same_word(said: str, name: str) -> bool:

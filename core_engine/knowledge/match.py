@@ -9,6 +9,8 @@ one value of a column has, then a near spelling, then the embedder.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +69,8 @@ class _Scan:
 
 
 def _negated(text: str, start: int) -> bool:
+    if re.search(r"\bnon[- ]?$", text[:start], re.I):  # "non electric", "non-fiction": the value is excluded
+        return True
     tail = " ".join(text[:start].lower().split()[-3:])
     return any(tail.endswith(n) or f" {n} " in f" {tail} " for n in NEGATIONS)
 

@@ -18,7 +18,7 @@ from typing import Any
 from .kb import TableInfo
 from .vocab import STOPWORDS, Token, is_identifier, stem
 
-__all__ = ["Comparison", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers",
+__all__ = ["Comparison", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers", "counted",
            "decades", "MEASURE_VERBS"]
 
 COLUMN_MIN = 0.4  # cosine between a unit word and a column text
@@ -32,7 +32,7 @@ _MORE = ("above", "over", "more than", "at least", "greater than", "higher than"
 _INCLUSIVE = ("at most", "no more than", "at least", "no less than", "up to", "max", "maximum", "minimum", "min",
               "within", "since", "until")
 RANGE_SCORE = 0.5  # a column chosen because only its values span the number (no word named it)
-_MONEY = "price cost in dollars"
+_MONEY = "price cost fee in dollars"
 _AFTER = re.compile(r"\s*(or|and)\s+(more|higher|above|over|better|up|newer|later|after|less|fewer|lower|below|under|"
                     r"cheaper|older|earlier|before)\b")
 _TAIL_LESS = ("less", "fewer", "lower", "below", "under", "cheaper", "older", "earlier", "before")
@@ -129,12 +129,26 @@ def _adjective_column(word: str, base: str, columns: dict[str, list[str]], embed
         return found
     by_base, by_word = _ranked(base, columns, embedder), _ranked(word, columns, embedder)
     if by_base[0][1] != by_word[0][1]:
-        return None
+        return _by_antonym(base, columns, embedder)
     ranking = max(by_base, by_word, key=lambda r: r[0][0])
     second = ranking[1][0] if len(ranking) > 1 else 0.0
     if ranking[0][0] >= ADJECTIVE_MIN and ranking[0][0] - second >= ADJECTIVE_MARGIN:
         return ranking[0][1], round(ranking[0][0], 3)
-    return None
+    return _by_antonym(base, columns, embedder)
+
+
+ANTONYMS = {a: b for x, y in (("light", "heavy"), ("short", "long"), ("small", "big"), ("near", "far"),
+                              ("young", "old"), ("slow", "fast"), ("thin", "thick"), ("narrow", "wide"),
+                              ("shallow", "deep"), ("low", "high"), ("weak", "strong"))
+            for a, b in ((x, y), (y, x))}
+"""Scale adjectives and their opposites (English, no KB's words): "lightest" means the weight column as "heaviest"
+does, though "light" alone is nearer the gears for the embedder than the weight."""
+
+
+def _by_antonym(base: str, columns: dict[str, list[str]], embedder: Any) -> tuple[str, float] | None:
+    """The column the adjective's opposite clearly names, as one word names a column (choose_column's bars)."""
+    other = ANTONYMS.get(base)
+    return choose_column([other], columns, embedder) if other else None
 
 
 def by_range(value: float, columns: dict[str, list[str]], ranges: dict[str, tuple[float, float]] | None,
@@ -166,6 +180,21 @@ def bare_numbers(text: str, taken: list[tuple[int, int]], columns: dict[str, lis
         chosen = by_range(value, columns, ranges)
         if chosen:
             found.append(Comparison(chosen[0], "=", value, m.group(0), chosen[1], m.start(), m.end()))
+    return found
+
+
+def counted(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str]]) -> list[Comparison]:
+    """`3 bedroom cottages`, `a 21-gear bike`: a small number right before a word its column's name says (by
+    stem, not by meaning) is that count, an equality."""
+    found = []
+    for m in re.finditer(r"(?<![\w$.,:/-])(\d{1,3})[- ]([a-z]+)\b", text.lower()):
+        if any(s < m.end() and m.start() < e for s, e in taken) or m.group(2) in STOPWORDS or m.group(2) in UNITS:
+            continue  # "my 8 year old": a unit is a measure (comparisons convert it), not a count
+        st = stem(m.group(2))
+        named = [n for n, texts in columns.items()
+                 if any(stem(p) == st for p in re.split(r"[^a-z0-9]+", texts[0].lower()) if p)]
+        if len(named) == 1:
+            found.append(Comparison(named[0], "=", int(m.group(1)), m.group(0), 1.0, m.start(), m.end()))
     return found
 
 

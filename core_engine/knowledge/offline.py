@@ -18,8 +18,9 @@ particular KB is built in.
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..session.agent import BACKEND_FACTORIES
@@ -27,10 +28,12 @@ from ..errors import KnowledgeError
 from .kb import SQLiteKB, TableInfo, quote_identifier
 from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words, split_compounds
 from .match import Match, is_content, lexical_matches, semantic_matches
-from .booleans import apply as apply_bools, bool_conditions, described_bools
+from .booleans import apply as apply_bools, bool_conditions, described_bools, names_in_full
 from .names import WORD_KIND
 from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nouns, value_suffixes
-from .numbers import MEASURE_VERBS, RANGE_SCORE, bare_numbers, column_texts, comparisons, decades, superlatives
+from .numbers import MEASURE_VERBS, RANGE_SCORE, bare_numbers, column_texts, comparisons, counted, decades, superlatives
+from .calendar import months, times_of_day, week_parts
+from .numbers import choose_column
 from .vocab import Token, stem, tokenize, vocabulary_for
 from ..spec.model import Spec
 from ..dialogue.state import KBRecord
@@ -145,7 +148,15 @@ class OfflineKnowledgeParser:
         matches, used = list(matches), set(used)
         query = Query(name, info.fts_table, limit=spec.settings.kb_max_rows)
         ranges = vocab.tables[name].ranges if name in vocab.tables else {}
-        _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges)  # "most recently serviced"
+        spans = _calendar(query, question, tokens, used, info, spec, embedder, rules, vocab.tables.get(name))
+        _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges, spans)  # "most recently serviced"
+        full = names_in_full(tokens, info)
+        inside = [m for m in matches if any(m.span() < span for span in full)]
+        if inside:  # "a child seat": the yes/no column `child_seat`, not the value "Child" of another column
+            matches = [m for m in matches if m not in inside]
+            used -= {i for m in inside for i in m.span()}
+            rules.append({"rule": "ignored", "words": [m.words for m in inside],
+                          "why": "inside the whole name of a yes/no column"})
         kb_ws = spec.worksheet(name)
         descriptions = {f.name: f.description for f in kb_ws.fields} if kb_ws is not None else None
         described = [b for b in described_bools(question, tokens, info, descriptions, used, embedder)
@@ -175,6 +186,8 @@ class OfflineKnowledgeParser:
             matches += extra
             for m in extra:
                 used |= m.span()
+        matches = _negation_of_a_yes_no(question, tokens, matches, yes_no)
+        used |= {m.first - 1 for m in matches if m.negated and m.first > 0 and tokens[m.first - 1].raw.lower() == "non"}
         if name in vocab.tables:
             matches = _yes_no_about_a_row(tokens, matches, vocab.tables[name].name_columns, query, rules)
         found[name] = (matches, used)
@@ -211,6 +224,12 @@ class OfflineKnowledgeParser:
             words = [tokens[i].raw.lower() for i in governing]
             rules.append({"rule": "ignored", "words": words, "why": "the verb of a word a condition took"})
             free_schema |= {f for w in words for f in (w, stem(w))}
+        split = [i for i in range(len(tokens) - 1) if not {i, i + 1} & used
+                 and tokens[i].raw.lower() + tokens[i + 1].raw.lower() in free_schema]
+        if split:  # "change over on a saturday": the column `changeover_day`'s word written in two
+            used |= {j for i in split for j in (i, i + 1)}
+            rules.append({"rule": "ignored", "words": [f"{tokens[i].raw} {tokens[i + 1].raw}".lower() for i in split],
+                          "why": "a column's name word written as two words"})
         _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, near, _agent_words(spec))
         return query, rules
 
@@ -242,6 +261,23 @@ def _name_words_in_text(kb: SQLiteKB, info: TableInfo, matches: list[Match], use
 
 
 _YES_NO = frozenset("is are was were does do did has have can could will would should may might".split())
+
+
+def _negation_of_a_yes_no(question: str, tokens: list[Token], matches: list[Match], yes_no: list[Any]
+                          ) -> list[Match]:
+    """"pets aren't allowed in snowdonia": the negation belongs to the yes/no column said between it and the
+    value, not to the value (the value keeps its own "not" when one stands between the column's words and it)."""
+    negated_bools = [max(tokens[i].end for i in b.tokens) for b in yes_no if not b.value and b.tokens]
+    out = []
+    for m in matches:
+        if m.negated and negated_bools:
+            tail = question[:m.start].lower()
+            last = max((mm.start() for mm in re.finditer(r"\b(?:not|no|isn't|aren't|don't|doesn't|without|except)\b",
+                                                         tail)), default=-1)
+            if last >= 0 and any(last < end <= m.start for end in negated_bools):
+                m = replace(m, negated=False)
+        out.append(m)
+    return out
 
 
 def _yes_no_about_a_row(tokens: list[Token], matches: list[Match], name_columns: set[str], query: Query,
@@ -410,19 +446,60 @@ def _choose_table(tokens: list[Token], tables: dict[str, TableInfo], spec: Spec,
     return best
 
 
+def _calendar(query: Query, question: str, tokens: list[Token], used: set[int], info: TableInfo, spec: Spec,
+              embedder: Any, rules: list[dict[str, Any]], table_vocab: Any) -> list[tuple[int, int]]:
+    """Months on a date column, times of day on a time column, "weekend" on a day-name column (calendar.py);
+    their tokens are used up, so the numbers in them are no comparison of another column."""
+    if table_vocab is None:
+        return []
+    found, spans = [], []
+    if table_vocab.date_ranges:
+        dates = {n: t for n, t in column_texts(info, spec, ("date",)).items() if n in table_vocab.date_ranges}
+        today = _today(spec)
+        found += months(question, dates, table_vocab.date_ranges, today,
+                        lambda words, cols: choose_column(words, cols, embedder))
+    if table_vocab.time_columns:
+        found += times_of_day(question, table_vocab.time_columns)
+    for c in found:
+        if any(i in used for i, t in enumerate(tokens) if t.start < c.end and c.start < t.end):
+            continue
+        spans.append((c.start, c.end))
+        query.conditions.append(c.sql)
+        rules.append({"rule": "compare", "words": c.words, "column": c.column, "op": c.op, "value": c.value,
+                      "score": 1.0, "why": "a month or a time of day"})
+        used.update(i for i, t in enumerate(tokens) if t.start < c.end and c.start < t.end)
+    if table_vocab.day_columns:
+        words = [(i, t.raw.lower()) for i, t in enumerate(tokens) if i not in used]
+        for i, column, values in week_parts(words, table_vocab.day_columns):
+            query.conditions.append(f"t.{quote_identifier(column)} IN ({', '.join(_literal(v) for v in values)})")
+            rules.append({"rule": "value", "words": tokens[i].raw.lower(), "column": column, "value": values,
+                          "negated": False, "match": "week part", "score": 1.0})
+            used.add(i)
+    return spans
+
+
+def _today(spec: Spec) -> _dt.date:
+    try:
+        return _dt.date.fromisoformat(spec.settings.today) if spec.settings.today else _dt.date.today()
+    except ValueError:
+        return _dt.date.today()
+
+
 def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], info: TableInfo, spec: Spec,
-             embedder: Any, rules: list[dict[str, Any]], ranges: dict[str, tuple[float, float]] | None = None
-             ) -> None:
+             embedder: Any, rules: list[dict[str, Any]], ranges: dict[str, tuple[float, float]] | None = None,
+             calendar: list[tuple[int, int]] = ()) -> None:
     """Comparisons and superlatives on the columns the words name; their tokens are used up."""
     def take(start: int, end: int) -> None:
         used.update(i for i, t in enumerate(tokens) if t.start < end and start < t.end)
 
     taken: list[tuple[int, int]] = [(t.start, t.end) for i, t in enumerate(tokens) if i in used]
     columns = column_texts(info, spec)
-    found = comparisons(question, tokens, columns, embedder, ranges)
+    found = [c for c in comparisons(question, tokens, columns, embedder, ranges)
+             if not any(c.start < e and s < c.end for s, e in calendar)]  # "after 7pm" is a time of day
     found += [d for d in decades(question, columns, ranges) if not any(d.start < c.end and c.start < d.end
                                                                        for c in found)]
     found += bare_numbers(question, taken + [(c.start, c.end) for c in found], columns, ranges)
+    found += counted(question, taken + [(c.start, c.end) for c in found], columns)
     for c in found:
         query.conditions.append(f"t.{quote_identifier(c.column)} {c.op} {c.value!r}")
         rules.append({"rule": "compare", "words": c.words, "column": c.column, "op": c.op, "value": c.value,

@@ -24,6 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from .calendar import DAY_NAMES, is_time_value
 from .kb import SQLiteKB, TableInfo, quote_identifier
 
 __all__ = ["KBVocabulary", "TableVocab", "ValueEntry", "Token", "tokenize", "fold", "vocabulary_for",
@@ -125,6 +126,9 @@ class TableVocab:
     semantic: list[ValueEntry] = field(default_factory=list)  # values of enum-like columns, embedded lazily
     compact: dict[str, list[ValueEntry]] = field(default_factory=dict)  # codes typed without their space
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)  # numeric column -> (min, max)
+    date_ranges: dict[str, tuple[str, str]] = field(default_factory=dict)  # date column -> (first, last)
+    time_columns: list[str] = field(default_factory=list)  # text columns whose values are all "HH:MM"
+    day_columns: dict[str, list[str]] = field(default_factory=dict)  # columns whose values are day names
     stems: dict[str, list[str]] | None = None  # rough stem -> words, built on first use (knowledge_match)
 
     def add(self, entry: ValueEntry) -> None:
@@ -216,7 +220,7 @@ def is_code(value: Any) -> bool:
 
 def _table_vocab(kb: SQLiteKB, info: TableInfo) -> TableVocab:
     vocab = TableVocab(info.name)
-    vocab.ranges = _ranges(kb, info)
+    vocab.ranges, vocab.date_ranges = _ranges(kb, info)
     for position, col in enumerate(info.columns):
         if col.free_text or col.type not in ("text", "list") or is_identifier(col.name):
             continue
@@ -224,6 +228,11 @@ def _table_vocab(kb: SQLiteKB, info: TableInfo) -> TableVocab:
         if len(distinct) > _MAX_DISTINCT or not distinct:
             continue
         texts = [v for v in distinct if isinstance(v, str)]
+        if col.type == "text" and texts and len(texts) == len(distinct):
+            if all(is_time_value(v) for v in texts):  # "19:30": compared as times of day (calendar.py)
+                vocab.time_columns.append(col.name)
+            elif all(v.lower() in DAY_NAMES for v in texts):
+                vocab.day_columns[col.name] = sorted(texts, key=lambda v: DAY_NAMES.index(v.lower()))
         mean_words = sum(len(v.split()) for v in texts) / max(1, len(texts))
         if mean_words > 8:
             continue  # sentences: free text, not vocabulary
@@ -242,18 +251,22 @@ def _table_vocab(kb: SQLiteKB, info: TableInfo) -> TableVocab:
     return vocab
 
 
-def _ranges(kb: SQLiteKB, info: TableInfo) -> dict[str, tuple[float, float]]:
+def _ranges(kb: SQLiteKB, info: TableInfo) -> tuple[dict[str, tuple[float, float]], dict[str, tuple[str, str]]]:
     """Each numeric column's smallest and largest value: a bare number ("in 2022") names the column
-    whose range holds it (knowledge_numbers.by_range)."""
+    whose range holds it (knowledge_numbers.by_range); and each date column's first and last date (a month
+    said without its year is the year the dates reach, calendar.months)."""
     numeric = [c.name for c in info.columns if c.type in ("int", "float") and not is_identifier(c.name)]
-    if not numeric or not info.row_count:
-        return {}
+    dates = [c.name for c in info.columns if c.type == "date" and not is_identifier(c.name)]
+    if not (numeric or dates) or not info.row_count:
+        return {}, {}
     t = quote_identifier(info.name)
-    parts = ", ".join(f"min({quote_identifier(c)}), max({quote_identifier(c)})" for c in numeric)
+    parts = ", ".join(f"min({quote_identifier(c)}), max({quote_identifier(c)})" for c in numeric + dates)
     row = list(kb.execute(f"SELECT {parts} FROM {t}", max_rows=1).rows[0].values())
-    out = {}
-    for i, name in enumerate(numeric):
+    out, spans = {}, {}
+    for i, name in enumerate(numeric + dates):
         low, high = row[2 * i], row[2 * i + 1]
-        if isinstance(low, (int, float)) and isinstance(high, (int, float)):
+        if name in dates and isinstance(low, str) and isinstance(high, str):
+            spans[name] = (low, high)
+        elif isinstance(low, (int, float)) and isinstance(high, (int, float)):
             out[name] = (float(low), float(high))
-    return out
+    return out, spans
