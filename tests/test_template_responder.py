@@ -20,3 +20,13 @@ def test_an_asked_field_is_phrased_to_the_user():
         "settings": {"start_worksheet": "Main"}})
     result = Agent(spec=spec).new_session(parser="formal").turn('main = Main()')
     assert result.response == "Could you tell me your email address?"
+
+
+def test_the_summary_keeps_the_case_of_a_description():
+    """'like WR-4821' in a description stays upper case in the summary (str.capitalize() lowered it)."""
+    spec = Spec.model_validate({"name": "t", "worksheets": [{"name": "Main", "fields": [
+        {"name": "reference", "type": "str", "description": "The booking reference, like WR-4821"},
+        {"name": "confirm", "type": "confirm", "description": "Confirm"}]}],
+        "settings": {"start_worksheet": "Main"}})
+    result = Agent(spec=spec).new_session(parser="formal").turn('main = Main(reference="WR-5530")')
+    assert "- The booking reference, like WR-4821: WR-5530" in result.response, result.response

@@ -91,11 +91,11 @@ class TemplateResponder:
             outputs = act.get("outputs")
             if outputs:  # the worksheet's output fields say what the user should hear
                 ws_name = getattr(state.get(act["var"]), "worksheet", "")
-                details = "\n".join(f"- {_label(_field(spec, ws_name, k), k).capitalize()}: {render_value(v)}"
+                details = "\n".join(f"- {_cap(_label(_field(spec, ws_name, k), k))}: {render_value(v)}"
                                     for k, v in outputs.items())
                 return f"{head}\n{details}"
             if isinstance(result, dict):
-                details = "\n".join(f"- {k.replace('_', ' ').capitalize()}: {render_value(v)}"
+                details = "\n".join(f"- {_cap(k.replace('_', ' '))}: {render_value(v)}"
                                     for k, v in result.items())
                 return f"{head}\n{details}"
             return f"{head} Result: {render_value(result)}"
@@ -124,10 +124,10 @@ def _summary_lines(record: TaskRecord, state: DialogueState, spec: Spec, indent:
         target = ref_target(value)
         child = state.get(target) if target else None
         if isinstance(child, TaskRecord):
-            out.append(f"{indent}- {_label(f, f.name).capitalize()}:")
+            out.append(f"{indent}- {_cap(_label(f, f.name))}:")
             out += _summary_lines(child, state, spec, indent + "  ")
         else:
-            out.append(f"{indent}- {_label(f, f.name).capitalize()}: {render_value(value)}")
+            out.append(f"{indent}- {_cap(_label(f, f.name))}: {render_value(value)}")
     return out
 
 
@@ -175,6 +175,11 @@ def render_value(value: Any) -> str:
 def _field(spec: Spec, worksheet: str, name: str) -> Field | None:
     ws = spec.worksheet(worksheet)
     return ws.field(name) if ws else None
+
+
+def _cap(text: str) -> str:
+    """The first letter upper case, the rest as written: str.capitalize() would print "like WR-4821" as "like wr-4821"."""
+    return text[:1].upper() + text[1:]
 
 
 def _label(f: Field | None, name: str) -> str:
