@@ -113,3 +113,18 @@ def test_a_question_of_only_column_words_is_about_the_row_in_focus(agent):
     said = statements(second)
     assert len(said) == 1 and "Town Glider" in said[0], said
     assert "Ridge Runner" not in second.response
+
+
+@pytest.mark.parametrize("question", ["can I take my dog on any of your bikes?", "do u do city bikes",
+                                      "hello, my son is only 9, which bikes can he ride?"])
+def test_a_question_about_what_the_business_has_is_answered_not_a_task(agent, question):
+    """Asked first, a yes/no or wh-question that names the KB's things but asks for nothing is a question for
+    the KB; it opens the task only when it says one of the task's texts nearly verbatim (session 9)."""
+    _, (first,) = talk(agent, question)
+    said = statements(first)
+    assert said and all(s.startswith("answer(") for s in said), said
+
+
+def test_a_request_phrased_as_a_question_still_opens_the_task(agent):
+    _, (first,) = talk(agent, "can I hire a city bike on sunday?")
+    assert 'main.task = "Hire a Bike"' in statements(first)

@@ -153,6 +153,7 @@ class TurnReader:
         self.answered = False
         self.introduced = False
         self.answers = AnswerReader(ctx.spec, self.view, ctx.today)
+        self.answers.note = self.note
         self.value_for = self.answers.value_for
         self.enum_value = self.answers.enum_value
         self.strong_value = self.answers.strong_value
@@ -371,6 +372,13 @@ class TurnReader:
             # about the user's own thing and may name a task outright (a developer's example, nearly verbatim)
             return _OWN_THING.search(text) is not None and not _HOW_TO.match(text) and \
                 semantic_task(self, text, threshold=WH_TASK_THRESHOLD, margin=WH_TASK_MARGIN)
+        if self.has_kb() and is_question(parts[-1]) and _ASKS_WHAT_THERE_IS.search(parts[-1]) \
+                and not _WANTS.search(text):
+            verbs = task_verbs(self.spec)
+            if not any(task_request(p) or asks_to(p, verbs) for p in parts):
+                # "can I bring my dog on any of your boats?", "do u do paddle boards": a question about what the
+                # business has is answered from the KB; it opens a task only when it says one nearly verbatim
+                return semantic_task(self, text, threshold=WH_TASK_THRESHOLD, margin=WH_TASK_MARGIN)
         return semantic_task(self, text)
 
     def _row_request(self, text: str) -> bool:
@@ -855,6 +863,12 @@ _WANTS = re.compile(r"\b(?:i'?d\s+like|i\s+would\s+like|we'?d\s+like|we\s+would\
                     r"i\s+need|we\s+need|(?:can|could|may)\s+(?:i|we)\s+(?:get|have|book|make|arrange|schedule)|"
                     r"please\s+(?:book|arrange|schedule)|book\s+(?:me|us)|sign\s+(?:me|us)\s+up)\b", re.I)
 """Words that ask for something to be done, which a story with a question beside it does not have."""
+_ASKS_WHAT_THERE_IS = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay|oh|um|quick\s+question)[,!\s]+)*(?:can|could|may)\s+(?:i|we)\b|"
+    r"\b(?:do|does)\s+(?:you|u|ya|your\s+\w+)\s+(?:do|have|offer|sell|take|allow|let)\b|"
+    r"(?:^|[,;]\s*)(?:which|what)\s+\w+", re.I)
+"""A question about what is possible or on offer ("can I bring my dog ...?", "do u do paddle boards", "..., which
+boats can he get on?"), not a request that the agent act ("can you sort it out?")."""
 _WHAT_YOU_HAVE = re.compile(r"^(?:\W*\w+[,\s]+){0,3}?(?:do|does)\s+(?:you|your\s+\w+)\s+(?:have|offer|do)\b|"
                             r"\b(?:are|is)\s+there\s+(?:any|a|an|some)\b|\bhave\s+you\s+got\b|^\W*(?:you|u)\s+have\b",
                             re.I)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from rapidfuzz import fuzz
 
@@ -116,6 +116,7 @@ class AnswerReader:
         self.view = view
         self.today = today
         self.matched = ""
+        self.note: Callable[..., None] = lambda rule, matched, **extra: None  # the turn's trace (set by the parser)
 
     def value_for(self, f: Field, text: str) -> Any:
         """The value of `text` for field `f`, or None when it does not hold one.
@@ -236,12 +237,27 @@ class AnswerReader:
         if strict:
             return None
         best = best_enum(f, Bag.of(text).without(spent), minimum=1)
-        if best:
+        if best and not self.one_word_doubt(f, best[0], best[1], text):
             return best[0]
+        if best:
+            return None
         scored = sorted(((fuzz.token_set_ratio(body.lower(), v.lower()), v) for v in f.enum_names), reverse=True)
         if scored and scored[0][0] >= 85 and (len(scored) == 1 or scored[1][0] < scored[0][0]):
             return scored[0][1]
         return None
+
+    def one_word_doubt(self, f: Field, value: str, matched: Sequence[str], text: str) -> bool:
+        """One word of an option's description chose it, and the whole answer means another option: not taken
+        (the trace says which), so the question is asked again rather than a wrong option stored."""
+        if len(set(matched)) != 1 or set(matched) & set(content_stems(value)) or negations(text):
+            return False  # a reading by meaning does not see "not": "I don't want a letter grade" means Letter
+        from .semantic_index import meaning_prefers_other  # late: most turns never need the model
+
+        other = meaning_prefers_other(self.view.index(), f, value, text)
+        if other is not None:
+            self.note("one-word-doubt", next(iter(matched)), **other,
+                      reason="one word of an option's description chose it; the answer means another option")
+        return other is not None
 
     def str_value(self, f: Field, text: str) -> str | None:
         kind = shape(f)
