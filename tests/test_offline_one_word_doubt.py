@@ -70,3 +70,9 @@ def test_twelve_noon_is_one_time_and_no_number(school):
     _s, results = talk(school, "I'd like to start lessons on the 9th at 12 noon")
     assert not any("weeks" in s for s in statements(results[-1])), statements(results[-1])
 
+
+
+def test_why_does_it_matter_is_a_question_about_the_question(school):
+    _s, results = talk(school, "I need to stop my daughter's lessons", "Amy Lee", "why does it matter why?")
+    assert statements(results[-1]) == [] and results[-1].acts[-1]["field"] == "reason"
+    assert "I need to know why the lessons stop before I can go on." in results[-1].response
