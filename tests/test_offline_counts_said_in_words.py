@@ -88,3 +88,8 @@ def test_no_thanks_with_a_reason_declines_an_optional_question(wall):
     _s, results = talk(wall, *TO_GROUP, "3", "none", "Sam Lee", "no thanks dont need a receipt")
     assert results[-2].acts[-1]["field"] == "email"
     assert statements(results[-1]) == ['book_session.email = "NA"']
+
+
+def test_adults_and_children_said_together_are_not_summed(wall):
+    _s, results = talk(wall, *TO_GROUP, "2 adults and one kid")
+    assert sorted(statements(results[-1])) == ["group.adults = 2", "group.children = 1"]

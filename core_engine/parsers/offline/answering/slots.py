@@ -194,7 +194,7 @@ def past_field(f: Field) -> bool:
     return bool(words & _PAST_WORDS)
 
 
-PEOPLE_WORDS = {"people", "guest", "person", "party", "size", "diner", "seat", "adult"}
+PEOPLE_WORDS = {"people", "guest", "person", "party", "size", "diner", "seat"}
 _PEOPLE_UNITS = {"ppl", "pax", "people", "persons", "adults", "guests", "heads"}
 """Words after a number that count people, for a field that counts them ("4 ppl")."""
 

@@ -192,6 +192,9 @@ class AnswerReader:
             if converted is not None:  # "a week" for a field of days
                 return converted
             counted = (people_sum(text) or head_count(text)) if field_stems(f) & PEOPLE_STEMS else None
+            if counted is None and "adult" in {stem(w) for w in f.name.lower().split("_")} and \
+                    not find_numbers(text):
+                counted = head_count(text)  # "me and my partner, no kids" to "how many adults?": 2 (no sums)
             if counted is not None:  # "me and three friends" for a party size
                 return counted
             said = (ordinal_number(f, text) or taught_number(f, text)) if kind == "int" else None
