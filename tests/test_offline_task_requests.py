@@ -128,3 +128,10 @@ def test_a_question_about_what_the_business_has_is_answered_not_a_task(agent, qu
 def test_a_request_phrased_as_a_question_still_opens_the_task(agent):
     _, (first,) = talk(agent, "can I hire a city bike on sunday?")
     assert 'main.task = "Hire a Bike"' in statements(first)
+
+
+def test_a_request_with_its_subject_said_before_opens_the_task(agent):
+    """ "me and the kids, and want a Town Glider saturday": the want has its subject before "and" (session 9)."""
+    _, (first,) = talk(agent, "me and the kids, and want a Town Glider saturday")
+    said = statements(first)
+    assert 'main.task = "Hire a Bike"' in said and not any(s.startswith("answer(") for s in said), said
