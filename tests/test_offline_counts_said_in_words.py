@@ -93,3 +93,11 @@ def test_no_thanks_with_a_reason_declines_an_optional_question(wall):
 def test_adults_and_children_said_together_are_not_summed(wall):
     _s, results = talk(wall, *TO_GROUP, "2 adults and one kid")
     assert sorted(statements(results[-1])) == ["group.adults = 2", "group.children = 1"]
+
+
+def test_a_number_said_with_another_noun_does_not_change_a_filled_count(wall):
+    """ "actually, the 5 metre wall please" names no new number of hours (before: hours = 5)."""
+    _s, results = talk(wall, *TO_GROUP, "actually, the 5 metre wall please")
+    assert "book_session.hours = 5" not in statements(results[-1])
+    _s, results = talk(wall, *TO_GROUP, "actually make it 3 hours")
+    assert statements(results[-1]) == ["book_session.hours = 3"]

@@ -135,3 +135,12 @@ def test_a_request_with_its_subject_said_before_opens_the_task(agent):
     _, (first,) = talk(agent, "me and the kids, and want a Town Glider saturday")
     said = statements(first)
     assert 'main.task = "Hire a Bike"' in said and not any(s.startswith("answer(") for s in said), said
+
+
+def test_switching_to_a_row_described_by_the_kbs_words_searches_for_it(agent):
+    """ "can we switch to a mountain bike instead" while the count is asked: the held row changes to a search for
+    the described one, not an answer to the question asked (session 9)."""
+    _, (_q, hired, switched) = talk(agent, "which bike has a basket?", "can you hire it for me?",
+                                    "can we switch to a mountain bike instead")
+    assert hired.acts[-1]["field"] == "bikes"
+    assert statements(switched) == ['hire_bike.bike = answer("a mountain bike")']
