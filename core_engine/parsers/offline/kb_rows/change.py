@@ -65,7 +65,8 @@ def row_change(reader: "TurnReader", text: str) -> bool:
     if e is not None and e.act == "ask" and (e.rec.var, e.field.name) == (rec.var, f.name):
         return False  # the row is what is asked: the answer rule reads it
     switched = _SWITCH_TO.search(text)
-    if switched and named_row(reader, text) is None and reader.vocabulary.found_in(switched.group("what"), reader.ctx.kb):
+    if switched and named_row(reader, text) is None and \
+            reader.vocabulary.found_in(switched.group("what"), reader.ctx.kb):
         # "can we switch to a 3 seater rowing boat instead": another row described by the KB's words, searched for
         reader.emit("row-change", switched.group("what"),
                     f"{rec.var}.{f.name} = answer({literal(switched.group('what').strip())})")

@@ -108,7 +108,8 @@ _DECLINING = re.compile(r"^\W*(?:(?:hmm+|hm|um+|uh+|well|ok|okay|oh|ah)[,.!\s]+)
                         re.I)
 """A turn that starts by declining ("no more of those", "nothing else", "not that one")."""
 
-_NONE = re.compile(r"^\W*(?:(?:um+|erm|oh|well|ok|okay|ah)[,.!\s]+)?(?P<none>none|zero|nil|nobody|no\s*one|not\s+any|no)"
+_NONE = re.compile(r"^\W*(?:(?:um+|erm|oh|well|ok|okay|ah)[,.!\s]+)?"
+                   r"(?P<none>none|zero|nil|nobody|no\s*one|not\s+any|no)"
                    r"(?:\s+(?P<noun>[a-z-]+))?(?:\s+(?:at\s+all|this\s+time|thanks|thank\s+you|please))?\W*$", re.I)
 _KIN = ({"kid", "child", "children"}, {"adult", "grown-up", "grownup"}, {"pet", "dog", "cat", "animal"})
 """Words that count the same kind of thing ("no kids" answers how many children)."""

@@ -1,10 +1,11 @@
 """The spec's own words with two letters swapped, or one missing or added ("cancle", "standrd", "provisonal").
 
-Why: users type fast, and a task or an option missed because of one slip costs the whole conversation. A word of
-the turn that is not itself a word of the spec, and is one slip (a swap of neighbours, a letter missing or added) from exactly one word of at least five letters of the spec's worksheet names, field names and option
-values, is read as that word. A word that is a spec word with one more letter at its end, or one fewer, is
-that word inflected ("change" beside "Plans Changed"), not a slip, and is left alone. Shorter words, words close to two spec words and changed letters ("stars" is not
-"start") are left alone.
+Why: users type fast, and a task or an option missed because of one slip costs the whole conversation. A word of the turn
+that is not itself a word of the spec, and is one slip (a swap of neighbours, a letter missing or added) from
+exactly one word of at least five letters of the spec's worksheet names, field names and option values, is read as
+that word. A word that is a spec word with one more letter at its end, or one fewer, is that word inflected
+("change" beside "Plans Changed"), not a slip, and is left alone. Shorter words, words close to two spec words and
+changed letters ("stars" is not "start") are left alone.
 """
 
 from __future__ import annotations
