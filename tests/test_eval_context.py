@@ -62,6 +62,23 @@ def test_a_turn_read_right_is_kept_with_the_question_the_parser_asked():
     assert result.passed
 
 
+def test_a_reading_equal_by_shape_but_leaving_another_state_is_not_kept():
+    """`answer("an orthodontist")` compares equal to `answer("Dr. Grace Garcia")` (queries by where they go),
+    but finds other rows: the turn after starts from the expected state (Dr. Garcia chosen), not the parser's."""
+    agent = Agent.load(ROOT / "tests" / "agents" / "dental_clinic")
+    test = {"name": "shape-equal", "parser": "formal", "turns": [
+        {"user": 'main.task = "Book Appointment"\nbook_appointment.dentist = answer("an orthodontist")',
+         "statements": ['main.task = "Book Appointment"', 'book_appointment.dentist = answer("Dr. Grace Garcia")'],
+         "values": {"book_appointment.dentist.id": "d01"}},
+        {"user": 'book_appointment.reason = "Checkup"', "statements": ['book_appointment.reason = "Checkup"'],
+         "values": {"book_appointment.dentist.id": "d01", "book_appointment.reason": "Checkup"}},
+    ]}
+    gold = run_test(agent, test, context="gold")
+    assert gold.turns[0].problems and not gold.turns[1].problems, [t.problems for t in gold.turns]
+    own = run_test(agent, test, context="own")
+    assert own.turns[1].problems  # played on its own reading, the dentist is still not chosen
+
+
 def test_the_session_keeps_a_probed_turn_only_when_asked():
     agent = Agent.load(ROOT / "sample_projects" / "bank_fraud")
     session = agent.new_session(parser="formal")

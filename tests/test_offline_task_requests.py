@@ -113,3 +113,34 @@ def test_a_question_of_only_column_words_is_about_the_row_in_focus(agent):
     said = statements(second)
     assert len(said) == 1 and "Town Glider" in said[0], said
     assert "Ridge Runner" not in second.response
+
+
+@pytest.mark.parametrize("question", ["can I take my dog on any of your bikes?", "do u do city bikes",
+                                      "hello, my son is only 9, which bikes can he ride?"])
+def test_a_question_about_what_the_business_has_is_answered_not_a_task(agent, question):
+    """Asked first, a yes/no or wh-question that names the KB's things but asks for nothing is a question for
+    the KB; it opens the task only when it says one of the task's texts nearly verbatim (session 9)."""
+    _, (first,) = talk(agent, question)
+    said = statements(first)
+    assert said and all(s.startswith("answer(") for s in said), said
+
+
+def test_a_request_phrased_as_a_question_still_opens_the_task(agent):
+    _, (first,) = talk(agent, "can I hire a city bike on sunday?")
+    assert 'main.task = "Hire a Bike"' in statements(first)
+
+
+def test_a_request_with_its_subject_said_before_opens_the_task(agent):
+    """ "me and the kids, and want a Town Glider saturday": the want has its subject before "and" (session 9)."""
+    _, (first,) = talk(agent, "me and the kids, and want a Town Glider saturday")
+    said = statements(first)
+    assert 'main.task = "Hire a Bike"' in said and not any(s.startswith("answer(") for s in said), said
+
+
+def test_switching_to_a_row_described_by_the_kbs_words_searches_for_it(agent):
+    """ "can we switch to a mountain bike instead" while the count is asked: the held row changes to a search for
+    the described one, not an answer to the question asked (session 9)."""
+    _, (_q, hired, switched) = talk(agent, "which bike has a basket?", "can you hire it for me?",
+                                    "can we switch to a mountain bike instead")
+    assert hired.acts[-1]["field"] == "bikes"
+    assert statements(switched) == ['hire_bike.bike = answer("a mountain bike")']

@@ -342,3 +342,22 @@ def test_spec_objects_build_from_models():
     ws = Worksheet(name="Main", fields=[Field(name="a")])
     spec = Spec(worksheets=[ws], apis=[Api(name="x")])
     assert spec.start_worksheet() is ws
+
+
+def test_a_nested_record_named_first_is_made_where_the_form_needs_it():
+    """`course.course_name = ...` before any course field exists: the course is made inside Main's empty
+    `courses_to_take` (its first Course field), not as a loose record. The loose record used to be asked
+    first and then a second, conditional course was asked before `more_courses_2` said there was one."""
+    from pathlib import Path
+
+    agent = Agent.load(Path(__file__).resolve().parents[1] / "sample_projects" / "course_enrollment")
+    session = agent.new_session(parser="formal")
+    turns = ['course.course_name = "Compilers"', 'course.grade_type = "Letter"', "course.course_num_units = 4",
+             'course_2.course_name = "CS 144"', 'course_2.grade_type = "Letter"', "course_2.course_num_units = 3"]
+    results = [session.turn(t) for t in turns]
+    asked = [(a["var"], a["field"]) for r in results for a in r.acts if a["act"] == "ask"]
+    assert asked[2] == ("course_2", "course_name")
+    assert asked[-1] == ("courses_to_take", "more_courses_2")
+    parents = {r["var"]: (r.get("parent"), r.get("parent_field")) for r in results[-1].state["records"]}
+    assert parents["course"] == ("courses_to_take", "course_0_details")
+    assert parents["courses_to_take"] == ("main", "courses_to_take")

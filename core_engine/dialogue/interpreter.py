@@ -140,6 +140,45 @@ def _nested_slot(rt: Runtime, worksheet: str) -> TaskRecord | None:
                 return child
             if target is None and rec.values.get(f.name) is None:
                 return rt.instantiate_child(rec, f, initiator="user")
+    return _deeper_slot(rt, worksheet)
+
+
+def _deeper_slot(rt: Runtime, worksheet: str, depth: int = 3) -> TaskRecord | None:
+    """`course.course_name = "Compilers"` on the first turn: no live record has a Course field yet, but Main's
+    empty `courses_to_take` holds a CoursesToTake whose first field is a Course. The records on the way are
+    made (as the policy would make them when asking), so the course is the one the form needs, not a loose
+    record beside it that the policy would ask about first and the API would never see."""
+
+    def path_to(ws_name: str, left: int) -> list[Field] | None:
+        ws = rt.spec.worksheet(ws_name)
+        if ws is None or left == 0:
+            return None
+        for f in ws.fields:
+            tref = parse_type(f.type)
+            if tref.is_list or tref.worksheet is None or f.predicate.strip():
+                continue  # only fields always there (a list item or a conditional course is not "the" one)
+            if tref.worksheet == worksheet:
+                return [f]
+            below = path_to(tref.worksheet, left - 1)
+            if below is not None:
+                return [f, *below]
+        return None
+
+    for rec in rt.state.tasks():
+        if rec.status != "active":
+            continue
+        for f in rt.worksheet_of(rec).fields:
+            tref = parse_type(f.type)
+            if tref.is_list or tref.worksheet is None or tref.worksheet == worksheet or f.predicate.strip() \
+                    or rec.values.get(f.name) is not None:
+                continue
+            below = path_to(tref.worksheet, depth)
+            if below is None:
+                continue
+            child = rt.instantiate_child(rec, f, initiator="user")
+            for g in below:
+                child = rt.instantiate_child(child, g, initiator="user")
+            return child
     return None
 
 

@@ -363,8 +363,10 @@ def closing(text: str) -> str | None:
     return m.group(0) if m else None
 
 
-_DECLINE = re.compile(r"^\W*(?:no|nope|nah|nothing|none)\b[\s,.!]*(?:(?:thanks|thank\s+you)\b[\s,.!]*(?:.*\b(?:not|"
-                      r"n't|no\s+need|nothing|none)\b.*)?|(?:.*\b(?:not|n't|no\s+need|nothing|none)\b.*)|"
+_NT = r"(?:dont|doesnt|didnt|wont|cant|isnt|arent|wasnt)"  # a negation typed without its apostrophe
+_DECLINE = re.compile(r"^\W*(?:no|nope|nah|nothing|none)\b[\s,.!]*(?:(?:thanks|thank\s+you)\b[\s,.!]*(?:.*(?:\b(?:not|"
+                      r"no\s+need|nothing|none|" + _NT + r")|n't)\b.*)?|"
+                      r"(?:.*(?:\b(?:not|no\s+need|nothing|none|" + _NT + r")|n't)\b.*)|"
                       r"(?:(?:else|really|at\s+all|for\s+now|that'?s\s+all)\b[\s,.!]*)*)$", re.I)
 """To an optional question: "no thanks", "no, it's not a gift", "nope, nothing to add", "nothing, thanks", "none"."""
 

@@ -47,6 +47,7 @@ from .parts.addresses import address_answer, address_beside, is_address_field, w
 from .parts.colours import rest_of_answer
 from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
+from .answering.counted import zero_counts
 from .answering.bool_mentions import bool_mentions, second_flag
 from .answering.then_asked import answer_then_question
 from .parts.described import described_parts
@@ -153,6 +154,7 @@ class TurnReader:
         self.answered = False
         self.introduced = False
         self.answers = AnswerReader(ctx.spec, self.view, ctx.today)
+        self.answers.note = self.note
         self.value_for = self.answers.value_for
         self.enum_value = self.answers.enum_value
         self.strong_value = self.answers.strong_value
@@ -371,6 +373,13 @@ class TurnReader:
             # about the user's own thing and may name a task outright (a developer's example, nearly verbatim)
             return _OWN_THING.search(text) is not None and not _HOW_TO.match(text) and \
                 semantic_task(self, text, threshold=WH_TASK_THRESHOLD, margin=WH_TASK_MARGIN)
+        if self.has_kb() and is_question(parts[-1]) and _ASKS_WHAT_THERE_IS.search(parts[-1]) \
+                and not _WANTS.search(text):
+            verbs = task_verbs(self.spec)
+            if not any(task_request(p) or asks_to(p, verbs) for p in parts):
+                # "can I bring my dog on any of your boats?", "do u do paddle boards": a question about what the
+                # business has is answered from the KB; it opens a task only when it says one nearly verbatim
+                return semantic_task(self, text, threshold=WH_TASK_THRESHOLD, margin=WH_TASK_MARGIN)
         return semantic_task(self, text)
 
     def _row_request(self, text: str) -> bool:
@@ -564,6 +573,8 @@ class TurnReader:
             return False
         self.assign("answer-to-ask", self.answers.matched, e.rec, e.field, value, type=e.field.type)
         self.answered = True
+        if kind == "int":
+            zero_counts(self, text, e.rec, e.field.name)  # "me and my partner, no kids": 0 children too
         matched = self.answers.matched
         extras = self._extras(text, e.rec, answered=matched)
         clause_options(self, text, e.rec, [matched, *(m.matched for m in extras)])  # "he's 11 and he's limping"
@@ -602,7 +613,7 @@ class TurnReader:
         if e is not None and e.act == "ask" and _WHY_ASKED.match(text):
             what = e.field.description.strip(" .") or e.field.name.replace("_", " ")
             self.note("no-match", text, reason="a question about the question asked: the agent says why, asks again",
-                      say=f"I need {what[:1].lower() + what[1:]} to go on.")
+                      say=f"I need {_needed(what)} before I can go on.")
             return True
         if asked and not [w for w in re.findall(r"[a-z']+", text.lower()) if w not in _BARE_QUERY]:
             self.note("no-match", text, reason="a question with no words to look up (\"eh?\"): the agent says "
@@ -841,6 +852,8 @@ class TurnReader:
 
 _WHY_ASKED = re.compile(r"^\W*(?:(?:ok(?:ay)?|hmm|um|sorry|but|and|so|wait)[,\s]+)*(?:why\s+(?:do|would|d)\s+you\s+"
                         r"(?:need|want)|what\s+do\s+you\s+need\s+(?:it|that|this|them)\s+for|what'?s\s+(?:it|that)\s+for|"
+                        r"(?:why|what)\s+does\s+(?:it|that|this)\s+matter|why\s+(?:do|would)\s+you\s+ask|"
+                        r"why\s+is\s+(?:it|that|this)\s+(?:needed|important|relevant)|"
                         r"do\s+you\s+(?:really\s+|actually\s+)?need|is\s+(?:it|that|this)\s+(?:really\s+)?(?:needed|"
                         r"necessary|required|mandatory)|do\s+i\s+(?:really\s+)?(?:have|need)\s+to)\b", re.I)
 """A question about the question just asked ("why do you need that?", "do you need the exact date?")."""
@@ -855,6 +868,12 @@ _WANTS = re.compile(r"\b(?:i'?d\s+like|i\s+would\s+like|we'?d\s+like|we\s+would\
                     r"i\s+need|we\s+need|(?:can|could|may)\s+(?:i|we)\s+(?:get|have|book|make|arrange|schedule)|"
                     r"please\s+(?:book|arrange|schedule)|book\s+(?:me|us)|sign\s+(?:me|us)\s+up)\b", re.I)
 """Words that ask for something to be done, which a story with a question beside it does not have."""
+_ASKS_WHAT_THERE_IS = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay|oh|um|quick\s+question)[,!\s]+)*(?:can|could|may)\s+(?:i|we)\b|"
+    r"\b(?:do|does)\s+(?:you|u|ya|your\s+\w+)\s+(?:do|have|offer|sell|take|allow|let)\b|"
+    r"(?:^|[,;]\s*)(?:which|what)\s+\w+", re.I)
+"""A question about what is possible or on offer ("can I bring my dog ...?", "do u do paddle boards", "..., which
+boats can he get on?"), not a request that the agent act ("can you sort it out?")."""
 _WHAT_YOU_HAVE = re.compile(r"^(?:\W*\w+[,\s]+){0,3}?(?:do|does)\s+(?:you|your\s+\w+)\s+(?:have|offer|do)\b|"
                             r"\b(?:are|is)\s+there\s+(?:any|a|an|some)\b|\bhave\s+you\s+got\b|^\W*(?:you|u)\s+have\b",
                             re.I)
@@ -911,6 +930,12 @@ _DAY_WORDS = re.compile(r"\b(?:a\.?\s?m|p\.?\s?m|morning|afternoon|evening|tonig
                         r"\d(?:am|pm)\b", re.I)
 
 
+def _needed(what: str) -> str:
+    """A field's description as the object of "I need ...": "the hull number", "to know why you are cancelling"."""
+    what = what[:1].lower() + what[1:]
+    return f"to know {what}" if re.match(r"(?:why|how|what|when|which|who|whether|where|if)\b", what) else what
+
+
 def _same_half_of_day(kind: str, old: Any, new: Any, text: str) -> Any:
     """ "push it to 8:30" after 8 pm: a new time said with no am/pm or part of the day stays in the half of
     the day of the time it replaces (20:30, not 08:30)."""
@@ -919,6 +944,8 @@ def _same_half_of_day(kind: str, old: Any, new: Any, text: str) -> Any:
     m_old, m_new = re.fullmatch(r"(\d\d):(\d\d)", old), re.fullmatch(r"(\d\d):(\d\d)", new)
     if m_old and m_new and int(m_old.group(1)) >= 13 and 1 <= int(m_new.group(1)) <= 11:
         return f"{int(m_new.group(1)) + 12:02d}:{m_new.group(2)}"
+    if m_old and m_new and int(m_old.group(1)) == 12 and 1 <= int(m_new.group(1)) <= 6:
+        return f"{int(m_new.group(1)) + 12:02d}:{m_new.group(2)}"  # "1:30 not 12:30": after noon, not at night
     return new
 
 

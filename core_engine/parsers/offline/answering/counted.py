@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ....spec.model import Worksheet
 from .slots import shape
 from ..opening.tasks import literal
+from ..words.answers import said_none
 from ..words.match import field_stems, stem
 
 if TYPE_CHECKING:
@@ -42,3 +43,16 @@ def counted_thing(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[s
 def _about_place_or_contact(f) -> bool:
     words = set(f.name.lower().split("_")) | set(re.findall(r"[a-z]+", f.description.lower()))
     return bool(words & {"address", "street", "phone", "mobile", "email", "where", "when", "colour", "color"})
+
+
+_NO_CLAUSE = re.compile(r"\b(?:no|zero|without(?:\s+any)?)\s+[a-z-]+", re.I)
+
+
+def zero_counts(reader: "TurnReader", text: str, rec: object, asked_name: str) -> None:
+    """ "me and my partner, no kids" to "how many adults?": 2 adults, and 0 children for the record's unfilled
+    count of children (the words after "no" name that field or its kind, as `said_none` reads them)."""
+    for m in _NO_CLAUSE.finditer(text):
+        for f in reader.view.input_fields(rec):  # type: ignore[arg-type]
+            if f.name != asked_name and reader.view.kind_of(f) == "int" and reader.view.unfilled(rec, f) \
+                    and said_none(f, m.group(0)):
+                reader.assign("extra-value", m.group(0), rec, f, 0, how="no ... (zero)")  # type: ignore[arg-type]

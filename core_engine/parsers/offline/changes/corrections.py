@@ -282,6 +282,12 @@ def _new_value(reader: "TurnReader", f: Field, new_text: str, current: Any, old_
     kind = reader.view.kind_of(f)
     if kind != "str":
         return reader.value_for(f, new_text)
+    if isinstance(current, str) and old_text is not None and len(new_text.split()) > 1 and \
+            re.fullmatch(r"[\w-]+", old_text.strip()) and any(c.isdigit() for c in old_text):
+        same = [w for w in re.findall(r"[\w-]+", new_text) if _shape(w) == _shape(old_text.strip())]
+        if len(same) != 1:
+            return None  # "the account number ends 9867": only the word shaped like the old one is the new value
+        new_text = same[0]
     if isinstance(current, str) and old_text is not None:
         head = current[: len(current) - len(old_text.strip())] if _norm(current).endswith(_norm(old_text)) else ""
         if head and _norm(current) != _norm(old_text) and not _norm(new_text).startswith(_norm(head)):

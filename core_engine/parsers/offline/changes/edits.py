@@ -93,6 +93,9 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
     for m in mentions:
         if m.rec.values.get(m.field.name) == m.value or (said and _plain_words(m.matched) in said):
             continue
+        if m.span is not None and m.how.startswith("number") and \
+                _counts_else(text, m.span.start, m.span.end, m.field):
+            continue  # "switch to a 3 seater rowing boat": 3 seats, not 3 hours
         reader.assign("change-of-mind", f"{marker or ''} {m.matched}".strip(), m.rec, m.field, m.value)
         found = True
     return found or bool(marker and _only_number(reader, text, marker))
@@ -108,6 +111,20 @@ def _marked_clause(text: str, marker: str) -> str | None:
     return text[cut + 1:].strip() if cut > 0 else None
 
 
+_AFTER_ANY_NUMBER = frozenset({"instead", "please", "then", "thanks", "now", "and", "or", "not", "rather", "if", "so",
+                               "but", "for", "of", "total", "altogether", "in", "at", "on", "is", "would", "will"})
+"""Words that may follow the new number whatever the field counts ("make it 5 instead", "6 please")."""
+
+
+def _counts_else(text: str, start: int, end: int, f: Field) -> bool:
+    """The number at `start`-`end` describes a thing ("a 3 seater", "the 5 metre wall"): an article before it and
+    a noun after it that is not the field's. "make it six packs" (no article) still counts the field."""
+    after = re.match(r"[\s-]*([a-z]+)", text[end:].lower())
+    before = re.search(r"\b(?:a|an|the)\s+$", text[:start].lower())
+    return bool(after and before) and after.group(1) not in _AFTER_ANY_NUMBER \
+        and stem(after.group(1)) not in field_stems(f) and not re.match(r"(?:am|pm|h|hrs?|mins?)$", after.group(1))
+
+
 def _only_number(reader: "TurnReader", text: str, marker: str) -> bool:
     """ "actually make it six packs": one number, no field named, and one number field already filled in the
     record being worked on: that number changes."""
@@ -120,6 +137,8 @@ def _only_number(reader: "TurnReader", text: str, marker: str) -> bool:
               and not reader.view.unfilled(rec, f)]
     if len(filled) != 1 or rec.values.get(filled[0].name) == numbers[0].value:
         return False
+    if _counts_else(text, numbers[0].start, numbers[0].end, filled[0]):
+        return False  # "switch to a 3 seater rowing boat": the number says what it counts, and not this field
     value = numbers[0].value
     if reader.view.kind_of(filled[0]) == "int" and float(value).is_integer():
         value = int(value)

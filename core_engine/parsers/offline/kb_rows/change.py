@@ -25,6 +25,9 @@ _CHANGE_WORDS = {"instead", "switch", "swap", "change", "rather", "actually", "p
                  "take", "go", "with", "let", "lets", "let's", "i'll", "ill", "want", "ok", "okay", "oh"}
 
 
+_SWITCH_TO = re.compile(r"\b(?:switch|swap|change|move)\s+(?:it\s+|that\s+)?(?:over\s+)?(?:to|for)\s+"
+                        r"(?P<what>[^,.;!?]+?)\s*(?:\binstead\b|[,.;!?]|$)", re.I)
+"""A change to another thing described ("switch to a 3 seater rowing boat instead"): the words after "to"."""
 _CALENDAR_WORDS = frozenset([*WEEKDAYS, *MONTHS, "today", "tomorrow", "tonight", "weekend", "noon", "midnight",
                              "morning", "afternoon", "evening", "night"])
 """Words of a date or time: said alone, they are the date or time, not a word of a row's name."""
@@ -61,6 +64,13 @@ def row_change(reader: "TurnReader", text: str) -> bool:
     e = reader.expect
     if e is not None and e.act == "ask" and (e.rec.var, e.field.name) == (rec.var, f.name):
         return False  # the row is what is asked: the answer rule reads it
+    switched = _SWITCH_TO.search(text)
+    if switched and named_row(reader, text) is None and \
+            reader.vocabulary.found_in(switched.group("what"), reader.ctx.kb):
+        # "can we switch to a 3 seater rowing boat instead": another row described by the KB's words, searched for
+        reader.emit("row-change", switched.group("what"),
+                    f"{rec.var}.{f.name} = answer({literal(switched.group('what').strip())})")
+        return True
     if e is not None and e.act == "ask" and reader.value_for(e.field, text) is not None:
         return False  # "Sunday" answers the question asked
     name = named_row(reader, text)

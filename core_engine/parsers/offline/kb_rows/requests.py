@@ -27,7 +27,9 @@ _ASKS_FOR = re.compile(
     r"(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:get|grab)\s+(?:me|us)\b|"
     r"put\s+(?:[\w'.-]+\s+){1,6}?on\s+hold|"
     r"(?:i|we)\s*(?:'d|would)\s+like|(?:i|we)\s+(?:want|need)|"
-    # the subject left out, as people type: "Need a van for Monday", "looking to book ...", "looking for a room"
+    r"(?:\band|,)\s+(?:want|need|would\s+like)\s+(?:a|an|the|to)\b|"
+    # the subject left out, as people type: "Need a van for Monday", "looking to book ...", "looking for a room",
+    # "we're 3 and want a canoe on sunday"
     r"^\W*(?:(?:hi|hello|hey)\W+)*(?:need|want|looking\s+(?:for|to))|(?:i'?m|we'?re)\s+looking\s+(?:for|to))\b",
     re.I)
 _NOT_ASKING = re.compile(r"\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:want\s+to\s+)?(?:book|order|buy)\b", re.I)

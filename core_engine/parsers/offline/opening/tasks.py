@@ -182,6 +182,10 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
                 found = match_worksheet(reader, bag, ws, dict(root.values), [], root, start, spent=spent,
                                         hints={**hints, **deeper})
         said = {w for _v, _p, ws_ in found.items.values() for w in ws_ if isinstance(w, str)}
+        if start is not None and start.name in found.items and len(found.items[start.name][2]) == 1:
+            value = found.items[start.name][1]  # the asked option, chosen by one word: the meaning may say otherwise
+            if reader.answers.one_word_doubt(start, value, found.items[start.name][2], text):
+                return False
         if found.items and len(said) == 1 and rec is None:
             from ..words.semantic import lexical_overruled  # late: the semantic rules import this module
             overruled = lexical_overruled(reader, text, found.plain())

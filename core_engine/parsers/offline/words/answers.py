@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from rapidfuzz import fuzz
 
@@ -108,6 +108,62 @@ _DECLINING = re.compile(r"^\W*(?:(?:hmm+|hm|um+|uh+|well|ok|okay|oh|ah)[,.!\s]+)
                         re.I)
 """A turn that starts by declining ("no more of those", "nothing else", "not that one")."""
 
+_NONE = re.compile(r"^\W*(?:(?:um+|erm|oh|well|ok|okay|ah)[,.!\s]+)?"
+                   r"(?P<none>none|zero|nil|nobody|no\s*one|not\s+any|no)"
+                   r"(?:\s+(?P<noun>[a-z-]+))?(?:\s+(?:at\s+all|this\s+time|thanks|thank\s+you|please))?\W*$", re.I)
+_KIN = ({"kid", "child", "children"}, {"adult", "grown-up", "grownup"}, {"pet", "dog", "cat", "animal"})
+"""Words that count the same kind of thing ("no kids" answers how many children)."""
+
+
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90}
+_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_TEENS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+          "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_SPOKEN_YEAR = re.compile(
+    r"\b(?P<century>nineteen|twenty)[\s-]+(?:(?P<oh>oh|o)[\s-]+(?P<ounit>one|two|three|four|five|six|seven|eight|nine)|"
+    r"(?P<teen>ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)|"
+    r"(?P<tens>twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-]+(?P<unit>one|two|three|four|five|six|"
+    r"seven|eight|nine))?)\b|\btwo\s+thousand(?:\s+and)?(?:[\s-]+(?P<small>one|two|three|four|five|six|seven|eight|"
+    r"nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))?\b", re.I)
+
+
+def spoken_year(text: str) -> str | None:
+    """The text with a year said in words written in digits ("the fourth of february nineteen fifty two" ->
+    "... 1952", "two thousand and five" -> "2005"), or None when it says none."""
+    def digits(m: re.Match[str]) -> str:
+        if m.group("century") is None:
+            small = (m.group("small") or "").lower()
+            return str(2000 + (_UNITS.get(small) or _TEENS.get(small) or 0))
+        base = 1900 if m.group("century").lower() == "nineteen" else 2000
+        if m.group("oh"):
+            return str(base + _UNITS[m.group("ounit").lower()])
+        if m.group("teen"):
+            return str(base + _TEENS[m.group("teen").lower()])
+        return str(base + _TENS[m.group("tens").lower()] + _UNITS.get((m.group("unit") or "").lower(), 0))
+
+    said = _SPOKEN_YEAR.sub(digits, text)
+    return said if said != text else None
+
+
+def said_none(f: Field, text: str) -> bool:
+    """ "none", "zero", "no kids" to a count question ("How many children ...", a plural field name): zero.
+    A noun after "no" must be the field's own ("no children") or its kind ("no kids"); "no idea" is not zero."""
+    m = _NONE.match(text.strip())
+    if m is None:
+        return False
+    desc = f.description.strip().lower()
+    counts = desc.startswith("how many") or desc.startswith("number of") or f.name.lower().endswith("s")
+    if not counts:
+        return False
+    noun = m.group("noun")
+    if noun is None:
+        return m.group("none").lower() != "no" or desc.startswith("how many")
+    own = {stem(w) for w in f.name.lower().split("_")} | {stem(w) for w in re.findall(r"[a-z]+", desc)}
+    said = stem(noun.lower())
+    return said in own or any(said in kin and own & kin for kin in _KIN)
+
+
 class AnswerReader:
     """Values of fields read from text; knows the spec and today, not the turn."""
 
@@ -116,6 +172,7 @@ class AnswerReader:
         self.view = view
         self.today = today
         self.matched = ""
+        self.note: Callable[..., None] = lambda rule, matched, **extra: None  # the turn's trace (set by the parser)
 
     def value_for(self, f: Field, text: str) -> Any:
         """The value of `text` for field `f`, or None when it does not hold one.
@@ -136,6 +193,9 @@ class AnswerReader:
             if converted is not None:  # "a week" for a field of days
                 return converted
             counted = (people_sum(text) or head_count(text)) if field_stems(f) & PEOPLE_STEMS else None
+            if counted is None and "adult" in {stem(w) for w in f.name.lower().split("_")} and \
+                    not find_numbers(text):
+                counted = head_count(text)  # "me and my partner, no kids" to "how many adults?": 2 (no sums)
             if counted is not None:  # "me and three friends" for a party size
                 return counted
             said = (ordinal_number(f, text) or taught_number(f, text)) if kind == "int" else None
@@ -146,6 +206,8 @@ class AnswerReader:
                          find_dates(text, self.today) + find_times(text) + find_codes(text))
             if not spans and (single := _JUST_THE_ONE.match(text)):  # "just the one" to "how many packs?"
                 spans = [Span(1, single.start("one"), single.end("one"), "one")]
+            if not spans and kind == "int" and said_none(f, text):
+                return 0  # "none", "no kids" to "how many children are coming?"
             totals = [s for s in spans if _TOTAL_AFTER.match(text[s.end:])]  # "so 5 total": that one is the value
             spans = totals or spans
             if not spans:
@@ -159,6 +221,8 @@ class AnswerReader:
             return int(span.value) if kind == "int" and float(span.value).is_integer() else span.value
         if kind in ("date", "time", "datetime"):
             dates, times = find_dates(text, self.today, past=past_field(f)), find_times(text)
+            if kind == "date" and (said := spoken_year(text)) is not None:
+                dates = find_dates(said, self.today, past=past_field(f)) or dates  # "nineteen fifty two"
             if not dates and kind != "time":
                 dates = [d for d in [parse_date(text, self.today, past=past_field(f))] if d is not None]
             if kind == "time" and not times:
@@ -236,12 +300,27 @@ class AnswerReader:
         if strict:
             return None
         best = best_enum(f, Bag.of(text).without(spent), minimum=1)
-        if best:
+        if best and not self.one_word_doubt(f, best[0], best[1], text):
             return best[0]
+        if best:
+            return None
         scored = sorted(((fuzz.token_set_ratio(body.lower(), v.lower()), v) for v in f.enum_names), reverse=True)
         if scored and scored[0][0] >= 85 and (len(scored) == 1 or scored[1][0] < scored[0][0]):
             return scored[0][1]
         return None
+
+    def one_word_doubt(self, f: Field, value: str, matched: Sequence[str], text: str) -> bool:
+        """One word of an option's description chose it, and the whole answer means another option: not taken
+        (the trace says which), so the question is asked again rather than a wrong option stored."""
+        if len(set(matched)) != 1 or set(matched) & set(content_stems(value)) or negations(text):
+            return False  # a reading by meaning does not see "not": "I don't want a letter grade" means Letter
+        from .semantic_index import meaning_prefers_other  # late: most turns never need the model
+
+        other = meaning_prefers_other(self.view.index(), f, value, text)
+        if other is not None:
+            self.note("one-word-doubt", next(iter(matched)), **other,
+                      reason="one word of an option's description chose it; the answer means another option")
+        return other is not None
 
     def str_value(self, f: Field, text: str) -> str | None:
         kind = shape(f)
@@ -278,6 +357,7 @@ class AnswerReader:
         if kind == "text":
             return text.strip()
         if kind == "date":
+            text = spoken_year(text) or text  # "the fourth of february nineteen fifty two"
             dates = find_dates(text, self.today, past=past_field(f)) or \
                 [d for d in [parse_date(text, self.today, past=past_field(f))] if d is not None]
             if dates:

@@ -39,6 +39,10 @@ ENUM_MARGIN = 0.08
 FIELD_DOUBT = 0.20
 """Below this, a long answer to a short text field is not read as its value (not calibrated: set
 below the 0.45-0.66 of right answers seen on the held-out agents and above unrelated text's 0.05-0.15)."""
+ONE_WORD_DOUBT = 0.05
+"""An option chosen by one word of its description is not taken when the whole answer means another option
+by at least this much more ("book it for Saturday": "book" is a word of "call off a hire that is already
+booked", but the turn means the other option). Not calibrated: a small lead, since the word alone is weak."""
 CONTROL_THRESHOLD = 0.45
 """Least cosine for a short turn to be read as conversation control."""
 CONTROL_MARGIN = 0.05
@@ -90,6 +94,26 @@ class Ranked:
         return {"score": round(self.score, 3), "via": self.text,
                 "runner_up": self.runner_up.label if self.runner_up else None,
                 "runner_up_score": round(self.runner_score, 3)}
+
+
+def meaning_prefers_other(index: "SemanticIndex", f: Any, value: str, text: str) -> dict[str, Any] | None:
+    """The option of enum field `f` that `text` means, when it is not `value` (chosen by one word) and leads
+    it by ONE_WORD_DOUBT; None when the meaning agrees, is too close to call, or there is no model."""
+    if index.matrix is None or index.fallback_reason:
+        return None
+    names = set(f.enum_names)
+
+    def keep(e: Entry) -> bool:
+        return e.kind == "enum" and e.field == f.name and e.value in names
+
+    ranked = index.rank(text, keep, same=lambda a, b: a.value == b.value)
+    if ranked.best is None or ranked.best.value == value:
+        return None
+    mine = index.rank(text, lambda e: keep(e) and e.value == value)
+    if ranked.score - mine.score < ONE_WORD_DOUBT:
+        return None
+    return {"reading": ranked.best.value, "score": round(ranked.score, 3), "via": ranked.text,
+            "one_word_option": value, "one_word_option_score": round(mine.score, 3)}
 
 
 def words_of(name: str) -> str:

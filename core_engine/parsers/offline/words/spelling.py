@@ -1,9 +1,11 @@
 """The spec's own words with two letters swapped, or one missing or added ("cancle", "standrd", "provisonal").
 
-Why: users type fast, and a task or an option missed because of one slip costs the whole conversation. A word of
-the turn that is not itself a word of the spec, and is one slip (a swap of neighbours, a letter missing or added) from exactly one word of at least five letters of the spec's worksheet names, field names and option
-values, is read as that word. Shorter words, words close to two spec words and changed letters ("stars" is not
-"start") are left alone.
+Why: users type fast, and a task or an option missed because of one slip costs the whole conversation. A word of the turn
+that is not itself a word of the spec, and is one slip (a swap of neighbours, a letter missing or added) from
+exactly one word of at least five letters of the spec's worksheet names, field names and option values, is read as
+that word. A word that is a spec word with one more letter at its end, or one fewer, is that word inflected
+("change" beside "Plans Changed"), not a slip, and is left alone. Shorter words, words close to two spec words and
+changed letters ("stars" is not "start") are left alone.
 """
 
 from __future__ import annotations
@@ -47,6 +49,13 @@ def _one_slip(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
+def _inflected(a: str, b: str) -> bool:
+    """One word is the other with a letter added at the end: an ending, not a slip ("change" and "changed",
+    "hire" and "hired", "boat" and "boats")."""
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return long_[:-1] == short or a.rstrip("s") == b.rstrip("s")
+
+
 def respelled(text: str, spec: Any) -> tuple[str, list[tuple[str, str]]]:
     """The text with each slipped spec word written right, and the (typed, read) pairs."""
     vocab = spec_words(spec)
@@ -59,7 +68,7 @@ def respelled(text: str, spec: Any) -> tuple[str, list[tuple[str, str]]]:
         low = typed.lower()
         if len(low) < 5 or low in vocab or low in STOPWORDS:
             return typed  # "there" is a word of its own, not "three" typed with a slip
-        near = [w for w in vocab if w[0] == low[0] and _one_slip(low, w) and low.rstrip("s") != w.rstrip("s")]
+        near = [w for w in vocab if w[0] == low[0] and _one_slip(low, w) and not _inflected(low, w)]
         if len(near) != 1:
             return typed
         fixes.append((typed, near[0]))

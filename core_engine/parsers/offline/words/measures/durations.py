@@ -2,7 +2,8 @@
 
 A whole-number field whose name or description says the unit it counts ("For how many days you need
 the car", `nights`, `hours`) takes a length of time said in another unit, converted; a number with the
-field's own unit, or a bare number, is left to the ordinary number reading.
+field's own unit, or a bare number, is left to the ordinary number reading, except "an hour" or "a couple of
+days" in the field's own unit (1 and 2: no number for that reading to see).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ _COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
 _DURATION = re.compile(r"\b(?P<n>\d+|a\s+couple\s+of|couple\s+of|an?|one|two|three|four|five|six|seven|eight|nine|"
                        r"ten|eleven|twelve)\s+(?P<unit>hours?|days?|nights?|weeks?|fortnights?|months?|years?)\b"
                        r"|\b(?P<half>half\s+a\s+(?:day|week))\b", re.I)
+_MORE = re.compile(r"\s*(?:and\s+a\s+half|and\s+a\s+bit|or\s+(?:two|so|more)|or\s+\d)\b", re.I)
+"""Words after "an hour" that make it more than one ("an hour and a half", "an hour or two")."""
 _FIELD_UNIT = re.compile(r"\b(hours?|days?|nights?|weeks?|months?|years?)\b", re.I)
 
 
@@ -35,9 +38,12 @@ def converted_duration(text: str, unit: str) -> int | None:
     if m.group("half"):
         return None
     said_unit = m.group("unit").lower().rstrip("s")
-    if said_unit == unit or (said_unit, unit) in (("night", "day"), ("day", "night")):
-        return None  # the field's own unit: the ordinary number reading
     raw = re.sub(r"\s+", " ", m.group("n").lower())
+    if said_unit == unit or (said_unit, unit) in (("night", "day"), ("day", "night")):
+        # the field's own unit: the ordinary number reading, except "an hour" and "a couple of days", which
+        # carry no number the number reading sees
+        return _COUNT[raw] if raw in ("a", "an", "a couple of", "couple of") and not _MORE.match(text[m.end():]) \
+            else None
     n = int(raw) if raw.isdigit() else _COUNT.get(raw)
     if n is None:
         return None
