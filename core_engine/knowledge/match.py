@@ -229,7 +229,7 @@ def _one_value_word(scan: _Scan, vocab: TableVocab, i: int, word: str, kind: str
             continue
         # the value's other words must be said too, or be shared by other values of the column
         # ("pediatric" names "Pediatric Dentistry"; "password" does not name "Password Reset")
-        if names_value(vocab, entries[0], said | {word}) or _modifier(vocab, entries[0], word):
+        if names_value(vocab, entries[0], said | {word}) or _modifier(vocab, entries[0], word, kind != "fuzzy"):
             scan.add(i, i, entries[:1], kind, score)
             return True
     return False
@@ -271,11 +271,13 @@ def same_stem(vocab: TableVocab, word: str) -> list[str]:
     return sorted(vocab.stems.get(st, []))
 
 
-def _modifier(vocab: TableVocab, entry: ValueEntry, word: str) -> bool:
+def _modifier(vocab: TableVocab, entry: ValueEntry, word: str, said_as_such: bool = True) -> bool:
     """A value's first word said alone names it when no other column's values have that word: "coastal" for
-    "Coastal Cliffs" (the head "Cliffs" unsaid). A word other columns share stays ambiguous."""
-    return len(entry.words) == 2 and entry.words[0] == word and len(word) >= 5 and \
-        set(vocab.by_word.get(word, {})) == {entry.column}
+    "Coastal Cliffs" (the head "Cliffs" unsaid), "dog" for the list item "dog friendly" (a list item's first word
+    may be short: items are things a row has). A word other columns share stays ambiguous."""
+    short = 3 if entry.ctype == "list" and said_as_such else 5  # a respelled word ("train" as "rain") stays long
+    return len(entry.words) == 2 and entry.words[0] == word and len(word) >= short \
+        and set(vocab.by_word.get(word, {})) == {entry.column}
 
 
 def names_value(vocab: TableVocab, entry: ValueEntry, said: set[str]) -> bool:

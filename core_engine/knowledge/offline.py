@@ -620,6 +620,7 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
         return
     if query.conditions:
         words = beside_conditions(words, near, rules, info.name)
+        words = _after_conditions(words, tokens, used, rules)
     close = [w for w in words if near.get(w, (0.0, 0.0))[0] >= ROW_NOUN_MIN]
     words = _drop_row_nouns(words, close, kb, info, rules)
     if query.conditions:  # "classical vinyl under 20 dollars" in a shop "about the vinyl in stock"
@@ -671,6 +672,23 @@ def _drop_row_nouns(words: list[str], close: list[str], kb: SQLiteKB, info: Tabl
         rules.append({"rule": "ignored", "words": absent,
                       "why": why or f"they name the {info.name} rows themselves and no row's text has them"})
     return [w for w in words if w not in absent]
+
+
+def _after_conditions(words: list[str], tokens: list[Token], used: set[int], rules: list[dict[str, Any]]) -> list[str]:
+    """A leftover word right after the words a condition used (or after "to" there) says more about that
+    condition, not another one: "wheelchair user", "a licence to drive", "Spanish speaking". A word before a
+    condition's words ("cozy italian") still filters."""
+    tails = set()
+    for i, t in enumerate(tokens):
+        if i in used or i == 0:
+            continue
+        if i - 1 in used or (i >= 2 and tokens[i - 1].norm == "to" and i - 2 in used):
+            tails.add(t.raw.lower())
+    dropped = [w for w in words if w in tails]
+    if dropped:
+        rules.append({"rule": "ignored", "words": dropped,
+                      "why": "they follow the words of a condition and say more about it"})
+    return [w for w in words if w not in tails]
 
 
 def _free_words(tokens: list[Token], used: set[int], schema: set[str]) -> list[str]:

@@ -1,0 +1,81 @@
+"""KB questions whose condition is said as a phrase, on a campsite's pitches written here (session 9, the lead).
+
+A word right after a condition's words says more about that condition, not another one ("a wheelchair user",
+"a permit to stay"), so it is no free-text filter beside it; a short first word of a list item names the item
+("dog" for "dog friendly"), unless it was only read by a spelling guess. Every expected answer is computed from
+PITCHES: rows, not SQL text.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from core_engine.knowledge.kb import SQLiteKB
+from core_engine.knowledge.offline import OfflineKnowledgeParser
+from core_engine.spec.model import Field, Settings, Spec, Worksheet
+from storage.kb.importer import import_records
+
+KINDS = ["Tent", "Caravan", "Glamping Pod", "Campervan"]
+PITCHES = [{"id": f"p{i:02d}", "name": f"{['Oak', 'Birch', 'Heather', 'Fern', 'Brook'][i % 5]} {i}",
+            "kind": KINDS[i % 4], "berths": 2 + i % 5, "price": 15.0 + 5 * (i % 4),
+            "permit_needed": i % 6 == 0,
+            "features": [f for f, on in (("dog friendly", i % 3 == 0), ("wheelchair access", i % 5 == 1),
+                                         ("fire pit", i % 2 == 0), ("hot tub", i % 7 == 2)) if on],
+            "notes": ["Flat ground near the stream, a short walk from the toilets.",
+                      "Sheltered by old oaks; the user of the fire pit must bring their own logs.",
+                      "Open views over the valley, windy in autumn."][i % 3]}
+           for i in range(20)]
+COLUMNS = {"name": "Name of the pitch", "kind": "Tent, caravan, glamping pod or campervan pitch",
+           "berths": "How many people it sleeps", "price": "Price per night in pounds",
+           "permit_needed": "A fishing or fire permit is needed", "features": "What the pitch has",
+           "notes": "The warden's notes"}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    old = os.environ.get("GENIE_CACHE_DIR")
+    os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("vectors"))
+    path = tmp_path_factory.mktemp("campsite") / "kb.sqlite"
+    import_records(path, PITCHES, "pitches", free_text=["notes"],
+                   column_types={"berths": "int", "price": "float", "permit_needed": "bool", "features": "list"})
+    ws = Worksheet(name="pitches", kind="kb", description="The campsite's pitches.",
+                   fields=[Field(name=n, description=d) for n, d in COLUMNS.items()])
+    with SQLiteKB(path) as kb:
+        yield kb, Spec(name="campsite", description="A campsite: answers questions about its pitches.",
+                       worksheets=[ws], settings=Settings(today="2024-07-01"))
+    if old is None:
+        os.environ.pop("GENIE_CACHE_DIR", None)
+    else:
+        os.environ["GENIE_CACHE_DIR"] = old
+
+
+def ask(fixture, question):
+    kb, spec = fixture
+    query, rules = OfflineKnowledgeParser().parse(question, kb, spec)
+    return sorted(r["id"] for r in kb.execute(query.sql()).rows), rules
+
+
+def expect(pred):
+    return sorted(r["id"] for r in PITCHES if pred(r))
+
+
+def test_a_word_after_a_conditions_words_is_no_filter_beside_it(site):
+    rows, rules = ask(site, "which pitches need a permit to stay")
+    assert rows == expect(lambda r: r["permit_needed"])
+    assert any(r["rule"] == "ignored" and "stay" in r["words"] for r in rules)
+    rows, _ = ask(site, "pitches for a wheelchair user")  # one row's notes say "user": not a filter
+    assert rows == expect(lambda r: "wheelchair access" in r["features"])
+
+
+def test_a_word_before_a_condition_still_filters(site):
+    rows, rules = ask(site, "windy caravan pitches")
+    assert not any(r["rule"] == "ignored" and "windy" in r["words"] for r in rules)
+    assert rows and all(r["kind"] == "Caravan" and "windy" in r["notes"].lower()
+                        for r in PITCHES if r["id"] in rows)
+
+
+def test_a_short_first_word_names_a_list_item(site):
+    rows, _ = ask(site, "which pitches can I bring my dog to")
+    assert rows == expect(lambda r: "dog friendly" in r["features"])
