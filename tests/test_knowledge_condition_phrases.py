@@ -2,7 +2,8 @@
 
 A word right after a condition's words says more about that condition, not another one ("a wheelchair user",
 "a permit to stay"), so it is no free-text filter beside it; a short first word of a list item names the item
-("dog" for "dog friendly"), unless it was only read by a spelling guess. Every expected answer is computed from
+("dog" for "dog friendly"), unless it was only read by a spelling guess; "fits 10 people", "sleeps 5" and "for 4
+people" ask for at least that many on the one column that counts people. Every expected answer is computed from
 PITCHES: rows, not SQL text.
 """
 
@@ -79,3 +80,14 @@ def test_a_word_before_a_condition_still_filters(site):
 def test_a_short_first_word_names_a_list_item(site):
     rows, _ = ask(site, "which pitches can I bring my dog to")
     assert rows == expect(lambda r: "dog friendly" in r["features"])
+
+
+def test_how_many_it_holds_is_at_least_that_many_on_the_people_column(site):
+    for question, n in (("anything that sleeps 5?", 5), ("a caravan pitch for 4 people", 4),
+                        ("which pitches fit six people", 6)):
+        rows, rules = ask(site, question)
+        assert any(r["rule"] == "compare" and r["column"] == "berths" and r["op"] == ">=" and r["value"] == n
+                   for r in rules), (question, rules)
+        assert rows and all(r["berths"] >= n for r in PITCHES if r["id"] in rows)
+    _rows, rules = ask(site, "a tent pitch for 4 nights")  # "for 4" with no people said: not a head count
+    assert not any(r["rule"] == "compare" and r["column"] == "berths" for r in rules)

@@ -18,7 +18,7 @@ from typing import Any
 from .kb import TableInfo
 from .vocab import STOPWORDS, Token, is_identifier, stem
 
-__all__ = ["Comparison", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers", "counted",
+__all__ = ["Comparison", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers", "capacity", "counted",
            "decades", "MEASURE_VERBS"]
 
 COLUMN_MIN = 0.4  # cosine between a unit word and a column text
@@ -180,6 +180,33 @@ def bare_numbers(text: str, taken: list[tuple[int, int]], columns: dict[str, lis
         chosen = by_range(value, columns, ranges)
         if chosen:
             found.append(Comparison(chosen[0], "=", value, m.group(0), chosen[1], m.start(), m.end()))
+    return found
+
+
+_PEOPLE_STEMS = ("people", "person", "seat", "berth", "sleep", "guest", "capacit", "passeng", "occupan")
+_HOLDS = re.compile(r"\b(?:(?P<verb>fits?|sleeps?|seats?|takes?|holds?|carr(?:y|ies)|room\s+for|enough\s+for)|for)\s+"
+                    r"(?:up\s+to\s+|at\s+least\s+)?(?P<n>\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                    r"twelve)(?:\s+(?P<who>people|persons|of\s+us|guests|adults|passengers|paddlers|riders|"
+                    r"kids|children))?\b")
+_SMALL = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+          "eleven": 11, "twelve": 12}
+
+
+def capacity(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str]]) -> list[Comparison]:
+    """ "anything that fits 10 people?", "sleeps 6", "for 4 people": at least that many, on the one column that
+    counts people (its name or description says people, seats, berths, sleeps, guests ...). "for 4" needs the
+    people said; a verb of holding ("fits", "sleeps", "takes") does not."""
+    holding = [n for n, texts in columns.items()
+               if any(w.startswith(_PEOPLE_STEMS) for t in texts for w in re.findall(r"[a-z]+", t.lower()))]
+    if len(holding) != 1:
+        return []
+    found = []
+    for m in _HOLDS.finditer(text.lower()):
+        if any(s < m.end() and m.start() < e for s, e in taken) or (m.group("verb") is None and not m.group("who")):
+            continue
+        n = m.group("n")
+        found.append(Comparison(holding[0], ">=", int(n) if n.isdigit() else _SMALL[n], m.group(0), 1.0,
+                                m.start(), m.end()))
     return found
 
 

@@ -31,7 +31,8 @@ from .match import Match, is_content, lexical_matches, semantic_matches
 from .booleans import apply as apply_bools, bool_conditions, described_bools, names_in_full
 from .names import WORD_KIND
 from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nouns, value_suffixes
-from .numbers import MEASURE_VERBS, RANGE_SCORE, bare_numbers, column_texts, comparisons, counted, decades, superlatives
+from .numbers import (MEASURE_VERBS, RANGE_SCORE, bare_numbers, capacity, column_texts, comparisons, counted, decades,
+                      superlatives)
 from .calendar import months, times_of_day, week_parts
 from .numbers import choose_column
 from .vocab import Token, stem, tokenize, vocabulary_for
@@ -500,6 +501,7 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
                                                                        for c in found)]
     found += bare_numbers(question, taken + [(c.start, c.end) for c in found], columns, ranges)
     found += counted(question, taken + [(c.start, c.end) for c in found], columns)
+    found += capacity(question, taken + [(c.start, c.end) for c in found], columns)
     for c in found:
         query.conditions.append(f"t.{quote_identifier(c.column)} {c.op} {c.value!r}")
         rules.append({"rule": "compare", "words": c.words, "column": c.column, "op": c.op, "value": c.value,
