@@ -73,7 +73,8 @@ from .kb_rows.choices import accept_proposal, choose_row
 from .answering.clause_options import clause_options
 from .changes.corrections import correction_rule
 from .changes.shaped import shaped_correction
-from .words.semantic import (control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task,
+from .words.semantic import (control_rule, doubtful_value, owned_option, semantic_control, semantic_enum, semantic_task,
+                             switch_task,
                              task_already_open)
 from .answering.slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
@@ -382,12 +383,15 @@ class TurnReader:
                 any(_WHAT_YOU_HAVE.search(p) and not _OWN_THING.search(p) for p in parts if is_question(p)):
             return False  # "we're moving into a flat ... Do you have movers used to older people?": a story and a
             # question, no request: the question is answered first (the agent may then offer the task)
+        if e is None and self.has_kb() and _WHAT_YOU_DO.match(text) and not _WANTS.search(text) \
+                and not _OWN_THING.search(text):
+            return False  # "hi do u fix electric bikes": what the business does, asked of the KB, not a booking
         if _WH_QUESTION.match(text) and not task_request(text):
             # "how do I reset my password?" is a question for the KB, read below; "where is my package?" asks
             # about the user's own thing and may name a task outright (a developer's example, nearly verbatim)
             return _OWN_THING.search(text) is not None and not _HOW_TO.match(text) and \
                 semantic_task(self, text, threshold=WH_TASK_THRESHOLD, margin=WH_TASK_MARGIN)
-        return semantic_task(self, text)
+        return semantic_task(self, text) or (e is None and owned_option(self, text))
 
     def _row_request(self, text: str) -> bool:
         return row_request(self, text)
@@ -881,6 +885,10 @@ _WHAT_YOU_HAVE = re.compile(r"^(?:\W*\w+[,\s]+){0,3}?(?:do|does)\s+(?:you|your\s
                             r"\b(?:are|is)\s+there\s+(?:any|a|an|some)\b|\bhave\s+you\s+got\b|^\W*(?:you|u)\s+have\b",
                             re.I)
 """A question about what the business has ("Do you have movers who ...?", "is there a crew that ...?")."""
+_WHAT_YOU_DO = re.compile(r"^(?:\W*(?:hi|hello|hey|so|and|ok|okay|um)[,!.\s]+)*(?:do|does)\s+(?:you|u|your\s+\w+)"
+                          r"(?:\s+guys)?\s+(?!have\b)[a-z]+\b", re.I)
+"""A question about what the business does ("do you guys fix electric bikes"), with no request and nothing of the
+user's own: the KB answers it first (the user then asks for the task)."""
 _DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|all\s+right|right|great|perfect|fine|"
                     r"good|cool|so)[,.!\s]+)*(?:please\s+)?(?:submit|send|book|file|place|confirm|finali[sz]e|process|"
                     r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it)(?:\s+(?:it|that|this|them|the\s+\w+))?"

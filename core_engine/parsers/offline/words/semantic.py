@@ -21,7 +21,7 @@ from ..opening.tasks import literal, match_worksheet, open_activated, open_works
 from .libvalues import find_phones
 from .values import find_dates, find_emails, find_times, yes_no
 from .semantic_index import (CONTROL_MARGIN, CONTROL_THRESHOLD, ENUM_MARGIN, FIELD_DOUBT, ENUM_THRESHOLD, TASK_MARGIN,
-                             TASK_THRESHOLD, Entry, Ranked, SemanticIndex, clean)
+                             TASK_THRESHOLD, Entry, Ranked, SemanticIndex, clean, words_of)
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -49,7 +49,10 @@ _CANCEL_OBJECT = re.compile(_LEAD + r"(?:" + _CANCEL_PHRASE + r"[\s,.!;]+)*(?:pl
                             r"(?:\s*,?\s*(?:please|thanks|thank\s+you|sorry))?[\s.!]*$", re.I)
 _RESTART = re.compile(_LEAD + r"(?:start\s+(?:over|again|from\s+scratch)|let'?s\s+start\s+(?:over|again)|restart|"
                       r"reset|begin\s+again)(?:\s*,?\s*please)?[\s.!]*$", re.I)
-_SWITCH = re.compile(r"\b(?:actually|instead|rather|change\s+of\s+plans?|different\s+thing|something\s+else)\b", re.I)
+_SWITCH = re.compile(r"\b(?:actually|instead|rather|change\s+of\s+plans?|different\s+thing|something\s+else|"
+                     r"what\s+i\s+(?:really\s+|actually\s+)?(?:need|want)\s+is|"
+                     r"(?:never\s?mind|forget)\s+(?:that|this|it|the\s+\w+)\s*[,.;]\s*(?=\w+\s+\w+\s+\w+))\b", re.I)
+"""A change of task: "actually", "instead", "what I really need is ...", "never mind that, <another request>"."""
 _LEAVING = re.compile(r"\b(?:bye|goodbye|good\s+bye|see\s+you|thanks\s+anyway|thank\s+you\s+anyway|never\s?mind)\b", re.I)
 """A goodbye said to "do you want me to stop?": the user is leaving, so the task stops."""
 CONTROL_MARK = "control"
@@ -303,8 +306,27 @@ def rank_tasks(reader: "TurnReader", text: str, *, coarse: bool = False) -> Rank
     whole = without_values(reader, without_kb_terms(reader, clean(text)))
     parts = [whole, *(clean(p) for p in _CLAUSE.split(whole) if len(p.split()) >= 3)] \
         if len(whole.split()) > 12 else [whole]
-    return index(reader).rank_parts(parts, lambda e: e.kind in ("task", "enum"),
+    records = _record_types(reader)
+    return index(reader).rank_parts(parts, lambda e: e.kind == "enum" or (e.kind == "task" and e.worksheet not in records),
                                     same=lambda a, b: not _conflict(reader, roots, a, b, coarse=coarse))
+
+
+def _record_types(reader: "TurnReader") -> set[str]:
+    """Worksheets that are only the type of one (not a list) field of another worksheet, with no API of their own
+    (`BikeDetails` of `bike: BikeDetails`): a record inside a task, never a task asked for. Their texts ("The bike
+    brought in.") would compete with the tasks for every turn that names the thing ("is my bike ready?"); their
+    options still count."""
+    spec = reader.spec
+    single: dict[str, int] = {}
+    listed: set[str] = set()
+    for ws in spec.worksheets:
+        for f in ws.fields:
+            if f.type.startswith("List["):
+                listed.add(f.type[5:].rstrip("]"))
+            elif spec.worksheet(f.type) is not None:
+                single[f.type] = single.get(f.type, 0) + 1
+    return {name for name, n in single.items() if name not in listed and not spec.worksheet(name).api
+            and spec.worksheet(name).kind == "task"}
 
 
 _CLAUSE = re.compile(r"[.,;!?]\s+|\s+(?:and|but|so)\s+", re.I)
@@ -361,6 +383,59 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
                         f"{_phrase(ranked.runner_up)}?" if ranked.runner_up else None)
         return False
     return apply_reading(reader, ranked, text, "task-semantic")
+
+
+_OWNER = r"\b(?:my|our|his|her|their)\s+(?:[a-z]+(?:'s)?\s+){0,2}?"
+
+
+def _task_words(reader: "TurnReader", ws: Any) -> set[str]:
+    """Content stems of a top-level task's own texts: its name and description, and the options (with their
+    descriptions) its predicate requires ("Check Repair: find out whether a bike you left with us is ready")."""
+    if ws is None:
+        return set()
+    texts = [words_of(ws.name), ws.description]
+    wanted = {(path[-1], value) for path, value in equalities(ws.predicate) if isinstance(value, str)}
+    for other in reader.spec.worksheets:
+        for f in other.fields:
+            texts += [f"{ev.value} {ev.description}" for ev in f.enum_values if (f.name, ev.value) in wanted]
+    return {s for t in texts if t for s in content_stems(t)}
+
+
+def owned_option(reader: "TurnReader", text: str) -> bool:
+    """ "my mountain bike brakes are squealing like mad, can you sort them": nothing was asked and no reading by
+    meaning was clear, but the turn names the user's own thing by an option of one task's field, verbatim, after
+    "my"/"our" ("my husband's electric bike"): that option, and the task it belongs to. Never when two options or
+    options of two tasks are named so."""
+    roots, start = _roots(reader), reader.spec.start_worksheet()
+    if reader.expect is not None or any(r.status == "active" and (start is None or r.worksheet != start.name)
+                                        for r in reader.state.tasks()):
+        return False  # only an opening: a task in progress is not changed by naming a thing
+    found = set()
+    for ws in reader.spec.task_worksheets():
+        if start is not None and ws.name == start.name:
+            continue
+        for f in ws.fields:
+            for v in f.enum_values:
+                if len(v.value) >= 5 and re.search(_OWNER + re.escape(v.value.lower()) + r"s?\b", text.lower()):
+                    found.add(Entry("enum", ws.name, f.name, v.value))
+    if len(found) != 1 or len({roots.get(e.worksheet, e.worksheet) for e in found}) != 1:
+        return False
+    entry = found.pop()
+    if re.search(r"\b(?:is|are|was|were|has|have|had|did)\s+" + _OWNER + re.escape(entry.value.lower()),
+                 text.lower()):
+        return False  # "is my road bike ready?", "has my road bike been fixed?": asks after the thing, no request
+    mine = roots.get(entry.worksheet, entry.worksheet)
+    own = _task_words(reader, reader.spec.worksheet(mine))
+    said = set(content_stems(text))
+    for ws in reader.spec.task_worksheets():
+        if roots.get(ws.name, ws.name) == ws.name and ws.name != mine and (start is None or ws.name != start.name) \
+                and said & (_task_words(reader, ws) - own):
+            return False  # "I want to know when my road bike will be ready": "ready" is another task's word
+    ranked = rank_tasks(reader, text)
+    for other, score in ((ranked.best, ranked.score), (ranked.runner_up, ranked.runner_score)):
+        if other is not None and score >= TASK_THRESHOLD and roots.get(other.worksheet, other.worksheet) != mine:
+            return False  # another task is a reading by meaning: nothing is guessed
+    return apply_reading(reader, Ranked(entry, 1.0, entry.value, None, 0.0), text, "task-owned-option")
 
 
 def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) -> bool:
