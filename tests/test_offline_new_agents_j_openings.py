@@ -119,3 +119,19 @@ def test_a_callers_name_before_here_and_a_yes_no_field_said_in_i_need(agent):
 def test_the_words_of_a_value_given_choose_no_other_option_by_meaning(agent):
     said = _first(agent, "can you fix robot mowers")  # "robot mowers" chose the kind; "fix" alone tells no work
     assert 'mower_type="Robot Mower"' in said[-1] and "work=" not in said[-1]
+
+
+@pytest.mark.parametrize("said, index", [("I'll decide with my wife first", None), ("for the first time", None),
+                                         ("let me ask my wife first, then I'll take the second", 1),
+                                         ("the first one", 0), ("first", 0), ("I'll take the first", 0)])
+def test_an_ordinal_said_as_an_adverb_chooses_no_row(said, index):
+    from core_engine.parsers.offline.intents import choice_index
+    found = choice_index(said, 3)
+    assert (found[0] if found else None) == index
+
+
+def test_a_cancel_with_a_plan_to_decide_later(agent):
+    s = agent.new_session(parser="offline", today=TODAY)
+    s.turn("I'd like to book my petrol mower in for an annual service")
+    r = s.turn("never mind, I'll decide with my wife first")
+    assert statements(r) == [] and any(x["rule"] == "control-cancel" for x in r.trace["parse"]["rules"])

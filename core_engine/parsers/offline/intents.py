@@ -315,9 +315,24 @@ _CHOICE = re.compile(r"\b(?:the\s+)?(?P<ord>" + "|".join(sorted(ORDINALS, key=le
                      re.I)
 
 
+_NOT_A_CHOICE = re.compile(r"\w+\s+(?:time|times|thing|things|of\s+all|off)\b", re.I)
+"""An ordinal before these is no row: "for the first time", "first thing", "first of all", "first off"."""
+
+
+def _adverbial(said: str, m: re.Match[str]) -> bool:
+    """ "I'll decide with my wife first", "for the first time", "first of all": an ordinal that chooses no row."""
+    if not m.group("ord"):
+        return False
+    at = m.start("ord")
+    return bool(_NOT_A_CHOICE.match(said[at:])) or (
+        not re.match(r"the\s", m.group(0), re.I) and re.match(r"\w+\s*(?:[,.;!?]|$)", said[at:]) is not None
+        and len(re.findall(r"[a-z']+", said[:m.start()], re.I)) >= 2)
+
+
 def choice_index(text: str, n_rows: int) -> tuple[int, str] | None:
     """(0-based row index, matched words) for "2", "the second one", "option 3", "the last one"."""
-    m = _CHOICE.search(normalise(text))
+    said = normalise(text)
+    m = next((m for m in _CHOICE.finditer(said) if not _adverbial(said, m)), None)
     if not m:
         return None
     if m.group("ord"):
