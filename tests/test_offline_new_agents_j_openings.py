@@ -135,3 +135,39 @@ def test_a_cancel_with_a_plan_to_decide_later(agent):
     s.turn("I'd like to book my petrol mower in for an annual service")
     r = s.turn("never mind, I'll decide with my wife first")
     assert statements(r) == [] and any(x["rule"] == "control-cancel" for x in r.trace["parse"]["rules"])
+
+
+SHOP = {
+    "name": "telescope shop", "starting_prompt": "Telescope shop, how can I help?",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        task_choice({"value": "Reserve Scope", "description": "set a telescope aside to collect"},
+                    {"value": "Ask Advice", "description": "talk to an astronomer"}),
+        {"name": "ReserveScope", "kind": "task", "predicate": 'task == "Reserve Scope"', "api": "reserve", "fields": [
+            field("scope", "Scope", "The telescope"), field("quantity", "int", "How many to set aside"),
+            field("buyer", description="Your name")]},
+        {"name": "AskAdvice", "kind": "task", "predicate": 'task == "Ask Advice"', "api": "advice",
+         "fields": [field("question", description="Your question", free_text=True)]},
+        {"name": "Scope", "kind": "kb", "description": "Telescopes", "fields": [
+            field("id", primary_key=True), field("name"), field("aperture_mm", "int")]},
+    ],
+    "apis": [{"name": "reserve"}, {"name": "advice"}],
+}
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory) -> Agent:
+    from storage.kb.importer import import_records
+    root = tmp_path_factory.mktemp("scopes")
+    (root / "spec.json").write_text(json.dumps(SHOP))
+    import_records(root / "kb.sqlite", [{"id": "t1", "name": "Skyline 80", "aperture_mm": 80},
+                                        {"id": "t2", "name": "Orion Dob 200", "aperture_mm": 200}], "Scope")
+    return Agent.load(root)
+
+
+@pytest.mark.parametrize("said, extra", [("great, that one", []), ("I'll take 2 of those", ["reserve_scope.quantity = 2"])])
+def test_the_one_row_shown_for_a_question_fills_the_field_asked(shop, said, extra):
+    s = shop.new_session(parser="offline", today=TODAY)
+    s.turn("I'd like to reserve a telescope")
+    s.inject('answer("do you have the Skyline 80")')  # asked as a question, not as the field's answer
+    assert statements(s.turn(said)) == ["reserve_scope.scope = answer.result[0]", *extra]
