@@ -171,3 +171,9 @@ def test_the_one_row_shown_for_a_question_fills_the_field_asked(shop, said, extr
     s.turn("I'd like to reserve a telescope")
     s.inject('answer("do you have the Skyline 80")')  # asked as a question, not as the field's answer
     assert statements(s.turn(said)) == ["reserve_scope.scope = answer.result[0]", *extra]
+
+
+def test_a_problem_told_in_the_words_of_one_tasks_option_descriptions(agent):
+    said = _first(agent, "the spark plug on mine is black and sooty")  # "oil, spark plug and air filter changed"
+    assert said == ['main.task = "Book Service"', 'book_service = BookService(work="Annual Service")']
+    assert not any("Book Service" in s for s in _first(agent, "the spark plug is sooty, what should I do?"))

@@ -73,7 +73,7 @@ from .kb_rows.choices import accept_proposal, choose_row
 from .answering.clause_options import clause_options
 from .changes.corrections import correction_rule
 from .changes.shaped import shaped_correction
-from .words.semantic import (control_rule, doubtful_value, owned_option, semantic_control, semantic_enum, semantic_task,
+from .words.semantic import (control_rule, doubtful_value, option_words_task, owned_option, semantic_control, semantic_enum, semantic_task,
                              switch_task,
                              task_already_open)
 from .answering.slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
@@ -391,7 +391,7 @@ class TurnReader:
             # about the user's own thing and may name a task outright (a developer's example, nearly verbatim)
             return _OWN_THING.search(text) is not None and not _HOW_TO.match(text) and \
                 semantic_task(self, text, threshold=WH_TASK_THRESHOLD, margin=WH_TASK_MARGIN)
-        return semantic_task(self, text) or (e is None and owned_option(self, text))
+        return semantic_task(self, text) or (e is None and (owned_option(self, text) or option_words_task(self, text)))
 
     def _row_request(self, text: str) -> bool:
         return row_request(self, text)

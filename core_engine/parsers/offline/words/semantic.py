@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....spec.model import Field, Worksheet, snake_case
 from ....dialogue.state import TaskRecord, ref_target
-from .match import HEDGES, Bag, content_stems, equalities
+from .match import HEDGES, Bag, content_stems, equalities, stem
 from ..intents import is_question, sentences, task_request
 from ..opening.tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
 from .libvalues import find_phones
@@ -437,6 +437,53 @@ def owned_option(reader: "TurnReader", text: str) -> bool:
         if other is not None and score >= TASK_THRESHOLD and roots.get(other.worksheet, other.worksheet) != mine:
             return False  # another task is a reading by meaning: nothing is guessed
     return apply_reading(reader, Ranked(entry, 1.0, entry.value, None, 0.0), text, "task-owned-option")
+
+
+_PROBLEM_PLACE = re.compile(r"\b(?:at|in|on|inside|outside|around|near|from|to|into)\s+(?:(?:my|our|your|his|her|their|the|a)\s+)?$",
+                            re.I)
+
+
+def option_words_task(reader: "TurnReader", text: str) -> bool:
+    """ "the shower in room 412 has no hot water": nothing was asked, no reading by meaning was clear, but words of
+    the turn are in the descriptions of options of one task only ("water, the shower, ..." of Plumbing, "the
+    bathroom, shower or toilet" of Bathroom), each word in one option of its field: that task, with the option the
+    most such words name. Not when options of two tasks are named so, a word only says where ("at my house"), or the
+    turn asks something."""
+    start = reader.spec.start_worksheet()
+    if reader.expect is not None or any(r.status == "active" and (start is None or r.worksheet != start.name)
+                                        for r in reader.state.tasks()) or any(is_question(p) for p in sentences(text)):
+        return False  # "the printer says it's offline, what can I do?" asks the KB first
+    said = {stem(m.group(0)) for m in re.finditer(r"[A-Za-z]+", text)
+            if not _PROBLEM_PLACE.search(text[:m.start()])} & set(content_stems(text))
+    said -= HEDGES
+    roots = _roots(reader)
+    hits: dict[Entry, set[str]] = {}
+    for ws in reader.spec.task_worksheets():
+        if start is not None and ws.name == start.name:
+            continue
+        for f in ws.fields:
+            words = {ev.value: set(content_stems(f"{ev.value} {ev.description}")) for ev in f.enum_values}
+            for value, mine in words.items():
+                others = set().union(*(w for v, w in words.items() if v != value))
+                found = said & (mine - others - set(content_stems(f"{f.name} {f.description}")))
+                if found:
+                    hits[Entry("enum", ws.name, f.name, value)] = found
+    if not hits or len({roots.get(e.worksheet, e.worksheet) for e in hits}) != 1:
+        return False
+    per_field: dict[tuple[str, str], list[Entry]] = {}
+    for e in hits:
+        per_field.setdefault((e.worksheet, e.field), []).append(e)
+    if any(len(v) > 1 for v in per_field.values()):
+        return False  # two options of one field named: unclear
+    root = reader.spec.worksheet(roots.get(next(iter(hits)).worksheet))
+    own = [e for e in hits if e.worksheet == root.name] if root is not None else []
+    best = max(own or hits, key=lambda e: (len(hits[e]), e.worksheet == (root.name if root else "")))
+    ranked = rank_tasks(reader, text)
+    for other, score in ((ranked.best, ranked.score), (ranked.runner_up, ranked.runner_score)):
+        if other is not None and score >= TASK_THRESHOLD and roots.get(other.worksheet, other.worksheet) != \
+                roots.get(best.worksheet, best.worksheet):
+            return False
+    return apply_reading(reader, Ranked(best, 1.0, best.value, None, 0.0), text, "task-option-words")
 
 
 def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) -> bool:
