@@ -124,3 +124,34 @@ def test_a_cancel_said_with_sorry(agent):
     r = s.turn("my neighbour offered me half of his. cancel it, sorry")
     assert statements(r) == [] and any(x["rule"] == "control-cancel" for x in r.trace["parse"]["rules"])
     assert statements(s.turn("yes please cancel")) == ["exitws(rent_plot)", "main.task = None"]
+
+
+MARINA = {
+    "name": "marina", "starting_prompt": "Marina office, how can I help?",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        task_choice({"value": "Rent Berth", "description": "a place in the marina to keep your boat"},
+                    {"value": "Leave Berth",
+                     "description": "tell us you are taking your boat out of a berth you rent now"}),
+        {"name": "RentBerth", "kind": "task", "predicate": 'task == "Rent Berth"', "api": "rent", "fields": [
+            field("berth_size", "Enum", "How big a berth you need", enum_values=[
+                {"value": "Small Berth", "description": "a dinghy or a small motor boat"},
+                {"value": "Large Berth", "description": "a yacht or a narrowboat"}]),
+            field("months", "int", "How many months you want the berth for"),
+            field("start_date", "date", "The day you bring the boat")]},
+        {"name": "LeaveBerth", "kind": "task", "predicate": 'task == "Leave Berth"', "api": "leave", "fields": [
+            field("berth_number", description="Your berth number, like P-12"),
+            field("reason", "Enum", "Why you are leaving", required=False, enum_values=[
+                {"value": "Selling The Boat", "description": "the boat is sold"},
+                {"value": "Moving Away", "description": "moving to another town or area"}])]},
+    ],
+    "apis": [{"name": "rent"}, {"name": "leave"}],
+}
+
+
+def test_of_two_clauses_read_as_two_tasks_the_one_asking_for_something_is_the_request(tmp_path):
+    marina = agent_of(tmp_path, MARINA)
+    s, results = talk(marina, "Hi, we're moving away at the end of the month and need somewhere to keep our yacht for "
+                              "about 3 months, starting the 28th")
+    said = statements(results[-1])
+    assert said[0] == 'main.task = "Rent Berth"' and "months=3" in said[1]

@@ -308,8 +308,39 @@ def rank_tasks(reader: "TurnReader", text: str, *, coarse: bool = False) -> Rank
     parts = [whole, *(clean(p) for p in _CLAUSE.split(whole) if len(p.split()) >= 3)] \
         if len(whole.split()) > 12 else [whole]
     records = _record_types(reader)
-    return index(reader).rank_parts(parts, lambda e: e.kind == "enum" or (e.kind == "task" and e.worksheet not in records),
-                                    same=lambda a, b: not _conflict(reader, roots, a, b, coarse=coarse))
+    keep = lambda e: e.kind == "enum" or (e.kind == "task" and e.worksheet not in records)  # noqa: E731
+    same = lambda a, b: not _conflict(reader, roots, a, b, coarse=coarse)  # noqa: E731
+    if len(parts) < 3:
+        return index(reader).rank_parts(parts, keep, same=same)
+    clauses = list(dict.fromkeys(p.strip() for p in parts[1:] if p.strip()))
+    each = index(reader).rank_each(clauses, keep, same=same)
+    strong = [(c, r) for c, r in zip(clauses, each) if r.best is not None and r.score >= TASK_THRESHOLD]
+    if len({_root_of(reader, roots, r.best) for _c, r in strong}) > 1:
+        # "we're moving house at the end of the month and need somewhere to put the contents of our flat": two
+        # clauses read as two tasks; the one that asks for something ("need", "want", "can I") is the request
+        asked = [(c, r) for c, r in strong if _WANTS_CLAUSE.search(c)]
+        if len({_root_of(reader, roots, r.best) for _c, r in asked}) == 1:
+            return max((r for _c, r in asked), key=lambda r: r.score)
+        top = max((r for _c, r in strong), key=lambda r: r.score)
+        other = max((r for _c, r in strong if not same(top.best, r.best)), key=lambda r: r.score)
+        return Ranked(top.best, top.score, top.text, other.best, other.score)  # unclear: nothing is guessed
+    return index(reader).rank_parts(parts, keep, same=same)
+
+
+_WANTS_CLAUSE = re.compile(r"\b(?:need|want|would\s+like|'d\s+like|looking\s+for|after|(?:can|could|may)\s+(?:i|we|you))\b",
+                           re.I)
+
+
+def _root_of(reader: "TurnReader", roots: dict[str, str], entry: Entry) -> str:
+    """The top-level task an entry's reading leads to (the start worksheet's option: the task it opens)."""
+    path = implied_path(reader, entry)
+    start = reader.spec.start_worksheet()
+    for ws in reader.spec.task_worksheets():
+        if start is not None and ws.name == start.name:
+            continue
+        if all(path.get(p[-1]) == v for p, v in equalities(ws.predicate)) and equalities(ws.predicate):
+            return roots.get(ws.name, ws.name)
+    return roots.get(entry.worksheet, entry.worksheet)
 
 
 def _record_types(reader: "TurnReader") -> set[str]:
