@@ -177,3 +177,11 @@ def test_a_problem_told_in_the_words_of_one_tasks_option_descriptions(agent):
     said = _first(agent, "the spark plug on mine is black and sooty")  # "oil, spark plug and air filter changed"
     assert said == ['main.task = "Book Service"', 'book_service = BookService(work="Annual Service")']
     assert not any("Book Service" in s for s in _first(agent, "the spark plug is sooty, what should I do?"))
+
+
+@pytest.mark.parametrize("said, work", [("Blunt blade on my Honda, can I bring it in tomorrow?", "Blade Sharpening"),
+                                        ("the spark plug is sooty, can I bring it in on friday?", "Annual Service")])
+def test_a_request_for_the_tasks_verb_after_a_comma_opens_the_task(agent, said, work):
+    # "bring" begins the description of Book Service: the question asks for the task, not the KB
+    out = _first(agent, said)
+    assert out[0] == 'main.task = "Book Service"' and f'work="{work}"' in out[1]

@@ -71,8 +71,11 @@ def asks_to(sentence: str, verbs: set[str]) -> bool:
     `verbs` says (the caller's verbs: the first words of a task option and of its description, from the spec)."""
     if not verbs:
         return False
-    m = _ASKS_TO.match(normalise(sentence))
-    return m is not None and m.group(1).lower() in verbs
+    for clause in re.split(r"[,;:]\s*|\s+-\s+", normalise(sentence)):  # "Puncture on my Brompton, can I bring it in?"
+        m = _ASKS_TO.match(clause)
+        if m is not None and m.group(1).lower() in verbs:
+            return True
+    return False
 
 
 _ASKS_TO = re.compile(r"^(?:(?:so|and|also|ok|okay|hi|hello|hey|please|great|lovely|perfect|cool|nice|then)[,!\s]+)*"

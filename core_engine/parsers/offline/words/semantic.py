@@ -402,7 +402,7 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
         return False
     if threshold > TASK_THRESHOLD and not ranked.decided(threshold, margin):
         return False  # a stricter reading (a wh-question) that is not clear stays a question
-    if not ranked.decided(TASK_THRESHOLD, TASK_MARGIN):
+    if not ranked.decided(min(threshold, TASK_THRESHOLD), max(margin, TASK_MARGIN)):
         coarse = rank_tasks(reader, text, coarse=True)
         if coarse.best is not None and coarse.best.kind == "enum" and coarse.decided(TASK_THRESHOLD, TASK_MARGIN):
             # "order one tee in small": One Size or S is unclear, but both are options of the same task
@@ -474,7 +474,7 @@ _PROBLEM_PLACE = re.compile(r"\b(?:at|in|on|inside|outside|around|near|from|to|i
                             re.I)
 
 
-def option_words_task(reader: "TurnReader", text: str) -> bool:
+def option_words_task(reader: "TurnReader", text: str, *, request: bool = False) -> bool:
     """ "the shower in room 412 has no hot water": nothing was asked, no reading by meaning was clear, but words of
     the turn are in the descriptions of options of one task only ("water, the shower, ..." of Plumbing, "the
     bathroom, shower or toilet" of Bathroom), each word in one option of its field: that task, with the option the
@@ -482,8 +482,10 @@ def option_words_task(reader: "TurnReader", text: str) -> bool:
     turn asks something."""
     start = reader.spec.start_worksheet()
     if reader.expect is not None or any(r.status == "active" and (start is None or r.worksheet != start.name)
-                                        for r in reader.state.tasks()) or any(is_question(p) for p in sentences(text)):
-        return False  # "the printer says it's offline, what can I do?" asks the KB first
+                                        for r in reader.state.tasks()) or \
+            (not request and any(is_question(p) for p in sentences(text))):
+        return False  # "the printer says it's offline, what can I do?" asks the KB first ("can I bring it in?" asks
+        # for the task: `request`)
     said = {stem(m.group(0)) for m in re.finditer(r"[A-Za-z]+", text)
             if not _PROBLEM_PLACE.search(text[:m.start()])} & set(content_stems(text))
     said -= HEDGES
