@@ -71,8 +71,11 @@ def asks_to(sentence: str, verbs: set[str]) -> bool:
     `verbs` says (the caller's verbs: the first words of a task option and of its description, from the spec)."""
     if not verbs:
         return False
-    m = _ASKS_TO.match(normalise(sentence))
-    return m is not None and m.group(1).lower() in verbs
+    for clause in re.split(r"[,;:]\s*|\s+-\s+", normalise(sentence)):  # "Puncture on my Brompton, can I bring it in?"
+        m = _ASKS_TO.match(clause)
+        if m is not None and m.group(1).lower() in verbs:
+            return True
+    return False
 
 
 _ASKS_TO = re.compile(r"^(?:(?:so|and|also|ok|okay|hi|hello|hey|please|great|lovely|perfect|cool|nice|then)[,!\s]+)*"
@@ -315,9 +318,24 @@ _CHOICE = re.compile(r"\b(?:the\s+)?(?P<ord>" + "|".join(sorted(ORDINALS, key=le
                      re.I)
 
 
+_NOT_A_CHOICE = re.compile(r"\w+\s+(?:time|times|thing|things|of\s+all|off)\b", re.I)
+"""An ordinal before these is no row: "for the first time", "first thing", "first of all", "first off"."""
+
+
+def _adverbial(said: str, m: re.Match[str]) -> bool:
+    """ "I'll decide with my wife first", "for the first time", "first of all": an ordinal that chooses no row."""
+    if not m.group("ord"):
+        return False
+    at = m.start("ord")
+    return bool(_NOT_A_CHOICE.match(said[at:])) or (
+        not re.match(r"the\s", m.group(0), re.I) and re.match(r"\w+\s*(?:[,.;!?]|$)", said[at:]) is not None
+        and len(re.findall(r"[a-z']+", said[:m.start()], re.I)) >= 2)
+
+
 def choice_index(text: str, n_rows: int) -> tuple[int, str] | None:
     """(0-based row index, matched words) for "2", "the second one", "option 3", "the last one"."""
-    m = _CHOICE.search(normalise(text))
+    said = normalise(text)
+    m = next((m for m in _CHOICE.finditer(said) if not _adverbial(said, m)), None)
     if not m:
         return None
     if m.group("ord"):

@@ -66,7 +66,7 @@ from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
 from .intents import (asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request)
-from .words.answers import AnswerReader, is_make_field
+from .words.answers import AnswerReader, flag_named, is_make_field
 from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, same_word, stem
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
@@ -74,8 +74,9 @@ from .kb_rows.choices import accept_proposal, choose_row
 from .answering.clause_options import clause_options
 from .changes.corrections import correction_rule
 from .changes.shaped import shaped_correction
-from .words.semantic import (control_rule, doubtful_value, semantic_control, semantic_enum, semantic_task, switch_task,
-                             task_already_open)
+from .words.semantic_index import TASK_MARGIN, TASK_THRESHOLD
+from .words.semantic import (control_rule, doubtful_value, option_words_task, owned_option, semantic_control,
+                             semantic_enum, semantic_task, switch_task, task_already_open)
 from .answering.slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
 from .opening.tasks import describe_task, literal, predicted_answer, search_query, several_codes, task_verbs
@@ -103,6 +104,11 @@ WH_TASK_THRESHOLD = 0.70
 """A wh-question is read as a task only when it says a task's own texts nearly verbatim ("where is my package"
 scores 0.83 against that example; how-to and catalogue questions score 0.3-0.6)."""
 WH_TASK_MARGIN = 0.20
+REQUEST_TASK_THRESHOLD = TASK_THRESHOLD - TASK_MARGIN
+REQUEST_TASK_MARGIN = 2 * TASK_MARGIN
+"""A request for a task's own verb ("Puncture on my Brompton, can I bring it in tomorrow?": "bring" begins the
+description of Book Repair) already says a task is wanted: its reading by meaning may be lower (0.42 there, against
+0.19 for the runner-up), with a wider margin."""
 _GREETING = re.compile(r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?[,.!\s]+", re.I)
 
 
@@ -302,9 +308,14 @@ class TurnReader:
         yn = yes_no(text) or ((single == "y", text, "") if single in ("y", "n") else None) or \
             ((False, text, "") if e.act == "more" and closing(text) else None) or \
             ((True, text, "") if (e.act == "confirm" or kind == "confirm") and
-             (_DO_IT.match(text) or (_LOOKS_RIGHT.search(text) and not negations(text))) else None) or \
+             (_DO_IT.match(text) or (_LOOKS_RIGHT.search(text) and not negations(text) and not self.would_change(text)))
+             else None) or \
             ((False, held.group(0), text[held.end():]) if (e.act == "confirm" or kind == "confirm")
-             and (held := _NOT_YET.search(text)) else None)
+             and (held := _NOT_YET.search(text)) else None) or \
+            ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := flag_named(e.field, text)) is not None
+             else None)  # "not heated", "heated please": the yes/no field's own word, negated or not
+        if yn is None and (e.act == "confirm" or kind == "confirm") and self._agreed_last(text):
+            yn = (True, text, "")  # "ok thanks, thats all fine. yes book it": thanks first, the yes last
         if yn is None:
             return text
         value, words, rest = yn
@@ -333,13 +344,24 @@ class TurnReader:
         self.answered = True
         return rest
 
+    def _agreed_last(self, text: str) -> bool:
+        """A summary agreed to in the last of several sentences, the ones before it thanks or agreement too
+        ("ok thanks, thats all fine. yes book it"); nothing in the turn negates or changes a value."""
+        parts = sentences(text)
+        if len(parts) < 2 or negations(text) or is_question(text) or self.would_change(text):
+            return False
+        def agrees(part: str) -> bool:
+            yn = yes_no(part)
+            return bool(yn and yn[0] and not yn[2].strip(" ,.!")) or bool(_DO_IT.match(part) or _LOOKS_RIGHT.search(part))
+        return agrees(parts[-1]) and all(agrees(p) or chit_chat(p) or closing(p) for p in parts[:-1])
+
     def would_change(self, text: str) -> bool:
         return bool(find_mentions(text, self.candidates(), self.view, self.today))
 
     def _small_talk(self, text: str) -> bool:
         yn = yes_no(text) if self.expect is None else None
         e = self.expect
-        if e is not None and e.act == "ask" and self.view.kind_of(e.field) == "str" \
+        if e is not None and e.act == "ask" and self._declinable(e.field) \
                 and self._declines_optional(e.field, text):
             return False  # "no thanks" to an optional question declines it (read as a refusal below)
         if chit_chat(text) or (yn is not None and (not yn[2] or chit_chat(yn[2]) or closing(yn[2]))):
@@ -368,6 +390,9 @@ class TurnReader:
                 any(_WHAT_YOU_HAVE.search(p) and not _OWN_THING.search(p) for p in parts if is_question(p)):
             return False  # "we're moving into a flat ... Do you have movers used to older people?": a story and a
             # question, no request: the question is answered first (the agent may then offer the task)
+        if e is None and self.has_kb() and _WHAT_YOU_DO.match(text) and not _WANTS.search(text) \
+                and not _OWN_THING.search(text):
+            return False  # "hi do u fix electric bikes": what the business does, asked of the KB, not a booking
         if _WH_QUESTION.match(text) and not task_request(text):
             # "how do I reset my password?" is a question for the KB, read below; "where is my package?" asks
             # about the user's own thing and may name a task outright (a developer's example, nearly verbatim)
@@ -380,7 +405,8 @@ class TurnReader:
                 # "can I bring my dog on any of your boats?", "do u do paddle boards": a question about what the
                 # business has is answered from the KB; it opens a task only when it says one nearly verbatim
                 return semantic_task(self, text, threshold=WH_TASK_THRESHOLD, margin=WH_TASK_MARGIN)
-        return semantic_task(self, text)
+        return semantic_task(self, text) or (e is None and (owned_option(self, text) or option_words_task(
+            self, text, request=asks_to(text, task_verbs(self.spec)))))
 
     def _row_request(self, text: str) -> bool:
         return row_request(self, text)
@@ -452,12 +478,12 @@ class TurnReader:
     def _refusal(self, text: str) -> bool:
         found = refusal(text)
         words, explicit = found if found else (None, False)
-        bare_no = self.expect is not None and self.expect.act == "ask" and self.view.kind_of(
-            self.expect.field) == "str" and (
-            closing(text) or re.fullmatch(r"(?:no|nope|nah|none|nothing)(?:[,\s]+(?:that'?s|that\s+is)\s+all)?"
+        bare_no = self.expect is not None and self.expect.act == "ask" and self._declinable(self.expect.field) and (
+            closing(text) or re.fullmatch(r"(?:no|nope|nah|none|nothing)(?:[,\s]+(?:thanks|thank\s+you|ta))?"
+                                          r"(?:[,\s]+(?:that'?s|that\s+is)\s+all)?"
                                           r"(?:\s+for\s+now)?[.!]*", text, re.I))
         declines = self.expect is not None and self.expect.act == "ask" and \
-            self.view.kind_of(self.expect.field) == "str" and self._declines_optional(self.expect.field, text)
+            self._declinable(self.expect.field) and self._declines_optional(self.expect.field, text)
         if not words and not bare_no and not declines:
             return False
         bag = Bag.of(text)
@@ -490,6 +516,12 @@ class TurnReader:
             if re.search(r"[\d@]", before):  # a number, code or address: not "I" of "I never set up a PIN"
                 self._typed_answer(before) or self._str_answer(before)
         return True
+
+    def _declinable(self, f: Field) -> bool:
+        """A field a bare "no" or "nah" refuses: a text field, or an optional number, date or time ("nah" to
+        "what are your things worth, for the insurance?"; a required count is not skipped by a "no")."""
+        kind = self.view.kind_of(f)
+        return kind == "str" or (not f.required and kind in ("int", "float", "date", "time"))
 
     def _declines_optional(self, f: Field, text: str) -> bool:
         """ "no thanks, it's not a gift" to an optional text question declines it; a bare "no" stays the text."""
@@ -705,7 +737,8 @@ class TurnReader:
         requests = [p for p in parts if task_request(p) or asks_to(p, verbs)]
         statements = " ".join(p for p in parts if not is_question(p) or p in requests)
         questions = [p for p in parts if is_question(p) and not plea(p) and p not in requests]
-        if not statements or not describe_task(self, statements):
+        if not statements or not (describe_task(self, statements) or (requests and semantic_task(
+                self, statements, threshold=REQUEST_TASK_THRESHOLD, margin=REQUEST_TASK_MARGIN))):
             return False
         if questions and self.has_kb() and not any("answer(" in line for line in self.lines):
             self._question(" ".join(questions))
@@ -878,6 +911,10 @@ _WHAT_YOU_HAVE = re.compile(r"^(?:\W*\w+[,\s]+){0,3}?(?:do|does)\s+(?:you|your\s
                             r"\b(?:are|is)\s+there\s+(?:any|a|an|some)\b|\bhave\s+you\s+got\b|^\W*(?:you|u)\s+have\b",
                             re.I)
 """A question about what the business has ("Do you have movers who ...?", "is there a crew that ...?")."""
+_WHAT_YOU_DO = re.compile(r"^(?:\W*(?:hi|hello|hey|so|and|ok|okay|um)[,!.\s]+)*(?:do|does)\s+(?:you|u|your\s+\w+)"
+                          r"(?:\s+guys)?\s+(?!have\b)[a-z]+\b", re.I)
+"""A question about what the business does ("do you guys fix electric bikes"), with no request and nothing of the
+user's own: the KB answers it first (the user then asks for the task)."""
 _DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|all\s+right|right|great|perfect|fine|"
                     r"good|cool|so)[,.!\s]+)*(?:please\s+)?(?:submit|send|book|file|place|confirm|finali[sz]e|process|"
                     r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it)(?:\s+(?:it|that|this|them|the\s+\w+))?"
@@ -888,8 +925,9 @@ _NOT_YET = re.compile(r"^.{0,40}?\b(?:don'?t|do\s+not|please\s+don'?t)\s+(?:subm
                       r"just\s+yet))?\b|^\W*(?:(?:hmm|wait|hold\s+on|ok(?:ay)?|so)[,.!\s]+)*not\s+(?:yet|now|just\s+yet)\b",
                       re.I)
 """A summary held back ("hmm hold on, don't submit it yet", "wait, not yet"): a no to the confirmation, for now."""
-_LOOKS_RIGHT = re.compile(r"^\W*(?:(?:that|this|it|everything|all\s+that|that\s+all|it\s+all)\s+)?(?:all\s+)?"
-                          r"(?:looks|sounds|seems|is)\s+(?:all\s+)?(?:good|great|perfect|right|fine|correct|spot\s+on|lovely)\b",
+_LOOKS_RIGHT = re.compile(r"^\W*(?:(?:ok(?:ay)?|thanks|thank\s+you)[,.!\s]+)*(?:(?:(?:that|this|it|everything|all\s+that|"
+                          r"that\s+all|it\s+all)\s+)?(?:all\s+)?(?:looks|sounds|seems|is)|that'?s|it'?s)\s+"
+                          r"(?:all\s+)?(?:good|great|perfect|right|fine|correct|spot\s+on|lovely)\b",
                           re.I)
 """A summary agreed to in other words ("that all looks perfect, thank you!"): a yes to the confirmation."""
 _POINTED_ROW = re.compile(r"\b(?:the\s+(?:first|second|third|fourth|fifth|last|top|other)(?:\s+one)?|that\s+one|"

@@ -22,10 +22,11 @@ if TYPE_CHECKING:
 
 _CLAUSES = re.compile(r"\s*(?:[,;.!]|\band\b|\bbut\b)\s*", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i'?m|i\s+am|i\s+was|i'?ve|i\s+have|i\s+do|i'?d|i\s+would|i\s+(?:never|always|usually)|yes|yeah|yep|"
+                           r"(?:i|we)\s+(?:need|want)\s+(?:a|an|the|it|one|them)\b|"
                            r"there\s+(?:is|are|was|isn'?t|aren'?t|wasn'?t)|there'?s|we\s+have|we'?ve\s+got|"
                            r"it\s+has|it\s+hasn'?t|it\s+doesn'?t\s+have)\b", re.I)
-"""A statement of the user's own: first person, a yes, or what there is ("there IS an elevator", "there's no
-lift", "it has a garden")."""
+"""A statement of the user's own: first person, a yes, what there is ("there IS an elevator", "there's no
+lift", "it has a garden") or what is wanted ("I need a heated small unit")."""
 _NEGATED = re.compile(r"\b(?:not|never|no)\b|n't\b", re.I)
 _WITH = re.compile(r"\b(?P<how>with|including|plus|without|no)\s+(?:the\s+|a\s+|an\s+)?(?P<word>[a-z]+)", re.I)
 

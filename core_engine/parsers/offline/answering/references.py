@@ -44,10 +44,18 @@ def _as_example(example: str, typed: str) -> str:
 
 def reference_shapes(f: Field) -> list[re.Pattern[str]]:
     """The shapes of the example references a field's description and examples give: the same letters, the
-    same separator (or none) and as many digits ("HK-1234" fits "HK-4471" and "hk4471", not "HK-44")."""
-    return [re.compile(rf"(?P<letters>{re.escape(m.group('letters'))})(?:{re.escape(m.group('sep'))}|\s)?"
+    same separator (or none) and as many digits ("HK-1234" fits "HK-4471" and "hk4471", not "HK-44"); a single
+    letter stands for any letter ("C-214" fits "B-117")."""
+    return [re.compile(rf"(?P<letters>{_prefix(m.group('letters'))})(?:{re.escape(m.group('sep'))}|\s)?"
                        rf"(?P<digits>\d{{{len(m.group('digits'))}}})", re.I)
             for text in (f.description, *f.examples) for m in _DESCRIBED_REFERENCE.finditer(text)]
+
+
+def _prefix(letters: str) -> str:
+    """The example's letters as a shape: two or more are the business's own prefix, kept ("JB" of "JB-20417");
+    one letter is a block or row that changes from value to value ("C" of "Your unit number, like C-214": "B-117"
+    and "a-009" are unit numbers too)."""
+    return "[A-Za-z]" if len(letters) == 1 else re.escape(letters)
 
 
 def _separator(f: Field) -> str:

@@ -20,6 +20,7 @@ from ....spec.model import Field, Spec, Worksheet, parse_type
 from ....dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 from ....spec.values import is_empty
 from .bool_mentions import bool_mentions
+from ..words.measures.durations import converted_duration, field_unit
 from ..words.measures.counts import couple_plus_span, head_count, people_sum_span
 from ..words.negation import without_negated
 from ..words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
@@ -214,6 +215,18 @@ class Mention:
     extra: dict[str, Any] = dc_field(default_factory=dict)
 
 
+_TIME_UNIT = re.compile(r"(hour|day|night|week|fortnight|month|year)s?")
+
+
+def _counts_in(f: Field, said: str) -> bool:
+    """Whether a number said with the unit `said` ("six weeks") can be the value of `f`: a field counting no unit of
+    time takes it as said, one counting another unit only when it converts to a whole number of that unit."""
+    unit = field_unit(f.name, f.description)
+    if unit is None or unit == said or {unit, said} == {"day", "night"}:
+        return True
+    return converted_duration(f"1 {said}", unit) is not None
+
+
 def _after_words(text: str, span: Span, n: int = 3) -> list[str]:
     return re.findall(r"[a-z]+", text[span.end:].lower())[:n]
 
@@ -322,6 +335,9 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if not fits and len(of_kind("int", "float")) > 0:
             fits, meaning = _number_by_meaning(text, span, of_kind("int", "float"), view)
             how = "number+meaning" if fits else how
+        said_unit = _TIME_UNIT.fullmatch(after[0]) if after else None
+        if said_unit:  # "two years" to a field of months: converted, or no value for a field of another unit
+            fits = [(r, f) for r, f in fits if _counts_in(f, said_unit.group(1))]
         target = pick(fits)
         if target is not None and increment and target[0].values.get(target[1].name) is not None \
                 and not says_more(target[1]):
@@ -336,6 +352,12 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
                          or unit.group(0).strip().lower() == "of us"):
                 words = text[span.start: span.end + unit.end()]
             value = span.value
+            unit_of = field_unit(target[1].name, target[1].description) if said_unit else None
+            if unit_of and unit_of != said_unit.group(1):
+                value = converted_duration(text[span.start:], unit_of)
+                words = text[span.start: span.end] + " " + after[0]
+                if value is None:
+                    continue
             if money and view.kind_of(target[1]) == "float":
                 value, spent_upto = with_minor_units(text, span.end, value, number_of)
             out.append(Mention(target[0], target[1], value, words, how, span,

@@ -107,7 +107,7 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
     expect = reader.expect
     text_slot = expect is not None and _names_rows(reader, expect.field, rows)
     if len(rows) == 1 and not text_slot:
-        return False  # one row already filled its field or was proposed; nothing to choose
+        return _the_one_shown(reader, text, kb_var, rows[0])  # else it filled its field or was proposed
     row_expected = expect is None or reader.view.kind_of(expect.field) == "row" or text_slot
     if is_question(text) and not re.fullmatch(r"\W*(?:\d{1,2}|the \w+ one)\W*", text, re.I):
         return False
@@ -132,6 +132,28 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
         reader.emit("choose-result", words, f"{target} = {kb_var}.result[{index}]")
         return True
     return _open_with_row(reader, rows[index], f"{kb_var}.result[{index}]", words)
+
+
+_POINTED = re.compile(r"\b(?:that|this)\s+one\b|\b(?:of\s+)?(?:those|these|them)\b|"
+                      r"\b(?:take|want|have|hold|reserve|book|get|keep)\s+(?:it|that)\b", re.I)
+"""Words that point at the one row just shown: "great, that one", "I'll take 3 of those", "hold it for me"."""
+
+
+def _the_one_shown(reader: "TurnReader", text: str, kb_var: str, row: dict[str, Any]) -> bool:
+    """ "great, that one" after a question answered with one row, while the field asked takes such rows and is still
+    empty (the question was asked, not given as the field's answer): that row fills it, with a number said beside it
+    for the record's one count ("I'll take 3 of those")."""
+    e = reader.expect
+    if e is None or e.act != "ask" or reader.view.kind_of(e.field) != "row" or not reader.view.unfilled(e.rec, e.field) \
+            or not _fits(reader, e.field, row) or is_question(text) or not (m := _POINTED.search(text)):
+        return False
+    reader.emit("choose-result", m.group(0), f"{e.rec.var}.{e.field.name} = {kb_var}.result[0]")
+    counts = [f for f in reader.view.input_fields(e.rec) if reader.view.kind_of(f) == "int"
+              and reader.view.unfilled(e.rec, f)]
+    numbers = find_numbers(text)
+    if len(counts) == 1 and len(numbers) == 1:
+        reader.assign("extra-value", numbers[0].text, e.rec, counts[0], int(numbers[0].value))
+    return True
 
 
 def _names_rows(reader: "TurnReader", f: Field, rows: list[dict[str, Any]]) -> bool:

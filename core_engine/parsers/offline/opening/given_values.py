@@ -138,7 +138,8 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
     clause = next((c for c in clauses if re.search(r"\b(?:name\s+is|name's|called|named)\b", c, re.I)), None)
     value = name_span(clause) if clause and len(names) == 1 else None
     if value is None and len(names) == 1:
-        intro = next((m for c in clauses for m in [_SELF_INTRO.search(c)] if m), None) or _FROM_ME.search(text) \
+        intro = next((m for c in clauses for m in [_SELF_INTRO.search(c) or _NAME_HERE.fullmatch(c.strip())] if m),
+                     None) or _FROM_ME.search(text) \
             or next((m for before, c in zip(clauses, clauses[1:]) if _I_AM_A.search(before)
                      for m in [_BARE_NAME.fullmatch(c.strip())] if m), None)  # "I'm a regular donor, Priya Nair"
         value = intro.group("name") if intro and not _kb_words(reader, intro.group("name")) else None
@@ -151,6 +152,8 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
     _appositive_name(reader, ws, text, kwargs, matched)
 
 
+_NAME_HERE = re.compile(r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})\s+here")
+"""A caller's self-introduction as a clause of its own: "Hi, Carla Mendes here, ..."."""
 _SELF_INTRO = re.compile(r"(?:^|\b)(?i:i\s+am|i'm|this\s+is|my\s+name\s+is)\s+"
                          r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})\s*$")
 """A whole clause that introduces the speaker by first and last name ("I'm Ben Carter")."""

@@ -1,7 +1,8 @@
 """An opening that tells what is wrong ("my dog has been throwing up since yesterday") also chooses the option of
 the opened task's other enum fields that it means ("Illness: the pet seems unwell: sick, ..."), by meaning.
 
-The turn is read without its short comma clauses; only when one option clearly wins (score and margin below, set on the session-7 held-out agents: the readings
+The words of the values the opening already gave ("do you fix electric bikes": the bike's kind) are left out, so they
+choose no other option by meaning. The turn is read without its short comma clauses; only when one option clearly wins (score and margin below, set on the session-7 held-out agents: the readings
 taken score 0.40-0.53 with margins of 0.14 or more; "I'm locked out of my account" scores 0.35 for an urgency option, not taken); otherwise the field is
 asked, since a wrong value is worse than none. The score and runner-up are in the trace.
 """
@@ -14,7 +15,8 @@ from typing import TYPE_CHECKING
 from ....spec.model import Worksheet
 from .task_texts import task_text_stems
 from .tasks import BOOKING_WORDS, literal, task_words
-from ..words.match import HEDGES, content_stems
+from ..words.match import HEDGES, content_stems, stem
+from ..words.negation import negations
 from ..words.semantic_index import clean
 
 if TYPE_CHECKING:
@@ -22,6 +24,11 @@ if TYPE_CHECKING:
 
 OPTION_SCORE = 0.38
 OPTION_MARGIN = 0.12
+
+
+def _said(text: str) -> str:
+    kept = [c for c in re.split(r"[,;]", text) if len(c.split()) >= 3]  # ", he's 9": another value, not the story
+    return clean(", ".join(kept) or text)
 
 
 def options_by_meaning(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str]) -> str | None:
@@ -33,13 +40,51 @@ def options_by_meaning(reader: "TurnReader", ws: Worksheet, text: str, kwargs: d
         return None  # "hi, I'd like to book a room please" names the task and tells nothing more
     if any(line.startswith("exitws(") for line in reader.lines):
         return None  # a change of task ("forget the appointment, I'd rather reorder her tablets") tells no story
-    kept = [c for c in re.split(r"[,;]", text) if len(c.split()) >= 3]  # ", he's 9": another value, not the story
-    said = clean(", ".join(kept) or text)
+    given = {w.rstrip("s") for value in kwargs.values() for q in re.findall(r'"([^"]+)"', str(value))
+             for w in re.findall(r"[a-z]+", q.lower())}  # "electric bikes" chose the bike's kind: no other option
+    rest = " ".join(w for w in text.split() if re.sub(r"\W", "", w.lower()).rstrip("s") not in given)
+    rest_told = set(content_stems(rest)) - HEDGES - BOOKING_WORDS - task_words(ws) - task_text_stems(reader, ws)
+    readings = [_said(text)] + ([_said(rest)] if given and rest != text else [])
+    if len(readings) > 1 and len(rest_told) < 2:
+        return None  # "do you fix electric bikes": without the bike's kind, nothing is told
     for f in fields:
-        ranked = reader.view.index().rank(said, lambda e: e.kind == "enum" and e.worksheet == ws.name
-                                          and e.field == f.name)
-        if ranked.best is None or not ranked.decided(OPTION_SCORE, OPTION_MARGIN):
-            continue  # nothing clear: the field is asked
-        kwargs[f.name] = literal(ranked.best.value)
-        reader.note("option-by-meaning", text, field=f.name, **ranked.trace())
+        ranks = [reader.view.index().rank(said, lambda e: e.kind == "enum" and e.worksheet == ws.name
+                                          and e.field == f.name) for said in readings]
+        if any(r.best is None or not r.decided(OPTION_SCORE, OPTION_MARGIN) for r in ranks) or \
+                len({r.best.value for r in ranks}) > 1:
+            worded = _option_by_words(reader, ws, f, rest if given else text)
+            if worded is not None:  # "the gears keep slipping": a word only that option's description has
+                kwargs[f.name] = literal(worded[0])
+                reader.note("option-by-words", text, field=f.name, words=sorted(worded[1]))
+            continue  # nothing clear (with and without the words of the values given): the field is asked
+        kwargs[f.name] = literal(ranks[0].best.value)
+        reader.note("option-by-meaning", text, field=f.name, **ranks[0].trace())
     return None
+
+
+
+_PLACE_BEFORE = re.compile(r"\b(?:at|in|on|inside|outside|around|near|from|to|into)\s+(?:(?:my|our|your|his|her|their|the|a)\s+)?$",
+                           re.I)
+"""A noun after a place preposition ("the power's gone off at my house") says where, not what is wrong."""
+
+
+def _option_by_words(reader: "TurnReader", ws: Worksheet, f, text: str) -> tuple[str, set[str]] | None:
+    """The one option of `f` whose value or description has a word of the turn that no other option of the field,
+    no other field's description and no task text has ("gears" of "brakes and gears adjusted, ..." for "the gears
+    keep slipping"); None when no option or several are named so, the word says where ("at my house"), or the
+    turn negates anything."""
+    if negations(text):
+        return None
+    said = {stem(m.group(0)) for m in re.finditer(r"[A-Za-z]+", text) if not _PLACE_BEFORE.search(text[:m.start()])}
+    said = said & set(content_stems(text)) - HEDGES - BOOKING_WORDS
+    words = {ev.value: set(content_stems(f"{ev.value} {ev.description}")) for ev in f.enum_values}
+    common = task_words(ws) | task_text_stems(reader, ws) | set(content_stems(f"{ws.name} {ws.description}")) | {
+        s for g in ws.fields if g.name != f.name for s in content_stems(g.description)} | set(
+        content_stems(f.description))
+    hits = {}
+    for value, mine in words.items():
+        others = set().union(*(w for v, w in words.items() if v != value))
+        found = said & (mine - others - common)
+        if found:
+            hits[value] = found
+    return next(iter(hits.items())) if len(hits) == 1 else None

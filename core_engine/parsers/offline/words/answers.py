@@ -21,9 +21,9 @@ from ....dialogue.state import TaskRecord
 from ....spec.values import coerce_value, match_enum
 from .measures.ordinals import ordinal_number, taught_number
 from .measures.counts import head_count, people_sum
-from .measures.durations import converted_duration, field_unit
+from .measures.durations import converted_duration, field_unit, said_in_other_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
-from .match import Bag, best_enum, content_stems, initialism_enum, field_mention, field_stems, same_word, stem
+from .match import STOPWORDS, Bag, best_enum, content_stems, initialism_enum, field_mention, field_stems, same_word, stem
 from .measures.months import is_month_field, month_answer
 from .thing_names import thing_name
 from .measures.money import is_money, with_minor_units
@@ -186,12 +186,14 @@ class AnswerReader:
             text = without_negated(text)  # "not Friday, Saturday": the rejected value is not the answer
         if kind in ("bool", "confirm"):
             yn = yes_no(text)
-            return yn[0] if yn else None
+            return yn[0] if yn else (flag_named(f, text) if kind == "bool" else None)
         if kind in ("int", "float"):
             unit = field_unit(f.name, f.description)
             converted = converted_duration(text, unit) if unit else None
             if converted is not None:  # "a week" for a field of days
                 return converted
+            if unit and said_in_other_unit(text, unit):
+                return None  # "six weeks" to a field of months: not 6 (the agent asks again)
             counted = (people_sum(text) or head_count(text)) if field_stems(f) & PEOPLE_STEMS else None
             if counted is None and "adult" in {stem(w) for w in f.name.lower().split("_")} and \
                     not find_numbers(text):
@@ -346,9 +348,12 @@ class AnswerReader:
             body = strip_fillers(text, f.name.split("_")).strip(" .!?")
             return body if body and len(body.split()) == 1 else None
         if kind == "name":
-            said = [n for n in (clean_name(p) for p in re.split(r"(?<=[.!?;])\s+", text.strip()) if p) if n]
+            parts = [p for p in re.split(r"(?<=[.!?;])\s+", text.strip()) if p]
+            said = [n for n in (clean_name(p) for p in parts) if n]
             if len(said) > 1 and len(said[-1].split()) >= 2:
                 return said[-1]  # "its kev. kevin marsh": the full name said last, not the nickname before it
+            if len(parts) > 1 and len(said) == 1 and len(said[0].split()) >= 2 and clean_name(parts[-1]) == said[0]:
+                return said[0]  # "ok fine. Its Hannah Okafor": the name is the last sentence, after its lead-in
             introduced = name_span(text) if NAME_INTRO.search(text) else None  # "His name is Tom Baker"
             plain = clean_name(text)
             if plain and re.match(r"[a-z]", plain) and not plain.islower():
@@ -499,6 +504,19 @@ def _shape_fits(sh: str, piece: str) -> bool:
     if sh == "name":
         return clean_name(piece) is not None and not any(c.isdigit() for c in piece) and "@" not in piece
     return False
+
+
+_NOT = re.compile(r"\b(?:not|no|never|without)\b|n'?t\b", re.I)
+
+
+def flag_named(f: Field, text: str) -> bool | None:
+    """A yes/no field answered by its own word instead of a yes or no: "heated please" is True and "not heated" /
+    "doesn't need heat" False for `heated`; None when the answer names none of the field's distinctive words or
+    asks something ("heated?")."""
+    names = {s for s in field_stems(f, with_description=False) if s not in STOPWORDS and len(s) >= 4}
+    if not names or "?" in text or not Bag.of(text).hits(names) or len(text.split()) > 8:
+        return None
+    return not _NOT.search(text)
 
 
 def asks_when(f: Field) -> bool:

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from ....spec.model import Field, Worksheet, snake_case
 from ....dialogue.state import TaskRecord, ref_target
-from .match import HEDGES, Bag, content_stems, equalities
+from .match import HEDGES, Bag, content_stems, equalities, stem
 from ..intents import is_question, sentences, task_request
 from ..opening.tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
 from .libvalues import find_phones
 from .values import find_dates, find_emails, find_times, yes_no
 from .semantic_index import (CONTROL_MARGIN, CONTROL_THRESHOLD, ENUM_MARGIN, FIELD_DOUBT, ENUM_THRESHOLD, TASK_MARGIN,
-                             TASK_THRESHOLD, Entry, Ranked, SemanticIndex, clean)
+                             TASK_THRESHOLD, Entry, Ranked, SemanticIndex, clean, words_of)
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -38,18 +38,22 @@ _CANCEL_PHRASE = (r"(?:cancel(?:\s+(?:it|that|this|everything|the\s+whole\s+thin
 _ELSEWHERE = (r"(?:[\s,.!;]+(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s+to|i'?d\s+rather|i\s+(?:can|could|might))"
               r"\s+(?:just\s+)?(?:go|call|phone|ring|come\s+back|do\s+it|try|sort\s+it|handle\s+it|deal\s+with\s+it|"
               r"visit|ask|check|email|write|pop\s+in|stop\s+by|fix|repair|figure|manage|look|sort|wait|think|leave\s+it|"
+              r"decide|talk|discuss|sleep\s+on\s+it|have\s+a\s+think|"
               r"book\s+(?:it\s+)?later|try\s+again)\b[^?]{0,60})?")
 """A plan to do it another way or later after the cancel ("never mind, I'll go to the branch"): still a cancel."""
 _CANCEL = re.compile(_LEAD + _CANCEL_PHRASE + r"(?:[\s,.!;]+" + _CANCEL_PHRASE + r")*" + _ELSEWHERE +
-                     r"(?:\s*,?\s*(?:please|thanks|thank\s+you))?[\s.!]*$", re.I)
+                     r"(?:\s*,?\s*(?:please|thanks|thank\s+you|sorry))?[\s.!]*$", re.I)
 # "never mind, cancel the booking": a cancel with an object naming the task (unless the agent has a cancel task)
 _CANCEL_OBJECT = re.compile(_LEAD + r"(?:" + _CANCEL_PHRASE + r"[\s,.!;]+)*(?:please\s+)?(?:cancel|stop|forget\s+about)"
                             r"\s+(?:the|my|this|that|our|your)\s+(?!.*\b(?:and|instead|but|then|so|or)\b)"
                             r"[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,2}"
-                            r"(?:\s*,?\s*(?:please|thanks|thank\s+you))?[\s.!]*$", re.I)
+                            r"(?:\s*,?\s*(?:please|thanks|thank\s+you|sorry))?[\s.!]*$", re.I)
 _RESTART = re.compile(_LEAD + r"(?:start\s+(?:over|again|from\s+scratch)|let'?s\s+start\s+(?:over|again)|restart|"
                       r"reset|begin\s+again)(?:\s*,?\s*please)?[\s.!]*$", re.I)
-_SWITCH = re.compile(r"\b(?:actually|instead|rather|change\s+of\s+plans?|different\s+thing|something\s+else)\b", re.I)
+_SWITCH = re.compile(r"\b(?:actually|instead|rather|change\s+of\s+plans?|different\s+thing|something\s+else|"
+                     r"what\s+i\s+(?:really\s+|actually\s+)?(?:need|want)\s+is|"
+                     r"(?:never\s?mind|forget)\s+(?:that|this|it|the\s+\w+)\s*[,.;]\s*(?=\w+\s+\w+\s+\w+))\b", re.I)
+"""A change of task: "actually", "instead", "what I really need is ...", "never mind that, <another request>"."""
 _LEAVING = re.compile(r"\b(?:bye|goodbye|good\s+bye|see\s+you|thanks\s+anyway|thank\s+you\s+anyway|never\s?mind)\b", re.I)
 """A goodbye said to "do you want me to stop?": the user is leaving, so the task stops."""
 CONTROL_MARK = "control"
@@ -303,8 +307,58 @@ def rank_tasks(reader: "TurnReader", text: str, *, coarse: bool = False) -> Rank
     whole = without_values(reader, without_kb_terms(reader, clean(text)))
     parts = [whole, *(clean(p) for p in _CLAUSE.split(whole) if len(p.split()) >= 3)] \
         if len(whole.split()) > 12 else [whole]
-    return index(reader).rank_parts(parts, lambda e: e.kind in ("task", "enum"),
-                                    same=lambda a, b: not _conflict(reader, roots, a, b, coarse=coarse))
+    records = _record_types(reader)
+    keep = lambda e: e.kind == "enum" or (e.kind == "task" and e.worksheet not in records)  # noqa: E731
+    same = lambda a, b: not _conflict(reader, roots, a, b, coarse=coarse)  # noqa: E731
+    if len(parts) < 3:
+        return index(reader).rank_parts(parts, keep, same=same)
+    clauses = list(dict.fromkeys(p.strip() for p in parts[1:] if p.strip()))
+    each = index(reader).rank_each(clauses, keep, same=same)
+    strong = [(c, r) for c, r in zip(clauses, each) if r.best is not None and r.score >= TASK_THRESHOLD]
+    if len({_root_of(reader, roots, r.best) for _c, r in strong}) > 1:
+        # "we're moving house at the end of the month and need somewhere to put the contents of our flat": two
+        # clauses read as two tasks; the one that asks for something ("need", "want", "can I") is the request
+        asked = [(c, r) for c, r in strong if _WANTS_CLAUSE.search(c)]
+        if len({_root_of(reader, roots, r.best) for _c, r in asked}) == 1:
+            return max((r for _c, r in asked), key=lambda r: r.score)
+        top = max((r for _c, r in strong), key=lambda r: r.score)
+        other = max((r for _c, r in strong if not same(top.best, r.best)), key=lambda r: r.score)
+        return Ranked(top.best, top.score, top.text, other.best, other.score)  # unclear: nothing is guessed
+    return index(reader).rank_parts(parts, keep, same=same)
+
+
+_WANTS_CLAUSE = re.compile(r"\b(?:need|want|would\s+like|'d\s+like|looking\s+for|after|(?:can|could|may)\s+(?:i|we|you))\b",
+                           re.I)
+
+
+def _root_of(reader: "TurnReader", roots: dict[str, str], entry: Entry) -> str:
+    """The top-level task an entry's reading leads to (the start worksheet's option: the task it opens)."""
+    path = implied_path(reader, entry)
+    start = reader.spec.start_worksheet()
+    for ws in reader.spec.task_worksheets():
+        if start is not None and ws.name == start.name:
+            continue
+        if all(path.get(p[-1]) == v for p, v in equalities(ws.predicate)) and equalities(ws.predicate):
+            return roots.get(ws.name, ws.name)
+    return roots.get(entry.worksheet, entry.worksheet)
+
+
+def _record_types(reader: "TurnReader") -> set[str]:
+    """Worksheets that are only the type of one (not a list) field of another worksheet, with no API of their own
+    (`BikeDetails` of `bike: BikeDetails`): a record inside a task, never a task asked for. Their texts ("The bike
+    brought in.") would compete with the tasks for every turn that names the thing ("is my bike ready?"); their
+    options still count."""
+    spec = reader.spec
+    single: dict[str, int] = {}
+    listed: set[str] = set()
+    for ws in spec.worksheets:
+        for f in ws.fields:
+            if f.type.startswith("List["):
+                listed.add(f.type[5:].rstrip("]"))
+            elif spec.worksheet(f.type) is not None:
+                single[f.type] = single.get(f.type, 0) + 1
+    return {name for name, n in single.items() if name not in listed and not spec.worksheet(name).api
+            and spec.worksheet(name).kind == "task"}
 
 
 _CLAUSE = re.compile(r"[.,;!?]\s+|\s+(?:and|but|so)\s+", re.I)
@@ -348,7 +402,7 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
         return False
     if threshold > TASK_THRESHOLD and not ranked.decided(threshold, margin):
         return False  # a stricter reading (a wh-question) that is not clear stays a question
-    if not ranked.decided(TASK_THRESHOLD, TASK_MARGIN):
+    if not ranked.decided(min(threshold, TASK_THRESHOLD), max(margin, TASK_MARGIN)):
         coarse = rank_tasks(reader, text, coarse=True)
         if coarse.best is not None and coarse.best.kind == "enum" and coarse.decided(TASK_THRESHOLD, TASK_MARGIN):
             # "order one tee in small": One Size or S is unclear, but both are options of the same task
@@ -361,6 +415,108 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
                         f"{_phrase(ranked.runner_up)}?" if ranked.runner_up else None)
         return False
     return apply_reading(reader, ranked, text, "task-semantic")
+
+
+_OWNER = r"\b(?:my|our|his|her|their)\s+(?:[a-z]+(?:'s)?\s+){0,2}?"
+
+
+def _task_words(reader: "TurnReader", ws: Any) -> set[str]:
+    """Content stems of a top-level task's own texts: its name and description, and the options (with their
+    descriptions) its predicate requires ("Check Repair: find out whether a bike you left with us is ready")."""
+    if ws is None:
+        return set()
+    texts = [words_of(ws.name), ws.description]
+    wanted = {(path[-1], value) for path, value in equalities(ws.predicate) if isinstance(value, str)}
+    for other in reader.spec.worksheets:
+        for f in other.fields:
+            texts += [f"{ev.value} {ev.description}" for ev in f.enum_values if (f.name, ev.value) in wanted]
+    return {s for t in texts if t for s in content_stems(t)}
+
+
+def owned_option(reader: "TurnReader", text: str) -> bool:
+    """ "my mountain bike brakes are squealing like mad, can you sort them": nothing was asked and no reading by
+    meaning was clear, but the turn names the user's own thing by an option of one task's field, verbatim, after
+    "my"/"our" ("my husband's electric bike"): that option, and the task it belongs to. Never when two options or
+    options of two tasks are named so."""
+    roots, start = _roots(reader), reader.spec.start_worksheet()
+    if reader.expect is not None or any(r.status == "active" and (start is None or r.worksheet != start.name)
+                                        for r in reader.state.tasks()):
+        return False  # only an opening: a task in progress is not changed by naming a thing
+    found = set()
+    for ws in reader.spec.task_worksheets():
+        if start is not None and ws.name == start.name:
+            continue
+        for f in ws.fields:
+            for v in f.enum_values:
+                if len(v.value) >= 5 and re.search(_OWNER + re.escape(v.value.lower()) + r"s?\b", text.lower()):
+                    found.add(Entry("enum", ws.name, f.name, v.value))
+    if len(found) != 1 or len({roots.get(e.worksheet, e.worksheet) for e in found}) != 1:
+        return False
+    entry = found.pop()
+    if re.search(r"\b(?:is|are|was|were|has|have|had|did)\s+" + _OWNER + re.escape(entry.value.lower()),
+                 text.lower()):
+        return False  # "is my road bike ready?", "has my road bike been fixed?": asks after the thing, no request
+    mine = roots.get(entry.worksheet, entry.worksheet)
+    own = _task_words(reader, reader.spec.worksheet(mine))
+    said = set(content_stems(text))
+    for ws in reader.spec.task_worksheets():
+        if roots.get(ws.name, ws.name) == ws.name and ws.name != mine and (start is None or ws.name != start.name) \
+                and said & (_task_words(reader, ws) - own):
+            return False  # "I want to know when my road bike will be ready": "ready" is another task's word
+    ranked = rank_tasks(reader, text)
+    for other, score in ((ranked.best, ranked.score), (ranked.runner_up, ranked.runner_score)):
+        if other is not None and score >= TASK_THRESHOLD and roots.get(other.worksheet, other.worksheet) != mine:
+            return False  # another task is a reading by meaning: nothing is guessed
+    return apply_reading(reader, Ranked(entry, 1.0, entry.value, None, 0.0), text, "task-owned-option")
+
+
+_PROBLEM_PLACE = re.compile(r"\b(?:at|in|on|inside|outside|around|near|from|to|into)\s+(?:(?:my|our|your|his|her|their|the|a)\s+)?$",
+                            re.I)
+
+
+def option_words_task(reader: "TurnReader", text: str, *, request: bool = False) -> bool:
+    """ "the shower in room 412 has no hot water": nothing was asked, no reading by meaning was clear, but words of
+    the turn are in the descriptions of options of one task only ("water, the shower, ..." of Plumbing, "the
+    bathroom, shower or toilet" of Bathroom), each word in one option of its field: that task, with the option the
+    most such words name. Not when options of two tasks are named so, a word only says where ("at my house"), or the
+    turn asks something."""
+    start = reader.spec.start_worksheet()
+    if reader.expect is not None or any(r.status == "active" and (start is None or r.worksheet != start.name)
+                                        for r in reader.state.tasks()) or \
+            (not request and any(is_question(p) for p in sentences(text))):
+        return False  # "the printer says it's offline, what can I do?" asks the KB first ("can I bring it in?" asks
+        # for the task: `request`)
+    said = {stem(m.group(0)) for m in re.finditer(r"[A-Za-z]+", text)
+            if not _PROBLEM_PLACE.search(text[:m.start()])} & set(content_stems(text))
+    said -= HEDGES
+    roots = _roots(reader)
+    hits: dict[Entry, set[str]] = {}
+    for ws in reader.spec.task_worksheets():
+        if start is not None and ws.name == start.name:
+            continue
+        for f in ws.fields:
+            words = {ev.value: set(content_stems(f"{ev.value} {ev.description}")) for ev in f.enum_values}
+            for value, mine in words.items():
+                others = set().union(*(w for v, w in words.items() if v != value))
+                found = said & (mine - others - set(content_stems(f"{f.name} {f.description}")))
+                if found:
+                    hits[Entry("enum", ws.name, f.name, value)] = found
+    if not hits or len({roots.get(e.worksheet, e.worksheet) for e in hits}) != 1:
+        return False
+    per_field: dict[tuple[str, str], list[Entry]] = {}
+    for e in hits:
+        per_field.setdefault((e.worksheet, e.field), []).append(e)
+    if any(len(v) > 1 for v in per_field.values()):
+        return False  # two options of one field named: unclear
+    root = reader.spec.worksheet(roots.get(next(iter(hits)).worksheet))
+    own = [e for e in hits if e.worksheet == root.name] if root is not None else []
+    best = max(own or hits, key=lambda e: (len(hits[e]), e.worksheet == (root.name if root else "")))
+    ranked = rank_tasks(reader, text)
+    for other, score in ((ranked.best, ranked.score), (ranked.runner_up, ranked.runner_score)):
+        if other is not None and score >= TASK_THRESHOLD and roots.get(other.worksheet, other.worksheet) != \
+                roots.get(best.worksheet, best.worksheet):
+            return False
+    return apply_reading(reader, Ranked(best, 1.0, best.value, None, 0.0), text, "task-option-words")
 
 
 def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) -> bool:

@@ -155,6 +155,13 @@ class SemanticIndex:
         vectors = self.embedder.encode(parts)
         return max((self._rank(v, keep, same) for v in vectors), key=lambda r: r.score)
 
+    def rank_each(self, parts: list[str], keep: Callable[[Entry], bool], *,
+                  same: Callable[[Entry, Entry], bool] | None = None) -> list[Ranked]:
+        """The ranking of each piece (embedded in one batch), in the order given."""
+        if self.matrix is None or not parts:
+            return [Ranked(None, 0.0, "", None, 0.0) for _ in parts]
+        return [self._rank(v, keep, same) for v in self.embedder.encode(parts)]
+
     def _rank(self, vec: Any, keep: Callable[[Entry], bool], same: Callable[[Entry, Entry], bool] | None) -> Ranked:
         sims = self.matrix @ vec
         best: dict[Entry, tuple[float, str]] = {}

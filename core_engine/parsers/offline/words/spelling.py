@@ -56,12 +56,45 @@ def _inflected(a: str, b: str) -> bool:
     return long_[:-1] == short or a.rstrip("s") == b.rstrip("s")
 
 
+_HYPHENED = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+)+\b")
+
+
+def joined_words(spec: Any) -> dict[str, str]:
+    """The spec's hyphenated words (option values, their descriptions, field descriptions) by their joined
+    lower-case spelling: {"ebike": "e-bike", "dropoff": "drop-off"}."""
+    cached = getattr(spec, "_genie_joined_words", None)
+    if cached is not None:
+        return cached
+    out: dict[str, str] = {}
+    for ws in spec.worksheets:
+        for f in ws.fields:
+            for text in (f.description, *(t for v in f.enum_values for t in (v.value, v.description))):
+                for m in _HYPHENED.finditer(text or ""):
+                    out.setdefault(m.group(0).replace("-", "").lower(), m.group(0).lower())
+    try:
+        object.__setattr__(spec, "_genie_joined_words", out)
+    except (AttributeError, TypeError, ValueError):
+        pass
+    return out
+
+
 def respelled(text: str, spec: Any) -> tuple[str, list[tuple[str, str]]]:
-    """The text with each slipped spec word written right, and the (typed, read) pairs."""
+    """The text with each slipped spec word written right, and the (typed, read) pairs; a hyphenated word of the
+    spec typed as one word ("my ebike" for "an e-bike ...") is read hyphenated."""
+    fixes: list[tuple[str, str]] = []
+    joined = joined_words(spec)
+    if joined:
+        def hyphened(m: re.Match[str]) -> str:
+            low = m.group(0).lower()
+            word = joined.get(low) or (joined.get(low[:-1]) + "s" if low.endswith("s") and low[:-1] in joined else None)
+            if word is None:
+                return m.group(0)
+            fixes.append((m.group(0), word))
+            return word
+        text = _WORD.sub(hyphened, text)
     vocab = spec_words(spec)
     if not vocab:
-        return text, []
-    fixes: list[tuple[str, str]] = []
+        return text, fixes
 
     def fix(m: re.Match[str]) -> str:
         typed = m.group(0)

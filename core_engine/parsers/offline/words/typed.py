@@ -43,6 +43,9 @@ def restore_apostrophes(text: str) -> tuple[str, list[tuple[str, str]]]:
 
 
 _SPOKEN = {"wanna": "want to", "gonna": "going to", "gotta": "got to", "lemme": "let me", "gimme": "give me",
-           "dunno": "don't know", "pls": "please", "plz": "please", "u": "you", "ur": "your"}
-_SPOKEN_RE = re.compile(r"\b(?:(?i:wanna|gonna|gotta|lemme|gimme|dunno|pls|plz)|u|ur)\b(?![.'-]\w)")
+           "dunno": "don't know", "pls": "please", "plz": "please", "u": "you", "ur": "your", "gr8": "great",
+           "thx": "thanks", "thanx": "thanks", "tmrw": "tomorrow", "tmr": "tomorrow",
+           "2moro": "tomorrow", "2day": "today", "b4": "before", "l8r": "later"}
+_SPOKEN_RE = re.compile(r"\b(?:(?i:wanna|gonna|gotta|lemme|gimme|dunno|pls|plz|gr8|thx|thanx|tmrw|tmr|2moro|2day|b4|"
+                        r"l8r)|u|ur)\b(?![.'-]\w)")
 """("u" and "ur" only in lower case, as texted: "can u get me a table"; "U.S." and codes are left alone.)"""

@@ -246,11 +246,15 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         if d is None and m.group(1):
             slips.append(Span(None, m.start(), m.end(), m.group(0)))
     if not past:  # "limping since the weekend": when something began, never the day of what is booked
-        found = [s for s in found if not _SINCE_RE.search(text[:s.start])]
+        found = [s for s in found if not _SINCE_RE.search(text[:s.start])
+                 and not (_STARTING_RE.search(text[:s.start]) and str(s.value) < today.isoformat())]
     return _longest_first([s for s in found if not any(s.overlaps(x) for x in slips)])
 
 
-_SINCE_RE = re.compile(r"\b(?:since|ever\s+since|starting|started|began|begun)\s+(?:(?:on|last|this|the)\s+)?$", re.I)
+_SINCE_RE = re.compile(r"\b(?:since|ever\s+since|started|began|begun)\s+(?:(?:on|last|this|the)\s+)?$", re.I)
+_STARTING_RE = re.compile(r"\bstarting\s+(?:(?:on|from|last|this|the)\s+)*$", re.I)
+"""A date after "starting" began something only when it is past ("starting yesterday"); "starting 2nd of april" is
+when what is booked begins."""
 _WEEKEND_RE = re.compile(r"\b(?:the|this(?:\s+coming)?|coming)\s+weekend\b", re.I)
 """A stay or an event "for the weekend": it starts on the coming Saturday (today when the weekend has begun).
 "next weekend" is left alone: people mean this one or the one after."""
@@ -545,8 +549,12 @@ PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+(?:[A-ZÀ-ÖØ
 """A person's name as typed with capitals: "Priya Nair", "Ana de la Cruz" (two to four words)."""
 
 _NAME_LEAD = re.compile(r"^(?:(?:my|the)\s+(?:full\s+|first\s+|last\s+)?name\s+is|my\s+name's|name\s*:|name\s+is|"
-                        r"i\s+am|i'm|it's|it\s+is|this\s+is|call\s+me|you\s+can\s+call\s+me|it's\s+under|"
+                        r"i\s+am|i'm|it's|its|it\s+is|this\s+is|call\s+me|you\s+can\s+call\s+me|it's\s+under|"
                         r"under\s+the\s+name(?:\s+of)?|under)\s+", re.I)
+_NO_NAME_WORDS = frozenset({"yes", "yeah", "yep", "no", "nope", "nah", "ok", "okay", "please", "cancel", "stop",
+                            "sure", "thanks", "thank", "you", "sorry", "hi", "hello", "hey", "fine", "great", "go",
+                            "ahead", "it", "that", "this", "all", "done", "right", "correct"})
+"""Words of a yes, a no, a greeting or a cancel: a turn made of them only ("yes please cancel") names nobody."""
 _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z'.-]*(?:\s+[A-Za-z][A-Za-z'.-]*){0,4}$")
 
 
@@ -556,8 +564,9 @@ def clean_name(text: str) -> str | None:
     for _ in range(2):  # "it's under Jane Doe": two lead-ins
         body = _NAME_LEAD.sub("", body).strip(" .,!?;:\"")
     body = re.sub(r"[\s,]+(?:thanks|thank you|please)$", "", body, flags=re.I)
-    if not body or not _NAME_RE.match(body):
-        return None
+    body = re.sub(r"(?<=\w)\s+here$", "", body, flags=re.I)  # "Carla Mendes here"
+    if not body or not _NAME_RE.match(body) or all(w in _NO_NAME_WORDS for w in body.lower().split()):
+        return None  # "yes please cancel" is no name
     return body.title() if body.islower() else body
 
 

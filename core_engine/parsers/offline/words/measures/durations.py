@@ -1,9 +1,10 @@
 """Lengths of time in the unit a field counts: "a week" is 7 for a field of days, "two weeks" 14.
 
 A whole-number field whose name or description says the unit it counts ("For how many days you need
-the car", `nights`, `hours`) takes a length of time said in another unit, converted; a number with the
-field's own unit, or a bare number, is left to the ordinary number reading, except "an hour" or "a couple of
-days" in the field's own unit (1 and 2: no number for that reading to see).
+the car", `nights`, `hours`, "How many months you want the unit for") takes a length of time said in another
+unit, converted ("a year" is 12 months); a number with the field's own unit, or a bare number, is left to the
+ordinary number reading, except "an hour" or "a couple of days" in the field's own unit (1 and 2: no number for
+that reading to see).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import re
 
 _UNIT_DAYS = {"hour": 1 / 24, "day": 1, "night": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
+_IN_MONTHS = {"month": 1, "year": 12}
+"""Months and years convert exactly ("two years" is 24 months), days do not (a month is no fixed number of days)."""
 _COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "couple of": 2}
 _DURATION = re.compile(r"\b(?P<n>\d+|a\s+couple\s+of|couple\s+of|an?|one|two|three|four|five|six|seven|eight|nine|"
@@ -18,6 +21,7 @@ _DURATION = re.compile(r"\b(?P<n>\d+|a\s+couple\s+of|couple\s+of|an?|one|two|thr
                        r"|\b(?P<half>half\s+a\s+(?:day|week))\b", re.I)
 _MORE = re.compile(r"\s*(?:and\s+a\s+half|and\s+a\s+bit|or\s+(?:two|so|more)|or\s+\d)\b", re.I)
 """Words after "an hour" that make it more than one ("an hour and a half", "an hour or two")."""
+_AND_A_HALF = re.compile(r"\s+and\s+a\s+half\b", re.I)
 _FIELD_UNIT = re.compile(r"\b(hours?|days?|nights?|weeks?|months?|years?)\b", re.I)
 
 
@@ -47,5 +51,20 @@ def converted_duration(text: str, unit: str) -> int | None:
     n = int(raw) if raw.isdigit() else _COUNT.get(raw)
     if n is None:
         return None
-    value = n * _UNIT_DAYS[said_unit] / _UNIT_DAYS[unit]
+    if _AND_A_HALF.match(text, m.end()):
+        n += 0.5  # "a year and a half" is 18 months
+    if said_unit in _IN_MONTHS and unit in _IN_MONTHS:  # "a year" is 12 months, not 365/30 of them
+        value = n * _IN_MONTHS[said_unit] / _IN_MONTHS[unit]
+    else:
+        value = n * _UNIT_DAYS[said_unit] / _UNIT_DAYS[unit]
     return int(value) if value >= 1 and abs(value - round(value)) < 1e-9 else None
+
+
+def said_in_other_unit(text: str, unit: str) -> bool:
+    """True when `text` gives a length of time in another unit than the field's ("six weeks" to a field of months):
+    when it does not convert to a whole number of the field's units, its number is not the value."""
+    for m in _DURATION.finditer(text):
+        said = (m.group("unit") or "day").lower().rstrip("s")
+        if said != unit and (said, unit) not in (("night", "day"), ("day", "night")):
+            return True
+    return False
