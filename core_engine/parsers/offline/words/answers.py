@@ -158,7 +158,7 @@ def said_none(f: Field, text: str) -> bool:
         return False
     noun = m.group("noun")
     if noun is None:
-        return m.group("none").lower() != "no" or desc.startswith("how many")
+        return m.group("none").lower() != "no"  # a bare "no" to a count is no number (it may refuse or disagree)
     own = {stem(w) for w in f.name.lower().split("_")} | {stem(w) for w in re.findall(r"[a-z]+", desc)}
     said = stem(noun.lower())
     return said in own or any(said in kin and own & kin for kin in _KIN)
