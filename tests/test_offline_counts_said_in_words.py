@@ -101,3 +101,25 @@ def test_a_number_said_with_another_noun_does_not_change_a_filled_count(wall):
     assert "book_session.hours = 5" not in statements(results[-1])
     _s, results = talk(wall, *TO_GROUP, "actually make it 3 hours")
     assert statements(results[-1]) == ["book_session.hours = 3"]
+
+
+def test_a_user_who_goes_to_look_refuses_nothing(wall):
+    from core_engine.parsers.offline.intents import refusal
+
+    assert refusal("i don't know it offhand, hang on a sec") is None
+    assert refusal("hold on, I'd rather not say")  # an explicit refusal stays one
+    _s, results = talk(wall, "I need to move my session", "i don't know it offhand, hang on a sec")
+    assert results[0].acts[-1]["field"] == "reference"
+    assert statements(results[-1]) == [] and "take your time" in results[-1].response
+    assert results[-1].acts[-1]["field"] == "reference"
+
+
+def test_a_weekday_said_before_a_date_names_that_date():
+    import datetime as dt
+
+    from core_engine.parsers.offline.words.values import find_dates
+
+    today = dt.date(2024, 8, 28)
+    assert [s.value for s in find_dates("monday 9 sept, 11.30", today)] == ["2024-09-09"]
+    assert [s.value for s in find_dates("on monday, 9 sept", today)] == ["2024-09-09"]
+    assert [s.value for s in find_dates("monday or the 9th", today)] == ["2024-09-02", "2024-09-09"]

@@ -161,6 +161,17 @@ _EXPLICIT_REFUSAL = re.compile(
     r"^(?:skip|pass|skip\s+(?:it|this|that)|next)[.!]*$", re.I)
 
 
+_WAITING = re.compile(r"\b(?:hang\s+on|hold\s+on|one\s+(?:sec|second|moment|min(?:ute)?)|just\s+a\s+(?:sec|second|"
+                      r"moment|min(?:ute)?)|give\s+me\s+a\s+(?:sec|second|moment|min(?:ute)?)|let\s+me\s+(?:check|"
+                      r"look|find|get|dig)|i'?ll\s+(?:check|look|find)(?:\s+it)?)\b", re.I)
+"""Words of a user who goes to look for the answer ("hang on", "let me check")."""
+
+
+def waiting(text: str) -> bool:
+    """The user goes to look for the answer ("hang on a sec", "let me check")."""
+    return _WAITING.search(text) is not None
+
+
 def refusal(text: str) -> tuple[str, bool] | None:
     """(the words of a refusal, whether it is explicit) for "I don't know my account number", "I'd rather not say".
 
@@ -168,6 +179,8 @@ def refusal(text: str) -> tuple[str, bool] | None:
     """
     for sentence in sentences(text) or [normalise(text)]:
         for pattern, explicit in ((_EXPLICIT_REFUSAL, True), (_REFUSAL, False)):
+            if not explicit and _WAITING.search(text):
+                continue  # "I don't know it offhand, hang on a sec": the user goes to look, nothing is refused
             m = pattern.search(sentence)
             if m and len(re.findall(r"[\w']+", sentence[: m.start()])) <= 4:
                 return m.group(0), explicit

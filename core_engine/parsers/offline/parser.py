@@ -65,7 +65,7 @@ from .answering.references import shaped_reference
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
 from .intents import (asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
-                              question_sentences, refusal, request_only, search_phrase, sentences, task_request)
+                              question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting)
 from .words.answers import AnswerReader, flag_named, is_make_field
 from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, same_word, stem
 from .words.negation import negations, refine_search
@@ -262,6 +262,10 @@ class TurnReader:
         if not self.lines and not self.rules and task_already_open(self, rest):
             return
         if not self.lines and not any(r["rule"].endswith("-uncertain") for r in self.rules):
+            if waiting(rest):  # "hang on a sec, let me find it": nothing to read, and nothing misunderstood
+                self.note("no-match", rest, reason="the user goes to look for the answer; the agent waits",
+                          say="No problem, take your time.")
+                return
             self.note("no-match", rest, reason="nothing in the turn was understood; the agent says so")
 
     def _proposal(self, text: str) -> str | None:

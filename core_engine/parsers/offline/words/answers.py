@@ -25,6 +25,7 @@ from .measures.durations import converted_duration, field_unit, said_in_other_un
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
 from .match import STOPWORDS, Bag, best_enum, content_stems, initialism_enum, field_mention, field_stems, same_word, stem
 from .measures.months import is_month_field, month_answer
+from ..intents import waiting
 from .thing_names import thing_name
 from .measures.money import is_money, with_minor_units
 from .negation import negations, without_negated
@@ -248,6 +249,8 @@ class AnswerReader:
             yn = yes_no(text)
             if shape(f) != "text" and yn is not None and yn[0] and not (set(content_stems(yn[2])) - _AGREE_STEMS):
                 return None  # "yes is correct", "yes that's right": agreeing, never a name or a value
+            if shape(f) != "text" and waiting(text) and not find_codes(text):
+                return None  # "i don't know it offhand, hang on a sec": the user goes to look; no value yet
             if shape(f) in ("name", "short", "code") and _ACTION_ONLY.match(text):
                 return None  # "send", "submit it", "go ahead": what to do, never a name or a code
             if shape(f) != "text" and _DECLINING.match(text):

@@ -248,7 +248,23 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     if not past:  # "limping since the weekend": when something began, never the day of what is booked
         found = [s for s in found if not _SINCE_RE.search(text[:s.start])
                  and not (_STARTING_RE.search(text[:s.start]) and str(s.value) < today.isoformat())]
-    return _longest_first([s for s in found if not any(s.overlaps(x) for x in slips)])
+    return _weekday_with_date(text, _longest_first([s for s in found if not any(s.overlaps(x) for x in slips)]))
+
+
+_WEEKDAY_ONLY = re.compile(r"(?:on\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?", re.I)
+
+
+def _weekday_with_date(text: str, spans: list[Span]) -> list[Span]:
+    """ "monday 9 sept", "Fri, the 13th": a weekday said right before a date names that date, not the next such
+    weekday: the weekday's own span is dropped."""
+    out = []
+    for i, s in enumerate(spans):
+        nxt = spans[i + 1] if i + 1 < len(spans) else None
+        if nxt is not None and _WEEKDAY_ONLY.fullmatch(s.text.strip()) and \
+                re.fullmatch(r"[\s,]*(?:the\s+)?", text[s.end:nxt.start], re.I):
+            continue
+        out.append(s)
+    return out
 
 
 _SINCE_RE = re.compile(r"\b(?:since|ever\s+since|started|began|begun)\s+(?:(?:on|last|this|the)\s+)?$", re.I)
