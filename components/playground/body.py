@@ -23,7 +23,7 @@ from core_engine import GenieError
 
 PLAYGROUND_CSS = CHAT_CSS + STATE_CSS  # the chat's and the state's style, one style-only element on the page
 
-VIEWS = ["State", "JSON", "Trace", "Edit & inject", "Replay"]  # what the inspector shows, one at a time
+VIEWS = ["State", "Trace", "Edit & inject", "Replay"]  # what the inspector shows, one at a time
 
 
 def turn_picker(pg: Any, conv: Any, k: int, n: int) -> None:
@@ -93,8 +93,6 @@ def chat_and_inspector(pg: Any, project: Any, agent: Any, settings: Any, drawn_f
             edit_panel(pg, project, spec)
         elif view == "Replay":
             replay_panel(pg, project, agent, settings)
-        elif view == "JSON":  # its own view, not a toggle under the state: a widget there cost every turn ~10 ms
-            st.json(pg.state_at(k), expanded=1)  # before the reply showed (issue 17, bench_playground)
         else:
             render_state(spec, pg.state_at(k), pg.state_at(k - 1) if k else None, turn=k)
 

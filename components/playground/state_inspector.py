@@ -105,12 +105,16 @@ def render_state(spec: Spec, state: dict[str, Any], previous: dict[str, Any] | N
                  key: str = "state", body: tuple[str, str | None] | None = None) -> None:
     """The state after `turn`, with what changed since `previous` (the state before it): one HTML
     element (components/playground/state_html.py; its style, STATE_CSS, is drawn once by the page's
-    fragment with the chat's). `body` is a cached
+    fragment with the chat's), then the raw JSON on request. `body` is a cached
     `state_body(...)` for the same arguments."""
     html, warning = body or state_body(spec, state, previous, turn=turn)
     if warning:
         st.warning(warning)
-    st.html(html)  # the raw JSON is the inspector's "JSON" view (components/playground/body.py)
+    st.html(html)
+    # a toggle, not an expander: an expander's body is sent on every rerun, and the state JSON carries
+    # every KB row of the conversation (hundreds of KB after a long session)
+    if st.toggle("State as JSON", key=f"{key}-json"):
+        st.json(state, expanded=False)
 
 
 __all__ = ["render_state", "state_body", "record_rows", "record_table", "show_value"]
