@@ -486,6 +486,10 @@ def option_words_task(reader: "TurnReader", text: str, *, request: bool = False)
             (not request and any(is_question(p) for p in sentences(text))):
         return False  # "the printer says it's offline, what can I do?" asks the KB first ("can I bring it in?" asks
         # for the task: `request`)
+    if reader.ctx.kb is not None:
+        from ..kb_rows.change import named_row  # late: the KB row rules import this module
+        if named_row(reader, text) is not None:
+            return False  # "sign up for the japanese kanji workshop": the words name a KB row, not an option
     said = {stem(m.group(0)) for m in re.finditer(r"[A-Za-z]+", text)
             if not _PROBLEM_PLACE.search(text[:m.start()])} & set(content_stems(text))
     said -= HEDGES
