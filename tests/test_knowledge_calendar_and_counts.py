@@ -10,14 +10,9 @@ column's word written as two ("pick up"). Every expected answer is computed from
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from core_engine.knowledge.kb import SQLiteKB
-from core_engine.knowledge.offline import OfflineKnowledgeParser
-from core_engine.spec.model import Field, Settings, Spec, Worksheet
-from storage.kb.importer import import_records
+from tests.fakes.kbs import ask, kb_and_spec
 
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 CRAFTS = ["Kayak", "Canoe", "Paddleboard", "Rowing boat"]
@@ -47,25 +42,11 @@ TYPES = {"places": "int", "seats": "int", "fee": "float", "boat_weight_kg": "flo
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory):
-    old = os.environ.get("GENIE_CACHE_DIR")
-    os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("vectors"))
-    path = tmp_path_factory.mktemp("paddling") / "kb.sqlite"
-    import_records(path, SESSIONS, "sessions", free_text=["notes"], column_types=TYPES)
-    ws = Worksheet(name="sessions", kind="kb", description="The club's paddling sessions.",
-                   fields=[Field(name=n, description=d) for n, d in COLUMNS.items()])
-    with SQLiteKB(path) as kb:
-        yield kb, Spec(name="paddling_club", description="A paddling club: answers questions about its sessions.",
-                       worksheets=[ws], settings=Settings(today="2024-07-01"))
-    if old is None:
-        os.environ.pop("GENIE_CACHE_DIR", None)
-    else:
-        os.environ["GENIE_CACHE_DIR"] = old
-
-
-def ask(fixture, question):
-    kb, spec = fixture
-    query, rules = OfflineKnowledgeParser().parse(question, kb, spec)
-    return sorted(r["id"] for r in kb.execute(query.sql()).rows), rules
+    with kb_and_spec(tmp_path_factory, SESSIONS, "sessions", COLUMNS, name="paddling_club",
+                     description="A paddling club: answers questions about its sessions.",
+                     table_description="The club's paddling sessions.", free_text=["notes"],
+                     column_types=TYPES) as pair:
+        yield pair
 
 
 def expect(pred):

@@ -9,14 +9,9 @@ PITCHES: rows, not SQL text.
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from core_engine.knowledge.kb import SQLiteKB
-from core_engine.knowledge.offline import OfflineKnowledgeParser
-from core_engine.spec.model import Field, Settings, Spec, Worksheet
-from storage.kb.importer import import_records
+from tests.fakes.kbs import ask, kb_and_spec
 
 KINDS = ["Tent", "Caravan", "Glamping Pod", "Campervan"]
 PITCHES = [{"id": f"p{i:02d}", "name": f"{['Oak', 'Birch', 'Heather', 'Fern', 'Brook'][i % 5]} {i}",
@@ -36,26 +31,12 @@ COLUMNS = {"name": "Name of the pitch", "kind": "Tent, caravan, glamping pod or 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    old = os.environ.get("GENIE_CACHE_DIR")
-    os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("vectors"))
-    path = tmp_path_factory.mktemp("campsite") / "kb.sqlite"
-    import_records(path, PITCHES, "pitches", free_text=["notes"],
-                   column_types={"berths": "int", "price": "float", "permit_needed": "bool", "features": "list"})
-    ws = Worksheet(name="pitches", kind="kb", description="The campsite's pitches.",
-                   fields=[Field(name=n, description=d) for n, d in COLUMNS.items()])
-    with SQLiteKB(path) as kb:
-        yield kb, Spec(name="campsite", description="A campsite: answers questions about its pitches.",
-                       worksheets=[ws], settings=Settings(today="2024-07-01"))
-    if old is None:
-        os.environ.pop("GENIE_CACHE_DIR", None)
-    else:
-        os.environ["GENIE_CACHE_DIR"] = old
-
-
-def ask(fixture, question):
-    kb, spec = fixture
-    query, rules = OfflineKnowledgeParser().parse(question, kb, spec)
-    return sorted(r["id"] for r in kb.execute(query.sql()).rows), rules
+    with kb_and_spec(tmp_path_factory, PITCHES, "pitches", COLUMNS, name="campsite",
+                     description="A campsite: answers questions about its pitches.",
+                     table_description="The campsite's pitches.", free_text=["notes"],
+                     column_types={"berths": "int", "price": "float", "permit_needed": "bool",
+                                   "features": "list"}) as pair:
+        yield pair
 
 
 def expect(pred):
