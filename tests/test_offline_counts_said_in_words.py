@@ -112,6 +112,8 @@ def test_a_user_who_goes_to_look_refuses_nothing(wall):
     assert results[0].acts[-1]["field"] == "reference"
     assert statements(results[-1]) == [] and "take your time" in results[-1].response
     assert results[-1].acts[-1]["field"] == "reference"
+    _s, results = talk(wall, "I need to move my session", "erm hang on let me find it... CX-4410")
+    assert statements(results[-1]) == ['move_session.reference = "CX-4410"']  # the value after the waiting words
 
 
 def test_a_weekday_said_before_a_date_names_that_date():

@@ -249,13 +249,17 @@ class AnswerReader:
             yn = yes_no(text)
             if shape(f) != "text" and yn is not None and yn[0] and not (set(content_stems(yn[2])) - _AGREE_STEMS):
                 return None  # "yes is correct", "yes that's right": agreeing, never a name or a value
-            if shape(f) != "text" and waiting(text) and not find_codes(text):
-                return None  # "i don't know it offhand, hang on a sec": the user goes to look; no value yet
             if shape(f) in ("name", "short", "code") and _ACTION_ONLY.match(text):
                 return None  # "send", "submit it", "go ahead": what to do, never a name or a code
             if shape(f) != "text" and _DECLINING.match(text):
                 return None  # "no more courses", "nothing else": a no with words after it is not a name or a code
-            return self.str_value(f, text)
+            value = self.str_value(f, text)
+            if shape(f) != "text" and isinstance(value, str) and waiting(value):
+                # "i don't know it offhand, hang on a sec": no value yet; "hang on let me find it... CX-4410": the
+                # last sentence, said after looking, is the value
+                last = [p for p in re.split(r"[.!?…]+\s*", text) if p.strip(" ,")]
+                value = self.str_value(f, last[-1]) if len(last) > 1 and not waiting(last[-1]) else None
+            return value
         return None
 
     def list_value(self, f: Field, text: str) -> list[Any] | None:
