@@ -49,4 +49,5 @@ def test_long_names_may_wrap_after_underscores_and_dots():
     html = table_html(["field", "value"], [{"field": "first_authentication_details", "value": "a.b_c <x>"}])
     assert "<td>first_<wbr>authentication_<wbr>details</td>" in html
     assert "<td>a.<wbr>b_<wbr>c &lt;x&gt;</td>" in html
+    assert "<td>First<wbr>Authentication</td>" in table_html(["type"], [{"type": "FirstAuthentication"}])
     assert "overflow-wrap: anywhere" in STATE_CSS

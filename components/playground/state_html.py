@@ -18,6 +18,7 @@ column instead of pushing the type column out of the inspector at 1280 px.
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 from typing import Any
 
@@ -52,8 +53,10 @@ def _e(value: Any) -> str:
 
 
 def _breakable(value: Any) -> str:
-    """Escaped text that may wrap after an underscore or a dot (snake_case names, dotted paths)."""
-    return _e(value).replace("_", "_<wbr>").replace(".", ".<wbr>")
+    """Escaped text that may wrap after an underscore or a dot (snake_case names, dotted paths) or inside a
+    CamelCase name, before its next word (FirstAuthentication)."""
+    text = re.sub(r"(?<=[a-z])(?=[A-Z][a-z])", "<wbr>", _e(value))
+    return text.replace("_", "_<wbr>").replace(".", ".<wbr>")
 
 
 def table_html(columns: list[str], rows: list[dict[str, Any]], *, mark: str | None = None,
