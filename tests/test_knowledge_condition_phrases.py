@@ -72,3 +72,8 @@ def test_how_many_it_holds_is_at_least_that_many_on_the_people_column(site):
         assert rows and all(r["berths"] >= n for r in PITCHES if r["id"] in rows)
     _rows, rules = ask(site, "a tent pitch for 4 nights")  # "for 4" with no people said: not a head count
     assert not any(r["rule"] == "compare" and r["column"] == "berths" for r in rules)
+
+
+def test_a_word_that_only_says_how_much_is_no_filter(site):
+    rows, _ = ask(site, "a proper caravan pitch")  # no note says "proper": it would have emptied the answer
+    assert rows == expect(lambda r: r["kind"] == "Caravan")

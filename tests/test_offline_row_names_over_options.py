@@ -46,3 +46,16 @@ def test_a_row_named_in_full_is_not_the_option_a_word_of_it_spells(school):
     _s, (first,) = talk(school, "hi, i'd like to sign up for the guitar basics workshop")
     said = statements(first)
     assert 'main.task = "Join Class"' in said and not any("Book Trial" in s or "instrument" in s for s in said), said
+
+
+def test_the_one_row_shown_is_the_one_signed_up_for(school):
+    _s, (_q, signed) = talk(school, "which classes are advanced?", "great, sign me up for that one")
+    assert statements(signed) == ['main.task = "Join Class"', "join_class = JoinClass(group_class=answer.result[0])"]
+
+
+def test_a_story_told_before_a_question_scopes_it(school):
+    """ "I'm an advanced player. What classes do you have?": the story's KB value (a level) is part of the search."""
+    _s, (first,) = talk(school, "I'm an advanced player. What classes do you have?")
+    said = statements(first)
+    assert len(said) == 1 and said[0].startswith("answer(") and "advanced" in said[0].lower(), said
+    assert "Violin Ensemble" in first.response and "Guitar Basics" not in first.response

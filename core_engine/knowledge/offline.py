@@ -676,15 +676,22 @@ def _drop_row_nouns(words: list[str], close: list[str], kb: SQLiteKB, info: Tabl
     return [w for w in words if w not in absent]
 
 
+_DEGREE = frozenset({"complete", "total", "absolute", "utter", "real", "proper", "true", "genuine", "very",
+                     "really", "pure"})
+"""English words that say how much of a value is meant, right before it ("complete beginners")."""
+
+
 def _after_conditions(words: list[str], tokens: list[Token], used: set[int], rules: list[dict[str, Any]]) -> list[str]:
     """A leftover word right after the words a condition used (or after "to" there) says more about that
     condition, not another one: "wheelchair user", "a licence to drive", "Spanish speaking". A word before a
-    condition's words ("cozy italian") still filters."""
+    condition's words ("cozy italian") still filters, unless it only says how much ("complete beginners")."""
     tails = set()
     for i, t in enumerate(tokens):
-        if i in used or i == 0:
+        if i in used:
             continue
-        if i - 1 in used or (i >= 2 and tokens[i - 1].norm == "to" and i - 2 in used):
+        if i > 0 and (i - 1 in used or (i >= 2 and tokens[i - 1].norm == "to" and i - 2 in used)):
+            tails.add(t.raw.lower())
+        elif i + 1 in used and t.norm in _DEGREE:  # "complete beginners", "total novices": how much, not what
             tails.add(t.raw.lower())
     dropped = [w for w in words if w in tails]
     if dropped:

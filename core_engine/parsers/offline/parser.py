@@ -697,6 +697,11 @@ class TurnReader:
         context = [p for p in sentences(text) if not is_question(p)]
         if is_bare_request(query) and context:
             query = search_phrase(" ".join(context))
+        elif context and self.ctx.kb is not None:  # "... I want to learn some Spanish. Do you have something for
+            told = [t for t in self.vocabulary.found_in(" ".join(context), self.ctx.kb)  # beginners?": the
+                    if t.lower() not in query.lower()]  # story's KB values scope its question
+            if 0 < len(told) <= 2:
+                query = f"{query} {' '.join(told)}"
         query = decontextualise(self, query)
         self.emit("question", asked or "?", f"answer({literal(query)})")
         return True

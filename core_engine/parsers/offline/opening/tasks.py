@@ -464,7 +464,8 @@ def _about_rows(reader: "TurnReader", query: str, own: set[str]) -> bool:
 
 
 _ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take|do|get|reserve)\s+(?:me\s+)?(?:her|him|them|it|that|this)"
-                          r"(?:\s+one)?\b(?!\s+(?:is|was|are|for\s+me\s+to))", re.I)
+                          r"(?:\s+one)?\b(?!\s+(?:is|was|are|for\s+me\s+to))|"
+                          r"\b(?:for|on|into)\s+(?:that|this)\s+one\b", re.I)  # "sign me up for that one"
 
 
 _THERE = re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)\bthere\b(?!\s*(?:is|are|was|were|'s|'re)\b)",
