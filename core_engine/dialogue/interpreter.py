@@ -149,17 +149,20 @@ def _deeper_slot(rt: Runtime, worksheet: str, depth: int = 3) -> TaskRecord | No
     made (as the policy would make them when asking), so the course is the one the form needs, not a loose
     record beside it that the policy would ask about first and the API would never see."""
 
+    def always_there(f: Field) -> str | None:
+        """The worksheet a field always holds (a list item or a conditional course is not "the" one)."""
+        tref = parse_type(f.type)
+        return None if tref.is_list or f.predicate.strip() else tref.worksheet
+
     def path_to(ws_name: str, left: int) -> list[Field] | None:
         ws = rt.spec.worksheet(ws_name)
         if ws is None or left == 0:
             return None
         for f in ws.fields:
-            tref = parse_type(f.type)
-            if tref.is_list or tref.worksheet is None or f.predicate.strip():
-                continue  # only fields always there (a list item or a conditional course is not "the" one)
-            if tref.worksheet == worksheet:
+            held = always_there(f)
+            if held == worksheet:
                 return [f]
-            below = path_to(tref.worksheet, left - 1)
+            below = path_to(held, left - 1) if held else None
             if below is not None:
                 return [f, *below]
         return None
@@ -168,11 +171,10 @@ def _deeper_slot(rt: Runtime, worksheet: str, depth: int = 3) -> TaskRecord | No
         if rec.status != "active":
             continue
         for f in rt.worksheet_of(rec).fields:
-            tref = parse_type(f.type)
-            if tref.is_list or tref.worksheet is None or tref.worksheet == worksheet or f.predicate.strip() \
-                    or rec.values.get(f.name) is not None:
+            held = always_there(f)
+            if held is None or held == worksheet or rec.values.get(f.name) is not None:
                 continue
-            below = path_to(tref.worksheet, depth)
+            below = path_to(held, depth)
             if below is None:
                 continue
             child = rt.instantiate_child(rec, f, initiator="user")

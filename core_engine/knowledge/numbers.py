@@ -184,12 +184,11 @@ def bare_numbers(text: str, taken: list[tuple[int, int]], columns: dict[str, lis
 
 
 _PEOPLE_STEMS = ("people", "person", "seat", "berth", "sleep", "guest", "capacit", "passeng", "occupan")
+_NUMBER_WORDS = {w: str(n) for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split()) if n >= 2}
 _HOLDS = re.compile(r"\b(?:(?P<verb>fits?|sleeps?|seats?|takes?|holds?|carr(?:y|ies)|room\s+for|enough\s+for)|for)\s+"
-                    r"(?:up\s+to\s+|at\s+least\s+)?(?P<n>\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-                    r"twelve)(?:\s+(?P<who>people|persons|of\s+us|guests|adults|passengers|paddlers|riders|"
-                    r"kids|children))?\b")
-_SMALL = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-          "eleven": 11, "twelve": 12}
+                    rf"(?:up\s+to\s+|at\s+least\s+)?(?P<n>\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})(?:\s+(?P<who>people|"
+                    r"persons|of\s+us|guests|adults|passengers|paddlers|riders|kids|children))?\b")
 
 
 def capacity(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str]]) -> list[Comparison]:
@@ -205,7 +204,7 @@ def capacity(text: str, taken: list[tuple[int, int]], columns: dict[str, list[st
         if any(s < m.end() and m.start() < e for s, e in taken) or (m.group("verb") is None and not m.group("who")):
             continue
         n = m.group("n")
-        found.append(Comparison(holding[0], ">=", int(n) if n.isdigit() else _SMALL[n], m.group(0), 1.0,
+        found.append(Comparison(holding[0], ">=", int(n if n.isdigit() else _NUMBER_WORDS[n]), m.group(0), 1.0,
                                 m.start(), m.end()))
     return found
 
@@ -283,8 +282,6 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
     return found
 
 
-_NUMBER_WORDS = {w: str(n) for n, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split()) if n >= 2}
 _WORDS_ALT = "|".join(_NUMBER_WORDS)
 _NUMBER_WORD = re.compile(rf"\b(?P<a>{_WORDS_ALT})\b(?=\s+(?:or\s+(?:more|fewer|less)|[a-z]+\s+or\s+(?:more|fewer|less))\b)|"
                           rf"\b(?:than|least|most|over|under|above|below)\s+(?P<b>{_WORDS_ALT})\b")

@@ -31,7 +31,7 @@ from .measures.money import is_money, with_minor_units
 from .negation import negations, without_negated
 from ..answering.references import off_shape, reference_shapes, shaped_reference
 from ..answering.slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
-from .values import (Span, bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
+from .values import (TENS, UNITS, Span, bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
                              free, strip_fillers, yes_no)
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
@@ -116,32 +116,26 @@ _KIN = ({"kid", "child", "children"}, {"adult", "grown-up", "grownup"}, {"pet", 
 """Words that count the same kind of thing ("no kids" answers how many children)."""
 
 
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-         "ninety": 90}
-_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
-_TEENS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-          "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_DIGIT_WORDS = "|".join(w for w, n in UNITS.items() if 1 <= n <= 9)
+_TEEN_WORDS = "|".join(w for w, n in UNITS.items() if n >= 10)
 _SPOKEN_YEAR = re.compile(
-    r"\b(?P<century>nineteen|twenty)[\s-]+(?:(?P<oh>oh|o)[\s-]+(?P<ounit>one|two|three|four|five|six|seven|eight|nine)|"
-    r"(?P<teen>ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)|"
-    r"(?P<tens>twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-]+(?P<unit>one|two|three|four|five|six|"
-    r"seven|eight|nine))?)\b|\btwo\s+thousand(?:\s+and)?(?:[\s-]+(?P<small>one|two|three|four|five|six|seven|eight|"
-    r"nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))?\b", re.I)
+    rf"\b(?P<century>nineteen|twenty)[\s-]+(?:(?P<oh>oh|o)[\s-]+(?P<ounit>{_DIGIT_WORDS})|(?P<teen>{_TEEN_WORDS})|"
+    rf"(?P<tens>{'|'.join(TENS)})(?:[\s-]+(?P<unit>{_DIGIT_WORDS}))?)\b|"
+    rf"\btwo\s+thousand(?:\s+and)?(?:[\s-]+(?P<small>{_DIGIT_WORDS}|{_TEEN_WORDS}))?\b", re.I)
 
 
 def spoken_year(text: str) -> str | None:
     """The text with a year said in words written in digits ("the fourth of february nineteen fifty two" ->
     "... 1952", "two thousand and five" -> "2005"), or None when it says none."""
     def digits(m: re.Match[str]) -> str:
+        def word(name: str) -> int:
+            said = (m.group(name) or "").lower()
+            return UNITS.get(said) or TENS.get(said) or 0
+
         if m.group("century") is None:
-            small = (m.group("small") or "").lower()
-            return str(2000 + (_UNITS.get(small) or _TEENS.get(small) or 0))
+            return str(2000 + word("small"))
         base = 1900 if m.group("century").lower() == "nineteen" else 2000
-        if m.group("oh"):
-            return str(base + _UNITS[m.group("ounit").lower()])
-        if m.group("teen"):
-            return str(base + _TEENS[m.group("teen").lower()])
-        return str(base + _TENS[m.group("tens").lower()] + _UNITS.get((m.group("unit") or "").lower(), 0))
+        return str(base + word("ounit") + word("teen") + word("tens") + word("unit"))
 
     said = _SPOKEN_YEAR.sub(digits, text)
     return said if said != text else None

@@ -251,7 +251,7 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     return _weekday_with_date(text, _longest_first([s for s in found if not any(s.overlaps(x) for x in slips)]))
 
 
-_WEEKDAY_ONLY = re.compile(r"(?:on\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?", re.I)
+_WEEKDAY_ONLY = re.compile(rf"(?:on\s+)?(?:{'|'.join([*WEEKDAYS, *_WEEKDAY_ABBREVIATIONS])})\.?", re.I)
 
 
 def _weekday_with_date(text: str, spans: list[Span]) -> list[Span]:
