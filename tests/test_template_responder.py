@@ -30,3 +30,14 @@ def test_the_summary_keeps_the_case_of_a_description():
         "settings": {"start_worksheet": "Main"}})
     result = Agent(spec=spec).new_session(parser="formal").turn('main = Main(reference="WR-5530")')
     assert "- The booking reference, like WR-4821: WR-5530" in result.response, result.response
+
+
+def test_a_description_with_its_own_determiner_is_asked_mid_sentence():
+    """"Could you tell me A promotion code" / "the why you need to change" (a blind-set writer's note)."""
+    spec = Spec.model_validate({"name": "t", "worksheets": [{"name": "Main", "fields": [
+        {"name": "promo", "type": "str", "description": "A promotion code, if you have one"},
+        {"name": "reason", "type": "str", "description": "Why you need to change"}]}],
+        "settings": {"start_worksheet": "Main"}})
+    s = Agent(spec=spec).new_session(parser="formal")
+    assert s.turn('main = Main()').response == "Could you tell me a promotion code, if you have one?"
+    assert s.turn('main.promo = "SPRING10"').response == "Could you tell me why you need to change?"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import GenieError, StatementError
+from ..policy import sandbox
 from ..policy.runtime import Runtime
 from ..spec.model import REFUSAL, Field, Worksheet, parse_type
 from .state import KBRecord, TaskRecord, ref, ref_target
@@ -76,6 +77,31 @@ def _apply(rt: Runtime, st: Statement) -> None:
         if not isinstance(rec, TaskRecord):
             raise StatementError(f"no task record named '{st.var}'")
         rt._exit(rec)
+        _clear_opening_choice(rt, rec)
+
+
+def _clear_opening_choice(rt: Runtime, exited: TaskRecord) -> None:
+    """The user left a task that a choice opened (`task == "Book Repair"`): the choice is taken back too.
+
+    Otherwise the WS predicate is still true and the policy opens a new copy of the task the user just
+    left, in the same turn ("cancel it" -> "What would you like to have collected?"). The choice is a
+    field of a live top-level record whose value the predicate names as a literal.
+    """
+    if exited.parent is not None:
+        return
+    source = rt.worksheet_of(exited).predicate or ""
+    if not source.strip():
+        return
+    try:
+        names = set(sandbox.check_expression(source).names)
+    except GenieError:
+        return
+    for rec in rt.state.tasks():
+        if rec is exited or rec.parent is not None or rec.status != "active":
+            continue
+        for name, value in list(rec.values.items()):
+            if name in names and isinstance(value, str) and (f'"{value}"' in source or f"'{value}'" in source):
+                rt.assign(rec, name, None, source=f"exitws({exited.var})")
 
 
 def _assign(rt: Runtime, st: Assign) -> None:
@@ -193,6 +219,8 @@ def _resolve_field(rt: Runtime, parts: tuple[PathPart, ...], *, create: bool) ->
     """`main.courses_to_take.course_0_details.grade_type` -> (course record, grade_type field)."""
     head = parts[0]
     record = rt.state.get(str(head)) if isinstance(head, str) else None
+    if create and isinstance(record, TaskRecord) and record.status == "abandoned":
+        record = _live_copy(rt, record)
     rest = list(parts[1:])
     if record is None and isinstance(head, str):
         record = _implicit_record(rt, head) if create else None
@@ -243,11 +271,37 @@ def _list_item_record(rt: Runtime, record: TaskRecord, name: str, index: int) ->
     return child
 
 
+def _live_copy(rt: Runtime, abandoned: TaskRecord) -> TaskRecord:
+    """A value for a record the user left (`book.item = ...` after cancelling `book` and asking again)
+    goes to the live copy of its worksheet, made now if there is none yet, as the policy would make it;
+    written into the abandoned record it would be lost while the new one asks for it again."""
+    live = [r for r in rt.state.of_worksheet(abandoned.worksheet) if r.status == "active"]
+    if live:
+        return live[-1]
+    if abandoned.parent is not None:
+        slot = _nested_slot(rt, abandoned.worksheet) or _deeper_slot(rt, abandoned.worksheet)
+        if slot is not None:
+            return slot
+        raise StatementError(f"'{abandoned.var}' was left by the user and its task is not open again",
+                             worksheet=abandoned.worksheet)
+    rec = rt.state.new_task(abandoned.worksheet, initiator="user")
+    rt.trace.event("instantiate", var=rec.var, worksheet=abandoned.worksheet, initiator="user",
+                   instead_of=abandoned.var)
+    return rec
+
+
 def _implicit_record(rt: Runtime, var: str) -> TaskRecord | None:
-    """`book.date = ...` before `book` exists: the user starts that worksheet (by its variable name)."""
+    """`book.date = ...` before `book` exists: the user starts that worksheet (by its variable name);
+    `book_2.date = ...` names the next copy of it, the name the policy would give it this turn."""
     from ..spec.model import snake_case
     for ws in rt.spec.task_worksheets():
-        if snake_case(ws.name) == var:
+        base = snake_case(ws.name)
+        if var != base and var.startswith(base + "_") and var == rt.state.new_var(base) \
+                and ws.name not in rt.spec.nested_worksheet_names():
+            rec = rt.state.new_task(ws.name, initiator="user", var=var)
+            rt.trace.event("instantiate", var=rec.var, worksheet=ws.name, initiator="user")
+            return rec
+        if base == var:
             nested = _nested_slot(rt, ws.name)
             if nested is not None:
                 return nested
@@ -298,7 +352,8 @@ def _set_field(rt: Runtime, record: TaskRecord, f: Field, value: Value, *, sourc
         rt.trace.event("question", var=kb.var, query=value.query, target=f"{record.var}.{f.name}")
         return
     new = _evaluate(rt, value, f)
-    if tref.base == "confirm" and _is_yes(new) and not _agent_asked(rt, "ask", record, f):
+    asked = tref.base == "confirm" and _agent_asked(rt, "ask", record, f)
+    if tref.base == "confirm" and _is_yes(new) and not asked and not _standing_no(record, f):
         raise StatementError(f"{record.worksheet}.{f.name} can only be answered yes in the turn right after the "
                              "agent asks it", worksheet=record.worksheet, field=f.name)
     if tref.base == "confirm" and _is_yes(new) and _summary_changed(rt, record):
@@ -306,6 +361,14 @@ def _set_field(rt: Runtime, record: TaskRecord, f: Field, value: Value, *, sourc
                              "did not see it; the agent shows the new summary first", worksheet=record.worksheet,
                              field=f.name)
     rt.assign(record, f.name, new, source=source)
+    if asked and not _is_yes(new) and f.name in record.values and f.name not in record.confirmed:
+        record.confirmed.append(f.name)  # a no said to the summary the agent showed (see _standing_no)
+
+
+def _standing_no(record: TaskRecord, f: Field) -> bool:
+    """The user said no to this yes/no checkpoint when the agent asked it, and nothing changed since (a changed
+    value clears the no and the agent shows the summary again): a later yes is to the summary the user saw."""
+    return record.values.get(f.name) is False and f.name in record.confirmed
 
 
 def _is_yes(value: Any) -> bool:

@@ -575,8 +575,9 @@ class Runtime:
             for f in ws.fields:
                 if parse_type(f.type).base == "confirm" and f.name in rec.values:
                     rec.values.pop(f.name)
-                    if f.name in rec.actions_done:
-                        rec.actions_done.remove(f.name)
+                    for done in (rec.actions_done, rec.confirmed):  # confirmed: a no said when asked
+                        if f.name in done:
+                            done.remove(f.name)
                     self.trace.event("reopen", var=rec.var, field=f.name)
             if rec.outcome in ("declined", "blocked"):
                 rec.outcome = None

@@ -213,10 +213,16 @@ def _second_person(text: str) -> str:
     return _THE_USER.sub(swap, text)
 
 
+_DETERMINERS = ("the", "a", "an", "your", "any", "some", "my", "our", "their", "his", "her", "its", "if", "whether",
+                *("what", "which", "when", "where", "who", "whom", "whose", "why", "how"))
+
+
 def _with_article(label: str) -> str:
-    first = label.split(" ", 1)[0].lower()
-    if first in ("the", "a", "an", "your", "any", "when", "what", "which", "how", "whether"):
-        return label
+    """"promo code" -> "the promo code"; a description that starts with its own determiner or a wh-word keeps
+    it, lowercased mid-sentence ("A promotion code, if you have one" -> "a promotion code, ...")."""
+    first, _, rest = label.partition(" ")
+    if first.lower() in _DETERMINERS:
+        return f"{first.lower()} {rest}" if rest else first.lower()
     return f"the {label}"
 
 
