@@ -140,3 +140,11 @@ def test_playground_chat_is_one_element_and_the_picker_selects_a_turn(workspace)
     assert any(s.value == "Turn 1 of 2" for s in at.subheader)
     chats = [h.proto.body for h in at.get("html") if 'class="genie-chat"' in h.proto.body]
     assert chats[0].count('class="msg agent selected"') == 1
+    # the picker keeps its key over the conversation (issue 17: one widget updated, not a new one per turn),
+    # and a new turn shows the newest turn again
+    keys = {s.key for s in at.selectbox if s.label == "Inspect"}
+    at.chat_input(key="pg-chat-input").set_value("July 6 2024").run()
+    assert not at.exception, at.exception
+    assert any(s.value == "Turn 3 of 3" for s in at.subheader)
+    picker = next(s for s in at.selectbox if s.label == "Inspect")
+    assert picker.key in keys and picker.value == 3

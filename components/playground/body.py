@@ -27,12 +27,16 @@ VIEWS = ["State", "Trace", "Edit & inject", "Replay"]  # what the inspector show
 
 
 def turn_picker(pg: Any, conv: Any, k: int, n: int) -> None:
-    """Which turn the inspector shows: one picker (not a button per message, issue 17). Its key holds the
-    conversation's length, so a new turn, a rewind or another conversation shows the newest turn again."""
+    """Which turn the inspector shows: one picker (not a button per message, issue 17). Its key is the
+    conversation's, so a chat turn updates the widget in the browser instead of replacing it (a new key per
+    turn made the browser build a new one: about a tenth of a turn's time); the turn shown is set before it
+    is drawn, so a new turn or a rewind shows the newest turn again."""
     if not n:
         return
-    key = f"pg-inspect-{conv.log_id}-{n}"
-    st.selectbox("Inspect", range(n + 1), index=k, key=key, format_func=lambda i: turn_label(i, conv.turns),
+    key = f"pg-inspect-{conv.log_id}"
+    if st.session_state.get(key) != k:
+        st.session_state[key] = k
+    st.selectbox("Inspect", range(n + 1), key=key, format_func=lambda i: turn_label(i, conv.turns),
                  on_change=lambda: setattr(pg, "selected", st.session_state[key]),
                  help="Show the state, parse, KB queries and acts after this turn (the start = before any turn)")
 

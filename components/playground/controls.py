@@ -74,14 +74,15 @@ def conversation_bar(pg: Playground, project: Any, agent: Any, settings: Any) ->
 
 def time_travel_bar(pg: Playground, project: Any, k: int, n: int) -> None:
     # one row that wraps (not three columns): fewer elements per rerun, and a label is never cut short
+    # keyed: a label that names the turn would otherwise make a new widget, built anew in the browser, every turn
     row = st.container(horizontal=True, gap="small")
-    row.button(f"Rewind to turn {k}", icon=":material/history:", disabled=k >= n,
+    row.button(f"Rewind to turn {k}", icon=":material/history:", disabled=k >= n, key="pg-rewind",
                help="Forget the turns after this one and continue from here",
                on_click=_guard, args=(pg.rewind_to, project, k))
-    row.button(f"Fork at turn {k}", icon=":material/call_split:",
+    row.button(f"Fork at turn {k}", icon=":material/call_split:", key="pg-fork",
                help="A new conversation that starts with turns 1..k; this one is kept",
                on_click=_guard, args=(pg.fork_at, project, k))
-    if row.button("Graph overlay", icon=":material/hub:",
+    if row.button("Graph overlay", icon=":material/hub:", key="pg-overlay",
                   help="The dependency graph with this turn's state drawn on it"):
         graph_dialog(pg, k)
 
