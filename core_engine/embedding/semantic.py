@@ -32,6 +32,7 @@ __all__ = [
     "get_embedder",
     "resolve_model_path",
     "cosine_matrix",
+    "model_words",
 ]
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -208,3 +209,23 @@ def get_embedder(setting: str | None = None) -> Embedder:
 def cosine_matrix(a: Any, b: Any) -> Any:
     """Cosine similarities of normalised rows: (n, d) x (m, d) -> (n, m)."""
     return a @ b.T
+
+
+_WORDS: dict[str, frozenset[str]] = {}
+
+
+def model_words(setting: str | None = None) -> frozenset[str]:
+    """The whole lower-case words of the model's tokenizer vocabulary (about 20,000 for MiniLM's): a word list of
+    English that ships with the model, for telling a typed word that is a word of its own ("though") from a slip
+    ("cancle"). Empty when the model's folder or its `vocab.txt` cannot be read."""
+    key = (setting or DEFAULT_MODEL).strip()
+    with _LOAD_LOCK:
+        found = _WORDS.get(key)
+        if found is None:
+            try:
+                lines = (resolve_model_path(key) / "vocab.txt").read_text(encoding="utf-8").split()
+                found = frozenset(w for w in lines if w.isalpha() and w.islower())
+            except (LookupError, OSError, UnicodeDecodeError):
+                found = frozenset()
+            _WORDS[key] = found
+        return found

@@ -26,6 +26,9 @@ _MAX_NAME_VALUES = 5
 SCHEMA_LIFT = 0.05  # a phrase with a word naming the table ("books published") must mean the value more than that word alone
 SCALE_MIN = 0.5  # cosine of a phrase to a value's column name for the phrase to name the column's scale ...
 SCALE_MARGIN = 0.1  # ... unless it means the value this much more ("easiest" 0.79 Easy, 0.61 "difficulty")
+_NOT_BY_MEANING = frozenset("not no non never without un any all every".split())
+"""A value with one of these words says a polarity or "whatever kind" ("Not Collected", "any colour"): an embedding
+puts it next to the words it negates or generalises ("collecting", "green"), so it is matched by its words only."""
 MAX_SPANS = 12  # phrases embedded per question (the embedding is most of a question's time)
 
 
@@ -344,9 +347,11 @@ def semantic_matches(tokens: list[Token], text: str, used: set[int], schema: set
     column_sims = encoded[: len(phrases)] @ encoded[len(encoded) - len(columns):].T
     candidates = []
     for k, (a, b) in enumerate(spans):
-        order = np.argsort(-sims[k])
-        best = int(order[0])
-        second = next((int(j) for j in order[1:] if entries[int(j)].value != entries[best].value), None)
+        order = [int(j) for j in np.argsort(-sims[k])]
+        best = order[0]
+        if _NOT_BY_MEANING & set(entries[best].words):
+            continue
+        second = next((j for j in order[1:] if entries[j].value != entries[best].value), None)
         s1 = float(sims[k, best])
         s2 = float(sims[k, second]) if second is not None else 0.0
         span_words = {tokens[j].norm for j in range(a, b + 1)}

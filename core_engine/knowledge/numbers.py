@@ -273,13 +273,41 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
         candidates = [_MONEY] if (dollar or dollar2) else []
         candidates += [w for w in (unit, before) if w and w not in STOPWORDS]
         chosen = _measured((unit,), candidates, columns, embedder, less) or \
-            choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges, reach=1.0)
+            choose_column(candidates, columns, embedder, less)
+        end = m.end()
+        if not chosen:  # "4 or more of in one collection": a later word of the clause names the column
+            chosen, end = _named_after(low, m.end(), columns, less)
+        chosen = chosen or by_range(_number(number), columns, ranges, reach=1.0)
         if chosen:
             start = _start(m, before, chosen[0], columns, embedder)
             value = converted(_number(number), (unit,), columns[chosen[0]])
-            found.append(Comparison(chosen[0], "<=" if less else ">=", value, low[start:m.end()].strip(),
-                                    chosen[1], start, m.end()))
+            found.append(Comparison(chosen[0], "<=" if less else ">=", value, low[start:end].strip(),
+                                    chosen[1], start, end))
     return found
+
+
+_CLAUSE_WORD = re.compile(r"[a-z]+|[^\sa-z]")
+
+
+def _named_after(low: str, end: int, columns: dict[str, list[str]], less: bool
+                 ) -> tuple[tuple[str, float] | None, int]:
+    """The column a content word later in the comparison's clause names by its stem ("which items can you take 4
+    or more of in one collection": `max_per_collection`), up to three words on and never past a comma or another
+    number; the end of the comparison's words moves to that word. Only by stem: a clause's later words are too
+    loose to be ranked by meaning."""
+    seen = 0
+    for w in _CLAUSE_WORD.finditer(low, end):
+        if not w.group(0).isalpha() or w.group(0) in ("and", "but", "or"):
+            break
+        if w.group(0) in STOPWORDS:
+            continue
+        found = choose_column([w.group(0)], columns, None, less)
+        if found:
+            return found, w.end()
+        seen += 1
+        if seen == 3:
+            break
+    return None, end
 
 
 _WORDS_ALT = "|".join(_NUMBER_WORDS)

@@ -184,6 +184,7 @@ class OfflineKnowledgeParser:
             noun_forms = {f for w in nouns for f in (w, stem(w))}
             extra = semantic_matches(tokens, question, used, schemas[name] | noun_forms, entries, vectors, embedder,
                                      prefetch, vocab.tables[name])
+            extra = _phrases_in_text(kb, info, tokens, used, extra, rules)
             matches += extra
             for m in extra:
                 used |= m.span()
@@ -259,6 +260,30 @@ def _name_words_in_text(kb: SQLiteKB, info: TableInfo, matches: list[Match], use
                 continue
         kept.append(m)
     return kept, used
+
+
+def _phrases_in_text(kb: SQLiteKB, info: TableInfo, tokens: list[Token], used: set[int], extra: list[Match],
+                     rules: list[dict[str, Any]]) -> list[Match]:
+    """A word read as a value by meaning that makes a phrase with the word beside it which the rows' text says
+    ("tea bags": "bags" means the list value "bagged", but a row's guidance says "tea bags") is part of that
+    phrase, a search term, not the value."""
+    if not info.fts_table or not extra:
+        return extra
+    f = quote_identifier(info.fts_table)
+    kept = []
+    for m in extra:
+        a, b = min(m.span()), max(m.span())
+        pairs = [(j, b) for j in (a - 1,) if j >= 0 and j not in used and is_content(tokens[j])] + \
+            [(a, j) for j in (b + 1,) if j < len(tokens) and j not in used and is_content(tokens[j])]
+        phrases = [" ".join(tokens[k].raw.lower() for k in range(x, y + 1)) for x, y in pairs]
+        said = next((p for p in phrases if kb.execute(f"SELECT rowid FROM {f} WHERE {f} MATCH ? LIMIT 1",
+                                                      (fts_match([p]),), max_rows=1).rows), None)
+        if said is None:
+            kept.append(m)
+            continue
+        rules.append({"rule": "ignored", "words": m.words, "column": m.column, "phrase": said,
+                      "why": "the rows' text says this phrase: a search term, not a value by meaning"})
+    return kept
 
 
 _YES_NO = frozenset("is are was were does do did has have can could will would should may might".split())

@@ -42,7 +42,7 @@ STOPWORDS = frozenset("""
     speak speaks speaking spoken offer offers offering serve serves serving provide provides accept accepts
     carry carries stock stocks
     work works working kind type sort e g etc town area around nearby local anywhere
-    use using used make makes made come comes came go goes going see seeing look looks set
+    use using used make makes made come comes came go goes going see seeing look looks set put puts putting
     does doing done did something anything everything someone anyone
     don't dont doesn't isn't aren't won't can't cannot wasn't weren't
     i've you've we've they've i'm i'd i'll you'd you'll we'd we'll it's that's there's what's here's let's who's

@@ -294,8 +294,9 @@ _WE_REQUEST = re.compile(r"^(?:(?:and|also|oh|please)[,\s]+)*(?:can|could|may)\s
                          re.I)
 
 
-def special_request(text: str) -> tuple[str, str] | None:
-    """(trigger words, the request) for "can you tell them it's my birthday" or "can we sit outside"."""
+def special_request(text: str, *, reasons: bool = True) -> tuple[str, str] | None:
+    """(trigger words, the request) for "can you tell them it's my birthday" or "can we sit outside"; with
+    `reasons`, also a need with its reason ("one of us uses a wheelchair so we need step-free access")."""
     body = normalise(text).rstrip("?.! ")
     m = _REQUEST.match(body)
     if m and body[m.end():].strip():
@@ -309,7 +310,16 @@ def special_request(text: str) -> tuple[str, str] | None:
     m = _WE_NEED.match(body)
     if m:  # "oh and we'll need a high chair for the baby": the thing needed
         return body[: m.start("what")].strip(), m.group("what").strip()
+    m = _NEED_BECAUSE.match(body) if reasons else None
+    if m:  # "one of us uses a wheelchair so we need step-free access": the need with its reason
+        return m.group("need").strip(), body
     return None
+
+
+_NEED_BECAUSE = re.compile(r"^(?P<why>[^\d?]{8,}?)[,\s]+(?P<need>so\s+(?:we|i)(?:'ll|\s+will|'d|\s+would)?\s+"
+                           r"(?:also\s+)?(?:need|require))\s+(?!(?:it|them|this|that|to)\b)(?P<what>[^\d?]+)$", re.I)
+"""A reason and the thing it needs, in one sentence with no number (a number is an answer, not a request); "..., so
+I need it to graduate" says why, and needs nothing of the place."""
 
 
 _WE_NEED = re.compile(r"^(?:(?:and|also|oh|please|great|ok|okay|perfect|btw|by\s+the\s+way)[,.!\s]+)*(?:we|i)"

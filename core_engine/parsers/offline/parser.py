@@ -39,7 +39,7 @@ from ...spec.model import REFUSAL, Field, parse_type
 from ...dialogue.state import TaskRecord, ref_target
 from ..base import ParseContext, ParseResult
 from .changes.edits import change_rule, same_as_rule, special_request_rule
-from .focus import decontextualise, is_bare_request, narrow_previous, state_question
+from .focus import decontextualise, focus, is_bare_request, narrow_previous, state_question
 from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
@@ -99,6 +99,9 @@ _WH_QUESTION = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:wha
 """Questions about the agent's world: wh-questions, "is there", "do you have", and "do any of your vets ...",
 "are any of your tariffs ...": the KB answers them (a question about the user's own thing may still name a task)."""
 _OWN_THING = re.compile(r"\b(?:my|our)\b", re.I)
+_HYPOTHETICAL = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay|oh|quick\s+question)[,!\s]+)*"
+                           r"(?:if|say|suppose|what\s+if|what\s+happens\s+if)\s+(?:i|we)\b", re.I)
+"""A question about what would follow if the user did something ("if I drop a class, do I lose my visa?")."""
 _HOW_TO = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*how\s+(?:do|can|could|should|would)\b", re.I)
 WH_TASK_THRESHOLD = 0.70
 """A wh-question is read as a task only when it says a task's own texts nearly verbatim ("where is my package"
@@ -110,6 +113,11 @@ REQUEST_TASK_MARGIN = 2 * TASK_MARGIN
 description of Book Repair) already says a task is wanted: its reading by meaning may be lower (0.42 there, against
 0.19 for the runner-up), with a wider margin."""
 _GREETING = re.compile(r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?[,.!\s]+", re.I)
+
+
+_POINTED_OBJECT = re.compile(r"\b(?:in|into|for|on|with|take|book|choose|get|add|do)\s+(?:me\s+)?"
+                             r"(?:it|that\s+one|this\s+one)\b(?!\s*(?:is|was|'s|isn't|wasn't)\b)", re.I)
+"""The thing in focus as the object of a request ("enroll me in it", "I'll take that one")."""
 
 
 @dataclass
@@ -390,6 +398,9 @@ class TurnReader:
         if any(r["rule"] == "enum-uncertain" for r in self.rules):
             return False  # the answer to the asked option was unclear: no other reading guesses it
         parts = sentences(text)
+        if self.has_kb() and _HYPOTHETICAL.match(text) and is_question(parts[-1]) and not _WANTS.search(text):
+            return False  # "if I take a leave of absence next quarter do I get my tuition back?": what would happen,
+            # asked of the KB; the task it mentions is not requested
         if e is None and len(parts) > 1 and self.has_kb() and not _WANTS.search(text) and \
                 any(_WHAT_YOU_HAVE.search(p) and not _OWN_THING.search(p) for p in parts if is_question(p)):
             return False  # "we're moving into a flat ... Do you have movers used to older people?": a story and a
@@ -545,7 +556,13 @@ class TurnReader:
         return row_change(self, text)
 
     def _special_request(self, text: str) -> bool:
-        return special_request_rule(self, text)
+        said = special_request_rule(self, text)
+        if said is None:
+            return False
+        rest = text.replace(said, " ", 1).strip(" ,.!?;") if said in text else ""
+        if rest and not self.answered and not is_question(rest):
+            self._typed_answer(rest)  # "6 people. one of us uses a wheelchair so we need ...": the answer too
+        return True
 
     # ------------------------------------------------------------ answers to the question asked
     def _typed_answer(self, text: str) -> bool:
@@ -614,6 +631,22 @@ class TurnReader:
         matched = self.answers.matched
         extras = self._extras(text, e.rec, answered=matched)
         clause_options(self, text, e.rec, [matched, *(m.matched for m in extras)])  # "he's 11 and he's limping"
+        return True
+
+    def _pointed_answer(self, text: str, e: Expect) -> bool:
+        """ "sounds good, enroll me in it for a letter grade" to a text field that names KB rows: the row in focus
+        (the one just reported, the one code of the last question, ...) by its label, when the words name no row
+        and no code of their own."""
+        pointed = _POINTED_OBJECT.search(text)
+        if pointed is None or shape(e.field) not in ("short", "code") or is_question(text) or find_codes(text) \
+                or not names_for(self, e.field) or said_names(self, e.field, text):
+            return False
+        found = focus(self)
+        if found is None:
+            return False
+        self.assign("answer-in-focus", pointed.group(0), e.rec, e.field, found[0], source=found[1])
+        self.answered = True
+        self._extras(text, e.rec)
         return True
 
     def _extras(self, text: str, rec: TaskRecord, answered: str = "") -> list[Mention]:
@@ -844,6 +877,8 @@ class TurnReader:
             self.assign("proper-name", named, e.rec, e.field, named)
             self.answered = True
             self._extras(text, e.rec, answered=named)
+            return True
+        if self._pointed_answer(text, e):
             return True
         value = self.value_for(e.field, text)
         if value is None:

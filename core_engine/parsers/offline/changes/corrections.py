@@ -20,7 +20,8 @@ from ..words.match import Bag, field_mention, stem
 if TYPE_CHECKING:
     from ..parser import TurnReader
 
-_LEAD = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|hmm|oh|ok(?:ay)?)[,!.\s]+)*"
+_LEAD = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|hmm|oh|ah|um+|er+m?|ok(?:ay)?|(?:hold|hang)\s+on|"
+                   r"one\s+(?:sec(?:ond)?|moment)|just\s+a\s+(?:sec(?:ond)?|moment))[,!.\s]+)*"
                    r"(?:i\s+meant|i\s+mean|i\s+said|it'?s|it\s+is|it\s+should\s+be|should\s+be|make\s+it|"
                    r"change\s+it\s+to|(?:the|my)\s+[a-z ]{1,30}?\s+(?:is|should\s+be))?\s*", re.I)
 _NEW_NOT_OLD = re.compile(r"^(?P<new>[^;]+?)\s*,?\s+not\s+(?P<old>[^,;!?]+?)[\s.!]*$", re.I)
@@ -188,7 +189,7 @@ def _restated(reader: "TurnReader", what: str, new_text: str, said: str) -> bool
     current = rec.values.get(f.name)
     if reader.view.kind_of(f) not in _PLAIN or not isinstance(current, (str, int, float)) or current == "NA":
         return False
-    value = _new_value(reader, f, new_text.strip(" ,"), current, None)
+    value = _new_value(reader, f, new_text.strip(" ,"), current, None, rec)
     if value is None:
         return False
     if _norm(value) == _norm(current):
@@ -226,7 +227,7 @@ def _by_old_value(reader: "TurnReader", new_text: str, old_text: str, said: str)
     if len({(r.var, f.name) for r, f, _v in found}) != 1:
         return False  # several fields hold it: not clear which one is corrected
     rec, f, current = found[0]
-    value = _new_value(reader, f, new_text, current, old_text)
+    value = _new_value(reader, f, new_text, current, old_text, rec)
     if value is None or _norm(value) == _norm(current):
         return False
     reader.assign("correction", said, rec, f, value, was=current)
@@ -252,10 +253,13 @@ def _inside_value(reader: "TurnReader", new: str, old: str, filled: list[tuple[T
 def _by_field_words(reader: "TurnReader", what: str, new_text: str, said: str) -> bool:
     bag = Bag.of(what)
     scored = sorted(((field_mention(f, bag)[0], rec, f, v) for rec, f, v in _filled(reader)), key=lambda x: -x[0])
+    if scored and scored[0][0] <= 0:  # "the wrong number": a common word of a name, said of one filled field only
+        scored = sorted(((len(bag.hits(_name_stems(f))), rec, f, v) for rec, f, v in _filled(reader)),
+                        key=lambda x: -x[0])
     if not scored or scored[0][0] <= 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return False
     _score, rec, f, current = scored[0]
-    value = _new_value(reader, f, new_text.strip(" ,"), current, None)
+    value = _new_value(reader, f, new_text.strip(" ,"), current, None, rec)
     if value is None or _norm(value) == _norm(current):
         return False
     reader.assign("correction", said, rec, f, value, was=current)
@@ -274,12 +278,20 @@ def _name_stems(f: Field) -> set[str]:
     return {stem(w) for w in f.name.split("_") if w and not w.isdigit()}
 
 
-def _new_value(reader: "TurnReader", f: Field, new_text: str, current: Any, old_text: str | None) -> Any:
+def _new_value(reader: "TurnReader", f: Field, new_text: str, current: Any, old_text: str | None,
+               rec: TaskRecord | None = None) -> Any:
     """The corrected value for `f`: read for its type; for text, the words said, with the kept part of
     the old value when only its end was corrected ("144" for "CS 142" -> "CS 144")."""
     if not new_text or len(new_text.split()) > 6:
         return None
     kind = reader.view.kind_of(f)
+    if kind == "Enum":
+        value = reader.value_for(f, new_text)
+        if value is None:  # "it's maths, not physics": the option in other words, read by meaning as an answer is
+            from ..words.semantic import semantic_enum  # late: the semantic rules import this module's neighbours
+            found = semantic_enum(reader, f, new_text, rec.worksheet if rec is not None else None)
+            value = found[0] if found is not None else None
+        return value
     if kind != "str":
         return reader.value_for(f, new_text)
     if isinstance(current, str) and old_text is not None and len(new_text.split()) > 1 and \

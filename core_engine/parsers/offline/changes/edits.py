@@ -167,23 +167,26 @@ def _change_named(reader: "TurnReader", what: str, value_text: str) -> bool:
     return True
 
 
-def special_request_rule(reader: "TurnReader", text: str) -> bool:
-    """ "Can you tell them it's my birthday": appended to the record's notes field (a special request)."""
+def special_request_rule(reader: "TurnReader", text: str) -> str | None:
+    """ "Can you tell them it's my birthday": appended to the record's notes field (a special request). Returns the
+    sentence that said it (None when no sentence did)."""
     targets = [(r, f) for r in reader.view.live_records() for f in reader.view.input_fields(r, include_dont_ask=True)
                if reader.view.kind_of(f) == "str" and (f.dont_ask or not f.required or shape(f) == "text")
                and field_stems(f) & _REQUEST_WORDS]
     targets.sort(key=lambda t: 0 if t[1].dont_ask or not t[1].required else 1)  # a notes-only field first
     if not targets:
-        return False
+        return None
+    e = reader.expect
+    told = e is not None and reader.view.kind_of(e.field) == "str" and shape(e.field) == "text"
     for sentence in sentences(text):
-        found = special_request(sentence)
+        found = special_request(sentence, reasons=not told)  # a reason told to a free-text question answers it
         if found:
             rec, f = targets[0]
             old = rec.values.get(f.name)
             value = f"{old}; {found[1]}" if isinstance(old, str) and old and old not in (REFUSAL, "none") else found[1]
             reader.assign("special-request", found[0], rec, f, value)
-            return True
-    return False
+            return sentence
+    return None
 
 
 def _plain_words(text: str) -> str:

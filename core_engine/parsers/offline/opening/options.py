@@ -57,7 +57,15 @@ def options_by_meaning(reader: "TurnReader", ws: Worksheet, text: str, kwargs: d
                 kwargs[f.name] = literal(worded[0])
                 reader.note("option-by-words", text, field=f.name, words=sorted(worded[1]))
             continue  # nothing clear (with and without the words of the values given): the field is asked
-        kwargs[f.name] = literal(ranks[0].best.value)
+        value = ranks[0].best.value
+        said_not = {w for n in negations(text) for w in content_stems(n.what)}
+        if said_not & set(content_stems(value)):  # "..., it's not about a form": not the option about the form
+            others = [ev.value for ev in f.enum_values if not said_not & set(content_stems(ev.value))]
+            if len(others) != 1:
+                continue
+            reader.note("negation", text, field=f.name, rejected=value, kept=others[0])
+            value = others[0]
+        kwargs[f.name] = literal(value)
         reader.note("option-by-meaning", text, field=f.name, **ranks[0].trace())
     return None
 

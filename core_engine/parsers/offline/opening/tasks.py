@@ -249,10 +249,14 @@ def leaf_hints(reader: "TurnReader", bag: Bag, ws: Worksheet) -> dict[str, tuple
     Each deep value is scored with the values on its path by the user's words they explain together:
     2 for a word a value's name says, 1 for a word only a description says. The value's own name must say a word the names on
     its path do not ("drop" for Drop a Course; not "leave" for "Status of Leave of Absence form", which
-    "Leave of Absence" already says). Only a clear winner counts; a tie gives no hints.
+    "Leave of Absence" already says), and one that a top option off its path does not say as well ("my leave" names
+    "Leave of Absence" as much as a test called "... Leaving Certificate"). Only a clear winner counts; a tie gives
+    no hints.
     """
     fields = {f.name: f for w in [ws, *reachable(reader, ws)] for f in w.fields
               if f.kind == "input" and reader.view.kind_of(f) == "Enum"}
+    tops = [((f.name, ev.value), set(bag.hits(content_stems(ev.value)))) for f in ws.fields
+            if f.kind == "input" and reader.view.kind_of(f) == "Enum" for ev in f.enum_values]
     found = []
     for sub in reachable(reader, ws):
         for f in sub.fields:
@@ -268,6 +272,8 @@ def leaf_hints(reader: "TurnReader", bag: Bag, ws: Worksheet) -> dict[str, tuple
                 names = set(bag.hits(content_stems(ev.value)))
                 if not any(len(w) >= 3 for w in names - path_names):
                     continue  # its own name must add a word the path's names do not say (not just "AP")
+                if any(key not in path and names - path_names <= said for key, said in tops):
+                    continue  # "my leave": a top option off its path ("Leave of Absence") names it as well
                 words = path_words | set(_explained(f, ev.value, bag))
                 named = names | path_names
                 found.append((2 * len(named) + len(words - named), f, ev.value, path, sorted(words)))

@@ -95,10 +95,11 @@ _ACTION_ONLY = re.compile(r"\W*(?:ok(?:ay)?[,\s]+)?(?:please\s+)?(?:submit|send|
                           r"stop|go\s+ahead|do\s+it)(?:\s+(?:it|that|this|them|now|please))*\W*", re.I)
 _ACTION_ONLY = re.compile(_ACTION_ONLY.pattern + "$", re.I)
 """A turn that only says what to do ("send", "submit it now")."""
-_NOTHING_MORE = re.compile(r"\W*(?:no|nope|nah|nothing|none|not\s+really|all\s+good|that'?s\s+(?:all|it|everything)|"
-                           r"that\s+is\s+(?:all|it|everything))(?:[\s,.!]+(?:else|to\s+add|more|at\s+all|"
-                           r"really|for\s+now|thanks|thank\s+you|that'?s\s+(?:all|it)|i\s+think|from\s+me))*[\s.!]*",
-                           re.I)
+_NOTHING_HEAD = r"(?:no|nope|nah|nothing|none|not\s+really|all\s+good|that'?s\s+(?:all|it|everything)|" \
+    r"that\s+is\s+(?:all|it|everything))"
+_NOTHING_MORE = re.compile(rf"\W*(?:(?:ok|okay|um+|erm|oh|well|so)[\s,.!]+)?{_NOTHING_HEAD}(?:[\s,.!]+(?:else|to\s+add|"
+                           rf"more|at\s+all|really|for\s+now|thanks|thank\s+you|i\s+think|from\s+me|{_NOTHING_HEAD}))*"
+                           r"[\s.!]*", re.I)
 """A whole answer that says there is nothing (more) to tell, to a free-text question."""
 _TIMEISH = re.compile(r"\b(?:ago|before|after|since|during|last|early|late|yesterday|today|tonight|tomorrow|week|weeks|"
                       r"month|months|year|years|day|days|semester|term|quarter|spring|summer|autumn|fall|winter|"

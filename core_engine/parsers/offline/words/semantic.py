@@ -120,7 +120,38 @@ def _intent(reader: "TurnReader", text: str) -> str | None:
     intent = "restart" if _RESTART.match(text) else "cancel" if _CANCEL.match(text) else None
     if intent is None and _CANCEL_OBJECT.match(text) and not _has_cancel_task(reader):
         intent = "cancel"
+    if intent is None and (m := _CANCEL_PLAN.match(text)) and _plan_elsewhere(reader, m.group("plan")):
+        intent = "cancel"
     return intent
+
+
+_CANCEL_PLAN = re.compile(_LEAD + _CANCEL_PHRASE + r"[\s,.!;]+(?:(?:i|we)'?ll|(?:i|we)\s+will|i'?m\s+going\s+to|"
+                          r"i\s+am\s+going\s+to|we'?re\s+going\s+to|we\s+are\s+going\s+to|(?:i|we)'?d\s+rather|"
+                          r"(?:i|we)\s+think\s+(?:i|we)'?ll)\s+(?P<plan>[a-z][^?\d]{0,80}?)[\s.!]*$", re.I)
+"""A cancel followed by a plan in any words ("forget it, I'm going to cook for her at home instead")."""
+
+
+def _plan_elsewhere(reader: "TurnReader", plan: str) -> bool:
+    """A plan that names nothing of the agent: no word of its worksheets' names, fields or options, no KB value, no
+    date or time. "I'll take the Thai place instead" or "I'll do Friday instead" name something the agent has, so
+    they are no cancel; "I'm going to cook at home instead" is."""
+    if find_dates(plan, reader.today) or find_times(plan):
+        return False
+    own: set[str] = set()
+    for ws in reader.spec.worksheets:
+        own |= {stem(w) for w in snake_case(ws.name).split("_") if len(w) > 2}
+        for f in ws.fields:
+            own |= {stem(w) for w in f.name.split("_") if len(w) > 2}
+            own |= {stem(w) for v in f.enum_values for w in words_of(v.value).split() if len(w) > 2}
+    said = [w for w in re.findall(r"[a-z]+", plan.lower()) if len(w) > 2 and w not in HEDGES]
+    if {stem(w) for w in said} & own:
+        return False
+    kb = getattr(reader.ctx, "kb", None)
+    if kb is None:
+        return True
+    from ....knowledge.vocab import fold, vocabulary_for  # late: the parser loads without a KB too
+    vocab = vocabulary_for(kb)
+    return not any(fold(w) in t.by_word for w in said for t in vocab.tables.values())
 
 
 def _has_cancel_task(reader: "TurnReader") -> bool:
@@ -161,7 +192,7 @@ def _control(reader: "TurnReader", text: str, intent: str, how: dict[str, Any]) 
     if rec is None:
         reader.note("control-nothing", text, intent=intent, reason="no task is in progress")
         return True
-    if holds_values(reader, rec):
+    if holds_values(reader, rec) and not _at_confirmation(reader, rec):
         what = task_words(reader, rec.worksheet)
         verb = "start over" if intent == "restart" else "stop"
         reader.note(f"control-{intent}", text, var=rec.var, **how,
@@ -170,6 +201,14 @@ def _control(reader: "TurnReader", text: str, intent: str, how: dict[str, Any]) 
         return True
     _exit(reader, rec, intent, text, confirmed=False, **how)
     return True
+
+
+def _at_confirmation(reader: "TurnReader", rec: TaskRecord) -> bool:
+    """The agent has just asked to confirm this task's summary: a cancel now declines what the user has seen in
+    full, so it stops the task at once (no "do you want me to stop?" on top of it)."""
+    e = reader.expect
+    return e is not None and reader.view.kind_of(e.field) == "confirm" and \
+        rec in (e.rec, *reader.state.ancestors(e.rec))
 
 
 def _exit(reader: "TurnReader", rec: TaskRecord, intent: str, words: str, *, confirmed: bool, **how: Any) -> None:
@@ -530,6 +569,8 @@ def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) ->
     assert entry is not None
     before = len(reader.rules)
     path = implied_path(reader, entry)
+    if not _without_rejected(reader, entry, path, text):
+        return False
     bag = Bag.of(text)
     overlay: dict[str, dict[str, Any]] = {}
     for rec in [r for r in reader.view.live_records() if r.parent is None]:
@@ -560,6 +601,33 @@ def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) ->
         if r.get("statement"):
             r.update(reading=entry.label, **ranked.trace())
     return any(r.get("statement") for r in reader.rules[before:])
+
+
+def _without_rejected(reader: "TurnReader", entry: Entry, path: dict[str, str], text: str) -> bool:
+    """A reading's option that the turn rejects ("..., it's not about a form" while the reading is the option about
+    the form): the other option when its field has one other, else no option there (the task above it stays). An
+    option rejected higher up the path leaves no reading at all (False)."""
+    from .negation import negations  # late: negation reads the spec's words through this module's neighbours
+
+    negs = negations(text)
+    if not negs:
+        return True
+    said_not = {w for n in negs for w in content_stems(n.what)}
+    rejected = [k for k, v in path.items() if said_not & set(content_stems(v))]
+    if not rejected:
+        return True
+    ws = reader.spec.worksheet(entry.worksheet)
+    f = ws.field(entry.field) if ws is not None and entry.kind == "enum" else None
+    if f is None or rejected != [entry.field]:
+        return False
+    others = [ev.value for ev in f.enum_values if not said_not & set(content_stems(ev.value))]
+    if len(others) == 1:
+        path[entry.field] = others[0]
+    else:
+        del path[entry.field]
+    reader.note("negation", "; ".join(n.words for n in negs), negated=[n.what for n in negs],
+                reading=entry.label, kept=path.get(entry.field))
+    return True
 
 
 def task_already_open(reader: "TurnReader", text: str) -> bool:
@@ -645,9 +713,11 @@ def _other_by_name(reader: "TurnReader", text: str, current: TaskRecord) -> Rank
 
 # ---------------------------------------------------------------- an enum answer by meaning
 
-def semantic_enum(reader: "TurnReader", f: Field, text: str) -> tuple[str, Ranked] | None:
-    """The value of the asked enum field that the answer means, when one clearly wins."""
-    ws = reader.expect.rec.worksheet if reader.expect else ""
+def semantic_enum(reader: "TurnReader", f: Field, text: str, worksheet: str | None = None
+                  ) -> tuple[str, Ranked] | None:
+    """The value of the asked enum field (of `worksheet`'s field `f` when given) that the answer means, when one
+    clearly wins."""
+    ws = worksheet or (reader.expect.rec.worksheet if reader.expect else "")
     ranked = index(reader).rank(clean(text), lambda e: e.kind == "enum" and e.worksheet == ws and e.field == f.name)
     if ranked.decided(ENUM_THRESHOLD, ENUM_MARGIN) or (ranked.best is not None and ranked.score >= ENUM_THRESHOLD
                                                        and said_verbatim(ranked.text, text)):

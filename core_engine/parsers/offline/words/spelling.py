@@ -5,7 +5,8 @@ that is not itself a word of the spec, and is one slip (a swap of neighbours, a 
 exactly one word of at least five letters of the spec's worksheet names, field names and option values, is read as
 that word. A word that is a spec word with one more letter at its end, or one fewer, is that word inflected
 ("change" beside "Plans Changed"), not a slip, and is left alone. Shorter words, words close to two spec words and
-changed letters ("stars" is not "start") are left alone.
+changed letters ("stars" is not "start") are left alone, and so is a word of English as the embedding model's
+vocabulary lists it ("though" is no slip of "through").
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ....embedding.semantic import model_words
 from ....spec.model import snake_case
 from .match import STOPWORDS
 
@@ -95,12 +97,13 @@ def respelled(text: str, spec: Any) -> tuple[str, list[tuple[str, str]]]:
     vocab = spec_words(spec)
     if not vocab:
         return text, fixes
+    english = model_words(getattr(getattr(spec, "settings", None), "embedding_model", None))
 
     def fix(m: re.Match[str]) -> str:
         typed = m.group(0)
         low = typed.lower()
-        if len(low) < 5 or low in vocab or low in STOPWORDS:
-            return typed  # "there" is a word of its own, not "three" typed with a slip
+        if len(low) < 5 or low in vocab or low in STOPWORDS or low in english:
+            return typed  # "there", "though" are words of their own, not "three", "through" typed with a slip
         near = [w for w in vocab if w[0] == low[0] and _one_slip(low, w) and not _inflected(low, w)]
         if len(near) != 1:
             return typed

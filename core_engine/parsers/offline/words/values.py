@@ -256,15 +256,33 @@ _WEEKDAY_ONLY = re.compile(rf"(?:on\s+)?(?:{'|'.join([*WEEKDAYS, *_WEEKDAY_ABBRE
 
 def _weekday_with_date(text: str, spans: list[Span]) -> list[Span]:
     """ "monday 9 sept", "Fri, the 13th": a weekday said right before a date names that date, not the next such
-    weekday: the weekday's own span is dropped."""
+    weekday: the weekday's own span is dropped. So is a weekday said a few words from a date of the same
+    sentence that falls on it ("the saturday instead, the 13th", "the 13th, a saturday"): one day said twice."""
     out = []
     for i, s in enumerate(spans):
         nxt = spans[i + 1] if i + 1 < len(spans) else None
         if nxt is not None and _WEEKDAY_ONLY.fullmatch(s.text.strip()) and \
                 re.fullmatch(r"[\s,]*(?:the\s+)?", text[s.end:nxt.start], re.I):
             continue
+        if _WEEKDAY_ONLY.fullmatch(s.text.strip()) and any(_same_day_said(text, s, d) for d in spans if d is not s):
+            continue
         out.append(s)
     return out
+
+
+def _same_day_said(text: str, weekday: Span, date: Span) -> bool:
+    """A date of the same sentence, at most four words from the weekday, that falls on that weekday."""
+    if _WEEKDAY_ONLY.fullmatch(date.text.strip()) or not isinstance(date.value, str):
+        return False
+    gap = text[min(weekday.end, date.end):max(weekday.start, date.start)]
+    if re.search(r"[.!?;]|\b(?:or|and|either|else|then)\b", gap, re.I) or len(gap.split()) > 4:
+        return False  # "monday or the 9th": two days to choose from
+    name = re.sub(r"^on\s+|\.$", "", weekday.text.strip().lower())
+    name = _WEEKDAY_ABBREVIATIONS.get(name, name)
+    try:
+        return name in WEEKDAYS and dt.date.fromisoformat(date.value).weekday() == WEEKDAYS[name]
+    except ValueError:
+        return False
 
 
 _SINCE_RE = re.compile(r"\b(?:since|ever\s+since|started|began|begun)\s+(?:(?:on|last|this|the)\s+)?$", re.I)
@@ -511,7 +529,8 @@ YES_PHRASES = ("yes please", "yes", "yeah", "yea", "yep", "yup", "ya", "sure", "
                "all good", "everything is correct", "everything's correct", "everything is right",
                "that's all correct", "thats all correct", "that is all correct", "thats correct", "thats right",
                "all correct", "all looks good", "looks great", "looks fine", "everything looks good",
-               "everything looks right", "everything's right", "lovely", "brilliant", "cool", "awesome", "nice one")
+               "everything looks right", "everything's right", "lovely", "brilliant", "cool", "awesome", "nice one",
+               "it does", "it did", "they do", "they did", "yes it does", "yes they do")
 WEAK_YES = frozenset({"please", "i do", "i am", "i would", "it is", "right", "fine", "great", "perfect", "true",
                       "exactly", "indeed", "alright", "all right", "ok", "okay", "it's right", "it is right",
                       "it's correct", "it is correct", "now it's right", "now it is right", "all good", "lovely",
@@ -521,7 +540,9 @@ the clause."""
 NO_PHRASES = ("no", "nope", "nah", "not really", "no thanks", "no thank you", "incorrect", "wrong",
               "that's wrong", "that is wrong", "that's not right", "that is not right", "not quite", "negative",
               "i don't", "i do not", "i'm not", "i am not", "not at all", "false", "never", "no way",
-              "that's not correct", "that is not correct", "i would not", "i wouldn't", "don't", "do not")
+              "that's not correct", "that is not correct", "i would not", "i wouldn't", "don't", "do not",
+              "it does not", "it doesn't", "it did not", "it didn't", "they do not", "they don't", "they did not",
+              "they didn't")
 _INTERJECTIONS = re.compile(r"^(?:(?:ah|oh|um|uh|hmm+|well|so|hm|er|actually|wait|sorry|ugh|argh|meh|phew|sigh)\b[\s,.!]*)+(?=\S)", re.I)
 
 
