@@ -192,7 +192,7 @@ def _control(reader: "TurnReader", text: str, intent: str, how: dict[str, Any]) 
     if rec is None:
         reader.note("control-nothing", text, intent=intent, reason="no task is in progress")
         return True
-    if holds_values(reader, rec) and not _at_confirmation(reader, rec):
+    if holds_values(reader, rec):  # issue 12: a cancel is confirmed when the task holds values, at the summary too
         what = task_words(reader, rec.worksheet)
         verb = "start over" if intent == "restart" else "stop"
         reader.note(f"control-{intent}", text, var=rec.var, **how,
@@ -201,14 +201,6 @@ def _control(reader: "TurnReader", text: str, intent: str, how: dict[str, Any]) 
         return True
     _exit(reader, rec, intent, text, confirmed=False, **how)
     return True
-
-
-def _at_confirmation(reader: "TurnReader", rec: TaskRecord) -> bool:
-    """The agent has just asked to confirm this task's summary: a cancel now declines what the user has seen in
-    full, so it stops the task at once (no "do you want me to stop?" on top of it)."""
-    e = reader.expect
-    return e is not None and reader.view.kind_of(e.field) == "confirm" and \
-        rec in (e.rec, *reader.state.ancestors(e.rec))
 
 
 def _exit(reader: "TurnReader", rec: TaskRecord, intent: str, words: str, *, confirmed: bool, **how: Any) -> None:
