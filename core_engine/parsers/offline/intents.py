@@ -417,12 +417,13 @@ def declines(text: str) -> bool:
     return _DECLINE.match(normalise(text)) is not None
 
 
-_NEGATED_NOUN = re.compile(r"\b(?:no|not|without|don'?t\s+have|do\s+not\s+have|haven'?t\s+got)\s+"
-                           r"(?:a\s+|an\s+|any\s+|my\s+)?([a-z]+)", re.I)
+_NEGATED_NOUN = re.compile(r"\b(?:no|not|without|(?:don'?t|do\s+not)\s+(?:have|do|use)|haven'?t\s+got)\s+"
+                           r"(?:a\s+|an\s+|any\s+|my\s+)?([a-z]+(?:-[a-z]+)?)", re.I)
 
 
 def negates_field(words_of_field: set[str], text: str) -> bool:
     """ "no flight, I live here" to an optional flight-number question: the answer negates the field's own word."""
     from .words.match import same_word, stem  # late: words.match is heavier than this module's other needs
 
-    return any(same_word(stem(m.group(1)), w) for m in _NEGATED_NOUN.finditer(normalise(text)) for w in words_of_field)
+    return any(same_word(stem(m.group(1).replace("-", "")), w) for m in _NEGATED_NOUN.finditer(normalise(text))
+               for w in words_of_field)  # "I don't do email" (written "e-mail" by `normalise`)

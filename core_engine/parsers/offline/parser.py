@@ -66,8 +66,8 @@ from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
 from .intents import (asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting)
-from .words.answers import AnswerReader, flag_named, is_make_field
-from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, same_word, stem
+from .words.answers import AnswerReader, echoed_flag, flag_named, is_make_field
+from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, holds, same_word, stem
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
 from .kb_rows.choices import accept_proposal, choose_row
@@ -79,7 +79,7 @@ from .words.semantic import (control_rule, doubtful_value, option_words_task, ow
                              semantic_enum, semantic_task, switch_task, task_already_open)
 from .answering.slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
-from .opening.tasks import describe_task, literal, predicted_answer, search_query, several_codes, task_verbs
+from .opening.tasks import describe_task, literal, open_activated, predicted_answer, search_query, several_codes, task_verbs
 from .words.measures.months import is_month_field
 from .words.thing_names import thing_name
 from .words.typed import restore_apostrophes
@@ -325,7 +325,9 @@ class TurnReader:
             ((False, held.group(0), text[held.end():]) if (e.act == "confirm" or kind == "confirm")
              and (held := _NOT_YET.search(text)) else None) or \
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := flag_named(e.field, text)) is not None
-             else None)  # "not heated", "heated please": the yes/no field's own word, negated or not
+             else None) or \
+            ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := echoed_flag(e.field, text)) is not None
+             else None)  # "not heated", "heated please": the yes/no field's own word, negated or not; "it was out"
         if yn is None and (e.act == "confirm" or kind == "confirm") and self._agreed_last(text):
             yn = (True, text, "")  # "ok thanks, thats all fine. yes book it": thanks first, the yes last
         if yn is None:
@@ -532,6 +534,19 @@ class TurnReader:
                 self._typed_answer(before) or self._str_answer(before)
         return True
 
+    def _tells_more(self, rec: TaskRecord, f: Field, value: str, text: str) -> bool:
+        """ "my general waste bin wasn't collected this morning", read by meaning as the task: the task it opens
+        takes the rest of the turn only when the turn names one of its options in full or says a date or time
+        (the words that chose the task by meaning are not read again as an option: "moving out" is no "Moving
+        Away")."""
+        overlay = {rec.var: {**rec.values, f.name: value}}
+        opened = [ws for ws in self.spec.task_worksheets() if ws.predicate.strip()
+                  and holds(ws.predicate, self.view.lookup(None, overlay)) is True]
+        low = f" {' '.join(re.findall(r'[a-z0-9]+', text.lower()))} "
+        named = any(f" {' '.join(re.findall(r'[a-z0-9]+', ev.value.lower()))} " in low
+                    for ws in opened for g in ws.fields for ev in g.enum_values)
+        return bool(opened) and (named or bool(find_dates(text, self.today) or find_times(text)))
+
     def _declinable(self, f: Field) -> bool:
         """A field a bare "no" or "nah" refuses: a text field, or an optional number, date or time ("nah" to
         "what are your things worth, for the insurance?"; a required count is not skipped by a "no")."""
@@ -582,6 +597,9 @@ class TurnReader:
                 value, ranked = found
                 self.assign("answer-semantic", ranked.text, e.rec, e.field, value, type="Enum", **ranked.trace())
                 self.answered = True
+                if e.rec.parent is None and self._tells_more(e.rec, e.field, value, text):
+                    open_activated(self, {e.rec.var: {e.field.name: value}}, text, Bag.of(text),
+                                   rule="answer-semantic", hints={})
                 return True
             value = described_option(e.field, text)
             if value is not None:  # "3 months is enough": words only that option's description has
@@ -899,7 +917,7 @@ class TurnReader:
             extras = [m for m in extras if m.how != "address"]
         coded = code_value(text) is not None
         rest = None
-        if extras and shape(e.field) == "short" and all(m.how in ("colour", "address") for m in extras):
+        if extras and shape(e.field) == "short" and all(m.how in ("colour", "address", "postcode") for m in extras):
             rest = rest_of_answer(text, [m.span for m in extras if m.span is not None])  # "black Ford Focus"
             value = rest or value
         elif extras and shape(e.field) == "short" and all(m.span is not None for m in extras) and \

@@ -25,11 +25,11 @@ from ..words.measures.counts import couple_plus_span, head_count, people_sum_spa
 from ..words.negation import without_negated
 from ..words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
 from ..kb_rows.items import field_row_names
-from ..parts.addresses import find_addresses, is_address_field
+from ..parts.addresses import find_addresses, is_address_field, is_postcode_field
 from ..parts.colours import find_colours, is_colour_field
 from ..words.libvalues import find_phones, is_phone_field
 from ..words.measures.money import is_money, money_fields, with_minor_units
-from ..words.values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers,
+from ..words.values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers, find_postcodes,
                              find_times, free, normalise)
 
 _KB_MARK = object()  # a field that points at a KB query: not None, not a value
@@ -158,7 +158,7 @@ _PERSON_NAME_DESC = re.compile(r"\b(?:full|first|last|given|family|legal|maiden)
 """A description that speaks of a person's name (things have names, only people have full or first names, and
 "Your name" or "Who the voucher is for" speak of a person)."""
 _EMAIL_WORDS = {"email", "mail", "e-mail"}
-_CODE_WORDS = {"id", "number", "num", "account", "pin", "code", "phone", "zip", "ssn", "routing"}
+_CODE_WORDS = {"id", "number", "num", "account", "pin", "code", "phone", "zip", "ssn", "routing", "postcode"}
 _TEXT_WORDS = {"details", "detail", "description", "describe", "notes", "note", "request", "comment",
                "comments", "reason", "explain", "explanation", "happened", "message", "summary"}
 _DATE_WORDS = {"date", "birth", "dob", "birthday", "when"}
@@ -186,7 +186,7 @@ def shape(f: Field) -> str:
 
 
 _PAST_WORDS = {"submitted", "sent", "was", "were", "did", "born", "birth", "happened", "took", "received", "ago",
-               "occurred", "started", "filed"}
+               "occurred", "started", "filed", "been", "missed"}
 
 
 def past_field(f: Field) -> bool:
@@ -280,6 +280,10 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     if phones:
         add(find_phones(text), phones, "phone")  # as typed: "(555) 880-1200"
         strs = [c for c in strs if c not in phones]
+    postcodes = [c for c in strs if is_postcode_field(c[1])]
+    if postcodes:  # "18 Hollins Lane, SK4 2LW": the postcode for its own field, beside the street
+        add(find_postcodes(text), postcodes, "postcode")
+        strs = [c for c in strs if c not in postcodes]
     places = [c for c in strs if is_address_field(c[1])]
     if places:
         add(find_addresses(text), places, "address")  # "301 Cedar Boulevard" beside the name asked
@@ -544,12 +548,14 @@ class KBVocabulary:
             self._columns[key] = {k: frozenset(v) for k, v in out.items()}
         return self._columns[key]
 
-    def found_in(self, text: str, kb: Any) -> list[str]:
+    def found_in(self, text: str, kb: Any, *, plurals: bool = False) -> list[str]:
+        """The KB's short values the text says; with `plurals`, also said with a plural ending ("wardrobes")."""
         low = _norm_words(text)
         key = (id(kb), "normed:" + str(getattr(kb, "path", "")))
         if key not in self._normed:
             self._normed[key] = tuple((t, _norm_words(t)) for t in self.terms(kb) if _norm_words(t) != "  ")
-        return [t for t, normed in self._normed[key] if normed in low]
+        return [t for t, normed in self._normed[key] if normed in low
+                or (plurals and (normed[:-1] + "s " in low or normed[:-1] + "es " in low))]
 
 
 def column_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], vocabulary: KBVocabulary, kb: Any

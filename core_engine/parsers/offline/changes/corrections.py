@@ -165,8 +165,18 @@ def _near_value(reader: "TurnReader", said: str) -> bool:
     if len(fits) != 1:
         return False
     rec, f, current = fits[0]
-    reader.assign("correction", said, rec, f, tokens[0], was=current, how="nearly the value given")
+    reader.assign("correction", said, rec, f, _as_typed(said, tokens[0], current), was=current,
+                  how="nearly the value given")
     return True
+
+
+def _as_typed(said: str, joined: str, current: str) -> str:
+    """The new value written as the old one was: "07700 900416" after "07700 900461", "LS6 1DB" after "LS6 1DR"
+    (the groups as the user typed them); joined up when the old value had no spaces or hyphens."""
+    if not re.search(r"[ -]", current):
+        return joined
+    typed = re.search(r"[ -]?".join(re.escape(c) for c in joined), said)
+    return typed.group(0) if typed else joined
 
 
 def _restated(reader: "TurnReader", what: str, new_text: str, said: str) -> bool:

@@ -178,13 +178,15 @@ def _open_with_row(reader: "TurnReader", row: dict[str, Any], path: str, words: 
         live = [r for r in reader.state.of_worksheet(ws.name) if r.status == "active" and r.parent is None]
         var = live[0].var if live else reader.state.new_var(snake_case(ws.name))
         kwargs = {f.name: path}
+        from ..opening.tasks import count_after_verb  # late: the opening rules import this package
+        from ..opening.given_values import count_of_rows
+        count_of_rows(reader, ws, reader.text, kwargs)  # "book one for two wardrobes": the number before the name
         ghost = TaskRecord(var=var, worksheet=ws.name)
-        candidates = [(ghost, x) for x in ws.fields if x.kind == "input" and x.name != f.name
+        candidates = [(ghost, x) for x in ws.fields if x.kind == "input" and x.name not in kwargs
                       and reader.view.kind_of(x) not in ("confirm", "task", "row", "list")]
         mentions = find_mentions(reader.text, candidates, reader.view, reader.today)
         for m in mentions:
             kwargs[m.field.name] = literal(m.value)  # "Tulsi, for Friday": the other values of the booking
-        from ..opening.tasks import count_after_verb  # late: the opening rules import this package
         count = count_after_verb(reader, ws, reader.text, kwargs, mentions)
         if count is not None:  # "reserve one peace lily": how many, said before the row's name
             kwargs[count[0].name] = literal(count[1])

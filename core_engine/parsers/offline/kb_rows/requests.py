@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ....spec.model import Worksheet
-from ..words.match import equalities
+from ....spec.model import Worksheet, snake_case
+from ..words.match import equalities, stem
 from ..words.semantic_index import Entry, Ranked
 
 if TYPE_CHECKING:
@@ -35,6 +35,26 @@ _ASKS_FOR = re.compile(
 _NOT_ASKING = re.compile(r"\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:want\s+to\s+)?(?:book|order|buy)\b", re.I)
 _WH = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|where|who|whom|whose|why|how|when|"
                  r"is\s+there|are\s+there|do\s+you|does|tell\s+me)\b", re.I)
+
+
+_ASKED_TO = re.compile(r"\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:come\s+and\s+)?(?P<verb>[a-z]+)", re.I)
+
+
+def _asked_to_do(reader: "TurnReader", ws: Worksheet, text: str) -> bool:
+    """ "can you collect them on the 2nd of April?": the agent is asked to do what the row task is about, its verb
+    a word (or the start of a word) of the task's own texts: its name, description, and the description of the
+    option that opens it ("book a collection of ...")."""
+    texts = [snake_case(ws.name).replace("_", " "), ws.description]
+    for path, value in equalities(ws.predicate):
+        for other in reader.spec.task_worksheets():
+            f = other.field(path[-1])
+            texts += [ev.description for ev in (f.enum_values if f is not None else []) if ev.value == value]
+    words = {stem(w) for t in texts for w in re.findall(r"[a-z]+", t.lower()) if len(w) >= 4}
+    for m in _ASKED_TO.finditer(text):
+        verb = stem(m.group("verb").lower())
+        if len(verb) >= 4 and any(w.startswith(verb) for w in words):
+            return True
+    return False
 
 
 def row_task(reader: "TurnReader") -> Worksheet | None:
@@ -60,14 +80,14 @@ def row_request(reader: "TurnReader", text: str) -> bool:
     e = reader.expect
     if e is not None and (e.act != "ask" or e.rec.parent is not None or reader.view.kind_of(e.field) != "Enum"):
         return False  # only when nothing is asked, or the top-level choice of task
-    if not _ASKS_FOR.search(text) or _NOT_ASKING.search(text) or _WH.match(text):
+    if _NOT_ASKING.search(text) or _WH.match(text):
         return False
     ws = row_task(reader)
     if ws is None or any(r.status == "active" for r in reader.state.of_worksheet(ws.name)):
         return False
-    if not _reachable_from_start(reader, ws):
+    if not (_ASKS_FOR.search(text) or _asked_to_do(reader, ws, text)) or not _reachable_from_start(reader, ws):
         return False
-    terms = reader.vocabulary.found_in(text, reader.ctx.kb)
+    terms = reader.vocabulary.found_in(text, reader.ctx.kb, plurals=True)
     if not terms:
         from ..opening.tasks import pronoun_row  # late: tasks imports this module's helpers indirectly
         held = pronoun_row(reader, text)  # "ok book that one for me": the one row just reported

@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..kb_rows.spans import said_inside_kb_name
-from ....spec.model import Field, Worksheet
+from ....spec.model import Field, Worksheet, snake_case
 from ....dialogue.state import ref_target
 from ..words.libvalues import name_span
 from ..intents import change_marker
@@ -33,7 +33,7 @@ def opening_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[
                    matched: list[str]) -> list[str]:
     """Fill `kwargs` with the values below; return the names read (not words to search for)."""
     from .nested_values import nested_values  # late: it imports this package's tasks module
-    for read in (_kind_by_meaning, nested_values, _opening_code, _count_of_rows, counted_thing):
+    for read in (_kind_by_meaning, nested_values, _opening_code, count_of_rows, counted_thing):
         said = read(reader, ws, text, kwargs)
         if said is not None:
             matched.append(said)
@@ -106,20 +106,50 @@ def _opening_code(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[s
 _COUNT_STEMS = {stem(w) for w in ("quantity", "count", "many", "amount", "copies", "items", "pieces")}
 
 
-def _count_of_rows(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str]) -> str | None:
+_DESCRIBING = r"(?:(?!(?:for|of|to|with|and|or|in|on|at|from|the|a|an|one|two|three|four|five|six|\d+)\b)[a-z]+ ){0,2}"
+"""A word or two that describe the thing between a number and its name ("3 old mattresses"), not a preposition or
+another number ("one for two wardrobes": "one" counts nothing)."""
+
+
+def count_of_rows(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str]) -> str | None:
     """ "one Softwear Organic Tee": a number right before the name of KB rows counts them; it fills the
     worksheet's one unfilled whole-number field that is a count (its name or description says so)."""
     counts = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "int" and f.name not in kwargs
               and field_stems(f) & _COUNT_STEMS]
     if len(counts) != 1 or reader.ctx.kb is None:
         return None
-    terms = reader.vocabulary.found_in(text, reader.ctx.kb)
+    of_rows = _counts_rows(reader, ws, counts[0])  # "item_count", not "months": the field counts the things
+    gap = _DESCRIBING if of_rows else ""
+    terms = [_norm_words(t).strip() for t in reader.vocabulary.found_in(text, reader.ctx.kb, plurals=of_rows)]
+    terms = [t for t in terms if t and not any(t != u and t in u for u in terms)]  # "freezer" in "fridge freezer"
     for span in find_numbers(text):
-        after = text[span.end:].lstrip().lower()
-        if span.value > 0 and any(after.startswith(t) for t in terms):
-            kwargs[counts[0].name] = literal(span.value)
+        after = _norm_words(text[span.end:]).strip()
+        if span.value > 0 and any(re.match(rf"{gap}{re.escape(t)}", after) for t in terms):
+            kwargs[counts[0].name] = literal(span.value)  # "3 old mattresses": a word or two may describe them
             return span.text
+    one = [m for t in terms for m in [re.search(rf"\b(?:a|an|my|our|this|that) {gap}{re.escape(t)}(?![a-z])",
+                                                _norm_words(text))] if m]
+    if of_rows and len(terms) == 1 and len(one) == 1:
+        kwargs[counts[0].name] = literal(1)  # "my old fridge freezer": one of the one thing named
+        return None
     return None
+
+
+_COUNT_NAME_WORDS = frozenset({"count", "quantity", "qty", "number", "num", "no", "of", "items", "item", "pieces",
+                               "piece", "copies", "copy", "how", "many"})
+
+
+def _counts_rows(reader: "TurnReader", ws: Worksheet, f: Field) -> bool:
+    """A count field whose name says only that it counts, or counts the worksheet's rows by their field's or type's
+    name ("item_count", "quantity", "number_of_books" beside `book: Book`): not a count of months or people."""
+    rows = [g for g in ws.fields if g.kind == "input" and reader.view.kind_of(g) == "row"]
+    own = {w for g in rows for w in [*g.name.lower().split("_"), *snake_case(g.type).split("_")]}
+    said = {stem(w) for w in own | _COUNT_NAME_WORDS}
+    return bool(rows) and all(stem(w) in said for w in f.name.lower().split("_") if w)
+
+
+def _norm_words(text: str) -> str:
+    return " " + re.sub(r"[^a-z0-9]+", " ", text.lower()).strip() + " "
 
 
 def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str], matched: list[str]) -> None:

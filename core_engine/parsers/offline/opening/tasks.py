@@ -22,7 +22,8 @@ from ..words.match import (GENERIC, HEDGES, STOPWORDS, Bag, best_enum, content_s
                            field_stems, holds, stem)
 from ..words.negation import negations, without_negated
 from ..answering.slots import column_mentions, find_mentions, said_texts, shape
-from ..words.values import find_codes
+from ..words.values import find_codes, find_postcodes
+from ..parts.addresses import find_addresses, is_address_field, is_postcode_field
 from ..words.labels import mask_labels
 from ..kb_rows.spans import inside_kb_name
 from .task_texts import task_text_stems
@@ -319,13 +320,19 @@ def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[s
     labelled numbers ("3 units"), dates and times."""
     codes = find_codes(bag.text)
     if len(codes) == 1:
+        postcode = [p.text for p in find_postcodes(codes[0].text)] == [codes[0].text]
         for f in sub.fields:
             if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) in ("code", "short") \
                     and f.name not in values and f.name not in inner.items and not f.predicate.strip() \
-                    and _codes_fit(sub.name, f):
+                    and (_codes_fit(sub.name, f) or postcode) and is_postcode_field(f) == postcode:  # a postcode is no other code
                 value = laid_out(f, bag.text) or codes[0].value  # all of "WB5512 Q" for "like WB2291 K"
                 inner.items[f.name] = (literal(value), value, [codes[0].text])
                 break
+    places = [f for f in sub.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and is_address_field(f)
+              and not is_postcode_field(f) and f.name not in values and f.name not in inner.items]
+    streets = find_addresses(bag.text)
+    if len(places) == 1 and len(streets) == 1:  # "... from 22 Canal Street, M4 6HJ": the street for its field
+        inner.items[places[0].name] = (literal(streets[0].value), streets[0].value, [streets[0].text])
     months = list(dict.fromkeys(m.group(0).capitalize() for m in _MONTH.finditer(bag.text)
                                 if m.group(0) != "may" and not m.group(0).isupper()))  # "may I ...": a verb
     month_fields = [f for f in sub.fields if f.kind == "input" and reader.view.kind_of(f) == "str"
@@ -405,7 +412,7 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     if rows:
         spent = [w for v in found.items.values() for w in v[2] if isinstance(w, str)]
         spent += _heads_after(text, spent)  # "a one bedroom flat": the noun the option's words describe
-        named = reader.vocabulary.found_in(text, reader.ctx.kb) if reader.ctx.kb is not None else []
+        named = reader.vocabulary.found_in(text, reader.ctx.kb, plurals=True) if reader.ctx.kb is not None else []
         long_turn = len(text.split()) > 12 and named and len(mentions) >= 2  # a turn of many values
         # the agent's own description says what it is about ("dental" of a dental practice's assistant): those
         # words are no search terms, unless they are values of the KB ("Riverton" in it is a city)
@@ -420,6 +427,7 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
             search_query(asked, said_texts(mentions) + spent + names,  # the task's taught words ask for the task
                          set(bag.hits(BOOKING_WORDS | task_words(ws) | own | row_words)))
         if query and (long_turn or _about_rows(reader, query, own | row_words)):
+            query = _row_named_alone(reader, query) or query
             kwargs[rows[0].name] = f"answer({literal(query)})"
             matched.append(query)
         elif query:
@@ -445,6 +453,23 @@ def _heads_after(text: str, said: list[str]) -> list[str]:
         if m and m.group(1).lower() not in STOPWORDS and m.group(1).lower() not in said:
             out.append(m.group(1))
     return out
+
+
+def _row_named_alone(reader: "TurnReader", query: str) -> str | None:
+    """ "my old fridge freezer taken away from ... if you can", "3 old mattresses to get rid of": the search words
+    name one row in full (in the singular or plural) and no other value of the KB, so the search is that name."""
+    from ..kb_rows.items import _words, row_names  # late: the row modules import this one
+
+    if reader.ctx.kb is None:
+        return None
+    terms = [t.lower() for t in reader.vocabulary.found_in(query, reader.ctx.kb, plurals=True)]
+    low = _words(query)
+    names = {v for table in row_names(reader.vocabulary, reader.ctx.kb).values() for n, v in table.items()
+             if v[:1].isupper() and not v.startswith("[") and re.search(rf" {re.escape(n.strip())}(?:e?s)? ", low)}
+    if len(names) != 1:
+        return None
+    name = next(iter(names))
+    return name if all(t in name.lower() for t in terms) else None
 
 
 def _about_rows(reader: "TurnReader", query: str, own: set[str]) -> bool:

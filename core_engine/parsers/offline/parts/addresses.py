@@ -9,7 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ....spec.model import Field
-from ..words.values import Span
+from ..words.values import Span, find_postcodes
 
 if TYPE_CHECKING:
     from ....dialogue.state import TaskRecord
@@ -28,6 +28,13 @@ def is_address_field(f: Field) -> bool:
     """A str field for a postal or street address (not an e-mail address)."""
     words = set(f.name.lower().split("_")) | set(re.findall(r"[a-z-]+", f.description.lower()))
     return "address" in words and not words & {"email", "e-mail", "mail", "ip", "web", "url"}
+
+
+def is_postcode_field(f: Field) -> bool:
+    """A str field for a postcode or zip code ("postcode", "The postal code"): its value is that one code."""
+    words = set(f.name.lower().split("_")) | set(re.findall(r"[a-z]+", f.description.lower()))
+    return bool(words & {"postcode", "postcodes", "zip", "zipcode"}) or \
+        re.search(r"\bpostal[\s_]code\b", f"{f.name} {f.description}", re.I) is not None
 
 
 def find_addresses(text: str) -> list[Span]:
@@ -59,8 +66,24 @@ def address_answer(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field)
     end = re.search(r"[.!?](?:\s|$)", text[spans[0].end:])
     value = text[start: spans[0].end + end.start() if end else len(text)].strip(" .!?")  # "..., Millbrook" stays
     value = with_town(value)
+    code = _postcode_beside(reader, rec, f, value)
+    if code is not None:  # "5 Mill Court, Hebden Bridge, HX7 8AB": the street and town here, the postcode there
+        value = (value[:code[1].start] + value[code[1].end:]).strip(" ,;")
     reader.assign("answer-address", value, rec, f, value, type="str", shape="address")
+    if code is not None:
+        reader.assign("extra-value", code[1].text, rec, code[0], code[1].value)
     return True
+
+
+def _postcode_beside(reader: "TurnReader", rec: "TaskRecord", f: Field, value: str) -> tuple[Field, Span] | None:
+    """The one postcode at the end of an address, when the record keeps postcodes in a field of their own that
+    is still unfilled."""
+    codes = [g for g in reader.view.input_fields(rec) if g.name != f.name and reader.view.kind_of(g) == "str"
+             and is_postcode_field(g) and reader.view.unfilled(rec, g)]
+    spans = find_postcodes(value)
+    if len(codes) != 1 or len(spans) != 1 or value[spans[0].end:].strip(" .!?"):
+        return None
+    return codes[0], spans[0]
 
 
 def with_town(value: str) -> str:

@@ -30,9 +30,10 @@ from .thing_names import thing_name
 from .measures.money import is_money, with_minor_units
 from .negation import negations, without_negated
 from ..answering.references import off_shape, reference_shapes, shaped_reference
+from ..parts.addresses import is_address_field
 from ..answering.slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
 from .values import (TENS, UNITS, Span, bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
-                             free, strip_fillers, yes_no)
+                             free, normalise, strip_fillers, yes_no)
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
 _TOTAL_AFTER = re.compile(r"\s+(?:in\s+)?(?:total|altogether|all\s+together|in\s+all)\b", re.I)
@@ -393,7 +394,8 @@ class AnswerReader:
             return remark.group(1)  # "Bolacha, it was a cat": the answer, then a remark about it
         if kind == "short":
             span = code_value(body)
-            if span is not None and not span.value.isdigit() and len(body.split()) > len(span.text.split()):
+            if span is not None and not span.value.isdigit() and len(body.split()) > len(span.text.split()) \
+                    and not is_address_field(f):  # "27 Kingsley Drive, CF14 3NW": the postcode is part of it
                 return span.value
             body = re.sub(r"^(?:my|our|a|an|the)\s+(?=\S)", "", body, flags=re.I)  # "my desktop PC" -> "desktop PC"
             # "deliver to 400 Pine Ave": a lead-in of a few words ending in "to"/"at" before a street number
@@ -519,6 +521,36 @@ def flag_named(f: Field, text: str) -> bool | None:
     if not names or "?" in text or not Bag.of(text).hits(names) or len(text.split()) > 8:
         return None
     return not _NOT.search(text)
+
+
+_AUX_FAMILY = {"was": "past", "were": "past", "is": "now", "are": "now", "will": "will", "would": "will"}
+_ASKED_AUX = re.compile(r"^\s*(?P<aux>was|were|is|are|will|would)\s+(?P<rest>[^?.!]+)", re.I)
+_SAID_AUX = re.compile(r"^\W*(?:(?:yes|yeah|yep|yeh|yup|ya|oh|well|um|so|and)\b[\s,.!]*)*"
+                       r"(?:it|they|he|she|we|i|everything|both|all)\s*(?P<aux>was|were|is|are|'s|'re|'ll|will)"
+                       r"(?P<neg>\s*n'?t|\s+not|\s+never)?\s+(?:be\s+)?(?:(?:all|both|already|still|definitely|"
+                       r"right)\s+)?(?P<word>[a-z]+)\b", re.I)
+
+
+def echoed_flag(f: Field, text: str) -> bool | None:
+    """ "It was out by half six" to "Was the bin out at the kerbside by 7am that day": a yes/no question the field's
+    description asks, answered with its own verb and word ("was ... out") instead of a yes; True, or False when the
+    verb is negated ("it wasn't out"). None when the description asks no such question or the answer does not
+    echo it."""
+    asked = _ASKED_AUX.match(f.description or "")
+    said = _SAID_AUX.match(normalise(text))
+    if asked is None or said is None or "?" in text:
+        return None
+    aux = said.group("aux").lower().replace("'s", "is").replace("'re", "are").replace("'ll", "will")
+    if _AUX_FAMILY.get(aux) != _AUX_FAMILY[asked.group("aux").lower()]:
+        return None
+    words = [w for w in re.findall(r"[a-z]+", asked.group("rest").lower()) if w not in _ARTICLES]
+    word = said.group("word").lower()
+    if word in _ARTICLES or word not in words[1:4]:  # the word after the subject ("bin out", "items be outside")
+        return None
+    return not said.group("neg")
+
+
+_ARTICLES = frozenset({"the", "a", "an", "your", "my", "this", "that", "these", "those", "be", "it", "they"})
 
 
 def asks_when(f: Field) -> bool:

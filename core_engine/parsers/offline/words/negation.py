@@ -37,6 +37,11 @@ loaded load opened replied answered responded processed reached turned made""".s
 not a rejection: what did not happen is the problem told."""
 
 
+_BE_NOT = re.compile(r"not|isn't|aren't|wasn't|never", re.I)
+_PARTICIPLE = re.compile(r"[a-z]{4,}ed", re.I)
+"""A past participle right after "wasn't", "not" ("collected", "emptied"): a statement, as in `_NOT_AN_OBJECT`."""
+
+
 @dataclass(frozen=True)
 class Negated:
     words: str     # the whole negated phrase, e.g. "don't want Thai"
@@ -54,6 +59,9 @@ def negations(text: str) -> list[Negated]:
         first = what.split()[0].lower() if what.split() else ""
         if not what or first in _NOT_AN_OBJECT or stem(first) in _NOT_AN_OBJECT or not content_stems(what):
             continue
+        if _BE_NOT.fullmatch(m.group("neg")) and _PARTICIPLE.fullmatch(first) \
+                and body[m.end("neg"):].split()[0].lower() == first:  # not "isn't the heated one"
+            continue  # "it wasn't collected this morning", "the bin isn't emptied": what did not happen, told
         out.append(Negated(m.group(0), what, m.start(), m.end()))
     return out
 

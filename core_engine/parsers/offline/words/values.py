@@ -130,6 +130,7 @@ def _ordinal_key(raw: str) -> str:
 
 
 _RELATIVE_RE = re.compile(r"\b(the day after tomorrow|day after tomorrow|tomorrow|today|tonight|yesterday|"
+                          r"this\s+morning|this\s+afternoon|this\s+evening|last\s+night|"
                           r"tmrw|tmr|tomorow|tommorow|tommorrow|2moro|2morrow|tdy|2day|2nite|tonite)\b", re.I)
 _WORD_DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?({_ORDINAL_WORD})\s+(?:of\s+)?({_MONTH})\b\.?"
                                 rf"(?:,?\s+(\d{{4}}|'\d{{2}})\b)?", re.I)
@@ -151,7 +152,7 @@ _WEEKDAY_RE = re.compile(rf"\b(?:(next|this|coming|this coming|on|last|past)\s+)
                          re.I)
 _IN_DAYS_RE = re.compile(r"\bin\s+(\d{1,5}|" + "|".join(UNITS) + r")\s+days?\b", re.I)
 _RELATIVE_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2, "the day after tomorrow": 2,
-                  "yesterday": -1,
+                  "yesterday": -1, "this morning": 0, "this afternoon": 0, "this evening": 0, "last night": -1,
                   # as people type them
                   **{w: 1 for w in ("tmrw", "tmr", "tomorow", "tommorow", "tommorrow", "2moro", "2morrow")},
                   **{w: 0 for w in ("tdy", "2day", "2nite", "tonite")}}
@@ -212,7 +213,7 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         add(_make(_year(m.group(3), today), MONTHS[m.group(1).lower()], ORDINAL_DAYS[_ordinal_key(m.group(2))],
                   today, past), m)
     for m in _RELATIVE_RE.finditer(text):
-        add(today + dt.timedelta(days=_RELATIVE_DAYS[m.group(1).lower()]), m)
+        add(today + dt.timedelta(days=_RELATIVE_DAYS[" ".join(m.group(1).lower().split())]), m)
     for m in _WEEKDAY_RE.finditer(text):
         lead = (m.group(1) or "").lower()
         day = m.group(2).lower()
@@ -505,16 +506,31 @@ def find_digit_strings(text: str) -> list[Span]:
     return out
 
 
+_POSTCODE_RE = re.compile(r"(?<![\w@.-])([A-Za-z]{1,2}\d[A-Za-z\d]?)\s?(\d[A-Za-z]{2})(?![\w@-])")
+"""A postcode written as the post writes it: an outward part ("M4", "CF14", "SW1A") and an inward one ("6HJ"),
+the space optional; typed in any case ("bd7 1qs")."""
+_NOT_INWARD = {"am", "pm", "st", "nd", "rd", "th"}
+
+
+def find_postcodes(text: str) -> list[Span]:
+    """Postcodes in a turn ("22 Canal Street, M4 6HJ" -> "M4 6HJ"), kept as typed: one code of two parts, where
+    the letters-then-digits rule would keep only the first part ("CF14")."""
+    return [Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _POSTCODE_RE.finditer(text)
+            if m.group(2)[1:].lower() not in _NOT_INWARD and not m.group(1).isalpha()]
+
+
 def find_codes(text: str) -> list[Span]:
-    """Course-code-like tokens: letters then digits ("CS 224N", "CS147"), kept as typed."""
-    out = []
+    """Course-code-like tokens: letters then digits ("CS 224N", "CS147"), kept as typed; a postcode is one code."""
+    out = find_postcodes(text)
     for m in _CODE_RE.finditer(text):
+        if any(p.start < m.end() and m.start() < p.end for p in out):
+            continue  # "CF14" of "CF14 3NW": the postcode is the code
         letters = m.group(1).strip()
         if letters.lower() in MONTHS or letters.lower() in ("at", "for", "is", "the", "and", "of", "id", "pin", "am",
                                                              "pm", "in", "on", "to", "by", "my", "me", "us"):
             continue
         out.append(Span(m.group(0), m.start(), m.end(), m.group(0)))
-    return out
+    return sorted(out, key=lambda s: s.start)
 
 
 # ---------------------------------------------------------------- yes / no
