@@ -8,14 +8,10 @@ a condition. "2 or more of in one loan" names its column by a word after the num
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from core_engine.knowledge.kb import SQLiteKB
 from core_engine.knowledge.offline import OfflineKnowledgeParser
-from core_engine.spec.model import Field, Spec, Worksheet
-from storage.kb.importer import import_records
+from tests.fakes.kbs import kb_and_spec
 
 
 def _tool(i, name, category, cover, forms, fee, most, notes):
@@ -53,18 +49,9 @@ COLUMNS = {"id": "Tool id", "name": "Name of the tool", "category": "Garden, Cle
 
 @pytest.fixture(scope="module")
 def tools(tmp_path_factory):
-    old = os.environ.get("GENIE_CACHE_DIR")
-    os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("vectors"))
-    path = tmp_path_factory.mktemp("tools") / "kb.sqlite"
-    import_records(path, TOOLS, "tools", free_text=["notes"])
-    ws = Worksheet(name="tools", kind="kb", description="Tools the library lends.",
-                   fields=[Field(name=n, description=d, primary_key=n == "id") for n, d in COLUMNS.items()])
-    with SQLiteKB(path) as kb:
-        yield kb, Spec(name="tool_library", worksheets=[ws])
-    if old is None:
-        os.environ.pop("GENIE_CACHE_DIR", None)
-    else:
-        os.environ["GENIE_CACHE_DIR"] = old
+    with kb_and_spec(tmp_path_factory, TOOLS, "tools", COLUMNS, name="tool_library", description="A tool library.",
+                     table_description="Tools the library lends.", free_text=["notes"]) as fixture:
+        yield fixture
 
 
 def ask(fixture, question):
