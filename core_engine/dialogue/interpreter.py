@@ -133,8 +133,7 @@ def _assign_variable(rt: Runtime, var: str, value: Value) -> None:
     else:
         record = _nested_slot(rt, ws.name) or _empty_root(rt, ws.name)
         if record is None:
-            record = rt.state.new_task(ws.name, initiator="user", var=var)
-            rt.trace.event("instantiate", var=record.var, worksheet=ws.name, initiator="user")
+            record = _start_task(rt, ws.name, var)
     rt.state.proposals = [p for p in rt.state.proposals if p.worksheet != ws.name]
     _construct_into(rt, record, value)
 
@@ -284,9 +283,13 @@ def _live_copy(rt: Runtime, abandoned: TaskRecord) -> TaskRecord:
             return slot
         raise StatementError(f"'{abandoned.var}' was left by the user and its task is not open again",
                              worksheet=abandoned.worksheet)
-    rec = rt.state.new_task(abandoned.worksheet, initiator="user")
-    rt.trace.event("instantiate", var=rec.var, worksheet=abandoned.worksheet, initiator="user",
-                   instead_of=abandoned.var)
+    return _start_task(rt, abandoned.worksheet, instead_of=abandoned.var)
+
+
+def _start_task(rt: Runtime, worksheet: str, var: str | None = None, **trace: Any) -> TaskRecord:
+    """A top-level record the user's statement starts (traced as the user's initiative)."""
+    rec = rt.state.new_task(worksheet, initiator="user", var=var)
+    rt.trace.event("instantiate", var=rec.var, worksheet=worksheet, initiator="user", **trace)
     return rec
 
 
@@ -298,16 +301,12 @@ def _implicit_record(rt: Runtime, var: str) -> TaskRecord | None:
         base = snake_case(ws.name)
         if var != base and var.startswith(base + "_") and var == rt.state.new_var(base) \
                 and ws.name not in rt.spec.nested_worksheet_names():
-            rec = rt.state.new_task(ws.name, initiator="user", var=var)
-            rt.trace.event("instantiate", var=rec.var, worksheet=ws.name, initiator="user")
-            return rec
+            return _start_task(rt, ws.name, var)
         if base == var:
             nested = _nested_slot(rt, ws.name)
             if nested is not None:
                 return nested
-            rec = rt.state.new_task(ws.name, initiator="user", var=var)
-            rt.trace.event("instantiate", var=rec.var, worksheet=ws.name, initiator="user")
-            return rec
+            return _start_task(rt, ws.name, var)
     return None
 
 

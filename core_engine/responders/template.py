@@ -213,8 +213,11 @@ def _second_person(text: str) -> str:
     return _THE_USER.sub(swap, text)
 
 
+
+
+_WH = ("what", "which", "when", "where", "who", "whom", "whose", "why", "how")
 _DETERMINERS = ("the", "a", "an", "your", "any", "some", "my", "our", "their", "his", "her", "its", "if", "whether",
-                *("what", "which", "when", "where", "who", "whom", "whose", "why", "how"))
+                *_WH)
 
 
 def _with_article(label: str) -> str:
@@ -226,7 +229,6 @@ def _with_article(label: str) -> str:
     return f"the {label}"
 
 
-_WH = ("what", "which", "when", "where", "who", "whom", "whose", "why", "how")
 _AUX = ("would", "do", "does", "did", "is", "are", "was", "were", "can", "could", "should", "will", "shall",
         "may", "might", "have", "has")
 
