@@ -165,6 +165,13 @@ def test_never_mind_with_values_is_confirmed_first_then_the_task_is_left():
     assert session.current.get("repair").status == "abandoned"
 
 
+def test_a_cancel_after_a_filler_word_is_still_a_cancel():
+    """Blind set (heldout12): "right, never mind" was read as nothing: "right" was no lead-in to a cancel."""
+    for said in ("right, never mind", "alright, forget it", "erm, cancel that please", "look, just stop"):
+        _s, results = talk(shop(), "my brakes don't work", "Tom Baker", said)
+        assert "stop" in results[-1].response and "(yes or no)" in results[-1].response, said
+
+
 def test_no_to_the_stop_question_keeps_the_task():
     session, _ = talk(shop(), "my brakes don't work", "Tom Baker", "stop")
     kept = session.turn("no")

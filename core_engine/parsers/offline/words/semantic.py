@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ..parser import TurnReader
 
 _LEAD = (r"^(?:(?:oh|ok(?:ay)?|actually|sorry|no|wait|hmm|hm|um|uh|ugh|argh|ah|eh|meh|geez|jeez|well|so|honestly|"
+         r"right|alright|all\s+right|fine|erm|er|look|listen|"
          r"you\s+know\s+what|just|please)[,.!\s]+)*")
 _CANCEL_PHRASE = (r"(?:cancel(?:\s+(?:it|that|this|everything|the\s+whole\s+thing))?|stop(?:\s+(?:it|this|that))?|"
                   r"never\s?mind|nevermind|forget\s+(?:it|about\s+it|that|this)|quit|abort|"
