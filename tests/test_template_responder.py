@@ -23,13 +23,13 @@ def test_an_asked_field_is_phrased_to_the_user():
 
 
 def test_the_summary_keeps_the_case_of_a_description():
-    """'like WR-4821' in a description stays upper case in the summary (str.capitalize() lowered it)."""
+    """A description's case is kept in the summary (str.capitalize() lowered 'PNR'); its example is left out."""
     spec = Spec.model_validate({"name": "t", "worksheets": [{"name": "Main", "fields": [
-        {"name": "reference", "type": "str", "description": "The booking reference, like WR-4821"},
+        {"name": "reference", "type": "str", "description": "The PNR of the booking, like WR-4821"},
         {"name": "confirm", "type": "confirm", "description": "Confirm"}]}],
         "settings": {"start_worksheet": "Main"}})
     result = Agent(spec=spec).new_session(parser="formal").turn('main = Main(reference="WR-5530")')
-    assert "- The booking reference, like WR-4821: WR-5530" in result.response, result.response
+    assert "- The PNR of the booking: WR-5530" in result.response, result.response  # the example is left out
 
 
 def test_a_description_with_its_own_determiner_is_asked_mid_sentence():
@@ -41,3 +41,23 @@ def test_a_description_with_its_own_determiner_is_asked_mid_sentence():
     s = Agent(spec=spec).new_session(parser="formal")
     assert s.turn('main = Main()').response == "Could you tell me a promotion code, if you have one?"
     assert s.turn('main.promo = "SPRING10"').response == "Could you tell me why you need to change?"
+
+
+def test_questions_from_clauses_and_yes_no_descriptions_are_english():
+    """Blind-set writers (session 11): "What you would like to do?", "Whether the recipient must sign? (yes or
+    no)", a date example fixed in 2024 whatever today is, and the summary repeating the description's example."""
+    spec = Spec.model_validate({"name": "t", "worksheets": [{"name": "Main", "fields": [
+        {"name": "task", "type": "str", "description": "What you would like to do"},
+        {"name": "signature", "type": "bool", "description": "Whether the recipient must sign"},
+        {"name": "day", "type": "date", "description": "The collection date"},
+        {"name": "reference", "type": "str", "description": "The booking reference, like DS-20931"},
+        {"name": "confirm", "type": "confirm", "description": "Confirm"}]}],
+        "settings": {"start_worksheet": "Main"}})
+    s = Agent(spec=spec).new_session(parser="formal")
+    assert s.turn('main = Main()').response == "What would you like to do?"
+    assert s.turn('main.task = "send"').response == "Could you tell me whether the recipient must sign? (yes or no)"
+    asked = s.turn('main.signature = True').response
+    assert asked.startswith("Could you tell me the collection date?") and "2024" not in asked
+    s.turn('main.day = "2025-03-14"')
+    summary = s.turn('main.reference = "DS-44120"').response
+    assert "- The booking reference: DS-44120" in summary and "DS-20931" not in summary, summary

@@ -65,14 +65,20 @@ class TemplateResponder:
         if base == "confirm":
             return self.summary(record, state, spec) + "\n\nShall I go ahead and submit this?"
         label = _label(f, f.name)
-        question = (f"{_sentence(label)}?" if _is_direct_question(label)
-                    else f"Could you tell me {_with_article(label)}?")
+        if _is_direct_question(label):
+            question = f"{_sentence(label)}?"
+        elif _is_wh_clause(label) and _direct(label) != label:  # "what you would like to do" -> "What would you ...?"
+            question = f"{_sentence(_direct(label))}?"
+        else:
+            question = f"Could you tell me {_with_article(label)}?"
         if base == "Enum" and f.enum_values:
             question += " The options are: " + ", ".join(e.value for e in f.enum_values) + "."
         elif base in ("bool",):
-            question = f"{_sentence(f.description or f.name)}? (yes or no)"
+            said = label if f.description else f.name.replace("_", " ")
+            question = (f"Could you tell me {said[:1].lower() + said[1:]}? (yes or no)"
+                        if said.split(" ", 1)[0].lower() in ("whether", "if") else f"{_sentence(said)}? (yes or no)")
         elif base == "date":
-            question += " (for example 2024-07-06)"
+            question += " (for example, next Friday or 14 March)"  # not a fixed date: it would be in the past
         elif base == "time":
             question += " (for example 7 pm)"
         return question
@@ -124,10 +130,10 @@ def _summary_lines(record: TaskRecord, state: DialogueState, spec: Spec, indent:
         target = ref_target(value)
         child = state.get(target) if target else None
         if isinstance(child, TaskRecord):
-            out.append(f"{indent}- {_cap(_label(f, f.name))}:")
+            out.append(f"{indent}- {_cap(_short(_label(f, f.name)))}:")
             out += _summary_lines(child, state, spec, indent + "  ")
         else:
-            out.append(f"{indent}- {_cap(_label(f, f.name))}: {render_value(value)}")
+            out.append(f"{indent}- {_cap(_short(_label(f, f.name)))}: {render_value(value)}")
     return out
 
 
@@ -189,6 +195,15 @@ def _label(f: Field | None, name: str) -> str:
     return name.replace("_", " ")
 
 
+_EXAMPLE = re.compile(r"\s*(?:[,;(]\s*|\s-\s)(?:like|e\.?\s?g\.?|for\s+example|such\s+as|for\s+instance)\b.*$", re.I)
+
+
+def _short(label: str) -> str:
+    """A label for the summary, without the example its description gives ("The booking reference, like
+    DS-20931" -> "The booking reference"): beside the user's own value the example only confuses."""
+    return _EXAMPLE.sub("", label) or label
+
+
 _IRREGULAR = {"has": "have", "is": "are", "was": "were", "does": "do"}
 _OF_THE_USER = re.compile(r"\bthe ([a-z]+(?: [a-z]+)?) of the user\b", re.I)
 _THE_USER = re.compile(r"\bthe user(?:'s\b|\s+([a-z]+))?", re.I)
@@ -233,14 +248,19 @@ _AUX = ("would", "do", "does", "did", "is", "are", "was", "were", "can", "could"
         "may", "might", "have", "has")
 
 
+_SUBJECTS = ("you", "i", "we", "they", "it", "this", "there")
+
+
 def _is_direct_question(label: str) -> bool:
     """A description already phrased as a question ("what would you like to do today", "do you have a
     preference"): asked as it is, since "Could you tell me what would you like..." is not English."""
     words = label.lower().split()
     if not words:
         return False
-    if words[0] in _AUX and len(words) > 1 and words[1] in ("you", "i", "we", "they", "it", "this", "there"):
+    if words[0] in _AUX and len(words) > 1 and words[1] in _SUBJECTS:
         return True
+    if words[0] in _WH and len(words) > 2 and words[1] in _SUBJECTS and words[2] in _AUX:
+        return False  # "what you would like to do": a clause, not a question (see _direct)
     return words[0] in _WH and any(w in _AUX for w in words[1:3])
 
 
