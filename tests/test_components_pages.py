@@ -85,6 +85,8 @@ def test_graph_page_picks_a_node(workspace):
 
 def test_knowledge_page_queries_the_kb(workspace):
     at = app("knowledge")
+    overview = at.table[0].value  # a static table: its column types wrap instead of being cut at the grid's edge
+    assert overview.loc["restaurants", "Rows"] > 0 and "cuisines:list" in overview.loc["restaurants", "Column types"]
     at.text_area(key="knowledge.sql.restaurants").input("SELECT count(*) AS n FROM restaurants").run()
     at.button(key="knowledge.run").click().run()
     assert not at.exception

@@ -34,7 +34,9 @@ def table_overview(infos: dict[str, Any]) -> None:
              "Free-text search": "yes" if t.fts_table else "",
              "Column types": ", ".join(f"{c.name}:{c.type}{'*' if c.free_text else ''}" for c in t.columns)}
             for t in infos.values()]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    # a static table, not st.dataframe: its canvas cells cannot wrap, and the column types of a wide table
+    # were cut at the grid's edge at 1280 px (the overview has a row per table, so nothing needs scrolling)
+    st.table(pd.DataFrame(rows).set_index("Table"))
     st.caption("Column types: a trailing \\* marks a free-text column (searched with the full-text index, "
                "e.g. reviews).")
 
