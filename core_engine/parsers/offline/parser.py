@@ -43,7 +43,7 @@ from .focus import decontextualise, focus, is_bare_request, narrow_previous, sta
 from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
-from .parts.addresses import address_answer, address_beside, is_address_field, with_town
+from .parts.addresses import address_answer, address_beside, address_parts, is_address_field, with_town
 from .parts.colours import rest_of_answer
 from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
@@ -856,6 +856,9 @@ class TurnReader:
                             reason="a description of a kind is no make or model")
                 self.answered = True
                 return True
+        if address_parts(self, text, e.rec, e.field):
+            self.answered = True
+            return True
         if named_answer(self, text, e.rec, e.field):
             self.answered = True
             return True
