@@ -48,3 +48,12 @@ def test_chatter_after_a_short_answer_is_left_out(agent):
     assert statements(r) == ['move.city = "Dover"']
     session, [_, r] = talk(agent, "hi, I need a move booked", "Market Rasen as well lol")
     assert statements(r) == ['move.city = "Market Rasen"']
+
+
+def test_a_refusal_that_asks_whether_something_else_will_do_is_a_question(agent):
+    session, [*_, r] = talk(agent, "hi, I need a move booked", "Dover", "I don't have the weight on me, will a guess do?")
+    assert statements(r) == []
+    session, [*_, r] = talk(agent, "hi, I need a move booked", "Dover", "I don't have it, can I give you the van size instead?")
+    assert statements(r) == []
+    session, [*_, r] = talk(agent, "hi, I need a move booked", "Dover", "I don't have it")
+    assert statements(r) == ['move.load_kg = "NA"']  # a refusal with no question stays one
