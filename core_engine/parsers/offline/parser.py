@@ -43,7 +43,7 @@ from .focus import decontextualise, focus, is_bare_request, narrow_previous, sta
 from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
-from .parts.addresses import address_answer, address_beside, is_address_field, with_town
+from .parts.addresses import address_answer, address_beside, address_parts, is_address_field, with_town
 from .parts.colours import rest_of_answer
 from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
@@ -503,6 +503,10 @@ class TurnReader:
             self._declinable(self.expect.field) and self._declines_optional(self.expect.field, text)
         if not words and not bare_no and not declines:
             return False
+        if words and _OTHER_WILL_DO.search(text):
+            self.note("refusal-asks", text, reason="it asks whether something else will do: a question, no refusal")
+            self.answered = True
+            return True  # "I don't have the ticket, will the receipt do?": nothing is stored; the agent asks again
         bag = Bag.of(text)
         target = (self.expect.rec, self.expect.field) if self.expect else (None, None)
         best = field_mention(self.expect.field, bag)[0] if self.expect else 0
@@ -856,6 +860,9 @@ class TurnReader:
                             reason="a description of a kind is no make or model")
                 self.answered = True
                 return True
+        if address_parts(self, text, e.rec, e.field):
+            self.answered = True
+            return True
         if named_answer(self, text, e.rec, e.field):
             self.answered = True
             return True
@@ -957,6 +964,11 @@ _BARE_QUERY = frozenset({"eh", "huh", "what", "pardon", "sorry", "hmm", "hm", "u
 """Words of a question that asks to hear the agent again ("eh?", "sorry, what?"), with nothing to look up."""
 
 
+_OTHER_WILL_DO = re.compile(r"(?:\b(?:will|would|does|do|can|could|is|are)\b[^.?!]{0,60}\b(?:do|work|count|suffice|help|"
+                            r"instead|be\s+(?:ok|okay|fine|enough|any\s+good))|\b(?:can|could|may)\s+i\s+(?:use|give|send|"
+                            r"try)\b[^.?!]{0,60})\s*\?\s*$", re.I)
+"""A question after "I don't have it" that offers something else ("will the order number do?", "can I give you my
+postcode instead?"): the user asks, and refuses nothing yet."""
 _REFUSED_THING = re.compile(r"\b(?:give|share|tell|say|provide|disclose)\s+(?:you\s+)?(?:my|our|the)\s+([a-z]{3,})", re.I)
 """What a refusal says it will not give ("rather not give my number"): it refuses that thing."""
 _WANTS = re.compile(r"\b(?:i'?d\s+like|i\s+would\s+like|we'?d\s+like|we\s+would\s+like|i\s+want|we\s+want|"

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from ..kb_rows.spans import said_inside_kb_name
 from ....spec.model import Field, Worksheet, snake_case
 from ....dialogue.state import ref_target
-from ..words.libvalues import name_span
+from ..words.libvalues import is_phone_field, name_span
+from ..parts.addresses import is_postcode_field
 from ..intents import change_marker
 from ..answering.references import laid_out, off_shape, reference_shapes, shaped_reference
 from .nested_names import name_fields, nested_enum_fields, put_nested
@@ -23,7 +24,7 @@ from ..answering.counted import counted_thing
 from ..words.match import field_stems, stem
 from ..answering.slots import shape
 from .tasks import _codes_fit, literal
-from ..words.values import find_codes, find_numbers
+from ..words.values import find_codes, find_numbers, find_postcodes
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -92,8 +93,10 @@ def _opening_code(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[s
     """ "check the status of ticket INC-20417": the one reference in the turn fills the worksheet's one code
     field (its name says number, code, id or names the worksheet's subject), when both are unique."""
     fields = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) == "code"
-              and f.name not in kwargs and _codes_fit(ws.name, f)]
+              and f.name not in kwargs and _codes_fit(ws.name, f) and not is_phone_field(f)]  # a phone: a phone's shape
     tokens = [m.group(0) for m in _ID_TOKEN.finditer(text)] + [c.value for c in find_codes(text)]
+    if not any(is_postcode_field(f) for f in fields):  # "HX1 5AS" is a postcode, no other field's code
+        tokens = [t for t in tokens if [p.text for p in find_postcodes(t)] != [t]]
     tokens = [t for t in dict.fromkeys(t.lstrip("# ") for t in tokens) if not said_inside_kb_name(reader, text, t)]
     if len(fields) == 1 and reference_shapes(fields[0]):  # the example's shape picks the reference among numbers
         tokens = [t for t in tokens if not off_shape(fields[0], t)]
@@ -173,6 +176,9 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
             or next((m for before, c in zip(clauses, clauses[1:]) if _I_AM_A.search(before)
                      for m in [_BARE_NAME.fullmatch(c.strip())] if m), None)  # "I'm a regular donor, Priya Nair"
         value = intro.group("name") if intro and not _kb_words(reader, intro.group("name")) else None
+    if value is None and len(names) == 1 and not own_name(names[0]):  # "It's going to Tom Reid": who it is for
+        to = next((m for c in clauses for m in [_SENT_TO.search(c.strip())] if m), None)
+        value = to.group("name") if to and not _kb_words(reader, to.group("name")) else None
     if value and holder:
         put_nested(kwargs, holder, sub, names[0].name, literal(value))
         matched.append(value)
@@ -191,6 +197,11 @@ _FROM_ME = re.compile(r"\b(?i:from|signed)\s+(?i:me)[,:]?\s+(?P<name>[A-ZÀ-ÖØ
 """The giver of a present names themself: "it's from me, Ben Adams"."""
 
 
+_SENT_TO = re.compile(r"(?:\b(?i:going|goes|headed|heading|sent|addressed|delivered)\s+(?i:to)|(?:^|\b)(?i:it'?s|it\s+is|"
+                      r"that'?s|they'?re|this\s+is)\s+(?i:for))\s+"
+                      r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})$")
+"""A clause that says whom the thing is for, by first and last name: "It's going to Tom Reid", "it's for Ann Lee"
+(the one name field that is not the speaker's own)."""
 _I_AM_A = re.compile(r"\b(?i:i'?m|i\s+am)\s+(?i:a|an)\s+\w+")
 _BARE_NAME = re.compile(r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})")
 """A clause that is only a first and last name, after "I'm a ...": the speaker's name in apposition."""

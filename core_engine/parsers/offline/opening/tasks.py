@@ -23,7 +23,7 @@ from ..words.match import (GENERIC, HEDGES, STOPWORDS, Bag, best_enum, content_s
 from ..words.negation import negations, without_negated
 from ..answering.slots import column_mentions, find_mentions, said_texts, shape
 from ..words.values import find_codes, find_postcodes
-from ..parts.addresses import find_addresses, is_address_field, is_postcode_field
+from ..parts.addresses import address_role, find_addresses, is_address_field, is_postcode_field, split_address
 from ..words.labels import mask_labels
 from ..kb_rows.spans import inside_kb_name
 from .task_texts import task_text_stems
@@ -135,6 +135,8 @@ def match_worksheet(reader: "TurnReader", bag: Bag, ws: Worksheet, values: dict[
                                     spent=spent | chosen, hints=hints)
             if inner.items or sub.predicate.strip():
                 _nested_slots(reader, bag, sub, sub_values, inner)
+            elif sum(1 for g in ws.fields if g.type == f.type) == 1:  # an address record of its own: its parts
+                _address_slots(reader, bag, sub, sub_values, inner)
             if inner.items:
                 text = f"{sub.name}({kwargs_text({k: v[0] for k, v in inner.items.items()})})"
                 words = sorted({w for v in inner.items.values() for w in v[2]})
@@ -315,6 +317,26 @@ _MONTH = re.compile(r"\b(?:january|february|march|april|may(?!\s+(?:i|we|you|the
                     r"august|september|october|november|december)\b", re.I)
 
 
+def _address_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[str, Any], inner: Described) -> bool:
+    """An address said in one go for a worksheet that keeps it in parts (a street, a town, a postcode field):
+    "... from 3 Lister Street, Halifax HX1 5AS on monday" fills each part (`split_address`)."""
+    roles: dict[str, Field | None] = {}
+    for f in sub.fields:
+        role = address_role(f) if f.kind == "input" and reader.view.kind_of(f) == "str" else None
+        if role is not None:
+            roles[role] = None if role in roles else f  # two fields of one part: neither is read here
+    if roles.get("street") is None or len(roles) < 2:
+        return False
+    parts = split_address(bag.text, whole=False)
+    if not parts or not all(roles.get(role) is not None for role in parts):
+        return False
+    for role, (value, said) in parts.items():
+        f = roles[role]
+        if f is not None and f.name not in values and f.name not in inner.items:
+            inner.items[f.name] = (literal(value), value, [said])
+    return True
+
+
 def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[str, Any], inner: Described) -> None:
     """Values of a worksheet the description opens: a course-code-like token ("CS 106A") for its code field,
     labelled numbers ("3 units"), dates and times."""
@@ -331,7 +353,9 @@ def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[s
     places = [f for f in sub.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and is_address_field(f)
               and not is_postcode_field(f) and f.name not in values and f.name not in inner.items]
     streets = find_addresses(bag.text)
-    if len(places) == 1 and len(streets) == 1:  # "... from 22 Canal Street, M4 6HJ": the street for its field
+    if _address_slots(reader, bag, sub, values, inner):
+        pass
+    elif len(places) == 1 and len(streets) == 1:  # "... from 22 Canal Street, M4 6HJ": the street for its field
         inner.items[places[0].name] = (literal(streets[0].value), streets[0].value, [streets[0].text])
     months = list(dict.fromkeys(m.group(0).capitalize() for m in _MONTH.finditer(bag.text)
                                 if m.group(0) != "may" and not m.group(0).isupper()))  # "may I ...": a verb
@@ -426,7 +450,7 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         query = " ".join(sorted(named, key=text.lower().find)) if long_turn else \
             search_query(asked, said_texts(mentions) + spent + names,  # the task's taught words ask for the task
                          set(bag.hits(BOOKING_WORDS | task_words(ws) | own | row_words)))
-        if query and (long_turn or _about_rows(reader, query, own | row_words)):
+        if query and (long_turn or _about_rows(reader, _REQUESTED_VERB.sub(r"\1", query), own | row_words)):
             query = _row_named_alone(reader, query) or query
             kwargs[rows[0].name] = f"answer({literal(query)})"
             matched.append(query)
@@ -435,6 +459,17 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
                                                    "column of it): the agent asks for the row instead")
     if kwargs or rule != "task-description":
         reader.emit(rule, " ".join(matched) or bag.text, f"{var} = {ws.name}({kwargs_text(kwargs)})")
+
+
+_REQUESTED_VERB = re.compile(r"(?i)\b((?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?|(?:need|want)\s+you\s+to\s+)"
+                             r"[a-z]+\b")
+"""The verb of a request ("can you collect ...", "I need you to deliver ..."): what the agent is asked to do, no
+word of the rows to search, even when a column's value shares its stem (a "collection" service)."""
+
+
+_AUXILIARIES = frozenset({"can", "could", "would", "will", "shall", "should", "might", "must", "going", "gonna"})
+"""Modal and auxiliary verbs ("Can you ...", "it's going to ..."): grammar, never what a search is about, even
+when a row's description has them ("can take large items")."""
 
 
 _COMPARED = re.compile(r"\b(?:\w{3,}est|\w{3,}er\s+than|under|over|below|above|less|more|most|least|best|worst|top|"
@@ -483,7 +518,7 @@ def _about_rows(reader: "TurnReader", query: str, own: set[str]) -> bool:
                if compared or parse_type(f.type).base not in ("int", "float")
                for w in f.name.lower().split("_") if w not in STOPWORDS and w not in GENERIC and len(w) > 2}
     said = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", query) if w.lower() not in STOPWORDS
-            and w.lower() not in HEDGES and stem(w) not in own and len(w) > 2]
+            and w.lower() not in HEDGES and w.lower() not in _AUXILIARIES and stem(w) not in own and len(w) > 2]
     if {stem(w) for w in said} & (columns - own):
         return True
     if not compared:  # "a price for moving": a numeric column's name with no filter on it searches nothing

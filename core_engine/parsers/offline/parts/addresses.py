@@ -179,3 +179,98 @@ def journey_ends(text: str, fields: list[Field]) -> dict[str, tuple[str, str]]:
         if a and b:
             return {ends["from"].name: (a, m.group("a")), ends["to"].name: (b, m.group("b"))}
     return {}
+
+
+# ---------------------------------------------------------------- an address kept in parts: street, town, postcode
+
+_TOWN_WORDS = {"town", "city", "village", "locality", "suburb"}
+_UNIT = r"(?:(?i:unit|flat|apartment|apt|suite|room)\s+(?:\d{1,4}[A-Za-z]?,?\s+(?=\d))?)?"
+_STREET_START = re.compile(rf"(?<![\w@.-]){_UNIT}\d{{1,5}}[A-Za-z]?\s+[A-Z][A-Za-z'’.-]*(?!\w)(?:\s+[A-Z][A-Za-z'’.-]*(?!\w)){{0,4}}")
+_PLACE_NAME = re.compile(r"[A-Z][\w'’.-]*(?:[\s-]+(?:[A-Z][\w'’.-]*|upon|on|le|in|by))*(?:\s+[A-Z][\w'’.-]*)?")
+_PART_LEAD = re.compile(r"^(?:[^\d,]*\b(?:at|on|is|in|from|to|into)\s+|[^\d\w]*)$", re.I)
+
+
+def address_role(f: Field) -> str | None:
+    """Which part of an address a str field keeps: "postcode", "town" ("The town or city") or "street" ("The
+    house number and street", a street address); None for any other field."""
+    if is_postcode_field(f):
+        return "postcode"
+    name = set(f.name.lower().split("_"))
+    desc = set(re.findall(r"[a-z]+", f.description.lower()))
+    if name & _TOWN_WORDS or (not name & {"street", "address"} and len(desc & _TOWN_WORDS) and
+                              not desc & {"street", "address", "house"}):
+        return "town"
+    if "street" in name | desc or is_address_field(f):
+        return "street"
+    return None
+
+
+def split_address(text: str, whole: bool = True) -> dict[str, tuple[str, str]] | None:
+    """An address written in one go, in parts: "9 Church View, Ripon, HG4 1DL", "Unit 6 Fairfield Business Park,
+    Doncaster DN4 5HX", "22 Abbey Lane, S7 2QW" -> role -> (value, words said). The street starts with a house
+    number (after "Unit 6", "Flat 2") and is written as a name; the town is the capitalised words between the
+    street and the postcode; the postcode has its own shape. With `whole`, the turn must be the address alone,
+    after a lead-in ("from ", "it's coming from "): anything else after it and there is no reading."""
+    codes = find_postcodes(text)
+    if len(codes) > 1:
+        return None
+    streets = [m for m in _STREET_START.finditer(text)]
+    streets = [m for m in streets if not codes or m.end() <= codes[0].start]
+    if len(streets) != 1:
+        return None
+    street = streets[0]
+    value = street.group(0)
+    known = find_addresses(value)  # "22 Abbey Lane Sheffield": the street ends at its street-type word
+    if known and known[0].start == 0:
+        value = known[0].value
+    lead = text[:street.start()]
+    if whole and not _PART_LEAD.match(lead):
+        return None
+    out = {"street": (value.strip(), value.strip())}
+    end = street.start() + len(value)
+    code = codes[0] if codes else None
+    between = text[end: code.start if code else len(text)]
+    town = between.strip(" ,")
+    if town:
+        m = _PLACE_NAME.fullmatch(town)
+        if m is None or len(town.split()) > 4:
+            if whole or code is not None:
+                return None
+            town = ""
+    if town:
+        out["town"] = (town, town)
+    if code is not None:
+        out["postcode"] = (code.value, code.text)
+        tail = text[code.end:]
+    else:
+        tail = text[end + len(between):] if town else between
+    if whole and tail.strip(" .!?,"):
+        return None
+    return out
+
+
+def address_parts(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field) -> bool:
+    """The address asked, when the record keeps it in parts (a street field, a town field, a postcode field):
+    "from 9 Church View, Ripon, HG4 1DL" fills each part the answer gives, not the whole sentence in the street
+    nor the postcode in the street. Only a part still unfilled (or the one asked) is filled."""
+    roles: dict[str, Field] = {}
+    for g in reader.view.input_fields(rec):
+        role = address_role(g) if reader.view.kind_of(g) == "str" else None
+        if role is not None:
+            if role in roles:
+                return False  # two street fields: which is which is not for this rule
+            roles[role] = g
+    asked = address_role(f)
+    if asked is None or len(roles) < 2 or roles.get(asked) is not f and roles.get(asked, f).name != f.name:
+        return False
+    parts = split_address(text)
+    if not parts or asked not in parts:
+        return False
+    if any(role not in roles for role in parts):
+        return False  # "9 Rose Lane, Hollowby" with no town field: the street field keeps the town (other rules)
+    for role, (value, said) in parts.items():
+        g = roles[role]
+        if g.name != f.name and not reader.view.unfilled(rec, g):
+            continue
+        reader.assign("address-part", said, rec, g, value, part=role)
+    return True

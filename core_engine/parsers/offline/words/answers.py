@@ -62,6 +62,9 @@ _WHEN_SPAN = re.compile(
 
 
 
+_CHATTER_TAIL = re.compile(r"(?:\s*,?\s*\b(?:as\s+well|too|also|lol|haha+|lmao|xx+|thanks|thank\s+you|cheers|pls|"
+                           r"please|mate)\b)+[\s.!?]*$", re.I)
+"""Words after a short answer that say nothing about it ("Leeds as well lol", "Ann Lee thanks"): left out of it."""
 _REMARK_AFTER = re.compile(r"^\s*([^,;]{1,40}?)\s*[,;]\s*(?:it|he|she|they|that|this)(?:'s|\s+(?:is|was|were|are))\b",
                            re.I)
 """A short answer followed by a remark about it ("Bolacha, it was a cat", "Riverside, that's the old one")."""
@@ -389,6 +392,8 @@ class AnswerReader:
         called = re.search(r"\b(?:called|named)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})", body)
         if called and kind == "short":
             return called.group(1)  # "a dog called Rex" -> "Rex"
+        if kind == "short" and (tail := _CHATTER_TAIL.search(body)) and body[:tail.start()].strip(" ,"):
+            body = body[:tail.start()].strip(" ,")  # "Sheffield as well lol": the value, then chatter about it
         remark = _REMARK_AFTER.match(body) if kind == "short" else None
         if remark and len(remark.group(1).split()) <= 4:
             return remark.group(1)  # "Bolacha, it was a cat": the answer, then a remark about it

@@ -60,7 +60,9 @@ _WORD_NUM = "|".join(sorted([*UNITS, *TENS], key=len, reverse=True))
 _WORD_NUMBER_RE = re.compile(rf"\b(?:(?P<tens>{'|'.join(TENS)})(?:[\s-](?P<unit>{'|'.join(UNITS)}))?"
                              rf"|(?P<single>{_WORD_NUM}))\b", re.I)
 MAX_NUMBER_DIGITS = 18  # longer digit runs are not read as numbers (a value's int is 64-bit)
-_DIGIT_NUMBER_RE = re.compile(r"(?<![\w.@/:-])\$?(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?(?![\w@/:]|\.\d)")
+_DIGIT_NUMBER_RE = re.compile(r"(?<![\w.@/:-])\$?(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?"
+                              r"(?=(?i:kgs?|kilos?|lbs?|km|cm|mm|ml|oz|ft|kph|mph)\b|(?![\w@/:]|\.\d))")
+"""A number as digits; a unit of measure may be written on to it ("12kg", "5km"): the number is still read."""
 _PRONOUN_ONE = re.compile(r"\b(?:the|this|that|previous|last|other|same|which|another|each|every|any|no|new|next|"
                           r"first|second|third|fourth|fifth|former|latter|right|wrong|cheaper|better|cheapest|best|"
                           r"closest|nearest|highest|lowest)\s+$", re.I)
@@ -230,6 +232,10 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         if lead == "next" and ahead == 0:
             ahead = 7
         add(today + dt.timedelta(days=ahead), m)
+    for m in _WEEKDAY_NEXT_WEEK_RE.finditer(text) if not past else ():  # "thursday next week": in next week
+        day = (m.group(1) or m.group(2)).lower()
+        monday = today - dt.timedelta(days=today.weekday())
+        add(monday + dt.timedelta(days=7 + WEEKDAYS[day]), m)
     for m in _WEEKEND_RE.finditer(text) if not past else ():
         add(today + dt.timedelta(days=max(5 - today.weekday(), 0)), m)  # Saturday, or today on a Sunday
     for m in _IN_DAYS_RE.finditer(text):
@@ -290,6 +296,10 @@ _SINCE_RE = re.compile(r"\b(?:since|ever\s+since|started|began|begun)\s+(?:(?:on
 _STARTING_RE = re.compile(r"\bstarting\s+(?:(?:on|from|last|this|the)\s+)*$", re.I)
 """A date after "starting" began something only when it is past ("starting yesterday"); "starting 2nd of april" is
 when what is booked begins."""
+_WEEKDAY_NEXT_WEEK_RE = re.compile(rf"\b({'|'.join(WEEKDAYS)})\s+(?:of\s+|in\s+)?next\s+week\b|"
+                                   rf"\bnext\s+week\s*,?\s+(?:on\s+)?(?:the\s+)?({'|'.join(WEEKDAYS)})\b", re.I)
+"""A weekday of the coming calendar week ("thursday next week", "next week on friday"): that week's day, which on a
+Wednesday is eight days on for a Thursday, never this week's."""
 _WEEKEND_RE = re.compile(r"\b(?:the|this(?:\s+coming)?|coming)\s+weekend\b", re.I)
 """A stay or an event "for the weekend": it starts on the coming Saturday (today when the weekend has begun).
 "next weekend" is left alone: people mean this one or the one after."""
