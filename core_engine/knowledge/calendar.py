@@ -5,7 +5,8 @@ column the words name (or the only one), in the year whose month the column's da
 of 2024 is October 2024; several or none: the one nearest the agent's today). "after 7pm", "before 18:30": a time
 of day (with am/pm or written with a colon) is compared with a time column, one whose values are all written
 "HH:MM" (zero-padded, so the text compares in order). "weekend classes", "on weekdays": the day names of a column
-whose values are day names. English calendar words only; the columns and their values come from the KB.
+whose values are day names. "open on a Sunday": the rows whose opening-hours text ("Mon-Sat 9:00-17:00, Sun 10:00-16:00",
+"Open 24 hours") covers that day. English calendar words only; the columns and their values come from the KB.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["DateCondition", "months", "times_of_day", "week_parts", "DAY_NAMES", "is_time_value"]
+__all__ = ["DateCondition", "months", "times_of_day", "week_parts", "DAY_NAMES", "is_time_value", "schedule_days",
+           "day_named"]
 
 MONTHS = {name.lower(): i for i, name in enumerate(_cal.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(_cal.month_abbr) if name})
@@ -147,3 +149,53 @@ def week_parts(words: list[tuple[int, str]], day_columns: dict[str, list[str]]) 
             if chosen:
                 out.append((i, column, chosen))
     return out
+
+
+_DAY = r"(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)(?:day|nesday|urday|sday)?s?\.?"
+_DAY_RANGE = re.compile(rf"\b({_DAY})(?:\s*(?:-|\u2013|to|through|thru)\s*({_DAY}))?(?![a-z])")
+_ALL_DAYS = re.compile(r"\b(?:open\s+)?(?:24\s*(?:hours?|hrs?|/\s*7)|daily|every\s+day|7\s+days(?:\s+a\s+week)?|"
+                       r"round\s+the\s+clock|all\s+day)\b")
+_HOURS_LEFT = re.compile(r"^(?:[\s,;:&+/.\-\u2013]|\d|am|pm|noon|midnight|to|and|till|until|from|open|closed|hours?|hrs?|"
+                         r"late|(?<=\s)h\b)*$")
+
+
+def _day_index(word: str) -> int:
+    w = word.lower().rstrip(".")
+    return next(i for i, d in enumerate(DAY_NAMES) if d.startswith(w[:3]))
+
+
+def schedule_days(value: str) -> frozenset[int] | None:
+    """The days of the week (0 = Monday) an opening-hours text covers ("Mon-Fri 7:00-20:00, Sat 8:00-16:00",
+    "Open 24 hours", "Mon-Sun 9-5", "Sat closed"); None when the text is not only days and hours."""
+    low = value.lower().strip()
+    if not low:
+        return None
+    days: set[int] = set()
+    named = False
+    for part in re.split(r"[,;\n]|\band\b(?=\s*[a-z]{3})", low):
+        rest = _ALL_DAYS.sub(" ", part)
+        every = rest != part
+        found = list(_DAY_RANGE.finditer(rest))
+        if found:
+            named = True
+        span: set[int] = set(range(7)) if every and not found else set()
+        for m in found:
+            a = _day_index(m.group(1))
+            b = _day_index(m.group(2)) if m.group(2) else a
+            span |= {(a + k) % 7 for k in range((b - a) % 7 + 1)}
+        rest = _DAY_RANGE.sub(" ", rest)
+        if not _HOURS_LEFT.match(rest):
+            return None
+        if "closed" in part:
+            days -= span
+        else:
+            days |= span
+        named = named or every
+    return frozenset(days) if named else None
+
+
+def day_named(word: str) -> int | None:
+    """Monday..Sunday (or their plurals: "open sundays") as a day index."""
+    w = word.lower()
+    w = w[:-1] if w.endswith("s") else w
+    return DAY_NAMES.index(w) if w in DAY_NAMES else None

@@ -18,7 +18,7 @@ from typing import Any
 from .kb import TableInfo
 from .vocab import STOPWORDS, Token, is_identifier, stem
 
-__all__ = ["Comparison", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers", "capacity", "counted",
+__all__ = ["Comparison", "durations", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers", "capacity", "counted",
            "decades", "MEASURE_VERBS"]
 
 COLUMN_MIN = 0.4  # cosine between a unit word and a column text
@@ -515,3 +515,32 @@ def _adjective(word: str) -> str | None:
     if len(stem_) < 3:
         return None
     return stem_ + "e" if stem_.endswith(("rg", "os", "at", "in", "ur", "ud", "ar", "av", "id", "af", "ic")) else stem_
+
+
+_TIME_UNITS = (("minute", 1), ("hour", 60), ("day", 1440), ("week", 10080), ("month", 43800), ("year", 525600))
+_WORD_OF = {int(n): w for w, n in _NUMBER_WORDS.items()} | {1: "one"}
+
+
+def durations(words: list[str]) -> list[tuple[int, list[str]]]:
+    """A length of time said as a number and a unit ("two weeks", "48 hours") among a question's words: (the
+    number's index, the same length as phrases in each unit that holds it whole, from 1 to 100: "two weeks", "2
+    weeks", "14 days", "fortnight"), so a text saying it in another unit is found. English units only."""
+    out = []
+    for i in range(len(words) - 1):
+        n = words[i]
+        n = int(n) if n.isdigit() and len(n) <= 3 else int(_NUMBER_WORDS[n]) if n in _NUMBER_WORDS else None
+        unit = UNITS.get(words[i + 1])
+        if not n or unit is None or unit[0] != "time":
+            continue
+        minutes = n * unit[1]
+        said = [f"{words[i]} {words[i + 1]}"]
+        for name, size in _TIME_UNITS:
+            k = minutes / size
+            if k == int(k) and 1 <= k <= 100 and (size >= 43800) == (unit[1] >= 43800):  # months are no whole weeks
+                k = int(k)
+                plural = name if k == 1 else name + "s"
+                said += [f"{k} {plural}"] + ([f"{_WORD_OF[k]} {plural}"] if k in _WORD_OF else [])
+        if minutes == 20160:
+            said.append("fortnight")
+        out.append((i, list(dict.fromkeys(said))))
+    return out

@@ -32,8 +32,8 @@ from .booleans import apply as apply_bools, bool_conditions, described_bools, na
 from .names import WORD_KIND
 from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nouns, value_suffixes
 from .numbers import (MEASURE_VERBS, RANGE_SCORE, bare_numbers, capacity, column_texts, comparisons, counted, decades,
-                      superlatives)
-from .calendar import months, times_of_day, week_parts
+                      durations, superlatives)
+from .calendar import day_named, months, times_of_day, week_parts
 from .numbers import choose_column
 from .vocab import Token, stem, tokenize, vocabulary_for
 from ..spec.model import Spec
@@ -501,6 +501,21 @@ def _calendar(query: Query, question: str, tokens: list[Token], used: set[int], 
             rules.append({"rule": "value", "words": tokens[i].raw.lower(), "column": column, "value": values,
                           "negated": False, "match": "week part", "score": 1.0})
             used.add(i)
+    if len(table_vocab.schedules) == 1 and not table_vocab.day_columns:
+        column, days = next(iter(table_vocab.schedules.items()))
+        for i, t in enumerate(tokens):
+            day = day_named(t.raw)
+            if i in used or day is None:
+                continue
+            said = [j for j in range(max(0, i - 3), i) if j not in used
+                    and tokens[j].raw.lower() in ("open", "opens", "closed", "shut", "closes")]
+            closed = any(tokens[j].raw.lower() in ("closed", "shut", "closes") for j in said)
+            used.update(said)  # "open on Sundays", "closed on Sundays": the condition's own words
+            values = sorted(v for v, d in days.items() if (day in d) != closed)
+            query.conditions.append(f"t.{quote_identifier(column)} IN ({', '.join(_literal(v) for v in values)})")
+            rules.append({"rule": "value", "words": t.raw.lower(), "column": column, "value": values,
+                          "negated": closed, "match": "opening days", "score": 1.0})
+            used.add(i)
     return spans
 
 
@@ -656,6 +671,7 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
                                 "about) and the text of no row the conditions allow has them", query.conditions)
     if not words:
         return
+    words = _durations(words, tokens, used, rules)  # "two weeks" also searched as the text's "14 days"
     words = split_compounds(kb, info, words)  # "checkout" searched as the text's "check-out"
     query.fts_terms = words
     rule: dict[str, Any] = {"rule": "free_text", "words": words, "index": info.fts_table, "rank": "bm25"}
@@ -676,6 +692,18 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
         rule["vectors_built"] = index.build(kb, info, embedder)
     # the vector query keeps the schema words ("computer vision course"): they give the words their sense
     _fuse(query, kb, index, info, words, " ".join(_free_words(tokens, used, set())), embedder, rule)
+
+
+def _durations(words: list[str], tokens: list[Token], used: set[int], rules: list[dict[str, Any]]) -> list[str]:
+    """A length of time among the searched words ("kept for two weeks") is searched as a phrase in each unit
+    that holds it whole ("two weeks", "2 weeks", "14 days", "fortnight"), not as its separate words."""
+    for i, said in durations([t.raw.lower() for t in tokens]):
+        number, unit = tokens[i].raw.lower(), tokens[i + 1].raw.lower()
+        if {i, i + 1} & used or unit not in words:
+            continue
+        words = [w for w in words if w not in (number, unit)] + said
+        rules.append({"rule": "duration", "words": said[0], "searched": said})
+    return words
 
 
 def _agent_words(spec: Spec) -> frozenset[str]:
@@ -725,11 +753,16 @@ def _after_conditions(words: list[str], tokens: list[Token], used: set[int], rul
     return [w for w in words if w not in tails]
 
 
+_ACCEPTING = frozenset({"take", "takes"})
+"""Verbs of accepting, like the stopwords "accept" and "carry", that search nothing ("depots that can take
+furniture"); not stopwords, so a column's description ("Whether the boat takes pets") still names it."""
+
+
 def _free_words(tokens: list[Token], used: set[int], schema: set[str]) -> list[str]:
     words: list[str] = []
     for i, t in enumerate(tokens):
         w = t.raw.lower()
-        if i not in used and len(w) >= 3 and is_content(t, schema) and w not in words:
+        if i not in used and len(w) >= 3 and is_content(t, schema) and w not in words and w not in _ACCEPTING:
             words.append(w)
     return words
 

@@ -24,7 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from .calendar import DAY_NAMES, is_time_value
+from .calendar import DAY_NAMES, is_time_value, schedule_days
 from .kb import SQLiteKB, TableInfo, quote_identifier
 
 __all__ = ["KBVocabulary", "TableVocab", "ValueEntry", "Token", "tokenize", "fold", "vocabulary_for",
@@ -129,6 +129,7 @@ class TableVocab:
     date_ranges: dict[str, tuple[str, str]] = field(default_factory=dict)  # date column -> (first, last)
     time_columns: list[str] = field(default_factory=list)  # text columns whose values are all "HH:MM"
     day_columns: dict[str, list[str]] = field(default_factory=dict)  # columns whose values are day names
+    schedules: dict[str, dict[str, frozenset[int]]] = field(default_factory=dict)  # opening-hours column -> value -> days
     stems: dict[str, list[str]] | None = None  # rough stem -> words, built on first use (knowledge_match)
 
     def add(self, entry: ValueEntry) -> None:
@@ -233,6 +234,10 @@ def _table_vocab(kb: SQLiteKB, info: TableInfo) -> TableVocab:
                 vocab.time_columns.append(col.name)
             elif all(v.lower() in DAY_NAMES for v in texts):
                 vocab.day_columns[col.name] = sorted(texts, key=lambda v: DAY_NAMES.index(v.lower()))
+            elif len(texts) >= 2:  # "Mon-Sat 9:00-17:00, Sun 10:00-16:00": the days each value covers
+                days = {v: schedule_days(v) for v in texts}
+                if all(d is not None for d in days.values()) and len(set(days.values())) >= 2:
+                    vocab.schedules[col.name] = {v: d for v, d in days.items() if d is not None}
         mean_words = sum(len(v.split()) for v in texts) / max(1, len(texts))
         if mean_words > 8:
             continue  # sentences: free text, not vocabulary

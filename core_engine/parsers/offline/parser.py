@@ -333,6 +333,8 @@ class TurnReader:
         if yn is None:
             return text
         value, words, rest = yn
+        # "no actually, don't book it yet": the rest holds the summary back; its "actually" changes no value
+        held_back = not value and bool(_NOT_YET.search(rest)) and not self.would_change(rest)
         if e.act == "more":  # "anything else?": no ends the list; yes opens one more item to fill
             item = parse_type(e.field.type).worksheet
             if not value:
@@ -342,11 +344,11 @@ class TurnReader:
         elif e.act == "confirm":
             if value:
                 self.emit("confirm-yes", words, f"confirm({e.rec.var}.{e.field.name})")
-            elif not change_marker(rest) and not self.would_change(rest):
+            elif held_back or (not change_marker(rest) and not self.would_change(rest)):
                 self.emit("confirm-no", words, f"{e.rec.var}.{e.field.name} = None")
             else:
                 self.note("confirm-no", words, reason="the rest of the turn gives a new value")
-        elif kind == "confirm" and not value and (change_marker(rest) or self.would_change(rest)):
+        elif kind == "confirm" and not value and not held_back and (change_marker(rest) or self.would_change(rest)):
             self.note("confirm-no", words, reason="the rest of the turn gives a new value; the summary is shown again")
         elif kind == "confirm":
             self.assign("answer-yes-no", words, e.rec, e.field, value, confirm_field=True)

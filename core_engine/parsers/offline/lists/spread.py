@@ -117,6 +117,8 @@ def _per_item(reader: "TurnReader", lst: ItemList, text: str) -> bool:
     pointed = 0
     last: Item | None = None
     plan: list[tuple[str, Item | None, dict[str, Any], bool]] = []
+    bare: list[tuple[str, list[Item]]] = []  # clauses that only name items: "5 units for 106A and 109"
+    told: dict[str, Any] | None = None  # the options of the clause before, when it named its item
     for clause in _CLAUSES.split(text):
         if not clause.strip():
             continue
@@ -124,7 +126,18 @@ def _per_item(reader: "TurnReader", lst: ItemList, text: str) -> bool:
         targets = {id(i.rec): i for _p, i in named}
         options = _options(reader, lst, _strip_names(lst, clause))
         if not options:
+            if targets and not re.sub(r"\b(?:the|a|an|for|to|with|too|also|as\s+well)\b", " ",
+                                      _strip_names(lst, clause), flags=re.I).strip(" .!"):
+                bare.append((clause, list(targets.values())))  # the item alone shares the options beside it
+                if told is not None:
+                    pointed += 1
+                    plan += [(clause, item, told, True) for item in bare.pop()[1]]
             continue
+        told = options if targets else None
+        if targets and bare:  # "106A and 109 for 5 units": names before the clause that says their options
+            pointed += len(bare)
+            plan += [(c, item, options, True) for c, items in bare for item in items]
+            bare = []
         if not targets and _OTHER.search(clause):
             plan.append((clause, None, options, True))  # "the other one": resolved below
             continue

@@ -33,7 +33,7 @@ from ..answering.references import off_shape, reference_shapes, shaped_reference
 from ..parts.addresses import is_address_field
 from ..answering.slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
 from .values import (TENS, UNITS, Span, bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
-                             free, normalise, strip_fillers, yes_no)
+                             free, free_text, normalise, strip_fillers, yes_no)
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
 _TOTAL_AFTER = re.compile(r"\s+(?:in\s+)?(?:total|altogether|all\s+together|in\s+all)\b", re.I)
@@ -366,7 +366,7 @@ class AnswerReader:
                 plain = name_span(text) or plain  # "the driver is Tom Baker": lower-case lead-in words, a name after
             return introduced or plain or clean_name(strip_fillers(text, f.name.split("_"))) or name_span(text)
         if kind == "text":
-            return text.strip()
+            return free_text(text)  # "I'm a senior, if that matters" -> "I'm a senior"
         if kind == "date":
             text = spoken_year(text) or text  # "the fourth of february nineteen fifty two"
             dates = find_dates(text, self.today, past=past_field(f)) or \

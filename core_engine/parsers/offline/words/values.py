@@ -618,7 +618,9 @@ _NO_NAME_WORDS = frozenset({"yes", "yeah", "yep", "no", "nope", "nah", "ok", "ok
                             "sure", "thanks", "thank", "you", "sorry", "hi", "hello", "hey", "fine", "great", "go",
                             "ahead", "it", "that", "this", "all", "done", "right", "correct"})
 """Words of a yes, a no, a greeting or a cancel: a turn made of them only ("yes please cancel") names nobody."""
-_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z'.-]*(?:\s+[A-Za-z][A-Za-z'.-]*){0,4}$")
+_YES_NO_WORDS = frozenset({"yes", "yeah", "yep", "yup", "no", "nope", "nah", "ok", "okay", "sure"})
+_NAME_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['.-])*(?:\s+[^\W\d_](?:[^\W\d_]|['.-])*){0,4}$")
+"""One to five words of letters (any alphabet's: "Lucía Moreno", "Zoë Brontë"), apostrophes, dots and hyphens."""
 
 
 def clean_name(text: str) -> str | None:
@@ -630,6 +632,8 @@ def clean_name(text: str) -> str | None:
     body = re.sub(r"(?<=\w)\s+here$", "", body, flags=re.I)  # "Carla Mendes here"
     if not body or not _NAME_RE.match(body) or all(w in _NO_NAME_WORDS for w in body.lower().split()):
         return None  # "yes please cancel" is no name
+    if body.islower() and body.split()[0] in _YES_NO_WORDS and len(body.split()) > 1:
+        return None  # "yes submit", "no wait": a yes or a no and what to do, typed in lower case, names nobody
     return body.title() if body.islower() else body
 
 
@@ -638,6 +642,21 @@ _FILLERS = re.compile(r"^(?:(?:it's|it\s+is|it\s+was|its|they\s+were|they\s+are|
                       r"let's\s+say|say|about|around|just|i'll\s+(?:take|do|go\s+with)|i\s+will\s+(?:take|do)|"
                       r"(?:let's|let\s+us)(?:\s+also)?\s+(?:take|do|go\s+with)|i'd\s+like|i\s+want|go\s+with)\b[\s,]*)+",
                       re.I)
+
+
+_HEDGE_AFTER = re.compile(r"[\s,;.-]*\b(?:just\s+)?(?:if|in\s+case)\s+(?:that|it|this)(?:'s|\s+is|\s+was)?\s+(?:helps?|"
+                          r"matters?|useful|relevant|important|counts?|makes\s+(?:a|any)\s+difference|of\s+(?:any\s+)?use)"
+                          r"[\s.!]*$", re.I)
+_TEXT_LEAD = re.compile(r"^(?i:it's|it\s+is|its|they're|they\s+are)\s+(?=(?!I\b|I')[A-Z])")
+
+
+def free_text(text: str) -> str:
+    """A free-text answer as the user meant it: without a hedge after it ("I'm a senior, if that matters", "my ID is
+    06112233 if that helps") and without "it's" before a name or title it only introduces ("It's AP Calc BC and AP
+    Physics C"; "it's my birthday" is kept whole: there "it" says something)."""
+    body = text.strip()
+    body = _HEDGE_AFTER.sub("", body).strip() or body
+    return _TEXT_LEAD.sub("", body) or body
 
 
 def strip_fillers(text: str, field_words: Iterable[str] = ()) -> str:
