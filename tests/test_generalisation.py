@@ -177,6 +177,16 @@ KB_FIRST_SCORES.update({"bike_repair": (3, 5), "self_storage": (4, 5)})
 KB_FLOORS.update({"bike_repair": 3, "self_storage": 4})
 """bike_repair and self_storage: written in session 9 (helper J), scored on 76d28d7; not tuned on."""
 
+FIRST_SCORES["parcel_courier"], FLOORS["parcel_courier"] = (55, 86), 71
+FIRST_SCORES["driving_school"], FLOORS["driving_school"] = (61, 90), 62
+KB_FIRST_SCORES.update({"parcel_courier": (11, 15), "driving_school": (12, 15)})
+KB_FLOORS.update({"parcel_courier": 15, "driving_school": 12})
+"""Session 11's blind sets heldout14 (parcel_courier: send a parcel with a nested address, track one, report a problem;
+30 depots) and heldout15 (driving_school: lessons with an instructor from the KB and a nested pick-up address, mock
+theory tests, changing a lesson; 32 instructors), written by two helpers who never read or ran the parser; first
+scores on 7d15b72 before any change. parcel_courier was then the development set (helpers C and D); driving_school
+stayed blind until this commit (docs/evaluation.md, session 11)."""
+
 @pytest.mark.parametrize("name", sorted(KB_FLOORS))
 def test_held_out_agents_keep_their_kb_question_score(name):
     from core_engine.session.agent import Agent
