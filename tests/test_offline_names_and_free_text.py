@@ -5,6 +5,8 @@ studio of test_offline_told_in_full, the parts counter of test_offline_lists): n
 "Björn Ålund" is a name; "yes submit" is none. "my locker is 42 if that helps" is "my locker is 42"; "It's Room B12
 and Room C3" is "Room B12 and Room C3", but "it's my first visit" is kept whole. "hmm no actually, don't book it
 yet" is a no to the summary ("actually" there changes no value). "3 for 40 and 52, 5 for 61": 52 gets 3 too.
+"swap that for KZ 61" renames the item just told; "the second one is KY 52, same finish" copies the finish of the
+item before.
 """
 
 from __future__ import annotations
@@ -82,3 +84,16 @@ def test_no_actually_dont_book_it_yet_is_a_no_to_the_summary(studio):
 def test_an_item_named_alone_shares_the_options_of_the_clause_beside_it(parts):
     _s, (*_rest, r) = talk(parts, "KX 40, KY 52 and KZ 61 please", "all gloss", "3 for 40 and 52, 5 for 61")
     assert sorted(statements(r)) == ["part.quantity = 3", "part_2.quantity = 3", "part_3.quantity = 5"]
+
+
+def test_swap_that_for_a_new_name_renames_the_item_just_told(parts):
+    _s, (*_rest, r) = talk(parts, "KX 40 please", "gloss", "3", "actually swap that for KZ 61, same finish and quantity")
+    assert statements(r) == ['part.part_code = "KZ 61"']
+
+
+@pytest.mark.parametrize("said, told", [
+    ("the second one is KY 52, same finish, 5 pieces", ['part_2.finish = "Gloss"', "part_2.quantity = 5"]),
+    ("the second one is KY 52, same finish and quantity", ['part_2.finish = "Gloss"', "part_2.quantity = 3"])])
+def test_same_field_beside_a_new_items_name_copies_the_item_before(parts, said, told):
+    _s, (*_rest, r) = talk(parts, "KX 40 please", "gloss", "3", said)
+    assert sorted(statements(r)) == sorted(['part_2.part_code = "KY 52"', *told])

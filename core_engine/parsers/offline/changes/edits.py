@@ -46,6 +46,28 @@ def same_as_rule(reader: "TurnReader", text: str) -> bool:
     return False
 
 
+SAME_FIELDS = re.compile(r"(?:^|[,;]|\band\b)\s*(?:the\s+)?same\s+(?P<words>[\w']+(?:\s*(?:,|and|&)\s*[\w']+)*)"
+                          r"\s*(?=[,;.!]|$)", re.I)
+
+
+def same_fields(reader: "TurnReader", text: str, rec: TaskRecord, taken: set[str]) -> set[str]:
+    """ "the second one is CS 107, same grading, 4 units": a piece "same <field>" beside an answer about a record
+    gives the record's unfilled field the value the record before it (of the same worksheet) holds."""
+    done: set[str] = set()
+    for m in SAME_FIELDS.finditer(text):
+        for word in re.split(r"\s*(?:,|\band\b|&)\s*", m.group("words")):
+            bag = Bag.of(word)
+            fields = [f for f in reader.view.input_fields(rec) if f.name not in taken | done
+                      and reader.view.kind_of(f) not in ("confirm", "task") and reader.view.unfilled(rec, f)
+                      and field_mention(f, bag)[0] > 0]
+            earlier = _earlier_values(reader, rec, fields[0]) if len(fields) == 1 else []
+            if earlier:
+                f = fields[0]
+                reader.assign("same-as-previous", m.group(0).strip(" ,;"), rec, f, earlier[-1].values[f.name])
+                done.add(f.name)
+    return done
+
+
 def _same_as_targets(reader: "TurnReader", field_words: str) -> list[tuple[TaskRecord, Field]]:
     """The field to copy: the one named ("same time as before"), else the one just asked."""
     e = reader.expect

@@ -91,13 +91,15 @@ def _named(reader: "TurnReader", lst: ItemList, text: str) -> bool:
     _p, value, said = fresh[0]
     rest = _MORE.sub(" ", text.replace(said, " "))
     options = item_options(reader, lst.item_ws, rest, {lst.name_field.name})
-    if not options:
+    from ..changes.edits import SAME_FIELDS, same_fields  # late: edits imports the intents
+    if not options and (not SAME_FIELDS.search(rest) or _SAME_AS_BEFORE.search(rest)):  # "same options": all of them
         return False  # the name alone: the answer rules read it as they always have
     reader.assign("answer-to-ask", said, e.rec, e.field, value)
     for name, v in options.items():
         f = lst.item_ws.field(name)
         if f is not None and e.rec.values.get(name) is None:
             reader.assign("extra-value", rest, e.rec, f, v)
+    same_fields(reader, rest, e.rec, set(options))  # "CS 107, same grading, 4 units": the item before's grading
     reader.answered = True
     return True
 
@@ -137,16 +139,25 @@ def _swap(reader: "TurnReader", lst: ItemList, text: str) -> bool:
             old = referenced(lst, text) + by_ordinal(lst, text)
         if len({id(i) for _p, i in old}) == 1:
             target = old[0][1]
+        elif not old and _PRONOUN.fullmatch(m.group("old")):  # "swap that for Y": the item just told
+            target = _last_told(reader, lst)
     elif _INSTEAD.search(text) and not _ADD.search(text):
-        e = reader.expect
-        named = [i for i in lst.filled() if i.rec.values.get(lst.name_field.name)]
-        target = next((i for i in named if e is not None and i.rec.var == e.rec.var), None) or \
-            (named[-1] if named else None)
+        target = _last_told(reader, lst)
     if target is None:
         return False
     reader.emit("list-swap", text, f"{target.rec.var}.{lst.name_field.name} = {literal_value(value)}")
     reader.answered = True
     return True
+
+
+_PRONOUN = re.compile(r"\s*(?:that|it|this)(?:\s+one)?\s*", re.I)
+
+
+def _last_told(reader: "TurnReader", lst: ItemList) -> Item | None:
+    """The item being filled, else the last item with a name."""
+    e = reader.expect
+    named = [i for i in lst.filled() if i.rec.values.get(lst.name_field.name)]
+    return next((i for i in named if e is not None and i.rec.var == e.rec.var), None) or (named[-1] if named else None)
 
 
 def _drop(reader: "TurnReader", lst: ItemList, text: str) -> bool:
