@@ -53,5 +53,5 @@ def test_template_asks_described_fields_in_plain_english():
     ask = lambda field: TemplateResponder().ask({"act": "ask", "worksheet": "Main", "field": field, "var": var},  # noqa: E731
                                                 state, spec)
     assert ask("task") == "What would you like to do today?"
-    assert ask("dentist") == "Could you tell me which dentist you would like to see?"
+    assert ask("dentist") == "Which dentist would you like to see?"  # a wh-clause is turned into a question
     assert ask("guest") == "Could you tell me the name of the guest?"
