@@ -23,7 +23,7 @@ from ..words.match import (GENERIC, HEDGES, STOPWORDS, Bag, best_enum, content_s
 from ..words.negation import negations, without_negated
 from ..answering.slots import column_mentions, find_mentions, said_texts, shape
 from ..words.values import find_codes, find_postcodes
-from ..parts.addresses import address_role, find_addresses, is_address_field, is_postcode_field, split_address
+from ..parts.addresses import address_roles, find_addresses, is_address_field, is_postcode_field, split_address
 from ..words.labels import mask_labels
 from ..kb_rows.spans import inside_kb_name
 from .task_texts import task_text_stems
@@ -320,11 +320,7 @@ _MONTH = re.compile(r"\b(?:january|february|march|april|may(?!\s+(?:i|we|you|the
 def _address_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[str, Any], inner: Described) -> bool:
     """An address said in one go for a worksheet that keeps it in parts (a street, a town, a postcode field):
     "... from 3 Lister Street, Halifax HX1 5AS on monday" fills each part (`split_address`)."""
-    roles: dict[str, Field | None] = {}
-    for f in sub.fields:
-        role = address_role(f) if f.kind == "input" and reader.view.kind_of(f) == "str" else None
-        if role is not None:
-            roles[role] = None if role in roles else f  # two fields of one part: neither is read here
+    roles = address_roles([f for f in sub.fields if f.kind == "input"], reader.view.kind_of)
     if roles.get("street") is None or len(roles) < 2:
         return False
     parts = split_address(bag.text, whole=False)
@@ -353,9 +349,7 @@ def _nested_slots(reader: "TurnReader", bag: Bag, sub: Worksheet, values: dict[s
     places = [f for f in sub.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and is_address_field(f)
               and not is_postcode_field(f) and f.name not in values and f.name not in inner.items]
     streets = find_addresses(bag.text)
-    if _address_slots(reader, bag, sub, values, inner):
-        pass
-    elif len(places) == 1 and len(streets) == 1:  # "... from 22 Canal Street, M4 6HJ": the street for its field
+    if not _address_slots(reader, bag, sub, values, inner) and len(places) == 1 and len(streets) == 1:  # "... from 22 Canal Street, M4 6HJ": the street for its field
         inner.items[places[0].name] = (literal(streets[0].value), streets[0].value, [streets[0].text])
     months = list(dict.fromkeys(m.group(0).capitalize() for m in _MONTH.finditer(bag.text)
                                 if m.group(0) != "may" and not m.group(0).isupper()))  # "may I ...": a verb

@@ -6,7 +6,7 @@ street-type word (English street types, not any agent's values); an e-mail addre
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ....spec.model import Field
 from ..words.values import Span, find_postcodes
@@ -205,6 +205,17 @@ def address_role(f: Field) -> str | None:
     return None
 
 
+def address_roles(fields: list[Field], kind_of: Callable[[Field], str]) -> dict[str, Field | None]:
+    """The address parts a worksheet keeps: role -> its str field, or None when two fields claim the part
+    (which is which is not for the address rules to guess)."""
+    roles: dict[str, Field | None] = {}
+    for f in fields:
+        role = address_role(f) if kind_of(f) == "str" else None
+        if role is not None:
+            roles[role] = None if role in roles else f
+    return roles
+
+
 def split_address(text: str, whole: bool = True) -> dict[str, tuple[str, str]] | None:
     """An address written in one go, in parts: "9 Church View, Ripon, HG4 1DL", "Unit 6 Fairfield Business Park,
     Doncaster DN4 5HX", "22 Abbey Lane, S7 2QW" -> role -> (value, words said). The street starts with a house
@@ -253,15 +264,9 @@ def address_parts(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field) 
     """The address asked, when the record keeps it in parts (a street field, a town field, a postcode field):
     "from 9 Church View, Ripon, HG4 1DL" fills each part the answer gives, not the whole sentence in the street
     nor the postcode in the street. Only a part still unfilled (or the one asked) is filled."""
-    roles: dict[str, Field] = {}
-    for g in reader.view.input_fields(rec):
-        role = address_role(g) if reader.view.kind_of(g) == "str" else None
-        if role is not None:
-            if role in roles:
-                return False  # two street fields: which is which is not for this rule
-            roles[role] = g
+    roles = address_roles(reader.view.input_fields(rec), reader.view.kind_of)
     asked = address_role(f)
-    if asked is None or len(roles) < 2 or roles.get(asked) is not f and roles.get(asked, f).name != f.name:
+    if asked is None or len(roles) < 2 or None in roles.values() or roles.get(asked, f).name != f.name:
         return False
     parts = split_address(text)
     if not parts or asked not in parts:
