@@ -22,7 +22,7 @@ from ....spec.values import is_empty
 from .bool_mentions import bool_mentions
 from ..words.measures.durations import converted_duration, field_unit
 from ..words.measures.counts import couple_plus_span, head_count, people_sum_span
-from ..words.negation import without_negated
+from ..words.negation import without_negated, without_unable
 from ..words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
 from ..kb_rows.items import field_row_names
 from ..parts.addresses import find_addresses, is_address_field, is_postcode_field
@@ -239,10 +239,10 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
                   *, prefer: TaskRecord | None = None) -> list[Mention]:
     """Typed values in `text` with the candidate field each fits; one value per field, one field per value.
 
-    Rejected phrases ("not 7 people") hold no values.
+    Rejected phrases ("not 7 people") and what the user cannot make ("I can't do thursday") hold no values.
     """
     said = normalise(text)
-    text = without_negated(said)
+    text = without_unable(without_negated(said))  # "not 7 people", "I can't do thursday": values not wanted
     bag = Bag.of(text)
     taken: list[Span] = []
     out: list[Mention] = []

@@ -19,7 +19,7 @@ from ..parts.addresses import is_postcode_field
 from ..intents import change_marker
 from ..answering.references import laid_out, off_shape, reference_shapes, shaped_reference
 from .nested_names import name_fields, nested_enum_fields, put_nested
-from .options import options_by_meaning
+from .options import option_by_task_verb, options_by_meaning
 from ..answering.counted import counted_thing
 from ..words.match import field_stems, stem
 from ..answering.slots import shape
@@ -40,6 +40,7 @@ def opening_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[
             matched.append(said)
     before = len(matched)
     _introduced_name(reader, ws, text, kwargs, matched)
+    option_by_task_verb(reader, ws, text, kwargs)
     options_by_meaning(reader, ws, text, kwargs)  # after the names: "my dog Biscuit has been throwing up"
     return matched[before:]
 

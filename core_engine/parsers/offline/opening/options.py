@@ -13,11 +13,11 @@ import re
 from typing import TYPE_CHECKING
 
 from ....spec.model import Worksheet
-from .task_texts import task_text_stems
+from .task_texts import opener_stems, task_text_stems
 from .tasks import BOOKING_WORDS, literal, task_words
-from ..words.match import HEDGES, content_stems, stem
+from ..words.match import HEDGES, content_stems, silent_e, stem
 from ..words.negation import negations
-from ..words.semantic_index import clean
+from ..words.semantic_index import clean, words_of
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -35,7 +35,10 @@ def options_by_meaning(reader: "TurnReader", ws: Worksheet, text: str, kwargs: d
     """Fill `kwargs` with the clearly meant option of each unset enum field of `ws`; return the words read."""
     fields = [f for f in ws.fields if f.kind == "input" and not f.dont_ask and reader.view.kind_of(f) == "Enum"
               and f.name not in kwargs and f.enum_values]
-    told = set(content_stems(text)) - HEDGES - BOOKING_WORDS - task_words(ws) - task_text_stems(reader, ws)
+    from ..words.semantic import without_values  # late: semantic imports the opening rules
+    agent_words = set(content_stems(reader.spec.description or ""))  # "a courier": what the agent is, not a story
+    told = set(content_stems(without_values(reader, text))) - HEDGES - BOOKING_WORDS - task_words(ws) \
+        - task_text_stems(reader, ws) - agent_words
     if not fields or len(told) < 2:
         return None  # "hi, I'd like to book a room please" names the task and tells nothing more
     if any(line.startswith("exitws(") for line in reader.lines):
@@ -43,7 +46,8 @@ def options_by_meaning(reader: "TurnReader", ws: Worksheet, text: str, kwargs: d
     given = {w.rstrip("s") for value in kwargs.values() for q in re.findall(r'"([^"]+)"', str(value))
              for w in re.findall(r"[a-z]+", q.lower())}  # "electric bikes" chose the bike's kind: no other option
     rest = " ".join(w for w in text.split() if re.sub(r"\W", "", w.lower()).rstrip("s") not in given)
-    rest_told = set(content_stems(rest)) - HEDGES - BOOKING_WORDS - task_words(ws) - task_text_stems(reader, ws)
+    rest_told = set(content_stems(without_values(reader, rest))) - HEDGES - BOOKING_WORDS - task_words(ws) \
+        - task_text_stems(reader, ws) - agent_words
     readings = [_said(text)] + ([_said(rest)] if given and rest != text else [])
     if len(readings) > 1 and len(rest_told) < 2:
         return None  # "do you fix electric bikes": without the bike's kind, nothing is told
@@ -69,6 +73,34 @@ def options_by_meaning(reader: "TurnReader", ws: Worksheet, text: str, kwargs: d
         reader.note("option-by-meaning", text, field=f.name, **ranks[0].trace())
     return None
 
+
+
+def option_by_task_verb(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str]) -> None:
+    """ "I'd like to move my lesson" opens the task described as "move or cancel a lesson" and also chooses its
+    option "move the lesson to another day": the task's texts name two or more options of an unset enum field by
+    words only that option has, and the turn says the words of exactly one. Nothing is chosen when the word is
+    negated ("not cancel, move it"), or when words of two options are said."""
+    chose = opener_stems(reader, ws)
+    if not chose:
+        return
+    chose -= set(content_stems(f"{words_of(ws.name)} {ws.description}")) | {
+        s for g in ws.fields for s in content_stems(f"{words_of(g.name)} {g.description}")
+        if reader.view.kind_of(g) != "Enum"}  # "bike" also names the bike field: it says no option
+    chose = silent_e(chose)
+    said = silent_e(set(content_stems(text))) & chose
+    said -= silent_e({w for n in negations(text) for w in content_stems(n.what)})
+    for f in ws.fields:
+        if f.kind != "input" or f.name in kwargs or reader.view.kind_of(f) != "Enum" or len(f.enum_values) < 2:
+            continue
+        words = {ev.value: silent_e(set(content_stems(f"{ev.value} {ev.description}"))) for ev in f.enum_values}
+        own = {value: mine - set().union(*(w for v, w in words.items() if v != value)) for value, mine in words.items()}
+        if sum(bool(mine & chose) for mine in own.values()) < 2:
+            continue  # the task's texts do not list this field's options ("move or cancel"): its words choose none
+        hits = {value: said & mine for value, mine in own.items() if said & mine}
+        if len(hits) == 1:
+            value, found = next(iter(hits.items()))
+            kwargs[f.name] = literal(value)
+            reader.note("option-by-task-verb", text, field=f.name, words=sorted(found))
 
 
 _PLACE_BEFORE = re.compile(r"\b(?:at|in|on|inside|outside|around|near|from|to|into)\s+(?:(?:my|our|your|his|her|their|the|a)\s+)?$",

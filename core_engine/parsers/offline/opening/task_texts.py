@@ -20,11 +20,18 @@ if TYPE_CHECKING:
 def task_text_stems(reader: "TurnReader", ws: Worksheet) -> set[str]:
     """Stems of the developer's examples of the worksheet and of the enum values that open it (the examples say
     how users ask for the task; descriptions also name the rows, "a table at a restaurant")."""
-    texts = [*ws.examples]
-    wanted = {(path[-1], value) for path, value in equalities(ws.predicate) if isinstance(value, str)}
-    for other in reader.spec.worksheets:
-        for f in other.fields:
-            for ev in f.enum_values:
-                if (f.name, ev.value) in wanted:
-                    texts += [*ev.examples]
+    texts = [*ws.examples] + [t for ev in _openers(reader, ws) for t in ev.examples]
     return {s for t in texts if t for s in content_stems(t)}
+
+
+def opener_stems(reader: "TurnReader", ws: Worksheet) -> set[str]:
+    """Stems of the descriptions and examples of the enum values that open the worksheet ("move or cancel a
+    lesson that is already booked"): the words a user chose the task by."""
+    texts = [t for ev in _openers(reader, ws) for t in (ev.description, *ev.examples)]
+    return {s for t in texts if t for s in content_stems(t)}
+
+
+def _openers(reader: "TurnReader", ws: Worksheet) -> list:
+    wanted = {(path[-1], value) for path, value in equalities(ws.predicate) if isinstance(value, str)}
+    return [ev for other in reader.spec.worksheets for f in other.fields for ev in f.enum_values
+            if (f.name, ev.value) in wanted]

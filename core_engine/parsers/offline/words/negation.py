@@ -74,6 +74,16 @@ def without_negated(text: str) -> str:
     return body
 
 
+_UNABLE = re.compile(r"\b(?:can'?t|cannot|can\s+not|couldn'?t|won'?t\s+be\s+able\s+to|not\s+able\s+to|"
+                     r"unable\s+to)\s+(?:make|do|come|attend|go|manage|get\s+to)\b[^,.;!?]*", re.I)
+"""What the user cannot make ("I can't do my lesson on thursday"): the old value, never the one wanted."""
+
+
+def without_unable(text: str) -> str:
+    """The text with the clauses of what the user cannot make blanked out (same length)."""
+    return _UNABLE.sub(lambda m: " " * len(m.group(0)), text)
+
+
 _LEFTOVER = {stem(w) for w in """no nope nah something somewhere anything else place food option
     options one ones other another different want like prefer please thanks mean actually maybe how about what""".split()}
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....spec.model import Field, Worksheet, snake_case
 from ....dialogue.state import TaskRecord, ref_target
-from .match import HEDGES, Bag, content_stems, equalities, stem
+from .match import HEDGES, Bag, content_stems, equalities, silent_e, stem
 from ..intents import is_question, sentences, task_request
 from ..opening.tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
 from .libvalues import find_phones
@@ -432,6 +432,15 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
     ranked = rank_tasks(reader, text)
     if ranked.best is None or ranked.score < threshold:
         return False
+    roots = _roots(reader)
+    if ranked.runner_up is not None and ranked.runner_score >= threshold \
+            and _root_of(reader, roots, ranked.best) != _root_of(reader, roots, ranked.runner_up):
+        swapped = Ranked(ranked.runner_up, ranked.runner_score, ranked.runner_up.label, ranked.best, ranked.score)
+        told = _told_apart(reader, swapped, text)
+        if told:  # "I'd like to move my class" is nearest "can I get a place on a class", but only the other has "move"
+            reader.note("task-told-apart", text, reading=swapped.best.label, words=sorted(told), **swapped.trace(),
+                        reason="the nearer reading has none of the turn's words that only the runner-up has")
+            return apply_reading(reader, swapped, text, "task-semantic")
     if threshold > TASK_THRESHOLD and not ranked.decided(threshold, margin):
         return False  # a stricter reading (a wh-question) that is not clear stays a question
     if not ranked.decided(min(threshold, TASK_THRESHOLD), max(margin, TASK_MARGIN)):
@@ -441,6 +450,13 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
             task = Entry("task", coarse.best.worksheet)
             return apply_reading(reader, Ranked(task, coarse.score, coarse.text, coarse.runner_up,
                                                 coarse.runner_score), text, "task-semantic")
+        told = _told_apart(reader, ranked, text)
+        if told:  # "I can't do my lesson on thursday, can it be moved?": only one reading has "move"
+            applied = apply_reading(reader, ranked, text, "task-semantic")
+            if applied:
+                reader.note("task-told-apart", text, reading=ranked.best.label, words=sorted(told), **ranked.trace(),
+                            reason="two readings are close, but the turn has words only the first one's texts have")
+            return applied
         reader.note("task-uncertain", text, reading=ranked.best.label, **ranked.trace(),
                     reason="two readings are close; nothing is guessed",
                     say=f"Sorry, I'm not sure what you would like: {_phrase(ranked.best)} or "
@@ -450,6 +466,35 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
 
 
 _OWNER = r"\b(?:my|our|his|her|their)\s+(?:[a-z]+(?:'s)?\s+){0,2}?"
+
+
+def _told_apart(reader: "TurnReader", ranked: Ranked, text: str) -> set[str]:
+    """The turn's words that the best reading's texts have and the runner-up's do not, when the turn has no word
+    only the runner-up's texts have; empty when the words do not tell the two apart."""
+    if ranked.runner_up is None:
+        return set()
+    best, other = silent_e(_entry_stems(reader, ranked.best)), silent_e(_entry_stems(reader, ranked.runner_up))
+    if not best or not other:
+        return set()
+    said = silent_e(set(content_stems(without_values(reader, clean(text)))) - HEDGES)
+    if said & (other - best):
+        return set()
+    return said & (best - other)
+
+
+def _entry_stems(reader: "TurnReader", entry: Entry) -> set[str]:
+    """Content stems of what the developer wrote for a task reading: an option's value, description and examples,
+    or a task worksheet's own texts and examples."""
+    if entry.kind == "enum":
+        ws = reader.spec.worksheet(entry.worksheet)
+        f = ws.field(entry.field) if ws is not None else None
+        texts = [" ".join([ev.value, ev.description or "", *ev.examples])
+                 for ev in (f.enum_values if f is not None else []) if ev.value == entry.value]
+        return {s for t in texts for s in content_stems(t)}
+    if entry.kind == "task":
+        ws = reader.spec.worksheet(entry.worksheet)
+        return _task_words(reader, ws) | {s for t in (ws.examples if ws is not None else []) for s in content_stems(t)}
+    return set()
 
 
 def _task_words(reader: "TurnReader", ws: Any) -> set[str]:
