@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from ....spec.model import Field
-from .values import WEEKDAYS, Span, normalise, yes_no
+from .values import TITLE, WEEKDAYS, Span, normalise, yes_no
 
 PHONE_WORDS = frozenset({"phone", "telephone", "mobile", "cell", "cellphone", "tel", "contact"})
 _DEFAULT_REGION = "US"
@@ -154,7 +154,7 @@ _NOT_NAMES = frozenset({"I", "Hi", "Hello", "Hey", "Yes", "No", "Ok", "Okay", "S
 
 def name_span(text: str) -> str | None:
     """The person's name in a sentence: "His name is Tom Baker" -> "Tom Baker", "it's for my son Leo Park"."""
-    body = normalise(text).strip()
+    body = TITLE.sub("", normalise(text).strip())
     intros = list(NAME_INTRO.finditer(body))
     if not body.islower():  # typed with capitals: the name is the capitalised run right after an intro
         for intro in reversed(intros):

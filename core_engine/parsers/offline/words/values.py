@@ -502,8 +502,23 @@ _DIGITS_RE = re.compile(r"(?<![\w.@/:$-])\d(?:[\d -]*\d)?(?![\w@/:])")
 _CODE_RE = re.compile(r"\b([A-Z]{2,8}\s?|[A-Za-z]{2,8})(\d{1,4}[A-Za-z]{0,2})\b")
 
 
+_SPOKEN_EMAIL_RE = re.compile(
+    r"(?<![\w@.])(?P<user>[A-Za-z0-9_%+-]+(?:\s+dot\s+[A-Za-z0-9_%+-]+)*)\s+(?:at|\(at\)|\[at\])\s+"
+    r"(?P<domain>[A-Za-z0-9-]+(?:\s+dot\s+[A-Za-z0-9-]+)*\s+dot\s+[A-Za-z]{2,6})\b", re.I)
+"""An address said as it is spoken: "mdunn at hotmail dot co dot uk", "jo dot lee at gmail dot com"."""
+_SUBJECTS = frozenset("i we you they he she it who".split())
+
+
 def find_emails(text: str) -> list[Span]:
-    return [Span(m.group(0).rstrip("."), m.start(), m.end(), m.group(0)) for m in _EMAIL_RE.finditer(text)]
+    found = [Span(m.group(0).rstrip("."), m.start(), m.end(), m.group(0)) for m in _EMAIL_RE.finditer(text)]
+    for m in _SPOKEN_EMAIL_RE.finditer(text):
+        before = text[:m.start()].split()[-1:]
+        if before and before[0].lower() in _SUBJECTS:
+            continue  # "I work at google dot com" says where, it gives no address
+        if not any(sp.start < m.end() and m.start() < sp.end for sp in found):
+            user, domain = (re.sub(r"\s+dot\s+", ".", m.group(g), flags=re.I) for g in ("user", "domain"))
+            found.append(Span(f"{user}@{domain}".lower(), m.start(), m.end(), m.group(0)))
+    return sorted(found, key=lambda sp: sp.start)
 
 
 def find_digit_strings(text: str) -> list[Span]:
@@ -623,6 +638,11 @@ _NAME_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['.-])*(?:\s+[^\W\d_](?:[^\W\d_]|['
 """One to five words of letters (any alphabet's: "Lucía Moreno", "Zoë Brontë"), apostrophes, dots and hyphens."""
 
 
+TITLE = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof)\b\.?\s+(?=[A-Za-z][\w'’-]*\s+[A-Za-z])", re.I)
+"""A title before a first and last name ("it's Mr Daniel Okafor"): how to address the person, not part of the
+name. A title and one name ("Mr Smith") is left as said."""
+
+
 def clean_name(text: str) -> str | None:
     """A person's name from "My name is Roger Corman", "Jane Doe", "i'm jane" (title-cased when all lower)."""
     body = normalise(text).strip(" .,!?;:\"")
@@ -630,6 +650,7 @@ def clean_name(text: str) -> str | None:
         body = _NAME_LEAD.sub("", body).strip(" .,!?;:\"")
     body = re.sub(r"[\s,]+(?:thanks|thank you|please)$", "", body, flags=re.I)
     body = re.sub(r"(?<=\w)\s+here$", "", body, flags=re.I)  # "Carla Mendes here"
+    body = TITLE.sub("", body, count=1) if TITLE.match(body) else body  # "Mr Daniel Okafor"
     if not body or not _NAME_RE.match(body) or all(w in _NO_NAME_WORDS for w in body.lower().split()):
         return None  # "yes please cancel" is no name
     if body.islower() and body.split()[0] in _YES_NO_WORDS and len(body.split()) > 1:
