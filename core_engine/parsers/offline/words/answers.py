@@ -20,7 +20,7 @@ from ....spec.model import Field, Spec, parse_type
 from ....dialogue.state import TaskRecord
 from ....spec.values import coerce_value, match_enum
 from .measures.ordinals import ordinal_number, taught_number
-from .measures.counts import head_count, people_sum
+from .measures.counts import head_count, people_sum, times_count
 from .measures.durations import converted_duration, field_unit, said_in_other_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
 from .match import STOPWORDS, Bag, best_enum, content_stems, initialism_enum, field_mention, field_stems, same_word, stem
@@ -182,6 +182,7 @@ class AnswerReader:
         """
         self.matched = text
         kind = self.view.kind_of(f)
+        said_text = text
         if kind in ("int", "float", "date", "time", "datetime") and negations(text):
             text = without_negated(text)  # "not Friday, Saturday": the rejected value is not the answer
         if kind in ("bool", "confirm"):
@@ -206,6 +207,9 @@ class AnswerReader:
                 return said[0]
             spans = free(find_large_numbers(text) + find_numbers(text),
                          find_dates(text, self.today) + find_times(text) + find_codes(text))
+            if not spans and kind == "int" and (times := times_count(f.name, f.description, text, said_text)):
+                self.matched = times[1]
+                return times[0]  # "twice", "never taken it" to "how many times have you sat it?"
             if not spans and (single := _JUST_THE_ONE.match(text)):  # "just the one" to "how many packs?"
                 spans = [Span(1, single.start("one"), single.end("one"), "one")]
             if not spans and kind == "int" and said_none(f, text):
