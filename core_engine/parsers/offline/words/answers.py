@@ -32,8 +32,8 @@ from .negation import negations, without_negated
 from ..answering.references import off_shape, reference_shapes, shaped_reference
 from ..parts.addresses import is_address_field
 from ..answering.slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
-from .values import (TENS, UNITS, Span, bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
-                             free, free_text, normalise, strip_fillers, yes_no)
+from .values import (TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_emails,
+                     find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
 _TOTAL_AFTER = re.compile(r"\s+(?:in\s+)?(?:total|altogether|all\s+together|in\s+all)\b", re.I)
@@ -231,6 +231,8 @@ class AnswerReader:
                 dates = find_dates(said, self.today, past=past_field(f)) or dates  # "nineteen fifty two"
             if not dates and kind != "time":
                 dates = [d for d in [parse_date(text, self.today, past=past_field(f))] if d is not None]
+            if kind == "time" and not times:
+                times = dotted_clocks(text)  # "any time after 5, so 5.30?" to "what time?": 17:30, a proposal
             if kind == "time" and not times:
                 bare = re.fullmatch(r"\W*(\d{1,2})\W*", text)
                 return bare_hour(int(bare.group(1))) if bare else None

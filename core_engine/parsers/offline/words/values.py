@@ -424,6 +424,27 @@ _AFTER_A_DAY = re.compile(rf"(?:(?:\b(?:{_MONTH}|{'|'.join(WEEKDAYS)}|tomorrow|t
 """The day just before a clock; or a day already read and blanked out of the turn (spaces, then the comma)."""
 
 
+_NOT_A_CLOCK_BEFORE = re.compile(r"\b(?:costs?|price[ds]?|paid|pay|charged?|fees?|owe|only|just|"
+                                 r"after|before|until|till|between|than)\s+$", re.I)
+"""A price word or a bound before a dotted number: "it cost 9.30", "anything after 5.30?" propose no time."""
+_CLOCK_LAST = re.compile(r"[\s,.!?]*(?:(?:please|then|maybe|perhaps|ok|okay|instead|ish|"
+                         r"if\s+(?:possible|you\s+can|that'?s\s+(?:ok|okay|alright|free)))[\s,.!?]*)*", re.I)
+
+
+def dotted_clocks(text: str) -> list[Span]:
+    """ "any time after 5, so 5.30?" to a question that asks a time: a 12-hour clock written with a dot and no time
+    cue ("it cost 9.30" is money, so `find_times` reads one only beside a cue), when it ends the turn (a proposal:
+    "what about 4.45?"), never after a price word, a currency sign or a bound ("anything after 5.30?" asks)."""
+    found = []
+    for m in _DOT12_RE.finditer(text):
+        if _NOT_A_CLOCK_BEFORE.search(text[:m.start()]) or not _CLOCK_LAST.fullmatch(text[m.end():]):
+            continue
+        value = bare_hour(int(m.group(1)))
+        if value:
+            found.append(Span(f"{value[:2]}:{m.group(2)}", m.start(), m.end(), m.group(0)))
+    return found
+
+
 def find_times(text: str) -> list[Span]:
     """Clock times as HH:MM: 2 pm, 19:30, noon, "at 7" (read as 19:00), 8 o'clock, half past nine.
 
