@@ -125,3 +125,41 @@ def test_a_weekday_said_before_a_date_names_that_date():
     assert [s.value for s in find_dates("monday 9 sept, 11.30", today)] == ["2024-09-09"]
     assert [s.value for s in find_dates("on monday, 9 sept", today)] == ["2024-09-09"]
     assert [s.value for s in find_dates("monday or the 9th", today)] == ["2024-09-02", "2024-09-09"]
+
+
+DOJO = {
+    "name": "karate dojo", "starting_prompt": "Hello, Red Pine dojo. What can I do for you?",
+    "settings": {"start_worksheet": "Grading", "today": "2024-07-01"},
+    "worksheets": [{"name": "Grading", "kind": "task", "api": "book_grading", "fields": [
+        field("grading_day", "date", "The day of the belt grading"),
+        field("earlier_tries", "int", "How many times you have already tried this grading (0 if never)"),
+        field("own_gi", "bool", "Whether you have your own gi"),
+        field("confirm", "confirm", "Confirm the grading")]}],
+    "apis": [{"name": "book_grading"}],
+}
+
+
+@pytest.fixture(scope="module")
+def dojo(tmp_path_factory):
+    return agent_of(tmp_path_factory.mktemp("dojo"), DOJO)
+
+
+@pytest.mark.parametrize("said, count", [("never taken it", 0), ("none, first time", 0), ("this is his first go", 0),
+                                         ("I've failed it twice already ugh", 2), ("he's tried once", 1),
+                                         ("three times", 3)])
+def test_a_count_of_times_said_in_words(dojo, said, count):
+    _s, results = talk(dojo, "I'd like to book a grading", "the 9th", said)
+    assert results[-2].acts[-1]["field"] == "earlier_tries"
+    assert statements(results[-1]) == [f"grading.earlier_tries = {count}"]
+
+
+def test_times_words_need_a_count_of_times_and_one_count(dojo):
+    from core_engine.parsers.offline.words.measures.counts import times_count
+
+    assert times_count("earlier_tries", "How many times you have tried", "once or twice") is None  # two counts
+    assert times_count("earlier_tries", "How many times you have tried", "once I've paid") is None
+    assert times_count("guests", "How many guests are coming", "never") is None  # not a count of times
+    assert times_count("visits", "How many times you have visited", "my first time") is None  # not of earlier times
+    _s, results = talk(dojo, "I'd like to book a grading", "the 9th", "twice", "never")
+    assert results[-2].acts[-1]["field"] == "own_gi"
+    assert statements(results[-1]) == ["grading.own_gi = False"]  # "never" to a yes/no question is still a no

@@ -57,3 +57,22 @@ def test_a_refusal_that_asks_whether_something_else_will_do_is_a_question(agent)
     assert statements(r) == []
     session, [*_, r] = talk(agent, "hi, I need a move booked", "Dover", "I don't have it")
     assert statements(r) == ['move.load_kg = "NA"']  # a refusal with no question stays one
+
+
+def test_friday_week_is_the_friday_after_the_coming_one(agent):
+    wednesday = datetime.date(2025, 5, 14)
+    assert [s.value for s in find_dates("can you book that for friday week?", wednesday)] == ["2025-05-23"]
+    assert [s.value for s in find_dates("a week on friday", wednesday)] == ["2025-05-23"]
+    assert [s.value for s in find_dates("wednesday week", wednesday)] == ["2025-05-21"]  # a week today
+    _s, [*_, r] = talk(agent, "hi, I need a move booked", "Dover", "250kg", "friday week")
+    assert statements(r) == ["move.move_day = \"2024-07-12\""]  # said on Monday 2024-07-01
+
+
+def test_a_day_of_the_month_that_falls_on_the_weekday_named_wins(agent):
+    wednesday = datetime.date(2025, 5, 14)
+    assert [s.value for s in find_dates("is next thursday free? the 22nd", wednesday)] == ["2025-05-22"]
+    assert [s.value for s in find_dates("next thursday, the 22nd", wednesday)] == ["2025-05-22"]
+    both = find_dates("is thursday free? if not, the 22nd", wednesday)  # two days to choose from
+    assert [s.value for s in both] == ["2025-05-15", "2025-05-22"]
+    _s, [*_, r] = talk(agent, "hi, I need a move booked", "Dover", "250kg", "is next tuesday free? the 9th")
+    assert statements(r) == ["move.move_day = \"2024-07-09\""]

@@ -71,6 +71,16 @@ def test_twelve_noon_is_one_time_and_no_number(school):
     assert not any("weeks" in s for s in statements(results[-1])), statements(results[-1])
 
 
+def test_a_dotted_clock_proposed_with_a_question_mark_answers_the_time_asked(school):
+    from core_engine.parsers.offline.words.values import dotted_clocks
+
+    assert [s.value for s in dotted_clocks("any time after 5, so 5.30?")] == ["17:30"]
+    assert dotted_clocks("it cost 9.30") == [] and dotted_clocks("is it 4.50 for a lesson?") == []
+    assert dotted_clocks("is there anything after 5.30?") == []  # a bound asks; it proposes no time
+    _s, results = talk(school, "I'd like to start lessons", "the 9th", "any time after 5, so 5.30?")
+    assert results[-2].acts[-1]["field"] == "lesson_time"
+    assert statements(results[-1]) == ['start_lessons.lesson_time = "17:30"']
+
 
 def test_why_does_it_matter_is_a_question_about_the_question(school):
     _s, results = talk(school, "I need to stop my daughter's lessons", "Amy Lee", "why does it matter why?")

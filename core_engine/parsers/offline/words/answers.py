@@ -20,7 +20,7 @@ from ....spec.model import Field, Spec, parse_type
 from ....dialogue.state import TaskRecord
 from ....spec.values import coerce_value, match_enum
 from .measures.ordinals import ordinal_number, taught_number
-from .measures.counts import head_count, people_sum
+from .measures.counts import head_count, people_sum, times_count
 from .measures.durations import converted_duration, field_unit, said_in_other_unit
 from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones, is_phone_field, name_span, parse_date
 from .match import STOPWORDS, Bag, best_enum, content_stems, initialism_enum, field_mention, field_stems, same_word, stem
@@ -32,8 +32,8 @@ from .negation import negations, without_negated
 from ..answering.references import off_shape, reference_shapes, shaped_reference
 from ..parts.addresses import is_address_field
 from ..answering.slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
-from .values import (TENS, UNITS, Span, bare_hour, clean_name, find_codes, find_dates, find_emails, find_numbers, find_times,
-                             free, free_text, normalise, strip_fillers, yes_no)
+from .values import (TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_emails,
+                     find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
 _TOTAL_AFTER = re.compile(r"\s+(?:in\s+)?(?:total|altogether|all\s+together|in\s+all)\b", re.I)
@@ -182,6 +182,7 @@ class AnswerReader:
         """
         self.matched = text
         kind = self.view.kind_of(f)
+        said_text = text
         if kind in ("int", "float", "date", "time", "datetime") and negations(text):
             text = without_negated(text)  # "not Friday, Saturday": the rejected value is not the answer
         if kind in ("bool", "confirm"):
@@ -206,6 +207,9 @@ class AnswerReader:
                 return said[0]
             spans = free(find_large_numbers(text) + find_numbers(text),
                          find_dates(text, self.today) + find_times(text) + find_codes(text))
+            if not spans and kind == "int" and (times := times_count(f.name, f.description, text, said_text)):
+                self.matched = times[1]
+                return times[0]  # "twice", "never taken it" to "how many times have you sat it?"
             if not spans and (single := _JUST_THE_ONE.match(text)):  # "just the one" to "how many packs?"
                 spans = [Span(1, single.start("one"), single.end("one"), "one")]
             if not spans and kind == "int" and said_none(f, text):
@@ -227,6 +231,8 @@ class AnswerReader:
                 dates = find_dates(said, self.today, past=past_field(f)) or dates  # "nineteen fifty two"
             if not dates and kind != "time":
                 dates = [d for d in [parse_date(text, self.today, past=past_field(f))] if d is not None]
+            if kind == "time" and not times:
+                times = dotted_clocks(text)  # "any time after 5, so 5.30?" to "what time?": 17:30, a proposal
             if kind == "time" and not times:
                 bare = re.fullmatch(r"\W*(\d{1,2})\W*", text)
                 return bare_hour(int(bare.group(1))) if bare else None

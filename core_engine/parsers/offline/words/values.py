@@ -236,6 +236,9 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         day = (m.group(1) or m.group(2)).lower()
         monday = today - dt.timedelta(days=today.weekday())
         add(monday + dt.timedelta(days=7 + WEEKDAYS[day]), m)
+    for m in _WEEKDAY_WEEK_RE.finditer(text) if not past else ():  # "friday week": a week after the coming Friday
+        day = (m.group(1) or m.group(2)).lower()
+        add(today + dt.timedelta(days=(WEEKDAYS[day] - today.weekday()) % 7 + 7), m)
     for m in _WEEKEND_RE.finditer(text) if not past else ():
         add(today + dt.timedelta(days=max(5 - today.weekday(), 0)), m)  # Saturday, or today on a Sunday
     for m in _IN_DAYS_RE.finditer(text):
@@ -258,7 +261,8 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     return _weekday_with_date(text, _longest_first([s for s in found if not any(s.overlaps(x) for x in slips)]))
 
 
-_WEEKDAY_ONLY = re.compile(rf"(?:on\s+)?(?:{'|'.join([*WEEKDAYS, *_WEEKDAY_ABBREVIATIONS])})\.?", re.I)
+_WEEKDAY_LEAD = r"(?:on\s+|(?:this\s+)?coming\s+|this\s+|next\s+)"
+_WEEKDAY_ONLY = re.compile(rf"{_WEEKDAY_LEAD}?(?:{'|'.join([*WEEKDAYS, *_WEEKDAY_ABBREVIATIONS])})\.?", re.I)
 
 
 def _weekday_with_date(text: str, spans: list[Span]) -> list[Span]:
@@ -282,9 +286,11 @@ def _same_day_said(text: str, weekday: Span, date: Span) -> bool:
     if _WEEKDAY_ONLY.fullmatch(date.text.strip()) or not isinstance(date.value, str):
         return False
     gap = text[min(weekday.end, date.end):max(weekday.start, date.start)]
-    if re.search(r"[.!?;]|\b(?:or|and|either|else|then)\b", gap, re.I) or len(gap.split()) > 4:
-        return False  # "monday or the 9th": two days to choose from
-    name = re.sub(r"^on\s+|\.$", "", weekday.text.strip().lower())
+    if re.search(r"\b(?:or|and|either|else|then|otherwise|if\s+not|failing)\b", gap, re.I) or len(gap.split()) > 4:
+        return False  # "monday or the 9th", "is monday free? if not, the 9th": two days to choose from
+    if re.search(r"[.!?;]", gap) and (date.start < weekday.start or text[date.end:].strip(" .!?,")):
+        return False  # "is next thursday free? the 22nd": a date said after a sentence only if it is all that follows
+    name = re.sub(rf"^{_WEEKDAY_LEAD}|\.$", "", " ".join(weekday.text.strip().lower().split()))
     name = _WEEKDAY_ABBREVIATIONS.get(name, name)
     try:
         return name in WEEKDAYS and dt.date.fromisoformat(date.value).weekday() == WEEKDAYS[name]
@@ -300,6 +306,10 @@ _WEEKDAY_NEXT_WEEK_RE = re.compile(rf"\b({'|'.join(WEEKDAYS)})\s+(?:of\s+|in\s+)
                                    rf"\bnext\s+week\s*,?\s+(?:on\s+)?(?:the\s+)?({'|'.join(WEEKDAYS)})\b", re.I)
 """A weekday of the coming calendar week ("thursday next week", "next week on friday"): that week's day, which on a
 Wednesday is eight days on for a Thursday, never this week's."""
+_WEEKDAY_WEEK_RE = re.compile(rf"\b({'|'.join(WEEKDAYS)})\s+week\b|\ba\s+week\s+(?:on|from)\s+({'|'.join(WEEKDAYS)})\b",
+                              re.I)
+"""The British "Friday week", "a week on Friday": the Friday a week after the coming one (the 23rd, said on
+Wednesday the 14th)."""
 _WEEKEND_RE = re.compile(r"\b(?:the|this(?:\s+coming)?|coming)\s+weekend\b", re.I)
 """A stay or an event "for the weekend": it starts on the coming Saturday (today when the weekend has begun).
 "next weekend" is left alone: people mean this one or the one after."""
@@ -412,6 +422,27 @@ def _spoken_minutes(raw: str) -> int:
 _AFTER_A_DAY = re.compile(rf"(?:(?:\b(?:{_MONTH}|{'|'.join(WEEKDAYS)}|tomorrow|today)\.?|\d(?:st|nd|rd|th))[,\s]+|^\s*,\s*)$",
                           re.I)
 """The day just before a clock; or a day already read and blanked out of the turn (spaces, then the comma)."""
+
+
+_NOT_A_CLOCK_BEFORE = re.compile(r"\b(?:costs?|price[ds]?|paid|pay|charged?|fees?|owe|only|just|"
+                                 r"after|before|until|till|between|than)\s+$", re.I)
+"""A price word or a bound before a dotted number: "it cost 9.30", "anything after 5.30?" propose no time."""
+_CLOCK_LAST = re.compile(r"[\s,.!?]*(?:(?:please|then|maybe|perhaps|ok|okay|instead|ish|"
+                         r"if\s+(?:possible|you\s+can|that'?s\s+(?:ok|okay|alright|free)))[\s,.!?]*)*", re.I)
+
+
+def dotted_clocks(text: str) -> list[Span]:
+    """ "any time after 5, so 5.30?" to a question that asks a time: a 12-hour clock written with a dot and no time
+    cue ("it cost 9.30" is money, so `find_times` reads one only beside a cue), when it ends the turn (a proposal:
+    "what about 4.45?"), never after a price word, a currency sign or a bound ("anything after 5.30?" asks)."""
+    found = []
+    for m in _DOT12_RE.finditer(text):
+        if _NOT_A_CLOCK_BEFORE.search(text[:m.start()]) or not _CLOCK_LAST.fullmatch(text[m.end():]):
+            continue
+        value = bare_hour(int(m.group(1)))
+        if value:
+            found.append(Span(f"{value[:2]}:{m.group(2)}", m.start(), m.end(), m.group(0)))
+    return found
 
 
 def find_times(text: str) -> list[Span]:

@@ -72,3 +72,38 @@ def couple_plus_span(text: str, numbers: list | None = None) -> tuple[int, int, 
         return None
     return 2 + int(n.value), pair.start(), n.end + noun.end()
 
+
+_TIMES_FIELD = re.compile(r"\bhow\s+(?:many|often)\s+times\b|\bnumber\s+of\s+(?:times|attempts|tries|goes)\b|"
+                          r"\b(?:attempts|tries|retakes|resits)\b", re.I)
+"""A whole-number field that counts times something was done ("How many times you have sat it",
+`previous_attempts`)."""
+_EARLIER = re.compile(r"\b(?:already|previous(?:ly)?|before|prior|past|so\s+far|ever)\b", re.I)
+"""A count of times that lie before now: "my first time" is none of them."""
+_TIMES_WORD = re.compile(r"\b(?P<w>once|twice|thrice)\b(?!\s+(?:i|you|he|she|we|they|it|the|that|this|my|your|his|"
+                         r"her|our|their|more|again|upon)\b)", re.I)
+"""A number of times said in one word ("once I've paid" is a time, not a count)."""
+_TIMES_VALUE = {"once": 1, "twice": 2, "thrice": 3}
+_NEVER = re.compile(r"\b(?:never(?!\s+mind)|not\s+(?:yet|ever|once))\b|^\W*(?:none|zero|nil)\b", re.I)
+_FIRST_TIME = re.compile(r"\b(?:(?:my|his|her|their|our|the|a|it'?s|be)\s+)?first\s+(?:time|attempt|try|go)\b", re.I)
+
+
+def times_field(name: str, description: str) -> bool:
+    """Whether a whole-number field counts times something was done."""
+    return bool(_TIMES_FIELD.search(f"{name.replace('_', ' ')} {description}"))
+
+
+def times_count(name: str, description: str, text: str, said: str | None = None) -> tuple[int, str] | None:
+    """(the count, the words that said it) for a count of times said in words: "twice" is 2, "he's tried once" 1,
+    "never taken it" 0, and to a count of earlier times "none, first time" 0; None for any other field, when the
+    words say two counts ("once or twice") or none. `text` is the turn without its negated words, `said` the turn
+    as said (where "never" is)."""
+    if not times_field(name, description):
+        return None
+    said = text if said is None else said
+    words = {_TIMES_VALUE[m.group("w").lower()]: m.group("w") for m in _TIMES_WORD.finditer(text)}
+    if len(words) == 1:
+        return next(iter(words.items()))
+    if words or find_numbers(said):
+        return None
+    zero = _NEVER.search(said) or (_EARLIER.search(description) and _FIRST_TIME.search(said))
+    return (0, zero.group(0)) if zero else None
