@@ -61,3 +61,34 @@ def test_questions_from_clauses_and_yes_no_descriptions_are_english():
     s.turn('main.day = "2025-03-14"')
     summary = s.turn('main.reference = "DS-44120"').response
     assert "- The booking reference: DS-44120" in summary and "DS-20931" not in summary, summary
+
+
+def test_a_list_of_records_is_summed_up_by_their_values():
+    """A prescription's list of medicines was summed up as "medicine_2, medicine_3" (a blind-set writer's note)."""
+    spec = Spec.model_validate({"name": "t", "worksheets": [
+        {"name": "Main", "fields": [
+            {"name": "medicines", "type": "List[Medicine]", "description": "The medicines you need"},
+            {"name": "confirm", "type": "confirm", "description": "Confirm"}]},
+        {"name": "Medicine", "kind": "task", "fields": [
+            {"name": "medicine_name", "type": "str", "description": "The medicine's name"},
+            {"name": "strength", "type": "str", "description": "Its strength"}]}],
+        "settings": {"start_worksheet": "Main"}})
+    session = Agent(spec=spec).new_session(parser="formal")
+    session.turn('main = Main(medicines=[Medicine(medicine_name="Amlodipine", strength="5 mg"), '
+                 'Medicine(medicine_name="Salbutamol", strength="100 mcg")])')
+    result = session.turn("confirm(main.medicines)")
+    assert "1. The medicine's name: Amlodipine; Its strength: 5 mg" in result.response, result.response
+    assert "2. The medicine's name: Salbutamol; Its strength: 100 mcg" in result.response
+    assert "medicine_" not in result.response
+
+
+def test_a_birth_date_and_a_past_date_are_asked_with_past_examples():
+    spec = Spec.model_validate({"name": "t", "worksheets": [{"name": "Main", "fields": [
+        {"name": "date_of_birth", "type": "date", "description": "Your date of birth"},
+        {"name": "sent_on", "type": "date", "description": "The day the form was sent"},
+        {"name": "visit", "type": "date", "description": "The day of the visit"}]}],
+        "settings": {"start_worksheet": "Main"}})
+    session = Agent(spec=spec).new_session(parser="formal")
+    assert session.turn("main = Main()").response.endswith("(for example, 14 March 1990)")
+    assert session.turn('main.date_of_birth = "1980-02-03"').response.endswith("(for example, last Monday or 3 March)")
+    assert session.turn('main.sent_on = "2024-02-03"').response.endswith("(for example, next Friday or 14 March)")

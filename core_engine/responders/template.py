@@ -11,7 +11,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from ..spec.model import Field, Spec, parse_type, snake_case
+from ..spec.model import Field, Spec, parse_type, past_field, snake_case
 from ..dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 
 ROW_NAME_KEYS = ("name", "title", "course_codes", "id")
@@ -78,7 +78,7 @@ class TemplateResponder:
             question = (f"Could you tell me {said[:1].lower() + said[1:]}? (yes or no)"
                         if said.split(" ", 1)[0].lower() in ("whether", "if") else f"{_sentence(said)}? (yes or no)")
         elif base == "date":
-            question += " (for example, next Friday or 14 March)"  # not a fixed date: it would be in the past
+            question += f" (for example, {_date_example(f)})"
         elif base == "time":
             question += " (for example 7 pm)"
         return question
@@ -129,9 +129,17 @@ def _summary_lines(record: TaskRecord, state: DialogueState, spec: Spec, indent:
         value = record.values[f.name]
         target = ref_target(value)
         child = state.get(target) if target else None
+        items = [state.get(ref_target(v)) for v in value] if isinstance(value, list) and value \
+            and all(ref_target(v) for v in value) else []
         if isinstance(child, TaskRecord):
             out.append(f"{indent}- {_cap(_short(_label(f, f.name)))}:")
             out += _summary_lines(child, state, spec, indent + "  ")
+        elif items and all(isinstance(item, TaskRecord) for item in items):  # a list of records: each by its values
+            out.append(f"{indent}- {_cap(_short(_label(f, f.name)))}:")
+            for i, item in enumerate(items, start=1):
+                said = [line.strip()[2:] for line in _summary_lines(item, state, spec, indent="")
+                        if line.startswith("- ") and not line.endswith(":")]
+                out.append(f"{indent}  {i}. {'; '.join(said) or '(nothing given yet)'}")
         else:
             out.append(f"{indent}- {_cap(_short(_label(f, f.name)))}: {render_value(value)}")
     return out
@@ -286,3 +294,11 @@ def _sentence(text: str) -> str:
 
 def _title(name: str) -> str:
     return snake_case(name).replace("_", " ")
+
+
+def _date_example(f: Field) -> str:
+    """An example of the date asked, in words (a fixed date would soon be in the past): a birth date with its year,
+    another past date back from today, else a date to come."""
+    if re.search(r"\b(?:birth|born|dob)\b", f"{f.name.replace('_', ' ')} {f.description}", re.I):
+        return "14 March 1990"
+    return "last Monday or 3 March" if past_field(f) else "next Friday or 14 March"

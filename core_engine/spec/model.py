@@ -238,6 +238,17 @@ def parse_type(text: str) -> TypeRef:
     return TypeRef(t)
 
 
+_PAST_WORDS = {"submitted", "sent", "was", "were", "did", "born", "birth", "happened", "took", "received", "ago",
+               "occurred", "started", "filed", "been", "missed"}
+
+
+def past_field(f: Field) -> bool:
+    """A date field about something that already happened ("When the form was submitted", a birth date): the
+    parser reads its dates backwards and the agent asks for it with a past example."""
+    words = set(re.findall(r"[a-z]+", f.description.lower())) | set(f.name.lower().split("_"))
+    return bool(words & _PAST_WORDS)
+
+
 def snake_case(name: str) -> str:
     """`BookRestaurant` -> `book_restaurant` (the paper's record variable names)."""
     s = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field as dc_field
 from typing import Any, Iterator
 
 from ....errors import KnowledgeError
-from ....spec.model import Field, Spec, Worksheet, parse_type
+from ....spec.model import Field, Spec, Worksheet, parse_type, past_field  # noqa: F401 - past_field: read here too
 from ....dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 from ....spec.values import is_empty
 from .bool_mentions import bool_mentions
@@ -183,16 +183,6 @@ def shape(f: Field) -> str:
     if name_words & _TEXT_WORDS or desc_words & _TEXT_WORDS:
         return "text"
     return "short"
-
-
-_PAST_WORDS = {"submitted", "sent", "was", "were", "did", "born", "birth", "happened", "took", "received", "ago",
-               "occurred", "started", "filed", "been", "missed"}
-
-
-def past_field(f: Field) -> bool:
-    """A date field about something that already happened ("When the form was submitted", a birth date)."""
-    words = set(re.findall(r"[a-z]+", f.description.lower())) | set(f.name.lower().split("_"))
-    return bool(words & _PAST_WORDS)
 
 
 PEOPLE_WORDS = {"people", "guest", "person", "party", "size", "diner", "seat"}
