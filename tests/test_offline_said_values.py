@@ -1,4 +1,5 @@
-"""Values said the way people say them: an e-mail address spelt out in words, a name after a title.
+"""Values said the way people say them: an e-mail address spelt out in words, a name after a title, a number
+settled on after others were floated.
 
 Pinned on a small choir-membership spec written here (not a sample, not a development agent).
 """
@@ -18,6 +19,7 @@ SPEC = {
         {"name": "JoinChoir", "kind": "task", "predicate": 'task == "Join Choir"', "api": "join", "fields": [
             field("member_name", description="Your full name"),
             field("email", description="An e-mail address for the newsletter"),
+            field("guests", "int", "How many guests you will bring to the first rehearsal"),
             field("confirm", "confirm", "Confirm the membership")]},
     ],
     "apis": [{"name": "join"}],
@@ -40,3 +42,11 @@ def test_a_title_is_not_part_of_the_name(agent):
     _, [*_, r] = talk(agent, "I'd like to join the choir", "it's Mr Daniel Okafor")
     assert statements(r) == ['join_choir.member_name = "Daniel Okafor"']
     assert clean_name("Mr Smith") == "Mr Smith"  # a title and one name: left as said
+
+
+def test_the_number_settled_on_after_others_were_floated(agent):
+    opening = ("I'd like to join the choir", "Jo Lee", "jo@example.org")
+    for said, want in (("prob 2, maybe 3... say 3", 3), ("2 or 3, let's say 3", 3), ("2, make it 4", 4),
+                       ("2 adults, 3 children", 5), ("3", 3)):
+        _, [*_, r] = talk(agent, *opening, said)
+        assert statements(r) == [f"join_choir.guests = {want}"], said

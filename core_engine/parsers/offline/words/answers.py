@@ -36,6 +36,9 @@ from .values import (TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, fi
                      find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
+_SETTLED_BEFORE = re.compile(r"(?:\b(?:say|make\s+it|call\s+it|go\s+with|let'?s\s+(?:say|do|go\s+for))|\.\.\.?|…)\s*$",
+                             re.I)
+"""Words that settle on a number after others were floated: "2, maybe 3... say 3", "2 or 3, let's say 3"."""
 _TOTAL_AFTER = re.compile(r"\s+(?:in\s+)?(?:total|altogether|all\s+together|in\s+all)\b", re.I)
 
 
@@ -215,7 +218,8 @@ class AnswerReader:
             if not spans and kind == "int" and said_none(f, text):
                 return 0  # "none", "no kids" to "how many children are coming?"
             totals = [s for s in spans if _TOTAL_AFTER.match(text[s.end:])]  # "so 5 total": that one is the value
-            spans = totals or spans
+            settled = [s for s in spans[1:] if _SETTLED_BEFORE.search(text[:s.start])]
+            spans = totals or settled[-1:] or spans  # "prob 2, maybe 3... say 3": the number settled on last
             if not spans:
                 return None
             units = field_stems(f)
