@@ -394,7 +394,35 @@ def _condition_labels(query: Query, rules: list[dict[str, Any]]) -> list[str]:
              and isinstance(r.get("words"), str)]
     if len(words) == len(query.conditions):
         return [str(w) for w in words]
-    return list(query.conditions)
+    return [describe_condition(c) for c in query.conditions]
+
+
+_COLUMN = re.compile(r'\b[a-z]\.("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_]*)')
+_COMPARED = re.compile(r'("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_]*)\s*(<=|>=|<|>)\s*(-?[0-9.]+)')
+_STRING = re.compile(r"'((?:[^']|'')*)'")
+_OP_WORDS = {"<=": "at most", ">=": "at least", "<": "under", ">": "over"}
+
+
+def describe_condition(sql: str) -> str:
+    """A condition in words for the user ("offers: phone chargers", "price at most 20"): the note that says which
+    condition to drop is shown to the user, and SQL is not for users (the SQL itself is in the trace)."""
+    def name(ident: str) -> str:
+        return ident.strip('"').replace('""', '"').replace("_", " ")
+    negated = sql.lstrip("( ").upper().startswith("NOT ")
+    columns = [name(c) for c in _COLUMN.findall(sql) if c.strip('"') not in ("value", "rowid")]
+    compared = _COMPARED.search(sql)
+    if compared:
+        return f"{name(compared.group(1))} {_OP_WORDS[compared.group(2)]} {compared.group(3)}"
+    values = [v.replace("''", "'") for v in _STRING.findall(sql)]
+    flag = re.search(r"=\s*([01])\s*$", sql.strip())
+    if not values and flag and columns:  # a yes/no column
+        values = ["no" if (flag.group(1) == "0") != negated else "yes"]
+        negated = False
+    column = columns[0] if columns else "a condition"
+    said = " or ".join(dict.fromkeys(values)) if values else ""
+    if not said:
+        return f"the {column} condition"
+    return f"{column}: {'not ' if negated else ''}{said}"
 
 
 def offline_knowledge(agent: Any, **options: Any) -> tuple[SQLiteKB, SQLKnowledge]:

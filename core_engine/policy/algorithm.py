@@ -258,7 +258,7 @@ def _pending_confirmation(rt: Runtime, rec: TaskRecord) -> bool:
 
 def _api_params(rt: Runtime, rec: TaskRecord, api_name: str) -> dict[str, Any]:
     api = rt.spec.api(api_name)
-    values = rt.record_values(rec)
+    values = rt.active_values(rec)
     if api is not None and api.parameters:
         return {p.name: values.get(p.name) for p in api.parameters}
     return values
@@ -266,7 +266,8 @@ def _api_params(rt: Runtime, rec: TaskRecord, api_name: str) -> dict[str, Any]:
 
 def _label(rt: Runtime, rec: TaskRecord, field_name: str) -> str:
     f = rt.worksheet_of(rec).field(field_name)
-    return (f.description or field_name.replace("_", " ")).rstrip(".").lower() if f else field_name
+    text = (f.description or field_name.replace("_", " ")).rstrip(".") if f else field_name
+    return text[:1].lower() + text[1:] if text[1:2] != text[1:2].upper() else text  # "like HCA-20417" kept
 
 
 # ---------------------------------------------------------------- lines 24-28: ask
@@ -343,4 +344,9 @@ def _ask_field(rt: Runtime, rec: TaskRecord, f: Field, value: Any, depth: int) -
         act = _ask_in(rt, child, depth + 1)
         if act is not None:
             return act
-    return A.ask(rec.var, rec.worksheet, f.name)
+    act = A.ask(rec.var, rec.worksheet, f.name)
+    if parse_type(f.type).base == "confirm":  # the summary shows what will be sent: no hidden field
+        hidden = rt.inactive_fields(rec)
+        if hidden:
+            act["inactive"] = hidden
+    return act

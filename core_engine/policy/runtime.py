@@ -597,6 +597,36 @@ class Runtime:
     def record_values(self, record: TaskRecord) -> dict[str, Any]:
         return {k: self.flatten(v) for k, v in record.values.items()}
 
+    def active_values(self, record: TaskRecord, depth: int = 0) -> dict[str, Any]:
+        """The values an API is sent: those of fields whose predicate holds now, nested records likewise.
+        A value given while its field was active stays in the state (the user may turn the predicate back),
+        but a hidden field is not submitted, as a form does not send its hidden inputs."""
+        hidden = set(self._hidden_names(record))
+        out: dict[str, Any] = {}
+        for name, value in record.values.items():
+            if name in hidden:
+                continue
+            child = self.state.get(ref_target(value) or "") if depth < 20 else None
+            out[name] = self.active_values(child, depth + 1) if isinstance(child, TaskRecord) else self.flatten(value)
+        return out
+
+    def inactive_fields(self, record: TaskRecord, depth: int = 0) -> list[str]:
+        """`var.field` of every filled field whose predicate is false now, in `record` and the records under its
+        active fields: the summary leaves them out, so what the user confirms is what the API is sent."""
+        out = [f"{record.var}.{name}" for name in self._hidden_names(record)]
+        for name, value in record.values.items():
+            child = self.state.get(ref_target(value) or "")
+            if f"{record.var}.{name}" not in out and isinstance(child, TaskRecord) and depth < 20:
+                out += self.inactive_fields(child, depth + 1)
+        return out
+
+    def _hidden_names(self, record: TaskRecord) -> list[str]:
+        ws = self.spec.worksheet(record.worksheet)
+        if ws is None:
+            return []
+        return [f.name for f in ws.fields
+                if f.name in record.values and f.predicate.strip() and not self.field_active(record, f)]
+
 
 def _plain(value: Any, state: DialogueState, depth: int = 0) -> Any:
     if depth > 20:

@@ -13,9 +13,9 @@ from typing import Any
 
 from ..spec.model import Field, Spec, parse_type, past_field, snake_case
 from ..dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
+from .rows import NAME_KEYS, render_row as _render_row
 
-ROW_NAME_KEYS = ("name", "title", "course_codes", "id")
-ROW_HIDDEN = {"reviews", "id", "summary", "description", "text", "sheet_requirements"}
+ROW_NAME_KEYS = (*NAME_KEYS, "id")
 
 
 class TemplateResponder:
@@ -40,11 +40,25 @@ class TemplateResponder:
         if kind == "report":
             return self.report(act, state, spec)
         if kind == "propose":
-            values = ", ".join(f"{_label(_field(spec, act['worksheet'], k), k)}: {render_value(v)}"
-                               for k, v in act["values"].items())
-            what = _title(act["worksheet"])
-            return f"Would you like to {what}" + (f" ({values})?" if values else "?")
+            return self.proposal(act, spec)
         return ""
+
+    def proposal(self, act: dict[str, Any], spec: Spec) -> str:
+        """"Would you like a table reservation at a restaurant (Gondar Kitchen)?": the worksheet's description when it
+        is a noun phrase, else its name as a verb phrase; one value by itself, several with their labels."""
+        given = {k: v for k, v in act["values"].items() if v not in (None, "", [])}
+        if len(given) == 1:
+            values = render_value(next(iter(given.values())))
+        else:
+            values = "; ".join(f"{_short(_label(_field(spec, act['worksheet'], k), k))}: {render_value(v)}"
+                               for k, v in given.items())
+        ws = spec.worksheet(act["worksheet"])
+        description = (ws.description or "").strip().rstrip(".") if ws else ""
+        if re.match(r"(?:a|an)\s", description, re.I) and len(description.split()) <= 12:
+            head = f"Would you like {description[:1].lower()}{description[1:]}"
+        else:
+            head = f"Would you like to {_title(act['worksheet'])}"
+        return head + (f" ({values})?" if values else "?")
 
     def ask(self, act: dict[str, Any], state: DialogueState, spec: Spec) -> str:
         f = _field(spec, act["worksheet"], act["field"])
@@ -63,7 +77,8 @@ class TemplateResponder:
                     return f"{_sentence(_direct(label))}? Reply with the number or name of one of the results."
                 return f"Which one would you like for {_with_article(label)}? Reply with its number or name."
         if base == "confirm":
-            return self.summary(record, state, spec) + "\n\nShall I go ahead and submit this?"
+            return self.summary(record, state, spec, hidden=act.get("inactive") or ()) + \
+                "\n\nShall I go ahead and submit this?"
         label = _label(f, f.name)
         if _is_direct_question(label):
             question = f"{_sentence(label)}?"
@@ -83,17 +98,20 @@ class TemplateResponder:
             question += " (for example 7 pm)"
         return question
 
-    def summary(self, record: Any, state: DialogueState, spec: Spec) -> str:
+    def summary(self, record: Any, state: DialogueState, spec: Spec, hidden: Any = ()) -> str:
+        """The values to be submitted; `hidden` (the ask act's `inactive`: `var.field` of fields whose predicate
+        is false now) are left out, as the API is not sent them."""
         if not isinstance(record, TaskRecord):
             return "Here is what I have."
         lines = ["Before I submit, please check the details:"]
-        lines += _summary_lines(record, state, spec, indent="")
+        lines += _summary_lines(record, state, spec, indent="", hidden=frozenset(hidden))
         return "\n".join(lines)
 
     def report(self, act: dict[str, Any], state: DialogueState, spec: Spec) -> str:
         if act["kind"] == "api":
             result = act.get("result")
-            head = "All done! Your request went through."
+            head = "Here is what I found:" if _LOOKUP.match(str(act.get("api") or "")) \
+                else "All done! Your request went through."
             outputs = act.get("outputs")
             if outputs:  # the worksheet's output fields say what the user should hear
                 ws_name = getattr(state.get(act["var"]), "worksheet", "")
@@ -113,18 +131,19 @@ class TemplateResponder:
             note = f" {act['note']}" if act.get("note") else ""
             return f"I couldn't find anything for \"{query}\".{note}"
         if len(rows) == 1:
-            return f"Here is what I found for \"{query}\":\n" + render_row(rows[0], numbered=None)
-        body = "\n".join(render_row(r, numbered=i) for i, r in enumerate(rows, start=1))
+            return f"Here is what I found for \"{query}\":\n" + render_row(rows[0], None, query, single=True)
+        body = "\n".join(render_row(r, i, query) for i, r in enumerate(rows, start=1))
         return f"Here is what I found for \"{query}\":\n{body}"
 
 
-def _summary_lines(record: TaskRecord, state: DialogueState, spec: Spec, indent: str) -> list[str]:
+def _summary_lines(record: TaskRecord, state: DialogueState, spec: Spec, indent: str,
+                   hidden: frozenset[str] = frozenset()) -> list[str]:
     ws = spec.worksheet(record.worksheet)
     out: list[str] = []
     if ws is None:
         return out
     for f in ws.fields:
-        if f.name not in record.values or parse_type(f.type).base == "confirm":
+        if f.name not in record.values or parse_type(f.type).base == "confirm" or f"{record.var}.{f.name}" in hidden:
             continue
         value = record.values[f.name]
         target = ref_target(value)
@@ -133,11 +152,11 @@ def _summary_lines(record: TaskRecord, state: DialogueState, spec: Spec, indent:
             and all(ref_target(v) for v in value) else []
         if isinstance(child, TaskRecord):
             out.append(f"{indent}- {_cap(_short(_label(f, f.name)))}:")
-            out += _summary_lines(child, state, spec, indent + "  ")
+            out += _summary_lines(child, state, spec, indent + "  ", hidden)
         elif items and all(isinstance(item, TaskRecord) for item in items):  # a list of records: each by its values
             out.append(f"{indent}- {_cap(_short(_label(f, f.name)))}:")
             for i, item in enumerate(items, start=1):
-                said = [line.strip()[2:] for line in _summary_lines(item, state, spec, indent="")
+                said = [line.strip()[2:] for line in _summary_lines(item, state, spec, indent="", hidden=hidden)
                         if line.startswith("- ") and not line.endswith(":")]
                 out.append(f"{indent}  {i}. {'; '.join(said) or '(nothing given yet)'}")
         else:
@@ -145,12 +164,8 @@ def _summary_lines(record: TaskRecord, state: DialogueState, spec: Spec, indent:
     return out
 
 
-def render_row(row: dict[str, Any], numbered: int | None) -> str:
-    name = next((render_value(row[k]) for k in ROW_NAME_KEYS if k in row and row[k]), "result")
-    details = [f"{k.replace('_', ' ')}: {render_value(v)}" for k, v in row.items()
-               if k not in ROW_HIDDEN and k not in ROW_NAME_KEYS and v not in (None, "", [])][:7]
-    prefix = f"{numbered}. " if numbered is not None else "- "
-    return f"{prefix}{name}" + (f" ({'; '.join(details)})" if details else "")
+def render_row(row: dict[str, Any], numbered: int | None, question: str = "", single: bool = False) -> str:
+    return _render_row(row, numbered, render_value, question, single=single)
 
 
 def render_value(value: Any) -> str:
@@ -203,6 +218,8 @@ def _label(f: Field | None, name: str) -> str:
     return name.replace("_", " ")
 
 
+_LOOKUP = re.compile(r"(?:get|check|look|lookup|find|track|search|fetch|show|list|query|read)(?:_|$|[A-Z])|.*status$", re.I)
+"""An API whose name starts with a verb of looking up reports what it found, not "your request went through"."""
 _EXAMPLE = re.compile(r"\s*(?:[,;(]\s*|\s-\s)(?:like|e\.?\s?g\.?|for\s+example|such\s+as|for\s+instance)\b.*$", re.I)
 
 

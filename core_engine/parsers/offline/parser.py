@@ -112,6 +112,9 @@ REQUEST_TASK_MARGIN = 2 * TASK_MARGIN
 """A request for a task's own verb ("Puncture on my Brompton, can I bring it in tomorrow?": "bring" begins the
 description of Book Repair) already says a task is wanted: its reading by meaning may be lower (0.42 there, against
 0.19 for the runner-up), with a wider margin."""
+_FAREWELL = re.compile(r"\b(?:bye|goodbye|bye-bye|see\s+ya|see\s+you|that'?s\s+all|that\s+is\s+all|that'?s\s+everything|"
+                       r"have\s+a\s+(?:good|nice|great)\s+(?:day|night|one|evening))\b", re.I)
+_THANKS = re.compile(r"\b(?:thanks|thank|thx|ty|cheers|appreciate)", re.I)
 _GREETING = re.compile(r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?[,.!\s]+", re.I)
 
 
@@ -381,12 +384,22 @@ class TurnReader:
                 and self._declines_optional(e.field, text):
             return False  # "no thanks" to an optional question declines it (read as a refusal below)
         if chit_chat(text) or (yn is not None and (not yn[2] or chit_chat(yn[2]) or closing(yn[2]))):
+            if _FAREWELL.search(text) and self._nothing_in_progress():
+                # "ok thanks, bye" with no task under way: a goodbye, not the menu again
+                self.note("chit-chat", text, reason="a goodbye with no task under way",
+                          reply="You're welcome. Goodbye!" if _THANKS.search(text) else "Goodbye!")
+                return True
             self.note("chit-chat", text)  # "no thanks, that's all" when nothing was asked
             return True
         if plea(text):
             self.note("chit-chat", text, reason="a request for help: the agent's next question is the help")
             return True
         return False
+
+    def _nothing_in_progress(self) -> bool:
+        """The agent's last question was the start worksheet's (what to do next), or there was none."""
+        start = self.spec.start_worksheet()
+        return self.expect is None or (start is not None and self.expect.rec.worksheet == start.name)
 
     def _switch(self, text: str) -> bool:
         return switch_task(self, text)

@@ -1,0 +1,127 @@
+"""What the agent says and sends, as two blind-set writers found it (session 13): hidden fields in a summary and
+in the API call, SQL in a reply, a proposal read from a worksheet name, rows without the column asked about, a
+goodbye answered with the menu, a lookup reported as a submission, an example's case lowered."""
+
+from core_engine import Agent
+from core_engine.knowledge.offline import describe_condition
+from core_engine.responders.template import TemplateResponder, render_row
+from core_engine.spec.model import Spec
+
+_FORM = {"name": "t", "settings": {"start_worksheet": "Main"}, "apis": [
+    {"name": "send_form", "kind": "mock", "parameters": []}], "worksheets": [
+    {"name": "Main", "kind": "task", "api": "send_form", "fields": [
+        {"name": "guest_name", "type": "str", "description": "The guest's name"},
+        {"name": "bring_pet", "type": "bool", "description": "Whether a pet comes along"},
+        {"name": "pet", "type": "Pet", "description": "The pet", "predicate": "self.bring_pet == True"},
+        {"name": "confirm", "type": "confirm", "description": "Confirm"}]},
+    {"name": "Pet", "kind": "task", "fields": [
+        {"name": "species", "type": "str", "description": "The kind of animal"},
+        {"name": "pet_name", "type": "str", "description": "The pet's name"}]}]}
+
+
+def test_a_field_whose_predicate_turned_false_is_neither_summarised_nor_sent():
+    s = Agent(spec=Spec.model_validate(_FORM)).new_session(parser="formal")
+    s.turn('main = Main(guest_name="Ada Byrne", bring_pet=True, pet=Pet(species="dog", pet_name="Rufus"))')
+    shown = s.turn("main.bring_pet = False")  # the user changes their mind: no pet after all
+    assert "Rufus" not in shown.response and "dog" not in shown.response, shown.response
+    assert shown.acts[-1]["inactive"] == ["main.pet"]
+    done = s.turn("main.confirm = True")
+    call = next(e for e in done.trace["policy"]["events"] if e["event"] == "api")
+    assert "pet" not in call["params"] and call["params"]["bring_pet"] is False
+    assert s.state["records"][1]["values"]["pet_name"] == "Rufus"  # kept in the state: the user may turn it back
+
+
+def test_a_field_turned_back_on_is_summarised_and_sent_again():
+    s = Agent(spec=Spec.model_validate(_FORM)).new_session(parser="formal")
+    s.turn('main = Main(guest_name="Ada Byrne", bring_pet=True, pet=Pet(species="dog", pet_name="Rufus"))')
+    s.turn("main.bring_pet = False")
+    back = s.turn("main.bring_pet = True")
+    assert "Rufus" in back.response and "inactive" not in back.acts[-1]
+    done = s.turn("main.confirm = True")
+    call = next(e for e in done.trace["policy"]["events"] if e["event"] == "api")
+    assert call["params"]["pet"] == {"species": "dog", "pet_name": "Rufus"}
+
+
+def test_a_condition_to_drop_is_said_in_words_never_in_sql():
+    assert describe_condition("EXISTS (SELECT 1 FROM json_each(t.\"offers\") WHERE json_each.value = 'maps')") \
+        == "offers: maps"
+    assert describe_condition("t.\"category\" = 'Baggage Desk'") == "category: Baggage Desk"
+    assert describe_condition('t."price" <= 20') == "price at most 20"
+    assert describe_condition("t.\"town\" IN ('Leeds', 'York')") == "town: Leeds or York"
+    assert describe_condition("NOT t.\"zone\" = 'Airside'") == "zone: not Airside"
+    assert describe_condition('t."open_late" = 1') == "open late: yes"
+
+
+def test_a_proposal_reads_the_worksheet_description_and_the_value_alone():
+    spec = Spec.model_validate({"name": "t", "worksheets": [
+        {"name": "HireBoat", "kind": "task", "description": "A boat hired for the day.", "fields": [
+            {"name": "boat", "type": "str", "description": "The boat to hire"}]},
+        {"name": "Refit", "kind": "task", "fields": [{"name": "boat", "type": "str"}, {"name": "days", "type": "int"}]}]})
+    rg = TemplateResponder()
+    one = {"act": "propose", "worksheet": "HireBoat", "values": {"boat": {"id": "b2", "name": "Swallow"}}}
+    assert rg.proposal(one, spec) == "Would you like a boat hired for the day (Swallow)?"
+    two = {"act": "propose", "worksheet": "Refit", "values": {"boat": "Swallow", "days": 3}}
+    assert rg.proposal(two, spec) == "Would you like to refit (boat: Swallow; days: 3)?"
+
+
+def _value(v):
+    return ", ".join(map(str, v)) if isinstance(v, list) else str(v)
+
+
+def test_a_row_shows_the_column_asked_about_first_and_the_passage_that_answers():
+    row = {"id": "s7", "name": "Quiet Lounge", "category": "Lounge", "terminal": "T2", "zone": "Landside",
+           "seats": 40, "rating": 4.1, "wifi": True, "showers": False, "opened": 2019, "fee_eur": 30,
+           "description": "A calm room for arriving passengers. Entry costs 30 euros per visit. Children are welcome."}
+    text = render_row(row, None, "how much is the quiet lounge", single=True)
+    first, passage = text.split("\n")
+    assert first.startswith("- Quiet Lounge (fee eur: 30;"), first  # "how much" asks for a price column
+    assert "costs 30 euros" in passage and "s7" not in text
+    listed = render_row(row, 1, "can kids come in")
+    assert "Children are welcome" not in listed  # no word of the question in the text: no passage in a list
+    assert render_row(row, None, "tell me about it", single=True).split("\n")[1].startswith("   “A calm room")
+
+
+def test_a_row_without_a_name_column_is_named_by_its_first_short_text():
+    row = {"offering_id": "122317", "days": "Tuesday, Thursday", "start_time": "16:30", "season": "autumn"}
+    assert render_row(row, 1, "when is it").startswith("1. Tuesday, Thursday (start time: 4:30 PM")
+
+
+_MENU = {"name": "t", "settings": {"start_worksheet": "Main"}, "worksheets": [
+    {"name": "Main", "kind": "task", "fields": [{"name": "task", "type": "Enum", "description": "What to do",
+                                                  "enum_values": [{"value": "Hire Boat"}, {"value": "Return Boat"}]}]},
+    {"name": "HireBoat", "kind": "task", "predicate": "main.task == \"Hire Boat\"",
+     "fields": [{"name": "boat", "type": "str", "description": "The boat to hire"}]},
+    {"name": "ReturnBoat", "kind": "task", "predicate": "main.task == \"Return Boat\"",
+     "fields": [{"name": "boat", "type": "str", "description": "The boat returned"}]}]}
+
+
+def test_a_goodbye_with_no_task_under_way_is_answered_with_a_goodbye_not_the_menu():
+    agent = Agent(spec=Spec.model_validate(_MENU))
+    s = agent.new_session(parser="offline")
+    assert s.turn("ok thanks, bye").acts == [{"act": "say", "text": "You're welcome. Goodbye!"}]
+    assert s.turn("bye").acts == [{"act": "say", "text": "Goodbye!"}]
+    busy = agent.new_session(parser="offline")
+    busy.turn("I want to hire a boat")
+    assert busy.turn("thanks bye").acts[-1]["act"] == "ask"  # mid-task: the question stays
+
+
+def test_a_lookup_is_reported_as_found_and_a_submission_as_done():
+    rg = TemplateResponder()
+    spec = Spec.model_validate(_MENU)
+    assert rg.report({"act": "report", "kind": "api", "api": "lookup_claim", "result": {"stage": "at depot"}},
+                     None, spec).startswith("Here is what I found:")
+    assert rg.report({"act": "report", "kind": "api", "api": "order_status", "result": {"stage": "sent"}},
+                     None, spec).startswith("Here is what I found:")
+    assert rg.report({"act": "report", "kind": "api", "api": "book_boat", "result": {"ref": "B-1"}},
+                     None, spec).startswith("All done!")
+
+
+def test_a_blocked_task_keeps_the_case_of_the_example_it_names():
+    spec = Spec.model_validate({"name": "t", "settings": {"start_worksheet": "Main"},
+                                "apis": [{"name": "find_claim", "kind": "mock", "parameters": []}],
+                                "worksheets": [{"name": "Main", "kind": "task", "api": "find_claim", "fields": [
+                                    {"name": "reference", "type": "str", "required": True,
+                                     "description": "Your claim reference, like HCA-20417"}]}]})
+    s = Agent(spec=spec).new_session(parser="formal")
+    said = s.turn('main.reference = "NA"').response
+    assert "like HCA-20417" in said, said
