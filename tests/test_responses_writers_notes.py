@@ -125,3 +125,8 @@ def test_a_blocked_task_keeps_the_case_of_the_example_it_names():
     s = Agent(spec=spec).new_session(parser="formal")
     said = s.turn('main.reference = "NA"').response
     assert "like HCA-20417" in said, said
+
+
+def test_a_way_there_asks_for_the_address_first():
+    row = {"name": "Bistro Ona", "cuisines": ["French"], "price": "cheap", "rating": 4.2, "address": "1 Quay St"}
+    assert render_row(row, None, "how do I get there?").startswith("- Bistro Ona (address: 1 Quay St;")

@@ -25,6 +25,8 @@ _CUES = {
     "time": ("hour", "time", "open", "day", "when", "schedule", "start", "duration"),
     "place": ("address", "location", "where", "terminal", "zone", "floor", "area", "room", "town", "city", "region"),
 }
+_WAY = re.compile(r"\b(?:get|go|come)\s+(?:there|to\s+it)\b|\bdirections?\b|\bhow\s+(?:do|can|would)\s+i\s+(?:get|find)\b",
+                  re.I)
 _CUE_WORDS = {"much": "price", "cost": "price", "costs": "price", "price": "price", "expensive": "price",
               "cheap": "price", "pay": "price", "when": "time", "open": "time", "close": "time", "hours": "time",
               "long": "time", "where": "place", "located": "place", "find": "place"}
@@ -42,6 +44,8 @@ def render_row(row: dict[str, Any], numbered: int | None, render_value: Callable
     name = render_value(row[name_key]) if name_key else "result"
     asked = question_stems(question)
     cues = {_CUE_WORDS[w] for w in _WORD.findall(question.lower()) if w in _CUE_WORDS}
+    if _WAY.search(question):
+        cues.add("place")
     details: list[tuple[int, str]] = []
     texts: list[tuple[str, str]] = []
     for position, (key, value) in enumerate(row.items()):
