@@ -89,9 +89,10 @@ def test_a_row_without_a_name_column_is_named_by_its_first_short_text():
 _MENU = {"name": "t", "settings": {"start_worksheet": "Main"}, "worksheets": [
     {"name": "Main", "kind": "task", "fields": [{"name": "task", "type": "Enum", "description": "What to do",
                                                   "enum_values": [{"value": "Hire Boat"}, {"value": "Return Boat"}]}]},
-    {"name": "HireBoat", "kind": "task", "predicate": "main.task == \"Hire Boat\"",
-     "fields": [{"name": "boat", "type": "str", "description": "The boat to hire"}]},
-    {"name": "ReturnBoat", "kind": "task", "predicate": "main.task == \"Return Boat\"",
+    {"name": "HireBoat", "kind": "task", "predicate": "task == \"Hire Boat\"",
+     "fields": [{"name": "boat", "type": "str", "description": "The boat to hire"},
+                {"name": "hours", "type": "int", "description": "How many hours"}]},
+    {"name": "ReturnBoat", "kind": "task", "predicate": "task == \"Return Boat\"",
      "fields": [{"name": "boat", "type": "str", "description": "The boat returned"}]}]}
 
 
@@ -130,3 +131,12 @@ def test_a_blocked_task_keeps_the_case_of_the_example_it_names():
 def test_a_way_there_asks_for_the_address_first():
     row = {"name": "Bistro Ona", "cuisines": ["French"], "price": "cheap", "rating": 4.2, "address": "1 Quay St"}
     assert render_row(row, None, "how do I get there?").startswith("- Bistro Ona (address: 1 Quay St;")
+
+
+def test_leaving_a_task_is_acknowledged_before_the_next_question():
+    s = Agent(spec=Spec.model_validate(_MENU)).new_session(parser="formal")
+    s.turn('main.task = "Hire Boat"')
+    s.turn('hire_boat.boat = "Swallow"')
+    left = s.turn("exitws(hire_boat)")
+    assert left.acts[0] == {"act": "say", "text": "OK, I've stopped that. Nothing was submitted."}
+    assert left.acts[-1]["act"] == "ask" and left.acts[-1]["field"] == "task"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import GenieError, StatementError
-from ..policy import sandbox
+from ..policy import acts as A, sandbox
 from ..policy.runtime import Runtime
 from ..spec.model import REFUSAL, Field, Worksheet, parse_type
 from .state import KBRecord, TaskRecord, ref, ref_target
@@ -76,8 +76,11 @@ def _apply(rt: Runtime, st: Statement) -> None:
         rec = rt.state.get(st.var)
         if not isinstance(rec, TaskRecord):
             raise StatementError(f"no task record named '{st.var}'")
+        was_open = rec.status == "active" and rec.outcome is None
         rt._exit(rec)
         _clear_opening_choice(rt, rec)
+        if was_open and rec.parent is None:  # said before the next question, so the user knows it stopped
+            rt.acts.append(A.say("OK, I've stopped that. Nothing was submitted."))
 
 
 def _clear_opening_choice(rt: Runtime, exited: TaskRecord) -> None:
