@@ -93,7 +93,8 @@ _ID_TOKEN = re.compile(r"\b[A-Za-z]{1,6}-?\d{3,}[A-Za-z0-9-]*\b|#\s?\d{3,}\b")
 def _opening_code(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str]) -> str | None:
     """ "check the status of ticket INC-20417": the one reference in the turn fills the worksheet's one code
     field (its name says number, code, id or names the worksheet's subject), when both are unique."""
-    fields = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) == "code"
+    fields = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str"
+              and (shape(f) == "code" or reference_shapes(f))  # "Your claim reference, like HCA-20417"
               and f.name not in kwargs and _codes_fit(ws.name, f) and not is_phone_field(f)]  # a phone: a phone's shape
     tokens = [m.group(0) for m in _ID_TOKEN.finditer(text)] + [c.value for c in find_codes(text)]
     if not any(is_postcode_field(f) for f in fields):  # "HX1 5AS" is a postcode, no other field's code

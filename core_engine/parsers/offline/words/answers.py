@@ -29,6 +29,7 @@ from ..intents import waiting
 from .thing_names import thing_name
 from .measures.money import is_money, with_minor_units
 from .negation import negations, without_negated
+from ..answering.enum_lists import answered_options, is_enum_list
 from ..answering.references import off_shape, reference_shapes, shaped_reference
 from ..parts.addresses import is_address_field
 from ..answering.slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
@@ -276,6 +277,8 @@ class AnswerReader:
         item = parse_type(f.type).item
         if item is None or not item.is_primitive:
             return None
+        if is_enum_list(f):  # "a charger and an adapter plug, and some paracetamol": each piece one option
+            return answered_options(f, text, self.view.index(), self.value_for)
         one = f.model_copy(update={"type": str(item)})
         pieces = [p for p in re.split(r"\s*(?:,|;|\band\b|\bor\b|&)\s*", text) if p.strip(" .!?")]
         values = [self.value_for(one, p) for p in pieces]
@@ -515,13 +518,17 @@ def _flag_said(f: Field, piece: str, bag: Bag) -> bool | None:
     return None if extra else yes  # "international transfer": more than the field's own words
 
 
+_THING_LEAD = re.compile(r"^\W*(?:a|an|the|some|this|that|these|those|my|our|your|his|her|their|its)\s", re.I)
+
+
 def _shape_fits(sh: str, piece: str) -> bool:
     if sh == "email":
         return bool(find_emails(piece))
     if sh in ("code", "int"):
         return bool(re.fullmatch(r"[\w-]*\d[\w-]*", piece.strip(" .")))
-    if sh == "name":
-        return clean_name(piece) is not None and not any(c.isdigit() for c in piece) and "@" not in piece
+    if sh == "name":  # "a red North Face duffel" is a thing with a brand, not a person's name
+        return clean_name(piece) is not None and not any(c.isdigit() for c in piece) and "@" not in piece \
+            and not _THING_LEAD.match(piece)
     return False
 
 
