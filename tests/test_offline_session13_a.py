@@ -134,3 +134,72 @@ def test_a_brand_inside_a_described_thing_is_no_persons_name(agent):
     _s, [*_, r] = talk(agent, "I want to book a move", "QT 5531", "next friday", "York", "3", "no email",
                        "a big fragile piano and a red Ikea Billy bookcase")
     assert statements(r) == ['book_move.notes = "a big fragile piano and a red Ikea Billy bookcase"']
+
+
+def test_a_count_of_one_said_by_the_thing(agent):
+    _s, [*_, r] = talk(agent, "I want to book a move", "QT 5531", "next friday", "York", "only the kitchen")
+    assert statements(r) == ["book_move.rooms = 1"]
+    for said in ("just the bedrooms", "just the two", "only the weekend"):
+        _s, [*_, r] = talk(agent, "I want to book a move", "QT 5531", "next friday", "York", said)
+        assert "book_move.rooms = 1" not in statements(r), said
+
+
+FERRY = {
+    "name": "ferry desk", "starting_prompt": "Hello, ferry desk. How can I help?",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        task_choice({"value": "Report Issue", "description": "report a car that did not come off the ferry or came off "
+                                                             "damaged"},
+                    {"value": "Buy Ticket", "description": "buy a ticket for a crossing"}),
+        {"name": "ReportIssue", "kind": "task", "predicate": 'task == "Report Issue"', "api": "report", "fields": [
+            field("issue", "Enum", "What happened to the car", enum_values=[
+                {"value": "Late", "description": "the car did not come off the deck and is missing or late",
+                 "examples": ["the car is still missing"]},
+                {"value": "Damaged", "description": "the car came off with a scratch, a dent or something missing",
+                 "examples": ["there is a new dent"]}]),
+            field("crossing", "Crossing", "The crossing you took"),
+            field("ticket_number", description="The ticket number for this report, like TK 123456"),
+            field("return_to", "ReturnAddress", "Where we send the car"),
+            field("confirm", "confirm", "Confirm the report")]},
+        {"name": "Crossing", "kind": "task", "fields": [
+            field("ferry_code", description="Your ferry code, like FR 1234"),
+            field("sailing_date", "date", "The day of the crossing"),
+            field("port", description="The port you sailed from")]},
+        {"name": "ReturnAddress", "kind": "task", "fields": [
+            field("street_address", description="The street address, or the name and street of your hotel"),
+            field("town", description="The town or city"),
+            field("postcode", description="The postcode")]},
+        {"name": "BuyTicket", "kind": "task", "predicate": 'task == "Buy Ticket"', "api": "buy", "fields": [
+            field("route", description="The route")]},
+    ],
+    "apis": [{"name": "report"}, {"name": "buy"}],
+}
+
+
+@pytest.fixture(scope="module")
+def ferry(tmp_path_factory):
+    return agent_of(tmp_path_factory.mktemp("ferry"), FERRY)
+
+
+def test_options_tied_on_a_word_that_one_options_examples_use(ferry):
+    from core_engine.parsers.offline.words.match import Bag, best_enum
+    issue = ferry.spec.worksheet("ReportIssue").field("issue")
+    assert best_enum(issue, Bag.of("a missing car"))[0] == "Late"  # "still missing" teaches the word for Late
+    assert best_enum(issue, Bag.of("something missing, a dent"))[0] == "Damaged"  # no tie: "dent" is Damaged's
+    _s, [r] = talk(ferry, "I need to report a missing car")
+    assert 'report_issue = ReportIssue(issue="Late")' in statements(r)
+
+
+def test_a_reference_labelled_for_a_nested_field_with_its_place_and_date(ferry):
+    _s, [r] = talk(ferry, "I want to report my car, it is missing. Ferry FR 355 from Dover last night")
+    said = " ".join(statements(r))
+    assert "ticket_number" not in said  # the ferry's code, not the ticket's
+    assert 'crossing=Crossing(' in said and 'ferry_code="FR 355"' in said and 'port="Dover"' in said
+    assert 'sailing_date="2024-06-30"' in said
+
+
+def test_a_building_name_kept_with_its_street_after_a_request(ferry):
+    _s, [*_, r] = talk(ferry, "I want to report my car, it is missing", "FR 355", "yesterday", "Dover", "TK 123456",
+                       "send it to my hotel please, The Grand, 5 Sea Road, Eastport EP1 2AB")
+    assert statements(r) == ['return_address.street_address = "The Grand, 5 Sea Road"',
+                             'return_address.town = "Eastport"', 'return_address.postcode = "EP1 2AB"']
