@@ -160,6 +160,11 @@ FERRY = {
             field("crossing", "Crossing", "The crossing you took"),
             field("ticket_number", description="The ticket number for this report, like TK 123456"),
             field("return_to", "ReturnAddress", "Where we send the car"),
+            field("car_kind", "Enum", "What kind of car it is", enum_values=[
+                {"value": "Hatchback", "description": "a small hatchback or city car"},
+                {"value": "Van", "description": "a van or a minibus"}]),
+            field("car_looks", description="The colour, brand and anything distinctive about the car",
+                  required=False),
             field("confirm", "confirm", "Confirm the report")]},
         {"name": "Crossing", "kind": "task", "fields": [
             field("ferry_code", description="Your ferry code, like FR 1234"),
@@ -203,3 +208,16 @@ def test_a_building_name_kept_with_its_street_after_a_request(ferry):
                        "send it to my hotel please, The Grand, 5 Sea Road, Eastport EP1 2AB")
     assert statements(r) == ['return_address.street_address = "The Grand, 5 Sea Road"',
                              'return_address.town = "Eastport"', 'return_address.postcode = "EP1 2AB"']
+
+
+def test_a_slip_of_a_word_an_option_description_names(agent):
+    from core_engine.parsers.offline.words.spelling import respelled
+    assert respelled("the movers dropped my comptuer", agent.spec)[0] == "the movers dropped my computer"
+    _s, [*_, r] = talk(agent, "I want to claim for breakage", "a comptuer and a chair")
+    assert statements(r) == ['claim_breakage.items = ["Electronics", "Furniture"]']
+
+
+def test_a_colour_and_its_brand_beside_an_option(ferry):
+    _s, [*_, r] = talk(ferry, "I want to report my car, it is missing", "FR 355", "yesterday", "Dover", "TK 123456",
+                       "5 Sea Road, Eastport EP1 2AB", "a silver Ford van")
+    assert statements(r) == ['report_issue.car_kind = "Van"', 'report_issue.car_looks = "silver Ford"']
