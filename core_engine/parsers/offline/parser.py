@@ -61,6 +61,7 @@ from .parts.proper_names import proper_name_answer, proper_name_in_opening, when
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
 from .opening.given_values import task_by_reference
+from .opening.told_done import told_done_task
 from .answering.references import shaped_reference
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
@@ -72,7 +73,7 @@ from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
 from .kb_rows.choices import accept_proposal, choose_row
 from .answering.clause_options import clause_options
-from .changes.corrections import correction_rule
+from .changes.corrections import clause_correction, correction_rule
 from .changes.shaped import shaped_correction
 from .words.semantic_index import TASK_MARGIN, TASK_THRESHOLD
 from .words.semantic import (control_rule, doubtful_value, option_words_task, owned_option, semantic_control,
@@ -267,6 +268,8 @@ class TurnReader:
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._by_values, self._search):
             if rule(rest):
+                if self.answered and rule != self._correction:
+                    clause_correction(self, rest, after_answer=True)  # "x@y.com. oh and it's 3 bags not 2"
                 return
         if not self.lines and not self.rules and semantic_control(self, rest):
             return
@@ -314,6 +317,8 @@ class TurnReader:
 
     def _yes_no(self, text: str) -> str | None:
         e = self.expect
+        if e is None and not self.answered and self._held_summary_done(text):
+            return ""
         if e is None or self.answered:
             return text
         kind = self.view.kind_of(e.field)
@@ -333,6 +338,8 @@ class TurnReader:
              else None)  # "not heated", "heated please": the yes/no field's own word, negated or not; "it was out"
         if yn is None and (e.act == "confirm" or kind == "confirm") and self._agreed_last(text):
             yn = (True, text, "")  # "ok thanks, thats all fine. yes book it": thanks first, the yes last
+        if yn is None and kind in ("bool", "confirm"):
+            yn = _settled_yes_no(text)  # "think so, somewhere in my handbag... yes": the bare yes said last
         if yn is None:
             return text
         value, words, rest = yn
@@ -362,6 +369,20 @@ class TurnReader:
             rest = second_flag(self, e.rec, e.field, rest)  # "yes it has one, and no, it doesn't clash"
         self.answered = True
         return rest
+
+    def _held_summary_done(self, text: str) -> bool:
+        """ "ok fine, submit it anyway" with no question asked, after the user held the summary back ("hmm no hold
+        off" set the confirmation to no): a yes to that confirmation, when exactly one live record holds a no."""
+        if not _DO_IT.match(text) or negations(text):
+            return False
+        held = [(rec, f) for rec in self.view.live_records() for f in self.view.input_fields(rec)
+                if self.view.kind_of(f) == "confirm" and rec.values.get(f.name) is False]
+        if len(held) != 1:
+            return False
+        rec, f = held[0]
+        self.assign("confirm-yes", text, rec, f, True, confirm_field=True, reason="the summary held back is now agreed")
+        self.answered = True
+        return True
 
     def _agreed_last(self, text: str) -> bool:
         """A summary agreed to in the last of several sentences, the ones before it thanks or agreement too
@@ -414,6 +435,8 @@ class TurnReader:
             return False
         if any(r["rule"] == "enum-uncertain" for r in self.rules):
             return False  # the answer to the asked option was unclear: no other reading guesses it
+        if e is None and told_done_task(self, text):
+            return True  # "any news on my bag?? I reported it missing yesterday": not the report, its status
         parts = sentences(text)
         if self.has_kb() and _HYPOTHETICAL.match(text) and is_question(parts[-1]) and not _WANTS.search(text):
             return False  # "if I take a leave of absence next quarter do I get my tuition back?": what would happen,
@@ -1007,8 +1030,22 @@ user's own: the KB answers it first (the user then asks for the task)."""
 _DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|all\s+right|right|great|perfect|fine|"
                     r"good|cool|so)[,.!\s]+)*(?:please\s+)?(?:submit|send|book|file|place|confirm|finali[sz]e|process|"
                     r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it)(?:\s+(?:it|that|this|them|the\s+\w+))?"
-                    r"(?:[,\s]+(?:now|please|then|thanks|thank\s+you))*[.!]*$", re.I)
+                    r"(?:[,\s]+(?:now|please|then|thanks|thank\s+you|anyway|anyways|after\s+all))*[.!]*$", re.I)
 """What the user says to a summary to have it done ("now submit", "ok, send it please"): a yes to the confirmation."""
+def _settled_yes_no(text: str) -> tuple[bool, str, str] | None:
+    """A bare yes or no that ends the turn after words that hedge or look for it ("think so, somewhere in my
+    handbag... yes"): the answer settled on, when nothing before it says the opposite."""
+    parts = [p for p in re.split(r"\.{2,}|…|(?<=[.!?])\s+", normalise(text)) if p.strip(" .,!?")]
+    if len(parts) < 2:
+        return None
+    last = yes_no(parts[-1])
+    if last is None or last[2].strip(" .,!?"):
+        return None
+    if any((yn := yes_no(p)) is not None and yn[0] != last[0] for p in parts[:-1]) or negations(" ".join(parts[:-1])):
+        return None
+    return last[0], parts[-1].strip(" .,!?"), ""
+
+
 _NOT_YET = re.compile(r"^.{0,40}?\b(?:don'?t|do\s+not|please\s+don'?t)\s+(?:submit|send|book|file|place|confirm|"
                       r"process|finali[sz]e|lodge|go\s+ahead)\b(?:\s+(?:it|that|this|them|anything))?(?:\s+(?:yet|now|"
                       r"just\s+yet))?\b|^\W*(?:(?:hmm|wait|hold\s+on|ok(?:ay)?|so)[,.!\s]+)*not\s+(?:yet|now|just\s+yet)\b",

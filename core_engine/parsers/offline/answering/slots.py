@@ -26,7 +26,8 @@ from ..words.negation import without_negated, without_unable
 from ..words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
 from ..kb_rows.items import field_row_names
 from ..parts.addresses import find_addresses, is_address_field, is_postcode_field
-from ..parts.colours import find_colours, is_colour_field
+from ..parts.colours import describes_brand, find_colours, is_colour_field
+from .places import place_preposition, place_spans
 from ..words.libvalues import find_phones, is_phone_field
 from ..words.measures.money import is_money, money_fields, with_minor_units
 from ..words.values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers, find_postcodes,
@@ -279,7 +280,11 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         add(find_addresses(text), places, "address")  # "301 Cedar Boulevard" beside the name asked
     tints = [c for c in strs if is_colour_field(c[1])]
     if tints:
-        add(find_colours(text), tints, "colour")  # "black Ford Focus": the colour beside the model
+        add(find_colours(text, with_brand=all(describes_brand(f) for _r, f in tints)), tints,
+            "colour")  # "black Ford Focus": the colour beside the model; "a green Osprey rucksack": colour and brand
+    for word in sorted({w for _r, f in strs if shape(f) == "short" and (w := place_preposition(f))}):
+        add(place_spans(text, word), [c for c in strs if shape(c[1]) == "short" and place_preposition(c[1]) == word],
+            "place")  # "BW 417 from lisbon": "The city or airport you flew in from"
     past = bool(of_kind("date")) and all(past_field(f) for _r, f in of_kind("date"))  # "the day it was read"
     dates, times = find_dates(text, today, past=past), find_times(text)
     add(dates, of_kind("date"), "date")

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 _LEAD = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|hmm|oh|ah|um+|er+m?|ok(?:ay)?|(?:hold|hang)\s+on|"
                    r"one\s+(?:sec(?:ond)?|moment)|just\s+a\s+(?:sec(?:ond)?|moment))[,!.\s]+)*"
                    r"(?:i\s+meant|i\s+mean|i\s+said|it'?s|it\s+is|it\s+should\s+be|should\s+be|make\s+it|"
-                   r"change\s+it\s+to|(?:the|my)\s+[a-z ]{1,30}?\s+(?:is|should\s+be))?\s*", re.I)
+                   r"change\s+it\s+to|(?:the|my)\s+[a-z ]{1,30}?\s+(?:is|was|should\s+be))?\s*", re.I)
 _NEW_NOT_OLD = re.compile(r"^(?P<new>[^;]+?)\s*,?\s+not\s+(?P<old>[^,;!?]+?)[\s.!]*$", re.I)
 _NOT_OLD_NEW = re.compile(r"^(?:(?:sorry|wait|no|actually)[,!.\s]+)*not\s+(?P<old>[^,;]+?)\s*(?:,|;|but)\s*"
                           r"(?P<new>[^,;!?]+?)[\s.!]*$", re.I)
@@ -64,6 +64,8 @@ def correction_rule(reader: "TurnReader", text: str) -> bool:
     if _hours(reader, said):
         return True
     m = _NEW_NOT_OLD.match(said) or _NOT_OLD_NEW.match(said)
+    if m and re.search(r"[.!?]\s+\S", m.group("new")):
+        m = None  # "jo@x.com. oh and it's 4 rooms not 3": the other sentence answers; the clause corrects
     if m:
         return _by_old_value(reader, m.group("new"), m.group("old"), said)
     m = _WRONG.search(said)
@@ -74,7 +76,41 @@ def correction_rule(reader: "TurnReader", text: str) -> bool:
         return _restated(reader, m.group("what"), m.group("new"), said)
     if _CUE.search(said) and _same_shape(reader, said):
         return True
-    return _near_value(reader, said) or _sorry_name(reader, said) or _sorry_number(reader, said)
+    return _near_value(reader, said) or _sorry_name(reader, said) or _sorry_number(reader, said) or \
+        clause_correction(reader, said)
+
+
+_CLAUSE_NOT = re.compile(r"^(?:(?:and|also|oh|plus)[,!.\s]+)*(?P<new>[^,;]*?\w)\s+not\s+(?P<old>[\w£$€.:/-]+(?:\s+[\w.:/-]+)?)"
+                         r"[\s.!]*$", re.I)
+"""One clause of a longer turn that corrects a value: "wait the flight was CJ 218 not 208" (", sorry, baby brain"),
+"oh and it's 3 bags not 2" (after the e-mail asked for)."""
+
+
+def clause_correction(reader: "TurnReader", text: str, *, after_answer: bool = False) -> bool:
+    """A correction said in one clause of a longer turn ("X not Y" between commas or sentence ends). Before the answer
+    to the question asked, only when no other clause holds a value of any field (they are chatter: "sorry, baby
+    brain"); after it, for a field this turn has not set. One such clause, one filled field, else nothing."""
+    from ..intents import sentences  # late: intents imports the word helpers this module uses
+    from ..answering.slots import find_mentions
+    clauses = [c.strip(" .!") for sentence in sentences(text) for c in re.split(r"\s*[,;]\s*|\s+but\s+", sentence)]
+    clauses = [c for c in clauses if c]
+    found = [(c, m) for c in clauses if re.search(r"\bnot\b", c, re.I) for m in [_CLAUSE_NOT.match(c)] if m]
+    if len(found) != 1 or len(clauses) < 2:
+        return False
+    clause, m = found[0]
+    if not after_answer:
+        others = " , ".join(c for c in clauses if c != clause)
+        if find_mentions(others, reader.candidates(), reader.view, reader.today):
+            return False
+    set_now = {line.split(" = ")[0] for line in reader.lines}
+    before = len(reader.lines)
+    if not _by_old_value(reader, m.group("new"), m.group("old"), clause):
+        return False
+    if after_answer and reader.lines[-1].split(" = ")[0] in set_now:
+        del reader.lines[before:]
+        reader.rules = [r for r in reader.rules if r.get("statement") in reader.lines or r.get("statement") is None]
+        return False
+    return True
 
 
 _SORRY_NAME = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|oh|i\s+meant)[,!.\s]+)+(?:(?:it'?s|its|it\s+is|i'?m|"

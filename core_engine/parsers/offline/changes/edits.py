@@ -112,6 +112,10 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
     mentions = find_mentions(tail, reader.candidates(), reader.view, reader.today, prefer=prefer) if tail else []
     if not mentions:
         mentions = find_mentions(text, reader.candidates(), reader.view, reader.today, prefer=prefer)
+    if not found and marker and marker.lower() == "sorry" and e is not None and e.act == "ask" \
+            and reader.view.unfilled(e.rec, e.field) and mentions \
+            and all(reader.view.unfilled(m.rec, m.field) for m in mentions):
+        return False  # "ok sorry. AR 1102 from Reykjavik": an apology, nothing held changes; the answer to the question
     for m in mentions:
         if m.rec.values.get(m.field.name) == m.value or (said and _plain_words(m.matched) in said):
             continue

@@ -1,6 +1,8 @@
 """A new value for a filled field, told by its example's shape: "sorry, the reference is BD-55109, I mixed up the
 numbers" at the summary replaces the reference ("like BD-48213") given before. Only when the shape fits exactly one
-filled field of the live records and the value differs; a field being asked is an answer, read elsewhere."""
+filled field of the live records and the value differs; a field being asked is an answer, read elsewhere. A field the
+user could not give ("NA") takes it too: "ok got it!! HCA-30551" after "I don't have the reference" is the value found
+later, unprompted."""
 
 from __future__ import annotations
 
@@ -16,11 +18,11 @@ def shaped_correction(reader: "TurnReader", text: str) -> bool:
     asked = (reader.expect.rec.var, reader.expect.field.name) if reader.expect and reader.expect.act == "ask" else None
     found = [(rec, f, value) for rec in reader.view.live_records() for f in reader.view.input_fields(rec)
              if reader.view.kind_of(f) == "str" and isinstance(rec.values.get(f.name), str)
-             and rec.values.get(f.name) != "NA" and (rec.var, f.name) != asked
+             and (rec.var, f.name) != asked
              for value in [shaped_reference(f, text)] if value]
     if len(found) != 1 or found[0][2] == found[0][0].values.get(found[0][1].name):
         return False
     rec, f, value = found[0]
-    reader.assign("correction-shaped", value, rec, f, value)
+    reader.assign("correction-shaped", value, rec, f, value, **({"was": "NA"} if rec.values.get(f.name) == "NA" else {}))
     reader.answered = True
     return True

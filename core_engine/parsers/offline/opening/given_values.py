@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..kb_rows.spans import said_inside_kb_name
-from ....spec.model import Field, Worksheet, snake_case
+from ....spec.model import Field, Worksheet, parse_type, snake_case
 from ....dialogue.state import ref_target
 from ..words.libvalues import is_phone_field, name_span
 from ..parts.addresses import is_postcode_field
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 def opening_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str],
                    matched: list[str]) -> list[str]:
     """Fill `kwargs` with the values below; return the names read (not words to search for)."""
-    from .nested_values import nested_values  # late: it imports this package's tasks module
-    for read in (_kind_by_meaning, nested_values, _opening_code, count_of_rows, counted_thing):
+    from .nested_values import nested_date, nested_values  # late: it imports this package's tasks module
+    for read in (_kind_by_meaning, nested_values, _opening_code, nested_date, count_of_rows, counted_thing):
         said = read(reader, ws, text, kwargs)
         if said is not None:
             matched.append(said)
@@ -93,7 +93,8 @@ _ID_TOKEN = re.compile(r"\b[A-Za-z]{1,6}-?\d{3,}[A-Za-z0-9-]*\b|#\s?\d{3,}\b")
 def _opening_code(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str]) -> str | None:
     """ "check the status of ticket INC-20417": the one reference in the turn fills the worksheet's one code
     field (its name says number, code, id or names the worksheet's subject), when both are unique."""
-    fields = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) == "code"
+    fields = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str"
+              and (shape(f) == "code" or reference_shapes(f))  # "Your claim reference, like HCA-20417"
               and f.name not in kwargs and _codes_fit(ws.name, f) and not is_phone_field(f)]  # a phone: a phone's shape
     tokens = [m.group(0) for m in _ID_TOKEN.finditer(text)] + [c.value for c in find_codes(text)]
     if not any(is_postcode_field(f) for f in fields):  # "HX1 5AS" is a postcode, no other field's code
@@ -103,8 +104,44 @@ def _opening_code(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[s
         tokens = [t for t in tokens if not off_shape(fields[0], t)]
     if len(fields) != 1 or len(tokens) != 1:
         return None
+    labelled = _labelled_elsewhere(reader, ws, fields[0], text, tokens[0], kwargs)
+    if labelled is not None:
+        return labelled  # "Flight MD 355": the flight's number, not the bag tag's
     kwargs[fields[0].name] = literal(tokens[0])
     return tokens[0]
+
+
+_LABEL_BEFORE = re.compile(r"([A-Za-z]{3,})\s*(?:(?:number|num|no\.?|nr|code|ref|#)\s*)?[:#]?\s*$", re.I)
+
+
+def _labelled_elsewhere(reader: "TurnReader", ws: Worksheet, f: Field, text: str, token: str,
+                        kwargs: dict[str, str]) -> str | None:
+    """ "Flight MD 355" to a task whose one code field is the bag tag: the word before the reference names another
+    field (the nested record's `flight_number`) and not this one. The reference goes to that field when it is the one
+    text field of a nested record so named, and is then returned; otherwise it is left out ("" is returned)."""
+    at = text.find(token)
+    m = _LABEL_BEFORE.search(text[:at]) if at > 0 else None
+    if m is None:
+        return None
+    label = stem(m.group(1).lower())
+    if label in field_stems(f) or label in {stem(w) for w in f.name.split("_")}:
+        return None
+    named = []
+    for holder in ws.fields:
+        sub = reader.spec.worksheet(parse_type(holder.type).worksheet or "") if holder.kind == "input" else None
+        inner = [(holder, sub, g) for g in sub.fields] if sub is not None and sub.kind == "task" and sub is not ws else []
+        for h, s, g in [(None, ws, g) for g in ws.fields] + inner:
+            if g.kind == "input" and g is not f and reader.view.kind_of(g) == "str" \
+                    and shape(g) in ("code", "short") and label in {stem(w) for w in g.name.split("_")}:
+                named.append((h, s, g))  # a field that can hold a reference ("flight_date" cannot)
+    named = list({(s.name, g.name): (h, s, g) for h, s, g in named}.values())
+    if not named:
+        return None
+    if len(named) == 1 and named[0][0] is not None:
+        holder, sub, g = named[0]
+        put_nested(kwargs, holder.name, sub, g.name, literal(token))
+        return token
+    return ""
 
 
 _COUNT_STEMS = {stem(w) for w in ("quantity", "count", "many", "amount", "copies", "items", "pieces")}

@@ -21,6 +21,7 @@ from ..intents import asks_to, is_question, search_phrase
 from ..words.match import (GENERIC, HEDGES, STOPWORDS, Bag, best_enum, content_stems, enum_scores, equalities,
                            field_stems, holds, stem)
 from ..words.negation import negations, without_negated
+from ..answering.enum_lists import is_enum_list, opening_options
 from ..answering.slots import column_mentions, find_mentions, said_texts, shape
 from ..words.values import find_codes, find_postcodes
 from ..parts.addresses import address_roles, find_addresses, is_address_field, is_postcode_field, split_address
@@ -58,6 +59,8 @@ def literal(value: Any) -> str:
         return str(value)
     if isinstance(value, float):
         return repr(value) if math.isfinite(value) else "None"
+    if isinstance(value, (list, tuple)):  # a list field's value ["Toiletries", "Clothing"], not its text
+        return "[" + ", ".join(literal(v) for v in value) + "]"
     return json.dumps(str(value), ensure_ascii=False)
 
 
@@ -121,6 +124,11 @@ def match_worksheet(reader: "TurnReader", bag: Bag, ws: Worksheet, values: dict[
                 best = hints[f.name]  # the deeper reading wins unless the words name this value outright
             if best:
                 out.items[f.name] = (literal(best[0]), best[0], best[1])
+        elif kind == "list" and is_enum_list(f) and start is None:
+            said = opening_options(f, bag.text, reader.view.index(),
+                                   lambda one, piece: reader.enum_value(one, piece, spent=spent))
+            if said:  # "I had to buy toiletries and a change of clothes": the options named, as a list
+                out.items[f.name] = (literal(said[0]), said[0], said[1])
         elif kind == "task":
             if any(ws.field(k) is not None and ws.field(k).type == f.type for k in out.items):
                 continue  # the words already went to an earlier field of this type (course_0 before course_1)

@@ -216,10 +216,16 @@ def address_roles(fields: list[Field], kind_of: Callable[[Field], str]) -> dict[
     return roles
 
 
-def split_address(text: str, whole: bool = True) -> dict[str, tuple[str, str]] | None:
+_BUILDING_LEAD = re.compile(r"^(?:[^\d,]*,\s*)?(?P<building>(?:The\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}),\s*$")
+"""A building's name before its street ("The Marlowe, 22 Quay Street"), after a request that ends with a comma ("send it
+to my hotel pls, ")."""
+
+
+def split_address(text: str, whole: bool = True, building: bool = False) -> dict[str, tuple[str, str]] | None:
     """An address written in one go, in parts: "9 Church View, Ripon, HG4 1DL", "Unit 6 Fairfield Business Park,
     Doncaster DN4 5HX", "22 Abbey Lane, S7 2QW" -> role -> (value, words said). The street starts with a house
-    number (after "Unit 6", "Flat 2") and is written as a name; the town is the capitalised words between the
+    number (after "Unit 6", "Flat 2") and is written as a name; with `building` (the street field's description speaks
+    of a name: "the name and street of your hotel"), a building's name before it is kept with it; the town is the capitalised words between the
     street and the postcode; the postcode has its own shape. With `whole`, the turn must be the address alone,
     after a lead-in ("from ", "it's coming from "): anything else after it and there is no reading."""
     codes = find_postcodes(text)
@@ -235,9 +241,12 @@ def split_address(text: str, whole: bool = True) -> dict[str, tuple[str, str]] |
     if known and known[0].start == 0:
         value = known[0].value
     lead = text[:street.start()]
-    if whole and not _PART_LEAD.match(lead):
+    named = _BUILDING_LEAD.match(lead) if building and whole and not _PART_LEAD.match(lead) else None
+    if whole and not _PART_LEAD.match(lead) and named is None:
         return None
     out = {"street": (value.strip(), value.strip())}
+    if named is not None:  # "The street address, or the name and street of your hotel": the name stays with it
+        out["street"] = (f"{named.group('building')}, {value.strip()}", f"{named.group('building')}, {value.strip()}")
     end = street.start() + len(value)
     code = codes[0] if codes else None
     between = text[end: code.start if code else len(text)]
@@ -268,7 +277,8 @@ def address_parts(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field) 
     asked = address_role(f)
     if asked is None or len(roles) < 2 or None in roles.values() or roles.get(asked, f).name != f.name:
         return False
-    parts = split_address(text)
+    street = roles.get("street")
+    parts = split_address(text, building=street is not None and "name" in re.findall(r"[a-z]+", street.description.lower()))
     if not parts or asked not in parts:
         return False
     if any(role not in roles for role in parts):

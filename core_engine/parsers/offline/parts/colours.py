@@ -19,8 +19,25 @@ def is_colour_field(f: Field) -> bool:
     return bool(words & {"color", "colour"})
 
 
-def find_colours(text: str) -> list[Span]:
-    return [Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _COLOUR.finditer(text)]
+def describes_brand(f: Field) -> bool:
+    """A colour field that also keeps the brand ("The colour, brand and anything distinctive about the bag")."""
+    return bool(set(re.findall(r"[a-z]+", f.description.lower())) & {"brand", "make", "maker", "label"})
+
+
+_BRAND_AFTER = re.compile(r"(?:\s+(?-i:[A-Z])[\w'’&-]*){1,3}")
+
+
+def find_colours(text: str, *, with_brand: bool = False) -> list[Span]:
+    """Colour words; `with_brand`, with the capitalised name right after one ("a green Osprey rucksack": "green
+    Osprey")."""
+    out = []
+    for m in _COLOUR.finditer(text):
+        end = m.end()
+        brand = _BRAND_AFTER.match(text, end) if with_brand else None
+        if brand is not None:
+            end = brand.end()
+        out.append(Span(text[m.start():end], m.start(), end, text[m.start():end]))
+    return out
 
 
 def rest_of_answer(text: str, spans: list[Span]) -> str | None:

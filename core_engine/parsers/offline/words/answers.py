@@ -29,6 +29,7 @@ from ..intents import waiting
 from .thing_names import thing_name
 from .measures.money import is_money, with_minor_units
 from .negation import negations, without_negated
+from ..answering.enum_lists import answered_options, is_enum_list
 from ..answering.references import off_shape, reference_shapes, shaped_reference
 from ..parts.addresses import is_address_field
 from ..answering.slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
@@ -50,6 +51,14 @@ _DATEISH = re.compile(r"\d|\b(?:ago|last|yesterday|today|tonight|tomorrow|week|w
 """Words an answer about when something happened has ("a while ago", "not sure"); without any, it is no date."""
 _JUST_THE_ONE = re.compile(r"^\W*(?:just|only)\s+the\s+(?P<one>one)(?:\s+(?:please|thanks))?\W*$", re.I)
 """A count of one said as "just the one" (the number words read "the one" as a pointer, not a count)."""
+_ONLY_THE_THING = re.compile(r"^\W*(?:just|only)\s+(?:the|my|our)\s+(?P<one>(?:[a-z]+\s+)?(?P<noun>[a-z]+))"
+                            r"(?:\s+(?:please|thanks))?\W*$", re.I)
+"""A count of one said by the one thing counted ("only the buggy", "just my backpack"); not a plural ("just the
+suitcases"), a number or a pair ("just the two", "only the pair")."""
+_TIME_WORD = re.compile(r"(?:week|weekend|fortnight|night|day|morning|afternoon|evening|month|year|hour|minute|"
+                        r"summer|winter|spring|autumn|term|semester)$", re.I)
+_NO_SINGLE = frozenset({"two", "three", "four", "five", "six", "both", "pair", "couple", "lot", "rest", "few", "family",
+                        "kids", "children", "people", "group", "set", "bunch"})
 _ASKS_WHEN = re.compile(r"^when\b|\bwhen\b|(?:^|_)time(?:_|$)|\btime\s+of\b", re.I)
 """A text field that asks when something happened ("When the test scores were submitted")."""
 _MONTH_WORDS = (r"january|february|march|april|may(?!\s+(?:i|we|you|they|he|she|it|be|have)\b)|june|july|august|september|october|november|december|"
@@ -215,6 +224,10 @@ class AnswerReader:
                 return times[0]  # "twice", "never taken it" to "how many times have you sat it?"
             if not spans and (single := _JUST_THE_ONE.match(text)):  # "just the one" to "how many packs?"
                 spans = [Span(1, single.start("one"), single.end("one"), "one")]
+            if not spans and kind == "int" and not unit and (single := _ONLY_THE_THING.match(text)) \
+                    and not single.group("noun").lower().endswith("s") and not _TIME_WORD.match(single.group("noun")) \
+                    and not set(single.group("one").lower().split()) & _NO_SINGLE:  # "only the buggy": one
+                spans = [Span(1, single.start("one"), single.end("one"), single.group("one"))]
             if not spans and kind == "int" and said_none(f, text):
                 return 0  # "none", "no kids" to "how many children are coming?"
             totals = [s for s in spans if _TOTAL_AFTER.match(text[s.end:])]  # "so 5 total": that one is the value
@@ -276,6 +289,8 @@ class AnswerReader:
         item = parse_type(f.type).item
         if item is None or not item.is_primitive:
             return None
+        if is_enum_list(f):  # "a charger and an adapter plug, and some paracetamol": each piece one option
+            return answered_options(f, text, self.view.index(), self.value_for)
         one = f.model_copy(update={"type": str(item)})
         pieces = [p for p in re.split(r"\s*(?:,|;|\band\b|\bor\b|&)\s*", text) if p.strip(" .!?")]
         values = [self.value_for(one, p) for p in pieces]
@@ -515,13 +530,17 @@ def _flag_said(f: Field, piece: str, bag: Bag) -> bool | None:
     return None if extra else yes  # "international transfer": more than the field's own words
 
 
+_THING_LEAD = re.compile(r"^\W*(?:a|an|the|some|this|that|these|those|my|our|your|his|her|their|its)\s", re.I)
+
+
 def _shape_fits(sh: str, piece: str) -> bool:
     if sh == "email":
         return bool(find_emails(piece))
     if sh in ("code", "int"):
         return bool(re.fullmatch(r"[\w-]*\d[\w-]*", piece.strip(" .")))
-    if sh == "name":
-        return clean_name(piece) is not None and not any(c.isdigit() for c in piece) and "@" not in piece
+    if sh == "name":  # "a red North Face duffel" is a thing with a brand, not a person's name
+        return clean_name(piece) is not None and not any(c.isdigit() for c in piece) and "@" not in piece \
+            and not _THING_LEAD.match(piece)
     return False
 
 

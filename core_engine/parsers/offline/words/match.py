@@ -193,14 +193,15 @@ def best_enum(f: Field, bag: Bag, minimum: int = 2) -> tuple[str, list[str]] | N
     scores = enum_scores(f, bag)
     if scores and 0 < scores[0][0] < minimum:  # "small": a value whose whole description is said, alone
         whole = [s for s in scores if s[0] > 0 and _covered(f, s[1], s[2])]
-        return (whole[0][1], whole[0][2]) if len(whole) == 1 and len(whole[0][2]) >= 1 and \
-            len([s for s in scores if s[0] > 0]) <= 2 else None
+        if len(whole) == 1 and len(whole[0][2]) >= 1 and len([s for s in scores if s[0] > 0]) <= 2:
+            return whole[0][1], whole[0][2]
+        return _taught_tie(f, [s for s in scores if s[0] == scores[0][0]], bag)
     if not scores or scores[0][0] < minimum:
         return None
     if len(scores) > 1 and scores[1][0] == scores[0][0]:
         tied = [s for s in scores if s[0] == scores[0][0]]
         whole = [s for s in tied if _covered(f, s[1], s[2])]
-        return (whole[0][1], whole[0][2]) if len(whole) == 1 else None  # "large": L, not "extra large"
+        return (whole[0][1], whole[0][2]) if len(whole) == 1 else _taught_tie(f, tied, bag)  # "large": L
     if scores[1:] and scores[1][0] > 0 and set(scores[0][2]) <= set(scores[1][2]) and \
             set(_taught(f, scores[1][1], bag)) - set(_taught(f, scores[0][1], bag)):
         return None  # the runner-up says the same words, and its examples use one the winner's do not
@@ -219,6 +220,19 @@ def _quoted_options(f: Field, text: str) -> list[tuple[str, list[str]]]:
                 out.append((ev.value, words))
                 break
     return out
+
+
+def _taught_tie(f: Field, tied: list[tuple[int, str, list[str]]], bag: Bag) -> tuple[str, list[str]] | None:
+    """Options tied on the same words ("missing": "... is missing or delayed" and "... or has something missing"):
+    the one whose developer examples use those words ("still missing") while no other tied option's do. Only words of
+    the descriptions: a word of the options' own names ("order" of Place Order and Order Status) is not decided so."""
+    if len(tied) < 2 or any(set(t[2]) != set(tied[0][2]) for t in tied):
+        return None
+    named = {s for ev in f.enum_values for s in content_stems(ev.value)}
+    if named & set(tied[0][2]):
+        return None  # "order" of Place Order and Order Status: the options' own names, which examples do not decide
+    taught = [t for t in tied if _taught(f, t[1], bag)]
+    return (taught[0][1], taught[0][2]) if len(taught) == 1 else None
 
 
 def _taught(f: Field, value: str, bag: Bag) -> list[str]:

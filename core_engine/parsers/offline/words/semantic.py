@@ -686,6 +686,8 @@ def task_already_open(reader: "TurnReader", text: str) -> bool:
 
 def switch_task(reader: "TurnReader", text: str) -> bool:
     """ "Actually I want to cancel instead": another top-level task while one is in progress."""
+    if told_done_switch(reader, text):
+        return True  # "oh wait no, I already reported it last night, I just want to claim back what I bought"
     if not _SWITCH.search(text):
         return False
     current = current_task(reader)
@@ -704,6 +706,17 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
     reader.emit("switch-task", text, f"exitws({current.var})", reading=ranked.best.label, **ranked.trace())
     apply_reading(reader, ranked, text, "switch-task")
     return True
+
+
+def told_done_switch(reader: "TurnReader", text: str) -> bool:
+    """The task in progress told as already done: the other task the turn asks for (`opening/told_done.py`)."""
+    from ..opening.told_done import told_done_task  # late: the opening modules import this one
+    current = current_task(reader)
+    if current is None:
+        return False
+    ws = reader.spec.worksheet(current.worksheet)
+    options = [v for _p, v in equalities(ws.predicate) if isinstance(v, str)] if ws is not None else []
+    return len(options) == 1 and told_done_task(reader, text, options[0])
 
 
 _MAKE_IT = re.compile(r"\b(?:make|change|move|switch|put)\s+(?:it|that|this)\b", re.I)

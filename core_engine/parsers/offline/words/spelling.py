@@ -2,8 +2,8 @@
 
 Why: users type fast, and a task or an option missed because of one slip costs the whole conversation. A word of the turn
 that is not itself a word of the spec, and is one slip (a swap of neighbours, a letter missing or added) from
-exactly one word of at least five letters of the spec's worksheet names, field names and option values, is read as
-that word. A word that is a spec word with one more letter at its end, or one fewer, is that word inflected
+exactly one word of at least five letters of the spec's worksheet names, field names, option values and option
+descriptions ("gutiar" for the "guitar" of "a guitar, violin, cello or other instrument"), is read as that word. A word that is a spec word with one more letter at its end, or one fewer, is that word inflected
 ("change" beside "Plans Changed"), not a slip, and is left alone. Shorter words, words close to two spec words and
 changed letters ("stars" is not "start") are left alone, and so is a word of English as the embedding model's
 vocabulary lists it ("though" is no slip of "through").
@@ -22,7 +22,7 @@ _WORD = re.compile(r"[A-Za-z]+")
 
 
 def spec_words(spec: Any) -> frozenset[str]:
-    """Lower-case words of the spec's worksheet names, field names and option values (5+ letters)."""
+    """Lower-case words of the spec's worksheet names, field names, option values and descriptions (5+ letters)."""
     cached = getattr(spec, "_genie_spelling_words", None)
     if cached is not None:
         return cached
@@ -31,8 +31,8 @@ def spec_words(spec: Any) -> frozenset[str]:
         words.update(snake_case(ws.name).split("_"))
         for f in ws.fields:
             words.update(f.name.lower().split("_"))
-            for v in f.enum_values:
-                words.update(w.lower() for w in _WORD.findall(v.value))
+            for v in f.enum_values:  # an option's name, and the things its description names ("a guitar, violin")
+                words.update(w.lower() for w in _WORD.findall(f"{v.value} {v.description or ''}"))
     out = frozenset(w for w in words if len(w) >= 5 and w.isalpha())
     try:
         object.__setattr__(spec, "_genie_spelling_words", out)
