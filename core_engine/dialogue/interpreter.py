@@ -76,7 +76,7 @@ def _apply(rt: Runtime, st: Statement) -> None:
         rec = rt.state.get(st.var)
         if not isinstance(rec, TaskRecord):
             raise StatementError(f"no task record named '{st.var}'")
-        was_open = rec.status == "active" and rec.outcome is None
+        was_open = rec.status == "active" and rec.outcome != "executed"  # blocked or declined: nothing was sent
         rt._exit(rec)
         _clear_opening_choice(rt, rec)
         if was_open and rec.parent is None:  # said before the next question, so the user knows it stopped
@@ -307,10 +307,27 @@ def _implicit_record(rt: Runtime, var: str) -> TaskRecord | None:
             return _start_task(rt, ws.name, var)
         if base == var:
             nested = _nested_slot(rt, ws.name)
+            if nested is None and ws.name in rt.spec.nested_worksheet_names():
+                nested = _slot_in_activated(rt, ws.name)
             if nested is not None:
                 return nested
             return _start_task(rt, ws.name, var)
     return None
+
+
+def _slot_in_activated(rt: Runtime, worksheet: str) -> TaskRecord | None:
+    """`main.task = "Claim Refund"` then `journey.station = "York"` in one turn: the claim that holds the journey
+    is opened by the policy after the statements, so no record has a slot for it yet, and a loose journey record
+    would be asked beside the claim's own empty one and never sent (a value lost). The task worksheets whose WS
+    predicate the turn has made true are opened now, as the policy would open them, and the slot is looked for
+    in them."""
+    opened = False
+    for ws in rt.activation_candidates():
+        rec = rt.state.new_task(ws.name, initiator="agent")
+        rt.trace.event("instantiate", var=rec.var, worksheet=ws.name, initiator="agent", reason="ws_predicate",
+                       early=f"a {worksheet} value came before its task was opened")
+        opened = True
+    return _nested_slot(rt, worksheet) if opened else None
 
 
 def _record_holding(rt: Runtime, field_name: str) -> TaskRecord | None:

@@ -52,6 +52,27 @@ def _activate_worksheets(rt: Runtime) -> bool:
         rt.trace.event("instantiate", var=rec.var, worksheet=ws.name, initiator="agent",
                        reason="ws_predicate")
         changed = True
+    return _adopt_orphans(rt) or changed
+
+
+def _adopt_orphans(rt: Runtime) -> bool:
+    """A record of a nested-only worksheet that the user started before any task had a place for it goes into the
+    first live record with an empty, active field of its type (`Runtime.instantiate_child` takes the orphan)."""
+    changed = False
+    for orphan in [r for r in rt.state.open_tasks() if r.parent is None and r.worksheet in rt.index.nested
+                   and r.status == "active"]:
+        if rt.orphan(orphan.worksheet) is not orphan:
+            continue
+        for rec in rt.state.open_tasks():
+            if rec is orphan or rec.status != "active" or rec.outcome is not None:
+                continue
+            slot = next((f for f in rt.worksheet_of(rec).fields if parse_type(f.type).worksheet == orphan.worksheet
+                         and not parse_type(f.type).is_list and rec.values.get(f.name) is None
+                         and rt.field_active(rec, f)), None)
+            if slot is not None:
+                rt.instantiate_child(rec, slot, initiator="user")
+                changed = True
+                break
     return changed
 
 
@@ -349,4 +370,7 @@ def _ask_field(rt: Runtime, rec: TaskRecord, f: Field, value: Any, depth: int) -
         hidden = rt.inactive_fields(rec)
         if hidden:
             act["inactive"] = hidden
+        missing = rt.refused_required(rec) if rt.worksheet_of(rec).api else []
+        if missing:  # the API will not run without them: the summary says so instead of offering to submit
+            act["missing"] = missing
     return act

@@ -585,10 +585,29 @@ class Runtime:
     def instantiate_child(self, record: TaskRecord, f: Field, *, initiator: str) -> TaskRecord:
         target = parse_type(f.type).worksheet
         assert target is not None
+        orphan = self.orphan(target)
+        if orphan is not None:  # values the user gave for it before it had a place: they go where the form sends
+            orphan = self.state.thaw(orphan)
+            orphan.parent, orphan.parent_field = record.var, f.name
+            record.values[f.name] = ref(orphan.var)
+            self.trace.event("adopt", var=orphan.var, worksheet=target, parent=record.var, field=f.name)
+            return orphan
         child = self.state.new_task(target, initiator=initiator, parent=record, parent_field=f.name)  # type: ignore[arg-type]
         record.values[f.name] = ref(child.var)
         self.trace.event("instantiate", var=child.var, worksheet=target, parent=record.var, field=f.name)
         return child
+
+    def orphan(self, worksheet: str) -> TaskRecord | None:
+        """A live record of a nested-only worksheet that a user's statement made with no parent (its task was not
+        open yet): the first slot made for that worksheet takes it, so its values are asked and sent with the task
+        instead of beside it."""
+        if worksheet not in self.index.nested:
+            return None
+        for rec in self.state.open_tasks():
+            if rec.worksheet == worksheet and rec.parent is None and rec.status == "active" \
+                    and rec.initiator == "user" and rec.outcome is None:
+                return rec
+        return None
 
     def flatten(self, value: Any, depth: int = 0) -> Any:
         """Values with record references expanded, for API parameters and summaries."""

@@ -77,8 +77,11 @@ class TemplateResponder:
                     return f"{_sentence(_direct(label))}? Reply with the number or name of one of the results."
                 return f"Which one would you like for {_with_article(label)}? Reply with its number or name."
         if base == "confirm":
-            return self.summary(record, state, spec, hidden=act.get("inactive") or ()) + \
-                "\n\nShall I go ahead and submit this?"
+            ending = "Shall I go ahead and submit this?"
+            if act.get("missing") and isinstance(record, TaskRecord):  # a required field was refused
+                names = " and ".join(_short(_label(_field(spec, record.worksheet, n), n)) for n in act["missing"])
+                ending = f"I can't submit this without {names}. You can give it now, or tell me to stop."
+            return self.summary(record, state, spec, hidden=act.get("inactive") or ()) + "\n\n" + ending
         label = _label(f, f.name)
         if _is_direct_question(label):
             question = f"{_sentence(label)}?"
