@@ -50,6 +50,8 @@ from .parts.contrast import contrast_answer
 from .answering.counted import zero_counts
 from .answering.bool_mentions import bool_mentions, second_flag
 from .answering.then_asked import answer_then_question
+from .answering.hedged import hedged_value
+from .answering.standing_no import go_ahead_after_no
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
                               typed_elsewhere)
@@ -74,6 +76,7 @@ from .kb_rows.choices import accept_proposal, choose_row
 from .answering.clause_options import clause_options
 from .changes.corrections import correction_rule
 from .changes.shaped import shaped_correction
+from .changes.then_answer import answer_after_correction
 from .words.semantic_index import TASK_MARGIN, TASK_THRESHOLD
 from .words.semantic import (control_rule, doubtful_value, option_words_task, owned_option, semantic_control,
                              semantic_enum, semantic_task, switch_task, task_already_open)
@@ -251,6 +254,8 @@ class TurnReader:
         rest = self._yes_no(rest) if rest is not None else None
         if rest is None or not rest.strip(" ,.!?;"):
             return
+        if go_ahead_after_no(self, rest):
+            return
         rest = introduction(self, rest)
         if not rest.strip(" ,.!?;"):
             return
@@ -364,7 +369,12 @@ class TurnReader:
         """A summary agreed to in the last of several sentences, the ones before it thanks or agreement too
         ("ok thanks, thats all fine. yes book it"); nothing in the turn negates or changes a value."""
         parts = sentences(text)
-        if len(parts) < 2 or negations(text) or is_question(text) or self.would_change(text):
+        if negations(text) or is_question(text) or self.would_change(text):
+            return False
+        clauses = [c for c in re.split(r"\s*[,;]\s*|\s+-+\s+", parts[-1]) if c.strip(" .!")] if parts else []
+        if len(clauses) > 1 and _DO_IT.match(clauses[-1]):
+            return True  # "ok he's happy, go ahead": news that changes nothing, then the word to do it
+        if len(parts) < 2:
             return False
         def agrees(part: str) -> bool:
             yn = yes_no(part)
@@ -492,7 +502,11 @@ class TurnReader:
         return membership_rule(self, text) or spread_rule(self, text)
 
     def _correction(self, text: str) -> bool:
-        return correction_rule(self, text) or shaped_correction(self, text)
+        before = len(self.rules)
+        if not (correction_rule(self, text) or shaped_correction(self, text)):
+            return False
+        answer_after_correction(self, text, self.rules[before:])  # "sorry, Joanna Baker, ... number is 07700 900123"
+        return True
 
     def _refusal(self, text: str) -> bool:
         found = refusal(text)
@@ -531,6 +545,8 @@ class TurnReader:
             return False
         if not explicit and self.view.kind_of(f) == "str" and shaped_reference(f, text):
             return False  # "dont know it off by heart, its on the car... MA19 OPL": the example's shape answers it
+        if words and not explicit and hedged_value(self, text, words, rec, f):
+            return True  # "not sure yet... maybe BK 210?": the value floated is the answer
         self.assign("refusal", words or text, rec, f, REFUSAL)
         asked = self.expect
         if words and asked is not None and asked.act == "ask" and (asked.rec, asked.field) != (rec, f):
@@ -993,8 +1009,8 @@ _WHAT_YOU_DO = re.compile(r"^(?:\W*(?:hi|hello|hey|so|and|ok|okay|um)[,!.\s]+)*(
 user's own: the KB answers it first (the user then asks for the task)."""
 _DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|all\s+right|right|great|perfect|fine|"
                     r"good|cool|so)[,.!\s]+)*(?:please\s+)?(?:submit|send|book|file|place|confirm|finali[sz]e|process|"
-                    r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it)(?:\s+(?:it|that|this|them|the\s+\w+))?"
-                    r"(?:[,\s]+(?:now|please|then|thanks|thank\s+you))*[.!]*$", re.I)
+                    r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it|lock\s+(?:it|that|this)\s+in)(?:\s+(?:it|that|this|them|the\s+\w+))?"
+                    r"(?:[,\s]+(?:now|please|then|thanks|thank\s+you|anyway|after\s+all))*[.!]*$", re.I)
 """What the user says to a summary to have it done ("now submit", "ok, send it please"): a yes to the confirmation."""
 _NOT_YET = re.compile(r"^.{0,40}?\b(?:don'?t|do\s+not|please\s+don'?t)\s+(?:submit|send|book|file|place|confirm|"
                       r"process|finali[sz]e|lodge|go\s+ahead)\b(?:\s+(?:it|that|this|them|anything))?(?:\s+(?:yet|now|"
