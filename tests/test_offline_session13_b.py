@@ -12,7 +12,8 @@ import pytest
 from core_engine.knowledge.kb import SQLiteKB
 from core_engine.knowledge.offline import OfflineKnowledgeParser
 from core_engine.parsers.offline.words.measures.counts import head_count
-from core_engine.parsers.offline.words.values import yes_no
+from core_engine.parsers.offline.intents import chit_chat
+from core_engine.parsers.offline.words.values import find_numbers, yes_no
 from core_engine.session.agent import Agent
 from core_engine.spec.model import Field, Spec, Worksheet
 from storage.kb.importer import import_records
@@ -20,24 +21,30 @@ from storage.kb.importer import import_records
 from tests.fakes.specs import field, statements, talk, task_choice
 
 BAKERIES = [
-    {"id": "b1", "name": "Crumb and Crust", "speciality": "Sourdough", "town": "Millbrook",
+    {"id": "b1", "name": "Crumb and Crust", "speciality": "Sourdough", "town": "Millbrook", "rating": 4.1,
+     "num_reviews": 300,
      "description": "A small bakery by the station with long-proved loaves."},
-    {"id": "b2", "name": "Sugar Loaf", "speciality": "Wedding Cakes", "town": "Millbrook",
+    {"id": "b2", "name": "Sugar Loaf", "speciality": "Wedding Cakes", "town": "Millbrook", "rating": 4.5,
+     "num_reviews": 120,
      "description": "Tiered cakes made to order, tastings on Saturdays."},
-    {"id": "b3", "name": "The Rolling Pin", "speciality": "Sourdough", "town": "Eastwick",
+    {"id": "b3", "name": "The Rolling Pin", "speciality": "Sourdough", "town": "Eastwick", "rating": 4.8,
+     "num_reviews": 90,
      "description": "Rye and spelt breads, open from six in the morning."},
-    {"id": "b4", "name": "Petit Four", "speciality": "Pastry", "town": "Eastwick",
+    {"id": "b4", "name": "Petit Four", "speciality": "Pastry", "town": "Eastwick", "rating": 3.9,
+     "num_reviews": 45,
      "description": "French pastries and macarons."},
 ]
 CLASSES = [{"code": "BK 101", "title": "Bread at Home", "teacher": "Ines Hall"},
            {"code": "BK 210", "title": "Laminated Dough", "teacher": "Owen Price"},
-           {"code": "BK 330", "title": "Showpiece Cakes", "teacher": "Ines Hall"}]
+           {"code": "BK 330", "title": "Showpiece Cakes", "teacher": "Ines Hall"},
+           {"code": "BK 115L", "title": "Loaf Lab", "teacher": "Owen Price"}]
 SPEC = {
     "name": "bakery", "starting_prompt": "Hello, this is the bakery desk.",
     "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
     "worksheets": [
         task_choice({"value": "Order Cake", "description": "order a cake from one of our bakeries"},
-                    {"value": "Baking Class", "description": "sign up for baking classes"}),
+                    {"value": "Baking Class", "description": "sign up for baking classes"},
+                    {"value": "Complaint", "description": "something went wrong with a cake that was delivered"}),
         {"name": "OrderCake", "kind": "task", "predicate": 'task == "Order Cake"', "api": "order_cake", "fields": [
             field("bakery", "Bakery", "The bakery to order from"),
             field("pickup_date", "date", "The day you collect the cake"),
@@ -50,8 +57,21 @@ SPEC = {
             field("more_classes", "bool", "Whether you want a second class"),
             field("second_class", "Seat", "The second class", predicate="self.more_classes == True"),
             field("full_name", description="Your full name"),
-            field("phone", description="Your phone number"),
+            field("member_number", description="Your membership number"),
+            field("email", description="Your e-mail address"),
+            field("returning", "bool", "Whether you have baked with us before"),
             field("confirm", "confirm", "Confirm the enrolment")]},
+        {"name": "Complaint", "kind": "task", "predicate": 'task == "Complaint"', "api": "complain", "fields": [
+            field("complaint_kind", "Enum", "What the complaint is about", enum_values=[
+                {"value": "Damaged Delivery", "description": "the cake arrived damaged by the courier"},
+                {"value": "Others", "description": "anything else"}]),
+            field("delivery", "Delivery", "How and when the cake came",
+                  predicate='self.complaint_kind == "Damaged Delivery"'),
+            field("story", description="A description of the problem or question")]},
+        {"name": "Delivery", "kind": "task", "fields": [
+            field("courier", "Enum", "Who brought the cake", enum_values=[
+                {"value": "Our Van"}, {"value": "Parcel Courier", "description": "a parcel company"}]),
+            field("delivery_date", description="When the cake was delivered")]},
         {"name": "Seat", "kind": "task", "fields": [
             field("class_code", description="The class code or title"),
             field("assessment", "Enum", "How the class is assessed", enum_values=[
@@ -60,6 +80,7 @@ SPEC = {
         {"name": "bakeries", "kind": "kb", "fields": [
             field("id", primary_key=True), field("name", description="Name of the bakery"),
             field("speciality", description="What the bakery is known for"), field("town", description="Town"),
+            field("rating", "float", "Average rating out of 5"), field("num_reviews", "int", "Number of reviews"),
             field("description", description="About the bakery", free_text=True)]},
         {"name": "Bakery", "kind": "type", "fields": [
             field("id"), field("name", description="Name of the bakery"), field("speciality"), field("town")]},
@@ -67,7 +88,7 @@ SPEC = {
             field("code", description="Class code", primary_key=True), field("title", description="Title"),
             field("teacher", description="Who teaches the class")]},
     ],
-    "apis": [{"name": "order_cake"}, {"name": "enrol"}],
+    "apis": [{"name": "order_cake"}, {"name": "enrol"}, {"name": "complain"}],
 }
 
 
@@ -167,6 +188,48 @@ def test_no_clue_to_a_yes_no_question_is_a_refusal(agent):
 
 def test_a_correction_then_the_answer_to_the_question_asked(agent):
     session, [*_, r] = talk(agent, "I want to sign up for a baking class", "BK 101", "logbook", "2", "no",
-                            "Jo Baker", "sorry, Joanna Baker, that's the name on my card. number is 07700 900123")
-    assert 'baking_class.full_name = "Joanna Baker"' in statements(r)
-    assert values(session, "baking_class").get("phone", "").replace(" ", "") == "07700900123"
+                            "Jo Baker", "sorry, Joanna Baker, that's the name on my card. number is 04417")
+    assert statements(r) == ['baking_class.full_name = "Joanna Baker"', 'baking_class.member_number = "04417"']
+
+
+def test_a_codes_number_said_alone_is_the_code_and_the_x_one_is_no_number(agent):
+    assert find_numbers("the red one please") == [] and find_numbers("a party of one")[0].value == 1
+    session, _ = talk(agent, "I want to sign up for the pastry class (210) and the lab one, 115L")
+    assert values(session, "seat") == {"class_code": "BK 210"}
+    assert values(session, "seat_2") == {"class_code": "BK 115L"}  # no 1 hour from "the lab one"
+
+
+def test_a_number_answered_then_a_question(agent):
+    session, [*_, r] = talk(agent, "I want to sign up for a baking class", "BK 101", "logbook",
+                            "3. who teaches BK 330?")
+    assert statements(r) == ["seat.hours = 3", 'answer("who teaches BK 330?")']
+
+
+def test_a_number_listed_among_answers_is_the_one_id_field(agent):
+    session, [*_, r] = talk(agent, "I want to sign up for a baking class", "BK 101", "logbook", "2", "no",
+                            "Ana Ruiz, 04417, ana@example.com, and yes I have baked with you before")
+    said = values(session, "baking_class")
+    assert (said["full_name"], said["member_number"], said["email"]) == ("Ana Ruiz", "04417", "ana@example.com")
+
+
+def test_which_one_has_better_reviews_is_the_best_rated_row(agent):
+    session, [_, r] = talk(agent, "any sourdough bakeries?", "which one has better reviews")
+    rows = next(a["result"] for a in r.acts if a.get("act") == "report")
+    assert [row["id"] for row in rows] == ["b3"]  # rated 4.8, fewer reviews than b1
+
+
+def test_a_whole_date_in_an_opening_fills_a_text_field_that_holds_a_date(agent):
+    session, [r] = talk(agent, "my cake was squashed by the courier, it was delivered on june 3rd")
+    assert values(session, "delivery")["delivery_date"] == "2024-06-03"  # said on 2024-07-01: the past June
+
+
+def test_an_option_then_the_story_after_a_dash(agent):
+    session, [_, r] = talk(agent, "I have a complaint",
+                           "its not about a delivery, something else - I want to know if I can get a refund")
+    assert statements(r) == ['complaint.complaint_kind = "Others"',
+                             'complaint.story = "I want to know if I can get a refund"']
+
+
+def test_a_sigh_about_the_day_is_small_talk():
+    assert chit_chat("ugh what a day") and chit_chat("it's been a long week")
+    assert chit_chat("what a day, someone squashed my cake") is None

@@ -44,8 +44,10 @@ SUPERLATIVES = (
     (r"\b(priciest|costliest|most costly|highest[- ]priced?|highest prices?)\b", "DESC", _MONEY),
     (r"\b(?:most|largest number of|highest number of)\s+([a-z]+)", "DESC", None),
     (r"\b(?:fewest|least|smallest number of|lowest number of)\s+([a-z]+)", "ASC", None),
-    (r"\b(best|top|highest)(?:[- ](?:rated|reviewed|ranked|rating))?\b", "DESC", "rating score stars"),
-    (r"\b(worst|lowest)(?:[- ](?:rated|reviewed|ranked|rating))?\b", "ASC", "rating score stars"),
+    (r"\b(best|top|highest|better)(?:[- ](?:rated|reviewed|ranked|rating))?(?:\s+(?:reviews|ratings|scores))?\b",
+     "DESC", "rating score stars"),  # "better reviews" asks which is best: reviews' quality, not their number
+    (r"\b(worst|lowest|worse)(?:[- ](?:rated|reviewed|ranked|rating))?(?:\s+(?:reviews|ratings|scores))?\b",
+     "ASC", "rating score stars"),
     (r"\b(newest|latest|most recent)\b", "DESC", "date year"),
     (r"\b(oldest|earliest)\b", "ASC", "date year"),
 )

@@ -562,6 +562,12 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
     if spans and not any(_plural(t) for t in tokens if not any(s <= t.start < e for s, e in spans)):
         query.limit = 1  # "the cheapest t-shirt", "who is the best rated surgeon": one row, not a ranking
         rules.append({"rule": "limit", "rows": 1, "why": "a superlative and no plural noun"})
+    elif spans and _WHICH_ONE.search(question):
+        query.limit = 1  # "which one of those sushi spots has better reviews": one row asked for
+        rules.append({"rule": "limit", "rows": 1, "why": "a superlative and 'which one'"})
+
+
+_WHICH_ONE = re.compile(r"\bwhich\s+one\b(?!s)", re.I)
 
 
 def _plural(t: Token) -> bool:

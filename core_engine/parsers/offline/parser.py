@@ -51,6 +51,8 @@ from .answering.counted import zero_counts
 from .answering.bool_mentions import bool_mentions, second_flag
 from .answering.then_asked import answer_then_question
 from .answering.hedged import hedged_value
+from .answering.listed import listed_digits
+from .answering.option_story import story_after_option
 from .answering.standing_no import go_ahead_after_no
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
@@ -611,7 +613,8 @@ class TurnReader:
             return False  # "what's the deadline to drop a course?", "does that work for city bikes?" ask the KB
         if kind == "Enum" and describe_task(self, text, e.rec, e.field):
             self.answered = True
-            self._extras(text, e.rec)
+            if not self._extras(text, e.rec):
+                story_after_option(self, text, e.rec, e.field)  # "something else - I want to know if ..."
             return True
         if kind == "Enum" and not is_question(text) and not yes_no(text):
             found = semantic_enum(self, e.field, text)
@@ -671,6 +674,8 @@ class TurnReader:
         matched = self.answers.matched
         extras = self._extras(text, e.rec, answered=matched)
         clause_options(self, text, e.rec, [matched, *(m.matched for m in extras)])  # "he's 11 and he's limping"
+        if not extras:
+            story_after_option(self, text, e.rec, e.field)  # "something else - I want to know if ..."
         return True
 
     def _pointed_answer(self, text: str, e: Expect) -> bool:
@@ -706,6 +711,7 @@ class TurnReader:
         for m in mentions:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         bare_flag(self, text, rec, taken)
+        listed_digits(self, text, rec, candidates, taken)  # "Ana Ruiz, 04417, ana@..., and yes I'm ..."
         named = [(f, n) for _r, f in candidates if self.view.kind_of(f) == "str" and shape(f) == "short"
                  and f.name not in taken for n in [proper_name_answer(self, text, f)] if n]
         if len(named) == 1:  # "it's a city bike, a Brompton" to the kind asked: the make beside it
@@ -714,7 +720,8 @@ class TurnReader:
 
     # ------------------------------------------------------------ questions and searches
     def _answer_and_question(self, text: str) -> bool:
-        return answer_then_question(self, text, self._str_answer, self._question)
+        typed = self.expect is not None and self.view.kind_of(self.expect.field) in ("int", "float", "date", "time")
+        return answer_then_question(self, text, self._typed_answer if typed else self._str_answer, self._question)
 
     def _question(self, text: str) -> bool:
         asked = is_question(text)
@@ -967,6 +974,9 @@ class TurnReader:
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         bare_flag(self, text, e.rec, {m.field.name for m in extras})
+        if self.answered:
+            listed_digits(self, text, e.rec, self.candidates(records=[e.rec], unfilled_only=True, exclude=e.field),
+                          {m.field.name for m in extras})
         return True
 
 

@@ -66,6 +66,8 @@ _DIGIT_NUMBER_RE = re.compile(r"(?<![\w.@/:-])\$?(?P<num>\d{1,3}(?:,\d{3})+|\d+)
 _PRONOUN_ONE = re.compile(r"\b(?:the|this|that|previous|last|other|same|which|another|each|every|any|no|new|next|"
                           r"first|second|third|fourth|fifth|former|latter|right|wrong|cheaper|better|cheapest|best|"
                           r"closest|nearest|highest|lowest)\s+$", re.I)
+_DET_WORD = re.compile(r"\b(?:the|this|that|a)\s+[A-Za-z][\w'-]*\s+$", re.I)
+_CLAUSE_END = re.compile(r"\s*(?:[,.;!?)]|$|(?:and|or|please|too|instead|then)\b)", re.I)
 _IDIOM_RE = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in sorted(IDIOMS, key=len, reverse=True)) + r")\b",
                        re.I)
 
@@ -89,6 +91,8 @@ def find_numbers(text: str) -> list[Span]:
     for m in _WORD_NUMBER_RE.finditer(text):
         if m.group(0).lower() == "one" and _PRONOUN_ONE.search(text[: m.start()]):
             continue  # "the previous one", "this one", "the second one": a pronoun, not a number
+        if m.group(0).lower() == "one" and _DET_WORD.search(text[: m.start()]) and _CLAUSE_END.match(text[m.end():]):
+            continue  # "the iOS one, 193P", "the red one please": a pronoun after a describing word
         if m.group("single"):
             value = UNITS.get(m.group("single").lower(), TENS.get(m.group("single").lower()))
         else:
