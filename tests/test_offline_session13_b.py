@@ -233,3 +233,65 @@ def test_an_option_then_the_story_after_a_dash(agent):
 def test_a_sigh_about_the_day_is_small_talk():
     assert chit_chat("ugh what a day") and chit_chat("it's been a long week")
     assert chit_chat("what a day, someone squashed my cake") is None
+
+
+SHOPS = [
+    {"id": "s1", "name": "Crumb and Crust", "kind": "Bakery", "offers": ["sourdough", "coffee"], "walk_minutes": 4,
+     "description": "A small bakery by the station with long-proved loaves."},
+    {"id": "s2", "name": "Sugar Loaf", "kind": "Station Kiosk", "offers": ["wedding cakes", "coffee"],
+     "walk_minutes": 9, "description": "Tiered cakes made to order, a coffee counter inside the station hall."},
+    {"id": "s3", "name": "The Rolling Pin", "kind": "Bakery", "offers": ["sourdough", "rye bread"], "walk_minutes": 2,
+     "description": "Rye and spelt breads, open from six in the morning."},
+    {"id": "s4", "name": "Lost and Found", "kind": "Station Desk", "offers": ["lost property", "maps"],
+     "walk_minutes": 7, "description": "The office of the covered market."},
+]
+SHOP_COLUMNS = {"id": "Shop id", "name": "Name of the shop", "kind": "What kind of place it is",
+                "offers": "What it sells", "walk_minutes": "Walking time in minutes from the railway station",
+                "description": "About it"}
+
+
+@pytest.fixture(scope="module")
+def shops(tmp_path_factory):
+    old = os.environ.get("GENIE_CACHE_DIR")
+    os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("shop_vectors"))
+    path = tmp_path_factory.mktemp("shops") / "kb.sqlite"
+    import_records(path, SHOPS, "services", free_text=["description"])
+    ws = Worksheet(name="services", kind="kb", description="Bakeries and other services in town.",
+                   fields=[Field(name=n, description=d) for n, d in SHOP_COLUMNS.items()])
+    with SQLiteKB(path) as kb:
+        yield kb, Spec(name="shops", worksheets=[ws])
+    if old is None:
+        os.environ.pop("GENIE_CACHE_DIR", None)
+    else:
+        os.environ["GENIE_CACHE_DIR"] = old
+
+
+def ask(fixture, question):
+    kb, spec = fixture
+    query, rules = OfflineKnowledgeParser().parse(question, kb, spec)
+    return [r["id"] for r in kb.execute(query.sql()).rows], rules
+
+
+def test_the_verb_before_a_conditions_word_searches_nothing(shops):
+    rows, rules = ask(shops, "where can I buy sourdough")
+    assert sorted(rows) == ["s1", "s3"]
+    assert any(r["rule"] == "ignored" and r["words"] == ["buy"] for r in rules)
+
+
+def test_closest_ranks_by_the_distance_and_the_point_it_is_measured_from_is_no_filter(shops):
+    rows, rules = ask(shops, "which bakery is closest to the railway station?")
+    assert rows == ["s3"]  # 2 minutes' walk; "station" in s1's text does not choose it
+    assert next(r for r in rules if r["rule"] == "order")["column"] == "walk_minutes"
+
+
+def test_a_phrase_read_by_meaning_that_the_rows_text_says_is_a_search_term(shops):
+    from core_engine.knowledge.match import Match
+    from core_engine.knowledge.offline import _phrases_in_text
+    from core_engine.knowledge.vocab import ValueEntry, tokenize
+    kb, _spec = shops
+    tokens = tokenize("coffee inside the station hall")
+    desk = ValueEntry("services", "kind", "text", "Station Desk", ("station", "desk"), 2, False)
+    meant = Match(3, 4, [desk], "station hall", "semantic", 0.72)
+    rules: list = []
+    assert _phrases_in_text(kb, kb.tables()["services"], tokens, {0}, [meant], rules) == []
+    assert rules[0]["phrase"] == "station hall"  # s2's text says it: where the coffee is, not the kind Station Desk

@@ -33,6 +33,8 @@ _INCLUSIVE = ("at most", "no more than", "at least", "no less than", "up to", "m
               "within", "since", "until")
 RANGE_SCORE = 0.5  # a column chosen because only its values span the number (no word named it)
 _MONEY = "price cost fee in dollars"
+_DISTANCE = "distance walking time away"
+"""What "closest" and "nearest" rank by: a distance, or the time it takes to get there."""
 _AFTER = re.compile(r"\s*(or|and)\s+(more|higher|above|over|better|up|newer|later|after|less|fewer|lower|below|under|"
                     r"cheaper|older|earlier|before)\b")
 _TAIL_LESS = ("less", "fewer", "lower", "below", "under", "cheaper", "older", "earlier", "before")
@@ -48,6 +50,8 @@ SUPERLATIVES = (
      "DESC", "rating score stars"),  # "better reviews" asks which is best: reviews' quality, not their number
     (r"\b(worst|lowest|worse)(?:[- ](?:rated|reviewed|ranked|rating))?(?:\s+(?:reviews|ratings|scores))?\b",
      "ASC", "rating score stars"),
+    (r"\b(closest|nearest|handiest|quickest\s+to\s+(?:get|walk)\s+to)\b", "ASC", _DISTANCE),
+    (r"\b(furthest|farthest)\b", "DESC", _DISTANCE),
     (r"\b(newest|latest|most recent)\b", "DESC", "date year"),
     (r"\b(oldest|earliest)\b", "ASC", "date year"),
 )
