@@ -71,7 +71,8 @@ SPEC = {
         {"name": "Delivery", "kind": "task", "fields": [
             field("courier", "Enum", "Who brought the cake", enum_values=[
                 {"value": "Our Van"}, {"value": "Parcel Courier", "description": "a parcel company"}]),
-            field("delivery_date", description="When the cake was delivered")]},
+            field("delivery_date", description="When the cake was delivered"),
+            field("damage", description="A description of the problem with the delivery")]},
         {"name": "Seat", "kind": "task", "fields": [
             field("class_code", description="The class code or title"),
             field("assessment", "Enum", "How the class is assessed", enum_values=[
@@ -221,6 +222,14 @@ def test_which_one_has_better_reviews_is_the_best_rated_row(agent):
 def test_a_whole_date_in_an_opening_fills_a_text_field_that_holds_a_date(agent):
     session, [r] = talk(agent, "my cake was squashed by the courier, it was delivered on june 3rd")
     assert values(session, "delivery")["delivery_date"] == "2024-06-03"  # said on 2024-07-01: the past June
+
+
+def test_a_trouble_told_in_an_opening_is_the_story_of_the_nested_record_it_opens(agent):
+    session, [r] = talk(agent, "my cake was squashed by the courier, the box was broken and it came a day late")
+    assert values(session, "delivery")["damage"].startswith("my cake was squashed by the courier")
+    assert "story" not in values(session, "complaint")  # the top-level record's own story is asked
+    session, [r] = talk(agent, "I want to complain about a damaged delivery from the courier")
+    assert "damage" not in values(session, "delivery")  # a request that tells no trouble: the agent asks
 
 
 def test_an_option_then_the_story_after_a_dash(agent):

@@ -53,6 +53,7 @@ from .answering.then_asked import answer_then_question
 from .answering.hedged import hedged_value
 from .answering.listed import listed_digits
 from .answering.option_story import story_after_option
+from .parts.told_story import story_in_opening
 from .answering.standing_no import go_ahead_after_no
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
@@ -232,6 +233,7 @@ class TurnReader:
         self._read()
         proper_name_in_opening(self, self.text)  # "it's a Gazelle e-bike": the make, in the record opened
         when_in_opening(self, self.text)  # "my scores were sent in June": when, in the record opened
+        story_in_opening(self, self.text)  # "the portal won't let me add X, keeps saying ...": the trouble told
         self._confirm_last()
 
     def _confirm_last(self) -> None:
