@@ -304,3 +304,12 @@ def test_a_phrase_read_by_meaning_that_the_rows_text_says_is_a_search_term(shops
     rules: list = []
     assert _phrases_in_text(kb, kb.tables()["services"], tokens, {0}, [meant], rules) == []
     assert rules[0]["phrase"] == "station hall"  # s2's text says it: where the coffee is, not the kind Station Desk
+
+
+def test_a_task_asked_for_the_thing_just_asked_about(agent):
+    session, [*_, r] = talk(agent, "hi", "do you teach laminated dough, and what does it cost?",
+                            "ok, can you book me in for that")
+    assert statements(r) == ['main.task = "Baking Class"']
+    session, [*_, r] = talk(agent, "hi", "my birthday cake came squashed by the courier, what happens now?",
+                            "ok, can you file something for that")
+    assert statements(r) == []  # ordering a cake means nearly as much: the agent asks which

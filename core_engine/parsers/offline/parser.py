@@ -54,6 +54,7 @@ from .answering.hedged import hedged_value
 from .answering.listed import listed_digits
 from .answering.option_story import story_after_option
 from .parts.told_story import story_in_opening
+from .opening.for_that import task_for_that
 from .answering.standing_no import go_ahead_after_no
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
@@ -269,7 +270,7 @@ class TurnReader:
         for rule in (self._small_talk, self._reference, self._switch, self._choose, self._lists, self._correction, self._refusal,
                      self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
                      self._labelled_turn, self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request,
-                     self._answer_and_question, self._question,
+                     self._answer_and_question, self._for_that, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._by_values, self._search):
             if rule(rest):
@@ -404,6 +405,9 @@ class TurnReader:
 
     def _switch(self, text: str) -> bool:
         return switch_task(self, text)
+
+    def _for_that(self, text: str) -> bool:
+        return task_for_that(self, text)  # "ok, can you open a ticket for that": the task of the question asked
 
     def _reference(self, text: str) -> bool:
         return task_by_reference(self, text)
