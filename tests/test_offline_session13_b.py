@@ -198,6 +198,8 @@ def test_a_codes_number_said_alone_is_the_code_and_the_x_one_is_no_number(agent)
     session, _ = talk(agent, "I want to sign up for the pastry class (210) and the lab one, 115L")
     assert values(session, "seat") == {"class_code": "BK 210"}
     assert values(session, "seat_2") == {"class_code": "BK 115L"}  # no 1 hour from "the lab one"
+    from core_engine.parsers.offline.kb_rows.codes import _NUMBER_ONLY
+    assert not _NUMBER_ONLY.search("call me on (210) 555-0134") and not _NUMBER_ONLY.search("Flat 115L, Mill Road")
 
 
 def test_a_number_answered_then_a_question(agent):

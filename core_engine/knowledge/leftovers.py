@@ -40,7 +40,7 @@ def governing_verbs(tokens: list[Token], used: set[int], taken: set[int]) -> lis
     """Unused words followed by a determiner and then a word a condition took: "bring my dog", "take the
     kids" - the verb whose object the condition already holds; or followed by a pronoun object and then the
     condition's word: "send something abroad", "ship it overseas"; or a verb after its subject or "to", right
-    before the condition's word: "where can I buy nappies", "somewhere to eat sushi"."""
+    before the condition's word: "where can I buy sourdough", "somewhere to eat noodles"."""
     return [i for i in range(len(tokens) - 1) if i not in used and is_content(tokens[i])
             and ((i + 2 < len(tokens) and tokens[i + 1].raw.lower() in _DETERMINERS | _OBJECTS and i + 2 in taken)
                  or (i + 1 in taken and i >= 1 and tokens[i - 1].raw.lower() in _SUBJECTS))]

@@ -234,7 +234,7 @@ class TurnReader:
         self._read()
         proper_name_in_opening(self, self.text)  # "it's a Gazelle e-bike": the make, in the record opened
         when_in_opening(self, self.text)  # "my scores were sent in June": when, in the record opened
-        story_in_opening(self, self.text)  # "the portal won't let me add X, keeps saying ...": the trouble told
+        story_in_opening(self, self.text)  # "the oven won't heat, keeps showing E4": the trouble told
         self._confirm_last()
 
     def _confirm_last(self) -> None:

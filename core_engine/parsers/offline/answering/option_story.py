@@ -1,5 +1,5 @@
-"""An option, then what the matter is, in one turn: "it's not about a form, something else - I want to know if my
-scholarship is affected" to "which kind of issue?". The first part chooses the option; the part after the dash
+"""An option, then what the matter is, in one turn: "it's not about a delivery, something else - I want to know if I
+can get a refund" to "what is the complaint about?". The first part chooses the option; the part after the dash
 (or colon, semicolon) tells the issue in the user's words, and the record has one free-text field for that ("A
 description of the problem or question"), which the agent would ask next. It was lost and asked again.
 

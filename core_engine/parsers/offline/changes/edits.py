@@ -128,7 +128,7 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
 _RULED_OUT = re.compile(
     r"[^,;.!?]*?\b(?:(?:won'?t|will\s+not|doesn'?t|does\s+not|wouldn'?t|(?:is|are)n'?t\s+going\s+to|"
     r"(?:is|are)\s+not\s+going\s+to)\s+(?:work|do|suit)|(?:can'?t|cannot|couldn'?t)\s+(?:do|make))\b[^,;.!?]*", re.I)
-"""A clause that rules a value out: "tonight won't work", "7 doesn't work for us", "can't do the 5th"."""
+"""A clause that rules a value out: "saturday won't work", "7 doesn't work for us", "can't do the 5th"."""
 
 
 def ruled_out_change(reader: "TurnReader", text: str) -> bool:

@@ -1,5 +1,5 @@
 """Codes typed loosely in lower case ("cs161", "cs 168") written as the KB stores them ("CS 161"); a code's
-number said alone ("193P", "(142)") written as the one code that ends with it.
+number said alone ("115L", "(210)") written as the one code that ends with it.
 
 A KB column whose values are codes (letters then a number: "CS 161", "EF-52090" is not one) tells how a code
 is spelt. A token that is the same code but for case and spacing is rewritten to that spelling before the
@@ -16,9 +16,11 @@ if TYPE_CHECKING:
 
 _CODE = re.compile(r"^([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})$")
 _SAID = re.compile(r"\b([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})\b")
-_NUMBER_ONLY = re.compile(r"(?<![\w.,/-])(\d{1,4}[A-Za-z]{1,2})(?![\w/-])|\((\d{2,4})\)")
-"""A code's number said without its letters: with a letter after it ("193P") or alone in brackets ("web apps
-(142)"); a bare number ("142") is left alone, as it may count or time anything."""
+_NUMBER_ONLY = re.compile(r"(?<![\w.,/#-])(?<!flat )(?<!unit )(?<!room )(?<!apt )(\d{1,4}[A-Za-z]{1,2})(?![\w/-])|"
+                          r"\((\d{2,4})\)(?![\s.-]*\d)", re.I)
+"""A code's number said without its letters: with a letter after it ("115L") or alone in brackets ("the pastry
+class (210)"); a bare number ("210") is left alone, as it may count or time anything, and so are a flat or room number
+("flat 12B") and a phone's area code ("(555) 880-1200")."""
 
 
 def kb_codes(vocabulary: "KBVocabulary", kb: Any) -> dict[str, str]:

@@ -169,7 +169,7 @@ def when_in_opening(reader: "TurnReader", text: str) -> None:
 
 
 def _date_in_opening(reader: "TurnReader", text: str) -> None:
-    """ "gave my leave form to my advisor on june 3rd": a whole date said in an opening, for the one text field of a
+    """ "it was delivered by the courier on june 3rd": a whole date said in an opening, for the one text field of a
     constructed record that holds a date ("When the form was submitted"), written as a date is (ISO), read
     backwards for a field about the past."""
     from ....spec.model import past_field

@@ -1,5 +1,5 @@
-"""A trouble told in the opening, for the record it opens: "the portal won't let me add CS 154, keeps saying time
-conflict" opens the course-change record (the change and the code) and says what goes wrong; that record's free-text
+"""A trouble told in the opening, for the record it opens: "the courier dropped my cake and the box was broken"
+opens the complaint and its delivery record (the courier) and says what went wrong; that record's free-text
 field for the problem ("A description of the problem or question") takes the words, as a top-level record's does
 (`TurnReader._problem`). It was asked again, and the user's next answer went to the wrong field.
 

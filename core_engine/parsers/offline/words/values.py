@@ -92,7 +92,7 @@ def find_numbers(text: str) -> list[Span]:
         if m.group(0).lower() == "one" and _PRONOUN_ONE.search(text[: m.start()]):
             continue  # "the previous one", "this one", "the second one": a pronoun, not a number
         if m.group(0).lower() == "one" and _DET_WORD.search(text[: m.start()]) and _CLAUSE_END.match(text[m.end():]):
-            continue  # "the iOS one, 193P", "the red one please": a pronoun after a describing word
+            continue  # "the lab one, 115L", "the red one please": a pronoun after a describing word
         if m.group("single"):
             value = UNITS.get(m.group("single").lower(), TENS.get(m.group("single").lower()))
         else:
