@@ -30,6 +30,8 @@ ROW_NOUN_BESIDE = 0.48  # ... when conditions already select the rows ("walks" 0
 
 
 _DETERMINERS = frozenset("my our your his her their a an the some".split())
+_SUBJECTS = frozenset("i we you to".split())
+"""Words before a verb: its subject ("can I buy"), or "to" ("somewhere to eat")."""
 _OBJECTS = frozenset("it them something anything stuff things".split())
 """Pronouns that stand for the object of a verb whose condition follows: "send something abroad", "post it overseas"."""
 
@@ -37,9 +39,11 @@ _OBJECTS = frozenset("it them something anything stuff things".split())
 def governing_verbs(tokens: list[Token], used: set[int], taken: set[int]) -> list[int]:
     """Unused words followed by a determiner and then a word a condition took: "bring my dog", "take the
     kids" - the verb whose object the condition already holds; or followed by a pronoun object and then the
-    condition's word: "send something abroad", "ship it overseas"."""
-    return [i for i in range(len(tokens) - 2) if i not in used and is_content(tokens[i])
-            and tokens[i + 1].raw.lower() in _DETERMINERS | _OBJECTS and i + 2 in taken]
+    condition's word: "send something abroad", "ship it overseas"; or a verb after its subject or "to", right
+    before the condition's word: "where can I buy sourdough", "somewhere to eat noodles"."""
+    return [i for i in range(len(tokens) - 1) if i not in used and is_content(tokens[i])
+            and ((i + 2 < len(tokens) and tokens[i + 1].raw.lower() in _DETERMINERS | _OBJECTS and i + 2 in taken)
+                 or (i + 1 in taken and i >= 1 and tokens[i - 1].raw.lower() in _SUBJECTS))]
 
 
 def beside_conditions(words: list[str], near: dict[str, tuple[float, float]], rules: list[dict[str, Any]],

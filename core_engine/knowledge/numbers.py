@@ -33,6 +33,8 @@ _INCLUSIVE = ("at most", "no more than", "at least", "no less than", "up to", "m
               "within", "since", "until")
 RANGE_SCORE = 0.5  # a column chosen because only its values span the number (no word named it)
 _MONEY = "price cost fee in dollars"
+_DISTANCE = "distance walking time away"
+"""What "closest" and "nearest" rank by: a distance, or the time it takes to get there."""
 _AFTER = re.compile(r"\s*(or|and)\s+(more|higher|above|over|better|up|newer|later|after|less|fewer|lower|below|under|"
                     r"cheaper|older|earlier|before)\b")
 _TAIL_LESS = ("less", "fewer", "lower", "below", "under", "cheaper", "older", "earlier", "before")
@@ -44,8 +46,12 @@ SUPERLATIVES = (
     (r"\b(priciest|costliest|most costly|highest[- ]priced?|highest prices?)\b", "DESC", _MONEY),
     (r"\b(?:most|largest number of|highest number of)\s+([a-z]+)", "DESC", None),
     (r"\b(?:fewest|least|smallest number of|lowest number of)\s+([a-z]+)", "ASC", None),
-    (r"\b(best|top|highest)(?:[- ](?:rated|reviewed|ranked|rating))?\b", "DESC", "rating score stars"),
-    (r"\b(worst|lowest)(?:[- ](?:rated|reviewed|ranked|rating))?\b", "ASC", "rating score stars"),
+    (r"\b(best|top|highest|better)(?:[- ](?:rated|reviewed|ranked|rating))?(?:\s+(?:reviews|ratings|scores))?\b",
+     "DESC", "rating score stars"),  # "better reviews" asks which is best: reviews' quality, not their number
+    (r"\b(worst|lowest|worse)(?:[- ](?:rated|reviewed|ranked|rating))?(?:\s+(?:reviews|ratings|scores))?\b",
+     "ASC", "rating score stars"),
+    (r"\b(closest|nearest|handiest|quickest\s+to\s+(?:get|walk)\s+to)\b", "ASC", _DISTANCE),
+    (r"\b(furthest|farthest)\b", "DESC", _DISTANCE),
     (r"\b(newest|latest|most recent)\b", "DESC", "date year"),
     (r"\b(oldest|earliest)\b", "ASC", "date year"),
 )

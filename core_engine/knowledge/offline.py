@@ -266,7 +266,9 @@ def _phrases_in_text(kb: SQLiteKB, info: TableInfo, tokens: list[Token], used: s
                      rules: list[dict[str, Any]]) -> list[Match]:
     """A word read as a value by meaning that makes a phrase with the word beside it which the rows' text says
     ("tea bags": "bags" means the list value "bagged", but a row's guidance says "tea bags") is part of that
-    phrase, a search term, not the value."""
+    phrase, a search term, not the value. So is a phrase of several words read by meaning that the rows' text
+    says itself ("station hall" means the kind "Station Desk", but a kiosk's text says "inside the station
+    hall")."""
     if not info.fts_table or not extra:
         return extra
     f = quote_identifier(info.fts_table)
@@ -276,6 +278,8 @@ def _phrases_in_text(kb: SQLiteKB, info: TableInfo, tokens: list[Token], used: s
         pairs = [(j, b) for j in (a - 1,) if j >= 0 and j not in used and is_content(tokens[j])] + \
             [(a, j) for j in (b + 1,) if j < len(tokens) and j not in used and is_content(tokens[j])]
         phrases = [" ".join(tokens[k].raw.lower() for k in range(x, y + 1)) for x, y in pairs]
+        if b > a:  # "inside the station hall": the phrase itself, said in the rows' text, is where, not a value
+            phrases.insert(0, " ".join(tokens[k].raw.lower() for k in range(a, b + 1)))
         said = next((p for p in phrases if kb.execute(f"SELECT rowid FROM {f} WHERE {f} MATCH ? LIMIT 1",
                                                       (fts_match([p]),), max_rows=1).rows), None)
         if said is None:
@@ -587,9 +591,23 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
                       "score": o.score})
         take(o.start, o.end)
         spans.append((o.start, o.end))
+        point = _FROM_POINT.match(question, o.end)
+        if point and {stem(t.norm) for t in tokenize(point.group(1)) if is_content(t)} & \
+                _column_description_words(info.name, spec, {o.column}):
+            take(point.start(1), point.end(1))  # "closest to the railway station": where the column measures from
+            rules.append({"rule": "ignored", "words": point.group(1).split(),
+                          "why": f"the point {o.column} is measured from, as its description says"})
     if spans and not any(_plural(t) for t in tokens if not any(s <= t.start < e for s, e in spans)):
         query.limit = 1  # "the cheapest t-shirt", "who is the best rated surgeon": one row, not a ranking
         rules.append({"rule": "limit", "rows": 1, "why": "a superlative and no plural noun"})
+    elif spans and _WHICH_ONE.search(question):
+        query.limit = 1  # "which one of those bakeries has better reviews": one row asked for
+        rules.append({"rule": "limit", "rows": 1, "why": "a superlative and 'which one'"})
+
+
+_FROM_POINT = re.compile(r"\s+(?:to|from)\s+(?:the\s+)?([a-z']+(?:\s+[a-z']+){0,2}?)(?=\s*(?:[?.!,]|$))", re.I)
+"""The place a distance is measured from, right after "closest": "closest to the station"."""
+_WHICH_ONE = re.compile(r"\bwhich\s+one\b(?!s)", re.I)
 
 
 def _plural(t: Token) -> bool:

@@ -46,7 +46,7 @@ STOPWORDS = frozenset("""
     does doing done did something anything everything someone anyone
     don't dont doesn't isn't aren't won't can't cannot wasn't weren't
     i've you've we've they've i'm i'd i'll you'd you'll we'd we'll it's that's there's what's here's let's who's
-    stuff thing things still ever even actually bit lot lots vibe vibes
+    stuff thing things still ever even actually bit lot lots vibe vibes craving crave craves
     today tonight tomorrow tmrw
 """.split())
 """(The next to last line: contractions and fillers, "tallest tree you've got", "electronic stuff", "still in mint

@@ -217,6 +217,10 @@ _WHICH_MORE = re.compile(r"^\W*(?:(?:and|so|ok|okay|hmm|then)[,\s]+)*which(?:\s+
                          r"(?:the\s+)?(more\s+[a-z]+|less\s+[a-z]+|better|worse|[a-z]{3,}er)"
                          r"\W*(?:(?:of\s+(?:the\s+two|them|those|these)|than\s+the\s+others?)\W*)?$", re.I)
 _IRREGULAR = {"better": "best", "worse": "worst"}
+_WHICH_ONE = re.compile(r"^\W*(?:(?:and|so|ok|okay|hmm|then)[,\s]+)*which\s+one(?:'s|\s+is|\s+has)\b", re.I)
+_RANKING = re.compile(r"\b(?:better|worse|best|worst|most|fewest|least|highest|lowest|[a-z]{3,}est)\b", re.I)
+"""A question for one row of several shown ("which one has better reviews"): the knowledge parser is asked for
+the one row that ranks first, not a ranking of all of them."""
 
 
 def _superlative(comparative: str) -> str:
@@ -244,5 +248,7 @@ def narrow_previous(reader: "TurnReader", text: str) -> str:
     rest = (text[:m.start()] + " " + text[m.end():]).strip()
     previous = kbs[-1].query.strip().rstrip("?.!")
     reader.note("focus", m.group(0), reason=f"narrows the rows of {kbs[-1].var}: {previous!r}")
+    if _WHICH_ONE.match(text) and _RANKING.search(rest):
+        return f"which one of {previous} has {rest}"  # "which one has better reviews": one row asked for
     return f"{previous}, {rest}"
 

@@ -141,6 +141,7 @@ def search_phrase(text: str) -> str:
 _REFUSAL = re.compile(
     r"\b(?:i\s+)?(?:do\s+not|don't|dont|didn't|did\s+not)\s+(?:know|remember|recall|have)\b(?!\s+to\b)|"
     r"\b(?:can't|cannot|can\s+not|couldn't)\s+(?:remember|recall)\b|\bno\s+idea\b|\bforgot\b|\bforget\b|"
+    r"\bno\s+clue\b|\bnot\s+a\s+clue\b|\bhaven'?t\s+(?:got\s+)?(?:a|the\s+(?:faintest|foggiest))\s+(?:clue|idea)\b|"
     r"\bnot\s+sure\b|"
     # the thing is not at hand: "I can't find it anywhere", "I never set up a PIN", "I lost it"
     # ("can't find my credits", "I never received my refund", "I lost my card" describe a problem: not these)
@@ -392,7 +393,17 @@ def chit_chat(text: str, *, after_answer: bool = False) -> str | None:
         return None  # "great. 30/01/2007": a number or an address beside the small talk is the answer
     if ws and all(w in _CHAT_WORDS for w in ws) and (after_answer or any(w in _CHAT_STRONG for w in ws)):
         return normalise(text)
+    if _SIGH.match(normalise(text)):
+        return normalise(text)  # "ugh what a day": how the day went, no story of what happened
     return None
+
+
+_SIGH = re.compile(r"^\W*(?:(?:ugh+|argh+|oh|man|phew|sigh|wow|jeez|gosh|boy|oof)\b[,.!\s]*)*(?:(?:what|such)\s+an?|"
+                   r"(?:it'?s|it\s+has|it'?s\s+been|this\s+has\s+been|i'?ve\s+had)\s+(?:a|such\s+a))\s+"
+                   r"(?:(?:long|rough|crazy|busy|tough|bad|hectic|awful|terrible|horrible|stressful|nightmare|"
+                   r"mad|weird)\s+)?(?:day|week|morning|afternoon|evening|night|year|month|time)"
+                   r"(?:\s+(?:today|already|so\s+far))?\W*$|^\W*(?:ugh+|argh+|sigh|phew|oof)\W*$", re.I)
+"""A sigh about the day ("ugh what a day", "it's been a long week"): small talk, not the story of a problem."""
 
 
 _CLOSING = re.compile(r"^(?:that'?s|that\s+is|this\s+is|it'?s)\s+(?:all|it|everything)(?:\s+for\s+now)?[.!]*$|"

@@ -50,6 +50,12 @@ from .parts.contrast import contrast_answer
 from .answering.counted import zero_counts
 from .answering.bool_mentions import bool_mentions, second_flag
 from .answering.then_asked import answer_then_question
+from .answering.hedged import hedged_value
+from .answering.listed import listed_digits
+from .answering.option_story import story_after_option
+from .parts.told_story import story_in_opening
+from .opening.for_that import task_for_that
+from .answering.standing_no import go_ahead_after_no
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
                               typed_elsewhere)
@@ -75,6 +81,7 @@ from .kb_rows.choices import accept_proposal, choose_row
 from .answering.clause_options import clause_options
 from .changes.corrections import clause_correction, correction_rule
 from .changes.shaped import shaped_correction
+from .changes.then_answer import answer_after_correction
 from .words.semantic_index import TASK_MARGIN, TASK_THRESHOLD
 from .words.semantic import (control_rule, doubtful_value, option_words_task, owned_option, semantic_control,
                              semantic_enum, semantic_task, switch_task, task_already_open)
@@ -231,6 +238,7 @@ class TurnReader:
         self._read()
         proper_name_in_opening(self, self.text)  # "it's a Gazelle e-bike": the make, in the record opened
         when_in_opening(self, self.text)  # "my scores were sent in June": when, in the record opened
+        story_in_opening(self, self.text)  # "the oven won't heat, keeps showing E4": the trouble told
         self._confirm_last()
 
     def _confirm_last(self) -> None:
@@ -255,6 +263,8 @@ class TurnReader:
         rest = self._yes_no(rest) if rest is not None else None
         if rest is None or not rest.strip(" ,.!?;"):
             return
+        if go_ahead_after_no(self, rest):
+            return
         rest = introduction(self, rest)
         if not rest.strip(" ,.!?;"):
             return
@@ -264,7 +274,7 @@ class TurnReader:
         for rule in (self._small_talk, self._reference, self._switch, self._choose, self._lists, self._correction, self._refusal,
                      self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
                      self._labelled_turn, self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request,
-                     self._answer_and_question, self._question,
+                     self._answer_and_question, self._for_that, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._by_values, self._search):
             if rule(rest):
@@ -388,7 +398,12 @@ class TurnReader:
         """A summary agreed to in the last of several sentences, the ones before it thanks or agreement too
         ("ok thanks, thats all fine. yes book it"); nothing in the turn negates or changes a value."""
         parts = sentences(text)
-        if len(parts) < 2 or negations(text) or is_question(text) or self.would_change(text):
+        if negations(text) or is_question(text) or self.would_change(text):
+            return False
+        clauses = [c for c in re.split(r"\s*[,;]\s*|\s+-+\s+", parts[-1]) if c.strip(" .!")] if parts else []
+        if len(clauses) > 1 and _DO_IT.match(clauses[-1]):
+            return True  # "ok he's happy, go ahead": news that changes nothing, then the word to do it
+        if len(parts) < 2:
             return False
         def agrees(part: str) -> bool:
             yn = yes_no(part)
@@ -424,6 +439,9 @@ class TurnReader:
 
     def _switch(self, text: str) -> bool:
         return switch_task(self, text)
+
+    def _for_that(self, text: str) -> bool:
+        return task_for_that(self, text)  # "ok, can you open a ticket for that": the task of the question asked
 
     def _reference(self, text: str) -> bool:
         return task_by_reference(self, text)
@@ -528,7 +546,11 @@ class TurnReader:
         return membership_rule(self, text) or spread_rule(self, text)
 
     def _correction(self, text: str) -> bool:
-        return correction_rule(self, text) or shaped_correction(self, text)
+        before = len(self.rules)
+        if not (correction_rule(self, text) or shaped_correction(self, text)):
+            return False
+        answer_after_correction(self, text, self.rules[before:])  # "sorry, Joanna Baker, ... number is 07700 900123"
+        return True
 
     def _refusal(self, text: str) -> bool:
         found = refusal(text)
@@ -567,6 +589,8 @@ class TurnReader:
             return False
         if not explicit and self.view.kind_of(f) == "str" and shaped_reference(f, text):
             return False  # "dont know it off by heart, its on the car... MA19 OPL": the example's shape answers it
+        if words and not explicit and hedged_value(self, text, words, rec, f):
+            return True  # "not sure yet... maybe BK 210?": the value floated is the answer
         self.assign("refusal", words or text, rec, f, REFUSAL)
         asked = self.expect
         if words and asked is not None and asked.act == "ask" and (asked.rec, asked.field) != (rec, f):
@@ -631,7 +655,8 @@ class TurnReader:
             return False  # "what's the deadline to drop a course?", "does that work for city bikes?" ask the KB
         if kind == "Enum" and describe_task(self, text, e.rec, e.field):
             self.answered = True
-            self._extras(text, e.rec)
+            if not self._extras(text, e.rec):
+                story_after_option(self, text, e.rec, e.field)  # "something else - I want to know if ..."
             return True
         if kind == "Enum" and not is_question(text) and not yes_no(text):
             found = semantic_enum(self, e.field, text)
@@ -691,6 +716,8 @@ class TurnReader:
         matched = self.answers.matched
         extras = self._extras(text, e.rec, answered=matched)
         clause_options(self, text, e.rec, [matched, *(m.matched for m in extras)])  # "he's 11 and he's limping"
+        if not extras:
+            story_after_option(self, text, e.rec, e.field)  # "something else - I want to know if ..."
         return True
 
     def _pointed_answer(self, text: str, e: Expect) -> bool:
@@ -726,6 +753,7 @@ class TurnReader:
         for m in mentions:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         bare_flag(self, text, rec, taken)
+        listed_digits(self, text, rec, candidates, taken)  # "Ana Ruiz, 04417, ana@..., and yes I'm ..."
         named = [(f, n) for _r, f in candidates if self.view.kind_of(f) == "str" and shape(f) == "short"
                  and f.name not in taken for n in [proper_name_answer(self, text, f)] if n]
         if len(named) == 1:  # "it's a city bike, a Brompton" to the kind asked: the make beside it
@@ -734,7 +762,8 @@ class TurnReader:
 
     # ------------------------------------------------------------ questions and searches
     def _answer_and_question(self, text: str) -> bool:
-        return answer_then_question(self, text, self._str_answer, self._question)
+        typed = self.expect is not None and self.view.kind_of(self.expect.field) in ("int", "float", "date", "time")
+        return answer_then_question(self, text, self._typed_answer if typed else self._str_answer, self._question)
 
     def _question(self, text: str) -> bool:
         asked = is_question(text)
@@ -987,6 +1016,9 @@ class TurnReader:
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         bare_flag(self, text, e.rec, {m.field.name for m in extras})
+        if self.answered:
+            listed_digits(self, text, e.rec, self.candidates(records=[e.rec], unfilled_only=True, exclude=e.field),
+                          {m.field.name for m in extras})
         return True
 
 
@@ -1029,7 +1061,8 @@ _WHAT_YOU_DO = re.compile(r"^(?:\W*(?:hi|hello|hey|so|and|ok|okay|um)[,!.\s]+)*(
 user's own: the KB answers it first (the user then asks for the task)."""
 _DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|all\s+right|right|great|perfect|fine|"
                     r"good|cool|so)[,.!\s]+)*(?:please\s+)?(?:submit|send|book|file|place|confirm|finali[sz]e|process|"
-                    r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it)(?:\s+(?:it|that|this|them|the\s+\w+))?"
+                    r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it|lock\s+(?:it|that|this)\s+in)"
+                    r"(?:\s+(?:it|that|this|them|the\s+\w+))?"
                     r"(?:[,\s]+(?:now|please|then|thanks|thank\s+you|anyway|anyways|after\s+all))*[.!]*$", re.I)
 """What the user says to a summary to have it done ("now submit", "ok, send it please"): a yes to the confirmation."""
 def _settled_yes_no(text: str) -> tuple[bool, str, str] | None:

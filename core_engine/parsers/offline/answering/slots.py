@@ -21,9 +21,9 @@ from ....dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 from ....spec.values import is_empty
 from .bool_mentions import bool_mentions
 from ..words.measures.durations import converted_duration, field_unit
-from ..words.measures.counts import couple_plus_span, head_count, people_sum_span
+from ..words.measures.counts import couple_plus_span, head_count, party_span, people_sum_span
 from ..words.negation import without_negated, without_unable
-from ..words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, stem
+from ..words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, initialism_enum, stem
 from ..kb_rows.items import field_row_names
 from ..parts.addresses import find_addresses, is_address_field, is_postcode_field
 from ..parts.colours import describes_brand, find_colours, is_colour_field
@@ -296,7 +296,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     if whens:  # "my AP scores were sent in June": the part that says when, for the one field asking when
         add(when_spans(text), whens, "when")
     taken.extend(dates + times + find_codes(text))
-    group = people_sum_span(text, free(find_numbers(text), taken)) or \
+    group = people_sum_span(text, free(find_numbers(text), taken)) or party_span(text) or \
         couple_plus_span(text, free(find_numbers(text), taken))  # "my wife and I plus our 3 kids"
     crowd = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
     if group and len(crowd) == 1:  # "for 2 adults and 2 kids": one party of 4
@@ -437,6 +437,17 @@ def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Me
         value = next(v for r, f, v in options if r.var == target[0].var and f.name == target[1].name)
         out.append(Mention(target[0], target[1], value, key.strip(), "enum value"))
         used.add((target[0].var, target[1].name))
+    short = {}  # "cr/nc" for Credit/No Credit: a slashed short form names the option as its full name would
+    for rec, f in fits:
+        value = initialism_enum(f, text)
+        if value is not None and _norm_words(value) not in by_value:
+            short.setdefault(value, []).append((rec, f))
+    for value, options in short.items():
+        target = pick(options)
+        if target is not None and (target[0].var, target[1].name) not in used:
+            said = next(m for m in re.findall(r"[a-z]+(?:/[a-z]+)+", text.lower()) if initialism_enum(target[1], m))
+            out.append(Mention(target[0], target[1], value, said, "enum short form"))
+            used.add((target[0].var, target[1].name))
 
 
 def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, taken: list[Span],

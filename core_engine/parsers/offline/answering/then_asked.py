@@ -1,5 +1,6 @@
 """An answer to the text field asked, then a question for the KB, in separate sentences: "From 77 Canal Street,
-Downtown. Before we go further, do you charge extra on weekends? the 27th is a saturday".
+Downtown. Before we go further, do you charge extra on weekends? the 27th is a saturday". The same for a number,
+date or time asked ("also 3. how many hours a week does it take?": 3, then the question).
 
 The sentences before the first question answer the field (through the reader's own text-answer rules); the
 questions are asked of the KB; sentences after the first question are remarks and answer nothing. A turn that
@@ -18,9 +19,10 @@ if TYPE_CHECKING:
 
 def answer_then_question(reader: "TurnReader", text: str, answer: Callable[[str], bool],
                          ask: Callable[[str], bool]) -> bool:
-    """`answer`: the reader's rules for an answer to the text field asked; `ask`: its rule for questions."""
+    """`answer`: the reader's rules for an answer to the field asked; `ask`: its rule for questions."""
     e = reader.expect
-    if e is None or e.act != "ask" or reader.answered or reader.view.kind_of(e.field) != "str":
+    if e is None or e.act != "ask" or reader.answered or \
+            reader.view.kind_of(e.field) not in ("str", "int", "float", "date", "time"):
         return False
     parts = sentences(text)
     first = next((i for i, p in enumerate(parts) if is_question(p)), None)

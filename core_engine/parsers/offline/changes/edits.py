@@ -98,6 +98,8 @@ def _earlier_values(reader: "TurnReader", rec: TaskRecord, f: Field) -> list[Tas
 def change_rule(reader: "TurnReader", text: str) -> bool:
     """ "Can I change it to 1 pm", "actually make it 7 people": new values for fields already filled."""
     marker = change_marker(text)
+    if not marker and ruled_out_change(reader, text):
+        return True
     e = reader.expect
     confirming = e is not None and (e.act == "confirm" or reader.view.kind_of(e.field) == "confirm")
     if not marker and (is_question(text) or not (confirming or reader.answered)):
@@ -125,6 +127,36 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
         reader.assign("change-of-mind", f"{marker or ''} {m.matched}".strip(), m.rec, m.field, m.value)
         found = True
     return found or bool(marker and _only_number(reader, text, marker))
+
+
+_RULED_OUT = re.compile(
+    r"[^,;.!?]*?\b(?:(?:won'?t|will\s+not|doesn'?t|does\s+not|wouldn'?t|(?:is|are)n'?t\s+going\s+to|"
+    r"(?:is|are)\s+not\s+going\s+to)\s+(?:work|do|suit)|(?:can'?t|cannot|couldn'?t)\s+(?:do|make))\b[^,;.!?]*", re.I)
+"""A clause that rules a value out: "saturday won't work", "7 doesn't work for us", "can't do the 5th"."""
+
+
+def ruled_out_change(reader: "TurnReader", text: str) -> bool:
+    """ "oh shoot saturday won't work, sunday same time?": a clause rules out a value a field holds, and the rest
+    of the turn offers another value for that field (a question or not): the offered value is a change of mind.
+    The ruled-out clause names the field's current value (or no value at all: "that won't work, the 9th?"); a
+    field not filled yet is left to the answer rules."""
+    ruled = _RULED_OUT.search(text)
+    if ruled is None:
+        return False
+    rest = text[:ruled.start()] + " " * len(ruled.group(0)) + text[ruled.end():]
+    if not rest.strip(" ,;.!?"):
+        return False
+    fields = [(r, f) for r, f in reader.candidates() if not reader.view.unfilled(r, f)]
+    prefer = reader.expect.rec if reader.expect else None
+    offered = [m for m in find_mentions(rest, fields, reader.view, reader.today, prefer=prefer)
+               if m.rec.values.get(m.field.name) != m.value]
+    said = find_mentions(ruled.group(0), fields, reader.view, reader.today, prefer=prefer)
+    if len(offered) != 1 or any((m.rec.var, m.field.name) != (offered[0].rec.var, offered[0].field.name)
+                                or m.rec.values.get(m.field.name) != m.value for m in said):
+        return False
+    m = offered[0]
+    reader.assign("change-of-mind", m.matched, m.rec, m.field, m.value, ruled_out=ruled.group(0).strip())
+    return True
 
 
 def _marked_clause(text: str, marker: str) -> str | None:

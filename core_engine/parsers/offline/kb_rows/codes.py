@@ -1,4 +1,5 @@
-"""Codes typed loosely in lower case ("cs161", "cs 168") written as the KB stores them ("CS 161").
+"""Codes typed loosely in lower case ("cs161", "cs 168") written as the KB stores them ("CS 161"); a code's
+number said alone ("115L", "(210)") written as the one code that ends with it.
 
 A KB column whose values are codes (letters then a number: "CS 161", "EF-52090" is not one) tells how a code
 is spelt. A token that is the same code but for case and spacing is rewritten to that spelling before the
@@ -15,6 +16,11 @@ if TYPE_CHECKING:
 
 _CODE = re.compile(r"^([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})$")
 _SAID = re.compile(r"\b([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})\b")
+_NUMBER_ONLY = re.compile(r"(?<![\w.,/#-])(?<!flat )(?<!unit )(?<!room )(?<!apt )(\d{1,4}[A-Za-z]{1,2})(?![\w/-])|"
+                          r"\((\d{2,4})\)(?![\s.-]*\d)", re.I)
+"""A code's number said without its letters: with a letter after it ("115L") or alone in brackets ("the pastry
+class (210)"); a bare number ("210") is left alone, as it may count or time anything, and so are a flat or room number
+("flat 12B") and a phone's area code ("(555) 880-1200")."""
 
 
 def kb_codes(vocabulary: "KBVocabulary", kb: Any) -> dict[str, str]:
@@ -39,9 +45,19 @@ def kb_codes(vocabulary: "KBVocabulary", kb: Any) -> dict[str, str]:
     return cache[key]
 
 
+def _by_number(codes: dict[str, str]) -> dict[str, list[str]]:
+    """{the number part of a stored code, lower case: the codes that end with it}."""
+    out: dict[str, list[str]] = {}
+    for stored in codes.values():
+        m = _CODE.match(stored)
+        if m:
+            out.setdefault(m.group(2).lower(), []).append(stored)
+    return out
+
+
 def as_stored(text: str, vocabulary: "KBVocabulary", kb: Any) -> str:
     """The text with each code the KB holds written as the KB writes it."""
-    if kb is None or not _SAID.search(text):
+    if kb is None or not (_SAID.search(text) or _NUMBER_ONLY.search(text)):
         return text
     codes = kb_codes(vocabulary, kb)
     if not codes:
@@ -52,4 +68,13 @@ def as_stored(text: str, vocabulary: "KBVocabulary", kb: Any) -> str:
             return m.group(0)  # "CS124" was typed with care: the user's spelling stays (and a query keeps it)
         stored = codes.get((m.group(1) + m.group(2)).lower())
         return stored if stored is not None else m.group(0)
-    return _SAID.sub(fix, text)
+    text = _SAID.sub(fix, text)
+    numbers = _by_number(codes)
+
+    def whole(m: re.Match) -> str:
+        said = m.group(1) or m.group(2)
+        found = numbers.get(said.lower(), [])
+        if len(found) != 1:
+            return m.group(0)  # no code, or several departments end with it: as typed
+        return found[0] if m.group(1) else f"({found[0]})"
+    return _NUMBER_ONLY.sub(whole, text)

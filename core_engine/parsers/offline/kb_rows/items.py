@@ -259,14 +259,27 @@ def _items(reader: "TurnReader", sub: Worksheet, nf: Field, names: list[tuple[in
     pieces[0] = _own_clause(text, names[0][1], pieces[0])
     by_index, pieces[-1] = ordinal_options(reader, sub, nf, pieces[-1], len(names))  # "..., the first large"
     shared = shared_options(reader, sub, text, {nf.name})
-    out = []
+    out: list[str] = []
+    before: dict[str, Any] = {}
     for i, (piece, (_pos, name)) in enumerate(zip(pieces, names)):
         item = {nf.name: literal(name)}
-        own = item_options(reader, sub, piece.replace(_words(name).strip(), " "), {nf.name})
+        rest = piece.replace(_words(name).strip(), " ")
+        own = before = same_options(rest, item_options(reader, sub, rest, {nf.name}), before if i else None)
         item.update({k: literal(v) for k, v in {**shared, **own, **by_index.get(i, {})}.items()})
         out.append(f"{sub.name}({', '.join(f'{k}={v}' for k, v in item.items())})")
         matched.append(name)
     return out
+
+
+_SAME = re.compile(r"^\W*(?:(?:and|also|plus|then)\W+)?(?:the\s+)?(?:same|ditto|likewise)(?:\s+(?:again|too|here|"
+                   r"as\s+well|for\s+(?:it|that|this|that\s+one|this\s+one)))?\W*$", re.I)
+"""An item's own words that say it takes the options of the item before it: "..., and BK 210 same"."""
+
+
+def same_options(rest: str, own: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
+    """An item's options: its own, or, when its words only say "same" ("..., and BK 210 same"), those of the item
+    before it (`before`, None for the first item)."""
+    return dict(before) if not own and before and _SAME.match(rest) else own
 
 
 _BOUNDARY = re.compile(r"[,;:]|\s[-\u2013\u2014]\s|\band\b", re.I)

@@ -19,7 +19,7 @@ def list_parts(reader: "TurnReader", ws: Worksheet, first: Field, item_ws: Works
                codes: list[str], spans: list[tuple[int, str]] | None = None) -> list[str]:
     """`slot=Item(name=..., options...)` keyword texts (and `gate=True`) for the codes (or names) said, in slot
     order; `spans` are (position, words as said) of each, found as codes when not given."""
-    from ..kb_rows.items import item_options, pieces_at, shared_options
+    from ..kb_rows.items import item_options, pieces_at, same_options, shared_options
 
     if spans is None:
         spans = [(c.start, c.text) for c in find_codes(text)]
@@ -45,12 +45,14 @@ def list_parts(reader: "TurnReader", ws: Worksheet, first: Field, item_ws: Works
     by_index: dict[int, dict[str, Any]] = {}
     if exact and pieces:  # "X and Y, the first for a letter grade and the second pass/fail"
         by_index, pieces[-1] = ordinal_options(reader, item_ws, name, pieces[-1], len(codes))
-    parts = []
+    parts: list[str] = []
+    before: dict[str, Any] = {}
     for i, (slot, code, piece, word) in enumerate(zip(slots, codes, pieces, said)):
         bare = piece.replace(word, " ")
         for c in find_codes(bare):  # "X (CS 229) for a letter grade": the code in brackets is no number of X
             bare = bare.replace(c.text, " ")
-        own = item_options(reader, item_ws, bare, {name.name}) if piece else {}
+        own = before = same_options(bare, item_options(reader, item_ws, bare, {name.name}) if piece else {},
+                                    before if i else None)  # "X for 4 units letter, and Y same"
         values = {name.name: code, **shared, **own, **by_index.get(i, {})}
         parts.append(f"{slot.name}={item_ws.name}({', '.join(f'{k}={literal_value(v)}' for k, v in values.items())})")
     return parts + [f"{g}=True" for g in gates]

@@ -158,14 +158,32 @@ def when_in_opening(reader: "TurnReader", text: str) -> None:
     from ..words.answers import asks_when, when_spans  # late: answers imports the slot helpers
 
     spans = when_spans(text)
-    if len(spans) != 1 or any(spans[0].text in _without_queries(line) for line in reader.lines):
-        return
-    slot = _constructor_slot(reader, asks_when)
+    said = len(spans) == 1 and not any(spans[0].text in _without_queries(line) for line in reader.lines)
+    slot = _constructor_slot(reader, asks_when) if said else None
     if slot is None:
+        _date_in_opening(reader, text)
         return
     i, line, span, args, ws, f = slot
     _replace(reader, i, line, _with_value(line, span, args, f.name, spans[0].text), "when-in-opening", spans[0].text,
              ws.name, f.name)
+
+
+def _date_in_opening(reader: "TurnReader", text: str) -> None:
+    """ "it was delivered by the courier on june 3rd": a whole date said in an opening, for the one text field of a
+    constructed record that holds a date ("When the form was submitted"), written as a date is (ISO), read
+    backwards for a field about the past."""
+    from ....spec.model import past_field
+    from ..words.values import find_dates
+
+    slot = _constructor_slot(reader, lambda f: f.type == "str" and shape(f) == "date")
+    if slot is None:
+        return
+    i, line, span, args, ws, f = slot
+    dates = find_dates(text, reader.today, past=past_field(f))
+    if len(dates) != 1 or any(dates[0].value in line for line in reader.lines):
+        return
+    _replace(reader, i, line, _with_value(line, span, args, f.name, dates[0].value), "date-in-opening",
+             dates[0].text, ws.name, f.name)
 
 
 def _args_span(line: str, worksheet: str) -> tuple[int, int] | None:

@@ -66,6 +66,8 @@ _DIGIT_NUMBER_RE = re.compile(r"(?<![\w.@/:-])\$?(?P<num>\d{1,3}(?:,\d{3})+|\d+)
 _PRONOUN_ONE = re.compile(r"\b(?:the|this|that|previous|last|other|same|which|another|each|every|any|no|new|next|"
                           r"first|second|third|fourth|fifth|former|latter|right|wrong|cheaper|better|cheapest|best|"
                           r"closest|nearest|highest|lowest)\s+$", re.I)
+_DET_WORD = re.compile(r"\b(?:the|this|that|a)\s+[A-Za-z][\w'-]*\s+$", re.I)
+_CLAUSE_END = re.compile(r"\s*(?:[,.;!?)]|$|(?:and|or|please|too|instead|then)\b)", re.I)
 _IDIOM_RE = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in sorted(IDIOMS, key=len, reverse=True)) + r")\b",
                        re.I)
 
@@ -89,6 +91,8 @@ def find_numbers(text: str) -> list[Span]:
     for m in _WORD_NUMBER_RE.finditer(text):
         if m.group(0).lower() == "one" and _PRONOUN_ONE.search(text[: m.start()]):
             continue  # "the previous one", "this one", "the second one": a pronoun, not a number
+        if m.group(0).lower() == "one" and _DET_WORD.search(text[: m.start()]) and _CLAUSE_END.match(text[m.end():]):
+            continue  # "the lab one, 115L", "the red one please": a pronoun after a describing word
         if m.group("single"):
             value = UNITS.get(m.group("single").lower(), TENS.get(m.group("single").lower()))
         else:
@@ -602,11 +606,11 @@ YES_PHRASES = ("yes please", "yes", "yeah", "yea", "yep", "yup", "ya", "sure", "
                "that's all correct", "thats all correct", "that is all correct", "thats correct", "thats right",
                "all correct", "all looks good", "looks great", "looks fine", "everything looks good",
                "everything looks right", "everything's right", "lovely", "brilliant", "cool", "awesome", "nice one",
-               "it does", "it did", "they do", "they did", "yes it does", "yes they do")
+               "it does", "it did", "they do", "they did", "yes it does", "yes they do", "good", "all set")
 WEAK_YES = frozenset({"please", "i do", "i am", "i would", "it is", "right", "fine", "great", "perfect", "true",
                       "exactly", "indeed", "alright", "all right", "ok", "okay", "it's right", "it is right",
                       "it's correct", "it is correct", "now it's right", "now it is right", "all good", "lovely",
-                      "brilliant", "cool", "awesome", "nice one"})
+                      "brilliant", "cool", "awesome", "nice one", "good", "all set"})
 """Yes-words that also begin ordinary sentences ("please add ...", "I am a senior"): a yes only when they end
 the clause."""
 NO_PHRASES = ("no", "nope", "nah", "not really", "no thanks", "no thank you", "incorrect", "wrong",
@@ -645,8 +649,9 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
         rest = again[2].strip(" .!")  # "ok yes, that's it": the rest is read on its own
         return True, (body[:len(body) - len(again[2])] if rest else body).rstrip(" ,"), again[2] if rest else ""
     rest = after.lstrip(" ,.!;:-")
-    if not value and re.match(r"(?:know|remember|recall|sure|certain|have\s+(?:it|one|that))\b", rest, re.I):
-        return None  # "I don't know", "I'm not sure": a refusal, not a no
+    if not value and (re.match(r"(?:know|remember|recall|sure|certain|have\s+(?:it|one|that))\b", rest, re.I) or
+                      (phrase in ("no", "not at all") and re.match(r"(?:idea|clue)\b", rest, re.I))):
+        return None  # "I don't know", "I'm not sure", "no clue honestly": a refusal, not a no
     if rest.lower().startswith(("and ", "but ")):
         rest = rest.split(" ", 1)[1]
     return value, body[:len(phrase)], rest

@@ -17,8 +17,46 @@ _ONE_OTHER = re.compile(r"my\s+(?:wife|husband|partner|spouse|girlfriend|boyfrie
 _AND_ME = re.compile(r"\b(?:my|a|one)\s+[a-z]+\s+and\s+(?:me|i|myself)\b", re.I)
 
 
+_RELATION = (r"(?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|mum|mom|dad|mother|father|son|"
+             r"daughter|brother|sister|friend|colleague|boss|grandma|grandmother|grandpa|grandfather|aunt|uncle|"
+             r"niece|nephew|cousin|baby|kid|child|boy|girl|mate|flatmate|roommate|neighbou?r)")
+_PERSON = re.compile(r"(?:just\s+)?(?:(?P<me>me|myself|i)|(?:my|our)\s+(?:little\s+|older\s+|younger\s+|best\s+)?"
+                     + _RELATION + r"|(?:(?:the|our|my|their)\s+)?(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|"
+                     r"nine|ten)\s+(?:little\s+|young\s+)?(?:kids|children|boys|girls|friends|adults|teens|"
+                     r"teenagers|grandkids|grandchildren|colleagues|mates|sons|daughters|others|of\s+them))"
+                     r"(?![\w'-])", re.I)
+_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|plus\s+)?|\s+and\s+|\s+plus\s+|\s*&\s*|\s*\+\s*)", re.I)
+_WORD_NUMBER = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+
+def party_span(text: str) -> tuple[int, int, int] | None:
+    """ "me, my wife and the 3 kids" is 5: a list of three or more people said one by one, the speaker among
+    them: "me" or "I" is one, "my wife" (a relation, singular) one, "the 3 kids" three. (the sum, start, end),
+    else None; every part of the list must be such a person (a part that is not stops the list)."""
+    for start in re.finditer(r"\b(?:just\s+)?(?:me|myself|i|my|our)\b", text, re.I):
+        at, total, parts, speaker, end = start.start(), 0, 0, False, start.start()
+        while True:
+            m = _PERSON.match(text, at)
+            if m is None:
+                break
+            speaker = speaker or bool(m.group("me"))
+            number = m.group("n")
+            total += (int(number) if number.isdigit() else _WORD_NUMBER[number.lower()]) if number else 1
+            parts, end = parts + 1, m.end()
+            join = _JOIN.match(text, end)
+            if join is None:
+                break
+            at = join.end()
+        if parts >= 3 and speaker:
+            return total, start.start(), end
+    return None
+
+
 def head_count(text: str) -> int | None:
     """The size of a group that includes the speaker, or None when the words do not say one."""
+    party = party_span(text)
+    if party is not None:
+        return party[0]  # "me, my wife and the 3 kids"
     m = _ME_AND.search(text)
     if m:
         found = find_numbers(m.group("rest"))
