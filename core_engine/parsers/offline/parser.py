@@ -50,6 +50,7 @@ from .parts.contrast import contrast_answer
 from .answering.counted import zero_counts
 from .answering.bool_mentions import bool_mentions, second_flag
 from .answering.then_asked import answer_then_question
+from .answering.schedule import schedule_pass
 from .answering.hedged import hedged_value
 from .answering.listed import listed_digits
 from .answering.option_story import story_after_option
@@ -239,6 +240,7 @@ class TurnReader:
         proper_name_in_opening(self, self.text)  # "it's a Gazelle e-bike": the make, in the record opened
         when_in_opening(self, self.text)  # "my scores were sent in June": when, in the record opened
         story_in_opening(self, self.text)  # "the oven won't heat, keeps showing E4": the trouble told
+        schedule_pass(self, self.text)  # "tmrw 8am til fri": a start and an end, each in its own pair of fields
         self._confirm_last()
 
     def _confirm_last(self) -> None:

@@ -371,7 +371,7 @@ _HOUR_WORDS = r"\d{1,2}|" + "|".join(list(UNITS)[1:13])
 _ISH_RE = re.compile(r"\b(?:(?P<half>half)\s+(?P<hour>" + _HOUR_WORDS + r")\b(?!\s*(?:past|to|an?\b|hours?|people|of|"
                      r"[:.]\d))(?:\s*(?P<ampm>[ap])\.?\s?m\b\.?)?(?:\s+(?:in\s+the\s+)?(?P<part>morning|afternoon|"
                      r"evening|tonight|night))?|(?P<hour2>" + _HOUR_WORDS + r")\s*-?ish\b)", re.I)
-_NAMED_TIME_RE = re.compile(r"\b(?:(?:12|twelve)\s+(?=noon|midday|midnight))?(noon|midday|midnight)\b", re.I)
+_NAMED_TIME_RE = re.compile(r"\b(?:(?:12|twelve)\s+(?=noon|midday|midnight))?(noon|midday|midnight)(?:ish)?\b", re.I)
 _BARE_HOUR_RE = re.compile(r"\b(?:at|around|by)\s+(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")"
                            r"(?:\s+o'?clock)?(?:\s+(?:in the\s+)?(morning|afternoon|evening|tonight|night))?\b"
                            r"(?!\s*(?:people|persons|guests|units|of us|days?|weeks?|%|dollars|[ap]\.?\s?m\b|[:.]\d))",
