@@ -190,3 +190,8 @@ def test_a_summary_with_a_refused_required_field_says_it_cannot_be_submitted():
     assert "Shall I go ahead" not in shown.response
     s.turn("main.confirm = True")  # blocked: nothing sent
     assert s.turn("exitws(main)").acts[0]["text"] == "OK, I've stopped that. Nothing was submitted."
+
+
+def test_money_columns_show_two_decimals():
+    row = {"name": "Coast Express", "price": 32.9, "fare_gbp": 4.5, "duration": 2.5}
+    assert render_row(row, 1) == "1. Coast Express (price: 32.90; fare gbp: 4.50; duration: 2.5)"

@@ -25,6 +25,9 @@ _CUES = {
     "time": ("hour", "time", "open", "day", "when", "schedule", "start", "duration"),
     "place": ("address", "location", "where", "terminal", "zone", "floor", "area", "room", "town", "city", "region"),
 }
+_MONEY = re.compile(r"(?:^|_)(?:price|cost|fee|fare|amount|charge|total|eur|gbp|usd|dollars?|pounds?|euros?)(?:_|$)",
+                    re.I)
+"""A money column: its float is shown with two decimals (32.9 is "32.90")."""
 _WAY = re.compile(r"\b(?:get|go|come)\s+(?:there|to\s+it)\b|\bdirections?\b|\bhow\s+(?:do|can|would)\s+i\s+(?:get|find)\b",
                   re.I)
 _CUE_WORDS = {"much": "price", "cost": "price", "costs": "price", "price": "price", "expensive": "price",
@@ -58,7 +61,8 @@ def render_row(row: dict[str, Any], numbered: int | None, render_value: Callable
             texts.append((key, " ".join(str(v) for v in value)))
             continue
         rank = 0 if _names_asked(key, asked, cues) else 1
-        details.append((rank * 1000 + position, f"{key.replace('_', ' ')}: {render_value(value)}"))
+        shown_value = f"{value:.2f}" if isinstance(value, float) and _MONEY.search(key) else render_value(value)
+        details.append((rank * 1000 + position, f"{key.replace('_', ' ')}: {shown_value}"))
     shown = [text for _, text in sorted(details)[:MAX_DETAILS]]
     prefix = f"{numbered}. " if numbered is not None else "- "
     line = f"{prefix}{name}" + (f" ({'; '.join(shown)})" if shown else "")
