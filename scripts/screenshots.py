@@ -13,6 +13,7 @@ To add a page: append a Shot (name, url path, project, a `prepare(page)` functio
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -154,7 +155,8 @@ PIZZA = ["I want to book a table at a pizza place in San Francisco with a patio"
 
 def _playground(page) -> None:
     _chat(page, PIZZA)
-    page.get_by_role("button", name="turn 2 · ask").click()  # inspect turn 2: the chosen restaurant
+    page.get_by_test_id("stSelectbox").filter(has_text="Inspect").first.click()  # inspect turn 2: the restaurant
+    page.get_by_role("option", name=re.compile(r"^turn 2 ·")).first.click()
     wait_idle(page)
     page.mouse.move(5, 5)  # no tooltip in the picture
     page.wait_for_timeout(600)
@@ -162,7 +164,7 @@ def _playground(page) -> None:
 
 def _playground_trace(page) -> None:
     _chat(page, PIZZA[:1])
-    page.get_by_role("tab", name="Trace", exact=True).click()
+    page.get_by_test_id("stButtonGroup").get_by_text("Trace", exact=True).first.click()  # the inspector's view
     wait_idle(page)
     page.get_by_role("tab", name="KB queries", exact=True).click()
     wait_idle(page)

@@ -195,3 +195,14 @@ def test_a_summary_with_a_refused_required_field_says_it_cannot_be_submitted():
 def test_money_columns_show_two_decimals():
     row = {"name": "Coast Express", "price": 32.9, "fare_gbp": 4.5, "duration": 2.5}
     assert render_row(row, 1) == "1. Coast Express (price: 32.90; fare gbp: 4.50; duration: 2.5)"
+
+
+def test_the_passage_shown_says_what_the_columns_do_not():
+    """"pizza in San Francisco with a patio": each row's patio sentence, not the one repeating its cuisine and city."""
+    row = {"name": "Forno", "cuisines": ["Pizza"], "city": "San Francisco",
+           "summary": "Forno is a pizza spot in San Francisco loved for its crust. Reviewers mention its patio."}
+    text = render_row(row, 1, "pizza place in San Francisco with a patio")
+    assert text.endswith("“Reviewers mention its patio.”"), text
+    doc = {"title": "Resetting a password", "category": "Password Reset",
+           "body": "Go to pw.example.com and choose 'Forgot password'. Passwords expire yearly."}
+    assert "pw.example.com" in render_row(doc, 1, "how do I reset my password?")  # every word told: still shown

@@ -66,7 +66,10 @@ def render_row(row: dict[str, Any], numbered: int | None, render_value: Callable
     shown = [text for _, text in sorted(details)[:MAX_DETAILS]]
     prefix = f"{numbered}. " if numbered is not None else "- "
     line = f"{prefix}{name}" + (f" ({'; '.join(shown)})" if shown else "")
-    passage = _passage(texts, asked, PASSAGE_CHARS if single else PASSAGE_CHARS // 2, opening=single)
+    text_keys = {key for key, _ in texts}
+    told = {stem(w) for key, value in row.items() if key not in text_keys and key != name_key
+            for w in _WORD.findall(render_value(value).lower())}  # what the row's columns already say
+    passage = _passage(texts, asked, told, PASSAGE_CHARS if single else PASSAGE_CHARS // 2, opening=single)
     return f"{line}\n   {passage}" if passage else line
 
 
@@ -95,15 +98,17 @@ def _names_asked(key: str, asked: set[str], cues: set[str]) -> bool:
     return any(any(c in key.lower() for c in _CUES[cue]) for cue in cues)
 
 
-def _passage(texts: list[tuple[str, str]], asked: set[str], limit: int, opening: bool = False) -> str:
-    """The sentence of the row's free text with most of the question's words (and the next one, room allowing);
-    with `opening` (the only row found), the text's first sentences when none has the question's words: the row
-    was found for its text, so its text is the answer."""
-    best: tuple[int, int, list[str], int] | None = None
+def _passage(texts: list[tuple[str, str]], asked: set[str], told: set[str], limit: int, opening: bool = False) -> str:
+    """The sentence of the row's free text with most of the question's words (and the next one, room allowing). A
+    word the row's other columns already show counts a quarter ("pizza in San Francisco with a patio": the patio
+    sentence, not the one that repeats the cuisine and the city). With `opening` (the only row found), the text's
+    first sentences when none has the question's words: the row was found for its text, so its text is the answer."""
+    best: tuple[float, int, list[str], int] | None = None
     for _, text in texts:
         sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
         for i, sentence in enumerate(sentences):
-            hits = len(asked & {stem(w) for w in _WORD.findall(sentence.lower())})
+            said = asked & {stem(w) for w in _WORD.findall(sentence.lower())}
+            hits = sum(0.25 if w in told else 1.0 for w in said)
             if hits and (best is None or hits > best[0]):
                 best = (hits, i, sentences, len(sentence))
     if best is None and opening and texts:
