@@ -154,7 +154,11 @@ def _agent(path: str, version: int, schema: int, trusted: bool = False) -> Any:
     from storage import ProjectFile
 
     with ProjectFile(path) as project:
-        return project.agent()
+        agent = project.agent()
+    if os.environ.get("GENIE_WARM_VECTORS") == "1":  # set by `genie studio`: the first free-text question need not wait
+        from core_engine.knowledge.vectors import warm_vectors
+        warm_vectors(agent.kb_path, agent.spec.settings.embedding_model)
+    return agent
 
 
 def agent_for(project: Any) -> Any:

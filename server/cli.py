@@ -42,6 +42,15 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     options = options_from_args(args)
     setup_logging(args.log_level)
     app = create_app(options)  # fails now, in the parent, on a bad agent, option or store
+    agent = app.state.service.runner.agent
+    if agent.kb_path is not None:  # once, here, not in every worker at its first question
+        from core_engine.knowledge.vectors import LAZY_ROWS, build_vectors
+        print("Preparing the knowledge base's text vectors ...", file=out, flush=True)
+        try:
+            build_vectors(agent.kb_path, agent.spec.settings.embedding_model, max_rows=LAZY_ROWS)
+        except Exception as exc:  # noqa: BLE001 - the first free-text question builds them instead
+            print(f"  not prepared ({type(exc).__name__}: {exc}); the first free-text question builds them",
+                  file=out, flush=True)
     os.environ[OPTIONS_ENV] = options_env(options)
     os.environ["GENIE_LOG_LEVEL"] = args.log_level
     if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):

@@ -59,6 +59,7 @@ def serve(port: int = 8501, address: str = "127.0.0.1", *, workspace: str | None
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.web import cli as stcli
 
+    os.environ.setdefault("GENIE_WARM_VECTORS", "1")  # a loaded agent's KB text vectors are built in the background
     PagesManager.uses_pages_directory = False  # studio/pages/ holds st.Page scripts, not a v1 pages folder
     sys.argv = streamlit_argv(port, address, browser=browser, extra=extra, dev=dev)
     try:

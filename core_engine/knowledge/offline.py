@@ -735,7 +735,11 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
         if info.row_count > LAZY_ROWS:
             rule["vectors"] = f"not built ({info.row_count} rows > {LAZY_ROWS}; build them with build_vectors)"
             return
-        rule["vectors_built"] = index.build(kb, info, embedder)
+        try:
+            rule["vectors_built"] = index.build(kb, info, embedder)
+        except Exception as exc:  # noqa: BLE001 - sqlite3/apsw "database is locked": another process builds them
+            rule["vectors"] = f"not used this time: the vectors could not be built now ({type(exc).__name__}: {exc})"
+            return
     # the vector query keeps the schema words ("computer vision course"): they give the words their sense
     _fuse(query, kb, index, info, words, " ".join(_free_words(tokens, used, set())), embedder, rule)
 

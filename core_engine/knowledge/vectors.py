@@ -23,31 +23,76 @@ from typing import Any, Sequence
 
 from .kb import SQLiteKB, TableInfo, quote_identifier
 
-__all__ = ["VectorIndex", "vector_index", "build_vectors", "cache_dir", "LAZY_ROWS"]
+__all__ = ["VectorIndex", "vector_index", "build_vectors", "warm_vectors", "cache_dir", "kb_digest", "LAZY_ROWS"]
 
 LAZY_ROWS = 5000  # larger tables get vectors only from build_vectors (embedding is ~10-30 ms per row on a CPU)
 _PAGE = 2000
+_BUSY_MS = 120_000  # how long a build waits for another process building the same side file (a large table's build)
 _FORMAT = "v1"  # bump when what a row vector is made of changes
 _INDEXES: dict[tuple[Any, ...], "VectorIndex | None"] = {}
+_BY_FILE: dict[Path, "VectorIndex"] = {}
 _LOCK = threading.Lock()
-_HASHES: dict[tuple[Any, ...], str] = {}
 
 
 def cache_dir() -> Path:
     return Path(os.environ.get("GENIE_CACHE_DIR") or Path(tempfile.gettempdir()) / "genie-kb-vectors")
 
 
-def content_hash(path: Path) -> str:
-    """sha256 of the KB file, remembered per (path, size, mtime)."""
+_DIGESTS: dict[tuple[Any, ...], str] = {}
+
+
+def kb_digest(kb: SQLiteKB) -> str:
+    """sha256 of what the vectors are made of: each free-text table's embedded columns, row by row (a table too big
+    to embed lazily by its row count, last rowid and text length). A project file also holds its conversation logs,
+    tests and versions, which change at every chat turn: keyed by the whole file's hash, the first free-text question
+    after any write rebuilt every vector (about 30 s for the restaurant sample). Being the content's, the digest is
+    the same for every copy of a KB (a workspace's sample and the next one's share their vectors). Remembered per
+    file and SQLite schema cookie (a KB import, replace or drop changes it; a log write does not), and for a file
+    that is not a project file, per size and modification time too."""
+    stamp = _stamp(kb.path)
+    if stamp in _DIGESTS:
+        return _DIGESTS[stamp]
+    h = hashlib.sha256(_FORMAT.encode())
+    for name, info in sorted(kb.tables().items()):
+        free = [c.name for c in info.columns if c.free_text]
+        if not info.fts_table or not free:
+            continue
+        columns = _title_column(kb, info) + free
+        h.update(repr((name, columns, info.row_count)).encode())
+        table = quote_identifier(name)
+        if info.row_count > LAZY_ROWS:
+            size = " + ".join(f"coalesce(length(t.{quote_identifier(c)}), 0)" for c in columns)
+            h.update(repr(kb.execute(f"SELECT count(*) AS n, max(t.rowid) AS last, sum({size}) AS chars "
+                                     f"FROM {table} AS t", timeout_s=30).rows).encode())
+            continue
+        cols = ", ".join(f"t.{quote_identifier(c)}" for c in columns)
+        last = -(1 << 62)
+        while True:
+            rows = kb.execute(f"SELECT t.rowid AS rid, {cols} FROM {table} AS t WHERE t.rowid > ? ORDER BY t.rowid "
+                              f"LIMIT {_PAGE}", (last,), max_rows=_PAGE, timeout_s=30).rows
+            if not rows:
+                break
+            for r in rows:
+                h.update(repr([r.get(c) for c in ("rid", *columns)]).encode())
+            last = rows[-1]["rid"]
+    _DIGESTS[stamp] = h.hexdigest()
+    return _DIGESTS[stamp]
+
+
+def _stamp(path: Path) -> tuple[Any, ...]:
+    """What says a KB may have changed: the schema cookie, and size and time for a file with no `_genie_` tables."""
     st = path.stat()
-    key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
-    if key not in _HASHES:
-        h = hashlib.sha256()
-        with path.open("rb") as handle:
-            for chunk in iter(lambda: handle.read(1 << 20), b""):
-                h.update(chunk)
-        _HASHES[key] = h.hexdigest()
-    return _HASHES[key]
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
+        try:
+            cookie = conn.execute("PRAGMA schema_version").fetchone()[0]
+            project = conn.execute("SELECT 1 FROM sqlite_master WHERE name LIKE '\\_genie\\_%' ESCAPE '\\' "
+                                   "LIMIT 1").fetchone() is not None
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    return (str(path.resolve()), cookie) if project else (str(path.resolve()), cookie, st.st_size, st.st_mtime_ns)
 
 
 def _connect(path: Path) -> tuple[Any, bool]:
@@ -58,13 +103,13 @@ def _connect(path: Path) -> tuple[Any, bool]:
         import sqlite_vec
 
         conn = apsw.Connection(str(path))
-        conn.set_busy_timeout(10_000)
+        conn.set_busy_timeout(_BUSY_MS)
         conn.enable_load_extension(True)
         conn.load_extension(sqlite_vec.loadable_path())
         conn.enable_load_extension(False)
         return conn, True
     except ImportError:
-        return sqlite3.connect(str(path), check_same_thread=False, timeout=10, isolation_level=None), False
+        return sqlite3.connect(str(path), check_same_thread=False, timeout=_BUSY_MS / 1000, isolation_level=None), False
 
 
 class VectorIndex:
@@ -177,15 +222,21 @@ def vector_index(kb: SQLiteKB, embedder: Any) -> VectorIndex | None:
         try:
             folder = cache_dir()
             folder.mkdir(parents=True, exist_ok=True)
-            index: VectorIndex | None = VectorIndex(folder / f"{content_hash(kb.path)}-{model}-{_FORMAT}.sqlite")
+            side = folder / f"{kb_digest(kb)}-{model}-{_FORMAT}.sqlite"
+            # one object per side file: copies of a KB in one process share its build lock, so a question and a
+            # warm-up (or two copies) never fight over the file's write lock
+            index: VectorIndex | None = _BY_FILE.get(side) or VectorIndex(side)
+            _BY_FILE[side] = index
         except Exception:  # noqa: BLE001 - no cache (unwritable dir, broken file): search without vectors
             index = None
         _INDEXES[key] = index
         return index
 
 
-def build_vectors(kb_path: str | Path, embedding_model: str | None = None) -> dict[str, int]:
-    """Embed the free-text columns of every table of a KB now (for `genie kb import`/build): rows per table."""
+def build_vectors(kb_path: str | Path, embedding_model: str | None = None, *,
+                  max_rows: int | None = None) -> dict[str, int]:
+    """Embed the free-text columns of every table of a KB now (for `genie kb import`/build): rows per table
+    (tables with more than `max_rows` rows are left out)."""
     from ..embedding.semantic import get_embedder
 
     embedder = get_embedder(embedding_model)
@@ -196,4 +247,25 @@ def build_vectors(kb_path: str | Path, embedding_model: str | None = None) -> di
         if index is None:
             return {}
         return {name: index.build(kb, info, embedder) for name, info in kb.tables().items()
-                if info.fts_table and any(c.free_text for c in info.columns)}
+                if info.fts_table and any(c.free_text for c in info.columns)
+                and (max_rows is None or info.row_count <= max_rows)}
+
+
+def warm_vectors(kb_path: str | Path | None, embedding_model: str | None = None) -> threading.Thread | None:
+    """Build, on a background thread, the vectors a first free-text question would build itself (tables of at most
+    `LAZY_ROWS` rows): long-lived processes (the studio, `genie serve`) call it when they load an agent, so that
+    question does not wait (about 10-30 s for the restaurant sample's 200 rows of reviews on this machine's CPU).
+    A question asked meanwhile waits for the table's build, as it would have built it; a failure here only means
+    the question builds them as before."""
+    if kb_path is None:
+        return None
+
+    def run() -> None:
+        try:
+            build_vectors(kb_path, embedding_model, max_rows=LAZY_ROWS)
+        except Exception:  # noqa: BLE001 - a warm-up: the first question builds the vectors itself and reports
+            pass
+
+    thread = threading.Thread(target=run, name="genie-kb-vectors", daemon=True)
+    thread.start()
+    return thread
