@@ -10,6 +10,7 @@ it's my birthday" (appended to the record's notes field).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ....spec.model import REFUSAL, Field
@@ -17,6 +18,7 @@ from ....dialogue.state import TaskRecord, ref_target
 from ..intents import change_marker, change_to, is_question, same_as, sentences, special_request
 from ..words.match import Bag, field_mention, field_stems, name_coverage, stem
 from ..answering.slots import find_mentions, shape
+from ..words.values import find_codes
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -31,6 +33,8 @@ def same_as_rule(reader: "TurnReader", text: str) -> bool:
     if not found:
         return False
     words, what, field_words = found
+    if not field_words and _new_item_same_as(reader, text, words, what):
+        return True
     targets = _same_as_targets(reader, field_words)
     for rec, f in targets:
         earlier = _earlier_values(reader, rec, f)
@@ -44,6 +48,36 @@ def same_as_rule(reader: "TurnReader", text: str) -> bool:
             reader.emit("same-as-previous", words, f"{rec.var}.{f.name} = {source.var}.{f.name}")
             return True
     return False
+
+
+def _new_item_same_as(reader: "TurnReader", text: str, words: str, what: str) -> bool:
+    """ "SL 204 as well, same as the other one" while the next lesson's code is asked: the value said answers the
+    question asked, and "same as ..." gives the record's other empty fields the values of the record before it of
+    the same worksheet (the first one, for "same as the first"). Only a value with a shape (a code, a number, a date,
+    an option) is taken for the answer; with none, the field asked is copied as before."""
+    e = reader.expect
+    if e is None or e.act != "ask" or not reader.view.unfilled(e.rec, e.field):
+        return False
+    rest = text.replace(words, " ", 1) if words in text else re.sub(re.escape(words), " ", text, count=1, flags=re.I)
+    if reader.view.kind_of(e.field) == "str":
+        said = [(c.text, c.value) for c in find_codes(rest)]  # a text field: only a code is sure to be its value
+    else:
+        said = [(m.matched, m.value) for m in find_mentions(rest, [(e.rec, e.field)], reader.view, reader.today)
+                if m.field.name == e.field.name]
+    earlier = [r for r in reader.state.of_worksheet(e.rec.worksheet) if r.var != e.rec.var
+               and r.values.get(e.field.name) not in (None, REFUSAL)]
+    if len(said) != 1 or not earlier or said[0][1] == earlier[-1].values.get(e.field.name):
+        return False
+    source = earlier[0] if what == "first" else earlier[-1]
+    reader.assign("same-as-previous", said[0][0], e.rec, e.field, said[0][1])
+    for f in reader.view.input_fields(e.rec):
+        value = source.values.get(f.name)
+        if f.name == e.field.name or reader.view.kind_of(f) in ("confirm", "task") \
+                or not reader.view.unfilled(e.rec, f) or value in (None, REFUSAL) or ref_target(value) is not None:
+            continue
+        reader.assign("same-as-previous", words, e.rec, f, value)
+    reader.answered = True
+    return True
 
 
 SAME_FIELDS = re.compile(r"(?:^|[,;]|\band\b)\s*(?:the\s+)?same\s+(?P<words>[\w']+(?:\s*(?:,|and|&)\s*[\w']+)*)"
@@ -119,6 +153,8 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
             and all(reader.view.unfilled(m.rec, m.field) for m in mentions):
         return False  # "ok sorry. AR 1102 from Reykjavik": an apology, nothing held changes; the answer to the question
     for m in mentions:
+        if marker:
+            m = _held_elsewhere(reader, m)
         if m.rec.values.get(m.field.name) == m.value or (said and _plain_words(m.matched) in said):
             continue
         if m.span is not None and m.how.startswith("number") and \
@@ -127,6 +163,19 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
         reader.assign("change-of-mind", f"{marker or ''} {m.matched}".strip(), m.rec, m.field, m.value)
         found = True
     return found or bool(marker and _only_number(reader, text, marker))
+
+
+def _held_elsewhere(reader: "TurnReader", m):
+    """ "wait make that 2 hours" while the next lesson's code is asked: a change of mind changes a value given, so
+    a value for a field that the record asked leaves empty (and does not ask) changes the latest record of the same
+    worksheet that holds that field; the field asked itself ("make it 4" to "how many units?") is an answer."""
+    e = reader.expect
+    if not reader.view.unfilled(m.rec, m.field) or (e is not None and e.rec.var == m.rec.var
+                                                    and e.field.name == m.field.name):
+        return m
+    held = [r for r in reader.view.live_records() if r.worksheet == m.rec.worksheet and r.var != m.rec.var
+            and not reader.view.unfilled(r, m.field) and ref_target(r.values.get(m.field.name)) is None]
+    return replace(m, rec=held[-1]) if held else m
 
 
 _RULED_OUT = re.compile(
