@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from core_engine.parsers.offline.words.values import find_dates, yes_no
+from core_engine.parsers.offline.words.values import find_dates, find_numbers, yes_no
 from core_engine.session.agent import Agent
 from storage.kb.importer import import_records
 
@@ -40,6 +40,7 @@ SPEC = {
             field("identity", "IdentityCheck", "Date of birth and a security answer",
                   predicate='self.member_check is not None and self.member_check.member_number == "NA"'),
             field("what_happened", description="What happened: the details of the loss"),
+            field("time_of_loss", description="When the card was lost"),
             field("confirm", "confirm", "Confirm the report")]},
         {"name": "MemberCheck", "kind": "task", "fields": [
             field("member_number", description="Your membership number"),
@@ -50,7 +51,8 @@ SPEC = {
             field("first_boat", description="The name of the first boat you sailed (security question)")]},
         {"name": "JoinLessons", "kind": "task", "predicate": 'task == "Join Lessons"', "api": "enrol", "fields": [
             field("lessons", "LessonList", "The lessons to join"),
-            field("email", description="Your e-mail address")]},
+            field("email", description="Your e-mail address"),
+            field("comments", description="Any other comments for the instructor")]},
         {"name": "LessonList", "kind": "task", "description": "The lessons to join (two or three).", "fields": [
             field("lesson_0", "Lesson", "The first lesson"),
             field("lesson_1", "Lesson", "The second lesson"),
@@ -67,6 +69,9 @@ SPEC = {
             field("date", "date", "The day of the trip"),
             field("time", "time", "The time you set off"),
             field("crew", "int", "How many people are sailing"),
+            field("trip_kind", "Enum", "The kind of trip", enum_values=[
+                {"value": "Day Sail"}, {"value": "Fishing Trip"}, {"value": "Sunset Cruise"},
+                {"value": "Race Practice", "description": "practise racing round the buoys"}]),
             field("notes", description="Any special request for the harbour master", dont_ask=True),
             field("confirm", "confirm", "Confirm the booking")]},
         {"name": "boats", "kind": "kb", "fields": [
@@ -256,3 +261,70 @@ def test_the_day_of_the_visit_is_no_search_term(fleet):
     assert any(r["rule"] == "ignored" and "night" in r["words"] for r in rules)
     assert sorted(ask(fleet, "any catamarans free tonight?")[0]) == ["v4", "v5"]
     assert ask(fleet, "a keelboat for tomorrow morning")[0] in (["v2", "v3"], ["v3", "v2"])
+
+
+def test_no_and_what_the_free_text_field_asks_for_is_none(agent):
+    for said in ("no further comments", "nope, no other comments thanks", "no comments for the instructor"):
+        session, [*_, r] = talk(agent, JOIN, "SL 101 beginner 3 hours, and SL 204 improver 2 hours, nothing else",
+                                "yes", "ana@example.com", said)
+        assert values(session, "join_lessons")["comments"] == "none", said
+    session, [*_, r] = talk(agent, JOIN, "SL 101 beginner 3 hours, and SL 204 improver 2 hours, nothing else",
+                            "yes", "ana@example.com", "no comments, but my knee is sore so go easy")
+    assert values(session, "join_lessons")["comments"] != "none"
+
+
+
+def test_a_title_for_a_field_that_asks_for_a_code_is_the_rows_code(agent):
+    session, [*_, r] = talk(agent, JOIN, "put me down for navigation, improver, 2 hours")
+    assert values(session, "lesson") == {"lesson_name": "SL 204", "level": "Improver", "hours": 2}
+    session, [*_, r] = talk(agent, JOIN, "Knots and Ropes")
+    assert values(session, "lesson")["lesson_name"] == "SL 101"
+
+
+def test_an_option_held_rejected_and_another_named(agent):
+    session, [*_, r] = talk(agent, "I'd like to book the Grey Heron for a fishing trip",
+                            "wait no I don't want to go fishing, we want to practise racing round the buoys")
+    assert statements(r) == ['book_boat.trip_kind = "Race Practice"']
+    session, [*_, r] = talk(agent, JOIN, "SL 101", "beginner",
+                            "no I don't want the beginner level, I've sailed for years")
+    assert statements(r) == ['lesson.level = "Improver"']  # of two options, the other one
+    session, [*_, r] = talk(agent, "I'd like to book the Grey Heron for a fishing trip", "I don't want to go fishing")
+    assert values(session, "book_boat")["trip_kind"] == "Fishing Trip"  # no other option named: nothing changes
+
+
+def test_a_month_with_the_year_said_in_words(agent):
+    for said, when in (("I think it was sometime in early March last year", "early March 2023"),
+                       ("back in May two years ago I reckon", "May 2022"),
+                       ("around mid-june this year, not sure exactly", "mid-june 2024"),
+                       ("sometime in late July I think, on the boat", "late July")):
+        session, [*_, r] = talk(agent, LOST, "Dana Reyes", "55123", "8841", "it fell in the harbour", said)
+        assert values(session, "lost_card")["time_of_loss"] == when, said
+
+
+
+def test_can_i_then_how_it_goes_is_a_question_for_the_kb(agent):
+    for turn in ("can I take sailing lessons in the winter? what's the process?",
+                 "can I still sail if my club card was stolen? how does that work?"):
+        session, [r] = talk(agent, turn)
+        assert [s for s in statements(r) if s.startswith("answer(")] and "task" not in values(session, "main"), turn
+    session, [r] = talk(agent, "I lost my club card yesterday. what's the process?")
+    assert values(session, "main")["task"] == "Lost Card"  # told, not asked: the task
+
+
+BOOKED = ("I'd like to book the Grey Heron on saturday at 10am for 4 people, a day sail", "yes")
+
+
+def test_a_second_booking_takes_same_fields_from_the_first(agent):
+    session, [*_, r] = talk(agent, *BOOKED, "anything for 6 or more people?", "Sea Swallow Catamaran at 3pm, same crew")
+    assert values(session, "book_boat_2") == {"time": "15:00", "crew": 4}
+    session, [*_, r] = talk(agent, *BOOKED, "what boats do you have?",
+                            "Sea Swallow Catamaran at 3pm, same crew, same day")
+    assert values(session, "book_boat_2") == {"time": "15:00", "crew": 4, "date": "2024-07-06"}
+
+
+def test_one_after_describing_words_is_a_pronoun():
+    assert [s.value for s in find_numbers("SL 204 the navigation theory one")] == [204]
+    assert find_numbers("the big blue one") == []
+    for said in ("a table for one", "book the boat for one", "the kids and one", "the whole family plus one"):
+        assert [s.value for s in find_numbers(said)] == [1], said
+

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ....spec.model import REFUSAL, Field
 from ....dialogue.state import TaskRecord, ref_target
 from ..intents import change_marker, change_to, is_question, same_as, sentences, special_request
-from ..words.match import Bag, field_mention, field_stems, name_coverage, stem
+from ..words.match import Bag, content_stems, field_mention, field_stems, name_coverage, stem
 from ..answering.slots import find_mentions, shape
 from ..words.values import find_codes
 
@@ -129,8 +129,45 @@ def _earlier_values(reader: "TurnReader", rec: TaskRecord, f: Field) -> list[Tas
     return earlier
 
 
+def option_unwanted(reader: "TurnReader", text: str) -> bool:
+    """ "wait no I don't want to go fishing, we want to practise racing": the user rejects the option a filled
+    field holds (a word of its value, negated) and the rest of the turn names another option of that field: the
+    field changes to it. One filled option field only, and the other option read from the words left."""
+    from ..words.negation import negations  # late: negation imports the parser's word helpers
+    found = []
+    for neg in negations(text):
+        said = set(content_stems(neg.what))
+        for rec in reader.view.live_records():
+            for f in reader.view.input_fields(rec):
+                value = rec.values.get(f.name)
+                if reader.view.kind_of(f) == "Enum" and isinstance(value, str) and value != REFUSAL \
+                        and said & set(content_stems(value)):
+                    found.append((rec, f, neg))
+    if len({(r.var, f.name) for r, f, _n in found}) != 1:
+        return False
+    rec, f, neg = found[0]
+    predicates = [w.predicate for w in reader.spec.worksheets] + [x.predicate for w in reader.spec.worksheets
+                                                                   for x in w.fields]
+    if any(re.search(rf"\b{re.escape(f.name)}\b", p or "") for p in predicates):
+        return False  # an option that opens a task or a field: leaving it is a switch of task, read elsewhere
+    rest = (text[:neg.start] + " " + text[neg.end:]).strip()
+    other = reader.enum_value(f, rest) if content_stems(rest) else None
+    left = [ev.value for ev in f.enum_values if ev.value != rec.values.get(f.name)]
+    if other == rec.values.get(f.name):
+        other = None  # the rest's words still name the option rejected
+    if other is None and len(left) == 1:
+        other = left[0]  # "I don't want beginner, I've sailed for years": of two options, the other one
+    if not isinstance(other, str):
+        return False
+    reader.assign("change-of-mind", rest, rec, f, other, reason="the option held is rejected and another named")
+    reader.answered = True
+    return True
+
+
 def change_rule(reader: "TurnReader", text: str) -> bool:
     """ "Can I change it to 1 pm", "actually make it 7 people": new values for fields already filled."""
+    if option_unwanted(reader, text):
+        return True
     marker = change_marker(text)
     if not marker and ruled_out_change(reader, text):
         return True

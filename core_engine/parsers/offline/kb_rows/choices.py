@@ -198,6 +198,7 @@ def _open_with_row(reader: "TurnReader", row: dict[str, Any], path: str, words: 
         count = count_after_verb(reader, ws, reader.text, kwargs, mentions)
         if count is not None:  # "reserve one peace lily": how many, said before the row's name
             kwargs[count[0].name] = literal(count[1])
+        _same_as_last_time(reader, ws, reader.text, kwargs)  # "X at 3pm, same crew": the booking before's
         reader.emit("choose-result", words, f"{var} = {ws.name}({kwargs_text(kwargs)})")
         return True
     return False
@@ -235,6 +236,26 @@ def _by_short_name(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | N
         if f" {head} " in low and not any(o.startswith(head) for o in others):
             hits.append((i, label))
     return hits[0] if len(hits) == 1 else None
+
+
+def _same_as_last_time(reader: "TurnReader", ws: Any, text: str, kwargs: dict[str, str]) -> None:
+    """ "Sea Swallow Catamaran at 3pm, same crew" when a booking of this worksheet was made before: "same <field
+    words>" gives the new record that field's value in the latest earlier record of the worksheet (one field per piece)."""
+    from ..changes.edits import SAME_FIELDS  # late: edits imports the intents this module uses
+    from ..words.match import Bag, field_mention
+    earlier = [r for r in reader.state.of_worksheet(ws.name) if r.parent is None]
+    if not earlier:
+        return
+    for m in SAME_FIELDS.finditer(text):
+        for word in re.split(r"\s*(?:,|\band\b|&)\s*", m.group("words")):
+            bag = Bag.of(word)
+            fields = [f for f in ws.fields if f.kind == "input" and f.name not in kwargs
+                      and reader.view.kind_of(f) not in ("confirm", "task", "row", "list")
+                      and field_mention(f, bag)[0] > 0]
+            held = [r.values.get(fields[0].name) for r in earlier] if len(fields) == 1 else []
+            held = [v for v in held if v is not None and ref_target(v) is None and v != "NA"]
+            if held:
+                kwargs[fields[0].name] = literal(held[-1])
 
 
 def _by_name(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | None:

@@ -66,7 +66,11 @@ _DIGIT_NUMBER_RE = re.compile(r"(?<![\w.@/:-])\$?(?P<num>\d{1,3}(?:,\d{3})+|\d+)
 _PRONOUN_ONE = re.compile(r"\b(?:the|this|that|previous|last|other|same|which|another|each|every|any|no|new|next|"
                           r"first|second|third|fourth|fifth|former|latter|right|wrong|cheaper|better|cheapest|best|"
                           r"closest|nearest|highest|lowest)\s+$", re.I)
-_DET_WORD = re.compile(r"\b(?:the|this|that|a)\s+[A-Za-z][\w'-]*\s+$", re.I)
+_DET_WORD = re.compile(r"\b(?:the|this|that|a)\s+[A-Za-z][\w'-]*\s+$|"
+                       r"\b(?:the|this|that)\s+(?:[A-Za-z][\w'-]*\s+){1,2}(?!(?:for|of|to|at|with|by|in|and|or|is|are|"
+                       r"was|just|only|plus|than|minus|about|under|over)\s)[A-Za-z][\w'-]*\s+$", re.I)
+"""Describing words between a determiner and "one" ("the red one", "the navigation theory one"): a pronoun; "the
+table for one" or "the kids and one" is a number."""
 _CLAUSE_END = re.compile(r"\s*(?:[,.;!?)]|$|(?:and|or|please|too|instead|then)\b)", re.I)
 _IDIOM_RE = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in sorted(IDIOMS, key=len, reverse=True)) + r")\b",
                        re.I)
