@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["DateCondition", "months", "times_of_day", "week_parts", "DAY_NAMES", "is_time_value", "schedule_days",
-           "day_named"]
+           "day_named", "when_words"]
 
 MONTHS = {name.lower(): i for i, name in enumerate(_cal.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(_cal.month_abbr) if name})
@@ -199,3 +199,24 @@ def day_named(word: str) -> int | None:
     w = word.lower()
     w = w[:-1] if w.endswith("s") else w
     return DAY_NAMES.index(w) if w in DAY_NAMES else None
+
+
+_WHEN = re.compile(r"\b(?:(?:the\s+)?(?:same|that|next|following)\s+(?:day|night|evening)|today|tonight|tomorrow|"
+                   r"tmrw|(?:this|next|on)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+                   r"(?:this|tomorrow)\s+(?:morning|afternoon|evening|night))\b", re.I)
+
+
+def when_words(question: str, tokens: list[Any], used: set[int], table_vocab: Any, rules: list[dict[str, Any]]
+               ) -> set[int]:
+    """The tokens of the day the asker means to go ("and for the same day, a keelboat", "tonight", "this friday"),
+    when no date, day-name or opening-hours column of the table takes them: when, not what the rows say, so no
+    search term. English calendar words only."""
+    if table_vocab is None or table_vocab.date_ranges or table_vocab.day_columns or table_vocab.schedules:
+        return set()
+    when = {i for m in _WHEN.finditer(question) for i, t in enumerate(tokens)
+            if i not in used and t.start < m.end() and m.start() < t.end}
+    if when:
+        rules.append({"rule": "ignored", "words": [tokens[i].raw.lower() for i in sorted(when)],
+                      "why": "the day the asker means to go: no column of these rows says it"})
+    return when
+

@@ -42,8 +42,8 @@ SUPERLATIVES = (
     (r"\bmost\s+recent(?:ly)?\s+([a-z]+(?:ed|en))\b", "DESC", None),  # "most recently inspected": that date column
     (r"\b([a-z]+)\s+the\s+most\b(?!\s+[a-z])", "DESC", None),  # "which wine sells the most": the verb's column
     (r"\b([a-z]+)\s+the\s+least\b(?!\s+[a-z])", "ASC", None),
-    (r"\b(cheapest|lowest[- ]priced?|most affordable|lowest prices?)\b", "ASC", _MONEY),
-    (r"\b(priciest|costliest|most costly|highest[- ]priced?|highest prices?)\b", "DESC", _MONEY),
+    (r"\b(cheapest|lowest[- ]priced?|most affordable|lowest prices?|least expensive|least costly)\b", "ASC", _MONEY),
+    (r"\b(priciest|costliest|most costly|most expensive|highest[- ]priced?|highest prices?)\b", "DESC", _MONEY),
     (r"\b(?:most|largest number of|highest number of)\s+([a-z]+)", "DESC", None),
     (r"\b(?:fewest|least|smallest number of|lowest number of)\s+([a-z]+)", "ASC", None),
     (r"\b(best|top|highest|better)(?:[- ](?:rated|reviewed|ranked|rating))?(?:\s+(?:reviews|ratings|scores))?\b",
@@ -223,8 +223,9 @@ def counted(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str
         if any(s < m.end() and m.start() < e for s, e in taken) or m.group(2) in STOPWORDS or m.group(2) in UNITS:
             continue  # "my 8 year old": a unit is a measure (comparisons convert it), not a count
         st = stem(m.group(2))
-        named = [n for n, texts in columns.items()
-                 if any(stem(p) == st for p in re.split(r"[^a-z0-9]+", texts[0].lower()) if p)]
+        agent = stem(m.group(2)[:-2]) if m.group(2).endswith("er") and len(m.group(2)) > 5 else None
+        named = [n for n, texts in columns.items()  # "a 9 seater": a count of seats, said as the thing that has them
+                 if any(stem(p) in (st, agent) for p in re.split(r"[^a-z0-9]+", texts[0].lower()) if p)]
         if len(named) == 1:
             found.append(Comparison(named[0], "=", int(m.group(1)), m.group(0), 1.0, m.start(), m.end()))
     return found

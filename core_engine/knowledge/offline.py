@@ -33,7 +33,7 @@ from .names import WORD_KIND
 from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nouns, value_suffixes
 from .numbers import (MEASURE_VERBS, RANGE_SCORE, bare_numbers, capacity, column_texts, comparisons, counted, decades,
                       durations, superlatives)
-from .calendar import day_named, months, times_of_day, week_parts
+from .calendar import day_named, months, times_of_day, week_parts, when_words
 from .numbers import choose_column
 from .vocab import Token, stem, tokenize, vocabulary_for
 from ..spec.model import Spec
@@ -232,6 +232,7 @@ class OfflineKnowledgeParser:
             used |= {j for i in split for j in (i, i + 1)}
             rules.append({"rule": "ignored", "words": [f"{tokens[i].raw} {tokens[i + 1].raw}".lower() for i in split],
                           "why": "a column's name word written as two words"})
+        used |= when_words(question, tokens, used, vocab.tables.get(name), rules)  # "for the same day"
         _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, near, _agent_words(spec))
         return query, rules
 
@@ -597,7 +598,8 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
             take(point.start(1), point.end(1))  # "closest to the railway station": where the column measures from
             rules.append({"rule": "ignored", "words": point.group(1).split(),
                           "why": f"the point {o.column} is measured from, as its description says"})
-    if spans and not any(_plural(t) for t in tokens if not any(s <= t.start < e for s, e in spans)):
+    measured = [(c.start, c.end) for c in found]  # "that seats 7": a measure's word is no plural thing asked for
+    if spans and not any(_plural(t) for t in tokens if not any(s <= t.start < e for s, e in spans + measured)):
         query.limit = 1  # "the cheapest t-shirt", "who is the best rated surgeon": one row, not a ranking
         rules.append({"rule": "limit", "rows": 1, "why": "a superlative and no plural noun"})
     elif spans and _WHICH_ONE.search(question):

@@ -28,17 +28,17 @@ if TYPE_CHECKING:
 
 _INTRO = re.compile(r"\b(?i:my\s+name\s+is|my\s+name's|(?<![a-z] )name's|(?<![a-z] )the\s+name's|the\s+name\s+is|"
                     r"this\s+is|i\s+am|i'm|call\s+me)\s+"
-                    r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){0,3})\b")
+                    r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){0,3})\b")
 
 
 _FAMILY_NAME = re.compile(r"\s*(?:,\s*)?(?:and\s+)?(?i:my\s+)?(?i:surname|last\s+name|family\s+name)(?:'s|\s+is)?\s+"
-                          r"(?P<family>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+)?)\b")
+                          r"(?P<family>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*)?)\b")
 """The family name told apart, right after a first name: "My name's Priya and my surname is Natarajan"."""
 _GREETING_LEFT = re.compile(r"^(?i:(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+(?:there|all|everyone|folks|team))?"
                             r"\b)?[\s,.!]*(?i:(?:and|but|so)\s+)?")
 """What is left of a greeting once the introduction inside it is taken out ("Hi there. <intro>. I think...")."""
 
-_HERE = re.compile(r"(?:^|(?<=[,.!;]\s)|(?<=[,.!;]))\s*(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})\s+"
+_HERE = re.compile(r"(?:^|(?<=[,.!;]\s)|(?<=[,.!;]))\s*(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})\s+"
                    r"(?:here|speaking)\b")
 """A self-introduction the other way round: "Hi, Aisha Khan here, ..." (two or more capitalised words)."""
 
@@ -92,7 +92,7 @@ def other_fields(reader: "TurnReader", text: str) -> bool:
 
 _NOT_NAME_WORDS = frozenset("""next last this coming morning afternoon evening night noon midnight today tomorrow
 tonight weekend week month early late please thanks thank yes no none nothing maybe sure both all just only""".split())
-_BARE_NAME = re.compile(r"^\s*(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+|de|van|von|da|di|le|la)){1,3})\s*[.!]?\s*$")
+_BARE_NAME = re.compile(r"^\s*(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*|de|van|von|da|di|le|la)){1,3})\s*[.!]?\s*$")
 
 
 def _bare_name(reader: "TurnReader", text: str, open_fields: list[tuple[TaskRecord, Field]]) -> bool:

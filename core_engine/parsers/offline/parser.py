@@ -468,6 +468,11 @@ class TurnReader:
         if e is None and self.has_kb() and _WHAT_YOU_DO.match(text) and not _WANTS.search(text) \
                 and not _OWN_THING.search(text):
             return False  # "hi do u fix electric bikes": what the business does, asked of the KB, not a booking
+        if self.has_kb() and len(parts) > 1 and any(_HOW_IT_GOES.search(p) for p in parts[1:]) \
+                and is_question(parts[0]) and not _WANTS.search(text) \
+                and not any(task_request(p) or asks_to(p, task_verbs(self.spec)) for p in parts):
+            return False  # "can I take sailing lessons in the winter? what's the process?": how it goes,
+            # asked of the KB; the task it names is not requested (the user may ask for it next)
         if _WH_QUESTION.match(text) and not task_request(text):
             # "how do I reset my password?" is a question for the KB, read below; "where is my package?" asks
             # about the user's own thing and may name a task outright (a developer's example, nearly verbatim)
@@ -694,7 +699,11 @@ class TurnReader:
                 return True  # "it's 0798765432", "Priya Nair", "standard": values for other fields, not a search
             extras = self._extras(text, e.rec)
             rejected = [n.words for n in negations(text) if find_dates(n.what, self.today) or find_times(n.what)]
-            query = search_query(text, said_texts(extras) + rejected, set())
+            from .changes.edits import SAME_FIELDS, same_fields  # late: edits imports the intents
+            same = [m.group(0).strip(" ,;") for m in SAME_FIELDS.finditer(text)]  # "X at 3pm, same crew"
+            query = search_query(text, said_texts(extras) + rejected + same, set())
+            if same:
+                same_fields(self, text, e.rec, {e.field.name} | {m.field.name for m in extras})
             if query is None and extras:
                 self.answered = True
                 return True  # "not Friday, Saturday": only other values; the restaurant is asked again
@@ -1053,6 +1062,10 @@ _ASKS_WHAT_THERE_IS = re.compile(
     r"(?:^|[,;]\s*)(?:which|what)\s+\w+", re.I)
 """A question about what is possible or on offer ("can I bring my dog ...?", "do u do paddle boards", "..., which
 boats can he get on?"), not a request that the agent act ("can you sort it out?")."""
+_HOW_IT_GOES = re.compile(r"^\W*(?:(?:and|so|ok|okay|also)[,\s]+)*(?:what'?s|what\s+is|what\s+are)\s+the\s+"
+                          r"(?:process|procedure|steps|rules|policy|deal)\b|^\W*(?:(?:and|so|ok|okay|also)[,\s]+)*"
+                          r"how\s+(?:does\s+(?:it|that|this)\s+work|do\s+i\s+go\s+about\s+it)\b", re.I)
+"""A question after another that asks how a thing goes ("what's the process?", "how does that work?")."""
 _WHAT_YOU_HAVE = re.compile(r"^(?:\W*\w+[,\s]+){0,3}?(?:do|does)\s+(?:you|your\s+\w+)\s+(?:have|offer|do)\b|"
                             r"\b(?:are|is)\s+there\s+(?:any|a|an|some)\b|\bhave\s+you\s+got\b|^\W*(?:you|u)\s+have\b",
                             re.I)

@@ -52,6 +52,10 @@ def _first_time(clause: str, lead: str) -> bool | None:
     return bool(_NEGATED.search(clause))
 
 
+_MORE_WORDS = frozenset({"more", "another", "other", "extra", "additional", "further"})
+"""Words of a yes/no field's name that ask for one more thing ("more_lessons"): the thing's name alone is no answer."""
+
+
 def bool_mentions(text: str, candidates: list[tuple["TaskRecord", "Field"]], view: "StateView",
                   used: set[tuple[str, str]]) -> list["Mention"]:
     from .slots import Mention  # late: slots imports this module
@@ -73,9 +77,12 @@ def bool_mentions(text: str, candidates: list[tuple["TaskRecord", "Field"]], vie
         names = {s for s in field_stems(f, with_description=False) if s not in STOPWORDS and len(s) >= 4}
         if not names:
             continue
+        more = _MORE_WORDS & set(f.name.lower().split("_"))
         for i, clause in enumerate(clauses):
             if len(Bag.of(clause).hits(names)) < len(names):
                 continue
+            if more and not re.search(rf"\b(?:{'|'.join(more)})\b", clause, re.I):
+                continue  # "sign me up for sailing lessons" says nothing of more_lessons: one more is not asked
             lead = " ".join(clauses[max(0, i - 1): i + 1])  # "yes, I'm an international student"
             wanted = _with_thing(clause, names) if len(names) == 1 else None
             if wanted is not None:

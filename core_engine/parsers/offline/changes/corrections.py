@@ -114,7 +114,7 @@ def clause_correction(reader: "TurnReader", text: str, *, after_answer: bool = F
 
 
 _SORRY_NAME = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|oh|i\s+meant)[,!.\s]+)+(?:(?:it'?s|its|it\s+is|i'?m|"
-                         r"i\s+am|my\s+name\s+is|the\s+name\s+is)\s+)?(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+){1,3})\b")
+                         r"i\s+am|my\s+name\s+is|the\s+name\s+is)\s+)?(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})\b")
 
 
 def _sorry_name(reader: "TurnReader", said: str) -> bool:

@@ -10,13 +10,15 @@ it's my birthday" (appended to the record's notes field).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ....spec.model import REFUSAL, Field
 from ....dialogue.state import TaskRecord, ref_target
 from ..intents import change_marker, change_to, is_question, same_as, sentences, special_request
-from ..words.match import Bag, field_mention, field_stems, name_coverage, stem
+from ..words.match import Bag, content_stems, field_mention, field_stems, name_coverage, stem
 from ..answering.slots import find_mentions, shape
+from ..words.values import find_codes
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -31,6 +33,8 @@ def same_as_rule(reader: "TurnReader", text: str) -> bool:
     if not found:
         return False
     words, what, field_words = found
+    if not field_words and _new_item_same_as(reader, text, words, what):
+        return True
     targets = _same_as_targets(reader, field_words)
     for rec, f in targets:
         earlier = _earlier_values(reader, rec, f)
@@ -44,6 +48,36 @@ def same_as_rule(reader: "TurnReader", text: str) -> bool:
             reader.emit("same-as-previous", words, f"{rec.var}.{f.name} = {source.var}.{f.name}")
             return True
     return False
+
+
+def _new_item_same_as(reader: "TurnReader", text: str, words: str, what: str) -> bool:
+    """ "SL 204 as well, same as the other one" while the next lesson's code is asked: the value said answers the
+    question asked, and "same as ..." gives the record's other empty fields the values of the record before it of
+    the same worksheet (the first one, for "same as the first"). Only a value with a shape (a code, a number, a date,
+    an option) is taken for the answer; with none, the field asked is copied as before."""
+    e = reader.expect
+    if e is None or e.act != "ask" or not reader.view.unfilled(e.rec, e.field):
+        return False
+    rest = text.replace(words, " ", 1) if words in text else re.sub(re.escape(words), " ", text, count=1, flags=re.I)
+    if reader.view.kind_of(e.field) == "str":
+        said = [(c.text, c.value) for c in find_codes(rest)]  # a text field: only a code is sure to be its value
+    else:
+        said = [(m.matched, m.value) for m in find_mentions(rest, [(e.rec, e.field)], reader.view, reader.today)
+                if m.field.name == e.field.name]
+    earlier = [r for r in reader.state.of_worksheet(e.rec.worksheet) if r.var != e.rec.var
+               and r.values.get(e.field.name) not in (None, REFUSAL)]
+    if len(said) != 1 or not earlier or said[0][1] == earlier[-1].values.get(e.field.name):
+        return False
+    source = earlier[0] if what == "first" else earlier[-1]
+    reader.assign("same-as-previous", said[0][0], e.rec, e.field, said[0][1])
+    for f in reader.view.input_fields(e.rec):
+        value = source.values.get(f.name)
+        if f.name == e.field.name or reader.view.kind_of(f) in ("confirm", "task") \
+                or not reader.view.unfilled(e.rec, f) or value in (None, REFUSAL) or ref_target(value) is not None:
+            continue
+        reader.assign("same-as-previous", words, e.rec, f, value)
+    reader.answered = True
+    return True
 
 
 SAME_FIELDS = re.compile(r"(?:^|[,;]|\band\b)\s*(?:the\s+)?same\s+(?P<words>[\w']+(?:\s*(?:,|and|&)\s*[\w']+)*)"
@@ -95,8 +129,45 @@ def _earlier_values(reader: "TurnReader", rec: TaskRecord, f: Field) -> list[Tas
     return earlier
 
 
+def option_unwanted(reader: "TurnReader", text: str) -> bool:
+    """ "wait no I don't want to go fishing, we want to practise racing": the user rejects the option a filled
+    field holds (a word of its value, negated) and the rest of the turn names another option of that field: the
+    field changes to it. One filled option field only, and the other option read from the words left."""
+    from ..words.negation import negations  # late: negation imports the parser's word helpers
+    found = []
+    for neg in negations(text):
+        said = set(content_stems(neg.what))
+        for rec in reader.view.live_records():
+            for f in reader.view.input_fields(rec):
+                value = rec.values.get(f.name)
+                if reader.view.kind_of(f) == "Enum" and isinstance(value, str) and value != REFUSAL \
+                        and said & set(content_stems(value)):
+                    found.append((rec, f, neg))
+    if len({(r.var, f.name) for r, f, _n in found}) != 1:
+        return False
+    rec, f, neg = found[0]
+    predicates = [w.predicate for w in reader.spec.worksheets] + [x.predicate for w in reader.spec.worksheets
+                                                                   for x in w.fields]
+    if any(re.search(rf"\b{re.escape(f.name)}\b", p or "") for p in predicates):
+        return False  # an option that opens a task or a field: leaving it is a switch of task, read elsewhere
+    rest = (text[:neg.start] + " " + text[neg.end:]).strip()
+    other = reader.enum_value(f, rest) if content_stems(rest) else None
+    left = [ev.value for ev in f.enum_values if ev.value != rec.values.get(f.name)]
+    if other == rec.values.get(f.name):
+        other = None  # the rest's words still name the option rejected
+    if other is None and len(left) == 1:
+        other = left[0]  # "I don't want beginner, I've sailed for years": of two options, the other one
+    if not isinstance(other, str):
+        return False
+    reader.assign("change-of-mind", rest, rec, f, other, reason="the option held is rejected and another named")
+    reader.answered = True
+    return True
+
+
 def change_rule(reader: "TurnReader", text: str) -> bool:
     """ "Can I change it to 1 pm", "actually make it 7 people": new values for fields already filled."""
+    if option_unwanted(reader, text):
+        return True
     marker = change_marker(text)
     if not marker and ruled_out_change(reader, text):
         return True
@@ -119,6 +190,8 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
             and all(reader.view.unfilled(m.rec, m.field) for m in mentions):
         return False  # "ok sorry. AR 1102 from Reykjavik": an apology, nothing held changes; the answer to the question
     for m in mentions:
+        if marker:
+            m = _held_elsewhere(reader, m)
         if m.rec.values.get(m.field.name) == m.value or (said and _plain_words(m.matched) in said):
             continue
         if m.span is not None and m.how.startswith("number") and \
@@ -127,6 +200,19 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
         reader.assign("change-of-mind", f"{marker or ''} {m.matched}".strip(), m.rec, m.field, m.value)
         found = True
     return found or bool(marker and _only_number(reader, text, marker))
+
+
+def _held_elsewhere(reader: "TurnReader", m):
+    """ "wait make that 2 hours" while the next lesson's code is asked: a change of mind changes a value given, so
+    a value for a field that the record asked leaves empty (and does not ask) changes the latest record of the same
+    worksheet that holds that field; the field asked itself ("make it 4" to "how many units?") is an answer."""
+    e = reader.expect
+    if not reader.view.unfilled(m.rec, m.field) or (e is not None and e.rec.var == m.rec.var
+                                                    and e.field.name == m.field.name):
+        return m
+    held = [r for r in reader.view.live_records() if r.worksheet == m.rec.worksheet and r.var != m.rec.var
+            and not reader.view.unfilled(r, m.field) and ref_target(r.values.get(m.field.name)) is None]
+    return replace(m, rec=held[-1]) if held else m
 
 
 _RULED_OUT = re.compile(

@@ -20,7 +20,7 @@ from ..intents import choice_index, is_question
 from ..words.match import equalities, field_stems, stem
 from ..answering.slots import find_mentions, shape
 from ..opening.tasks import kwargs_text, literal
-from ..words.values import find_numbers
+from ..words.values import find_numbers, normalise
 from .references import compared_row, valued_row
 
 if TYPE_CHECKING:
@@ -109,13 +109,21 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
     if len(rows) == 1 and not text_slot:
         return _the_one_shown(reader, text, kb_var, rows[0])  # else it filled its field or was proposed
     row_expected = expect is None or reader.view.kind_of(expect.field) == "row" or text_slot
+    requested = False
     if is_question(text) and not re.fullmatch(r"\W*(?:\d{1,2}|the \w+ one)\W*", text, re.I):
-        return False
-    pick = choice_index(text, len(rows)) if len(rows) > 1 else None
+        requested = _named_then_requested(text)
+        if not requested:
+            return False
+    pick = choice_index(text, len(rows)) if len(rows) > 1 and not requested else None
     if pick is not None and not row_expected and re.fullmatch(r"\W*(?:the\s+)?\d{1,2}\W*", text):
         pick = None  # a bare number answers the question asked, not the list
     if pick is None:
         pick = _by_name(text, rows)
+    if pick is None and len(rows) > 1:
+        pick = _by_short_name(text, rows)
+    if requested and (pick is None or expect is not None and expect.act == "ask"
+                      and reader.view.kind_of(expect.field) not in ("row", "Enum")):
+        return False
     if pick is None and len(rows) > 1:  # "the cheaper one", "the Ethiopian one": among the rows the user was shown
         shown = rows[:max(1, reader.spec.settings.report_rows or len(rows))]
         pick = compared_row(text, shown, reader.spec) or valued_row(text, shown, row_label)
@@ -190,9 +198,64 @@ def _open_with_row(reader: "TurnReader", row: dict[str, Any], path: str, words: 
         count = count_after_verb(reader, ws, reader.text, kwargs, mentions)
         if count is not None:  # "reserve one peace lily": how many, said before the row's name
             kwargs[count[0].name] = literal(count[1])
+        _same_as_last_time(reader, ws, reader.text, kwargs)  # "X at 3pm, same crew": the booking before's
         reader.emit("choose-result", words, f"{var} = {ws.name}({kwargs_text(kwargs)})")
         return True
     return False
+
+
+_REQUESTED = re.compile(r"^(?:(?:so|and|then|ok|okay)[,\s]+)*(?:(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?"
+                        r"(?:get|have|book|reserve|grab)|(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+                        r"(?:book|reserve|get|grab)\s+(?:me|us))\b", re.I)
+
+
+def _named_then_requested(text: str) -> bool:
+    """ "Grey Heron looks nice, can we get it saturday for 4?": a question that only asks to have the thing
+    (a clause after the first one that asks for it); the row is named in a clause that is no question."""
+    clauses = [c.strip() for c in re.split(r"[,;.!]\s*|\s+-+\s+", normalise(text)) if c.strip(" ?")]
+    return len(clauses) >= 2 and not is_question(clauses[0]) and \
+        any(_REQUESTED.match(c) for c in clauses[1:]) and not _WH_WORD.search(text)
+
+
+_WH_WORD = re.compile(r"\b(?:what|which|where|who|why|how|when|whether|if)\b", re.I)
+
+
+def _by_short_name(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | None:
+    """ "Grey Heron looks nice": the first two words (or more) of one reported row's name, which begin no other
+    row's name, are that row."""
+    low = " " + re.sub(r"[^a-z0-9]+", " ", text.lower()) + " "
+    hits = []
+    for i, row in enumerate(rows):
+        label = row_label(row)
+        words = re.sub(r"[^a-z0-9]+", " ", (label or "").lower()).split()
+        if len(words) < 3:
+            continue  # a two-word name said in part is one word: too weak
+        head = " ".join(words[:2])
+        others = [re.sub(r"[^a-z0-9]+", " ", (row_label(r) or "").lower()).strip()
+                  for j, r in enumerate(rows) if j != i]
+        if f" {head} " in low and not any(o.startswith(head) for o in others):
+            hits.append((i, label))
+    return hits[0] if len(hits) == 1 else None
+
+
+def _same_as_last_time(reader: "TurnReader", ws: Any, text: str, kwargs: dict[str, str]) -> None:
+    """ "Sea Swallow Catamaran at 3pm, same crew" when a booking of this worksheet was made before: "same <field
+    words>" gives the new record that field's value in the latest earlier record of the worksheet (one field per piece)."""
+    from ..changes.edits import SAME_FIELDS  # late: edits imports the intents this module uses
+    from ..words.match import Bag, field_mention
+    earlier = [r for r in reader.state.of_worksheet(ws.name) if r.parent is None]
+    if not earlier:
+        return
+    for m in SAME_FIELDS.finditer(text):
+        for word in re.split(r"\s*(?:,|\band\b|&)\s*", m.group("words")):
+            bag = Bag.of(word)
+            fields = [f for f in ws.fields if f.kind == "input" and f.name not in kwargs
+                      and reader.view.kind_of(f) not in ("confirm", "task", "row", "list")
+                      and field_mention(f, bag)[0] > 0]
+            held = [r.values.get(fields[0].name) for r in earlier] if len(fields) == 1 else []
+            held = [v for v in held if v is not None and ref_target(v) is None and v != "NA"]
+            if held:
+                kwargs[fields[0].name] = literal(held[-1])
 
 
 def _by_name(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | None:

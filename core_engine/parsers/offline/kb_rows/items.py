@@ -78,6 +78,26 @@ def field_row_names(vocabulary: "KBVocabulary", kb: Any, f: Field) -> dict[str, 
     return out
 
 
+def code_of_named(reader: "TurnReader", f: Field, name: str) -> str:
+    """ "put me down for navigation" to "the lesson code or title?": a field whose description asks for a code takes
+    the code of the one row the name names (the row's code column, as a choice among reported rows does), not the
+    title; any doubt (no code, several rows) and the name as said."""
+    from ..focus import row_focus_label  # late: focus imports the parser's helpers
+    kb = reader.ctx.kb
+    if kb is None or "code" not in re.findall(r"[a-z]+", f"{f.name} {f.description}".lower()):
+        return name
+    rows = []
+    for table, info in kb.tables().items():
+        for col in info.columns:
+            if col.type in ("text", "str") and not col.free_text:
+                try:
+                    rows += kb.execute(f'SELECT * FROM "{table}" WHERE "{col.name}" = ? LIMIT 2', (name,)).rows
+                except Exception:  # noqa: BLE001 - a column that cannot be read names nothing
+                    continue
+    codes = {label for row in rows if any("code" in k for k in row) and (label := row_focus_label(row))}
+    return codes.pop() if len(rows) == 1 and len(codes) == 1 else name
+
+
 def said_names(reader: "TurnReader", f: Field, text: str) -> list[tuple[int, str]]:
     """(position, name) of each row name for `f` in the text, in order, longest first where they overlap."""
     low = _words(text)
@@ -130,7 +150,7 @@ def named_answer(reader: "TurnReader", text: str, rec: Any, f: Field) -> bool:
     if len(named) != 1:
         return False
     name = named[0][1]
-    reader.assign("answer-to-ask", name, rec, f, name, type="str", shape="kb row name")
+    reader.assign("answer-to-ask", name, rec, f, code_of_named(reader, f, name), type="str", shape="kb row name")
     rest = re.sub(re.escape(name), " ", text, flags=re.I)
     ws = reader.view.worksheet(rec)
     for other, value in item_options(reader, ws, rest, {f.name}).items():

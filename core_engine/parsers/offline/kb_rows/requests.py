@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ....dialogue.state import TaskRecord
 from ....spec.model import Worksheet, snake_case
 from ..words.match import equalities, stem
 from ..words.semantic_index import Entry, Ranked
@@ -57,6 +58,27 @@ def _asked_to_do(reader: "TurnReader", ws: Worksheet, text: str) -> bool:
     return False
 
 
+def _named_with_values(reader: "TurnReader", ws: Worksheet, text: str) -> bool:
+    """ "Sea Swallow Catamaran then. saturday at half ten for six": a row named by its name in a first sentence that
+    is no question, and two values or more for the fields of the task that takes it (a day, a time, how many): the
+    values ask for the task as a verb would."""
+    from ..answering.slots import find_mentions  # late: slots imports the word helpers this module's callers use
+    from ..intents import is_question, sentences
+    from .items import _words, row_names
+
+    first = (sentences(text) or [text])[0]
+    if is_question(first):
+        return False
+    low = _words(first)
+    names = {n for table in row_names(reader.vocabulary, reader.ctx.kb).values() for n in table}
+    if not any(n in low for n in names if len(n.split()) >= 2):
+        return False
+    ghost = TaskRecord(var="_", worksheet=ws.name)
+    fields = [(ghost, f) for f in ws.fields if f.kind == "input"
+              and reader.view.kind_of(f) in ("date", "time", "int", "float", "Enum")]
+    return len(find_mentions(text, fields, reader.view, reader.today)) >= 2
+
+
 def row_task(reader: "TurnReader") -> Worksheet | None:
     """The one task worksheet with a field that holds a KB row, when the spec has exactly one (else None)."""
     found = [ws for ws in reader.spec.task_worksheets()
@@ -85,7 +107,8 @@ def row_request(reader: "TurnReader", text: str) -> bool:
     ws = row_task(reader)
     if ws is None or any(r.status == "active" for r in reader.state.of_worksheet(ws.name)):
         return False
-    if not (_ASKS_FOR.search(text) or _asked_to_do(reader, ws, text)) or not _reachable_from_start(reader, ws):
+    if not (_ASKS_FOR.search(text) or _asked_to_do(reader, ws, text) or _named_with_values(reader, ws, text)) \
+            or not _reachable_from_start(reader, ws):
         return False
     terms = reader.vocabulary.found_in(text, reader.ctx.kb, plurals=True)
     if not terms:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from .records import Item, ItemList, by_ordinal, item_lists, list_of, literal_value, new_names, referenced
 
 if TYPE_CHECKING:
+    from ....dialogue.state import TaskRecord
     from ..parser import TurnReader
 
 _ADD = re.compile(r"\b(?:add|too|also|as\s+well|plus|another|one\s+more|and\s+(?:the|a|an|some)|throw\s+in)\b", re.I)
@@ -238,7 +239,9 @@ def _add(reader: "TurnReader", lst: ItemList, text: str) -> bool:
 
 _ENOUGH_SAID = re.compile(r"\b(?:just|only)\s+(?:those|these|the)\s+(?:two|three|four|\d)\b|"
                           r"\b(?:just|only)\s+(?:two|three|four|\d)(?:\s+(?:ones?|of\s+them|[a-z]+s))?\s*[.!]*$|"
-                          r"\bthat'?s\s+(?:all|it|everything)\s*[.!]*$|\bno\s+more\b", re.I)
+                          r"\bthat'?s\s+(?:all|it|everything|enough)\s*[.!]*$|\bno\s+more\b|"
+                          r"\b(?:nothing|none|no\s+one)\s+(?:else|more)\s*(?:thanks?|please)?\s*[.!]*$|"
+                          r"\bno\s+others?\s*[.!]*$", re.I)
 """An opening that names its items and says there are no others ("X for ..., and Y, ... Just those two.")."""
 
 
@@ -264,3 +267,17 @@ def enough_in_opening(reader: "TurnReader", text: str, first_rule: int) -> None:
             reader.note("list-enough", _ENOUGH_SAID.search(text).group(0), field=gates[0],
                         reason="the opening named its items and said there are no others")
             return
+
+
+def enough_after_items(reader: "TurnReader", text: str, parent: "TaskRecord") -> None:
+    """ "X ..., and Y ..., nothing else" answering the first item of a list record already open: the list's next
+    yes/no gate (a field another field's predicate tests) is a no."""
+    m = _ENOUGH_SAID.search(text)
+    if m is None:
+        return
+    ws = reader.view.worksheet(parent)
+    gates = [f.name for f in ws.fields if f.kind == "input" and f.type == "bool" and reader.view.unfilled(parent, f)
+             and any(re.search(rf"\b{re.escape(f.name)}\b", g.predicate or "") for g in ws.fields)]
+    if gates:
+        reader.emit("list-enough", m.group(0), f"{parent.var}.{gates[0]} = False")
+

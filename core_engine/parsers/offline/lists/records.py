@@ -178,7 +178,7 @@ def new_names(reader: "TurnReader", lst: ItemList, text: str) -> list[tuple[int,
 
 
 def _new_names(reader: "TurnReader", lst: ItemList, text: str) -> list[tuple[int, str, str]]:
-    from ..kb_rows.items import names_for, said_names
+    from ..kb_rows.items import code_of_named, names_for, said_names
     held = {_norm(str(i.rec.values.get(lst.name_field.name) or "")) for i in lst.filled()}
     found: list[tuple[int, str, str]] = []
     if names_for(reader, lst.name_field):
@@ -187,7 +187,8 @@ def _new_names(reader: "TurnReader", lst: ItemList, text: str) -> list[tuple[int
             first = len(_norm(text)[:p].split())  # said_names counts in the normalised text: its token index
             last = first + len(name.split()) - 1
             if last < len(tokens):
-                found.append((tokens[first].start(), name, text[tokens[first].start():tokens[last].end()]))
+                found.append((tokens[first].start(), code_of_named(reader, lst.name_field, name),
+                              text[tokens[first].start():tokens[last].end()]))
     taken = [(p, p + len(said)) for p, _v, said in found]  # a code that is part of a name said is not a code,
     found += [(c.start, c.value, c.text) for c in find_codes(text)  # nor one in brackets after it: "X (CS 229)"
               if not any(a <= c.start < b or re.fullmatch(r"\s*\(\s*", text[b:c.start]) for a, b in taken)]

@@ -722,6 +722,8 @@ def several_codes(reader: "TurnReader", text: str, rec: TaskRecord, f: Field) ->
     for sib, code, opts in zip(sibling_fields(reader, pws, slot, parent.values, parent), codes[1:], options[1:]):
         kwargs = "".join(f", {k}={literal(v)}" for k, v in opts.items())
         reader.emit("several-values", code, f"{parent.var}.{sib.name} = {rec.worksheet}({f.name}={literal(code)}{kwargs})")
+    from ..lists.membership import enough_after_items  # late: the lists package uses this module's helpers
+    enough_after_items(reader, text, parent)  # "..., nothing else": no third item
     return True
 
 

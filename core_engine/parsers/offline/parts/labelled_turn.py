@@ -29,7 +29,9 @@ _KINDS = ("str", "int", "float", "date", "time")
 _NOT_LABELS = {"my", "your", "the", "a", "an", "is", "of", "number", "no", "details", "info", "id", "student",
                "customer", "user", "client", "person", "full", "first", "second", "and"}
 _INTRODUCED = re.compile(r"^(?:i\s+am|i'?m|this\s+is|it'?s|my\s+name\s+is|name'?s)\s+", re.I)
-_SEP = re.compile(r"\s*[,;]\s*|(?<=[a-z0-9])\.\s+(?=[A-Z])")
+_SEP = re.compile(r"\s*;\s*|\s*,(?!(?<=\d,)\d{3}\b)\s*|\s+[-\u2013\u2014]+\s+|(?<=[a-z0-9])\.\s+(?=[A-Z])")
+"""Parts end at a comma (not one inside an amount: "$1,250"), a semicolon, a dash with spaces round it ("passcode
+8841 - there's a charge ...") or a full stop before a capital."""
 
 
 def labelled_turn(reader: "TurnReader", text: str) -> bool:

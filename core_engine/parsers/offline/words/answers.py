@@ -117,6 +117,40 @@ _NOTHING_MORE = re.compile(rf"\W*(?:(?:ok|okay|um+|erm|oh|well|so)[\s,.!]+)?{_NO
                            rf"more|at\s+all|really|for\s+now|thanks|thank\s+you|i\s+think|from\s+me|{_NOTHING_HEAD}))*"
                            r"[\s.!]*", re.I)
 """A whole answer that says there is nothing (more) to tell, to a free-text question."""
+_NO_SUCH = re.compile(r"\W*(?:(?:ok|okay|um+|erm|oh|well|so|nope|nah)[\s,.!]+)?(?:no|nothing|none|not\s+any)\s+"
+                      r"(?:more\s+|other\s+|further\s+|extra\s+|additional\s+|special\s+|particular\s+)?"
+                      r"(?P<what>[a-z]+(?:\s+[a-z]+){0,3}?)"
+                      r"(?:[\s,.!]+(?:thanks|thank\s+you|really|for\s+now|at\s+all))*[\s.!]*",
+                      re.I)
+
+
+def _no_such_thing(f: Field, text: str) -> bool:
+    """ "no further comments", "no special requests", "no other notes" to a free-text question: "no" and what the
+    field itself asks for (a word of its name or description) says there is nothing, as "nothing else" does."""
+    m = _NO_SUCH.fullmatch(text.strip())
+    said = set(content_stems(m.group("what"))) if m is not None else set()
+    return bool(said) and said <= set(content_stems(f"{f.name.replace('_', ' ')} {f.description}"))
+
+
+_YEAR_SAID = re.compile(r"\b(?:(?P<this>this)|last|the\s+previous|(?P<n>\d|one|two|three|four|five)\s+years?\s+ago|"
+                        r"(?P<before>the\s+year\s+before\s+last))(?:\s+year)?\b", re.I)
+_NUMBER_WORD = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _with_year(span: str, text: str, today: dt.date) -> str:
+    """ "early March" said with "last year" (on 2024-07-01): "early March 2023". A month with no year of its own
+    takes the year the answer says in words; nothing else is added."""
+    if re.search(r"\d{4}", span) or not re.search(rf"\b(?:{_MONTH_WORDS})\b", span, re.I):
+        return span
+    rest = text.replace(span, " ", 1)
+    m = next((m for m in _YEAR_SAID.finditer(rest) if "year" in m.group(0).lower()), None)
+    if m is None:
+        return span
+    back = 0 if m.group("this") else 2 if m.group("before") else \
+        (int(m.group("n")) if m.group("n").isdigit() else _NUMBER_WORD[m.group("n").lower()]) if m.group("n") else 1
+    return f"{span} {today.year - back}"
+
+
 _TIMEISH = re.compile(r"\b(?:ago|before|after|since|during|last|early|late|yesterday|today|tonight|tomorrow|week|weeks|"
                       r"month|months|year|years|day|days|semester|term|quarter|spring|summer|autumn|fall|winter|"
                       r"morning|afternoon|evening|night|recently|while|soon|\d{4}|\d{1,2}(?:st|nd|rd|th)|"
@@ -264,7 +298,7 @@ class AnswerReader:
         if kind == "list":
             return self.list_value(f, text)
         if kind == "str":
-            if shape(f) == "text" and _NOTHING_MORE.fullmatch(text.strip()):
+            if shape(f) == "text" and (_NOTHING_MORE.fullmatch(text.strip()) or _no_such_thing(f, text)):
                 return "none"  # "nothing else", "no thanks" to "anything to add?": the answer is none, not those words
             if bare_yes_no(text) and (shape(f) != "text" or yes_no(text)[0]):  # type: ignore[index]
                 return None  # "yes" / "ok" is never a name or a value; a bare "no" to free text says "nothing"
@@ -405,7 +439,7 @@ class AnswerReader:
         asks_when = kind == "short" and _ASKS_WHEN.search(f"{f.name} {f.description}")
         when = _WHEN_SPAN.search(text) if asks_when else None
         if when and len(text.split()) - len(when.group(0).split()) >= 3:  # "in March" stays whole
-            return when.group(0)  # "i had college board send them mid-may" -> "mid-may"
+            return _with_year(when.group(0), text, self.today)  # "i had college board send them mid-may" -> "mid-may"
         if asks_when and not when and not _TIMEISH.search(text) and not find_dates(text, self.today) \
                 and not find_times(text):
             return None  # "I took AP Calculus BC" to "when were they submitted?" says no time at all

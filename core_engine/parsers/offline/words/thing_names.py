@@ -14,7 +14,7 @@ from ....spec.model import Field
 from .libvalues import NAME_INTRO, name_span
 
 _LEADING = re.compile(r"^\W*(?:(?:it'?s|its|it\s+is|that'?s|this\s+is|for|oh|um|uh|well)\s+)*"
-                      r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+)?)\s*(?:,|\band\b|-|;)\s*\S")
+                      r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*)?)\s*(?:,|\band\b|-|;)\s*\S")
 _NOT_NAMES = {"I", "Hi", "Hello", "Hey", "Yes", "No", "Ok", "Okay", "Sure", "Thanks", "Please", "The", "My", "It",
               "This", "That", "Well", "Oh", "Actually", "Sorry", "Um"}
 

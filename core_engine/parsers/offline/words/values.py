@@ -66,7 +66,11 @@ _DIGIT_NUMBER_RE = re.compile(r"(?<![\w.@/:-])\$?(?P<num>\d{1,3}(?:,\d{3})+|\d+)
 _PRONOUN_ONE = re.compile(r"\b(?:the|this|that|previous|last|other|same|which|another|each|every|any|no|new|next|"
                           r"first|second|third|fourth|fifth|former|latter|right|wrong|cheaper|better|cheapest|best|"
                           r"closest|nearest|highest|lowest)\s+$", re.I)
-_DET_WORD = re.compile(r"\b(?:the|this|that|a)\s+[A-Za-z][\w'-]*\s+$", re.I)
+_DET_WORD = re.compile(r"\b(?:the|this|that|a)\s+[A-Za-z][\w'-]*\s+$|"
+                       r"\b(?:the|this|that)\s+(?:[A-Za-z][\w'-]*\s+){1,2}(?!(?:for|of|to|at|with|by|in|and|or|is|are|"
+                       r"was|just|only|plus|than|minus|about|under|over)\s)[A-Za-z][\w'-]*\s+$", re.I)
+"""Describing words between a determiner and "one" ("the red one", "the navigation theory one"): a pronoun; "the
+table for one" or "the kids and one" is a number."""
 _CLAUSE_END = re.compile(r"\s*(?:[,.;!?)]|$|(?:and|or|please|too|instead|then)\b)", re.I)
 _IDIOM_RE = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in sorted(IDIOMS, key=len, reverse=True)) + r")\b",
                        re.I)
@@ -114,8 +118,9 @@ MONTHS = {"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june":
 WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _ISO_RE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
-_DASHED_DMY_RE = re.compile(r"(?<![\d-])(\d{1,2})-(\d{1,2})-(\d{4})(?![\d-])")
-"""A date written day-month-year with dashes ("09-12-1990"): ISO puts the year first, US dates use slashes."""
+_DASHED_DMY_RE = re.compile(r"(?<![\d.-])(\d{1,2})([-.])(\d{1,2})\2(\d{4})(?![\d-]|\.\d)")
+"""A date written day-month-year with dashes or dots ("09-12-1990", "30.11.1988"): ISO puts the year first, US
+dates use slashes."""
 _SLASH_RE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?(?![\d/])")
 _MONTH_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}|'\d{{2}})\b)?", re.I)
 _DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\b\.?"
@@ -205,7 +210,7 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         month, day = (second, first) if first > 12 >= second else (first, second)
         add(_make(_year(m.group(3), today), month, day, today, past), m)
     for m in _DASHED_DMY_RE.finditer(text):  # "09-12-1990": day, month, year, the European way with dashes
-        add(_make(int(m.group(3)), int(m.group(2)), int(m.group(1)), today), m)
+        add(_make(int(m.group(4)), int(m.group(3)), int(m.group(1)), today), m)
     for m in _MONTH_DAY_RE.finditer(text):
         add(_make(_year(m.group(3), today), MONTHS[m.group(1).lower()], int(m.group(2)), today, past), m)
     for m in _DAY_MONTH_RE.finditer(text):
@@ -606,7 +611,9 @@ YES_PHRASES = ("yes please", "yes", "yeah", "yea", "yep", "yup", "ya", "sure", "
                "that's all correct", "thats all correct", "that is all correct", "thats correct", "thats right",
                "all correct", "all looks good", "looks great", "looks fine", "everything looks good",
                "everything looks right", "everything's right", "lovely", "brilliant", "cool", "awesome", "nice one",
-               "it does", "it did", "they do", "they did", "yes it does", "yes they do", "good", "all set")
+               "it does", "it did", "they do", "they did", "yes it does", "yes they do", "good", "all set",
+               "oui", "ja", "sí", "si", "sim")
+"""(The last ones: a yes in the other languages a customer may slip into, "oui, yes", "ja, passt".)"""
 WEAK_YES = frozenset({"please", "i do", "i am", "i would", "it is", "right", "fine", "great", "perfect", "true",
                       "exactly", "indeed", "alright", "all right", "ok", "okay", "it's right", "it is right",
                       "it's correct", "it is correct", "now it's right", "now it is right", "all good", "lovely",
@@ -618,7 +625,7 @@ NO_PHRASES = ("no", "nope", "nah", "not really", "no thanks", "no thank you", "i
               "i don't", "i do not", "i'm not", "i am not", "not at all", "false", "never", "no way",
               "that's not correct", "that is not correct", "i would not", "i wouldn't", "don't", "do not",
               "it does not", "it doesn't", "it did not", "it didn't", "they do not", "they don't", "they did not",
-              "they didn't")
+              "they didn't", "nein")
 _INTERJECTIONS = re.compile(r"^(?:(?:ah|oh|um|uh|hmm+|well|so|hm|er|actually|wait|sorry|ugh|argh|meh|phew|sigh)\b[\s,.!]*)+(?=\S)", re.I)
 
 
@@ -659,7 +666,7 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
 
 # ---------------------------------------------------------------- names and free text
 
-PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'-]+|de|van|von|da|di|le|la)){1,3}")
+PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*|de|van|von|da|di|le|la)){1,3}")
 """A person's name as typed with capitals: "Priya Nair", "Ana de la Cruz" (two to four words)."""
 
 _NAME_LEAD = re.compile(r"^(?:(?:my|the)\s+(?:full\s+|first\s+|last\s+)?name\s+is|my\s+name's|name\s*:|name\s+is|"
