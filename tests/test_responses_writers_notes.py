@@ -206,3 +206,38 @@ def test_the_passage_shown_says_what_the_columns_do_not():
     doc = {"title": "Resetting a password", "category": "Password Reset",
            "body": "Go to pw.example.com and choose 'Forgot password'. Passwords expire yearly."}
     assert "pw.example.com" in render_row(doc, 1, "how do I reset my password?")  # every word told: still shown
+
+
+# Session 14's writers' notes.
+
+def test_a_description_that_starts_with_anything_is_asked_as_is_there():
+    spec = Spec.model_validate({"name": "t", "settings": {"start_worksheet": "Main"}, "worksheets": [
+        {"name": "Main", "kind": "task", "fields": [
+            {"name": "notes", "type": "str", "description": "Anything else we should know about the leak"}]}]})
+    r = Agent(spec=spec).new_session(parser="formal").turn("")
+    assert "Is there anything else we should know about the leak?" in r.response
+    assert "the anything" not in r.response
+
+
+_LIST = {"name": "t", "settings": {"start_worksheet": "Main"}, "worksheets": [
+    {"name": "Main", "kind": "task", "fields": [
+        {"name": "first_guest", "type": "Guest", "description": "The first guest"},
+        {"name": "more_guests", "type": "bool", "description": "Whether a second guest comes"},
+        {"name": "second_guest", "type": "Guest", "description": "The second guest",
+         "predicate": "self.more_guests == True"}]},
+    {"name": "Guest", "kind": "task", "fields": [
+        {"name": "guest_name", "type": "str", "description": "The guest's name"},
+        {"name": "meal", "type": "str", "description": "The guest's meal"}]}]}
+
+
+def test_the_next_copy_of_a_nested_worksheet_named_in_the_turn_that_opens_its_slot_fills_that_slot():
+    """A writer's note (session 14): `more_courses_2 = True` then `course_3.course_name = ...` in one turn was
+    rejected ("no record named 'course_3'"); engine.md says `book_2.x = ...` names the next copy."""
+    s = Agent(spec=Spec.model_validate(_LIST)).new_session(parser="formal")
+    s.turn('main.first_guest = Guest(guest_name="Ann", meal="fish")')
+    r = s.turn('main.more_guests = True\nguest_2.guest_name = "Bo"')
+    assert not r.trace["interpret"]["rejected"]
+    recs = {x["var"]: x for x in r.state["records"]}
+    assert recs["main"]["values"]["second_guest"] == {"$ref": "guest_2"}
+    assert recs["guest_2"]["values"]["guest_name"] == "Bo"
+    assert r.acts[-1] == {"act": "ask", "var": "guest_2", "field": "meal"} or r.acts[-1]["field"] == "meal"

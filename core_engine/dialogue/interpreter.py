@@ -302,9 +302,12 @@ def _implicit_record(rt: Runtime, var: str) -> TaskRecord | None:
     from ..spec.model import snake_case
     for ws in rt.spec.task_worksheets():
         base = snake_case(ws.name)
-        if var != base and var.startswith(base + "_") and var == rt.state.new_var(base) \
-                and ws.name not in rt.spec.nested_worksheet_names():
-            return _start_task(rt, ws.name, var)
+        if var != base and var.startswith(base + "_") and var == rt.state.new_var(base):
+            if ws.name not in rt.spec.nested_worksheet_names():
+                return _start_task(rt, ws.name, var)
+            slot = _next_nested_slot(rt, ws.name)
+            if slot is not None:
+                return slot
         if base == var:
             nested = _nested_slot(rt, ws.name)
             if nested is None and ws.name in rt.spec.nested_worksheet_names():
@@ -312,6 +315,22 @@ def _implicit_record(rt: Runtime, var: str) -> TaskRecord | None:
             if nested is not None:
                 return nested
             return _start_task(rt, ws.name, var)
+    return None
+
+
+def _next_nested_slot(rt: Runtime, worksheet: str) -> TaskRecord | None:
+    """`more_courses_2 = True` then `course_3.course_name = "CS 41"` in one turn: the next copy of a nested
+    worksheet, named as the policy would name it, fills the first empty field of that type whose predicate holds
+    now (the one the statement before it opened). It was rejected ("no record named 'course_3'")."""
+    for rec in rt.state.tasks():
+        if rec.status != "active":
+            continue
+        for f in rt.worksheet_of(rec).fields:
+            tref = parse_type(f.type)
+            if tref.is_list or tref.worksheet != worksheet or rec.values.get(f.name) is not None:
+                continue
+            if rt.field_active(rec, f):
+                return rt.instantiate_child(rec, f, initiator="user")
     return None
 
 

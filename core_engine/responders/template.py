@@ -85,6 +85,8 @@ class TemplateResponder:
         label = _label(f, f.name)
         if _is_direct_question(label):
             question = f"{_sentence(label)}?"
+        elif label.split(" ", 1)[0].lower() in _INDEFINITES:  # "anything else we should know": not "the anything"
+            question = f"Is there {label[:1].lower() + label[1:]}?"
         elif _is_wh_clause(label) and _direct(label) != label:  # "what you would like to do" -> "What would you ...?"
             question = f"{_sentence(_direct(label))}?"
         else:
@@ -261,6 +263,9 @@ def _second_person(text: str) -> str:
 _WH = ("what", "which", "when", "where", "who", "whom", "whose", "why", "how")
 _DETERMINERS = ("the", "a", "an", "your", "any", "some", "my", "our", "their", "his", "her", "its", "if", "whether",
                 *_WH)
+
+
+_INDEFINITES = ("anything", "something", "anyone", "someone", "anybody", "somebody", "anywhere", "somewhere")
 
 
 def _with_article(label: str) -> str:
