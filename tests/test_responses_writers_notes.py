@@ -241,3 +241,34 @@ def test_the_next_copy_of_a_nested_worksheet_named_in_the_turn_that_opens_its_sl
     assert recs["main"]["values"]["second_guest"] == {"$ref": "guest_2"}
     assert recs["guest_2"]["values"]["guest_name"] == "Bo"
     assert r.acts[-1] == {"act": "ask", "var": "guest_2", "field": "meal"} or r.acts[-1]["field"] == "meal"
+
+
+_MOVE = {"name": "t", "settings": {"start_worksheet": "Main"}, "worksheets": [
+    {"name": "Main", "kind": "task", "fields": [
+        {"name": "origin", "type": "Place", "description": "The address we collect from"},
+        {"name": "destination", "type": "Place", "description": "The address we deliver to (your new home)"},
+        {"name": "worth", "type": "float", "description": "Roughly what the goods are worth, in pounds"}]},
+    {"name": "Place", "kind": "task", "fields": [
+        {"name": "street", "type": "str", "description": "The house number and street"},
+        {"name": "town", "type": "str", "description": "The town"}]}]}
+
+
+def test_a_record_whose_parent_holds_two_of_its_kind_is_named_when_its_first_question_is_asked():
+    s = Agent(spec=Spec.model_validate(_MOVE)).new_session(parser="formal")
+    first = s.turn("")
+    assert first.response.startswith("Now for the address we collect from. Could you tell me the house number")
+    assert s.turn('place.street = "1 High St"').response == "Could you tell me the town?"
+    second = s.turn('place.town = "Bath"')
+    assert second.response.startswith("Now for the address we deliver to (your new home). Could you tell me the house")
+    s.turn('place_2.street = "2 Low Rd"')
+    assert s.turn('place_2.town = "Wells"').response == \
+        "Could you tell me roughly what the goods are worth, in pounds?"
+
+
+def test_money_fields_show_two_decimals_in_summaries_and_results():
+    spec = Spec.model_validate({"name": "t", "settings": {"start_worksheet": "Main"}, "worksheets": [
+        {"name": "Main", "kind": "task", "fields": [
+            {"name": "deposit", "type": "float", "description": "The deposit"},
+            {"name": "confirm", "type": "confirm", "description": "Confirm"}]}]})
+    r = Agent(spec=spec).new_session(parser="formal").turn("main.deposit = 270")
+    assert "The deposit: 270.00" in r.response

@@ -25,9 +25,14 @@ _CUES = {
     "time": ("hour", "time", "open", "day", "when", "schedule", "start", "duration"),
     "place": ("address", "location", "where", "terminal", "zone", "floor", "area", "room", "town", "city", "region"),
 }
-_MONEY = re.compile(r"(?:^|_)(?:price|cost|fee|fare|amount|charge|total|eur|gbp|usd|dollars?|pounds?|euros?)(?:_|$)",
-                    re.I)
-"""A money column: its float is shown with two decimals (32.9 is "32.90")."""
+_MONEY = re.compile(r"(?:^|_)(?:price|cost|fee|fare|amount|charge|total|rate|deposit|refund|rent|premium|value|worth|"
+                    r"eur|gbp|usd|dollars?|pounds?|euros?)(?:_|$)", re.I)
+"""A money column or field: its float is shown with two decimals (32.9 is "32.90", 270.0 is "270.00")."""
+
+
+def money_text(key: str, value: Any) -> str | None:
+    """`value` as money when `key` names an amount and it is a float, else None."""
+    return f"{value:.2f}" if isinstance(value, float) and _MONEY.search(key) else None
 _WAY = re.compile(r"\b(?:get|go|come)\s+(?:there|to\s+it)\b|\bdirections?\b|\bhow\s+(?:do|can|would)\s+i\s+(?:get|find)\b",
                   re.I)
 _CUE_WORDS = {"much": "price", "cost": "price", "costs": "price", "price": "price", "expensive": "price",
@@ -61,7 +66,7 @@ def render_row(row: dict[str, Any], numbered: int | None, render_value: Callable
             texts.append((key, " ".join(str(v) for v in value)))
             continue
         rank = 0 if _names_asked(key, asked, cues) else 1
-        shown_value = f"{value:.2f}" if isinstance(value, float) and _MONEY.search(key) else render_value(value)
+        shown_value = money_text(key, value) or render_value(value)
         details.append((rank * 1000 + position, f"{key.replace('_', ' ')}: {shown_value}"))
     shown = [text for _, text in sorted(details)[:MAX_DETAILS]]
     prefix = f"{numbered}. " if numbered is not None else "- "

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..spec.model import Field, Spec, parse_type, past_field, snake_case
 from ..dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
-from .rows import NAME_KEYS, render_row as _render_row
+from .rows import NAME_KEYS, money_text, render_row as _render_row
 
 ROW_NAME_KEYS = (*NAME_KEYS, "id")
 
@@ -101,7 +101,7 @@ class TemplateResponder:
             question += f" (for example, {_date_example(f)})"
         elif base == "time":
             question += " (for example 7 pm)"
-        return question
+        return _which_record(record, state, spec) + question
 
     def summary(self, record: Any, state: DialogueState, spec: Spec, hidden: Any = ()) -> str:
         """The values to be submitted; `hidden` (the ask act's `inactive`: `var.field` of fields whose predicate
@@ -120,11 +120,11 @@ class TemplateResponder:
             outputs = act.get("outputs")
             if outputs:  # the worksheet's output fields say what the user should hear
                 ws_name = getattr(state.get(act["var"]), "worksheet", "")
-                details = "\n".join(f"- {_cap(_label(_field(spec, ws_name, k), k))}: {render_value(v)}"
+                details = "\n".join(f"- {_cap(_label(_field(spec, ws_name, k), k))}: {money_text(k, v) or render_value(v)}"
                                     for k, v in outputs.items())
                 return f"{head}\n{details}"
             if isinstance(result, dict):
-                details = "\n".join(f"- {_cap(k.replace('_', ' '))}: {render_value(v)}"
+                details = "\n".join(f"- {_cap(k.replace('_', ' '))}: {money_text(k, v) or render_value(v)}"
                                     for k, v in result.items())
                 return f"{head}\n{details}"
             return f"{head} Result: {render_value(result)}"
@@ -165,7 +165,7 @@ def _summary_lines(record: TaskRecord, state: DialogueState, spec: Spec, indent:
                         if line.startswith("- ") and not line.endswith(":")]
                 out.append(f"{indent}  {i}. {'; '.join(said) or '(nothing given yet)'}")
         else:
-            out.append(f"{indent}- {_cap(_short(_label(f, f.name)))}: {render_value(value)}")
+            out.append(f"{indent}- {_cap(_short(_label(f, f.name)))}: {money_text(f.name, value) or render_value(value)}")
     return out
 
 
@@ -265,6 +265,24 @@ _DETERMINERS = ("the", "a", "an", "your", "any", "some", "my", "our", "their", "
                 *_WH)
 
 
+def _which_record(record: Any, state: DialogueState, spec: Spec) -> str:
+    """"Now for the address we deliver to (your new home). ": a record whose parent holds two of its kind (a
+    collection and a delivery address) is named when its first question is asked; both were asked in the same
+    words, so the user could not tell the agent had moved on to the other one (a blind-set writer's note)."""
+    if not isinstance(record, TaskRecord) or not record.parent or not record.parent_field:
+        return ""
+    if any(v not in (None, "", []) for v in record.values.values()):
+        return ""
+    parent = state.get(record.parent)
+    ws = spec.worksheet(parent.worksheet) if isinstance(parent, TaskRecord) else None
+    if ws is None or sum(parse_type(g.type).worksheet == record.worksheet for g in ws.fields) < 2:
+        return ""
+    held = ws.field(record.parent_field)
+    if held is None:
+        return ""
+    return f"Now for {_with_article(_label(held, held.name))}. "
+
+
 _INDEFINITES = ("anything", "something", "anyone", "someone", "anybody", "somebody", "anywhere", "somewhere")
 
 
@@ -274,6 +292,8 @@ def _with_article(label: str) -> str:
     first, _, rest = label.partition(" ")
     if first.lower() in _DETERMINERS:
         return f"{first.lower()} {rest}" if rest else first.lower()
+    if first.lower().endswith("ly") and rest.split(" ", 1)[0].lower() in _DETERMINERS:  # "Roughly what it is worth"
+        return f"{first.lower()} {rest}"
     return f"the {label}"
 
 
