@@ -272,3 +272,13 @@ def test_money_fields_show_two_decimals_in_summaries_and_results():
             {"name": "confirm", "type": "confirm", "description": "Confirm"}]}]})
     r = Agent(spec=spec).new_session(parser="formal").turn("main.deposit = 270")
     assert "The deposit: 270.00" in r.response
+
+
+def test_a_row_found_through_another_tables_value_is_named_by_that_row():
+    """Two writers' note (session 14): 'instructors of CS 229 in autumn' found the offering and called it
+    'Friday' (its first short text); the course was never said."""
+    from pathlib import Path
+    agent = Agent.load(Path(__file__).resolve().parents[1] / "sample_projects" / "course_enrollment")
+    r = agent.new_session(parser="formal").turn('answer("instructors of CS 229 in autumn")')
+    assert r.trace["kb"][0]["rules"][-1]["rule"] == "join"
+    assert r.response.splitlines()[1].startswith("- Machine Learning (instructor names: Quinn Zellweger; days: Friday")

@@ -46,6 +46,7 @@ VECTOR_MIN = 0.3  # cosine of a row's text to the leftover words for the row to 
 VECTOR_BAND = 0.1  # ... and within this much of the best row
 VECTOR_LIFT = 0.15  # ... and this much above the table's mean similarity to the same words
 _CANDIDATES = 200  # rows taken from each ranking before fusion
+_NAME_COLUMNS = ("name", "title", "topic")  # a row's name, as the responders read it
 
 
 @dataclass
@@ -60,10 +61,11 @@ class Query:
     limit: int = 50
     ranked: list[int] | None = None  # fused free-text ranking (rowids, best first), when vectors were used
     asked: list[str] = field(default_factory=list)  # columns the question asks about: shown first in each row
+    extra: list[str] = field(default_factory=list)  # more SELECT items: a joined row's name (see _joined_name)
 
     def sql(self) -> str:
         t = quote_identifier(self.table)
-        parts = [f"SELECT t.* FROM {t} AS t"]
+        parts = [f"SELECT {', '.join(['t.*', *self.extra])} FROM {t} AS t"]
         where = list(self.conditions)
         order = list(self.order)
         if self.ranked is not None:
@@ -89,7 +91,7 @@ class Query:
 
     def structured(self) -> "Query":
         return Query(self.table, self.fts_table, list(self.conditions), list(self.order), [], self.limit,
-                     asked=list(self.asked))
+                     asked=list(self.asked), extra=list(self.extra))
 
     def present(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Rows with the asked-about columns first (responders show a row's first columns)."""
@@ -638,6 +640,27 @@ def _value_conditions(query: Query, info: TableInfo, tables: dict[str, TableInfo
         k = quote_identifier(key)
         query.conditions.append(f"t.{k} IN (SELECT o.{k} FROM {quote_identifier(other)} AS o WHERE {inner})")
         rules.append({"rule": "join", "table": other, "on": key})
+        named = _joined_name(info, tables[other], key)
+        if named and named not in query.extra:
+            query.extra.append(named)
+
+
+def _joined_name(info: TableInfo, other: TableInfo, key: str) -> str | None:
+    """`(SELECT o.title FROM courses AS o WHERE o.course_id = t.course_id) AS course_title`: a row found through
+    another table's value ("instructors of CS 229" finds offerings by the course's code) carries that row's name.
+    Without it the offering was named by its first short text ("Friday") and the course was never said."""
+    if any(c.name in _NAME_COLUMNS or c.name.rsplit("_", 1)[-1] in ("name", "title") for c in info.columns):
+        return None  # the row has a name of its own
+    col = next((c.name for k in _NAME_COLUMNS for c in other.columns if c.name == k), None) or next(
+        (c.name for c in other.columns if c.name.rsplit("_", 1)[-1] in ("name", "title")), None)
+    if col is None:
+        return None
+    thing = other.name[:-1] if other.name.endswith("s") and not other.name.endswith("ss") else other.name
+    alias = col if col.startswith(thing + "_") else f"{thing}_{col}"
+    if info.column(alias) is not None:
+        return None
+    k, o = quote_identifier(key), quote_identifier(other.name)
+    return f"(SELECT o.{quote_identifier(col)} FROM {o} AS o WHERE o.{k} = t.{k} LIMIT 1) AS {quote_identifier(alias)}"
 
 
 def _join_key(a: TableInfo, b: TableInfo) -> str | None:
