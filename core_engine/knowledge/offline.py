@@ -756,6 +756,9 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     if index is None:
         rule["vectors"] = "not used: the vector cache directory cannot be written"
         return
+    if index.building(info.name):
+        rule["vectors"] = "not used this time: they are being built now (FTS ranking alone)"
+        return
     if not index.built(info.name):
         if info.row_count > LAZY_ROWS:
             rule["vectors"] = f"not built ({info.row_count} rows > {LAZY_ROWS}; build them with build_vectors)"

@@ -49,21 +49,16 @@ def kb_digest(kb: SQLiteKB) -> str:
     the same for every copy of a KB (a workspace's sample and the next one's share their vectors). Remembered per
     file and SQLite schema cookie (a KB import, replace or drop changes it; a log write does not), and for a file
     that is not a project file, per size and modification time too."""
-    stamp = _stamp(kb.path)
+    texts = _text_tables(kb)
+    stamp = _stamp(kb.path) + tuple(_shape(kb, name, columns) for name, _, columns in texts)
     if stamp in _DIGESTS:
         return _DIGESTS[stamp]
     h = hashlib.sha256(_FORMAT.encode())
-    for name, info in sorted(kb.tables().items()):
-        free = [c.name for c in info.columns if c.free_text]
-        if not info.fts_table or not free:
-            continue
-        columns = _title_column(kb, info) + free
+    for name, info, columns in texts:
         h.update(repr((name, columns, info.row_count)).encode())
         table = quote_identifier(name)
-        if info.row_count > LAZY_ROWS:
-            size = " + ".join(f"coalesce(length(t.{quote_identifier(c)}), 0)" for c in columns)
-            h.update(repr(kb.execute(f"SELECT count(*) AS n, max(t.rowid) AS last, sum({size}) AS chars "
-                                     f"FROM {table} AS t", timeout_s=30).rows).encode())
+        if info.row_count > LAZY_ROWS:  # too big to read at every new file version: its vectors are this file's
+            h.update(repr((_shape(kb, name, columns), stamp[:4])).encode())
             continue
         cols = ", ".join(f"t.{quote_identifier(c)}" for c in columns)
         last = -(1 << 62)
@@ -79,9 +74,31 @@ def kb_digest(kb: SQLiteKB) -> str:
     return _DIGESTS[stamp]
 
 
+def _text_tables(kb: SQLiteKB) -> list[tuple[str, TableInfo, list[str]]]:
+    """(table, info, embedded columns) of each table with free text, by name."""
+    out = []
+    for name, info in sorted(kb.tables().items()):
+        free = [c.name for c in info.columns if c.free_text]
+        if info.fts_table and free:
+            out.append((name, info, _title_column(kb, info) + free))
+    return out
+
+
+def _shape(kb: SQLiteKB, table: str, columns: list[str]) -> tuple[Any, ...]:
+    """Row count, last rowid and text length of a table (one aggregate query): another KB put at the same path
+    (a project deleted and made again, whose file may even get the freed inode) differs here, so it does not get
+    the vectors remembered for the old one (an attack pass served a deleted KB's vectors for the new one's rows)."""
+    size = " + ".join(f"coalesce(length(t.{quote_identifier(c)}), 0)" for c in columns)
+    row = kb.execute(f"SELECT count(*) AS n, max(t.rowid) AS last, sum({size}) AS chars "
+                     f"FROM {quote_identifier(table)} AS t", timeout_s=30).rows[0]
+    return (table, row["n"], row["last"], row["chars"])
+
+
 def _stamp(path: Path) -> tuple[Any, ...]:
-    """What says a KB may have changed: the schema cookie, and size and time for a file with no `_genie_` tables."""
+    """What says a KB may have changed: the file's identity (path, device, inode) and schema cookie, and size and
+    time for a file with no `_genie_` tables. The first four items name the file version."""
     st = path.stat()
+    ident = (str(path.resolve()), st.st_dev, st.st_ino)
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
         try:
@@ -91,8 +108,8 @@ def _stamp(path: Path) -> tuple[Any, ...]:
         finally:
             conn.close()
     except sqlite3.Error:
-        return (str(path.resolve()), st.st_size, st.st_mtime_ns)
-    return (str(path.resolve()), cookie) if project else (str(path.resolve()), cookie, st.st_size, st.st_mtime_ns)
+        return (*ident, None, st.st_size, st.st_mtime_ns)
+    return (*ident, cookie) if project else (*ident, cookie, st.st_size, st.st_mtime_ns)
 
 
 def _connect(path: Path) -> tuple[Any, bool]:
@@ -119,32 +136,55 @@ class VectorIndex:
         self.path = path
         self._conn, self.sqlite_vec = _connect(path)
         self._conn.execute("CREATE TABLE IF NOT EXISTS built (tbl TEXT PRIMARY KEY, rows INTEGER)")
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the read connection, held for one statement at a time
+        self._building: set[str] = set()  # tables a thread of this process is building now
 
     def built(self, table: str) -> bool:
         with self._lock:
             return self._conn.execute("SELECT 1 FROM built WHERE tbl = ?", (table,)).fetchone() is not None
 
+    def building(self, table: str) -> bool:
+        """A thread of this process is building this table's vectors now: a question uses FTS alone this time
+        instead of waiting for it (a warm-up of a big table held every question for minutes)."""
+        return table in self._building
+
     def build(self, kb: SQLiteKB, info: TableInfo, embedder: Any) -> int:
-        """Embed every row's free text; one transaction, so a half-built table is never used."""
+        """Embed every row's free text; one transaction on a connection of its own, so a half-built table is never
+        used and questions about other tables go on meanwhile. Another process that built the table while this
+        one waited for the write lock is not built over (it was dropped and embedded again)."""
         free = _title_column(kb, info) + [c.name for c in info.columns if c.free_text]
         vt = quote_identifier("vec_" + info.name)
         cols = ", ".join(f"t.{quote_identifier(c)}" for c in free)
-        with self._lock:
-            if self._conn.execute("SELECT 1 FROM built WHERE tbl = ?", (info.name,)).fetchone():
+        with _LOCK:
+            if info.name in self._building:
+                raise RuntimeError(f"the vectors of {info.name!r} are being built by another thread")
+            self._building.add(info.name)
+        try:
+            if self.built(info.name):
                 return 0
-            self._conn.execute("BEGIN IMMEDIATE")
+            conn, _ = _connect(self.path)
             try:
-                count = self._fill(kb, info, embedder, vt, cols, free)
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    if conn.execute("SELECT 1 FROM built WHERE tbl = ?", (info.name,)).fetchone():
+                        conn.execute("ROLLBACK")
+                        return 0
+                    count = self._fill(conn, kb, info, embedder, vt, cols, free)
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
+            finally:
+                conn.close()
+        finally:
+            with _LOCK:
+                self._building.discard(info.name)
         return count
 
-    def _fill(self, kb: SQLiteKB, info: TableInfo, embedder: Any, vt: str, cols: str, free: list[str]) -> int:
-        self._conn.execute(f"DROP TABLE IF EXISTS {vt}")
-        self._conn.execute(f"CREATE TABLE {vt} (rowid INTEGER PRIMARY KEY, embedding BLOB NOT NULL)")
+    @staticmethod
+    def _fill(conn: Any, kb: SQLiteKB, info: TableInfo, embedder: Any, vt: str, cols: str, free: list[str]) -> int:
+        conn.execute(f"DROP TABLE IF EXISTS {vt}")
+        conn.execute(f"CREATE TABLE {vt} (rowid INTEGER PRIMARY KEY, embedding BLOB NOT NULL)")
         last, count = -(1 << 62), 0
         while True:
             rows = kb.execute(
@@ -154,10 +194,10 @@ class VectorIndex:
                 break
             texts = [_row_text(r, free) for r in rows]
             vectors = embedder.encode(texts)
-            self._conn.cursor().executemany(f"INSERT INTO {vt} (rowid, embedding) VALUES (?, ?)",
-                                   [(r["rid"], v.astype("float32").tobytes()) for r, v in zip(rows, vectors)])
+            conn.cursor().executemany(f"INSERT INTO {vt} (rowid, embedding) VALUES (?, ?)",
+                                      [(r["rid"], v.astype("float32").tobytes()) for r, v in zip(rows, vectors)])
             last, count = rows[-1]["rid"], count + len(rows)
-        self._conn.execute("INSERT OR REPLACE INTO built (tbl, rows) VALUES (?, ?)", (info.name, count))
+        conn.execute("INSERT OR REPLACE INTO built (tbl, rows) VALUES (?, ?)", (info.name, count))
         return count
 
     def search(self, table: str, query: Any, allowed: Sequence[int] | None, k: int,
@@ -246,9 +286,16 @@ def build_vectors(kb_path: str | Path, embedding_model: str | None = None, *,
         index = vector_index(kb, embedder)
         if index is None:
             return {}
-        return {name: index.build(kb, info, embedder) for name, info in kb.tables().items()
-                if info.fts_table and any(c.free_text for c in info.columns)
-                and (max_rows is None or info.row_count <= max_rows)}
+        out = {}
+        for name, info in kb.tables().items():
+            if not info.fts_table or not any(c.free_text for c in info.columns) or index.building(name) \
+                    or (max_rows is not None and info.row_count > max_rows):
+                continue
+            try:
+                out[name] = index.build(kb, info, embedder)
+            except RuntimeError:  # a question of this process started building it a moment ago
+                continue
+        return out
 
 
 def warm_vectors(kb_path: str | Path | None, embedding_model: str | None = None) -> threading.Thread | None:

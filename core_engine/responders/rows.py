@@ -31,8 +31,12 @@ _MONEY = re.compile(r"(?:^|_)(?:price|cost|fee|fare|amount|charge|total|rate|dep
 
 
 def money_text(key: str, value: Any) -> str | None:
-    """`value` as money when `key` names an amount and it is a float, else None."""
-    return f"{value:.2f}" if isinstance(value, float) and _MONEY.search(key) else None
+    """`value` as money when `key` names an amount and it is a float of at most two decimals, else None: a rate
+    of 0.0045 or a dose of 0.004 is never shown as 0.00 (an attack pass had a summary ask to confirm a value
+    that was not the one stored)."""
+    if not isinstance(value, float) or not _MONEY.search(key) or round(value, 2) != value:
+        return None
+    return f"{value:.2f}"
 _WAY = re.compile(r"\b(?:get|go|come)\s+(?:there|to\s+it)\b|\bdirections?\b|\bhow\s+(?:do|can|would)\s+i\s+(?:get|find)\b",
                   re.I)
 _CUE_WORDS = {"much": "price", "cost": "price", "costs": "price", "price": "price", "expensive": "price",
