@@ -113,6 +113,8 @@ def test_there_will_be_n_counts_the_people(agent):
     assert values(session, "book_court")["time"] == "20:15" and values(session, "book_court")["players"] == 4
     session, [*_, r] = talk(agent, *start, "no, we'll be there at 9pm")
     assert values(session, "book_court")["players"] == 3
+    session, [*_, r] = talk(agent, *start, "we're 2 minutes away, there will be 5")
+    assert values(session, "book_court")["players"] == 5
 
 
 def test_a_numbered_one_is_a_pronoun():

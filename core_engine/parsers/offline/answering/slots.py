@@ -189,8 +189,9 @@ def shape(f: Field) -> str:
 _WE_WILL_BE = re.compile(r"\b(?:there'?ll\s+be|there\s+will\s+be|there'?s\s+going\s+to\s+be|we'?ll\s+be|"
                          r"we\s+will\s+be|we'?re|we\s+are)\s+(?:now\s+|just\s+|only\s+|actually\s+)?$", re.I)
 """A number said as how many will come ("there'll be 4 now", "we'll be 5"): a count of people."""
-_NOT_PEOPLE_AFTER = re.compile(r"(?:[ap]m|o'?clock|hours?|hrs?|minutes?|mins?|days?|nights?|weeks?|months?|years?|"
-                               r"late|early|minutes|percent|%|pounds|dollars|euros|quid|bucks|miles|km)$", re.I)
+_PEOPLE_AFTER = frozenset({"now", "then", "of", "us", "people", "persons", "guests", "adults", "total", "altogether",
+                           "in", "including", "with", "instead", "actually", "please", "thanks"})
+"""What may follow the number of "there'll be 6 now": nothing, or words that say no unit ("6 minutes" is no head count)."""
 
 PEOPLE_WORDS = {"people", "guest", "person", "party", "size", "diner", "seat"}
 _PEOPLE_UNITS = {"ppl", "pax", "people", "persons", "adults", "guests", "heads"}
@@ -333,7 +334,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             fits = [(r, f) for r, f in of_kind("int") if "age" in f.name.lower().split("_")]
         if not fits and ((before and before[-1] in ("for", "of")) or after[:2] == ["of", "us"]):  # "3 of us"
             fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
-        if not fits and _WE_WILL_BE.search(text[:span.start]) and not (after and _NOT_PEOPLE_AFTER.match(after[0])):
+        if not fits and _WE_WILL_BE.search(text[:span.start]) and (not after or after[0] in _PEOPLE_AFTER):
             fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
         how, meaning = "number+unit", {}
         money = is_money(text, span.start, span.end)
