@@ -170,6 +170,9 @@ def test_an_introduction_builds_the_details_not_opened_yet(enrol):
     session, [r] = talk(enrol, "Hello! I'm Ana Ruiz, member number 0412. I want to join GX 210 at beginner level")
     assert values(session, "member_details") == {"member_name": "Ana Ruiz", "member_number": "0412"}
     assert values(session, "class_booking") == {"class_code": "GX 210", "level": "Beginner"}
+    for said in ("Hi, I'm Looking to join GX 210", "Hi, I'm Beginner, I want to join GX 210"):
+        session, [r] = talk(enrol, said)
+        assert "member_name" not in values(session, "member_details"), said  # one word after "I'm": no name
 
 
 def test_a_labelled_number_then_a_full_stop_then_the_story(agent):

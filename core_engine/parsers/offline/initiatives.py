@@ -88,6 +88,13 @@ def _introduced_unopened(reader: "TurnReader", text: str, m: re.Match[str]) -> s
     (`owner.slot = Details(name=..., number=...)`), as a turn of labelled values builds it; the rest of the turn is
     left to the other rules. Nothing when no such worksheet, or several, could take the name."""
     from .parts.labelled_turn import _SEP, _candidates, _labelled  # late: labelled_turn imports the opening rules
+    name = m.group("name")
+    if len(name.split()) < 2 and not re.match(r"(?i)my\s+name|name's|the\s+name|call\s+me", m.group(0)):
+        return text  # "I'm Looking to take ...", "I'm International": one capitalised word after "I'm" is no name
+    spec_words = {w for ws in reader.spec.worksheets for f in ws.fields
+                  for w in re.findall(r"[a-z]+", f"{f.name.replace('_', ' ')} {' '.join(e.value for e in f.enum_values)}".lower())}
+    if {w.lower() for w in name.split()} & spec_words:
+        return text  # a word of the spec's own fields or options ("I'm Beginner Level") is not a name
     fields = _candidates(reader)
     names = [(r, f) for r, f in fields if r.var.startswith("_") and reader.view.kind_of(f) == "str"
              and shape(f) == "name"]
