@@ -18,7 +18,7 @@ from typing import Any
 from .kb import TableInfo
 from .vocab import STOPWORDS, Token, is_identifier, stem
 
-__all__ = ["Comparison", "durations", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers", "capacity", "counted",
+__all__ = ["Comparison", "durations", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers", "capacity", "counted", "having", "free_of_charge",
            "decades", "MEASURE_VERBS"]
 
 COLUMN_MIN = 0.4  # cosine between a unit word and a column text
@@ -231,6 +231,86 @@ def counted(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str
     return found
 
 
+_HAVING = re.compile(r"\b(?:with|has|have|having|offers?|offering)\s+(?:an?\s+|some\s+|any\s+)?"
+                     r"([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})")
+_HAVING_STOP = frozenset("under over below above less more at near in on for from and or but that which where "
+                         "when with without".split())
+_COUNTS = re.compile(r"\s*(?:the\s+)?(?:number|count|how\s+many)\b", re.I)
+
+
+def _same_stem(a: str, b: str) -> bool:
+    sa, sb = stem(a), stem(b)
+    return sa == sb or (min(len(sa), len(sb)) >= 4 and (sa.startswith(sb) or sb.startswith(sa)))
+
+
+def having(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str]]) -> list[Comparison]:
+    """`venues with floodlit courts`, `car parks that have EV charging`: the words after "with"/"has" name a column
+    that counts things (its description says "Number of ..."): at least one. Every word said must be a word of the
+    column's name or description (by stem or a shared beginning: "charging" of "chargers"), one of its name."""
+    found = []
+    low = text.lower()
+    for m in _HAVING.finditer(low):
+        words = []
+        for w in m.group(1).split():
+            if w in STOPWORDS or w in _HAVING_STOP or w in UNITS:
+                break
+            words.append(w)
+        start = m.start(1)
+        end = start + len(" ".join(words))
+        if not words or any(s < end and start < e for s, e in taken) or re.match(r"\s*\d", low[end:]):
+            continue
+        hits = []
+        for name, texts in columns.items():
+            desc = texts[1] if len(texts) > 1 else ""
+            if not _COUNTS.match(desc):
+                continue
+            own = [p for p in re.split(r"[^a-z0-9]+", texts[0].lower()) if p]
+            said = own + [p for p in re.split(r"[^a-z0-9]+", desc.lower()) if p and p not in STOPWORDS]
+            if all(any(_same_stem(w, p) for p in said) for w in words) and \
+                    any(_same_stem(w, p) for w in words for p in own):
+                hits.append(name)
+        if len(hits) == 1:
+            found.append(Comparison(hits[0], ">", 0, low[start:end], 1.0, start, end))
+    return found
+
+
+_FREE = re.compile(r"(?<![\w-])free(?:\s+of\s+charge)?(?:\s+([a-z]+))?|\bfor\s+free\b|\bno\s+charge\b|"
+                   r"\bcosts?\s+nothing\b")
+_PRICE_WORDS = ("price", "cost", "fee", "charge", "tariff")
+
+
+def free_of_charge(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str]], table: str
+                   ) -> list[Comparison]:
+    """`is there free parking anywhere` in a table of car parks, `any free tours?`, `for free`, `free of charge`: the
+    one money column is 0. "free" only before a word of the table's own name (the rows themselves: "free parking"
+    among car parks, not "free wifi" among hotels, nor "gluten free"); "for free", "costs nothing" only after such a
+    word ("park for free"; "can I cancel for free?" asks about cancelling)."""
+    money = [n for n, texts in columns.items()
+             if set(re.split(r"[^a-z]+", " ".join(texts).lower())) & {w for p in _PRICE_WORDS for w in (p, p + "s")}]
+    if len(money) != 1:
+        return []
+    own = {stem(w) for w in re.split(r"[^a-z0-9]+", table.lower()) if w}
+    found = []
+    low = text.lower()
+    for m in _FREE.finditer(low):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        said = m.group(0)
+        if said.startswith("free") and " of charge" not in said:
+            noun = m.group(1)
+            if not noun or not (stem(noun) in own or any(_same_stem(noun, w) for w in own if len(w) >= 4)):
+                continue
+            end = m.start() + len("free")  # the noun still names the rows
+        else:
+            verb = re.search(r"([a-z]+)\s+$", low[:m.start()])  # "park for free" among car parks; not "cancel for free"
+            if verb is None or not (stem(verb.group(1)) in own or any(_same_stem(verb.group(1), w) for w in own
+                                                                         if len(w) >= 4)):
+                continue
+            end = m.end()
+        found.append(Comparison(money[0], "=", 0, low[m.start():end], 1.0, m.start(), end))
+    return found
+
+
 _CURRENCY = re.compile(r"[£€¥]")
 
 
@@ -261,6 +341,8 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
         less = ops[phrase] == "<"
         op = ops[phrase] + ("=" if phrase in _INCLUSIVE else "")
         candidates = _units(before, phrase, dollar or dollar2, after, after2)
+        if (dollar or dollar2 or after in MONEY_WORDS) and after in ("a", "an", "per") and after2 in UNITS:
+            after, after2 = None, None  # "under $2 an hour": money per unit of time, a rate; the hour is no length
         chosen = _measured((after, after2), candidates, columns, embedder, less) or \
             choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges, reach=1.0)
         if chosen:

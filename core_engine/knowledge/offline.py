@@ -31,7 +31,7 @@ from .match import Match, is_content, lexical_matches, semantic_matches
 from .booleans import apply as apply_bools, bool_conditions, described_bools, names_in_full
 from .names import WORD_KIND
 from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nouns, value_suffixes
-from .numbers import (MEASURE_VERBS, RANGE_SCORE, bare_numbers, capacity, column_texts, comparisons, counted, decades,
+from .numbers import (MEASURE_VERBS, RANGE_SCORE, bare_numbers, capacity, having, free_of_charge, column_texts, comparisons, counted, decades,
                       durations, superlatives)
 from .calendar import day_named, months, times_of_day, week_parts, when_words
 from .numbers import choose_column
@@ -577,6 +577,9 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
     found += bare_numbers(question, taken + [(c.start, c.end) for c in found], columns, ranges)
     found += counted(question, taken + [(c.start, c.end) for c in found], columns)
     found += capacity(question, taken + [(c.start, c.end) for c in found], columns)
+    found += [h for h in having(question, taken, columns)  # "with floodlit courts": at least one ("courts under
+              if not any(c.column == h.column for c in found)]  # £7 an hour" may have taken "courts" as its word)
+    found += free_of_charge(question, taken + [(c.start, c.end) for c in found], columns, info.name)
     for c in found:
         query.conditions.append(f"t.{quote_identifier(c.column)} {c.op} {c.value!r}")
         rules.append({"rule": "compare", "words": c.words, "column": c.column, "op": c.op, "value": c.value,

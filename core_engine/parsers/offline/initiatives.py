@@ -57,7 +57,7 @@ def introduction(reader: "TurnReader", text: str) -> str:
             (r, f) for r, f in targets]:
         targets = [(reader.expect.rec, reader.expect.field)]
     if not targets:
-        return text
+        return _introduced_unopened(reader, text, m)
     rec, f = targets[0]
     if e is not None and e.act == "ask" and e.rec.var == rec.var and reader.view.kind_of(e.field) == "str" \
             and reader.answers.multi_fill(text, e.rec, e.field):
@@ -74,6 +74,63 @@ def introduction(reader: "TurnReader", text: str) -> str:
     rest = _GREETING_LEFT.sub("", rest)
     rest = re.sub(r"\s+([.,!?;])(?:\s*[.,!?;])*", r"\1", rest)  # "there. . I think" -> the pieces joined cleanly
     return rest.strip(" ,;")
+
+
+_SPEAKER_ROLES = frozenset("student customer user member applicant client caller holder account cardholder "
+                           "employee requester sender owner".split())
+"""Who a form's "X's name" is when the person typing fills it in for themselves."""
+
+
+def _introduced_unopened(reader: "TurnReader", text: str, m: re.Match[str]) -> str:
+    """ "Hello! I'm Ana Ruiz, member number 0412. I'd like two aqua classes": no live record has a person-name field,
+    but one worksheet a live record holds and has not opened yet has exactly one (its details: name, number, ...).
+    It is built with the name and the labelled values said beside it in the same sentence
+    (`owner.slot = Details(name=..., number=...)`), as a turn of labelled values builds it; the rest of the turn is
+    left to the other rules. Nothing when no such worksheet, or several, could take the name."""
+    from .parts.labelled_turn import _SEP, _candidates, _labelled  # late: labelled_turn imports the opening rules
+    name = m.group("name")
+    if len(name.split()) < 2 and not re.match(r"(?i)my\s+name|name's|the\s+name|call\s+me", m.group(0)):
+        return text  # "I'm Looking to take ...", "I'm International": one capitalised word after "I'm" is no name
+    spec_words = {w for ws in reader.spec.worksheets for f in ws.fields
+                  for w in re.findall(r"[a-z]+", f"{f.name.replace('_', ' ')} {' '.join(e.value for e in f.enum_values)}".lower())}
+    if {w.lower() for w in name.split()} & spec_words:
+        return text  # a word of the spec's own fields or options ("I'm Beginner Level") is not a name
+    fields = _candidates(reader)
+    names = [(r, f) for r, f in fields if r.var.startswith("_") and reader.view.kind_of(f) == "str"
+             and shape(f) == "name"]
+    if len(names) != 1:
+        return text
+    ghost, name_field = names[0]
+    whose = re.search(r"\b([a-z]+)'s\b", name_field.description.lower())
+    if whose and whose.group(1) not in _SPEAKER_ROLES:
+        return text  # "The driver's full name", "The patient's name": someone the speaker may not be
+    own = [(r, f) for r, f in fields if r.var == ghost.var and r.parent == ghost.parent
+           and r.parent_field == ghost.parent_field and f.name != name_field.name]
+    end = m.end()
+    sentence_end = re.search(r"[.!?](?:\s|$)", text[end:])
+    stop = end + sentence_end.start() if sentence_end else len(text)
+    kwargs = {name_field.name: literal(m.group("name"))}
+    used_to = end
+    for part in _SEP.split(text[end:stop]):
+        piece = part.strip(" ,.!")
+        if not piece:
+            continue
+        found = _labelled(reader, piece, own, [(ghost.var, k) for k in kwargs])
+        if found is None:  # "student id 05998812": a code field its words name ("id" labels no field alone)
+            said = [x for x in find_mentions(piece, [(r, f) for r, f in own if f.name not in kwargs], reader.view,
+                                             reader.today) if x.how != "number+meaning"]
+            if len(said) != 1 or len(said[0].matched.split()) * 3 < len(piece.split()):
+                break
+            found = (said[0].rec, said[0].field, said[0].value, piece)
+        kwargs[found[1].name] = literal(found[2])
+        used_to = text.find(piece, used_to) + len(piece)
+    owner, slot = ghost.parent or "", ghost.parent_field or ""
+    reader.emit("introduction", text[m.start():used_to], f"{owner}.{slot} = {ghost.worksheet}({kwargs_text(kwargs)})")
+    reader.introduced = True
+    rest = (text[: m.start()] + " " + text[used_to:]).strip()
+    rest = _GREETING_LEFT.sub("", rest)
+    rest = re.sub(r"\s+([.,!?;])(?:\s*[.,!?;])*", r"\1", rest)
+    return rest.strip(" ,;.")
 
 
 def other_fields(reader: "TurnReader", text: str) -> bool:

@@ -155,7 +155,9 @@ _EXPLICIT_REFUSAL = re.compile(
     r"\b(?:can't|cannot|can\s+not)\s+(?:say|tell|share)\b|"
     r"\b(?:don't|do\s+not|dont)\s+(?:want|wish|like)\s+to\s+(?:say|share|tell|give|answer|provide|disclose|reveal)\b|"
     r"\bnone\s+of\s+your\s+business\b|"
-    r"\b(?:not|never)\s+(?:giving|sharing|telling|saying)\s+(?:that|it|this|them|you|out|my)\b|"
+    r"\b(?:not|never)\s+(?:giving|sharing|telling|saying|revealing|disclosing)\s+(?:that|it|this|them|you|out|my)\b|"
+    # "I'm not typing my PIN in here": a verb of writing it down, with the user's own thing as its object
+    r"\b(?:not|never)\s+(?:typing|entering|putting|sending|writing|posting|handing\s+over)\s+(?:my|our|that|this)\b|"
     # "I'm not comfortable giving out secret words", "I'm not willing to share that"
     r"\bnot\s+(?:comfortable|happy|willing)\s+(?:with\s+)?(?:to\s+)?(?:giv|shar|say|tell|answer|provid|disclos|"
     r"reveal)\w*\b|"

@@ -801,6 +801,9 @@ class TurnReader:
             return False
         if not self.has_kb():
             self.note("question-no-kb", asked or text, reason="this agent has no knowledge base")
+            told = [p for p in sentences(text) if not is_question(p) and not chit_chat(p)]
+            if told and target is None:  # "is this the right place?? my card was used in Paris, I've never been":
+                self._problem(" ".join(told))  # the question has no answer here; the story still says what happened
             return True
         text = narrow_previous(self, text)
         if target is not None:

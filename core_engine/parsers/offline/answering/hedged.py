@@ -19,6 +19,11 @@ _HEDGE = re.compile(r"(?:^|[,.;:!?]+\s*|\s+-+\s+|\s+(?:but|so)\s+)(?:(?:but|so|t
                     r"(?:maybe|perhaps|probably|prob|possibly|i\s+think|i\s+guess|i'd\s+guess|i'd\s+say)"
                     r"(?:\s+(?:it's|its|it\s+is|it\s+was))?[\s,]+(?P<value>\S.*)$", re.I)
 
+_HEDGE_AFTER = re.compile(r"(?:^|[,.;:!?]+\s*|\s+-+\s+|\s+(?:but|so)\s+)(?:(?:but|so|then|and)\s+)?"
+                          r"(?P<value>\S[^,.;:!?]*?)[\s,]+(?:maybe|perhaps|probably|possibly|i\s+think|i\s+guess|"
+                          r"i\s+suppose)[\s?!.]*$", re.I)
+"""The value floated with its hedge after it: "not sure about that yet. GX 210 maybe?"."""
+
 _NO_VALUE = re.compile(r"(?:you|i|we|they|he|she|it|ask|check|call|look|let|later|another|next|some\s+other)\b", re.I)
 """What follows a hedge that is no value: "maybe you can tell me", "maybe later", "maybe ask my wife"."""
 
@@ -32,7 +37,7 @@ def hedged_value(reader: "TurnReader", text: str, words: str, rec: "TaskRecord",
     at = text.lower().find(words.lower())
     if at < 0:
         return False
-    m = _HEDGE.search(text[at + len(words):])
+    m = _HEDGE.search(text[at + len(words):]) or _HEDGE_AFTER.search(text[at + len(words):])
     if m is None:
         return False
     value = m.group("value").strip().rstrip("?!. ").strip()

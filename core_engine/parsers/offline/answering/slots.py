@@ -186,6 +186,13 @@ def shape(f: Field) -> str:
     return "short"
 
 
+_WE_WILL_BE = re.compile(r"\b(?:there'?ll\s+be|there\s+will\s+be|there'?s\s+going\s+to\s+be|we'?ll\s+be|"
+                         r"we\s+will\s+be|we'?re|we\s+are)\s+(?:now\s+|just\s+|only\s+|actually\s+)?$", re.I)
+"""A number said as how many will come ("there'll be 4 now", "we'll be 5"): a count of people."""
+_PEOPLE_AFTER = frozenset({"now", "then", "of", "us", "people", "persons", "guests", "adults", "total", "altogether",
+                           "in", "including", "with", "instead", "actually", "please", "thanks"})
+"""What may follow the number of "there'll be 6 now": nothing, or words that say no unit ("6 minutes" is no head count)."""
+
 PEOPLE_WORDS = {"people", "guest", "person", "party", "size", "diner", "seat"}
 _PEOPLE_UNITS = {"ppl", "pax", "people", "persons", "adults", "guests", "heads"}
 """Words after a number that count people, for a field that counts them ("4 ppl")."""
@@ -326,6 +333,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if not fits and _AGE_SAID.search(text[:span.start]) and (not after or after[0] in _AGE_AFTER):  # "I'm 34": a person's age, in plain English
             fits = [(r, f) for r, f in of_kind("int") if "age" in f.name.lower().split("_")]
         if not fits and ((before and before[-1] in ("for", "of")) or after[:2] == ["of", "us"]):  # "3 of us"
+            fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
+        if not fits and _WE_WILL_BE.search(text[:span.start]) and (not after or after[0] in _PEOPLE_AFTER):
             fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
         how, meaning = "number+unit", {}
         money = is_money(text, span.start, span.end)

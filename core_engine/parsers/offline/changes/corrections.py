@@ -76,7 +76,9 @@ def correction_rule(reader: "TurnReader", text: str) -> bool:
         return _restated(reader, m.group("what"), m.group("new"), said)
     if _CUE.search(said) and _same_shape(reader, said):
         return True
-    return _near_value(reader, said) or _sorry_name(reader, said) or _sorry_number(reader, said) or \
+    return _near_value(reader, said) or _sorry_name(reader, said) or _spelled_letter(reader, said) or \
+        _option_over_named(reader, said) or \
+        _sorry_number(reader, said) or \
         clause_correction(reader, said)
 
 
@@ -286,6 +288,8 @@ def _inside_value(reader: "TurnReader", new: str, old: str, filled: list[tuple[T
     (a house number in an address); the new token of the same kind takes its place there. Nothing on any doubt."""
     if not re.fullmatch(r"\w+", old.strip()) or not re.fullmatch(r"\w+", new) or _shape(new) != _shape(old.strip()):
         return False
+    if re.fullmatch(r"\d{4}", new) and _year_of_date(reader, new, old.strip(), filled, said):
+        return True
     word = re.compile(rf"(?<![\w-]){re.escape(old.strip())}(?![\w-])", re.I)
     fits = [(r, f, v) for r, f, v in filled if reader.view.kind_of(f) == "str" and isinstance(v, str)
             and len(word.findall(v)) == 1]
@@ -293,6 +297,85 @@ def _inside_value(reader: "TurnReader", new: str, old: str, filled: list[tuple[T
         return False
     rec, f, current = fits[0]
     reader.assign("correction", said, rec, f, word.sub(new, current), was=current, how="a word of the value")
+    return True
+
+
+_ISO_DATE = re.compile(r"(\d{4})(-\d{2}-\d{2}(?:T[\d:]+)?)")
+
+
+def _year_of_date(reader: "TurnReader", new: str, old: str, filled: list[tuple[TaskRecord, Field, Any]],
+                  said: str) -> bool:
+    """ "oops, 1991 not 1990" after a date of birth of 1990-08-12: a year said "not" another is the year of the one
+    filled date whose year that is; the day and month stay. Nothing when no date or several dates hold that year."""
+    fits = [(r, f, v) for r, f, v in filled if isinstance(v, str) and (m := _ISO_DATE.fullmatch(v)) and m.group(1) == old]
+    if len(fits) != 1:
+        return False
+    rec, f, current = fits[0]
+    reader.assign("correction", said, rec, f, new + current[4:], was=current, how="the year of a date")
+    return True
+
+
+_WITH_LETTER = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|oh|sorry\s+it'?s)[,!.\s]+)*(?:it'?s\s+|its\s+|it\s+is\s+)?"
+                          r"(?P<word>[A-Za-z][a-z'-]+)[,\s]+(?P<with>with|without)\s+(?:an?\s+|the\s+)?"
+                          r"(?P<letter>[a-z])\b(?:\s+(?:in\s+it|at\s+the\s+end|on\s+the\s+end))?[\s.!]*$", re.I)
+
+
+def _spelled_letter(reader: "TurnReader", said: str) -> bool:
+    """ "sorry it's Sarah with an h" after "Sara Okafor" (or "Sara without an h" after "Sarah"): the one word of one
+    filled name that is the word said less (or plus) that letter is spelt as said now; the other words stay."""
+    from ..answering.slots import shape  # late: slots imports the word helpers this module uses
+
+    m = _WITH_LETTER.match(said.strip())
+    if m is None:
+        return False
+    word, letter, adds = m.group("word"), m.group("letter").lower(), m.group("with").lower() == "with"
+
+    def was(w: str) -> bool:  # the word in the value is the word said with the letter taken out (or put in)
+        short, long_ = (w.lower(), word.lower()) if adds else (word.lower(), w.lower())
+        return len(long_) == len(short) + 1 and any(long_[:i] + long_[i + 1:] == short
+                                                    for i, c in enumerate(long_) if c == letter)
+    fits = [(rec, f, v, w) for rec, f, v in _filled(reader) if reader.view.kind_of(f) == "str" and shape(f) == "name"
+            and isinstance(v, str) for w in v.split() if was(w)]
+    if len(fits) != 1:
+        return False
+    rec, f, current, w = fits[0]
+    new = word[0].upper() + word[1:] if w[:1].isupper() else word
+    value = re.sub(rf"(?<!\S){re.escape(w)}(?!\S)", new, current, count=1)
+    reader.assign("correction", said, rec, f, value, was=current, how="a letter spelt out")
+    return True
+
+
+_CUE_LEAD = re.compile(r"^(?:sorry|oops|actually|wait|no|my\s+(?:mistake|bad)|correction|i\s+meant)\b[\s,!.:-]*", re.I)
+
+
+def _option_over_named(reader: "TurnReader", said: str) -> bool:
+    """ "sorry - soccer is the one I want, squash was last time" after Squash was chosen: a turn that starts
+    with a correction cue and names the option a filled choice holds, with another clause naming another option of
+    that field, changes the choice. The old option must be named (so an answer to the question asked is never
+    taken for it), by exactly one filled choice field; the new one is read from the clauses that do not name it."""
+    from ..words.match import content_stems  # late: match is imported by the word helpers this module uses
+
+    m = _CUE_LEAD.match(said)
+    if m is None:
+        return False
+    body = said[m.end():]
+    clauses = [c.strip(" .!") for c in re.split(r"\s*[,;]\s*|\s+-+\s+|(?<=[.!?])\s+|\s+but\s+", body) if c.strip(" .!")]
+    if len(clauses) < 2:
+        return False
+    said_stems = set(content_stems(body))
+    fits = [(rec, f, v) for rec, f, v in _filled(reader) if reader.view.kind_of(f) == "Enum" and isinstance(v, str)
+            and set(content_stems(v)) and set(content_stems(v)) <= said_stems]
+    if len(fits) != 1:
+        return False
+    rec, f, current = fits[0]
+    old = set(content_stems(current))
+    rest = [c for c in clauses if not old <= set(content_stems(c))]
+    if len(rest) != 1 or len(rest) == len(clauses):
+        return False
+    value = _new_value(reader, f, rest[0], current, None, rec)
+    if value is None or value == current:
+        return False
+    reader.assign("correction", said, rec, f, value, was=current, how="another option, the old one named")
     return True
 
 

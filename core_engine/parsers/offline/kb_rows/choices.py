@@ -110,11 +110,16 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
         return _the_one_shown(reader, text, kb_var, rows[0])  # else it filled its field or was proposed
     row_expected = expect is None or reader.view.kind_of(expect.field) == "row" or text_slot
     requested = False
+    fragment = None
     if is_question(text) and not re.fullmatch(r"\W*(?:\d{1,2}|the \w+ one)\W*", text, re.I):
         requested = _named_then_requested(text)
+        fragment = None if requested else _named_then_values(text)
+        requested = requested or fragment is not None
         if not requested:
             return False
     pick = choice_index(text, len(rows)) if len(rows) > 1 and not requested else None
+    if fragment is not None and len(rows) > 1:
+        pick = choice_index(fragment, len(rows))  # "the 2nd one looks good": the clause that names the row
     if pick is not None and not row_expected and re.fullmatch(r"\W*(?:the\s+)?\d{1,2}\W*", text):
         pick = None  # a bare number answers the question asked, not the list
     if pick is None:
@@ -215,6 +220,25 @@ def _named_then_requested(text: str) -> bool:
     clauses = [c.strip() for c in re.split(r"[,;.!]\s*|\s+-+\s+", normalise(text)) if c.strip(" ?")]
     return len(clauses) >= 2 and not is_question(clauses[0]) and \
         any(_REQUESTED.match(c) for c in clauses[1:]) and not _WH_WORD.search(text)
+
+
+_ASKING = re.compile(r"^\W*(?:(?:so|and|then|ok|okay|oh)[,\s]+)*(?:what|which|when|where|who|whom|whose|why|how|is|are|"
+                     r"am|was|were|do|does|did|can|could|will|would|should|shall|may|might|have|has|any)\b", re.I)
+
+
+def _named_then_values(text: str) -> str | None:
+    """ "the 2nd one looks good - court for 2 tomorrow at 7pm?": a row named in a first clause that is no question,
+    then a clause of values typed with a question mark but asking nothing (no question word, no auxiliary verb in
+    front: a request said with a rising tone). The first clause, to pick the row by."""
+    clauses = [c.strip() for c in re.split(r"[,;.!]\s*|\s+-+\s+", normalise(text)) if c.strip(" ?")]
+    if len(clauses) < 2 or is_question(clauses[0]) or _WH_WORD.search(text):
+        return None
+    later = clauses[1:]
+    if not later[-1].endswith("?") or any(_ASKING.match(c) for c in later) or \
+            not all(re.search(r"\d|\b(?:tomorrow|tonight|today|monday|tuesday|wednesday|thursday|friday|saturday|"
+                              r"sunday)\b", c, re.I) for c in later):
+        return None
+    return clauses[0]
 
 
 _WH_WORD = re.compile(r"\b(?:what|which|where|who|why|how|when|whether|if)\b", re.I)

@@ -76,5 +76,8 @@ def as_stored(text: str, vocabulary: "KBVocabulary", kb: Any) -> str:
         found = numbers.get(said.lower(), [])
         if len(found) != 1:
             return m.group(0)  # no code, or several departments end with it: as typed
+        letters = _CODE.match(found[0]).group(1)  # type: ignore[union-attr]
+        if re.search(rf"\b{re.escape(letters)}\s?$", m.string[:m.start()], re.I):
+            return m.group(0)  # "XY 115L": the code was typed whole, its letters before the number
         return found[0] if m.group(1) else f"({found[0]})"
     return _NUMBER_ONLY.sub(whole, text)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ....spec.model import Field, Worksheet, parse_type, snake_case
 from ....dialogue.state import TaskRecord, ref_target
 from ..intents import asks_to, is_question, search_phrase
-from ..words.match import (GENERIC, HEDGES, STOPWORDS, Bag, best_enum, content_stems, enum_scores, equalities,
+from ..words.match import (CATCH_ALL, GENERIC, HEDGES, STOPWORDS, Bag, best_enum, content_stems, enum_scores, equalities,
                            field_stems, holds, stem)
 from ..words.negation import negations, without_negated
 from ..answering.enum_lists import is_enum_list, opening_options
@@ -280,6 +280,8 @@ def leaf_hints(reader: "TurnReader", bag: Bag, ws: Worksheet) -> dict[str, tuple
             path_words = {w for name, v in path for w in _explained(fields[name], v, bag)}
             path_names = {w for _name, v in path for w in bag.hits(content_stems(v))}
             for ev in f.enum_values:
+                if CATCH_ALL.match(ev.value):
+                    continue  # "I've got a class issue" names the words of Other Class Issues, not the option
                 names = set(bag.hits(content_stems(ev.value)))
                 if not any(len(w) >= 3 for w in names - path_names):
                     continue  # its own name must add a word the path's names do not say (not just "AP")
@@ -287,13 +289,23 @@ def leaf_hints(reader: "TurnReader", bag: Bag, ws: Worksheet) -> dict[str, tuple
                     continue  # "my leave": a top option off its path ("Leave of Absence") names it as well
                 words = path_words | set(_explained(f, ev.value, bag))
                 named = names | path_names
-                found.append((2 * len(named) + len(words - named), f, ev.value, path, sorted(words)))
+                # a word a sibling option names outright ("quit" of Quit a Class) explains that option, not this
+                # one, even when the path's description says it too ("joining, quitting or moving classes")
+                siblings = {w for other in f.enum_values if other.value != ev.value
+                            for w in bag.hits(content_stems(other.value))}
+                first = content_stems(ev.value)[:1]
+                found.append((2 * len(named) + len(words - named - siblings), f, ev.value, path, sorted(words),
+                              bool(first) and first[0] in names))
     if not found:
         return {}
     found.sort(key=lambda x: -x[0])
     if len(found) > 1 and found[1][0] == found[0][0]:
-        return {}
-    _score, f, value, path, words = found[0]
+        tied = [x for x in found if x[0] == found[0][0]]
+        leading = [x for x in tied if x[5]]  # "I want to quit GX 210, the times don't work": the one option
+        if len(leading) != 1:  # whose name's first word (its verb: Quit a Class) is said beats those whose later
+            return {}  # word is ("times" of Move Times); none or several such: no hints
+        found = leading
+    _score, f, value, path, words, _first = found[0]
     hints = {name: (v, words) for name, v in path}
     hints[f.name] = (value, words)
     return hints

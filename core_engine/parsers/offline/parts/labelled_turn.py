@@ -29,13 +29,13 @@ _KINDS = ("str", "int", "float", "date", "time")
 _NOT_LABELS = {"my", "your", "the", "a", "an", "is", "of", "number", "no", "details", "info", "id", "student",
                "customer", "user", "client", "person", "full", "first", "second", "and"}
 _INTRODUCED = re.compile(r"^(?:i\s+am|i'?m|this\s+is|it'?s|my\s+name\s+is|name'?s)\s+", re.I)
-_SEP = re.compile(r"\s*;\s*|\s*,(?!(?<=\d,)\d{3}\b)\s*|\s+[-\u2013\u2014]+\s+|(?<=[a-z0-9])\.\s+(?=[A-Z])")
+_SEP = re.compile(r"\s*;\s*|\s*,(?!(?<=\d,)\d{3}\b)\s*|\s+[-\u2013\u2014]+\s+|(?<=[a-z0-9])\.\s+(?=[A-Z])|(?<=\d)\.\s+")
 """Parts end at a comma (not one inside an amount: "$1,250"), a semicolon, a dash with spaces round it ("passcode
-8841 - there's a charge ...") or a full stop before a capital."""
+8841 - there's a charge ..."), a full stop before a capital or after a number ("member 55123. someone took it")."""
 
 
 def labelled_turn(reader: "TurnReader", text: str) -> bool:
-    if "," not in text and ";" not in text:
+    if "," not in text and ";" not in text and not re.search(r"\d\.\s", text):
         return False
     fields = _candidates(reader)
     parts = [p.strip(" .!") for p in _SEP.split(text) if p.strip(" .!")]

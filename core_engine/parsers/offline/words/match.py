@@ -180,6 +180,11 @@ def enum_scores(f: Field, bag: Bag) -> list[tuple[int, str, list[str]]]:
     return out
 
 
+CATCH_ALL = re.compile(r"^\W*(?:others?|anything\s+else|something\s+else|misc(?:ellaneous)?)\b", re.I)
+"""An option for whatever the others do not cover ("Other Class Issues", "Others", "Something else"): a vague
+opening ("I've got a class issue") names its generic words, never the option itself."""
+
+
 def best_enum(f: Field, bag: Bag, minimum: int = 2) -> tuple[str, list[str]] | None:
     """The single best-scoring enum value, if it clearly wins.
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....spec.model import Field, Worksheet, snake_case
 from ....dialogue.state import TaskRecord, ref_target
-from .match import HEDGES, Bag, content_stems, equalities, silent_e, stem
+from .match import CATCH_ALL, HEDGES, Bag, content_stems, equalities, silent_e, stem
 from ..intents import is_question, sentences, task_request
 from ..opening.tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
 from .libvalues import find_phones
@@ -323,6 +323,9 @@ def deeper_hints(reader: "TurnReader", ws: Worksheet, text: str, overlay: dict[s
     if entry is None or entry.kind != "enum" or entry.worksheet not in tree or entry.worksheet == ws.name \
             or not ranked.decided(TASK_THRESHOLD, TASK_MARGIN):
         return None
+    if CATCH_ALL.match(entry.value or ""):
+        return None  # "I have a class problem" is close to "Other Class Issues" because it names no
+        # kind at all: the option for the rest is meant only when the user says it is none of the others
     said = {k: v for values in overlay.values() for k, v in values.items()}
     path = _path(reader, entry)
     if any(k in said and said[k] != v for k, v in path.items()):
@@ -547,8 +550,11 @@ def owned_option(reader: "TurnReader", text: str) -> bool:
     return apply_reading(reader, Ranked(entry, 1.0, entry.value, None, 0.0), text, "task-owned-option")
 
 
-_PROBLEM_PLACE = re.compile(r"\b(?:at|in|on|inside|outside|around|near|from|to|into)\s+(?:(?:my|our|your|his|her|their|the|a)\s+)?$",
-                            re.I)
+_PROBLEM_PLACE = re.compile(r"\b(?:at|in|on|inside|outside|around|near|from|into)\s+(?:(?:my|our|your|his|her|their|the|a)\s+)?$|"
+                            r"(?<!\bneed\s)(?<!\bwant\s)(?<!\blike\s)(?<!\bhave\s)(?<!\btrying\s)(?<!\bhow\s)"
+                            r"\bto\s+(?:(?:my|our|your|his|her|their|the|a)\s+)?$", re.I)
+"""Words after a preposition of place say where, not what ("at my house"); "to" after "need", "want", "like",
+"have", "trying", "how" begins the verb asked for ("I want to quit GX 210"), not a place."""
 
 
 def option_words_task(reader: "TurnReader", text: str, *, request: bool = False) -> bool:

@@ -14,17 +14,27 @@ from ....spec.model import Field
 from .libvalues import NAME_INTRO, name_span
 
 _LEADING = re.compile(r"^\W*(?:(?:it'?s|its|it\s+is|that'?s|this\s+is|for|oh|um|uh|well)\s+)*"
-                      r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*)?)\s*(?:,|\band\b|-|;)\s*\S")
+                      r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*)?)\s*(?:,|\band\b|-|;|\()\s*\S")
 _NOT_NAMES = {"I", "Hi", "Hello", "Hey", "Yes", "No", "Ok", "Okay", "Sure", "Thanks", "Please", "The", "My", "It",
               "This", "That", "Well", "Oh", "Actually", "Sorry", "Um"}
 
 
+_TRAILING = re.compile(r"^(?P<lead>[^A-Z]*?\w[^A-Z]*?)\s*[,:-]\s*(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*"
+                       r"(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+)?)[\s.!]*$")
+"""Words about the thing, then its name last after a comma: "ha, that'd be our tortoise, Shelby" (the words before
+it in lower case but for the first letter, so the name is the only capitalised word)."""
+_NAME_OF = re.compile(r"\bname\s+of\b|'s\s+name\b", re.I)
+
+
 def thing_name(f: Field, text: str) -> str | None:
-    if "name" not in f.name.lower().split("_"):
-        return None
+    if "name" not in f.name.lower().split("_") and not _NAME_OF.search(f.description or ""):
+        return None  # a field named "..._name", or described as "The name of your first pet"
     if NAME_INTRO.search(text) and (said := name_span(text)):
         return said
     m = _LEADING.match(text)
     if m and m.group("name").split()[0] not in _NOT_NAMES:
         return m.group("name")
+    t = _TRAILING.match(text[:1].lower() + text[1:])
+    if t and t.group("name").split()[0] not in _NOT_NAMES and len(t.group("lead").split()) <= 8:
+        return t.group("name")
     return None

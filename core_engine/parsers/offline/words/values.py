@@ -33,7 +33,15 @@ def normalise(text: str) -> str:
              "\u00a0": " "}
     for a, b in table.items():
         text = text.replace(a, b)
+    text = _AGREEING_SIGNS.sub(" ok ", text) if _AGREEING_SIGNS.search(text) else text
+    text = _PICTOGRAPHS.sub(" ", text) if _PICTOGRAPHS.search(text) else text
     return re.sub(r"\s+", " ", text).strip()
+
+
+_AGREEING_SIGNS = re.compile("[\U0001F44D\U0001F44C\u2705\u2714\u2611](?:[\U0001F3FB-\U0001F3FF]|\ufe0f)*")
+"""A thumbs-up, an OK hand or a tick typed as an answer ("\U0001F44D yes") says ok."""
+_PICTOGRAPHS = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\ufe0f\u200d]+")
+"""Other emoji (faces, hearts, hands) carry mood, not values: a space, so "great \U0001F60A" reads as "great"."""
 
 
 def free(spans: Iterable[Span], taken: Iterable[Span]) -> list[Span]:
@@ -65,7 +73,7 @@ _DIGIT_NUMBER_RE = re.compile(r"(?<![\w.@/:-])\$?(?P<num>\d{1,3}(?:,\d{3})+|\d+)
 """A number as digits; a unit of measure may be written on to it ("12kg", "5km"): the number is still read."""
 _PRONOUN_ONE = re.compile(r"\b(?:the|this|that|previous|last|other|same|which|another|each|every|any|no|new|next|"
                           r"first|second|third|fourth|fifth|former|latter|right|wrong|cheaper|better|cheapest|best|"
-                          r"closest|nearest|highest|lowest)\s+$", re.I)
+                          r"closest|nearest|highest|lowest|\d+(?:st|nd|rd|th))\s+$", re.I)
 _DET_WORD = re.compile(r"\b(?:the|this|that|a)\s+[A-Za-z][\w'-]*\s+$|"
                        r"\b(?:the|this|that)\s+(?:[A-Za-z][\w'-]*\s+){1,2}(?!(?:for|of|to|at|with|by|in|and|or|is|are|"
                        r"was|just|only|plus|than|minus|about|under|over)\s)[A-Za-z][\w'-]*\s+$", re.I)
@@ -676,6 +684,10 @@ _NO_NAME_WORDS = frozenset({"yes", "yeah", "yep", "no", "nope", "nah", "ok", "ok
                             "sure", "thanks", "thank", "you", "sorry", "hi", "hello", "hey", "fine", "great", "go",
                             "ahead", "it", "that", "this", "all", "done", "right", "correct"})
 """Words of a yes, a no, a greeting or a cancel: a turn made of them only ("yes please cancel") names nobody."""
+_SENTENCE_WORDS = frozenset({"is", "are", "am", "was", "were", "my", "your", "our", "their", "me", "we", "us", "you",
+                             "i", "do", "does", "did", "can", "could", "would", "should", "what", "how", "why",
+                             "where", "when", "who", "which", "though", "not", "if", "it", "that", "this", "there"})
+"""English function words a sentence has and a person's name typed in lower case does not ("de", "van" are kept)."""
 _YES_NO_WORDS = frozenset({"yes", "yeah", "yep", "yup", "no", "nope", "nah", "ok", "okay", "sure"})
 _NAME_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['.-])*(?:\s+[^\W\d_](?:[^\W\d_]|['.-])*){0,4}$")
 """One to five words of letters (any alphabet's: "Lucía Moreno", "Zoë Brontë"), apostrophes, dots and hyphens."""
@@ -698,6 +710,8 @@ def clean_name(text: str) -> str | None:
         return None  # "yes please cancel" is no name
     if body.islower() and body.split()[0] in _YES_NO_WORDS and len(body.split()) > 1:
         return None  # "yes submit", "no wait": a yes or a no and what to do, typed in lower case, names nobody
+    if (body.islower() or text.rstrip().endswith("?")) and set(body.lower().split()) & _SENTENCE_WORDS:
+        return None  # "is my money safe though": a question or a sentence, with words no name is made of
     return body.title() if body.islower() else body
 
 
