@@ -167,3 +167,37 @@ def test_an_option_answered_by_meaning_keeps_the_other_values_of_the_turn(agent)
                        "Name's Ann Lee, the shop is Crabpots, 7 Kiln Lane HX2 9PL")
     assert statements(r) == ['rent_berth.owner_name = "Ann Lee"', 'rent_berth.berth_kind = "Commercial"',
                              'rent_berth.home_address = "7 Kiln Lane HX2 9PL"']
+
+
+CRANE = {**SPEC, "worksheets": [
+    {**SPEC["worksheets"][0], "fields": [{**SPEC["worksheets"][0]["fields"][0], "enum_values": [
+        *SPEC["worksheets"][0]["fields"][0]["enum_values"],
+        {"value": "Book Crane", "description": "book the boat crane to lift a boat out of the water"}]}]},
+    *SPEC["worksheets"][1:],
+    {"name": "BookCrane", "kind": "task", "predicate": "task == \"Book Crane\"", "api": "book_crane", "fields": [
+        {"name": "slipway", "type": "Slipway", "description": "The slipway where the boat is lifted"},
+        {"name": "lift_day", "type": "date", "description": "The day of the lift"}]},
+    {"name": "slipways", "kind": "kb", "fields": [{"name": "id", "type": "str", "primary_key": True},
+                                                  {"name": "name", "type": "str"}, {"name": "quay", "type": "str"}]},
+    {"name": "Slipway", "kind": "type", "fields": [{"name": "id", "type": "str", "primary_key": True},
+                                                   {"name": "name", "type": "str"}]}],
+    "apis": [*SPEC["apis"], {"name": "book_crane"}]}
+SLIPWAYS = [{"id": "s1", "name": "North Slip", "quay": "North Quay"}, {"id": "s2", "name": "Basin Slip", "quay": "Basin"}]
+
+
+@pytest.fixture(scope="module")
+def crane(tmp_path_factory):
+    from core_engine.session.agent import Agent
+    root = tmp_path_factory.mktemp("crane")
+    (root / "spec.json").write_text(json.dumps(CRANE))
+    (root / "data").mkdir()
+    (root / "data" / "slipways.jsonl").write_text("".join(json.dumps(r) + "\n" for r in SLIPWAYS))
+    return Agent.load(root)
+
+
+def test_a_no_with_only_closing_words_to_the_row_asked_searches_nothing(crane):
+    for said in ("no that's everything", "no, that's all", "no thats it"):
+        _s, [*_, r] = talk(crane, "I want to book the crane", said)
+        assert not any("slipway" in s for s in statements(r)), said
+    _s, [*_, r] = talk(crane, "I want to book the crane", "the basin one")
+    assert any(s.startswith("book_crane.slipway") for s in statements(r))

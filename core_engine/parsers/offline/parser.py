@@ -703,6 +703,8 @@ class TurnReader:
                 return False  # a bare "yes" names no row; questions and searches are read below
             if yn and not [w for w in content_stems(yn[2]) if w not in HEDGES and w not in AGREEING]:
                 return False  # "yep that's right", "yes confirm": an agreement, no words to search for
+            if yn and not yn[0] and (declines(text) or closing(yn[2] or text)):
+                return False  # "no that's everything": a no to some other question, no row to search for
             if typed_elsewhere(self, yn[2] if yn else text, e) or name_elsewhere(self, text) \
                     or option_elsewhere(self, text):
                 self.answered = True
