@@ -201,3 +201,23 @@ def test_a_no_with_only_closing_words_to_the_row_asked_searches_nothing(crane):
         assert not any("slipway" in s for s in statements(r)), said
     _s, [*_, r] = talk(crane, "I want to book the crane", "the basin one")
     assert any(s.startswith("book_crane.slipway") for s in statements(r))
+
+
+DISPUTE_TO_SUMMARY = ("I want to dispute a fee", "HT7712004", "WK19 TRP", "they charged me twice",
+                      "I paid at the harbour office and I was waiting for the refund from the ferry office", "Ann Lee",
+                      "ann@lee.com")
+
+
+def test_a_part_of_the_story_put_right_at_the_summary(agent):
+    _s, [*_, r] = talk(agent, *DISPUTE_TO_SUMMARY,
+                       "not quite - it was the marina office I was waiting for, not the ferry office")
+    assert statements(r) == ['dispute_fee.account = "I paid at the harbour office and I was waiting for the refund '
+                             'from the marina office"']
+    _s, [*_, r] = talk(agent, *DISPUTE_TO_SUMMARY, "no, it was the fuel dock that had my money, not the ferry office")
+    assert statements(r) == ['dispute_fee.account = "I paid at the harbour office and I was waiting for the refund '
+                             'from the fuel dock"']
+
+
+def test_words_in_no_story_put_nothing_right(agent):
+    _s, [*_, r] = talk(agent, *DISPUTE_TO_SUMMARY, "no, it was the fuel dock, not the lock keeper")
+    assert not any(s.startswith("dispute_fee.account") for s in statements(r))

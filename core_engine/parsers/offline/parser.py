@@ -58,6 +58,7 @@ from .answering.option_story import story_after_option
 from .parts.told_story import flagged_story, story_in_opening
 from .opening.for_that import task_for_that
 from .opening.next_task import next_task
+from .changes.told_again import story_told_again, told_again
 from .answering.standing_no import go_ahead_after_no
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
@@ -276,7 +277,7 @@ class TurnReader:
         if self.answered and (chit_chat(rest, after_answer=True) or closing(rest)):
             self.note("chit-chat", rest)
             return
-        for rule in (self._small_talk, self._reference, self._switch, self._choose, self._lists, self._correction, self._refusal,
+        for rule in (self._small_talk, self._story_told_again, self._reference, self._switch, self._choose, self._lists, self._correction, self._refusal,
                      self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
                      self._labelled_turn, self._typed_answer, self._opening, self._new_task, self._next_task, self._semantic_task, self._row_request,
                      self._answer_and_question, self._for_that, self._question,
@@ -373,7 +374,8 @@ class TurnReader:
                 self.emit("confirm-no", words, f"{e.rec.var}.{e.field.name} = None")
             else:
                 self.note("confirm-no", words, reason="the rest of the turn gives a new value")
-        elif kind == "confirm" and not value and not held_back and (change_marker(rest) or self.would_change(rest)):
+        elif kind == "confirm" and not value and not held_back and (change_marker(rest) or self.would_change(rest)
+                                                                    or told_again(self, rest) is not None):
             self.note("confirm-no", words, reason="the rest of the turn gives a new value; the summary is shown again")
         elif kind == "confirm":
             self.assign("answer-yes-no", words, e.rec, e.field, value, confirm_field=True)
@@ -539,6 +541,9 @@ class TurnReader:
                 break
         self.answered = True
         return True
+
+    def _story_told_again(self, text: str) -> bool:
+        return story_told_again(self, text)  # "it was the harbour launch I was waiting for, not the ferry"
 
     def _new_task(self, text: str) -> bool:
         return new_task(self, text)
