@@ -45,6 +45,7 @@ from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .parts.addresses import address_answer, address_beside, address_parts, is_address_field, with_town
 from .parts.colours import rest_of_answer
+from .parts.made import make_beside_colour
 from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
 from .answering.counted import zero_counts
@@ -54,8 +55,10 @@ from .answering.schedule import schedule_pass
 from .answering.hedged import hedged_value
 from .answering.listed import listed_digits
 from .answering.option_story import story_after_option
-from .parts.told_story import story_in_opening
+from .parts.told_story import flagged_story, story_in_opening
 from .opening.for_that import task_for_that
+from .opening.next_task import next_task
+from .changes.told_again import story_told_again, told_again
 from .answering.standing_no import go_ahead_after_no
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
@@ -240,6 +243,7 @@ class TurnReader:
         proper_name_in_opening(self, self.text)  # "it's a Gazelle e-bike": the make, in the record opened
         when_in_opening(self, self.text)  # "my scores were sent in June": when, in the record opened
         story_in_opening(self, self.text)  # "the oven won't heat, keeps showing E4": the trouble told
+        flagged_story(self, self.text)  # the story an opening tells, for a field the spec marks free text
         schedule_pass(self, self.text)  # "tmrw 8am til fri": a start and an end, each in its own pair of fields
         self._confirm_last()
 
@@ -273,9 +277,9 @@ class TurnReader:
         if self.answered and (chit_chat(rest, after_answer=True) or closing(rest)):
             self.note("chit-chat", rest)
             return
-        for rule in (self._small_talk, self._reference, self._switch, self._choose, self._lists, self._correction, self._refusal,
+        for rule in (self._small_talk, self._story_told_again, self._reference, self._switch, self._choose, self._lists, self._correction, self._refusal,
                      self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
-                     self._labelled_turn, self._typed_answer, self._opening, self._new_task, self._semantic_task, self._row_request,
+                     self._labelled_turn, self._typed_answer, self._opening, self._new_task, self._next_task, self._semantic_task, self._row_request,
                      self._answer_and_question, self._for_that, self._question,
                      self._describe, self._unasked, self._problem, self._str_answer, self._other_fields,
                      self._unopened, self._catch_all, self._by_values, self._search):
@@ -370,7 +374,8 @@ class TurnReader:
                 self.emit("confirm-no", words, f"{e.rec.var}.{e.field.name} = None")
             else:
                 self.note("confirm-no", words, reason="the rest of the turn gives a new value")
-        elif kind == "confirm" and not value and not held_back and (change_marker(rest) or self.would_change(rest)):
+        elif kind == "confirm" and not value and not held_back and (change_marker(rest) or self.would_change(rest)
+                                                                    or told_again(self, rest) is not None):
             self.note("confirm-no", words, reason="the rest of the turn gives a new value; the summary is shown again")
         elif kind == "confirm":
             self.assign("answer-yes-no", words, e.rec, e.field, value, confirm_field=True)
@@ -537,8 +542,14 @@ class TurnReader:
         self.answered = True
         return True
 
+    def _story_told_again(self, text: str) -> bool:
+        return story_told_again(self, text)  # "it was the harbour launch I was waiting for, not the ferry"
+
     def _new_task(self, text: str) -> bool:
         return new_task(self, text)
+
+    def _next_task(self, text: str) -> bool:
+        return next_task(self, text)  # "now I'd like to dispute a fee" once the fault report went through
 
     def _other_fields(self, text: str) -> bool:
         return other_fields(self, text)
@@ -562,6 +573,9 @@ class TurnReader:
     def _refusal(self, text: str) -> bool:
         found = refusal(text)
         words, explicit = found if found else (None, False)
+        if words is None and self.expect is not None and self.expect.act == "ask" and \
+                self.view.kind_of(self.expect.field) == "str":
+            words = lacks_asked_thing(text, self.expect.field)  # "he has no email": nothing to give
         bare_no = self.expect is not None and self.expect.act == "ask" and self._declinable(self.expect.field) and (
             closing(text) or re.fullmatch(r"(?:no|nope|nah|none|nothing)(?:[,\s]+(?:thanks|thank\s+you|ta))?"
                                           r"(?:[,\s]+(?:that'?s|that\s+is)\s+all)?"
@@ -671,6 +685,7 @@ class TurnReader:
                 value, ranked = found
                 self.assign("answer-semantic", ranked.text, e.rec, e.field, value, type="Enum", **ranked.trace())
                 self.answered = True
+                self._extras(text, e.rec)  # "the shop is Crabpots, 7 Kiln Lane HX2 9PL": the address too
                 if e.rec.parent is None and self._tells_more(e.rec, e.field, value, text):
                     open_activated(self, {e.rec.var: {e.field.name: value}}, text, Bag.of(text),
                                    rule="answer-semantic", hints={})
@@ -693,6 +708,8 @@ class TurnReader:
                 return False  # a bare "yes" names no row; questions and searches are read below
             if yn and not [w for w in content_stems(yn[2]) if w not in HEDGES and w not in AGREEING]:
                 return False  # "yep that's right", "yes confirm": an agreement, no words to search for
+            if yn and not yn[0] and (declines(text) or closing(yn[2] or text)):
+                return False  # "no that's everything": a no to some other question, no row to search for
             if typed_elsewhere(self, yn[2] if yn else text, e) or name_elsewhere(self, text) \
                     or option_elsewhere(self, text):
                 self.answered = True
@@ -1005,7 +1022,11 @@ class TurnReader:
             extras = [m for m in extras if m.how != "address"]
         coded = code_value(text) is not None
         rest = None
-        if extras and shape(e.field) == "short" and all(m.how in ("colour", "address", "postcode") for m in extras):
+        code = code_value(text) if coded else None
+        if code is not None and any(m.span is not None and m.span.start <= code.start < m.span.end for m in extras):
+            code = None  # "Leeds, LS2 9PJ" to the town: the code is the postcode field's, not this one's
+        if extras and shape(e.field) == "short" and all(m.how in ("colour", "address", "postcode") for m in extras) \
+                and not (code is not None and value == code.value):  # "GB41 LLP red hunter": the code is the value
             rest = rest_of_answer(text, [m.span for m in extras if m.span is not None])  # "black Ford Focus"
             value = rest or value
         elif extras and shape(e.field) == "short" and all(m.span is not None for m in extras) and \
@@ -1029,6 +1050,9 @@ class TurnReader:
                 clause_options(self, text, e.rec, [str(value), *(m.matched for m in extras)])
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
+        if self.answered and code is not None and value == code.value and any(m.how == "colour" for m in extras):
+            make_beside_colour(self, text, e.rec, [(code.start, code.end)] + [(m.span.start, m.span.end) for m in extras
+                               if m.span is not None and m.how != "colour"], {e.field.name, *(m.field.name for m in extras)})
         bare_flag(self, text, e.rec, {m.field.name for m in extras})
         if self.answered:
             listed_digits(self, text, e.rec, self.candidates(records=[e.rec], unfilled_only=True, exclude=e.field),
@@ -1053,6 +1077,22 @@ _OTHER_WILL_DO = re.compile(r"(?:\b(?:will|would|does|do|can|could|is|are)\b[^.?
                             r"try)\b[^.?!]{0,60})\s*\?\s*$", re.I)
 """A question after "I don't have it" that offers something else ("will the order number do?", "can I give you my
 postcode instead?"): the user asks, and refuses nothing yet."""
+_LACKS = re.compile(r"\b(?:i|he|she|they|we|you|(?:my|our|his|her|their)\s+[a-z]+)\s+(?:doesn't|does\s+not|don't|do\s+not|doesnt|dont)\s+"
+                    r"(?:have|use|do|own|got)\s+(?:an?\s+|any\s+)?(?P<thing>[a-z][a-z-]+)|"
+                    r"\b(?:has|have|got)\s+no\s+(?P<none>[a-z][a-z-]+)", re.I)
+
+
+def lacks_asked_thing(text: str, f: Field) -> str | None:
+    """ "he has no email", "my dad doesn't have one": the person has none of the thing the asked field names (a word
+    of its name or description, or "one"): the words, read as a refusal; None otherwise."""
+    m = _LACKS.search(text)
+    if m is None:
+        return None
+    thing = stem((m.group("thing") or m.group("none")).lower())
+    own = field_stems(f) | {stem(w) for w in f.name.lower().split("_")}
+    return m.group(0) if thing == "one" or any(same_word(thing, s) for s in own) else None
+
+
 _REFUSED_THING = re.compile(r"\b(?:give|share|tell|say|provide|disclose)\s+(?:you\s+)?(?:my|our|the)\s+([a-z]{3,})", re.I)
 """What a refusal says it will not give ("rather not give my number"): it refuses that thing."""
 _WANTS = re.compile(r"\b(?:i'?d\s+like|i\s+would\s+like|we'?d\s+like|we\s+would\s+like|i\s+want|we\s+want|"

@@ -55,7 +55,17 @@ def _prefix(letters: str) -> str:
     """The example's letters as a shape: two or more are the business's own prefix, kept ("JB" of "JB-20417");
     one letter is a block or row that changes from value to value ("C" of "Your unit number, like C-214": "B-117"
     and "a-009" are unit numbers too)."""
-    return "[A-Za-z]" if len(letters) == 1 else re.escape(letters)
+    if len(letters) == 1 or _placeholder(letters):
+        return f"[A-Za-z]{{{len(letters)}}}"
+    return re.escape(letters)
+
+
+def _placeholder(letters: str) -> bool:
+    """Letters that stand for any letters, as writers of examples put them: the alphabet from A ("AB" of
+    "like AB1234567", "ABC") or one letter repeated ("XX-1234"): a reference of another prefix ("HT7712004" for "like AB1234567")
+    fits them."""
+    up = letters.upper()
+    return up == "ABCDEFGH"[:len(up)] or len(set(up)) == 1
 
 
 def _separator(f: Field) -> str:

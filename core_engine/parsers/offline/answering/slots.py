@@ -25,7 +25,7 @@ from ..words.measures.counts import couple_plus_span, head_count, party_span, pe
 from ..words.negation import without_negated, without_unable
 from ..words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, initialism_enum, stem
 from ..kb_rows.items import field_row_names
-from ..parts.addresses import find_addresses, is_address_field, is_postcode_field
+from ..parts.addresses import addresses_with_postcodes, find_addresses, is_address_field, is_postcode_field
 from ..parts.colours import describes_brand, find_colours, is_colour_field
 from .places import place_preposition, place_spans
 from ..words.libvalues import find_phones, is_phone_field
@@ -171,6 +171,8 @@ def shape(f: Field) -> str:
     desc_words = set(re.findall(r"[a-z-]+", f.description.lower()))
     if name_words & _EMAIL_WORDS:
         return "email"
+    if f.free_text:
+        return "text"  # the developer marked the field free text (the paper's `free_text` kind): prose, whatever its name
     if name_words & _CODE_WORDS:
         return "code"  # before the description: "The order number from the confirmation email" is a number
     if "name" in name_words and name_words - {"name"} <= _PERSON_WORDS:  # full_name yes, product_name no
@@ -278,6 +280,9 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     if phones:
         add(find_phones(text), phones, "phone")  # as typed: "(555) 880-1200"
         strs = [c for c in strs if c not in phones]
+    whole = [c for c in strs if is_postcode_field(c[1]) and is_address_field(c[1])]
+    if whole:  # "7 Kiln Lane HX2 9PL" for "Your home address, with the postcode": the street and its postcode, one value
+        add(addresses_with_postcodes(text), whole, "address")
     postcodes = [c for c in strs if is_postcode_field(c[1])]
     if postcodes:  # "18 Hollins Lane, SK4 2LW": the postcode for its own field, beside the street
         add(find_postcodes(text), postcodes, "postcode")

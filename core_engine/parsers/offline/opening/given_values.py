@@ -34,7 +34,8 @@ def opening_values(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[
                    matched: list[str]) -> list[str]:
     """Fill `kwargs` with the values below; return the names read (not words to search for)."""
     from .nested_values import nested_date, nested_values  # late: it imports this package's tasks module
-    for read in (_kind_by_meaning, nested_values, _opening_code, nested_date, count_of_rows, counted_thing):
+    for read in (_kind_by_meaning, nested_values, _opening_code, _labelled_codes, nested_date, count_of_rows,
+                 counted_thing):
         said = read(reader, ws, text, kwargs)
         if said is not None:
             matched.append(said)
@@ -109,6 +110,29 @@ def _opening_code(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[s
         return labelled  # "Flight MD 355": the flight's number, not the bag tag's
     kwargs[fields[0].name] = literal(tokens[0])
     return tokens[0]
+
+
+_LABEL_WORD = re.compile(r"\b([A-Za-z]{3,})\s*(?:(?:number|num|no\.?|nr|plate|is|:|#)\s*)*$", re.I)
+
+
+def _labelled_codes(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str]) -> str | None:
+    """ "for sail no GB55 KRT": a code right after a word that names one of the worksheet's unfilled short text
+    fields (a word of its name, or the first letters of one, "sail" of `boat_sail_number`) is that field's value,
+    when the word names that field only and no other value of the turn is already its."""
+    fields = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and f.name not in kwargs
+              and shape(f) in ("code", "short") and not is_phone_field(f)]
+    said = None
+    for code in find_codes(text):
+        label = _LABEL_WORD.search(text[:code.start])
+        if label is None or literal(code.value) in kwargs.values():
+            continue
+        word = label.group(1).lower()
+        named = [f for f in fields if any(w == word or (len(word) >= 3 and w.startswith(word))
+                                          for w in f.name.lower().split("_") if len(w) >= 3)]
+        if len(named) == 1 and named[0].name not in kwargs:
+            kwargs[named[0].name] = literal(code.value)
+            said = code.value
+    return said
 
 
 _LABEL_BEFORE = re.compile(r"([A-Za-z]{3,})\s*(?:(?:number|num|no\.?|nr|code|ref|#)\s*)?[:#]?\s*$", re.I)

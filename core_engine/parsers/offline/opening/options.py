@@ -31,14 +31,21 @@ def _said(text: str) -> str:
     return clean(", ".join(kept) or text)
 
 
+def _without_codes(text: str) -> str:
+    from ..words.values import find_codes  # late: keeps this module's imports as they were
+    for c in sorted(find_codes(text), key=lambda c: -c.start):
+        text = text[:c.start] + " " + text[c.end:]
+    return re.sub(r"\b[A-Za-z]*\d[\w-]*", " ", text)
+
+
 def options_by_meaning(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str]) -> str | None:
     """Fill `kwargs` with the clearly meant option of each unset enum field of `ws`; return the words read."""
     fields = [f for f in ws.fields if f.kind == "input" and not f.dont_ask and reader.view.kind_of(f) == "Enum"
               and f.name not in kwargs and f.enum_values]
     from ..words.semantic import without_values  # late: semantic imports the opening rules
     agent_words = set(content_stems(reader.spec.description or ""))  # "a courier": what the agent is, not a story
-    told = set(content_stems(without_values(reader, text))) - HEDGES - BOOKING_WORDS - task_words(ws) \
-        - task_text_stems(reader, ws) - agent_words
+    told = set(content_stems(without_values(reader, _without_codes(text)))) - HEDGES - BOOKING_WORDS - task_words(ws) \
+        - task_text_stems(reader, ws) - agent_words  # "... for GB55 KRT": a reference tells no story
     if not fields or len(told) < 2:
         return None  # "hi, I'd like to book a room please" names the task and tells nothing more
     if any(line.startswith("exitws(") for line in reader.lines):
@@ -108,6 +115,17 @@ _PLACE_BEFORE = re.compile(r"\b(?:at|in|on|inside|outside|around|near|from|to|in
 """A noun after a place preposition ("the power's gone off at my house") says where, not what is wrong."""
 
 
+_PLACE_WORDS = re.compile(r"\b(?:around|near|between|behind|beside|next\s+to|opposite|along|streets?|area|quarter)\b",
+                          re.I)
+
+
+def _options_are_places(f) -> bool:
+    """The field's options are described as places ("beside the lighthouse and the lifeboat station", "behind the
+    lock gates"): most of their descriptions say where."""
+    described = [ev.description for ev in f.enum_values if ev.description]
+    return len(described) >= 3 and sum(bool(_PLACE_WORDS.search(d)) for d in described) * 2 > len(f.enum_values)
+
+
 def _option_by_words(reader: "TurnReader", ws: Worksheet, f, text: str) -> tuple[str, set[str]] | None:
     """The one option of `f` whose value or description has a word of the turn that no other option of the field,
     no other field's description and no task text has ("gears" of "brakes and gears adjusted, ..." for "the gears
@@ -115,7 +133,9 @@ def _option_by_words(reader: "TurnReader", ws: Worksheet, f, text: str) -> tuple
     turn negates anything."""
     if negations(text):
         return None
-    said = {stem(m.group(0)) for m in re.finditer(r"[A-Za-z]+", text) if not _PLACE_BEFORE.search(text[:m.start()])}
+    places = _options_are_places(f)  # "near the lighthouse" says where, and the options are where
+    said = {stem(m.group(0)) for m in re.finditer(r"[A-Za-z]+", text)
+            if places or not _PLACE_BEFORE.search(text[:m.start()])}
     said = said & set(content_stems(text)) - HEDGES - BOOKING_WORDS
     words = {ev.value: set(content_stems(f"{ev.value} {ev.description}")) for ev in f.enum_values}
     common = task_words(ws) | task_text_stems(reader, ws) | set(content_stems(f"{ws.name} {ws.description}")) | {

@@ -50,6 +50,18 @@ def find_addresses(text: str) -> list[Span]:
     return out
 
 
+def addresses_with_postcodes(text: str) -> list[Span]:
+    """A street address and the postcode said right after it ("7 Kiln Lane HX2 9PL", "7 Kiln Lane, Hexby, HX2 9PL"):
+    one value, for a field that asks for the address with its postcode."""
+    out = []
+    for a in find_addresses(text):
+        codes = [p for p in find_postcodes(text) if p.start >= a.end
+                 and re.fullmatch(r"[,\s]+(?:[A-Za-z][\w'-]*[,\s]+){0,3}", text[a.end:p.start])]
+        if codes:
+            out.append(Span(text[a.start:codes[0].end], a.start, codes[0].end, text[a.start:codes[0].end]))
+    return out
+
+
 def address_answer(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field) -> bool:
     """The asked address field takes the one street address in the answer, not the words around it ("I live
     at ..."); the rest of the turn may fill other fields of the record."""

@@ -54,3 +54,42 @@ def story_in_opening(reader: "TurnReader", text: str) -> None:
     i, line, span, args, ws, f = slots[0]
     _replace(reader, i, line, _with_value(line, span, args, f.name, told), "story-in-opening", told, ws.name, f.name,
              reason="the trouble the opening tells, for the record it opens")
+
+
+_WANTS = re.compile(r"\b(?:i'?d\s+like|i\s+would\s+like|i\s+want|we\s+want|i\s+need|we\s+need|can\s+(?:i|we|you)|"
+                    r"could\s+(?:i|we|you)|please)\b", re.I)
+_VALUE_SHAPED = re.compile(r"\d{3,}|@|\b[A-Za-z]{1,6}-?\d+[A-Za-z]*\b")
+"""A reference, an id or an address given in the clause: a value for another field, not the story."""
+
+
+def flagged_story(reader: "TurnReader", text: str) -> None:
+    """The story an opening tells, for the record it opens when the developer marked that record's one required
+    free-text field `free_text` ("What happened, in your own words"): the clauses that tell something, without the
+    greeting, the request for the task, the clauses that give references or numbers, and those made only of the
+    task's own words ("I was overcharged", an example of the task). An optional free-text field ("anything else we should know") asks
+    for more than the opening said, and is asked."""
+    if not reader.lines or reader.expect is not None or is_question(text):
+        return
+    slots = [(i, line, span, args, ws, texts[0]) for i, line, span, args, ws, given in _constructed(reader)
+             for texts in [[f for f in ws.fields if f.kind == "input" and f.name not in given and f.type == "str"
+                            and f.free_text and f.required and not f.dont_ask]] if len(texts) == 1]
+    if len(slots) != 1:
+        return
+    i, line, span, args, ws, f = slots[0]
+    from ..opening.task_texts import opener_stems, task_text_stems  # late: the opening modules import parts
+    from ..words.match import HEDGES, content_stems
+    own = opener_stems(reader, ws) | task_text_stems(reader, ws) | set(content_stems(
+        f"{ws.name} {ws.description}")) | HEDGES
+    kept = []
+    for sentence in sentences(_GREETING.sub("", text)):
+        for clause in re.split(r"\s*[,;]\s*", sentence.strip(" .!")):
+            words = clause.split()
+            if len(words) < 3 or plea(clause) or request_only(clause) or _WANTS.search(clause) or \
+                    _VALUE_SHAPED.search(clause) or not set(content_stems(clause)) - own:
+                continue
+            kept.append(clause)
+    told = ", ".join(kept)
+    if len(told.split()) < 5:
+        return
+    _replace(reader, i, line, _with_value(line, span, args, f.name, told), "story-in-opening", told, ws.name, f.name,
+             reason="the story the opening tells, for the record's free-text field")

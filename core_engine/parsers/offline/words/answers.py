@@ -411,7 +411,12 @@ class AnswerReader:
             if span is not None:
                 return span.value
             body = strip_fillers(text, f.name.split("_")).strip(" .!?")
-            return body if body and len(body.split()) == 1 else None
+            if body and len(body.split()) > 1:  # "tag 12", "its number 7" to the tag number: the field's own
+                label = "|".join(re.escape(w) for w in f.name.lower().split("_") if len(w) > 1)  # words lead it
+                led = re.fullmatch(rf"(?:(?:it'?s|its|it\s+is|the|that'?s)\s+)?(?:(?:{label}|no\.?|#)\s*)+"
+                                   rf"(?P<v>[A-Za-z]?\d+[A-Za-z]?)", body, re.I) if label else None
+                return led.group("v") if led else None
+            return body if body else None
         if kind == "name":
             parts = [p for p in re.split(r"(?<=[.!?;])\s+", text.strip()) if p]
             said = [n for n in (clean_name(p) for p in parts) if n]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....spec.model import Field, Worksheet, snake_case
 from ....dialogue.state import TaskRecord, ref_target
-from .match import CATCH_ALL, HEDGES, Bag, content_stems, equalities, silent_e, stem
+from .match import CATCH_ALL, HEDGES, Bag, content_stems, equalities, same_word, silent_e, stem
 from ..intents import is_question, sentences, task_request
 from ..opening.tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
 from .libvalues import find_phones
@@ -615,7 +615,7 @@ def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) ->
     path = implied_path(reader, entry)
     if not _without_rejected(reader, entry, path, text):
         return False
-    bag = Bag.of(text)
+    bag = _without_task_words(reader, entry, ranked.text, Bag.of(text))
     overlay: dict[str, dict[str, Any]] = {}
     for rec in [r for r in reader.view.live_records() if r.parent is None]:
         ws = reader.view.worksheet(rec)
@@ -645,6 +645,25 @@ def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) ->
         if r.get("statement"):
             r.update(reading=entry.label, **ranked.trace())
     return any(r.get("statement") for r in reader.rules[before:])
+
+
+def _without_task_words(reader: "TurnReader", entry: Entry, via: str, bag: Bag) -> Bag:
+    """The turn's words without those the task's own example shares with it ("charge" of "I think a charge on my bill
+    is wrong" for "i want to query a charge on my bill") when such a word names only part of longer options
+    ("Charged Twice"): it said which task, not which option. A word that is a whole option's name (an example "a
+    visitor berth for two nights" and the option Visitor) still chooses it."""
+    start = reader.spec.start_worksheet()
+    if entry.kind != "task" and (start is None or entry.worksheet != start.name):
+        return bag
+    examples = {e for ws in reader.spec.task_worksheets() for e in [*ws.examples, *(x for f in ws.fields
+                for ev in f.enum_values for x in ev.examples)]}
+    if via not in examples:
+        return bag  # a description ("to give blood, plasma or platelets") may name the options on purpose
+    options = [set(content_stems(ev.value)) for ws in reader.spec.task_worksheets() for f in ws.fields
+               for ev in f.enum_values]
+    spent = [s for s in set(content_stems(via)) & set(bag.stems)
+             if (hit := [o for o in options if any(same_word(s, w) for w in o)]) and all(len(o) > 1 for o in hit)]
+    return bag.without(spent) if spent else bag
 
 
 def _without_rejected(reader: "TurnReader", entry: Entry, path: dict[str, str], text: str) -> bool:

@@ -602,8 +602,21 @@ def find_codes(text: str) -> list[Span]:
         if letters.lower() in MONTHS or letters.lower() in ("at", "for", "is", "the", "and", "of", "id", "pin", "am",
                                                              "pm", "in", "on", "to", "by", "my", "me", "us"):
             continue
+        tail = _CODE_TAIL.match(text, m.end())
+        if tail and m.group(1).isupper() and " " not in m.group(0) and tail.group(1) not in _CAPS_WORDS:
+            m_end = tail.end()  # "GB55 KRT": a code of two groups typed in capitals is one code, as a postcode is
+            out.append(Span(text[m.start():m_end], m.start(), m_end, text[m.start():m_end]))
+            continue
         out.append(Span(m.group(0), m.start(), m.end(), m.group(0)))
     return sorted(out, key=lambda s: s.start)
+
+
+_CODE_TAIL = re.compile(r" ([A-Z]{3})(?![\w@'-])")
+"""A second group of three capitals after a letters-then-digits code, as registration plates are written."""
+_CAPS_WORDS = frozenset({"AND", "THE", "FOR", "BUT", "NOT", "YES", "ARE", "WAS", "HAS", "HAD", "CAN", "ALL", "ANY",
+                         "NOW", "OUT", "TOO", "WHO", "WHY", "HOW", "YOU", "HIS", "HER", "ITS", "OUR", "OFF", "PLS",
+                         "THX", "LOL", "AKA", "ETC", "ASAP"})
+"""Words a turn typed in capitals may put after a code ("CS106 AND CS107"): never a code's second group."""
 
 
 # ---------------------------------------------------------------- yes / no
