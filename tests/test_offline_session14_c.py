@@ -57,7 +57,7 @@ def test_a_story_loses_its_lead_in(agent, lead):
 
 
 def test_the_digits_of_a_reference_are_no_phone_number(agent):
-    _s, [*_, r] = talk(agent, "I need to report damage to my boat", "its PN-4471982. sorry im a bit shaken up")
+    _s, [*_, r] = talk(agent, "I need to report damage to my boat", "it's PN-4471982, sorry, still a bit rattled")
     assert statements(r) == ['report_damage.berth_code = "PN-4471982"']
     _s, [*_, r] = talk(agent, "I need to report damage to my boat", "PN-4471982")
     assert statements(r) == ['report_damage.berth_code = "PN-4471982"']  # not also contact_phone = "4471982"
@@ -66,7 +66,7 @@ def test_the_digits_of_a_reference_are_no_phone_number(agent):
 def test_a_reference_of_digit_groups_joined_by_slashes(agent):
     _s, [*_, r] = talk(agent, "I need to report damage to my boat", "PN-4471982", "last saturday",
                        "someone broke in and smashed the hatch", "they forced the hatch with a crowbar", "900",
-                       "yeah the officer gave me 22/40417/24")
+                       "the harbour police wrote 22/40417/24 on the form")
     assert statements(r) == ['report_damage.incident_number = "22/40417/24"']
 
 
@@ -74,14 +74,14 @@ VANDALISM = ("I need to report damage to my boat", "PN-4471982", "last saturday"
              "someone broke in and smashed the hatch", "they forced the hatch with a crowbar", "900")
 
 
-@pytest.mark.parametrize("said", ["i haven't reported it to the harbour police tbh, didnt think theyd bother",
+@pytest.mark.parametrize("said", ["we haven't told the harbour police about it yet",
                                   "we never called the police"])
 def test_a_field_refused_by_saying_its_thing_was_never_done(agent, said):
     _s, [*_, r] = talk(agent, *VANDALISM, said)
     assert statements(r) == ['report_damage.incident_number = "NA"']
 
 
-@pytest.mark.parametrize("said", ["oh right, no I haven't sent anything", "photos - not taken any yet, it's windy"])
+@pytest.mark.parametrize("said", ["ah, I haven't sent you anything", "photos: not taken any yet, too dark"])
 def test_an_optional_field_refused_by_saying_its_thing_was_never_done(agent, said):
     _s, [*_, r] = talk(agent, *TO_ACCOUNT, "the wash slammed us into the pontoon", "about 900", said)
     assert statements(r) == ['report_damage.photo_code = "NA"']
@@ -94,7 +94,7 @@ def test_never_done_with_a_value_beside_it_is_no_refusal(agent):
     assert 'report_damage.incident_number = "NA"' not in statements(r)  # a question refuses nothing
 
 
-@pytest.mark.parametrize("said, value", [("honestly no idea.. maybe 2k?", 2000), ("about 1.5k", 1500),
+@pytest.mark.parametrize("said, value", [("not sure, maybe 2k?", 2000), ("about 1.5k", 1500),
                                          ("call it 3 grand", 3000), ("2400ish", 2400)])
 def test_thousands_as_people_say_them(agent, said, value):
     _s, [*_, r] = talk(agent, *TO_ACCOUNT, "the wash slammed us into the pontoon", said)
@@ -108,7 +108,8 @@ def test_a_sum_worked_out_is_the_value(agent):
 
 
 def test_two_guesses_after_a_doubt_set_nothing(agent):
-    _s, [*_, r] = talk(agent, *TO_ACCOUNT, "the wash slammed us into the pontoon", "no clue, could be 8 grand could be 15")
+    _s, [*_, r] = talk(agent, *TO_ACCOUNT, "the wash slammed us into the pontoon",
+                       "no idea, could be 3 grand, could be 6")
     assert statements(r) == []
     assert "repair" in r.response.lower()  # asked again
     _s, [*_, r] = talk(agent, *TO_ACCOUNT, "the wash slammed us into the pontoon", "no idea")
@@ -119,7 +120,8 @@ def test_an_opening_that_asks_for_the_task_tells_the_option_inside_it(agent):
     """The turn is nearest the task it asks for ("i need to report damage"); among the options inside that task
     alone, its other words clearly mean one: the nested record takes it."""
     _s, [r] = talk(agent, "hiya, a speedboat smashed into our hull on the pontoon, i need to report damage")
-    assert statements(r) == ['main.task = "Report Damage"', 'report_damage = ReportDamage(event=Event(kind="Collision"))']
+    assert statements(r) == ['main.task = "Report Damage"',
+                             'report_damage = ReportDamage(event=Event(kind="Collision"))']
     _s, [r] = talk(agent, "I need to report damage to my boat")
     assert statements(r) == ['main.task = "Report Damage"']  # nothing more said: nothing more read
 
@@ -162,7 +164,7 @@ def test_an_introduction_to_a_free_text_question_fills_the_name(agent):
     assert statements(r) == ['report_damage.full_name = "Dana Whitfield"']
 
 
-@pytest.mark.parametrize("said", ["55120. wait no thats my old one, it's 55102", "55120, oops I mean 55102"])
+@pytest.mark.parametrize("said", ["55120... hang on, that's the old one, it's 55102", "55120, oops I mean 55102"])
 def test_a_number_mended_in_the_same_turn(agent, said):
     _s, [*_, r] = talk(agent, *VANDALISM, said)
     assert statements(r) == ['report_damage.incident_number = "55102"']

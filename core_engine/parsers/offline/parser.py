@@ -572,7 +572,7 @@ class TurnReader:
         declines = self.expect is not None and self.expect.act == "ask" and \
             self._declinable(self.expect.field) and self._declines_optional(self.expect.field, text)
         if not words and not bare_no and not declines:
-            return not_done_refusal(self, text)  # "no I haven't uploaded anything" to the photos' reference
+            return not_done_refusal(self, text)  # "no I haven't sent anything" to the photos' code
         if words and _OTHER_WILL_DO.search(text):
             self.note("refusal-asks", text, reason="it asks whether something else will do: a question, no refusal")
             self.answered = True
@@ -602,7 +602,7 @@ class TurnReader:
         if words and not explicit and hedged_value(self, text, words, rec, f):
             return True  # "not sure yet... maybe BK 210?": the value floated is the answer
         if words and not explicit and floated_range(self, text, words, rec, f):
-            return True  # "no clue, could be 8 grand could be 15": two guesses, neither the value nor a refusal
+            return True  # "no idea, could be 3 grand, could be 6": two guesses, neither the value nor a refusal
         self.assign("refusal", words or text, rec, f, REFUSAL)
         asked = self.expect
         if words and asked is not None and asked.act == "ask" and (asked.rec, asked.field) != (rec, f):

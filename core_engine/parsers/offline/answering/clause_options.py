@@ -44,8 +44,8 @@ def clause_options(reader: "TurnReader", text: str, rec: TaskRecord, spent: list
 
 
 def _echo_of_short_text(via: str, clause: str) -> bool:
-    """The clause shares a word with a short text of the option but lacks the rest of it ("I'm working from home"
-    and the example "after work"): the likeness is that one word, and the words it lacks ("after") are what the
+    """The clause shares a word with a short text of the option but lacks the rest of it ("i'm working from the
+    boat" and the example "after work"): the likeness is that one word, and the words it lacks ("after") are what the
     text means; no option is taken."""
     taught = re.findall(r"[a-z0-9']+", (via or "").lower())
     said = set(re.findall(r"[a-z0-9']+", clause.lower()))

@@ -52,8 +52,9 @@ def hedged_value(reader: "TurnReader", text: str, words: str, rec: "TaskRecord",
 
 
 def floated_range(reader: "TurnReader", text: str, words: str, rec: "TaskRecord", f: "Field") -> bool:
-    """A doubt, then two or more numbers for the number field asked, none settled on ("no clue, could be 8 grand
-    could be 15", "no idea, 200 or 300"): no value and no refusal (the user did guess); the agent asks again."""
+    """A doubt, then two or more numbers for the number field asked, none settled on ("no idea, could be 3 grand,
+    could be 6" to the repair cost, "no idea, 200 or 300"): no value and no refusal (the user did guess); the
+    agent asks again."""
     from ..words.answers import SETTLED_BEFORE, TOTAL_AFTER  # late: answers imports the parser's helpers
     from ..words.values import find_numbers
 

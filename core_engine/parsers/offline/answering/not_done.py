@@ -1,5 +1,5 @@
-"""A question answered by saying the thing it asks about was never done: "I haven't uploaded any yet" to "the
-reference of the photos you uploaded", "we never reported it to the police" to "the police reference number".
+"""A question answered by saying the thing it asks about was never done: "oh right, no I haven't sent anything"
+to "the code of the photos you sent us", "we never called the police" to "the harbour police incident number".
 
 The user refuses the field without a refusal's words ("I don't know", "I'd rather not"): a first-person negation
 ("haven't", "didn't", "not ... yet", "never") in the same sentence as a word of the field's own name or description.

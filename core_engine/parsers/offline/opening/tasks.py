@@ -237,7 +237,7 @@ def open_activated(reader: "TurnReader", overlay: dict[str, dict[str, Any]], tex
                 hints = deeper_hints(reader, ws, text, overlay)
             elif not {f.name for w in reachable(reader, ws) for f in w.fields} & set(hints):
                 from ..words.semantic import inside_hints  # late: the semantic rules import this module
-                hints = {**hints, **inside_hints(reader, ws, text, overlay)}  # "a pipe burst and flooded ..."
+                hints = {**hints, **inside_hints(reader, ws, text, overlay)}  # "the gale tore the sails ..."
             open_worksheet(reader, ws, text, bag, rule=rule, hints=hints, scope=scope)
             opened.append(ws)
     return opened
@@ -555,7 +555,7 @@ def _held_row(reader: "TurnReader", path: str) -> Any:
 def pronoun_row(reader: "TurnReader", text: str, ws: Worksheet | None = None) -> str | None:
     """The path of the single row just reported, when the turn refers to it ("a cleaning with her", "a table
     there"), or names it as the object of a verb of the task being opened (`ws`, whose option says "have one of
-    the approved repairers sent out": "send them out please")."""
+    our approved marine mechanics sent out": "send them out please")."""
     if not _ROW_PRONOUN.search(text) and not _THERE.search(text) and not _task_verb_pronoun(reader, ws, text):
         return None
     for kb in list(reversed(reader.state.kb_records()))[:2]:  # the last question, or the one before it
@@ -565,13 +565,14 @@ def pronoun_row(reader: "TurnReader", text: str, ws: Worksheet | None = None) ->
     return None
 
 
-_VERB_PRONOUN = re.compile(r"\b(?P<verb>[a-z]{3,})\s+(?:me\s+|us\s+)?(?:her|him|them|it|that\s+one|this\s+one|those|that\s+lot)"
+_VERB_PRONOUN = re.compile(r"\b(?P<verb>[a-z]{3,})\s+(?:me\s+|us\s+)?"
+                           r"(?:her|him|them|it|that\s+one|this\s+one|those|that\s+lot)"
                            r"\b(?!\s+(?:is|was|are|were)\b)", re.I)
 
 
 def _task_verb_pronoun(reader: "TurnReader", ws: Worksheet | None, text: str) -> bool:
-    """A pronoun after a verb that the task's own texts use ("send them out" for a task described "have one of the
-    approved repairers sent out", with the example "can you send a plumber")."""
+    """A pronoun after a verb that the task's own texts use ("send them out" for a task described "have one of our
+    approved marine mechanics sent out", with the example "can you send an engineer")."""
     if ws is None:
         return False
     from ..words.semantic import _task_words  # late: the semantic rules import this module

@@ -40,7 +40,7 @@ PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
 SETTLED_BEFORE = re.compile(r"(?:\b(?:say|make\s+it|call\s+it|go\s+with|let'?s\s+(?:say|do|go\s+for)|so|making)|"
                              r"\.\.\.?|…|=)\s*(?:£|\$|€)?$", re.I)
 """Words that settle on a number after others were floated: "2, maybe 3... say 3", "2 or 3, let's say 3"; a sum
-worked out ("900 and maybe 2,500 so 3400ish", "= £3,400")."""
+worked out ("the rail was about 900 and the hull maybe 1,500 so 2400ish", "= £2,400")."""
 TOTAL_AFTER = re.compile(r"\s+(?:in\s+)?(?:total|altogether|all\s+together|in\s+all)\b", re.I)
 
 
@@ -180,19 +180,20 @@ _JOINED_REF = re.compile(r"(?<![\w/.-])\w*\d\w*(?:[/-]\w*\d\w*)+(?![\w/-])")
 
 
 def _joined_reference(text: str, today: dt.date) -> str | None:
-    """The one token of digit groups joined by slashes or dashes ("13/55821/24", "2024-118-77"), with five digits or
+    """The one token of digit groups joined by slashes or dashes ("22/40417/24", "2024-118-77"), with five digits or
     more and not a date: a reference number as a police force or a council writes it."""
     found = [m for m in _JOINED_REF.finditer(text) if sum(c.isdigit() for c in m.group(0)) >= 5
              and not find_dates(m.group(0), today)]
     return found[0].group(0) if len(found) == 1 else None
 
 
-_SLIP = re.compile(r"\b(?:wait|hang\s+on|i\s+mean|scratch\s+that|oops|(?:my|an?|the)\s+(?:old|last|previous|wrong)\s+one|"
+_SLIP = re.compile(r"\b(?:wait|hang\s+on|i\s+mean|scratch\s+that|oops|"
+                   r"(?:my|an?|the)\s+(?:old|last|previous|wrong)\s+one|"
                    r"that'?s\s+(?:wrong|not\s+(?:it|right)))\b", re.I)
 
 
 def _mended_in_turn(text: str) -> str | None:
-    """Two numbers with a slip between them ("1234. wait no thats my old one, it's 8830", "5521, oops I mean
+    """Two numbers with a slip between them ("55120. wait no thats my old one, it's 55102", "5521, oops I mean
     5512"): the one said after the slip is the value; nothing when the words between say no slip."""
     from .values import find_digit_strings
 
@@ -438,9 +439,9 @@ class AnswerReader:
             if span is not None:
                 return span.value
             if (joined := _joined_reference(text, self.today)) is not None:
-                return joined  # "the officer gave me 13/55821/24": one token of digit groups joined by / or -
+                return joined  # "yeah the officer gave me 22/40417/24": one token of digit groups joined by / or -
             if (mended := _mended_in_turn(text)) is not None:
-                return mended  # "1234. wait no thats my old one, it's 8830": the number said after the slip
+                return mended  # "55120, oops I mean 55102": the number said after the slip
             body = strip_fillers(text, f.name.split("_")).strip(" .!?")
             return body if body and len(body.split()) == 1 else None
         if kind == "name":

@@ -44,7 +44,7 @@ def find_phones(text: str) -> list[Span]:
 
 
 def _inside_token(text: str, start: int, end: int) -> bool:
-    """Digits that are part of a longer token: a reference's number ("HP-6610234", "13/55821/24") is no phone."""
+    """Digits that are part of a longer token: a reference's number ("PN-4471982", "22/40417/24") is no phone."""
     before, after = text[max(0, start - 2):start], text[end:end + 2]
     return bool(re.fullmatch(r"\w[-/]", before) or re.match(r"[-/]\w", after) or re.search(r"\w$", before)
                 or re.match(r"\w", after))

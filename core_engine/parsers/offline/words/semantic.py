@@ -337,9 +337,9 @@ def deeper_hints(reader: "TurnReader", ws: Worksheet, text: str, overlay: dict[s
 
 
 def _inside_option(reader: "TurnReader", ws: Worksheet, tree: set[str], text: str) -> Ranked | None:
-    """ "pipe's burst under the sink, i need to claim": the turn is nearest the task it asks for, which is open
-    now; the clauses that say none of the task's own words, ranked among the options inside the task alone (not
-    its own fields'), when one clearly wins."""
+    """ "a speedboat smashed into our hull on the pontoon, i need to report damage": the turn is nearest the task it
+    asks for, which is open now; the clauses that say none of the task's own words, ranked among the options
+    inside the task alone (not its own fields'), when one clearly wins."""
     own = _task_words(reader, ws)
     rest = ", ".join(c.strip() for c in _CLAUSE.split(clean(text)) if c.strip() and not set(content_stems(c)) & own)
     if len([w for w in content_stems(without_values(reader, rest)) if w not in HEDGES]) < 2:
@@ -350,7 +350,7 @@ def _inside_option(reader: "TurnReader", ws: Worksheet, tree: set[str], text: st
 
 def inside_hints(reader: "TurnReader", ws: Worksheet, text: str, overlay: dict[str, dict[str, Any]]
                  ) -> dict[str, tuple[str, list[str]]]:
-    """A task opened by a reading that names nothing inside it ("a pipe burst and flooded the bathroom", a task's
+    """A task opened by a reading that names nothing inside it ("the gale tore the sails and snapped the mast", a task's
     example): the option inside it that the turn's other clauses mean (`_inside_option`), as hints."""
     tree = {w.name for w in [ws, *reachable(reader, ws)]}
     inside = _inside_option(reader, ws, tree, text) if tree - {ws.name} else None

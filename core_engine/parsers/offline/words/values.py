@@ -64,7 +64,7 @@ _DIGIT_NUMBER_RE = re.compile(r"(?<![\w.@/:-])\$?(?P<num>\d{1,3}(?:,\d{3})+|\d+)
                               r"(?P<suffix>(?P<k>k|\s+grand\b)?(?:ish\b)?)"
                               r"(?=(?i:kgs?|kilos?|lbs?|km|cm|mm|ml|oz|ft|kph|mph)\b|(?![\w@/:]|\.\d))")
 """A number as digits; a unit of measure may be written on to it ("12kg", "5km"): the number is still read. "2k" and
-"8 grand" are thousands, "3400ish" a hedged 3400."""
+"3 grand" are thousands, "2400ish" a hedged 2400."""
 _PRONOUN_ONE = re.compile(r"\b(?:the|this|that|previous|last|other|same|which|another|each|every|any|no|new|next|"
                           r"first|second|third|fourth|fifth|former|latter|right|wrong|cheaper|better|cheapest|best|"
                           r"closest|nearest|highest|lowest)\s+$", re.I)
@@ -93,7 +93,7 @@ def find_numbers(text: str) -> list[Span]:
         if len(raw) > MAX_NUMBER_DIGITS:
             continue  # not a number anyone means (and past what a value may hold): left as text
         value: Any = float(raw + m.group("frac")) if m.group("frac") else int(raw)
-        if m.group("k"):  # "2k", "1.5k", "8 grand": thousands as people say them
+        if m.group("k"):  # "2k", "1.5k", "3 grand": thousands as people say them
             value = value * 1000
             value = int(value) if float(value).is_integer() else value
         spans.append(Span(value, m.start(), m.end(), m.group(0)))
@@ -732,7 +732,7 @@ def free_text(text: str) -> str:
     Physics C"; "it's my birthday" is kept whole: there "it" says something)."""
     body = text.strip()
     body = _HEDGE_AFTER.sub("", body).strip() or body
-    body = _STORY_LEAD.sub("", body).strip() or body  # "like I said, the wind got under the ridge"
+    body = _STORY_LEAD.sub("", body).strip() or body  # "like I said, the wash from the ferry slammed us ..."
     return _TEXT_LEAD.sub("", body) or body
 
 
