@@ -48,8 +48,9 @@ def introduction(reader: "TurnReader", text: str) -> str:
     m = _INTRO.search(text) or _HERE.search(text)
     e = reader.expect
     if m is None or (e is not None and e.act == "ask" and len(text.split()) <= len(m.group(0).split()) + 1
-                     and reader.view.kind_of(e.field) == "str"):
+                     and reader.view.kind_of(e.field) == "str" and shape(e.field) != "text"):
         return text  # a turn that is only the introduction answers the text question asked (a name, read there)
+    # (to a free-text question, "my name's Dana Whitfield btw" gives the name field, not the details asked)
     targets = [(r, f) for r in reader.view.live_records() for f in reader.view.input_fields(r)
                if reader.view.kind_of(f) == "str" and shape(f) == "name"
                and (reader.view.unfilled(r, f) or r.values.get(f.name) == REFUSAL)]
@@ -73,6 +74,7 @@ def introduction(reader: "TurnReader", text: str) -> str:
     rest = (text[: m.start()] + " " + text[end:]).strip()
     rest = _GREETING_LEFT.sub("", rest)
     rest = re.sub(r"\s+([.,!?;])(?:\s*[.,!?;])*", r"\1", rest)  # "there. . I think" -> the pieces joined cleanly
+    rest = re.sub(r"^\W*(?:btw|by\s+the\s+way|fyi|as\s+well|too)\W*$", "", rest, flags=re.I)  # "my name's X btw"
     return rest.strip(" ,;")
 
 

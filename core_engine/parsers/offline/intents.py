@@ -408,7 +408,7 @@ _SIGH = re.compile(r"^\W*(?:(?:ugh+|argh+|oh|man|phew|sigh|wow|jeez|gosh|boy|oof
 """A sigh about the day ("ugh what a day", "it's been a long week"): small talk, not the story of a problem."""
 
 
-_CLOSING = re.compile(r"^(?:that'?s|that\s+is|this\s+is|it'?s)\s+(?:all|it|everything)(?:\s+for\s+now)?[.!]*$|"
+_CLOSING = re.compile(r"^(?:that'?s|that\s+is|this\s+is|it'?s)\s+(?:all|it|everything)(?:\s+(?:for\s+)?now)?[.!]*$|"
                       r"^nothing\s+(?:else|more)[.!]*$", re.I)
 
 

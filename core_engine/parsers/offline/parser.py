@@ -52,7 +52,8 @@ from .answering.counted import zero_counts
 from .answering.bool_mentions import bool_mentions, second_flag
 from .answering.then_asked import answer_then_question
 from .answering.schedule import schedule_pass
-from .answering.hedged import hedged_value
+from .answering.hedged import floated_range, hedged_value
+from .answering.not_done import not_done_refusal
 from .answering.listed import listed_digits
 from .answering.option_story import story_after_option
 from .parts.told_story import flagged_story, story_in_opening
@@ -410,11 +411,13 @@ class TurnReader:
         clauses = [c for c in re.split(r"\s*[,;]\s*|\s+-+\s+", parts[-1]) if c.strip(" .!")] if parts else []
         if len(clauses) > 1 and _DO_IT.match(clauses[-1]):
             return True  # "ok he's happy, go ahead": news that changes nothing, then the word to do it
-        if len(parts) < 2:
-            return False
         def agrees(part: str) -> bool:
             yn = yes_no(part)
             return bool(yn and yn[0] and not yn[2].strip(" ,.!")) or bool(_DO_IT.match(part) or _LOOKS_RIGHT.search(part))
+        if len(clauses) > 1 and agrees(clauses[-1]) and all(closing(c) or chit_chat(c) for c in clauses[:-1]):
+            return True  # "thats it now, yes": the user is done changing things, then the yes
+        if len(parts) < 2:
+            return False
         return agrees(parts[-1]) and all(agrees(p) or chit_chat(p) or closing(p) for p in parts[:-1])
 
     def would_change(self, text: str) -> bool:
@@ -583,7 +586,7 @@ class TurnReader:
         declines = self.expect is not None and self.expect.act == "ask" and \
             self._declinable(self.expect.field) and self._declines_optional(self.expect.field, text)
         if not words and not bare_no and not declines:
-            return False
+            return not_done_refusal(self, text)  # "no I haven't sent anything" to the photos' code
         if words and _OTHER_WILL_DO.search(text):
             self.note("refusal-asks", text, reason="it asks whether something else will do: a question, no refusal")
             self.answered = True
@@ -612,6 +615,8 @@ class TurnReader:
             return False  # "dont know it off by heart, its on the car... MA19 OPL": the example's shape answers it
         if words and not explicit and hedged_value(self, text, words, rec, f):
             return True  # "not sure yet... maybe BK 210?": the value floated is the answer
+        if words and not explicit and floated_range(self, text, words, rec, f):
+            return True  # "no idea, could be 3 grand, could be 6": two guesses, neither the value nor a refusal
         self.assign("refusal", words or text, rec, f, REFUSAL)
         asked = self.expect
         if words and asked is not None and asked.act == "ask" and (asked.rec, asked.field) != (rec, f):
@@ -1119,7 +1124,7 @@ _WHAT_YOU_DO = re.compile(r"^(?:\W*(?:hi|hello|hey|so|and|ok|okay|um)[,!.\s]+)*(
 user's own: the KB answers it first (the user then asks for the task)."""
 _DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|all\s+right|right|great|perfect|fine|"
                     r"good|cool|so)[,.!\s]+)*(?:please\s+)?(?:submit|send|book|file|place|confirm|finali[sz]e|process|"
-                    r"complete|lodge|go\s+ahead|proceed|go\s+for\s+it|lock\s+(?:it|that|this)\s+in)"
+                    r"complete|lodge|go\s+ahead|go\s+on|proceed|go\s+for\s+it|lock\s+(?:it|that|this)\s+in)"
                     r"(?:\s+(?:it|that|this|them|the\s+\w+))?"
                     r"(?:[,\s]+(?:now|please|then|thanks|thank\s+you|anyway|anyways|after\s+all))*[.!]*$", re.I)
 """What the user says to a summary to have it done ("now submit", "ok, send it please"): a yes to the confirmation."""

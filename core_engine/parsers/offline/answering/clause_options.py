@@ -38,8 +38,21 @@ def clause_options(reader: "TurnReader", text: str, rec: TaskRecord, spent: list
                 continue
             ranked = reader.view.index().rank(said, lambda e, r=r, f=f: e.kind == "enum" and e.worksheet == r.worksheet
                                               and e.field == f.name)
-            if ranked.best is not None and ranked.decided(OPTION_SCORE, OPTION_MARGIN):
+            if ranked.best is not None and ranked.decided(OPTION_SCORE, OPTION_MARGIN) \
+                    and not _echo_of_short_text(ranked.text, clause):
                 reader.assign("clause-option", clause, r, f, ranked.best.value, **ranked.trace())
+
+
+def _echo_of_short_text(via: str, clause: str) -> bool:
+    """The clause shares a word with a short text of the option but lacks the rest of it ("i'm working from the
+    boat" and the example "after work"): the likeness is that one word, and the words it lacks ("after") are what the
+    text means; no option is taken."""
+    taught = re.findall(r"[a-z0-9']+", (via or "").lower())
+    said = set(re.findall(r"[a-z0-9']+", clause.lower()))
+    if not taught or len(taught) > 3:
+        return False
+    shared = set(content_stems(via)) & set(content_stems(clause))
+    return bool(shared) and not all(w in said for w in taught)
 
 
 def _unset_enums(reader: "TurnReader", rec: TaskRecord) -> list[tuple[TaskRecord, object]]:

@@ -54,3 +54,26 @@ def hedged_value(reader: "TurnReader", text: str, words: str, rec: "TaskRecord",
     reader.lines[:], reader.rules[:] = lines, rules
     reader.answered = False
     return False
+
+
+def floated_range(reader: "TurnReader", text: str, words: str, rec: "TaskRecord", f: "Field") -> bool:
+    """A doubt, then two or more numbers for the number field asked, none settled on ("no idea, could be 3 grand,
+    could be 6" to the repair cost, "no idea, 200 or 300"): no value and no refusal (the user did guess); the
+    agent asks again."""
+    from ..words.answers import SETTLED_BEFORE, TOTAL_AFTER  # late: answers imports the parser's helpers
+    from ..words.values import find_numbers
+
+    e = reader.expect
+    if e is None or e.act != "ask" or (e.rec, e.field) != (rec, f) or reader.answered \
+            or reader.view.kind_of(f) not in ("int", "float"):
+        return False
+    at = text.lower().find(words.lower())
+    after = text[at + len(words):] if at >= 0 else ""
+    numbers = find_numbers(after)
+    if len(numbers) < 2 or any(SETTLED_BEFORE.search(after[:n.start]) for n in numbers[1:]) \
+            or any(TOTAL_AFTER.match(after[n.end:]) for n in numbers):
+        return False
+    reader.note("hedged-range", text, doubt=words, values=[n.value for n in numbers],
+                reason="several guesses after a doubt: no value is taken; the question is asked again")
+    reader.answered = True
+    return True

@@ -169,6 +169,8 @@ def shape(f: Field) -> str:
     """How a str field's answers look: email, code, name, date, text (free prose) or short."""
     name_words = set(f.name.lower().split("_"))
     desc_words = set(re.findall(r"[a-z-]+", f.description.lower()))
+    if f.free_text:
+        return "text"  # the spec marks the field as free text (the paper's `free_text` kind): prose, whatever its name
     if name_words & _EMAIL_WORDS:
         return "email"
     if f.free_text:

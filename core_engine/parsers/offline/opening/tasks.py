@@ -235,6 +235,9 @@ def open_activated(reader: "TurnReader", overlay: dict[str, dict[str, Any]], tex
             if hints is None:  # the option below the one named, by meaning ("... never showed up": not posted)
                 from ..words.semantic import deeper_hints  # late: the semantic rules import this module
                 hints = deeper_hints(reader, ws, text, overlay)
+            elif not {f.name for w in reachable(reader, ws) for f in w.fields} & set(hints):
+                from ..words.semantic import inside_hints  # late: the semantic rules import this module
+                hints = {**hints, **inside_hints(reader, ws, text, overlay)}  # "the gale tore the sails ..."
             open_worksheet(reader, ws, text, bag, rule=rule, hints=hints, scope=scope)
             opened.append(ws)
     return opened
@@ -434,7 +437,7 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     names = opening_values(reader, ws, text, kwargs, matched)  # the names read are not words to search for
     item_values(reader, ws, text, kwargs, matched)  # "X for ... and Y as ...": items named by KB rows
     rows = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "row"]
-    held = (pronoun_row(reader, text) or proposed_row(reader, ws, rows[0].name, text)) if rows else None
+    held = (pronoun_row(reader, text, ws) or proposed_row(reader, ws, rows[0].name, text)) if rows else None
     if held and reader.ctx.kb is not None:
         from ..kb_rows.change import named_row  # late: row_change imports this module
         said = named_row(reader, text)
@@ -561,16 +564,33 @@ def _held_row(reader: "TurnReader", path: str) -> Any:
     return rows[int(m.group(2))] if m and isinstance(rows, list) and int(m.group(2)) < len(rows) else None
 
 
-def pronoun_row(reader: "TurnReader", text: str) -> str | None:
+def pronoun_row(reader: "TurnReader", text: str, ws: Worksheet | None = None) -> str | None:
     """The path of the single row just reported, when the turn refers to it ("a cleaning with her", "a table
-    there")."""
-    if not _ROW_PRONOUN.search(text) and not _THERE.search(text):
+    there"), or names it as the object of a verb of the task being opened (`ws`, whose option says "have one of
+    our approved marine mechanics sent out": "send them out please")."""
+    if not _ROW_PRONOUN.search(text) and not _THERE.search(text) and not _task_verb_pronoun(reader, ws, text):
         return None
     for kb in list(reversed(reader.state.kb_records()))[:2]:  # the last question, or the one before it
         rows = kb.result
         if isinstance(rows, list) and len(rows) == 1:
             return f"{kb.var}.result[0]"
     return None
+
+
+_VERB_PRONOUN = re.compile(r"\b(?P<verb>[a-z]{3,})\s+(?:me\s+|us\s+)?"
+                           r"(?:her|him|them|it|that\s+one|this\s+one|those|that\s+lot)"
+                           r"\b(?!\s+(?:is|was|are|were)\b)", re.I)
+
+
+def _task_verb_pronoun(reader: "TurnReader", ws: Worksheet | None, text: str) -> bool:
+    """A pronoun after a verb that the task's own texts use ("send them out" for a task described "have one of our
+    approved marine mechanics sent out", with the example "can you send an engineer")."""
+    if ws is None:
+        return False
+    from ..words.semantic import _task_words  # late: the semantic rules import this module
+
+    own = _task_words(reader, ws) | {s for t in ws.examples for s in content_stems(t)}
+    return any(stem(m.group("verb").lower()) in own for m in _VERB_PRONOUN.finditer(text))
 
 
 _FOR_COUNT = re.compile(r"\bfor\s+(?P<n>two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\b"

@@ -37,10 +37,11 @@ from .values import (TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, fi
                      find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
-_SETTLED_BEFORE = re.compile(r"(?:\b(?:say|make\s+it|call\s+it|go\s+with|let'?s\s+(?:say|do|go\s+for))|\.\.\.?|…)\s*$",
-                             re.I)
-"""Words that settle on a number after others were floated: "2, maybe 3... say 3", "2 or 3, let's say 3"."""
-_TOTAL_AFTER = re.compile(r"\s+(?:in\s+)?(?:total|altogether|all\s+together|in\s+all)\b", re.I)
+SETTLED_BEFORE = re.compile(r"(?:\b(?:say|make\s+it|call\s+it|go\s+with|let'?s\s+(?:say|do|go\s+for)|so|making)|"
+                             r"\.\.\.?|…|=)\s*(?:£|\$|€)?$", re.I)
+"""Words that settle on a number after others were floated: "2, maybe 3... say 3", "2 or 3, let's say 3"; a sum
+worked out ("the rail was about 900 and the hull maybe 1,500 so 2400ish", "= £2,400")."""
+TOTAL_AFTER = re.compile(r"\s+(?:in\s+)?(?:total|altogether|all\s+together|in\s+all)\b", re.I)
 
 
 _DATEISH = re.compile(r"\d|\b(?:ago|last|yesterday|today|tonight|tomorrow|week|weeks|month|months|year|years|"
@@ -175,6 +176,33 @@ _SPOKEN_YEAR = re.compile(
     rf"\btwo\s+thousand(?:\s+and)?(?:[\s-]+(?P<small>{_DIGIT_WORDS}|{_TEEN_WORDS}))?\b", re.I)
 
 
+_JOINED_REF = re.compile(r"(?<![\w/.-])\w*\d\w*(?:[/-]\w*\d\w*)+(?![\w/-])")
+
+
+def _joined_reference(text: str, today: dt.date) -> str | None:
+    """The one token of digit groups joined by slashes or dashes ("22/40417/24", "2024-118-77"), with five digits or
+    more and not a date: a reference number as a police force or a council writes it."""
+    found = [m for m in _JOINED_REF.finditer(text) if sum(c.isdigit() for c in m.group(0)) >= 5
+             and not find_dates(m.group(0), today)]
+    return found[0].group(0) if len(found) == 1 else None
+
+
+_SLIP = re.compile(r"\b(?:wait|hang\s+on|i\s+mean|scratch\s+that|oops|"
+                   r"(?:my|an?|the)\s+(?:old|last|previous|wrong)\s+one|"
+                   r"that'?s\s+(?:wrong|not\s+(?:it|right)))\b", re.I)
+
+
+def _mended_in_turn(text: str) -> str | None:
+    """Two numbers with a slip between them ("55120. wait no thats my old one, it's 55102", "5521, oops I mean
+    5512"): the one said after the slip is the value; nothing when the words between say no slip."""
+    from .values import find_digit_strings
+
+    digits = find_digit_strings(text)
+    if len(digits) < 2 or not _SLIP.search(text[digits[-2].end:digits[-1].start]):
+        return None
+    return digits[-1].value
+
+
 def spoken_year(text: str) -> str | None:
     """The text with a year said in words written in digits ("the fourth of february nineteen fifty two" ->
     "... 1952", "two thousand and five" -> "2005"), or None when it says none."""
@@ -264,8 +292,8 @@ class AnswerReader:
                 spans = [Span(1, single.start("one"), single.end("one"), single.group("one"))]
             if not spans and kind == "int" and said_none(f, text):
                 return 0  # "none", "no kids" to "how many children are coming?"
-            totals = [s for s in spans if _TOTAL_AFTER.match(text[s.end:])]  # "so 5 total": that one is the value
-            settled = [s for s in spans[1:] if _SETTLED_BEFORE.search(text[:s.start])]
+            totals = [s for s in spans if TOTAL_AFTER.match(text[s.end:])]  # "so 5 total": that one is the value
+            settled = [s for s in spans[1:] if SETTLED_BEFORE.search(text[:s.start])]
             spans = totals or settled[-1:] or spans  # "prob 2, maybe 3... say 3": the number settled on last
             if not spans:
                 return None
@@ -410,6 +438,10 @@ class AnswerReader:
             span = code_value(text)
             if span is not None:
                 return span.value
+            if (joined := _joined_reference(text, self.today)) is not None:
+                return joined  # "yeah the officer gave me 22/40417/24": one token of digit groups joined by / or -
+            if (mended := _mended_in_turn(text)) is not None:
+                return mended  # "55120, oops I mean 55102": the number said after the slip
             body = strip_fillers(text, f.name.split("_")).strip(" .!?")
             if body and len(body.split()) > 1:  # "tag 12", "its number 7" to the tag number: the field's own
                 label = "|".join(re.escape(w) for w in f.name.lower().split("_") if len(w) > 1)  # words lead it

@@ -35,12 +35,19 @@ def find_phones(text: str) -> list[Span]:
 
     out = []
     for m in phonenumbers.PhoneNumberMatcher(text, _DEFAULT_REGION, leniency=phonenumbers.Leniency.POSSIBLE):
-        if sum(c.isdigit() for c in m.raw_string) >= 7:
+        if sum(c.isdigit() for c in m.raw_string) >= 7 and not _inside_token(text, m.start, m.end):
             out.append(Span(m.raw_string, m.start, m.end, m.raw_string))
     if not out:  # "07700 900123": a national number outside the default region, with its trunk prefix 0
         out = [Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _TRUNK_NUMBER.finditer(text)
                if 8 <= sum(c.isdigit() for c in m.group(0)) <= 12]
     return out
+
+
+def _inside_token(text: str, start: int, end: int) -> bool:
+    """Digits that are part of a longer token: a reference's number ("PN-4471982", "22/40417/24") is no phone."""
+    before, after = text[max(0, start - 2):start], text[end:end + 2]
+    return bool(re.fullmatch(r"\w[-/]", before) or re.match(r"[-/]\w", after) or re.search(r"\w$", before)
+                or re.match(r"\w", after))
 
 
 _TRUNK_NUMBER = re.compile(r"(?<![\w+/.-])(?:\(0\d{1,4}\)|0\d{1,4})(?:[ -]?\d{2,4}){1,3}(?![\w/.-])")

@@ -11,7 +11,7 @@ not clear its threshold, or does not beat a different reading by the margin, is 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ....spec.model import Field, Worksheet, snake_case
 from ....dialogue.state import TaskRecord, ref_target
@@ -320,6 +320,10 @@ def deeper_hints(reader: "TurnReader", ws: Worksheet, text: str, overlay: dict[s
     tree = {w.name for w in [ws, *reachable(reader, ws)]}
     ranked = rank_tasks(reader, text)
     entry = ranked.best
+    if entry is not None and (entry.kind != "enum" or entry.worksheet not in tree) and tree - {ws.name}:
+        inside = _inside_option(reader, ws, tree, text)
+        if inside is not None:
+            ranked, entry = inside, inside.best
     if entry is None or entry.kind != "enum" or entry.worksheet not in tree or entry.worksheet == ws.name \
             or not ranked.decided(TASK_THRESHOLD, TASK_MARGIN):
         return None
@@ -335,7 +339,37 @@ def deeper_hints(reader: "TurnReader", ws: Worksheet, text: str, overlay: dict[s
     return {k: (v, [ranked.text]) for k, v in path.items()}
 
 
-def rank_tasks(reader: "TurnReader", text: str, *, coarse: bool = False) -> Ranked:
+def _inside_option(reader: "TurnReader", ws: Worksheet, tree: set[str], text: str) -> Ranked | None:
+    """ "a speedboat smashed into our hull on the pontoon, i need to report damage": the turn is nearest the task it
+    asks for, which is open now; the clauses that say none of the task's own words, ranked among the options
+    inside the task alone (not its own fields'), when one clearly wins."""
+    own = _task_words(reader, ws)
+    rest = ", ".join(c.strip() for c in _CLAUSE.split(clean(text)) if c.strip() and not set(content_stems(c)) & own)
+    if len([w for w in content_stems(without_values(reader, rest)) if w not in HEDGES]) < 2:
+        return None
+    inside = rank_tasks(reader, rest, keep=lambda e: e.kind == "enum" and e.worksheet in tree - {ws.name})
+    return inside if inside.best is not None and inside.decided(TASK_THRESHOLD, TASK_MARGIN) else None
+
+
+def inside_hints(reader: "TurnReader", ws: Worksheet, text: str, overlay: dict[str, dict[str, Any]]
+                 ) -> dict[str, tuple[str, list[str]]]:
+    """A task opened by a reading that names nothing inside it ("the gale tore the sails and snapped the mast", a task's
+    example): the option inside it that the turn's other clauses mean (`_inside_option`), as hints."""
+    tree = {w.name for w in [ws, *reachable(reader, ws)]}
+    inside = _inside_option(reader, ws, tree, text) if tree - {ws.name} else None
+    if inside is None:
+        return {}
+    said = {k: v for values in overlay.values() for k, v in values.items()}
+    path = _path(reader, inside.best)
+    if any(k in said and said[k] != v for k, v in path.items()):
+        return {}
+    reader.note("deeper-option", inside.text, reading=inside.best.label, **inside.trace(),
+                reason="the option inside the task the turn opened, by meaning")
+    return {k: (v, [inside.text]) for k, v in path.items()}
+
+
+def rank_tasks(reader: "TurnReader", text: str, *, coarse: bool = False,
+               keep: Callable[[Entry], bool] | None = None) -> Ranked:
     """Task readings of the turn. Names of KB rows and values ("the Urbanline Laptop Backpack") are left out:
     they say what the task is about, not which task, and they dilute the sentence's meaning."""
     roots = _roots(reader)
@@ -343,7 +377,7 @@ def rank_tasks(reader: "TurnReader", text: str, *, coarse: bool = False) -> Rank
     parts = [whole, *(clean(p) for p in _CLAUSE.split(whole) if len(p.split()) >= 3)] \
         if len(whole.split()) > 12 else [whole]
     records = _record_types(reader)
-    keep = lambda e: e.kind == "enum" or (e.kind == "task" and e.worksheet not in records)  # noqa: E731
+    keep = keep or (lambda e: e.kind == "enum" or (e.kind == "task" and e.worksheet not in records))  # noqa: E731
     same = lambda a, b: not _conflict(reader, roots, a, b, coarse=coarse)  # noqa: E731
     if len(parts) < 3:
         return index(reader).rank_parts(parts, keep, same=same)

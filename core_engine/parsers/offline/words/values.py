@@ -69,8 +69,10 @@ _WORD_NUMBER_RE = re.compile(rf"\b(?:(?P<tens>{'|'.join(TENS)})(?:[\s-](?P<unit>
                              rf"|(?P<single>{_WORD_NUM}))\b", re.I)
 MAX_NUMBER_DIGITS = 18  # longer digit runs are not read as numbers (a value's int is 64-bit)
 _DIGIT_NUMBER_RE = re.compile(r"(?<![\w.@/:-])\$?(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?"
+                              r"(?P<suffix>(?P<k>k|\s+grand\b)?(?:ish\b)?)"
                               r"(?=(?i:kgs?|kilos?|lbs?|km|cm|mm|ml|oz|ft|kph|mph)\b|(?![\w@/:]|\.\d))")
-"""A number as digits; a unit of measure may be written on to it ("12kg", "5km"): the number is still read."""
+"""A number as digits; a unit of measure may be written on to it ("12kg", "5km"): the number is still read. "2k" and
+"3 grand" are thousands, "2400ish" a hedged 2400."""
 _PRONOUN_ONE = re.compile(r"\b(?:the|this|that|previous|last|other|same|which|another|each|every|any|no|new|next|"
                           r"first|second|third|fourth|fifth|former|latter|right|wrong|cheaper|better|cheapest|best|"
                           r"closest|nearest|highest|lowest|\d+(?:st|nd|rd|th))\s+$", re.I)
@@ -99,6 +101,9 @@ def find_numbers(text: str) -> list[Span]:
         if len(raw) > MAX_NUMBER_DIGITS:
             continue  # not a number anyone means (and past what a value may hold): left as text
         value: Any = float(raw + m.group("frac")) if m.group("frac") else int(raw)
+        if m.group("k"):  # "2k", "1.5k", "3 grand": thousands as people say them
+            value = value * 1000
+            value = int(value) if float(value).is_integer() else value
         spans.append(Span(value, m.start(), m.end(), m.group(0)))
     for m in _WORD_NUMBER_RE.finditer(text):
         if m.group(0).lower() == "one" and _PRONOUN_ONE.search(text[: m.start()]):
@@ -741,12 +746,20 @@ _HEDGE_AFTER = re.compile(r"[\s,;.-]*\b(?:just\s+)?(?:if|in\s+case)\s+(?:that|it
 _TEXT_LEAD = re.compile(r"^(?i:it's|it\s+is|its|they're|they\s+are)\s+(?=(?!I\b|I')[A-Z])")
 
 
+_STORY_LEAD = re.compile(r"^(?:(?:ok(?:ay)?|right|well|so)(?:\s+(?:good|then|fine))?\s*[.,!]\s+)?"
+                         r"(?:(?:like|as)\s+i\s+(?:said|mentioned|told\s+you)(?:\s+(?:before|earlier))?\s*[,.:;-]?\s+)?"
+                         r"(?:(?:so\s+)?what\s+happened\s+(?:was|is)(?:\s+that)?\s*[,:]?\s+)?", re.I)
+"""Words that lead into a story without being part of it: an acknowledgement ("ok good."), "like I said,", "what
+happened was"."""
+
+
 def free_text(text: str) -> str:
     """A free-text answer as the user meant it: without a hedge after it ("I'm a senior, if that matters", "my ID is
     06112233 if that helps") and without "it's" before a name or title it only introduces ("It's AP Calc BC and AP
     Physics C"; "it's my birthday" is kept whole: there "it" says something)."""
     body = text.strip()
     body = _HEDGE_AFTER.sub("", body).strip() or body
+    body = _STORY_LEAD.sub("", body).strip() or body  # "like I said, the wash from the ferry slammed us ..."
     return _TEXT_LEAD.sub("", body) or body
 
 
