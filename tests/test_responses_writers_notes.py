@@ -282,3 +282,19 @@ def test_a_row_found_through_another_tables_value_is_named_by_that_row():
     r = agent.new_session(parser="formal").turn('answer("instructors of CS 229 in autumn")')
     assert r.trace["kb"][0]["rules"][-1]["rule"] == "join"
     assert r.response.splitlines()[1].startswith("- Machine Learning (instructor names: Quinn Zellweger; days: Friday")
+
+
+def test_a_no_to_the_summary_says_nothing_was_submitted_and_the_task_stays_open():
+    """A writer's note (session 14): with no words of the spec's own for a no, the agent answered "Is there anything
+    else I can help you with?", as if the task were over."""
+    spec = Spec.model_validate({"name": "t", "settings": {"start_worksheet": "Main"},
+                                "apis": [{"name": "send_form", "kind": "mock", "parameters": []}],
+                                "worksheets": [{"name": "Main", "kind": "task", "api": "send_form", "fields": [
+                                    {"name": "email", "type": "str", "description": "Your e-mail"},
+                                    {"name": "confirm", "type": "confirm", "description": "Confirm"}]}]})
+    s = Agent(spec=spec).new_session(parser="formal")
+    s.turn('main.email = "a@b.co"')
+    no = s.turn("main.confirm = False")
+    assert no.response.startswith("OK, I haven't submitted it. Tell me what to change")
+    again = s.turn('main.email = "c@d.co"')
+    assert "c@d.co" in again.response and again.acts[-1]["field"] == "confirm"

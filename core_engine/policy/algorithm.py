@@ -177,6 +177,12 @@ def _depth(rt: Runtime, rec: TaskRecord) -> int:
     return len(rt.state.ancestors(rec))
 
 
+NOT_SUBMITTED = "OK, I haven't submitted it. Tell me what to change, or say stop to leave it."
+"""A no to the summary with no words of the spec's own for it: the agent said nothing and the template fell back to
+"Is there anything else I can help you with?", as if the task were over (a blind-set writer's note); it is still
+open, and a changed value shows the summary again."""
+
+
 def _execute_completed(rt: Runtime) -> bool:
     changed = False
     waiting = [r for r in rt.state.open_tasks() if r.status == "active" and r.outcome is None]
@@ -193,6 +199,8 @@ def _execute_completed(rt: Runtime) -> bool:
         if declined:
             rec.outcome = "declined"
             rt.trace.event("declined", var=rec.var, field=declined[0])
+            if not any(a.get("act") == "say" for a in rt.acts):  # the spec's own words for a no, if it has them
+                rt.acts.append(A.say(NOT_SUBMITTED))
             changed = True
             continue
         refused = rt.refused_required(rec)
