@@ -120,3 +120,49 @@ def test_the_asked_columns_description_words_are_no_search(yard_and_depots):
     assert rows == ["m01"]
     rows, _ = ask(yard_and_depots, "how much diesel a week do excavators burn in Dover")
     assert rows == expect(lambda r: r["kind"] == "Excavator" and r["depot"] == "Dover")
+
+
+FLEET = [{"machine_id": 500 + i, "fleet_codes": [f"{['EX', 'DU', 'MX'][i % 3]} {110 + 10 * i}"],
+          "title": f"{NAMES[i]} unit"} for i in range(12)]
+SERVICES = [{"service_id": i, "machine_id": 500 + i % 12, "engine_hours": 50 + 15 * i,
+             "comments": ["Oil changed and filters cleaned.", "New track fitted after wear.", "Hydraulic hose replaced."][i % 3]}
+            for i in range(36)]
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory):
+    """Machines by fleet code, and their services in a second table joined on machine_id."""
+    from storage.kb.importer import import_records
+
+    with kb_and_spec(tmp_path_factory, FLEET, "fleet", {"machine_id": "Machine id", "fleet_codes": "Fleet codes such "
+                     "as EX 120", "title": "Name of the machine"}, name="plant_fleet",
+                     description="A plant-hire yard's fleet and its service history.",
+                     table_description="The machines by fleet code.", column_types={"machine_id": "int"}) as (kb, spec):
+        kb.close()
+        import_records(kb.path, SERVICES, "services", column_types={"engine_hours": "int"}, free_text=["comments"])
+        from core_engine.knowledge.kb import SQLiteKB
+        from core_engine.spec.model import Field, Worksheet
+
+        spec.worksheets.append(Worksheet(name="services", kind="kb", description="Services and repairs done.", fields=[
+            Field(name="service_id", description="Service id"), Field(name="machine_id", description="Machine id"),
+            Field(name="engine_hours", description="Engine hours at the service"),
+            Field(name="comments", description="Mechanic's comments")]))
+        with SQLiteKB(kb.path) as both:
+            yield both, spec
+
+
+def test_a_value_of_another_table_is_no_word_of_its_description_for_the_table_choice(fleet):
+    kb, spec = fleet
+    query, rules = OfflineKnowledgeParser().parse("comments of EX 140", kb, spec)
+    rows = kb.execute(query.sql()).rows
+    code = next(r for r in FLEET if r["fleet_codes"] == ["EX 140"])
+    assert rows and {r["service_id"] for r in rows} == {s["service_id"] for s in SERVICES
+                                                         if s["machine_id"] == code["machine_id"]}
+
+
+def test_a_code_of_a_joined_table_is_no_number_of_the_chosen_tables_columns(fleet):
+    kb, spec = fleet  # "140" is in the range of engine_hours, but it is part of the fleet code "EX 140"
+    query, _rules = OfflineKnowledgeParser().parse("service comments of EX 140", kb, spec)
+    code = next(r for r in FLEET if r["fleet_codes"] == ["EX 140"])
+    assert {r["service_id"] for r in kb.execute(query.sql()).rows} == {
+        s["service_id"] for s in SERVICES if s["machine_id"] == code["machine_id"]}

@@ -154,7 +154,11 @@ class OfflineKnowledgeParser:
         query = Query(name, info.fts_table, limit=spec.settings.kb_max_rows)
         ranges = vocab.tables[name].ranges if name in vocab.tables else {}
         spans = _calendar(query, question, tokens, used, info, spec, embedder, rules, vocab.tables.get(name))
-        _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges, spans)  # "most recently serviced"
+        joined = {i for other, (ms, _u) in found.items() if other != name and _join_key(info, tables[other])
+                  for m in ms for i in m.span()} - used  # "reviews of CS 230": the code of a joined table's row
+        numbered = used | joined  # is no number of this table's columns
+        _numbers(query, question, tokens, numbered, info, spec, embedder, rules, ranges, spans)  # "most recently
+        used |= numbered - joined  # serviced"
         full = names_in_full(tokens, info)
         inside = [m for m in matches if any(m.span() < span for span in full)]
         if inside:  # "a child seat": the yes/no column `child_seat`, not the value "Child" of another column
@@ -493,8 +497,9 @@ def _choose_table(tokens: list[Token], tables: dict[str, TableInfo], spec: Spec,
     """The table whose name, description and column names and values best match the question. A value of a
     column that names the rows counts double (the question is about that row); a table whose column is what
     a wh-question asks for (`knowledge_tables.asked_column`) gains as much as a word of its name."""
-    stems = {stem(t.norm) for t in tokens if is_content(t)}
-    order = [w.name for w in spec.kb_worksheets() if w.name in tables]
+    valued = {i for found in matches.values() for m in found for i in m.span()}
+    stems = {stem(t.norm) for i, t in enumerate(tokens) if is_content(t) and i not in valued}  # "CS 230" is a value,
+    order = [w.name for w in spec.kb_worksheets() if w.name in tables]  # its "cs" no word of a column's description
     order += [n for n in tables if n not in order]
     best, best_score, why = order[0], -1.0, {}
     for name in order:
