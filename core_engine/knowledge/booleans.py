@@ -82,7 +82,8 @@ def bool_conditions(question: str, tokens: list[Token], used: set[int], info: Ta
         if not content:
             continue
         hits = {s: [i for i, t in enumerate(tokens) if i not in used and _same_word(stem(t.norm), s)
-                    and not _superlative_of(t.norm, s)] for s in content}
+                    and not _superlative_of(t.norm, s)] or _measure_hits(tokens, used, s)
+                or _day_hits(tokens, used, s) for s in content}
         if not all(hits.values()):
             hits = _partly_named(tokens, used, hits, described - set(content) - _other_names(info, col.name))
             if not hits:
@@ -100,6 +101,36 @@ def bool_conditions(question: str, tokens: list[Token], used: set[int], info: Ta
             _AFTER_NEGATION.match(question[tokens[max(said)].end:]))
         found.append(BoolCondition(col.name, not negated, question[start:end], set(said + near)))
     return found
+
+
+_MEASURE = re.compile(r"(\d+)([a-z]{1,3})")
+_UNIT_WORDS = frozenset("hour hours hr hrs day days minute minutes min mins week weeks month months year years "
+                        "km mile miles metre metres meter meters".split())
+
+
+def _measure_hits(tokens: list[Token], used: set[int], part: str) -> list[int]:
+    """A name's number-and-unit word said as a number and a unit ("24 hour" or "24-hour" for the `24h` of
+    `open_24h`): [the number's index, the unit's index], or []. English units only."""
+    m = _MEASURE.fullmatch(part)
+    if not m:
+        return []
+    for i in range(len(tokens) - 1):
+        unit = tokens[i + 1].norm
+        if i not in used and i + 1 not in used and tokens[i].norm == m.group(1) and unit in _UNIT_WORDS \
+                and unit.startswith(m.group(2)[0]):
+            return [i, i + 1]
+    return []
+
+
+_DAYS_OF = {"weekend": frozenset("saturday sunday".split()),
+            "weekday": frozenset("monday tuesday wednesday thursday friday".split())}
+
+
+def _day_hits(tokens: list[Token], used: set[int], part: str) -> list[int]:
+    """A day of the week said for a name's "weekend"/"weekday" ("open on a saturday" for `open_weekends`):
+    [the day's index], or []. The English calendar, no KB's words."""
+    days = _DAYS_OF.get(part)
+    return next(([i] for i, t in enumerate(tokens) if i not in used and stem(t.norm) in days), []) if days else []
 
 
 APPROVING = frozenset("ok okay safe fine suitable friendly".split())

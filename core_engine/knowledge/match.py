@@ -194,11 +194,24 @@ def _drop_weaker(scan: _Scan) -> list[Match]:
     exact = {m.column for m in scan.found if m.kind in ("exact", "name")}
     kept = []
     for m in scan.found:
-        if m.kind in ("word", "fuzzy") and m.column in exact:
+        if m.kind in ("word", "fuzzy") and m.column in exact and not _or_joined(scan, m):
             scan.used -= m.span()
         else:
             kept.append(m)
     return sorted(kept, key=lambda m: m.first)
+
+
+def _or_joined(scan: _Scan, m: Match) -> bool:
+    """A reading joined by "or" to an exact value of its own column ("cheap or moderately priced"): a second
+    value the user offers, not a word part of the first."""
+    tokens = scan.tokens
+    for o in scan.found:
+        if o is m or o.column != m.column or o.kind not in ("exact", "name"):
+            continue
+        if (o.last + 2 == m.first and tokens[o.last + 1].norm == "or") or \
+                (m.last + 2 == o.first and tokens[m.last + 1].norm == "or"):
+            return True
+    return False
 
 
 def _name_parts(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:

@@ -559,11 +559,29 @@ def converted(value: float | int, said: tuple[str | None, ...], texts: list[str]
     return int(round(out)) if abs(out - round(out)) < 1e-9 else round(out, 2)
 
 
+_NAMED_SUPERLATIVE = re.compile(r"\b(lowest|highest|smallest|largest|biggest|greatest|fewest|least|most|longest|"
+                                r"shortest)\s+([a-z0-9]+(?:[- ][a-z0-9]+){0,2})")
+_LOW_WORDS = frozenset("lowest smallest fewest least shortest".split())
+
+
 def superlatives(text: str, columns: dict[str, list[str]], embedder: Any, taken: list[tuple[int, int]]) -> list[Ordering]:
     """`cheapest` -> price ASC; `best rated` -> rating DESC; `most reviews` -> the review count DESC."""
     low = text.lower()
     found: list[Ordering] = []
     spans = list(taken)
+    for m in _NAMED_SUPERLATIVE.finditer(low):  # "the lowest call-out fee": the column its name's words name
+        if any(s < m.end() and m.start() < e for s, e in spans):
+            continue
+        words = re.split(r"[- ]+", m.group(2))
+        for k in range(len(words), 0, -1):
+            said = "".join(words[:k])
+            named = [n for n in columns if re.sub(r"[^a-z0-9]", "", n.lower()) in (said, said.rstrip("s"))]
+            if len(named) == 1:
+                end = m.start(2) + len(m.group(2).split(words[k - 1], 1)[0]) + len(words[k - 1])
+                direction = "ASC" if m.group(1) in _LOW_WORDS else "DESC"
+                found.append(Ordering(named[0], direction, low[m.start():end], 1.0, m.start(), end))
+                spans.append((m.start(), end))
+                break
     for pattern, direction, concept in SUPERLATIVES:
         for m in re.finditer(pattern, low):
             if any(s < m.end() and m.start() < e for s, e in spans):

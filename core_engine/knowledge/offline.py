@@ -25,6 +25,7 @@ from typing import Any
 
 from ..session.agent import BACKEND_FACTORIES
 from ..errors import KnowledgeError
+from ..embedding.semantic import model_words
 from .kb import SQLiteKB, TableInfo, quote_identifier
 from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words, split_compounds
 from .match import Match, is_content, lexical_matches, semantic_matches
@@ -34,7 +35,7 @@ from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nou
 from .numbers import (MEASURE_VERBS, RANGE_SCORE, bare_numbers, capacity, having, free_of_charge, column_texts, comparisons, counted, decades,
                       durations, superlatives)
 from .calendar import day_named, months, times_of_day, week_parts, when_words
-from .numbers import choose_column
+from .numbers import _adjective, choose_column
 from .vocab import Token, stem, tokenize, vocabulary_for
 from ..spec.model import Spec
 from ..dialogue.state import KBRecord
@@ -124,8 +125,9 @@ class OfflineKnowledgeParser:
         tokens = tokenize(question)
         rules: list[dict[str, Any]] = []
         schemas = {name: _schema_words(name, info, spec) for name, info in tables.items()}
+        english = model_words(spec.settings.embedding_model)  # a word of its own is no misspelt name
         found = {name: _name_words_in_text(kb, info, *lexical_matches(tokens, question, vocab.tables[name],
-                                                                       schemas[name]), rules)
+                                                                       schemas[name]), rules, english)
                  for name, info in tables.items() if name in vocab.tables}
         embedder = _embedder(spec, rules)
         spent = {i for _m, u in found.values() for i in u}
@@ -152,7 +154,11 @@ class OfflineKnowledgeParser:
         query = Query(name, info.fts_table, limit=spec.settings.kb_max_rows)
         ranges = vocab.tables[name].ranges if name in vocab.tables else {}
         spans = _calendar(query, question, tokens, used, info, spec, embedder, rules, vocab.tables.get(name))
-        _numbers(query, question, tokens, used, info, spec, embedder, rules, ranges, spans)  # "most recently serviced"
+        joined = {i for other, (ms, _u) in found.items() if other != name and _join_key(info, tables[other])
+                  for m in ms for i in m.span()} - used  # "reviews of CS 230": the code of a joined table's row
+        numbered = used | joined  # is no number of this table's columns
+        _numbers(query, question, tokens, numbered, info, spec, embedder, rules, ranges, spans)  # "most recently
+        used |= numbered - joined  # serviced"
         full = names_in_full(tokens, info)
         inside = [m for m in matches if any(m.span() < span for span in full)]
         if inside:  # "a child seat": the yes/no column `child_seat`, not the value "Child" of another column
@@ -176,6 +182,8 @@ class OfflineKnowledgeParser:
         free_schema = schemas[name] | _description_words(name, spec)
         if asked and name in asked:  # "what time does X open": "time" says what is asked, not which rows
             free_schema |= {f for w in asked_words(question) for f in (w, stem(w))}
+            if asked[name][0] in {c.name for c in info.columns}:  # "how many hours a week is X": the words of
+                free_schema |= _column_description_words(name, spec, {asked[name][0]})  # "hours per week"
         # a word that only names the rows ("novels" in books) is no value's meaning and no search term
         near = row_nouns(_free_words(tokens, used, schemas[name]), info, embedder)
         nouns = [w for w, (sim, _either) in near.items() if sim >= ROW_NOUN_MIN]
@@ -240,11 +248,17 @@ class OfflineKnowledgeParser:
 
 
 def _name_words_in_text(kb: SQLiteKB, info: TableInfo, matches: list[Match], used: set[int],
-                        rules: list[dict[str, Any]]) -> tuple[list[Match], set[int]]:
+                        rules: list[dict[str, Any]], english: frozenset[str] = frozenset()
+                        ) -> tuple[list[Match], set[int]]:
     """A name's one lower-case word ("monstera") names its row only when no other row's free text says it: a word
     the texts use ("something for a rainy morning" where one title says "Morning") is a topic, and searches."""
     kept = []
     for m in matches:
+        if m.kind == "name-fuzzy" and m.first == m.last and m.words.lower() in english:
+            used = used - m.span()  # "dry the house out" is no misspelt "Ouse": an English word is said as meant
+            rules.append({"rule": "ignored", "words": m.words, "column": m.column,
+                          "why": "near a name's word, but an English word of its own: not a misspelling"})
+            continue
         if m.kind != WORD_KIND:
             kept.append(m)
             continue
@@ -483,8 +497,9 @@ def _choose_table(tokens: list[Token], tables: dict[str, TableInfo], spec: Spec,
     """The table whose name, description and column names and values best match the question. A value of a
     column that names the rows counts double (the question is about that row); a table whose column is what
     a wh-question asks for (`knowledge_tables.asked_column`) gains as much as a word of its name."""
-    stems = {stem(t.norm) for t in tokens if is_content(t)}
-    order = [w.name for w in spec.kb_worksheets() if w.name in tables]
+    valued = {i for found in matches.values() for m in found for i in m.span()}
+    stems = {stem(t.norm) for i, t in enumerate(tokens) if is_content(t) and i not in valued}  # "CS 230" is a value,
+    order = [w.name for w in spec.kb_worksheets() if w.name in tables]  # its "cs" no word of a column's description
     order += [n for n in tables if n not in order]
     best, best_score, why = order[0], -1.0, {}
     for name in order:
@@ -597,6 +612,12 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
                       "score": o.score})
         take(o.start, o.end)
         spans.append((o.start, o.end))
+        base = _adjective(o.words) if re.fullmatch(r"[a-z]+est", o.words) else None
+        plain = [i for i, t in enumerate(tokens) if base and i not in used and t.raw.lower() == base]
+        if plain:  # "how big is the biggest boat": the superlative's own adjective asks the same, searches nothing
+            used.update(plain)
+            rules.append({"rule": "ignored", "words": [tokens[i].raw.lower() for i in plain],
+                          "why": "the adjective of the superlative"})
         point = _FROM_POINT.match(question, o.end)
         if point and {stem(t.norm) for t in tokenize(point.group(1)) if is_content(t)} & \
                 _column_description_words(info.name, spec, {o.column}):
