@@ -66,3 +66,13 @@ def test_a_house_takes_no_floor_from_its_number(agent):
     """A field whose predicate the turn's own answer makes false is not filled: "12" is the building's number."""
     _s, [*_, r] = talk(agent, OPEN, FIRST, "warehouse", "4 Marchmont Road, Edinburgh, EH9 1HU. an office")
     assert "site_2.floor" not in " ".join(statements(r))
+
+
+@pytest.mark.parametrize("said, day", [("it was the 14th August, can it be the 21st instead", "2024-08-21"),
+                                       ("first week of september. the 5th?", "2024-09-05")])
+def test_a_bare_day_takes_the_one_month_the_turn_names(said, day):
+    """ "the 21st" in a turn that names one month is that month's 21st, not the next 21st of the calendar."""
+    import datetime as dt
+
+    from core_engine.parsers.offline.words.values import find_dates
+    assert find_dates(said, dt.date(2024, 7, 1))[-1].value == day
