@@ -76,3 +76,11 @@ def test_a_bare_day_takes_the_one_month_the_turn_names(said, day):
 
     from core_engine.parsers.offline.words.values import find_dates
     assert find_dates(said, dt.date(2024, 7, 1))[-1].value == day
+
+
+@pytest.mark.parametrize("said", ["no", "no handling needed ta", "nope none of that"])
+def test_an_optional_list_is_declined_like_an_optional_value(agent, said):
+    """`handling` (an optional List[Enum]) asked, and a no: "NA", as for an optional text or number."""
+    _s, [*_, r] = talk(agent, OPEN, FIRST, "warehouse", "4 Marchmont Road, Edinburgh, EH9 1HU", "office", "Ana Ruiz",
+                       said)
+    assert statements(r) == ['book_courier.handling = "NA"']

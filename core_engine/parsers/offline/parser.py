@@ -645,7 +645,7 @@ class TurnReader:
         """A field a bare "no" or "nah" refuses: a text field, or an optional number, date or time ("nah" to
         "what are your things worth, for the insurance?"; a required count is not skipped by a "no")."""
         kind = self.view.kind_of(f)
-        return kind == "str" or (not f.required and kind in ("int", "float", "date", "time"))
+        return kind == "str" or (not f.required and kind in ("int", "float", "date", "time", "list"))
 
     def _declines_optional(self, f: Field, text: str) -> bool:
         """ "no thanks, it's not a gift" to an optional text question declines it; a bare "no" stays the text."""
