@@ -205,6 +205,8 @@ class TurnReader:
     def assign(self, rule: str, matched: str, rec: TaskRecord, f: Field, value: Any, **extra: Any) -> None:
         value = _same_half_of_day(self.view.kind_of(f), rec.values.get(f.name), value, self.text)
         self.emit(rule, matched, f"{rec.var}.{f.name} = {literal(value)}", **extra)
+        if self.view.kind_of(f) in ("str", "Enum", "bool", "int", "float"):
+            self.view.pending.setdefault(rec.var, {})[f.name] = value
 
     # ------------------------------------------------------------ context
     def _expectation(self) -> Expect | None:
@@ -643,7 +645,7 @@ class TurnReader:
         """A field a bare "no" or "nah" refuses: a text field, or an optional number, date or time ("nah" to
         "what are your things worth, for the insurance?"; a required count is not skipped by a "no")."""
         kind = self.view.kind_of(f)
-        return kind == "str" or (not f.required and kind in ("int", "float", "date", "time"))
+        return kind == "str" or (not f.required and kind in ("int", "float", "date", "time", "list"))
 
     def _declines_optional(self, f: Field, text: str) -> bool:
         """ "no thanks, it's not a gift" to an optional text question declines it; a bare "no" stays the text."""
@@ -946,6 +948,9 @@ class TurnReader:
         if several_codes(self, text, e.rec, e.field):
             self.answered = True
             return True
+        if address_parts(self, text, e.rec, e.field):
+            self.answered = True
+            return True  # before the shapes: the postcode is one part
         if not shaped_reference(e.field, text):  # "reg is LR68 KXT" to "make and model?": the plate's shape
             shaped = [(f, v) for f in self.view.input_fields(e.rec) if f.name != e.field.name
                       and self.view.kind_of(f) == "str" and self.view.unfilled(e.rec, f)
@@ -963,9 +968,6 @@ class TurnReader:
                             reason="a description of a kind is no make or model")
                 self.answered = True
                 return True
-        if address_parts(self, text, e.rec, e.field):
-            self.answered = True
-            return True
         if named_answer(self, text, e.rec, e.field):
             self.answered = True
             return True

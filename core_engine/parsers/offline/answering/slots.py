@@ -44,6 +44,9 @@ class StateView:
         self.state = state
         self._live: list[TaskRecord] | None = None
         self._index: Any = None
+        self.pending: dict[str, dict[str, Any]] = {}
+        """Values this turn has assigned so far, per record variable: a field behind a predicate on one of them is
+        live (or dead) as the turn leaves it ("a flat, 2nd floor": the floor of a flat is asked once it is a flat)."""
 
     def worksheet(self, rec: TaskRecord) -> Worksheet:
         return self.spec.require_worksheet(rec.worksheet)
@@ -111,7 +114,7 @@ class StateView:
         return True
 
     def field_live(self, rec: TaskRecord, f: Field) -> bool:
-        return holds(f.predicate, self.lookup(rec)) is not False
+        return holds(f.predicate, self.lookup(rec, overlay=self.pending)) is not False
 
     def index(self) -> Any:
         """The spec's semantic index, looked up once per turn (the lookup hashes every text of the spec)."""
@@ -379,6 +382,11 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
                                extra=meaning))
             used.add((target[0].var, target[1].name))
             taken.append(span)
+    for r, f, value, span in _ordinal_counts(text, [(r, f) for r, f in of_kind("int") if (r.var, f.name) not in used]):
+        if free([span], taken):  # "2nd floor", "ground floor": the number of a floor-like field
+            out.append(Mention(r, f, value, span.text, "ordinal+unit", span))
+            used.add((r.var, f.name))
+            taken.append(span)
     people = [(r, f) for r, f in of_kind("int") if (r.var, f.name) not in used
               and field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
     counted = head_count(text) if len(people) == 1 else None
@@ -388,6 +396,31 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     _enum_mentions(text, of_kind("Enum"), out, used, pick)
     _named_codes(text, strs, bag, taken, out, used)
     out += bool_mentions(said, candidates, view, used)  # "yes I'm an international student"
+    return out
+
+
+_ORDINAL_NUMBERS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+                    "eighth": 8, "ninth": 9, "tenth": 10}
+_ORDINAL = re.compile(r"\b(?:(\d{1,3})(?:st|nd|rd|th)|(" + "|".join(_ORDINAL_NUMBERS) + r"))\s+([a-z]+)\b", re.I)
+_DESCRIBED_NUMBER = re.compile(r"\b(\d{1,3})\s+(?:for|=|means)\s+(?:the\s+|a\s+|an\s+)?([a-z]+(?:\s+[a-z]+){0,2})", re.I)
+
+
+def _ordinal_counts(text: str, ints: list[tuple[TaskRecord, Field]]) -> list[tuple[TaskRecord, Field, int, Span]]:
+    """An int field counted by an ordinal before its own name word: "the 2nd floor", "third floor" -> 2, 3 for
+    `floor`; and a phrase its description gives a number ("Which floor (0 for the ground floor)": "ground floor"
+    -> 0). Only when the unit word names exactly one int field (by its name, not its description)."""
+    out = []
+    for m in _ORDINAL.finditer(text):
+        fits = [(r, f) for r, f in ints if stem(m.group(3).lower()) in field_stems(f, with_description=False)]
+        if len(fits) == 1:
+            value = int(m.group(1)) if m.group(1) else _ORDINAL_NUMBERS[m.group(2).lower()]
+            out.append((*fits[0], value, Span(m.group(0), m.start(), m.end(), value)))
+    for r, f in ints:
+        for d in _DESCRIBED_NUMBER.finditer(f.description):
+            phrase = d.group(2).lower()
+            at = re.search(rf"\b{re.escape(phrase)}\b", text, re.I)
+            if at and len(phrase.split()) >= 2 and not any(o[1].name == f.name for o in out):
+                out.append((r, f, int(d.group(1)), Span(at.group(0), at.start(), at.end(), int(d.group(1)))))
     return out
 
 

@@ -22,6 +22,11 @@ def shaped_correction(reader: "TurnReader", text: str) -> bool:
              for value in [shaped_reference(f, text)] if value]
     if len(found) != 1 or found[0][2] == found[0][0].values.get(found[0][1].name):
         return False
+    e = reader.expect
+    if e is not None and e.act == "ask" and e.rec.var != found[0][0].var and any(
+            reader.view.kind_of(g) == "str" and reader.view.unfilled(e.rec, g) and shaped_reference(g, text)
+            for g in reader.view.input_fields(e.rec)):
+        return False  # the second address's postcode, while that address is asked: its own field, not a correction
     rec, f, value = found[0]
     reader.assign("correction-shaped", value, rec, f, value, **({"was": "NA"} if rec.values.get(f.name) == "NA" else {}))
     reader.answered = True

@@ -62,8 +62,19 @@ def item_slots(reader: "TurnReader", ws: Worksheet) -> tuple[Worksheet, list[Fie
         sub = reader.spec.worksheet(f.type) if f.kind == "input" else None
         if sub is not None and sub.kind == "task":
             by_type.setdefault(sub.name, []).append(f)
-    found = [(reader.spec.worksheet(t), fs) for t, fs in by_type.items() if len(fs) >= 2]
+    found = [(reader.spec.worksheet(t), fs) for t, fs in by_type.items() if len(fs) >= 2
+             and len({_slot_stem(f.name) for f in fs}) == 1]
     return found[0] if len(found) == 1 else None
+
+
+_ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "next", "another", "other", "extra", "more"}
+
+
+def _slot_stem(name: str) -> str:
+    """A slot's name without its number, letter or ordinal: `dish_1`/`dish_2` and `first_class`/`second_class` are slots of
+    one list; `pickup_stop` and `dropoff_stop` are two roles, not a list."""
+    return "_".join(w for w in re.split(r"_+|(?<=[a-z])(?=\d)", name.lower())
+                    if len(w) > 1 and not w.isdigit() and w not in _ORDINAL_WORDS)  # `module_a`, `module_b`
 
 
 def name_field(reader: "TurnReader", item_ws: Worksheet) -> Field | None:

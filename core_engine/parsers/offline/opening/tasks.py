@@ -208,6 +208,7 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
             reader.emit(rule, " ".join(words), f"{root.var}.{name} = {text_value}")
             emitted = True
         overlay[root.var] = found.plain()
+        reader.view.pending.setdefault(root.var, {}).update(found.plain())  # a flat's floor is live from here
     if not emitted:
         return False
     if negs:

@@ -290,7 +290,13 @@ def address_parts(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field) 
     if asked is None or len(roles) < 2 or None in roles.values() or roles.get(asked, f).name != f.name:
         return False
     street = roles.get("street")
-    parts = split_address(text, building=street is not None and "name" in re.findall(r"[a-z]+", street.description.lower()))
+    building = street is not None and "name" in re.findall(r"[a-z]+", street.description.lower())
+    parts, rest = split_address(text, building=building), ""
+    if not parts:
+        head, rest = _address_then_more(text)
+        parts = split_address(head, building=building) if rest else None
+        if parts and "postcode" not in parts:
+            parts = None
     if not parts or asked not in parts:
         return False
     if any(role not in roles for role in parts):
@@ -300,4 +306,21 @@ def address_parts(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field) 
         if g.name != f.name and not reader.view.unfilled(rec, g):
             continue
         reader.assign("address-part", said, rec, g, value, part=role)
+    if rest:  # "..., BA1 5EX. its a house": the sentence after the address may fill the record's other fields
+        reader._extras(rest, rec)
     return True
+
+
+_AFTER_CODE = re.compile(r"^\s*(?:[.;!?]+|\s[-–—]+)\s+(?=\S)")
+
+
+def _address_then_more(text: str) -> tuple[str, str]:
+    """An address that ends at its postcode, then another sentence or a dashed clause ("3 Mill Row, Hexby, HX2 9PL.
+    it's a bungalow", "... HX2 9PL - second floor"): (the address, the rest); ("", "") when the turn is not so."""
+    codes = find_postcodes(text)
+    if len(codes) != 1:
+        return "", ""
+    m = _AFTER_CODE.match(text[codes[0].end:])
+    if m is None:
+        return "", ""
+    return text[:codes[0].end], text[codes[0].end + m.end():].strip()

@@ -272,8 +272,9 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         if n:
             add(today + dt.timedelta(days=7 * n), m)
     slips = []
+    named = {MONTHS[w.lower()] for w in _NAMED_MONTH_RE.findall(text) if w not in ("may", "march")}
     for m in _ORDINAL_DAY_RE.finditer(text):
-        d = _day_of_month(int(m.group(2)), m.group(1), today, past)
+        d = _day_of_month(int(m.group(2)), m.group(1), today, past, month=next(iter(named)) if len(named) == 1 else None)
         add(d, m)
         if d is None and m.group(1):
             slips.append(Span(None, m.start(), m.end(), m.group(0)))
@@ -348,8 +349,26 @@ _ORDINAL_DAY_RE = re.compile(rf"\b(?:(?:on\s+)?({'|'.join([*WEEKDAYS, *sorted(_W
                              rf"(?!\s+(?:of\s+)?(?:{_MONTH})\b)(?!\s+{POSITION_NOUNS})(?!\s+{_COUNTED_NOUNS})", re.I)
 
 
-def _day_of_month(day: int, weekday: str | None, today: dt.date, past: bool) -> dt.date | None:
-    """ "the 14th" / "friday the 12th": the next (or, for `past`, the last) such day; the weekday must agree."""
+_NAMED_MONTH_RE = re.compile(r"\b(january|february|march|april|may|june|july|august|september|october|november|"
+                             r"december)\b", re.I)
+"""A month said by its full name: the one month a turn names is the month of a bare "the 21st" in it ("it was the
+14th June, can it be the 21st instead", "first week of july. the 5th?")."""
+
+
+def _day_of_month(day: int, weekday: str | None, today: dt.date, past: bool, month: int | None = None
+                  ) -> dt.date | None:
+    """ "the 14th" / "friday the 12th": the next (or, for `past`, the last) such day; the weekday must agree. With
+    `month` (the one month the turn names), that day of that month, the next (or last) one."""
+    if month is not None:
+        for year in ((today.year, today.year - 1) if past else (today.year, today.year + 1)):
+            try:
+                d = dt.date(year, month, day)
+            except ValueError:
+                return None
+            if d <= today if past else d >= today:
+                day_name = _WEEKDAY_ABBREVIATIONS.get(weekday.lower(), weekday.lower()) if weekday else None
+                return d if day_name is None or d.weekday() == WEEKDAYS[day_name] else None
+        return None
     year, month = today.year, today.month
     for _ in range(12):
         try:
