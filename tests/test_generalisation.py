@@ -187,6 +187,21 @@ theory tests, changing a lesson; 32 instructors), written by two helpers who nev
 scores on 7d15b72 before any change. parcel_courier was then the development set (helpers C and D); driving_school
 stayed blind until this commit (docs/evaluation.md, session 11)."""
 
+FIRST_SCORES["removals_desk"], FLOORS["removals_desk"] = (26, 89), 27
+FIRST_SCORES["parking_desk"], FLOORS["parking_desk"] = (34, 89), 81
+FIRST_SCORES["claims_line"], FLOORS["claims_line"] = (27, 90), 47
+FIRST_SCORES["outpatients_line"], FLOORS["outpatients_line"] = (49, 87), 50
+KB_FIRST_SCORES.update({"removals_desk": (14, 15), "parking_desk": (12, 15), "claims_line": (13, 15),
+                        "outpatients_line": (11, 15)})
+KB_FLOORS.update({"removals_desk": 15, "parking_desk": 14, "claims_line": 15, "outpatients_line": 11})
+"""Session 14's blind sets, written by helpers who never read or ran the parser: heldout21 (removals_desk: a move with
+collection and delivery addresses, quotes, changes, damage claims; 30 vans), heldout22 (parking_desk: permits with a
+nested vehicle, fine appeals, broken machines; 30 car parks), heldout23 (claims_line: home-insurance claims with a
+nested incident, status, adjuster visits; 30 repairers), first scored on 123db30 before any change; heldout24
+(outpatients_line: hospital appointments, transport, letters; 30 clinics), written after round 1 and first scored on
+3e4ea96. parking_desk and claims_line were development sets in round 1, removals_desk was blind in round 1 and a
+development set in round 2, outpatients_line stayed blind until this commit (docs/evaluation.md, session 14)."""
+
 @pytest.mark.parametrize("name", sorted(KB_FLOORS))
 def test_held_out_agents_keep_their_kb_question_score(name):
     from core_engine.session.agent import Agent
