@@ -14,11 +14,10 @@ from core_engine.knowledge.offline import OfflineKnowledgeParser
 from core_engine.parsers.offline.words.measures.counts import head_count
 from core_engine.parsers.offline.intents import chit_chat
 from core_engine.parsers.offline.words.values import find_numbers, yes_no
-from core_engine.session.agent import Agent
 from core_engine.spec.model import Field, Spec, Worksheet
 from storage.kb.importer import import_records
 
-from tests.fakes.specs import field, statements, talk, task_choice
+from tests.fakes.specs import agent_with_kb, field, record_values, statements, talk, task_choice
 
 BAKERIES = [
     {"id": "b1", "name": "Crumb and Crust", "speciality": "Sourdough", "town": "Millbrook", "rating": 4.1,
@@ -95,22 +94,10 @@ SPEC = {
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory):
-    old = os.environ.get("GENIE_CACHE_DIR")
-    os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("vectors"))
-    root = tmp_path_factory.mktemp("bakery")
-    import_records(root / "kb.sqlite", BAKERIES, "bakeries", free_text=["description"])
-    import_records(root / "kb.sqlite", CLASSES, "classes")
-    (root / "spec.json").write_text(json.dumps(SPEC))
-    yield Agent.load(root)
-    if old is None:
-        os.environ.pop("GENIE_CACHE_DIR", None)
-    else:
-        os.environ["GENIE_CACHE_DIR"] = old
+    yield from agent_with_kb(tmp_path_factory, "bakery", SPEC, {"bakeries": (BAKERIES, ["description"]), "classes": (CLASSES, [])})
 
 
-def values(session, var: str) -> dict:
-    rec = next((r for r in session.state["records"] if r["var"] == var), None)
-    return {k: v for k, v in rec["values"].items() if not isinstance(v, dict)} if rec is not None else {}
+values = record_values
 
 
 ORDER = ("I'd like to order a cake from Sugar Loaf", "saturday", "at 3pm", "12", "no")

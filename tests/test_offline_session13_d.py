@@ -11,10 +11,9 @@ import os
 import pytest
 
 from core_engine.parsers.offline.words.values import find_dates, find_numbers, yes_no
-from core_engine.session.agent import Agent
 from storage.kb.importer import import_records
 
-from tests.fakes.specs import field, statements, talk, task_choice
+from tests.fakes.specs import agent_with_kb, field, record_values, statements, talk, task_choice
 
 BOATS = [
     {"id": "bt1", "name": "Kestrel Dinghy", "kind": "Dinghy", "berths": 2, "price": "cheap",
@@ -91,22 +90,10 @@ SPEC = {
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory):
-    old = os.environ.get("GENIE_CACHE_DIR")
-    os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("vectors"))
-    root = tmp_path_factory.mktemp("sailing")
-    import_records(root / "kb.sqlite", BOATS, "boats", free_text=["description"])
-    import_records(root / "kb.sqlite", LESSONS, "lessons")
-    (root / "spec.json").write_text(json.dumps(SPEC))
-    yield Agent.load(root)
-    if old is None:
-        os.environ.pop("GENIE_CACHE_DIR", None)
-    else:
-        os.environ["GENIE_CACHE_DIR"] = old
+    yield from agent_with_kb(tmp_path_factory, "sailing", SPEC, {"boats": (BOATS, ["description"]), "lessons": (LESSONS, [])})
 
 
-def values(session, var: str) -> dict:
-    rec = next((r for r in session.state["records"] if r["var"] == var), None)
-    return {k: v for k, v in rec["values"].items() if not isinstance(v, dict)} if rec is not None else {}
+values = record_values
 
 
 LOST = "I lost my club card"

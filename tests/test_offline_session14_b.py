@@ -6,38 +6,24 @@ per mechanism; each fails without it.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from core_engine.parsers.offline.words.values import clean_name, find_numbers, normalise, yes_no
 from core_engine.session.agent import Agent
-from storage.kb.importer import import_records
 
-from tests.fakes.specs import statements, talk
+from tests.fakes.specs import agent_with_kb, record_values, statements, talk
 
 DATA = json.loads((Path(__file__).parent / "data" / "session14_b_leisure.json").read_text())
 
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory):
-    old = os.environ.get("GENIE_CACHE_DIR")
-    os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("vectors"))
-    root = tmp_path_factory.mktemp("leisure")
-    import_records(root / "kb.sqlite", DATA["venues"], "venues", free_text=["description"])
-    import_records(root / "kb.sqlite", DATA["classes"], "classes")
-    (root / "spec.json").write_text(json.dumps(DATA["spec"]))
-    yield Agent.load(root)
-    if old is None:
-        os.environ.pop("GENIE_CACHE_DIR", None)
-    else:
-        os.environ["GENIE_CACHE_DIR"] = old
+    yield from agent_with_kb(tmp_path_factory, "leisure", DATA["spec"], {"venues": (DATA["venues"], ["description"]), "classes": (DATA["classes"], [])})
 
 
-def values(session, var: str) -> dict:
-    rec = next((r for r in session.state["records"] if r["var"] == var), None)
-    return {k: v for k, v in rec["values"].items() if not isinstance(v, dict)} if rec is not None else {}
+values = record_values
 
 
 LOST = "I've lost my membership card"
