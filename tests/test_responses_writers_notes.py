@@ -298,3 +298,22 @@ def test_a_no_to_the_summary_says_nothing_was_submitted_and_the_task_stays_open(
     assert no.response.startswith("OK, I haven't submitted it. Tell me what to change")
     again = s.turn('main.email = "c@d.co"')
     assert "c@d.co" in again.response and again.acts[-1]["field"] == "confirm"
+
+
+def test_a_mock_reference_takes_the_shape_of_the_output_fields_example():
+    """A writer's note (session 14): the booking reference read out was a 36-character uuid, nothing like the
+    'OP-20931' the agent asks for later."""
+    import re
+    spec = Spec.model_validate({"name": "t", "settings": {"start_worksheet": "Main"},
+                                "apis": [{"name": "book", "kind": "mock", "parameters": [],
+                                          "mock_result": {"booking_reference": "{transaction_id}"}}],
+                                "worksheets": [{"name": "Main", "kind": "task", "api": "book", "fields": [
+                                    {"name": "clinic", "type": "str", "description": "The clinic"},
+                                    {"name": "booking_reference", "type": "str", "kind": "output",
+                                     "description": "Your booking reference, like OP-20931"}]}]})
+    refs = []
+    for _ in range(2):
+        r = Agent(spec=spec).new_session(parser="formal").turn('main.clinic = "Eye clinic"')
+        refs.append(next(x for x in r.state["records"] if x["var"] == "main")["values"]["booking_reference"])
+        assert refs[-1] in r.response
+    assert re.fullmatch(r"OP-\d{5}", refs[0]) and refs[0] == refs[1]  # deterministic, as the id is

@@ -14,6 +14,7 @@ from typing import Any
 
 from . import acts as A
 from ..errors import BackendError, GenieError, PolicyError
+from .apis import shape_mock_reference
 from .runtime import RowProxy, Runtime
 from ..spec.model import REFUSAL, Field, parse_type
 from ..dialogue.state import DialogueState, KBRecord, TaskRecord, ref, ref_target
@@ -259,6 +260,9 @@ def _fill_outputs(rt: Runtime, rec: TaskRecord, result: Any) -> None:
             value = result
         else:
             continue
+        api = rt.spec.api(rt.worksheet_of(rec).api or "")
+        if api is not None and api.kind == "mock":
+            value = shape_mock_reference(value, f.description)
         try:
             rt.assign(rec, f.name, value, source=f"{_api_label(rt, rec)} result")
         except GenieError as exc:

@@ -7,6 +7,7 @@ conversation reproduces them and conversation tests stay deterministic.
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 import urllib.error
@@ -38,6 +39,24 @@ def _fill_template(template: Any, params: dict[str, Any]) -> Any:
     if isinstance(template, list):
         return [_fill_template(v, params) for v in template]
     return template
+
+
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_EXAMPLE_REF = re.compile(r"\b(?:like|e\.g\.?|for example|such as)\s+([A-Z][A-Z0-9]*[-/]?[0-9][A-Z0-9-/]{2,})")
+
+
+def shape_mock_reference(value: Any, description: str) -> Any:
+    """A mock transaction id given to an output field whose description shows an example ("Your booking reference,
+    like OP-20931") takes that example's shape, its letters kept and its digits drawn from the id
+    ("OP-48213"): a long uuid read out as a booking reference did not look like one, and a tester could not say
+    it back (a blind-set writer's note). Deterministic, as the id is; any other value is returned as it is."""
+    if not isinstance(value, str) or not _UUID.fullmatch(value):
+        return value
+    m = _EXAMPLE_REF.search(description or "")
+    if m is None:
+        return value
+    digits = iter(str(int(value.replace("-", ""), 16)))
+    return "".join(next(digits, "0") if ch.isdigit() else ch for ch in m.group(1))
 
 
 class ApiRunner:
