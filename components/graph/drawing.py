@@ -265,7 +265,10 @@ def _script(focus: list[str]) -> str:
   network.on('click', function (params) {
     if (params.nodes.length) { show(params.nodes[0]); } else { panel.style.display = 'none'; }
   });
+  var done = false;
   function ready() {
+    if (done) { return; }
+    done = true;
     network.setOptions({ physics: { enabled: false } });
     document.body.setAttribute('data-graph-ready', '1');
     status.textContent = nodes.length + ' nodes, ' + edges.length + ' edges';
@@ -277,6 +280,9 @@ def _script(focus: list[str]) -> str:
     }
   }
   var physicsOn = network.physics && network.physics.physicsEnabled;
-  if (physicsOn) { network.once('stabilizationIterationsDone', ready); } else { setTimeout(ready, 0); }
+  // the layout may finish before this handler is attached (its event then never comes, and the drawing was never
+  // marked ready: a browser test failed on a loaded machine now and then), so ready() also runs after 4 s
+  if (physicsOn) { network.once('stabilizationIterationsDone', ready); setTimeout(ready, 4000); }
+  else { setTimeout(ready, 0); }
 })();
 </script>""".replace("__FOCUS__", _js_json(focus))
