@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 
 import pytest
 
 from core_engine.parsers.offline.words.values import find_dates, find_numbers, yes_no
-from storage.kb.importer import import_records
 
+from tests.fakes.kbs import ask as kb_ask, kb_and_spec
 from tests.fakes.specs import agent_with_kb, field, record_values, statements, talk, task_choice
 
 BOATS = [
@@ -203,28 +202,14 @@ VESSEL_COLUMNS = {"id": "Boat id", "name": "Name of the boat", "kind": "Kind of 
 
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory):
-    from core_engine.knowledge.kb import SQLiteKB
-    from core_engine.spec.model import Field, Spec, Worksheet
-    old = os.environ.get("GENIE_CACHE_DIR")
-    os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("fleet_vectors"))
-    path = tmp_path_factory.mktemp("fleet") / "kb.sqlite"
-    import_records(path, VESSELS, "boats", free_text=["description"])
-    types = {"seats": "int", "price_per_day": "float"}
-    ws = Worksheet(name="boats", kind="kb", description="The club's boats for hire.",
-                   fields=[Field(name=n, type=types.get(n, "str"), description=d) for n, d in VESSEL_COLUMNS.items()])
-    with SQLiteKB(path) as kb:
-        yield kb, Spec(name="fleet", worksheets=[ws])
-    if old is None:
-        os.environ.pop("GENIE_CACHE_DIR", None)
-    else:
-        os.environ["GENIE_CACHE_DIR"] = old
+    with kb_and_spec(tmp_path_factory, VESSELS, "boats", VESSEL_COLUMNS, name="fleet", description="",
+                     table_description="The club's boats for hire.", free_text=["description"],
+                     field_types={"seats": "int", "price_per_day": "float"}, today=None) as fixture:
+        yield fixture
 
 
 def ask(fixture, question):
-    from core_engine.knowledge.offline import OfflineKnowledgeParser
-    kb, spec = fixture
-    query, rules = OfflineKnowledgeParser().parse(question, kb, spec)
-    return [r["id"] for r in kb.execute(query.sql()).rows], rules
+    return kb_ask(fixture, question, ordered=True)
 
 
 def test_most_and_least_expensive_rank_by_the_price(fleet):
