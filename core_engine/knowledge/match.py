@@ -135,7 +135,18 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
         if i not in scan.used and is_content(token, schema):
             _shared_head(scan, vocab, i, token.norm)
     _fuzzy(scan, vocab, schema)
-    return _drop_weaker(scan), scan.used
+    return [_with_both(m, vocab) for m in _drop_weaker(scan)], scan.used
+
+
+def _with_both(m: Match, vocab: TableVocab) -> Match:
+    """A value asked for also finds the rows whose column says "Both"/"Either"/"Any"/"All": an instructor who
+    teaches both gearboxes teaches automatic (three rows of a test agent's answer were missing)."""
+    if m.negated or len(m.entries) != 1 or m.entries[0].ctype == "list" or m.column in vocab.name_columns:
+        return m
+    extra = [e for e in [vocab.covers_all.get(m.column)] if e is not None and e.value != m.entries[0].value]
+    if extra:
+        m.entries = m.entries + extra[:1]
+    return m
 
 
 def _letters(text: str) -> str:
@@ -245,10 +256,20 @@ def _one_value_word(scan: _Scan, vocab: TableVocab, i: int, word: str, kind: str
             continue
         # the value's other words must be said too, or be shared by other values of the column
         # ("pediatric" names "Pediatric Dentistry"; "password" does not name "Password Reset")
-        if names_value(vocab, entries[0], said | {word}) or _modifier(vocab, entries[0], word, kind != "fuzzy"):
+        if names_value(vocab, entries[0], said | {word}) or _modifier(vocab, entries[0], word, kind != "fuzzy") \
+                or (kind == "word" and _proper_first_word(vocab, entries[0], scan.tokens[i])):
             scan.add(i, i, entries[:1], kind, score)
             return True
     return False
+
+
+def _proper_first_word(vocab: TableVocab, entry: ValueEntry, token: Token) -> bool:
+    """A capitalised word that begins one value of one column and no other value anywhere names it: "Riverside"
+    for "Riverside Community Hospital" (a place is said by its first name; "password" would not name
+    "Password Reset", but users do not capitalise it)."""
+    word = token.norm
+    return token.capitalised and not token.raw.isupper() and len(word) >= 4 and word not in STOPWORDS \
+        and len(entry.words) >= 2 and entry.words[0] == word and set(vocab.by_word.get(word, {})) == {entry.column}
 
 
 _POSSESSIVES = frozenset("my our his her their".split())

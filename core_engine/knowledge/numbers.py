@@ -564,6 +564,12 @@ _NAMED_SUPERLATIVE = re.compile(r"\b(lowest|highest|smallest|largest|biggest|gre
 _LOW_WORDS = frozenset("lowest smallest fewest least shortest".split())
 
 
+def _among_name_words(said: list[str], column: str) -> bool:
+    """Every said word (singular or plural) is a word of the column's name, and not a stopword."""
+    name = {w.rstrip("s") for w in re.split(r"[^a-z0-9]+", column.lower()) if w}
+    return bool(said) and all(w not in STOPWORDS and w.rstrip("s") in name for w in said)
+
+
 def superlatives(text: str, columns: dict[str, list[str]], embedder: Any, taken: list[tuple[int, int]]) -> list[Ordering]:
     """`cheapest` -> price ASC; `best rated` -> rating DESC; `most reviews` -> the review count DESC."""
     low = text.lower()
@@ -576,6 +582,8 @@ def superlatives(text: str, columns: dict[str, list[str]], embedder: Any, taken:
         for k in range(len(words), 0, -1):
             said = "".join(words[:k])
             named = [n for n in columns if re.sub(r"[^a-z0-9]", "", n.lower()) in (said, said.rstrip("s"))]
+            if not named:  # "the longest wait" for typical_wait_weeks: the words are among the name's words
+                named = [n for n in columns if _among_name_words(words[:k], n)]
             if len(named) == 1:
                 end = m.start(2) + len(m.group(2).split(words[k - 1], 1)[0]) + len(words[k - 1])
                 direction = "ASC" if m.group(1) in _LOW_WORDS else "DESC"

@@ -710,6 +710,11 @@ def _grouped(found: list[Match], alias: str, rules: list[dict[str, Any]], questi
         elif positive:
             conditions.append(positive[0] if len(positive) == 1 else "(" + " OR ".join(positive) + ")")
         conditions += ["NOT " + _condition(m, alias) for m in ms if m.negated]
+        only = _only_these(ms, alias, question)
+        if only:
+            conditions.append(only)
+            rules.append({"rule": "only", "column": column, "why": "'only' before or after the value: the list holds "
+                                                                     "nothing else"})
         for m in ms:
             values = [e.value for e in m.entries]
             rule = {"rule": "value", "words": m.words, "column": column,
@@ -719,6 +724,23 @@ def _grouped(found: list[Match], alias: str, rules: list[dict[str, Any]], questi
                 rule["runner_up"] = m.runner_up
             rules.append(rule)
     return conditions
+
+
+_ONLY_BEFORE = re.compile(r"\bonly\s+(?:(?:for|in|on|with|to|by|from|at|suitable\s+for)\s+)?(?:(?:a|an|the)\s+)?$", re.I)
+
+
+def _only_these(ms: list[Match], alias: str, question: str) -> str | None:
+    """"jobs only for mountain bikes", "vans only": a list column whose items are all among the values said
+    (a row for every kind of bike also lists mountain bikes, but is not only for them)."""
+    positive = [m for m in ms if not m.negated]
+    if not question or not positive or not all(e.ctype == "list" for m in positive for e in m.entries):
+        return None
+    if not any(_ONLY_BEFORE.search(question[:m.start]) or re.match(r"\s+only\b", question[m.end:], re.I)
+               for m in positive):
+        return None
+    values = ", ".join(_literal(e.value) for m in positive for e in m.entries)
+    c = f"{alias}.{quote_identifier(positive[0].column)}"
+    return f"NOT EXISTS (SELECT 1 FROM json_each({c}) WHERE json_each.value NOT IN ({values}))"
 
 
 def _all_of(ms: list[Match], question: str) -> bool:
@@ -897,6 +919,17 @@ def _fuse(query: Query, kb: SQLiteKB, index: Any, info: TableInfo, words: list[s
     query.ranked = sorted(scores, key=lambda r: (-scores[r], r))[:_CANDIDATES]
     rule.update({"rank": "rrf(bm25, vector)", "vector_query": phrase, "fts_hits": len(fts_ids), "vector_hits": len(hits),
                  "vector_best": round(hits[0][1], 3) if hits else None, "vector_baseline": round(baseline, 3)})
+    if not fts_ids and allowed and all(w in _FRAME_VERBS for w in words):
+        # "clinics open on a saturday", "clinics that run on Tuesdays": the verb says the rows happen, no row's
+        # text has it, and the conditions alone find rows; searching it would only empty the answer (a vector hit
+        # for "clinics open" is the nearest text to a verb, not a row that is open)
+        query.fts_terms, query.ranked = [], None
+        rule["dropped"] = "no row the conditions find has these words, and they only say that the rows happen"
+
+
+_FRAME_VERBS = frozenset("open opens opened run runs running held hold holds operate operates operating happen "
+                         "happens happening on".split())
+"""Verbs that ask whether a row takes place at all; searched as text only when some row's text has them."""
 
 
 def _literal(value: Any) -> str:

@@ -131,6 +131,7 @@ class TableVocab:
     day_columns: dict[str, list[str]] = field(default_factory=dict)  # columns whose values are day names
     schedules: dict[str, dict[str, frozenset[int]]] = field(default_factory=dict)  # opening-hours column -> value -> days
     stems: dict[str, list[str]] | None = None  # rough stem -> words, built on first use (knowledge_match)
+    covers_all: dict[str, ValueEntry] = field(default_factory=dict)  # column -> its "Both"/"Any" value
 
     def add(self, entry: ValueEntry) -> None:
         self.phrases.setdefault(entry.words, []).append(entry)
@@ -202,6 +203,10 @@ def vocabulary_for(kb: SQLiteKB) -> KBVocabulary:
     return found
 
 
+COVERS_ALL = frozenset({"both", "either", "any", "all"})
+"""A column value that stands for every other value of the column ("Both" beside "Manual" and "Automatic")."""
+
+
 def is_identifier(column: str) -> bool:
     return column == "id" or column.endswith(("_id", "_url", "_path"))
 
@@ -247,6 +252,9 @@ def _table_vocab(kb: SQLiteKB, info: TableInfo) -> TableVocab:
         enum_like = not name_like and len(distinct) <= _MAX_SEMANTIC
         for value in texts:
             words = value_words(value)
+            if value.strip().lower() in COVERS_ALL and col.type == "text":
+                vocab.covers_all[col.name] = ValueEntry(info.name, col.name, col.type, value, (value.lower(),),
+                                                        position, False)
             if not words:
                 continue
             entry = ValueEntry(info.name, col.name, col.type, value, words, position, name_like)
