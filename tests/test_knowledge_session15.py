@@ -55,6 +55,8 @@ def test_a_place_said_by_its_first_word_selects_its_rows(studio):
     ids, rules = ask(studio, "which workshops are at Harbourside?")
     assert ids == ["w1", "w3", "w7"]
     assert any(r.get("column") == "venue" and r.get("value") == "Harbourside Arts Centre" for r in rules)
+    ids, rules = ask(studio, "anything at the Old Mill?")  # the first words of "Old Mill Studios"
+    assert ids == ["w2", "w4", "w8"] and any(r.get("match") == "prefix" for r in rules)
     ids, _ = ask(studio, "anything at Eastgate on a wednesday?")
     assert ids == ["w5"]
     ids, _ = ask(studio, "which workshops are at harbourside?")  # not capitalised: not read as the place

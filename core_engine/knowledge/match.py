@@ -120,6 +120,7 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
         else:
             i += 1
     _abbreviations(scan, vocab, schema)
+    _proper_prefixes(scan, vocab)
     _value_runs(scan, vocab, schema)
     _name_parts(scan, vocab, schema)
     from .names import name_runs  # late: names builds on this module's scan
@@ -261,6 +262,23 @@ def _one_value_word(scan: _Scan, vocab: TableVocab, i: int, word: str, kind: str
             scan.add(i, i, entries[:1], kind, score)
             return True
     return False
+
+
+def _proper_prefixes(scan: _Scan, vocab: TableVocab) -> None:
+    """Two or more capitalised words that begin exactly one value of one column, and no other value: "the Old
+    Mill" for "Old Mill Studios" (a place said by the first part of its name)."""
+    tokens, i = scan.tokens, 0
+    while i < len(tokens):
+        j = i
+        while j < len(tokens) and j not in scan.used and tokens[j].capitalised and not tokens[j].raw.isupper():
+            j += 1
+        if j - i >= 2:
+            words = tuple(t.norm for t in tokens[i:j])
+            hits = {(e.column, e.value): e for w in words[:1] for es in vocab.by_word.get(w, {}).values() for e in es
+                    if e.words[:len(words)] == words and len(e.words) > len(words)}
+            if len(hits) == 1 and not any(w in STOPWORDS for w in words):
+                scan.add(i, j - 1, list(hits.values()), "prefix", 0.95)
+        i = max(j, i + 1)
 
 
 def _proper_first_word(vocab: TableVocab, entry: ValueEntry, token: Token) -> bool:
