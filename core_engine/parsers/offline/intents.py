@@ -38,10 +38,18 @@ _QUESTION_START = re.compile(
     re.I)
 
 
+_CLEFT = re.compile(r"^(?:(?:so|and|ok|okay|but|well|oh|um|uh|actually|honestly|really)[,\s]+)*what\s+(?:i|we)(?:'d|'m)?\s+"
+                    r"(?:\w+\s+){0,2}?(?:need|want|wanted|needed|like|meant|mean|after|called\s+about)\s+(?:is|was)\b"
+                    r"(?![^?]*\?)", re.I)
+"""A statement that begins with "what": "what I really need is the letter again" (no question mark after it)."""
+
+
 def is_question(text: str) -> str | None:
     """The words that make this a question or a search request, or None."""
     body = normalise(text)
     for sentence in sentences(body) or [body]:
+        if _CLEFT.match(sentence):
+            continue
         m = _QUESTION_START.match(sentence)
         if m:
             return m.group("q")
@@ -140,13 +148,15 @@ def search_phrase(text: str) -> str:
 
 _REFUSAL = re.compile(
     r"\b(?:i\s+)?(?:do\s+not|don't|dont|didn't|did\s+not)\s+(?:know|remember|recall|have)\b(?!\s+to\b)|"
-    r"\b(?:can't|cannot|can\s+not|couldn't)\s+(?:remember|recall)\b|\bno\s+idea\b|\bforgot\b|\bforget\b|"
+    r"\b(?:can't|cannot|can\s+not|couldn't|never)\s+(?:remember|recall)\b|\bno\s+idea\b|\bforgot\b|\bforget\b|"
     r"\bno\s+clue\b|\bnot\s+a\s+clue\b|\bhaven'?t\s+(?:got\s+)?(?:a|the\s+(?:faintest|foggiest))\s+(?:clue|idea)\b|"
     r"\bnot\s+sure\b|"
     # the thing is not at hand: "I can't find it anywhere", "I never set up a PIN", "I lost it"
     # ("can't find my credits", "I never received my refund", "I lost my card" describe a problem: not these)
     r"\b(?:can't|cannot|can\s+not|couldn't)\s+find\s+(?:it|them|mine)\b|"
     r"\bnever\s+(?:set\s+up|set|had|created|made|got|chose|picked|been\s+given)\s+(?:a|an|one|it|any)\b|"
+    # someone else never gave one: "they never gave me a number", "the school didn't send us one"
+    r"\b(?:never|didn'?t|did\s+not)\s+(?:gave|give|given|sent|send|issued|issue)\s+(?:me|us)\s+(?:a|an|one|it|any)\b|"
     r"\blost\s+(?:it|them)\b|\bno\s+longer\s+have\s+(?:it|them|one|that)\b|\bhaven't\s+got\s+(?:it|one|them)\b",
     re.I)
 _EXPLICIT_REFUSAL = re.compile(
@@ -154,6 +164,9 @@ _EXPLICIT_REFUSAL = re.compile(
     r"\bnot\s+(?:going\s+to|gonna)\s+(?:say|tell|share|give)\b|\bwon'?t\s+(?:say|tell|share|give)\b|"
     r"\b(?:can't|cannot|can\s+not)\s+(?:say|tell|share)\b|"
     r"\b(?:don't|do\s+not|dont)\s+(?:want|wish|like)\s+to\s+(?:say|share|tell|give|answer|provide|disclose|reveal)\b|"
+    # a habit of not giving it: "I don't give my birthday out online", "we never share that", "I don't give out my number"
+    r"\b(?:don't|do\s+not|dont|never)\s+(?:give\s+out|hand\s+out|share|disclose|reveal|"
+    r"(?:give|hand)\s+(?:that|it|this|those|them|(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?)\s+out)\b|"
     r"\bnone\s+of\s+your\s+business\b|"
     r"\b(?:not|never)\s+(?:giving|sharing|telling|saying|revealing|disclosing)\s+(?:that|it|this|them|you|out|my)\b|"
     # "I'm not typing my PIN in here": a verb of writing it down, with the user's own thing as its object

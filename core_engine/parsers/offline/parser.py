@@ -53,6 +53,7 @@ from .answering.bool_mentions import bool_mentions, second_flag
 from .answering.then_asked import answer_then_question
 from .answering.schedule import schedule_pass
 from .answering.hedged import floated_range, hedged_value
+from .answering.named_not import refused_by_name
 from .answering.not_done import not_done_refusal
 from .answering.listed import listed_digits
 from .answering.option_story import story_after_option
@@ -181,6 +182,7 @@ class TurnReader:
         self.rules: list[dict[str, Any]] = []
         self.yes_words = ""
         self.row_words = ""
+        self.undecided = False  # the user said the row asked for is not chosen yet: a question then fills nothing
         self.answered = False
         self.introduced = False
         self.answers = AnswerReader(ctx.spec, self.view, ctx.today)
@@ -580,7 +582,8 @@ class TurnReader:
         words, explicit = found if found else (None, False)
         if words is None and self.expect is not None and self.expect.act == "ask" and \
                 self.view.kind_of(self.expect.field) == "str":
-            words = lacks_asked_thing(text, self.expect.field)  # "he has no email": nothing to give
+            # "he has no email"; "I've only got the card number, not the account number"
+            words = lacks_asked_thing(text, self.expect.field) or refused_by_name(text, self.expect.field)
         bare_no = self.expect is not None and self.expect.act == "ask" and self._declinable(self.expect.field) and (
             closing(text) or re.fullmatch(r"(?:no|nope|nah|none|nothing)(?:[,\s]+(?:thanks|thank\s+you|ta))?"
                                           r"(?:[,\s]+(?:that'?s|that\s+is)\s+all)?"
@@ -606,7 +609,7 @@ class TurnReader:
             return False
         thing = _REFUSED_THING.search(text)
         if thing and self.expect is not None and (rec, f) == (self.expect.rec, self.expect.field) and \
-                not any(same_word(stem(thing.group(1)), s)
+                not any(same_word(stem(thing.group(1)), s) or _compound_of(thing.group(1), s)
                         for s in field_stems(f) | {stem(w) for w in f.name.split("_") + f.description.lower().split()}):
             self.note("refusal-elsewhere", text, reason=f"refuses '{thing.group(1)}', which is not what was asked")
             return False  # "rather not give my number" to the home size: not a refusal of the home size
@@ -619,6 +622,15 @@ class TurnReader:
             return True  # "not sure yet... maybe BK 210?": the value floated is the answer
         if words and not explicit and floated_range(self, text, words, rec, f):
             return True  # "no idea, could be 3 grand, could be 6": two guesses, neither the value nor a refusal
+        if found is not None and not explicit and (self.view.kind_of(f) == "row" or names_for(self, f)):
+            # "not sure where yet, what's good for pizza?": a doubt about a choice among the agent's rows says it
+            # is not chosen yet; nothing is refused, and a question beside it is read as a question
+            self.note("refusal-undecided", words, field=f.name, reason="a choice among the KB's rows, not made yet")
+            self.undecided = True
+            if is_question(text):
+                return self._question(_asked_part(text))
+            self.answered = True
+            return True
         self.assign("refusal", words or text, rec, f, REFUSAL)
         asked = self.expect
         if words and asked is not None and asked.act == "ask" and (asked.rec, asked.field) != (rec, f):
@@ -869,6 +881,8 @@ class TurnReader:
     def _row_target(self, text: str, asked: bool) -> tuple[TaskRecord, Field] | None:
         """A field holding a KB row that this question searches for (e.g. the restaurant to book)."""
         e = self.expect
+        if self.undecided:
+            return None  # "not sure where yet, what's good for pizza?": the answer helps choose, it chooses nothing
         if asked and _POINTED_ROW.search(text) and self.state.kb_records():
             return None  # "does the first one have a patio?": a question about a row shown, not a new search
         if e is not None and self.view.kind_of(e.field) == "row" and asked:
@@ -1098,6 +1112,20 @@ def lacks_asked_thing(text: str, f: Field) -> str | None:
     thing = stem((m.group("thing") or m.group("none")).lower())
     own = field_stems(f) | {stem(w) for w in f.name.lower().split("_")}
     return m.group(0) if thing == "one" or any(same_word(thing, s) for s in own) else None
+
+
+def _asked_part(text: str) -> str:
+    """The question after a doubt ("not sure where yet, what's good for pizza?" -> "what's good for pizza?")."""
+    parts = re.split(r"(?<=[,;.!?])\s+", text)
+    at = next((i for i, p in enumerate(parts) if is_question(p)), 0)
+    return " ".join(parts[at:]).strip() or text
+
+
+def _compound_of(word: str, part: str) -> bool:
+    """ "birthday" for a date of birth, "passcode" for a code: a compound that begins or ends with the field's own
+    word (of four letters or more)."""
+    word = word.lower()
+    return len(part) >= 4 and len(word) > len(part) and (word.startswith(part) or word.endswith(part))
 
 
 _REFUSED_THING = re.compile(r"\b(?:give|share|tell|say|provide|disclose)\s+(?:you\s+)?(?:my|our|the)\s+([a-z]{3,})", re.I)

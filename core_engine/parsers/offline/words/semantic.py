@@ -35,11 +35,11 @@ _CANCEL_PHRASE = (r"(?:cancel(?:\s+(?:it|that|this|everything|the\s+whole\s+thin
                   r"i\s+(?:don'?t|do\s+not|no\s+longer)\s+(?:want|need)\s+to\s+"
                   r"(?!(?:share|say|tell|give|provide|answer|disclose|reveal|talk|go\s+into)\b)[a-z]+(?:\s+(?:it|this|that|one))?"
                   r"(?:\s+any\s?more|\s+after\s+all)?|scrap\s+(?:it|that|this)|call\s+it\s+off|drop\s+it|"
-                  r"i\s+changed\s+my\s+mind)(?:\s+then)?")
+                  r"(?:don'?t|do\s+not)\s+bother|i\s+changed\s+my\s+mind)(?:\s+then)?")
 _ELSEWHERE = (r"(?:[\s,.!;]+(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s+to|i'?d\s+rather|i\s+(?:can|could|might))"
               r"\s+(?:just\s+)?(?:go|call|phone|ring|come\s+back|do\s+it|try|sort\s+it|handle\s+it|deal\s+with\s+it|"
               r"visit|ask|check|email|write|pop\s+in|stop\s+by|fix|repair|figure|manage|look|sort|wait|think|leave\s+it|"
-              r"decide|talk|discuss|sleep\s+on\s+it|have\s+a\s+think|"
+              r"decide|talk|discuss|sleep\s+on\s+it|have\s+a\s+think|keep\s+(?:it|them|mine)|"
               r"book\s+(?:it\s+)?later|try\s+again)\b[^?]{0,60})?")
 """A plan to do it another way or later after the cancel ("never mind, I'll go to the branch"): still a cancel."""
 _CANCEL = re.compile(_LEAD + _CANCEL_PHRASE + r"(?:[\s,.!;]+" + _CANCEL_PHRASE + r")*" + _ELSEWHERE +
@@ -119,11 +119,22 @@ def control_rule(reader: "TurnReader", text: str) -> bool:
 
 def _intent(reader: "TurnReader", text: str) -> str | None:
     intent = "restart" if _RESTART.match(text) else "cancel" if _CANCEL.match(text) else None
+    if intent == "cancel" and _BOTHER.search(text) and _yes_no_asked(reader):
+        return None  # "nah don't bother" to "shall I text you a reminder?": a no to that question, not a cancel
     if intent is None and _CANCEL_OBJECT.match(text) and not _has_cancel_task(reader):
         intent = "cancel"
     if intent is None and (m := _CANCEL_PLAN.match(text)) and _plan_elsewhere(reader, m.group("plan")):
         intent = "cancel"
     return intent
+
+
+_BOTHER = re.compile(r"\bbother\b", re.I)
+
+
+def _yes_no_asked(reader: "TurnReader") -> bool:
+    """The agent's question is a yes/no one (a flag, a confirmation, "anything else?")."""
+    e = reader.expect
+    return e is not None and (e.act in ("confirm", "more") or reader.view.kind_of(e.field) in ("bool", "confirm"))
 
 
 _CANCEL_PLAN = re.compile(_LEAD + _CANCEL_PHRASE + r"[\s,.!;]+(?:(?:i|we)'?ll|(?:i|we)\s+will|i'?m\s+going\s+to|"
