@@ -60,6 +60,7 @@ from .parts.told_story import flagged_story, story_in_opening
 from .opening.for_that import task_for_that
 from .opening.next_task import next_task
 from .changes.told_again import story_told_again, told_again
+from .changes.item_withdrawn import item_withdrawn
 from .answering.standing_no import go_ahead_after_no
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
@@ -280,7 +281,7 @@ class TurnReader:
         if self.answered and (chit_chat(rest, after_answer=True) or closing(rest)):
             self.note("chit-chat", rest)
             return
-        for rule in (self._small_talk, self._story_told_again, self._reference, self._switch, self._choose, self._lists, self._correction, self._refusal,
+        for rule in (self._small_talk, self._story_told_again, self._reference, self._switch, self._choose, self._lists, self._withdrawn, self._correction, self._refusal,
                      self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
                      self._labelled_turn, self._typed_answer, self._opening, self._new_task, self._next_task, self._semantic_task, self._row_request,
                      self._answer_and_question, self._for_that, self._question,
@@ -455,6 +456,9 @@ class TurnReader:
 
     def _switch(self, text: str) -> bool:
         return switch_task(self, text)
+
+    def _withdrawn(self, text: str) -> bool:
+        return item_withdrawn(self, text)  # "actually scrap the third, two is plenty": the flag that opened it, False
 
     def _for_that(self, text: str) -> bool:
         return task_for_that(self, text)  # "ok, can you open a ticket for that": the task of the question asked
