@@ -49,7 +49,7 @@ from .parts.made import make_beside_colour
 from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
 from .answering.counted import zero_counts
-from .answering.bool_mentions import bool_mentions, second_flag
+from .answering.bool_mentions import along_flag, bool_mentions, second_flag
 from .answering.then_asked import answer_then_question
 from .answering.schedule import schedule_pass
 from .answering.hedged import floated_range, hedged_value
@@ -61,6 +61,7 @@ from .parts.told_story import flagged_story, story_in_opening
 from .opening.for_that import task_for_that
 from .opening.next_task import next_task
 from .changes.told_again import story_told_again, told_again
+from .changes.item_withdrawn import item_withdrawn
 from .answering.standing_no import go_ahead_after_no
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
@@ -79,7 +80,7 @@ from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
 from .intents import (asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting)
-from .words.answers import AnswerReader, echoed_flag, flag_named, is_make_field
+from .words.answers import AnswerReader, echoed_flag, flag_named, is_make_field, pro_form_flag
 from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, holds, same_word, stem
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
@@ -282,7 +283,7 @@ class TurnReader:
         if self.answered and (chit_chat(rest, after_answer=True) or closing(rest)):
             self.note("chit-chat", rest)
             return
-        for rule in (self._small_talk, self._story_told_again, self._reference, self._switch, self._choose, self._lists, self._correction, self._refusal,
+        for rule in (self._small_talk, self._story_told_again, self._reference, self._switch, self._choose, self._lists, self._withdrawn, self._correction, self._refusal,
                      self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
                      self._labelled_turn, self._typed_answer, self._opening, self._new_task, self._next_task, self._semantic_task, self._row_request,
                      self._answer_and_question, self._for_that, self._question,
@@ -356,11 +357,15 @@ class TurnReader:
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := flag_named(e.field, text)) is not None
              else None) or \
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := echoed_flag(e.field, text)) is not None
-             else None)  # "not heated", "heated please": the yes/no field's own word, negated or not; "it was out"
+             else None) or \
+            (pro_form_flag(text) if kind == "bool" and e.act == "ask" else None) or \
+            ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := along_flag(e.field, text)) is not None
+             else None)  # "I'll be coming with him" to "will a carer travel with the patient?"  # "not heated", "heated please": the yes/no field's own word, negated or not; "it was out"
         if yn is None and (e.act == "confirm" or kind == "confirm") and self._agreed_last(text):
             yn = (True, text, "")  # "ok thanks, thats all fine. yes book it": thanks first, the yes last
         if yn is None and kind in ("bool", "confirm"):
-            yn = _settled_yes_no(text)  # "think so, somewhere in my handbag... yes": the bare yes said last
+            yn = _settled_yes_no(text, clauses=kind == "bool" and e.act == "ask" and not self.would_change(text))
+            # "think so, somewhere in my handbag... yes": the bare yes said last
         if yn is None:
             return text
         value, words, rest = yn
@@ -453,6 +458,9 @@ class TurnReader:
 
     def _switch(self, text: str) -> bool:
         return switch_task(self, text)
+
+    def _withdrawn(self, text: str) -> bool:
+        return item_withdrawn(self, text)  # "actually scrap the third, two is plenty": the flag that opened it, False
 
     def _for_that(self, text: str) -> bool:
         return task_for_that(self, text)  # "ok, can you open a ticket for that": the task of the question asked
@@ -1154,14 +1162,18 @@ _WHAT_YOU_DO = re.compile(r"^(?:\W*(?:hi|hello|hey|so|and|ok|okay|um)[,!.\s]+)*(
 user's own: the KB answers it first (the user then asks for the task)."""
 _DO_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|now|then|yes|yeah|yep|please|alright|all\s+right|right|great|perfect|fine|"
                     r"good|cool|so)[,.!\s]+)*(?:please\s+)?(?:submit|send|book|file|place|confirm|finali[sz]e|process|"
-                    r"complete|lodge|go\s+ahead|go\s+on|proceed|go\s+for\s+it|lock\s+(?:it|that|this)\s+in)"
+                    r"complete|lodge|go\s+ahead|go\s+on|proceed|go\s+for\s+it|lock\s+(?:it|that|this)\s+in|"
+                    r"(?:let'?s\s+)?go(?=\W*$))"
                     r"(?:\s+(?:it|that|this|them|the\s+\w+))?"
                     r"(?:[,\s]+(?:now|please|then|thanks|thank\s+you|anyway|anyways|after\s+all))*[.!]*$", re.I)
 """What the user says to a summary to have it done ("now submit", "ok, send it please"): a yes to the confirmation."""
-def _settled_yes_no(text: str) -> tuple[bool, str, str] | None:
+def _settled_yes_no(text: str, *, clauses: bool = False) -> tuple[bool, str, str] | None:
     """A bare yes or no that ends the turn after words that hedge or look for it ("think so, somewhere in my
-    handbag... yes"): the answer settled on, when nothing before it says the opposite."""
+    handbag... yes"): the answer settled on, when nothing before it says the opposite. With `clauses`, also the
+    last clause of one sentence ("his wife, yes": who comes along, then the yes to "will anyone come with you?")."""
     parts = [p for p in re.split(r"\.{2,}|…|(?<=[.!?])\s+", normalise(text)) if p.strip(" .,!?")]
+    if len(parts) == 1 and clauses:  # "his wife, yes": who, then the yes, in one sentence
+        parts = [p for p in re.split(r"\s*[,;]\s*|\s+-+\s+", parts[0]) if p.strip(" .,!?")]
     if len(parts) < 2:
         return None
     last = yes_no(parts[-1])

@@ -52,6 +52,31 @@ def _first_time(clause: str, lead: str) -> bool | None:
     return bool(_NEGATED.search(clause))
 
 
+_ALONG_FIELD = re.compile(r"\b(?:travel|come|go|attend|join|be)\w*\s+(?:along\s+)?with\b|\baccompan|\bescort", re.I)
+"""A yes/no field about someone going along with another: "Whether a carer will travel with the patient"."""
+_ALONG_SAID = re.compile(
+    r"\b(?:come|comes|coming|came|go|goes|going|went|travel\w*|be|tag\w*|ride|riding)\s+(?:along\s+)?"
+    r"(?:with\s+(?:me|him|her|them|us)\b|too\b|as\s+well\b)|\baccompany(?:ing)?\s+(?:me|him|her|them|us)\b", re.I)
+"""Someone going along: "I'll be coming with him", "she'd come with me after all", "my sister's coming too"."""
+_ALONE = re.compile(r"\b(?:alone|on\s+(?:my|his|her|their|our)\s+own|by\s+(?:myself|himself|herself|themselves))\b"
+                    r"|\b(?:nobody|no\s*-?\s*one)\b", re.I)
+
+
+def along_flag(f: "Field", text: str) -> bool | None:
+    """For a yes/no field about someone going along (`_ALONG_FIELD` in its description or name): True when the turn
+    says someone comes along ("my daughter said she'd come with me after all"), False when it says nobody does or
+    the person goes alone or the going along is negated; None when it says neither, or asks."""
+    if "?" in text or not (_ALONG_FIELD.search(f.description or "") or _ALONG_FIELD.search(f.name.replace("_", " "))):
+        return None
+    said = _ALONG_SAID.search(text)
+    if _ALONE.search(text) and not (said and _ALONE.search(text).start() > said.end()):
+        return False if said or re.search(r"\b(?:go|going|come|coming|travel\w*|be|on\s+\w+\s+own)\b", text, re.I) \
+            else None
+    if said is None:
+        return None
+    return not _NEGATED.search(text[max(0, text.rfind(",", 0, said.start()) + 1):said.start()])
+
+
 _MORE_WORDS = frozenset({"more", "another", "other", "extra", "additional", "further"})
 """Words of a yes/no field's name that ask for one more thing ("more_lessons"): the thing's name alone is no answer."""
 
@@ -74,6 +99,11 @@ def bool_mentions(text: str, candidates: list[tuple["TaskRecord", "Field"]], vie
                 out.append(Mention(rec, f, said[1], said[0].strip(), "bool by first time"))
                 used.add((rec.var, f.name))
                 continue
+        along = along_flag(f, text)
+        if along is not None:  # "oh hold on, my daughter said she'd come with me after all"
+            out.append(Mention(rec, f, along, text.strip(), "bool by going along"))
+            used.add((rec.var, f.name))
+            continue
         names = {s for s in field_stems(f, with_description=False) if s not in STOPWORDS and len(s) >= 4}
         if not names:
             continue
@@ -105,10 +135,41 @@ best field, among all of that record's fields, is that yes/no field at this scor
 0.27-0.29 for unrelated clauses and other fields)."""
 
 
+_ASIDE = re.compile(r"^\W*(?:(?:and|but|also|plus|oh|so)\b[\s,]*)*(?:before\s+you\s+ask|by\s+the\s+way|btw|fyi|"
+                    r"just\s+so\s+you\s+know|in\s+case\s+you\s+(?:ask|wonder(?:ed)?))?[\s,:-]*", re.I)
+"""What leads a volunteered answer in ("and before you ask, it doesn't clash"): no part of it."""
+_ECHO = re.compile(r"^\W*(?:it|they|he|she|we|i|there)\s*(?P<aux>does|do|did|is|are|was|were|will|'s|'re|'ll)"
+                   r"(?P<neg>\s*n'?t|\s+not|\s+never)?\s+(?P<verb>[a-z]+)\b", re.I)
+_ASKS = re.compile(r"^\s*(?:does|do|did|is|are|was|were|will|would|can)\s+(?:the\s+|a\s+|an\s+|your\s+|it\s+|they\s+)?"
+                   r"[a-z']+\s+(?P<verb>[a-z]+)\b", re.I)
+ECHO_WORD_SIMILARITY = 0.55
+"""How close the verb said must be to the verb the field's question asks ("clash" to "conflict" is 0.62; "come"
+to "travel", "have" to "conflict" are below 0.3)."""
+
+
+def _echoed_by_meaning(reader: "TurnReader", flags: list["Field"], clause: str) -> tuple["Field", bool] | None:
+    """ "it doesn't clash with anything" to a record with the yes/no field "Does the course conflict with the
+    student's schedule": a clause about it with the verb the field's question asks, or a word close to it in
+    meaning; True, or False when the verb is negated. Exactly one field must fit."""
+    from ..words.semantic import index  # late: the semantic rules import this module's neighbours
+
+    said = _ECHO.match(clause)
+    if said is None:
+        return None
+    asked = [(f, m.group("verb").lower()) for f in flags if (m := _ASKS.match(f.description or ""))]
+    if not asked:
+        return None
+    verb = said.group("verb").lower()
+    vectors = index(reader).embedder.encode([verb] + [v for _f, v in asked])
+    fits = [f for (f, v), vec in zip(asked, vectors[1:]) if v == verb or float(vec @ vectors[0]) >= ECHO_WORD_SIMILARITY]
+    return (fits[0], not said.group("neg")) if len(fits) == 1 else None
+
+
 def second_flag(reader: "TurnReader", rec: "TaskRecord", answered: "Field", said: str) -> str:
     """ "yes it has a waitlist, and no, it doesn't clash with my other classes": after the yes to the first
-    question, the second clause answers the record's other yes/no field, found by meaning; the rest of the turn
-    is returned without it (all of it when no such field is clear)."""
+    question, a later clause answers the record's other yes/no field, found by meaning (or by the verb its question
+    asks: "and before you ask it doesn't clash with anything"); the rest of the turn is returned without it (all
+    of it when no such field is clear)."""
     from ..words.semantic import clean, index  # late: the semantic rules import this module's neighbours
     from ..words.values import yes_no
 
@@ -121,16 +182,23 @@ def second_flag(reader: "TurnReader", rec: "TaskRecord", answered: "Field", said
         # "it has a waitlist, and no, it doesn't clash": the first clause still answers the question
         parts = re.split(r"\s*(?:[,;.]\s*(?:and|but|also)?|\s(?:and|but)\s)\s*", rest, maxsplit=1, flags=re.I)
         rest = parts[1] if len(parts) == 2 else ""
-    body = re.sub(r"^\W*(?:and|but|also|plus)\b\W*", "", rest, flags=re.I).strip()
-    if not body:
-        return said
-    ranked = index(reader).rank(clean(body), lambda e: e.kind == "field" and e.worksheet == rec.worksheet)
-    best = ranked.best
-    if best is None or best.field not in {f.name for f in flags} or ranked.score < SECOND_FLAG_THRESHOLD \
-            or ranked.score - ranked.runner_score < SECOND_FLAG_MARGIN:
-        return said
-    f = next(f for f in flags if f.name == best.field)
-    yn = yes_no(body)  # "no, it doesn't clash" is a no; "yes, it does" a yes; otherwise the clause's negation decides
-    value = (yn is None or yn[0]) and not _NEGATED.search(yn[2] if yn is not None else body)
-    reader.assign("second-yes-no", body, rec, f, value, **ranked.trace())
-    return ""
+    pieces = [rest] + [p for p in re.split(r"(?<=[.;!])\s+", rest) if p.strip()][1:]
+    for piece in pieces:  # the whole rest first, then each sentence after its first ("it says 12 on it. and ...")
+        body = _ASIDE.sub("", piece, count=1).strip(" .!")
+        if not body:
+            continue
+        left = said[:said.rfind(piece)] if piece != rest else ""
+        ranked = index(reader).rank(clean(body), lambda e: e.kind == "field" and e.worksheet == rec.worksheet)
+        best = ranked.best
+        if best is not None and best.field in {f.name for f in flags} and ranked.score >= SECOND_FLAG_THRESHOLD \
+                and ranked.score - ranked.runner_score >= SECOND_FLAG_MARGIN:
+            f = next(f for f in flags if f.name == best.field)
+            yn = yes_no(body)  # "no, it doesn't clash" is a no; "yes, it does" a yes; otherwise the clause's negation
+            value = (yn is None or yn[0]) and not _NEGATED.search(yn[2] if yn is not None else body)
+            reader.assign("second-yes-no", body, rec, f, value, **ranked.trace())
+            return left
+        echoed = _echoed_by_meaning(reader, flags, body)
+        if echoed is not None:
+            reader.assign("second-yes-no", body, rec, echoed[0], echoed[1], how="the verb its question asks")
+            return left
+    return said

@@ -21,7 +21,7 @@ from ....dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 from ....spec.values import is_empty
 from .bool_mentions import bool_mentions
 from ..words.measures.durations import converted_duration, field_unit
-from ..words.measures.counts import couple_plus_span, head_count, party_span, people_sum_span
+from ..words.measures.counts import couple_plus_span, head_count, joined_span, party_span, people_sum_span
 from ..words.negation import without_negated, without_unable
 from ..words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, initialism_enum, stem
 from ..kb_rows.items import field_row_names
@@ -304,6 +304,11 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             "place")  # "BW 417 from lisbon": "The city or airport you flew in from"
     past = bool(of_kind("date")) and all(past_field(f) for _r, f in of_kind("date"))  # "the day it was read"
     dates, times = find_dates(text, today, past=past), find_times(text)
+    ahead = [c for c in of_kind("date") if not past_field(c[1])]
+    behind = [c for c in of_kind("date") if past_field(c[1])]
+    if ahead and behind:  # "can it be the tuesday instead" beside a date of birth: a day to come is not a past date
+        add([d for d in dates if isinstance(d.value, str) and d.value > today.isoformat()], ahead, "date")
+        add([d for d in dates if isinstance(d.value, str) and d.value < today.isoformat()], behind, "date")
     add(dates, of_kind("date"), "date")
     add(dates, [c for c in strs if shape(c[1]) == "date" and field_mention(c[1], bag)[0] > 0], "date",
         lambda s: s.value)
@@ -314,7 +319,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         add(when_spans(text), whens, "when")
     taken.extend(dates + times + find_codes(text))
     group = people_sum_span(text, free(find_numbers(text), taken)) or party_span(text) or \
-        couple_plus_span(text, free(find_numbers(text), taken))  # "my wife and I plus our 3 kids"
+        couple_plus_span(text, free(find_numbers(text), taken)) or joined_span(text)  # "my wife and I plus our 3 kids"
     crowd = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
     if group and len(crowd) == 1:  # "for 2 adults and 2 kids": one party of 4
         out.append(Mention(crowd[0][0], crowd[0][1], group[0], text[group[1]:group[2]], "people summed"))

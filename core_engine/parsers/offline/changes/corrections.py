@@ -22,11 +22,13 @@ if TYPE_CHECKING:
 
 _LEAD = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|hmm|oh|ah|um+|er+m?|ok(?:ay)?|(?:hold|hang)\s+on|"
                    r"one\s+(?:sec(?:ond)?|moment)|just\s+a\s+(?:sec(?:ond)?|moment))[,!.\s]+)*"
-                   r"(?:i\s+meant|i\s+mean|i\s+said|it'?s|it\s+is|it\s+should\s+be|should\s+be|make\s+it|"
+                   r"(?:i\s+meant|i\s+mean|i\s+said|it'?s|it\s+is|it\s+was|that\s+was|it\s+should\s+be|should\s+be|make\s+it|"
                    r"change\s+it\s+to|(?:the|my)\s+[a-z ]{1,30}?\s+(?:is|was|should\s+be))?\s*", re.I)
 _NEW_NOT_OLD = re.compile(r"^(?P<new>[^;]+?)\s*,?\s+not\s+(?P<old>[^,;!?]+?)[\s.!]*$", re.I)
-_NOT_OLD_NEW = re.compile(r"^(?:(?:sorry|wait|no|actually)[,!.\s]+)*not\s+(?P<old>[^,;]+?)\s*(?:,|;|but)\s*"
-                          r"(?P<new>[^,;!?]+?)[\s.!]*$", re.I)
+_NOT_OLD_NEW = re.compile(r"^(?:(?:sorry|wait|no|actually)[,!.\s]+)*not\s+(?P<old>[^,;]+?)\s*(?:,|;|but|\s[-–—]+\s)\s*"
+                          r"(?P<new>[^,;!?]+?)(?:[\s,;.!-]+(?:that'?s|that\s+is|it'?s|it\s+is|this\s+is)\s+the\s+"
+                          r"(?:one|right\s+one|correct\s+one)\b[^;!?]*)?[\s.!]*$", re.I)
+""""not hydro - grooming, that's the one I want to see": the new value and a remark that points at it."""
 _WRONG = re.compile(r"\bwrong\s+(?P<what>[a-z][a-z ]{1,30}?)\s*[,.;:!-]*\s*(?:it'?s|it\s+is|it\s+should\s+be|"
                     r"the\s+right\s+one\s+is|the\s+correct\s+one\s+is|should\s+be)\s+(?P<new>[^,;!?]+?)[\s.!]*$",
                     re.I)
@@ -268,8 +270,13 @@ def _by_old_value(reader: "TurnReader", new_text: str, old_text: str, said: str)
     filled = _filled(reader)
     whole = [(r, f, v) for r, f, v in filled if _norm(v) == old]
     tail = [(r, f, v) for r, f, v in filled if _norm(v).endswith(old) and _norm(v) != old]
-    found = whole or tail
+    short = old[:-1] if old.endswith("s") else old  # "not hydros" after "Hydrotherapy": the word cut short
+    cut = [(r, f, v) for r, f, v in filled if isinstance(v, str) and len(short) >= 4 and short.isalpha()
+           and v.strip().isalpha() and _norm(v).startswith(short) and _norm(v) != old] if not (whole or tail) else []
+    found = whole or tail or cut
     new_text = _LEAD.sub("", new_text.strip(" ,")).strip(" ,")
+    if cut and new_text.islower() and cut[0][2][:1].isupper() and len(new_text.split()) <= 3:
+        new_text = new_text.title()  # "grooming" for the value "Hydrotherapy": written as the value it replaces
     if not found:
         return _inside_value(reader, new_text, old_text, filled, said)
     if len({(r.var, f.name) for r, f, _v in found}) != 1:

@@ -192,6 +192,7 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
     for m in mentions:
         if marker:
             m = _held_elsewhere(reader, m)
+        m = _dated_in_turn(reader, text, tail if tail and m.span is not None and m.span.text in tail else None, m)
         if m.rec.values.get(m.field.name) == m.value or (said and _plain_words(m.matched) in said):
             continue
         if m.span is not None and m.how.startswith("number") and \
@@ -213,6 +214,36 @@ def _held_elsewhere(reader: "TurnReader", m):
     held = [r for r in reader.view.live_records() if r.worksheet == m.rec.worksheet and r.var != m.rec.var
             and not reader.view.unfilled(r, m.field) and ref_target(r.values.get(m.field.name)) is None]
     return replace(m, rec=held[-1]) if held else m
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _dated_in_turn(reader: "TurnReader", text: str, tail: str | None, m):
+    """A new date read with what the turn and the record already say: in the clause that makes the change, a day
+    whose month another date of the turn names ("it was the 14th June, can it be the 21st instead": 21 June, not
+    the next 21st), and "the tuesday" instead of a date held, the Tuesday of that date's week (never a past day)."""
+    import datetime as dt
+    from ....spec.model import past_field
+    from ..words.values import find_dates
+
+    if m.span is None or reader.view.kind_of(m.field) != "date" or not isinstance(m.value, str):
+        return m
+    value = m.value
+    if tail is not None and (at := text.find(tail)) >= 0:
+        whole = [d for d in find_dates(text, reader.today, past=past_field(m.field))
+                 if d.start >= at and d.text == m.span.text and isinstance(d.value, str)]
+        value = whole[0].value if whole else value
+    held = m.rec.values.get(m.field.name)
+    said = (tail if tail is not None else text)
+    before = said[:said.find(m.span.text)] if m.span.text in said else ""
+    if m.span.text.lower() in _WEEKDAYS and re.search(r"\bthe\s+$", before, re.I) and isinstance(held, str) \
+            and re.fullmatch(r"\d{4}-\d\d-\d\d", held):
+        anchor = dt.date.fromisoformat(held)
+        day = anchor + dt.timedelta(days=_WEEKDAYS.index(m.span.text.lower()) - anchor.weekday())
+        if day >= reader.today and day != anchor:
+            value = day.isoformat()
+    return m if value == m.value else replace(m, value=value)
 
 
 _RULED_OUT = re.compile(

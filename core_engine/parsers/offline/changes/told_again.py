@@ -15,7 +15,7 @@ from ..answering.slots import shape
 if TYPE_CHECKING:
     from ..parser import TurnReader
 
-_SAID = re.compile(r"^\W*(?:(?:it\s+was|it'?s|it\s+is|that\s+was)\s+)?(?P<new>.+?)[\s,;]+not\s+(?P<old>[^,.;!?]+?)"
+_SAID = re.compile(r"^\W*(?:(?:wait|sorry|oh|oops|no|actually|hmm+|ah)\b[\s,.!]*)*(?:(?:it\s+was|it'?s|it\s+is|that\s+was)\s+)?(?P<new>.+?)[\s,;]+not\s+(?P<old>[^,.;!?]+?)"
                    r"[\s.!]*$", re.I)
 
 

@@ -628,6 +628,27 @@ def flag_named(f: Field, text: str) -> bool | None:
     return not _NOT.search(text)
 
 
+_PRO_FORM = re.compile(
+    r"^\W*(?:(?:oh|well|um+|erm|ah|so|sadly|unfortunately)[\s,.!]+)*(?:"
+    r"(?P<no>there(?:'?s|\s+is|\s+are)\s+(?:no(?:ne|\s+one)?|not\s+(?:one|any))|there\s+(?:isn'?t|aren'?t|is\s+not|are\s+not)"
+    r"(?:\s+(?:one|any))?|(?:it|we|they|he|she|i)\s+(?:hasn'?t|haven'?t|has\s+not|have\s+not|doesn'?t|don'?t|does\s+not|"
+    r"do\s+not)\s+(?:got\s+|have\s+(?:got\s+)?)?(?:one|any))|"
+    r"(?P<yes>there(?:'?s|\s+is|\s+are)\s+(?:one|some)|(?:it|we|they|he|she|i)(?:\s+has|\s+have|'s\s+got|'ve\s+got|"
+    r"\s+has\s+got|\s+have\s+got)\s+(?:one|some)))\b"
+    r"(?=\s*(?:$|[,.!;:-]|(?:but|and|though|already|yet|at\s+all|unfortunately|sadly|now|here|there)\b))", re.I)
+"""A yes/no about having a thing answered with a pro-form for it: "there isn't one", "we don't have any",
+"it's got one"."""
+
+
+def pro_form_flag(text: str) -> tuple[bool, str, str] | None:
+    """(answer, the words that said it, the rest) for "there isn't one but it's the ground floor" to "does the
+    building have a lift?"; None when the turn does not open so, or asks something."""
+    m = _PRO_FORM.match(normalise(text))
+    if m is None or "?" in text:
+        return None
+    return m.group("yes") is not None, m.group(0).strip(" ,.!"), normalise(text)[m.end():].lstrip(" ,.!;:-")
+
+
 _AUX_FAMILY = {"was": "past", "were": "past", "is": "now", "are": "now", "will": "will", "would": "will"}
 _ASKED_AUX = re.compile(r"^\s*(?P<aux>was|were|is|are|will|would)\s+(?P<rest>[^?.!]+)", re.I)
 _SAID_AUX = re.compile(r"^\W*(?:(?:yes|yeah|yep|yeh|yup|ya|oh|well|um|so|and)\b[\s,.!]*)*"

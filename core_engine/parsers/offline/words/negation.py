@@ -77,11 +77,15 @@ def without_negated(text: str) -> str:
 _UNABLE = re.compile(r"\b(?:can'?t|cannot|can\s+not|couldn'?t|won'?t\s+be\s+able\s+to|not\s+able\s+to|"
                      r"unable\s+to)\s+(?:make|do|come|attend|go|manage|get\s+to)\b[^,.;!?]*", re.I)
 """What the user cannot make ("I can't do my lesson on thursday"): the old value, never the one wanted."""
+_NO_GOOD = re.compile(r"[^,.;!?]*?(?:'s|\bis|\bare|\bwas)\s+(?:no|not(?:\s+any)?)\s+good\b(?:[^,.;!?-]|-(?=\w))*|"
+                      r"[^,.;!?]*?\b(?:isn'?t|aren'?t)(?:\s+any)?\s+good\b(?:[^,.;!?-]|-(?=\w))*", re.I)
+"""A value ruled out before it is replaced ("tomorrow's no good after all - can we do thursday"): the old value."""
 
 
 def without_unable(text: str) -> str:
     """The text with the clauses of what the user cannot make blanked out (same length)."""
-    return _UNABLE.sub(lambda m: " " * len(m.group(0)), text)
+    text = _UNABLE.sub(lambda m: " " * len(m.group(0)), text)
+    return _NO_GOOD.sub(lambda m: " " * len(m.group(0)), text)
 
 
 _LEFTOVER = {stem(w) for w in """no nope nah something somewhere anything else place food option

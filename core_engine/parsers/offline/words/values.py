@@ -695,8 +695,8 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
             re.fullmatch(r"\s*(?:thanks|thank\s+you|thx|ty)[\s.!]*", after):
         return True, body[:len(phrase)], ""  # "perfect thanks": the yes and a thank-you ("ok thanks" stays small talk)
     if value and phrase in WEAK_YES and after.strip() and not re.match(r"\s*[,.!;:-]", after):
-        again = yes_no(after) if phrase in ("ok", "okay") else None  # "ok now it's right"
-        if again is None or not again[0]:
+        again = yes_no(after)  # "ok now it's right", "perfect yes": a word that agrees, then the yes itself
+        if again is None or not again[0] or (phrase not in ("ok", "okay") and again[1] in WEAK_YES):
             return None
         rest = again[2].strip(" .!")  # "ok yes, that's it": the rest is read on its own
         return True, (body[:len(body) - len(again[2])] if rest else body).rstrip(" ,"), again[2] if rest else ""

@@ -29,6 +29,23 @@ _JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|plus\s+)?|\s+and\s+|\s+plus\s+|\s*&\s*|
 _WORD_NUMBER = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 
+_JOINED = re.compile(r"\b(?:com(?:e|es|ing)|join(?:s|ing)?(?:\s+(?:us|me))?|tag(?:s|ging)?\s+along)(?:\s+along)?"
+                     r"(?:\s+(?:too|as\s+well|also|now|after\s+all))?[\s,-]+(?:so|which\s+makes|that\s+makes|"
+                     r"making\s+(?:it|that|us))\s+(?:it'?s\s+|that'?s\s+|we'?re\s+|we\s+are\s+|make\s+it\s+|"
+                     r"it'?ll\s+be\s+|there'?ll\s+be\s+)?(?:a\s+total\s+of\s+)?(?P<n>\d{1,2}|two|three|four|five|six|"
+                     r"seven|eight|nine|ten)\b(?!\s*(?:am|pm|:|\.\d|o'?clock|h\b))", re.I)
+
+
+def joined_span(text: str) -> tuple[int, int, int] | None:
+    """ "my sister's coming too so 5": someone more comes along, and the number after "so" is the new head count.
+    (the count, start, end of the number), else None."""
+    m = _JOINED.search(text)
+    if m is None:
+        return None
+    n = m.group("n")
+    return (int(n) if n.isdigit() else _WORD_NUMBER[n.lower()]), m.start("n"), m.end("n")
+
+
 def party_span(text: str) -> tuple[int, int, int] | None:
     """ "me, my wife and the 3 kids" is 5: a list of three or more people said one by one, the speaker among
     them: "me" or "I" is one, "my wife" (a relation, singular) one, "the 3 kids" three. (the sum, start, end),
