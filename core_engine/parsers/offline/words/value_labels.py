@@ -15,7 +15,7 @@ import re
 from typing import Iterable
 
 from ....spec.model import Field
-from .match import GENERIC, same_word, stem
+from .match import same_word, stem
 
 _CODE_NOUNS = frozenset({"number", "no", "num", "code", "ref", "reference", "id", "nr"})
 _NOT_HEADS = frozenset({"my", "the", "your", "our", "his", "her", "their", "its", "it's", "it", "a", "an", "is",
@@ -48,7 +48,8 @@ def label_start(text: str, start: int) -> int:
 
 
 def _name_words(f: Field) -> set[str]:
-    return {w for w in f.name.lower().split("_") if w and w not in GENERIC and not w.isdigit()}
+    """Every word of the field's name: as a label even a common one names it ("student id" for student_id)."""
+    return {w for w in f.name.lower().split("_") if w and not w.isdigit() and w not in _CODE_NOUNS}
 
 
 def head_names(head: str, f: Field) -> bool:
@@ -56,8 +57,9 @@ def head_names(head: str, f: Field) -> bool:
     for w in _name_words(f):
         if same_word(stem(head), stem(w)):
             return True
-        if 3 <= len(head) < len(w) and head.isalpha() and head[:2] == w[:2] and _in_order(head, w):
-            return True  # "acc", "acct" for account; "ref" for reference
+        if 3 <= len(head) < len(w) and head.isalpha() and (w.startswith(head) or (
+                head[:2] == w[:2] and not re.search(r"[aeiouy]", head[2:]) and _in_order(head, w))):
+            return True  # "acc", "ref", "memb": the word's start; "acct": its start and consonants after
     return False
 
 
