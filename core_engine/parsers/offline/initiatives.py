@@ -14,7 +14,7 @@ Each emits statements only from typed values whose shape or label is unmistakabl
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...spec.model import REFUSAL, Field, Worksheet, parse_type, snake_case
 from ...dialogue.state import TaskRecord
@@ -26,7 +26,7 @@ from .opening.tasks import kwargs_text, literal, match_worksheet, open_worksheet
 if TYPE_CHECKING:
     from .parser import TurnReader
 
-_INTRO = re.compile(r"\b(?i:my\s+name\s+is|my\s+name's|(?<![a-z] )name's|(?<![a-z] )the\s+name's|the\s+name\s+is|"
+_INTRO = re.compile(r"\b(?i:my\s+name\s+is|my\s+name'?s|(?<![a-z] )name's|(?<![a-z] )the\s+name's|the\s+name\s+is|"
                     r"this\s+is|i\s+am|i'm|call\s+me)\s+"
                     r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){0,3})\b")
 
@@ -201,6 +201,13 @@ def _option_by_description(reader: "TurnReader", text: str, open_fields: list[tu
 def labelled_only(reader: "TurnReader", text: str) -> bool:
     """The turn is labelled values for fields ("account 30049921 and my pin is 4417"), with at most a few other
     words: it tells no story, so it is not the free-text report of what happened."""
+    labelled, rest = labelled_values(reader, text)
+    return bool(labelled) and len(content_stems(rest)) < 3
+
+
+def labelled_values(reader: "TurnReader", text: str) -> tuple[list[Any], str]:
+    """The labelled values of the turn (a field's name word, an e-mail, a number with its unit) and the turn
+    without their words."""
     candidates = [(r, f) for r, f in reader.candidates() if reader.view.unfilled(r, f)]
     for rec in reader.view.live_records():
         for f in reader.view.input_fields(rec):
@@ -211,14 +218,14 @@ def labelled_only(reader: "TurnReader", text: str) -> bool:
                                and reader.view.kind_of(sf) in ("str", "int", "float", "date", "time")]
     labelled = [m for m in find_mentions(text, candidates, reader.view, reader.today)
                 if m.how in ("named field", "email", "number+unit")]
-    if not labelled:
-        return False
     rest = text
     for m in labelled:
         for piece in str(m.matched).split(" ... "):
             rest = rest.replace(piece, " ")
+        if m.span is not None:
+            rest = rest.replace(m.span.text, " ")
         rest = rest.replace(str(m.value), " ")
-    return len(content_stems(rest)) < 3
+    return labelled, rest
 
 
 def unopened_fields(reader: "TurnReader", text: str) -> bool:

@@ -69,7 +69,7 @@ from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, o
 from .words.spelling import respelled
 from .opening.task_values import task_by_values
 from .parts.labelled import labelled_parts
-from .parts.labelled_turn import labelled_turn
+from .parts.labelled_turn import labelled_turn, name_sentence
 from .parts.proper_names import proper_name_answer, proper_name_in_opening, when_in_opening
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
@@ -77,7 +77,7 @@ from .opening.given_values import task_by_reference
 from .opening.told_done import told_done_task
 from .answering.references import shaped_reference
 from .kb_rows.change import row_change
-from .initiatives import introduction, labelled_numbers, labelled_only, new_task, other_fields, unopened_fields
+from .initiatives import introduction, labelled_numbers, labelled_only, labelled_values, new_task, other_fields, unopened_fields
 from .intents import (asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting)
 from .words.answers import AnswerReader, echoed_flag, flag_named, is_make_field, pro_form_flag
@@ -94,11 +94,12 @@ from .words.semantic import (control_rule, doubtful_value, option_words_task, ow
                              semantic_enum, semantic_task, switch_task, task_already_open)
 from .answering.slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
-from .opening.tasks import describe_task, literal, open_activated, predicted_answer, search_query, several_codes, task_verbs
+from .opening.tasks import describe_task, kwargs_text, literal, open_activated, predicted_answer, search_query, several_codes, task_verbs
 from .words.measures.months import is_month_field
 from .words.thing_names import thing_name
 from .words.typed import restore_apostrophes
-from .words.values import find_codes, find_dates, find_numbers, find_times, normalise, yes_no
+from .words.value_labels import label_kind, label_start
+from .words.values import PERSON_NAME, clean_name, find_codes, find_dates, find_numbers, find_times, normalise, yes_no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
@@ -807,6 +808,14 @@ class TurnReader:
                      if m.field.name not in taken]
         for m in mentions:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
+        if mentions:  # "a flat, top floor (3rd)": the floor of a flat is asked once the turn has made it a flat
+            opened = [(r, f) for r, f in self.candidates(records=[rec], unfilled_only=True, exclude=self.expect.field
+                      if self.expect else None) if (r.var, f.name) not in {(c.var, g.name) for c, g in candidates}]
+            more = find_mentions(text, opened, self.view, self.today, prefer=rec) if opened else []
+            for m in more:
+                self.assign("extra-value", m.matched, m.rec, m.field, m.value)
+            mentions = mentions + more
+            taken |= {m.field.name for m in more}
         bare_flag(self, text, rec, taken)
         listed_digits(self, text, rec, candidates, taken)  # "Ana Ruiz, 04417, ana@..., and yes I'm ..."
         named = [(f, n) for _r, f in candidates if self.view.kind_of(f) == "str" and shape(f) == "short"
@@ -955,13 +964,59 @@ class TurnReader:
             for f in self.view.worksheet(rec).fields:
                 if f.kind == "input" and not f.dont_ask and self.view.kind_of(f) == "str" and shape(f) == "text" \
                         and self.view.unfilled(rec, f):
-                    kept = [s for s in sentences(_GREETING.sub("", text)) if not plea(s) and not request_only(s)]
+                    labelled, told = labelled_values(self, text)  # "account 61029384 pin 8812 - I need to ..."
+                    labelled = [m for m in labelled if m.how == "email" or (m.how == "named field" and m.span is not None
+                                and label_kind(text, m.span.start, m.field, []) == "this")]  # the label right before
+                    told = self._labelled_story(text, labelled) if labelled else text
+                    kept = [s for s in sentences(_GREETING.sub("", told)) if not plea(s) and not request_only(s)
+                            and (not labelled or len(content_stems(s)) >= 2)]
+                    if kept and not self.introduced and (named := name_sentence(self, kept[0])) is not None:
+                        self.assign("introduction", kept[0], *named)  # "Dolores Mbeki. My purse was stolen ..."
+                        kept = kept[1:]
+                        labelled = labelled or [named]
+                    if labelled and not kept:
+                        return True
                     if kept:
                         self.assign("problem-description", text, rec, f, " ".join(kept))
                         return True
                     self.note("task-request", text, reason="names the task without telling what happened")
                     return True
         return False
+
+    def _labelled_story(self, text: str, labelled: list[Any]) -> str:
+        """Assign values labelled in an opening ("account 61029384 pin 8812 - I need to ..."), a part not opened
+        yet built with its values (`main.x = Part(a=..., b=...)`); return the turn without their words."""
+        parts: dict[str, dict[str, str]] = {}
+        for m in sorted(labelled, key=lambda m: -m.span.start if m.span is not None else 0):
+            if m.rec.var.startswith("_"):
+                parts.setdefault(m.rec.worksheet, {})[m.field.name] = literal(m.value)
+            else:
+                self.assign("value-for-other-field", m.matched, m.rec, m.field, m.value, how=m.how)
+            if m.span is not None:  # the value and its label, from the end of the turn backwards
+                text = text[:label_start(text, m.span.start)] + " " + text[m.span.end:]
+            else:
+                text = text.replace(str(m.value), " ", 1)
+        for worksheet, kwargs in parts.items():
+            slots = [(r, g) for r in self.view.live_records() for g in self.view.input_fields(r)
+                     if self.view.kind_of(g) == "task" and parse_type(g.type).base == worksheet
+                     and self.view.unfilled(r, g)]
+            if len(slots) == 1:
+                self.emit("labelled-value", ", ".join(kwargs.values()),
+                          f"{slots[0][0].var}.{slots[0][1].name} = {worksheet}({kwargs_text(kwargs)})")
+        return re.sub(r"\s+([.,!?;])", r"\1", re.sub(r"\s+-\s+", ". ", text))
+
+    def _name_beside_code(self, text: str, e: Expect, code: str) -> None:
+        """The words beside a code answer are a person's name as typed ("it's under Chidi Okafor"): the record's
+        one unfilled name field (not the one asked) takes it."""
+        at = text.find(code)
+        rest = (text[:at] + " " + text[at + len(code):]).strip(" ,.;:-!")
+        name = clean_name(rest) if rest else None
+        if not name or name not in rest or not PERSON_NAME.fullmatch(name):
+            return
+        names = [f for f in self.view.input_fields(e.rec) if f.name != e.field.name and shape(f) == "name"
+                 and self.view.kind_of(f) == "str" and self.view.unfilled(e.rec, f)]
+        if len(names) == 1:
+            self.assign("value-for-other-field", rest, e.rec, names[0], name, how="a person's name beside the code")
 
     def _str_answer(self, text: str) -> bool:
         e = self.expect
@@ -1049,11 +1104,18 @@ class TurnReader:
                                self.view, self.today, prefer=e.rec)
         if is_address_field(e.field):  # "18 elm st eastfield" to the pickup address: not the delivery address
             extras = [m for m in extras if m.how != "address"]
-        coded = code_value(text) is not None
+        code = code_value(text)
+        if shape(e.field) == "code" and (labelled := self.answers.labelled_code(e.field, text)) is not None \
+                and labelled.value == value:
+            code = labelled  # "acc 40817726, pin 2291": the code its label names, among several
+        coded = code is not None
         rest = None
-        code = code_value(text) if coded else None
         if code is not None and any(m.span is not None and m.span.start <= code.start < m.span.end for m in extras):
-            code = None  # "Leeds, LS2 9PJ" to the town: the code is the postcode field's, not this one's
+            if shape(e.field) == "code" and value == code.value:  # "485 777 3456" to the code asked: its answer,
+                extras = [m for m in extras if m.span is None  # not also the phone its digits could be
+                          or not m.span.start <= code.start < m.span.end]
+            else:
+                code = None  # "Leeds, LS2 9PJ" to the town: the code is the postcode field's, not this one's
         if extras and shape(e.field) == "short" and all(m.how in ("colour", "address", "postcode") for m in extras) \
                 and not (code is not None and value == code.value):  # "GB41 LLP red hunter": the code is the value
             rest = rest_of_answer(text, [m.span for m in extras if m.span is not None])  # "black Ford Focus"
@@ -1079,6 +1141,9 @@ class TurnReader:
                 clause_options(self, text, e.rec, [str(value), *(m.matched for m in extras)])
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
+        if self.answered and not extras and isinstance(value, str) and re.fullmatch(r"[\w-]*\d[\w-]*", value) \
+                and value in text:
+            self._name_beside_code(text, e, value)  # "HR-38002, it's under Chidi Okafor"
         if self.answered and code is not None and value == code.value and any(m.how == "colour" for m in extras):
             make_beside_colour(self, text, e.rec, [(code.start, code.end)] + [(m.span.start, m.span.end) for m in extras
                                if m.span is not None and m.how != "colour"], {e.field.name, *(m.field.name for m in extras)})

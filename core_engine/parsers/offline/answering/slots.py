@@ -30,6 +30,7 @@ from ..parts.colours import describes_brand, find_colours, is_colour_field
 from .places import place_preposition, place_spans
 from ..words.libvalues import find_phones, is_phone_field
 from ..words.measures.money import is_money, money_fields, with_minor_units
+from ..words.value_labels import label_kind, label_of
 from ..words.values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers, find_postcodes,
                              find_times, free, normalise)
 
@@ -407,6 +408,9 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
 _ORDINAL_NUMBERS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
                     "eighth": 8, "ninth": 9, "tenth": 10}
 _ORDINAL = re.compile(r"\b(?:(\d{1,3})(?:st|nd|rd|th)|(" + "|".join(_ORDINAL_NUMBERS) + r"))\s+([a-z]+)\b", re.I)
+_ORDINAL_AFTER = re.compile(r"\b(?P<unit>[a-z]+)\s*\(\s*(?:(?P<n>\d{1,3})(?:st|nd|rd|th)|(?P<w>"
+                            + "|".join(_ORDINAL_NUMBERS) + r"))\s*\)", re.I)
+"""An ordinal in brackets after the unit word: "top floor (3rd)"."""
 _DESCRIBED_NUMBER = re.compile(r"\b(\d{1,3})\s+(?:for|=|means)\s+(?:the\s+|a\s+|an\s+)?([a-z]+(?:\s+[a-z]+){0,2})", re.I)
 
 
@@ -415,10 +419,12 @@ def _ordinal_counts(text: str, ints: list[tuple[TaskRecord, Field]]) -> list[tup
     `floor`; and a phrase its description gives a number ("Which floor (0 for the ground floor)": "ground floor"
     -> 0). Only when the unit word names exactly one int field (by its name, not its description)."""
     out = []
-    for m in _ORDINAL.finditer(text):
-        fits = [(r, f) for r, f in ints if stem(m.group(3).lower()) in field_stems(f, with_description=False)]
-        if len(fits) == 1:
-            value = int(m.group(1)) if m.group(1) else _ORDINAL_NUMBERS[m.group(2).lower()]
+    said = [(m.group(1), m.group(2), m.group(3), m) for m in _ORDINAL.finditer(text)]
+    said += [(m.group("n"), m.group("w"), m.group("unit"), m) for m in _ORDINAL_AFTER.finditer(text)]
+    for digits, word, unit, m in said:
+        fits = [(r, f) for r, f in ints if stem(unit.lower()) in field_stems(f, with_description=False)]
+        if len(fits) == 1 and not any(o[1].name == fits[0][1].name for o in out):
+            value = int(digits) if digits else _ORDINAL_NUMBERS[word.lower()]
             out.append((*fits[0], value, Span(m.group(0), m.start(), m.end(), value)))
     for r, f in ints:
         for d in _DESCRIBED_NUMBER.finditer(f.description):
@@ -508,13 +514,19 @@ def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, take
                  out: list[Mention], used: set[tuple[str, str]]) -> None:
     """A code-shaped field named in the text with a digit string near it: "my pin is 0314"."""
     codes = free(find_digit_strings(text), taken)
+    others = [g for _r, g in strs]
     for rec, f in strs:
         if shape(f) != "code" or (rec.var, f.name) in used or not codes:
             continue
         score, hits = field_mention(f, bag)
-        if score < 2:
+        kinds = [label_kind(text, c.start, f, others) for c in codes]
+        if "this" in kinds:  # "acc 40817726, pin 2291": the digits right after the field's own (short) name
+            span = codes.pop(kinds.index("this"))
+            hits = hits or [label_of(text, span.start)[0]]  # type: ignore[index]
+        elif score >= 2 and "none" in kinds:  # never a value labelled for another field
+            span = codes.pop(kinds.index("none"))
+        else:
             continue
-        span = codes.pop(0)
         out.append(Mention(rec, f, span.value, f"{' '.join(hits)} ... {span.text}", "named field", span))
         used.add((rec.var, f.name))
         taken.append(span)

@@ -4,14 +4,18 @@ date or time asked ("also 3. how many hours a week does it take?": 3, then the q
 
 The sentences before the first question answer the field (through the reader's own text-answer rules); the
 questions are asked of the KB; sentences after the first question are remarks and answer nothing. A turn that
-starts with a question ("do you charge extra? I hate surprises") is left to the other rules.
+starts with a question ("do you charge extra? I hate surprises") is left to the other rules, except a check on
+the question asked followed by the value itself ("is that the number on the front of the documents? HP-9034418"):
+the value, in an unmistakable shape for the field asked, answers it, and the check needs no reply.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Callable
 
 from ..intents import is_question, plea, sentences
+from .references import shaped_reference
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -26,7 +30,9 @@ def answer_then_question(reader: "TurnReader", text: str, answer: Callable[[str]
         return False
     parts = sentences(text)
     first = next((i for i, p in enumerate(parts) if is_question(p)), None)
-    if not first:  # no question, or the turn starts with one
+    if first == 0:
+        return _checked_then_given(reader, parts, answer)
+    if not first:  # no question
         return False
     told = parts[:first]
     asked = [p for p in parts[first:] if is_question(p)]
@@ -37,4 +43,23 @@ def answer_then_question(reader: "TurnReader", text: str, answer: Callable[[str]
         reader.answered = False
         return False
     ask(" ".join(asked))
+    return True
+
+
+_CHECK = re.compile(r"^\W*(?:(?:oh|um+|hmm+|so|ok(?:ay)?|sorry)[,\s]+)*(?:is|was|do\s+you\s+mean|you\s+mean|does\s+that\s+mean|"
+                    r"is\s+that|would\s+that\s+be|the\s+one)\b.*\b(?:that|it|this|one)\b", re.I)
+"""A yes/no check on what is asked ("is that the number on the front?", "do you mean the long one?")."""
+
+
+def _checked_then_given(reader: "TurnReader", parts: list[str], answer: Callable[[str], bool]) -> bool:
+    """A check on the question asked, then the value itself in the last sentence: the value answers."""
+    e = reader.expect
+    if len(parts) != 2 or not _CHECK.match(parts[0]) or is_question(parts[1]) or e is None \
+            or reader.view.kind_of(e.field) != "str" or (reader.answers.strong_value(e.field, parts[1]) is None
+                                                          and not shaped_reference(e.field, parts[1])):
+        return False
+    before = len(reader.lines)
+    if not answer(parts[1]) or len(reader.lines) == before:
+        reader.answered = False
+        return False
     return True

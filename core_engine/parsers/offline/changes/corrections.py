@@ -117,8 +117,15 @@ def clause_correction(reader: "TurnReader", text: str, *, after_answer: bool = F
     return True
 
 
-_SORRY_NAME = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|oh|i\s+meant)[,!.\s]+)+(?:(?:it'?s|its|it\s+is|i'?m|"
+_SORRY_NAME = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|oh|i\s+meant|(?:i\s+)?should\s*(?:'ve|\s+have)\s+said)[,!.\s]+)+(?:(?:it'?s|its|it\s+is|i'?m|"
                          r"i\s+am|my\s+name\s+is|the\s+name\s+is)\s+)?(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})\b")
+
+
+def _shares_word(words: set[str], old: str) -> bool:
+    """The new name shares a word with the old one, or begins with the old one-word name ("Rob" -> "Robert")."""
+    before = {w.lower() for w in old.split()}
+    return bool(words & before) or (len(before) == 1 and any(w.startswith(b) for w in words for b in before
+                                                            if len(b) >= 3))
 
 
 def _sorry_name(reader: "TurnReader", said: str) -> bool:
@@ -132,7 +139,7 @@ def _sorry_name(reader: "TurnReader", said: str) -> bool:
     new = m.group("name")
     words = {w.lower() for w in new.split() if len(w) >= 3}
     fits = [(rec, f, v) for rec, f, v in _filled(reader) if reader.view.kind_of(f) == "str" and shape(f) == "name"
-            and isinstance(v, str) and v != new and words & {w.lower() for w in v.split()}]
+            and isinstance(v, str) and v != new and _shares_word(words, v)]
     if len(fits) != 1:
         return False
     rec, f, old = fits[0]

@@ -336,8 +336,8 @@ def _change_named(reader: "TurnReader", what: str, value_text: str) -> bool:
     mine = [(rec, f) for rec, f in options if rec.var == reader.expect_var()]
     rec, f = (mentioned or mine or options)[-1]
     value = reader.value_for(f, value_text)
-    if value is None:
-        return False
+    if value is None or (isinstance(value, str) and not content_stems(value) and not re.search(r"\d", value)):
+        return False  # "that's what the account is under": a function word is no new value
     reader.assign("change-of-mind", f"{what} to {value_text}", rec, f, value)
     return True
 

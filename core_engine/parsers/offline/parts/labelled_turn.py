@@ -167,6 +167,17 @@ def _bare_name(reader: "TurnReader", part: str, fields: list[tuple[TaskRecord, F
     return names[0][0], names[0][1], part.strip(), part
 
 
+def name_sentence(reader: "TurnReader", sentence: str) -> tuple[TaskRecord, Field, str] | None:
+    """(record, field, name) when a sentence of an opening is only a person's name ("Dolores Mbeki. My purse was
+    stolen ..."), for the one unfilled name field of the live records."""
+    from ..words.values import clean_name  # late: a rare path
+    from ..intents import chit_chat  # late: intents imports word helpers
+    if clean_name(sentence) is None or chit_chat(sentence):
+        return None  # "Thank You.", "Good Morning": capitalised words of a greeting name nobody
+    found = _bare_name(reader, sentence.strip(" .!,;"), _candidates(reader), [])
+    return (found[0], found[1], found[2]) if found is not None else None
+
+
 def _story_field(reader: "TurnReader") -> tuple[TaskRecord, Field] | None:
     for rec in reader.view.live_records():
         if rec.parent is not None:

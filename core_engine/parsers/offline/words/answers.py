@@ -33,7 +33,8 @@ from ..answering.enum_lists import answered_options, is_enum_list
 from ..answering.references import off_shape, reference_shapes, shaped_reference
 from ..parts.addresses import is_address_field
 from ..answering.slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
-from .values import (TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_emails,
+from .value_labels import labelled_choice
+from .values import (TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_digit_strings, find_emails,
                      find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
@@ -435,6 +436,9 @@ class AnswerReader:
             described = shaped_reference(f, text) or (span.value if span and not off_shape(f, span.value) else None)
             return described  # a number of another shape is not the reference: the agent asks again
         if kind == "code":
+            labelled = self.labelled_code(f, text)
+            if labelled is not None:
+                return labelled.value  # "acc 40817726, pin 2291": the value its label names
             span = code_value(text)
             if span is not None:
                 return span.value
@@ -502,6 +506,15 @@ class AnswerReader:
             # "deliver to 400 Pine Ave": a lead-in of a few words ending in "to"/"at" before a street number
             body = re.sub(r"^(?:[a-z]+\s+){1,3}?(?:to|at)\s+(?=\d+\s+[A-Za-z])", "", body)
         return body or None
+
+    def labelled_code(self, f: Field, text: str) -> Span | None:
+        """The value a label names among several ("account number 12345678, sort code 61-44-09"); None when the
+        labels do not decide."""
+        spans = find_codes(text)
+        spans += free(find_digit_strings(text), spans)
+        others = [g for ws in self.spec.worksheets if ws.kind != "kb" for g in ws.fields if g.name != f.name]
+        # a lone value is never refused by its label: "my card number is 20418837" may well be the member id asked
+        return labelled_choice(text, spans, f, others) if len(spans) > 1 else None
 
     def strong_value(self, f: Field, text: str) -> Any:
         """A value only when its shape is unmistakable: no free text, no bare numbers."""

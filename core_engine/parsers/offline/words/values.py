@@ -714,7 +714,7 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
 PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*|de|van|von|da|di|le|la)){1,3}")
 """A person's name as typed with capitals: "Priya Nair", "Ana de la Cruz" (two to four words)."""
 
-_NAME_LEAD = re.compile(r"^(?:(?:my|the)\s+(?:full\s+|first\s+|last\s+)?name\s+is|my\s+name's|name\s*:|name\s+is|"
+_NAME_LEAD = re.compile(r"^(?:(?:my|the)\s+(?:full\s+|first\s+|last\s+)?name\s+is|my\s+name'?s|name\s*:|name\s+is|"
                         r"i\s+am|i'm|it's|its|it\s+is|this\s+is|call\s+me|you\s+can\s+call\s+me|it's\s+under|"
                         r"under\s+the\s+name(?:\s+of)?|under)\s+", re.I)
 _NO_NAME_WORDS = frozenset({"yes", "yeah", "yep", "no", "nope", "nah", "ok", "okay", "please", "cancel", "stop",
@@ -788,7 +788,8 @@ def strip_fillers(text: str, field_words: Iterable[str] = ()) -> str:
     words = [w for w in field_words if len(w) > 2]
     if words:
         alt = "|".join(re.escape(w) for w in words)
-        body = re.sub(rf"^(?:my|the|our|her|his|their|its)\s+(?:[\w']+\s+){{0,4}}?(?:{alt})(?:'s)?(?:\s+[\w']+){{0,2}}?\s+"
+        # "my pet's name was Buddy", and with no "my" too: "mum's maiden name is Chaudhry" (the field's words)
+        body = re.sub(rf"^(?:(?:my|the|our|her|his|their|its)\s+)?(?:[\w']+\s+){{0,4}}?(?:{alt})(?:'s)?(?:\s+[\w']+){{0,2}}?\s+"
                       rf"(?:is|was|are|were|=|:)\s+", "", body, flags=re.I)
     body = _FILLERS.sub("", body)
     return body.strip(" .!;,\"") or normalise(text).strip(" .!;,\"")
