@@ -202,6 +202,22 @@ nested incident, status, adjuster visits; 30 repairers), first scored on 123db30
 3e4ea96. parking_desk and claims_line were development sets in round 1, removals_desk was blind in round 1 and a
 development set in round 2, outpatients_line stayed blind until this commit (docs/evaluation.md, session 14)."""
 
+FIRST_SCORES["ferry_line"], FLOORS["ferry_line"] = (40, 90), 40
+FIRST_SCORES["lost_property"], FLOORS["lost_property"] = (63, 85), 63
+FIRST_SCORES["boiler_service"], FLOORS["boiler_service"] = (53, 90), 54
+KB_FIRST_SCORES.update({"ferry_line": (13, 15), "lost_property": (10, 15), "boiler_service": (13, 15)})
+KB_FLOORS.update({"ferry_line": 13, "lost_property": 10, "boiler_service": 13})
+"""Session 15's blind sets, written by helpers who never read or ran the parser: heldout25 (ferry_line: crossings with
+a route from the KB, vehicles and cabins, cancellations; 30 routes), heldout26 (lost_property: a railway lost-property
+office, reports, checks and claims by post or in person; 32 found items), heldout27 (boiler_service: engineer visits,
+heating-oil orders, cancellations; 30 engineers), first scored on 517c730 before any change of the session. All three
+stayed blind through the session's one round (docs/evaluation.md, session 15)."""
+
+FLOORS.update({"blood_donation": 59, "claims_line": 48, "driving_school": 77, "outpatients_line": 57,
+               "parcel_courier": 77, "removals_desk": 37})
+KB_FLOORS.update({"bike_repair": 4, "car_wash": 5, "driving_school": 15, "outpatients_line": 15, "pet_grooming": 7})
+"""Floors raised to the scores at the end of session 15 (its KB mechanisms and three parser helpers)."""
+
 @pytest.mark.parametrize("name", sorted(KB_FLOORS))
 def test_held_out_agents_keep_their_kb_question_score(name):
     from core_engine.session.agent import Agent
