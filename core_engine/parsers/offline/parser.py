@@ -1120,6 +1120,10 @@ class TurnReader:
                 and not (code is not None and value == code.value):  # "GB41 LLP red hunter": the code is the value
             rest = rest_of_answer(text, [m.span for m in extras if m.span is not None])  # "black Ford Focus"
             value = rest or value
+        elif extras and shape(e.field) in ("name", "short") and all(m.span is not None for m in extras) and \
+                isinstance(value, str) and any(ch.isdigit() for ch in value) and \
+                _capitalised_name(left := rest_of_answer(text, [m.span for m in extras if m.span is not None])):
+            rest = value = left  # "Euan MacLeod 07834 112233": the phone went to its field, the name is what is left
         elif extras and shape(e.field) == "short" and all(m.span is not None for m in extras) and \
                 len(str(value).split()) > 3:  # the field's own reading found no short value (a month, a name)
             rest = leading_part(text, [m.span for m in extras if m.span is not None])  # "Drontal, just one pack"
@@ -1152,6 +1156,13 @@ class TurnReader:
             listed_digits(self, text, e.rec, self.candidates(records=[e.rec], unfilled_only=True, exclude=e.field),
                           {m.field.name for m in extras})
         return True
+
+
+def _capitalised_name(text: str | None) -> bool:
+    """Two to four capitalised words and nothing else: what is left of an answer is a person's name."""
+    words = (text or "").split()
+    return 2 <= len(words) <= 4 and all(w[:1].isupper() and w.replace("-", "").replace("'", "").isalpha()
+                                        for w in words)
 
 
 _WHY_ASKED = re.compile(r"^\W*(?:(?:ok(?:ay)?|hmm|um|sorry|but|and|so|wait)[,\s]+)*(?:why\s+(?:do|would|d)\s+you\s+"
