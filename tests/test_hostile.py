@@ -278,6 +278,22 @@ def test_a_ten_thousand_field_spec_loads_lints_and_runs() -> None:
     answer = session.turn("something")
     assert_turn_sound(answer)
     assert answer.acts[-1]["act"] == "ask"
+    # about 25,000 texts: over the semantic index's budget, so no embedding stall at session start
+    from core_engine.parsers.offline.words.semantic_index import index_for
+
+    assert index_for(spec).matrix is None and "over the budget" in index_for(spec).fallback_reason
+
+
+def test_a_spec_over_the_semantic_budget_is_read_lexically_and_the_trace_says_so(monkeypatch) -> None:
+    import core_engine.parsers.offline.words.semantic_index as semantic_index
+
+    monkeypatch.setattr(semantic_index, "MAX_INDEX_TEXTS", 5)
+    monkeypatch.setattr(semantic_index, "_INDEXES", type(semantic_index._INDEXES)())  # not the shared cache
+    spec = Agent.from_folder(SAMPLES_DIR / "restaurant_reservation").spec
+    result = Agent(spec=spec).new_session(parser="offline").turn("could you sort me out somewhere to eat on friday")
+    assert_turn_sound(result)
+    notes = [r for r in result.trace["parse"]["rules"] if r["rule"] == "semantic-fallback"]
+    assert notes and "over the budget of 5" in notes[0]["reason"]
 
 
 def _kb_with_one_table(folder: Path) -> Path:

@@ -38,6 +38,10 @@ __all__ = [
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 _KNOWN_ALIASES = {DEFAULT_MODEL, "sentence-transformers/all-MiniLM-L6-v2", "all-minilm-l6-v2"}
 _CACHE_LIMIT = 50_000  # texts kept per embedder (about 77 MB of float32 vectors at 384 dims)
+_MANY = 32
+"""A batch of at least this many new texts (a spec's index, a KB table's row vectors) runs on every core
+(up to four): one thread keeps a single sentence's latency steady, but a build is pure throughput."""
+_THREADS_LOCK = threading.Lock()
 
 
 class Embedder(Protocol):
@@ -82,7 +86,9 @@ class ModelEmbedder:
         import torch
 
         # one short sentence per call: one thread gives the steadiest latency on a shared CPU (bench_language)
-        torch.set_num_threads(max(1, int(os.environ.get("GENIE_EMBEDDING_THREADS", "1"))))
+        self._threads = max(1, int(os.environ.get("GENIE_EMBEDDING_THREADS", "1")))
+        self._batch_threads = max(self._threads, min(4, os.cpu_count() or 1))
+        torch.set_num_threads(self._threads)
         try:  # the same vectors without importing sentence-transformers (most of the load time)
             from core_engine.embedding.bert_encoder import BertSentenceEncoder
 
@@ -114,7 +120,7 @@ class ModelEmbedder:
                     out[i] = vec
         if missing:
             fresh = list(missing)
-            vectors = self._model.encode(fresh).astype(np.float32)
+            vectors = self._encode_new(fresh).astype(np.float32)
             with self._lock:
                 for text, vec in zip(fresh, vectors):
                     for i in missing[text]:
@@ -123,6 +129,19 @@ class ModelEmbedder:
                 while len(self._cache) > _CACHE_LIMIT:
                     self._cache.popitem(last=False)
         return out
+
+
+    def _encode_new(self, texts: list[str]) -> Any:
+        if len(texts) < _MANY or self._batch_threads <= self._threads:
+            return self._model.encode(texts)
+        import torch
+
+        with _THREADS_LOCK:  # the thread count is the process's: one build at a time changes it
+            torch.set_num_threads(self._batch_threads)
+            try:
+                return self._model.encode(texts)
+            finally:
+                torch.set_num_threads(self._threads)
 
 
 class _SentenceTransformerModel:

@@ -68,11 +68,13 @@ _WARM = False
 
 
 def warm_up() -> None:
-    """dateparser's first call loads its language data (about 0.3 s): paid once, with the model, not mid-turn."""
+    """dateparser's first call loads its language data (about 0.3 s) and phonenumbers' import its metadata:
+    paid once, with the model, not mid-turn."""
     global _WARM
     if not _WARM:
         _WARM = True
         parse_date("next tuesday the 9th", dt.date(2024, 7, 1))
+        find_phones("call (555) 880-1200")
 
 
 _DURATION = re.compile(r"^(?:a|an|one|a\s+couple\s+of|a\s+few|several|\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:days?|weeks?|months?|years?|nights?)$", re.I)

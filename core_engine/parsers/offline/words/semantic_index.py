@@ -121,6 +121,12 @@ def words_of(name: str) -> str:
     return snake_case(name).replace("_", " ").strip()
 
 
+MAX_INDEX_TEXTS = 4_000
+"""Most spec texts embedded for one spec version. The largest agent in the tests has 300; a spec past
+this budget (a generated or hostile one: 10,000 fields are about 25,000 texts, 40 s of one core) is read
+with lexical matching only, and the trace says so, instead of stalling the first turn."""
+
+
 class SemanticIndex:
     """The embedded texts of one spec version."""
 
@@ -128,14 +134,19 @@ class SemanticIndex:
         self.embedder = embedder
         self.entries: list[Entry] = []
         self.texts: list[str] = []
+        self.over_budget: str | None = None
         for entry, text in _spec_texts(spec):
             self.entries.append(entry)
             self.texts.append(text)
+        if len(self.texts) > MAX_INDEX_TEXTS:
+            self.over_budget = (f"the spec has {len(self.texts):,} texts to embed, over the budget of "
+                                f"{MAX_INDEX_TEXTS:,}: lexical matching only")
+            self.entries, self.texts = [], []
         self.matrix = embedder.encode(self.texts) if self.texts else None
 
     @property
     def fallback_reason(self) -> str | None:
-        return self.embedder.fallback_reason
+        return self.over_budget or self.embedder.fallback_reason
 
     def rank(self, text: str, keep: Callable[[Entry], bool], *, same: Callable[[Entry, Entry], bool] | None = None
              ) -> Ranked:
