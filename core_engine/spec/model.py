@@ -239,7 +239,10 @@ def parse_type(text: str) -> TypeRef:
 
 
 _PAST_WORDS = {"submitted", "sent", "was", "were", "did", "born", "birth", "happened", "took", "received", "ago",
-               "occurred", "started", "filed", "been", "missed"}
+               "occurred", "started", "filed", "been", "missed",
+               # irregular past forms a description of something that already happened uses ("The day you lost it")
+               "lost", "stolen", "stole", "broke", "broken", "bought", "paid", "went", "fell", "seen", "saw",
+               "noticed", "damaged", "purchased"}
 
 
 def past_field(f: Field) -> bool:

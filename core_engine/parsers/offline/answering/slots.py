@@ -163,7 +163,7 @@ _PERSON_NAME_DESC = re.compile(r"\b(?:full|first|last|given|family|legal|maiden)
 """A description that speaks of a person's name (things have names, only people have full or first names, and
 "Your name" or "Who the voucher is for" speak of a person)."""
 _EMAIL_WORDS = {"email", "mail", "e-mail"}
-_CODE_WORDS = {"id", "number", "num", "account", "pin", "code", "phone", "zip", "ssn", "routing", "postcode"}
+_CODE_WORDS = {"id", "number", "num", "account", "pin", "code", "phone", "zip", "ssn", "routing", "postcode", "reference", "ref"}
 _TEXT_WORDS = {"details", "detail", "description", "describe", "notes", "note", "request", "comment",
                "comments", "reason", "explain", "explanation", "happened", "message", "summary"}
 _DATE_WORDS = {"date", "birth", "dob", "birthday", "when"}
@@ -476,6 +476,17 @@ def _number_by_meaning(text: str, span: Span, fits: list[tuple[TaskRecord, Field
     return chosen, ranked.trace()
 
 
+_NEGATED_OPTION = (r"\b(?:no|not|without|without\s+an?|without\s+the|don'?t\s+have\s+an?|won'?t\s+have\s+an?|"
+                   r"not\s+bringing\s+an?|not\s+taking\s+an?|no\s+need\s+for\s+an?)")
+"""Words right before an option that rule it out: "so no car", "without a cabin"."""
+
+
+def _none_option(f: Field) -> str | None:
+    """The option of an enum that means none of the others ("No Vehicle", "None", "Without cabin")."""
+    found = [ev.value for ev in f.enum_values if re.match(r"(?:no|none|without)\b", ev.value.strip(), re.I)]
+    return found[0] if len(found) == 1 else None
+
+
 def _norm_words(text: str) -> str:
     return " " + re.sub(r"[^a-z0-9]+", " ", text.lower()).strip() + " "
 
@@ -484,18 +495,29 @@ def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Me
                    used: set[tuple[str, str]], pick) -> None:
     low = _norm_words(text)
     by_value: dict[str, list[tuple[TaskRecord, Field, str]]] = {}
+    how: dict[str, str] = {}
     for rec, f in fits:
         for ev in f.enum_values:
             key = _norm_words(ev.value)
             if len(key.strip()) >= 3 and key in low:
+                negated = re.search(_NEGATED_OPTION + r"\s+" + r"\W+".join(map(re.escape, key.split())) + r"\b",
+                                    text, re.I)
+                if negated:  # "so no car": not that option; the field's own "none" option if it has one
+                    none = _none_option(f)
+                    if none is None or none == ev.value:
+                        continue
+                    key = _norm_words(negated.group(0))
+                    by_value.setdefault(key, []).append((rec, f, none))
+                    how[key] = "enum value negated"
+                    continue
                 by_value.setdefault(key, []).append((rec, f, ev.value))
-    for key in sorted(by_value, key=len, reverse=True):
+    for key in sorted(by_value, key=len, reverse=True):  # the longest first: "no car" before "car"
         options = by_value[key]
         target = pick([(r, f) for r, f, _ in options])
         if target is None:
             continue
         value = next(v for r, f, v in options if r.var == target[0].var and f.name == target[1].name)
-        out.append(Mention(target[0], target[1], value, key.strip(), "enum value"))
+        out.append(Mention(target[0], target[1], value, key.strip(), how.get(key, "enum value")))
         used.add((target[0].var, target[1].name))
     short = {}  # "cr/nc" for Credit/No Credit: a slashed short form names the option as its full name would
     for rec, f in fits:

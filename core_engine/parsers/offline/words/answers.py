@@ -180,6 +180,10 @@ _SPOKEN_YEAR = re.compile(
 _JOINED_REF = re.compile(r"(?<![\w/.-])\w*\d\w*(?:[/-]\w*\d\w*)+(?![\w/-])")
 
 
+_DASHED_REFERENCE = re.compile(r"(?<![\w-])[A-Za-z]{1,6}-\d{3,}(?![\w-])")
+"""Letters, a dash and digits ("HB-55120", "fx-11902"): how booking references are written."""
+
+
 def _joined_reference(text: str, today: dt.date) -> str | None:
     """The one token of digit groups joined by slashes or dashes ("22/40417/24", "2024-118-77"), with five digits or
     more and not a date: a reference number as a police force or a council writes it."""
@@ -446,6 +450,9 @@ class AnswerReader:
                 return joined  # "yeah the officer gave me 22/40417/24": one token of digit groups joined by / or -
             if (mended := _mended_in_turn(text)) is not None:
                 return mended  # "55120, oops I mean 55102": the number said after the slip
+            dashed = _DASHED_REFERENCE.findall(text)
+            if len(set(dashed)) == 1:
+                return dashed[0]  # "ref is HB-55120 i think": the one reference-shaped token, with no example to go by
             body = strip_fillers(text, f.name.split("_")).strip(" .!?")
             if body and len(body.split()) > 1:  # "tag 12", "its number 7" to the tag number: the field's own
                 label = "|".join(re.escape(w) for w in f.name.lower().split("_") if len(w) > 1)  # words lead it

@@ -247,13 +247,20 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
                     and not closing:
                 continue  # "I sat down": a word, not Saturday ("sat 8pm", "fri night", "need movers sat" are days)
             day = _WEEKDAY_ABBREVIATIONS[day]
-        if past and lead not in ("next", "this coming", "coming"):
+        if (past and lead not in ("next", "this coming", "coming")) or lead in ("last", "past"):  # "last monday"
             add(today - dt.timedelta(days=(today.weekday() - WEEKDAYS[day]) % 7 or 7), m)
             continue
         ahead = (WEEKDAYS[day] - today.weekday()) % 7
         if lead == "next" and ahead == 0:
             ahead = 7
         add(today + dt.timedelta(days=ahead), m)
+    for m, day in _misspelt_weekdays(text):  # "wedensday", "thurday": a weekday typed with a slip
+        lead = (m.group(1) or "").lower()
+        if (past and lead not in ("next", "this coming", "coming")) or lead in ("last", "past"):
+            add(today - dt.timedelta(days=(today.weekday() - WEEKDAYS[day]) % 7 or 7), m)
+        else:
+            ahead = (WEEKDAYS[day] - today.weekday()) % 7
+            add(today + dt.timedelta(days=7 if lead == "next" and ahead == 0 else ahead), m)
     for m in _WEEKDAY_NEXT_WEEK_RE.finditer(text) if not past else ():  # "thursday next week": in next week
         day = (m.group(1) or m.group(2)).lower()
         monday = today - dt.timedelta(days=today.weekday())
@@ -273,8 +280,11 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
             add(today + dt.timedelta(days=7 * n), m)
     slips = []
     named = {MONTHS[w.lower()] for w in _NAMED_MONTH_RE.findall(text) if w not in ("may", "march")}
+    for m in _LAST_WEEKDAY_ORDINAL_RE.finditer(text):  # "last monday, the 4th": that past day, if it is a monday
+        add(_day_of_month(int(m.group(2)), m.group(1), today, True), m)
     for m in _ORDINAL_DAY_RE.finditer(text):
-        d = _day_of_month(int(m.group(2)), m.group(1), today, past, month=next(iter(named)) if len(named) == 1 else None)
+        back = past or bool(m.group(1)) and m.group(0).lower().startswith(("last", "past"))  # "last monday, the 4th"
+        d = _day_of_month(int(m.group(2)), m.group(1), today, back, month=next(iter(named)) if len(named) == 1 else None)
         add(d, m)
         if d is None and m.group(1):
             slips.append(Span(None, m.start(), m.end(), m.group(0)))
@@ -284,6 +294,27 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     return _weekday_with_date(text, _longest_first([s for s in found if not any(s.overlaps(x) for x in slips)]))
 
 
+_DAYISH = re.compile(r"\b(?:(next|this|coming|this coming|on|last|past)\s+)?([a-z]{2,8}(?:day|dy|dya))\b", re.I)
+
+
+def _misspelt_weekdays(text: str) -> list[tuple[re.Match[str], str]]:
+    """Words one slip from a weekday's name ("wedensday", "thurday", "saterday"): same first letter, most of its
+    letters in order (rapidfuzz ratio at least 82); real words ending in "day" ("someday", "weekday") are not."""
+    from rapidfuzz.fuzz import ratio
+
+    out = []
+    for m in _DAYISH.finditer(text):
+        word = m.group(2).lower()
+        if word in WEEKDAYS or word in _NOT_WEEKDAYS:
+            continue
+        best = max(WEEKDAYS, key=lambda d: ratio(word, d))
+        if best[0] == word[0] and ratio(word, best) >= 82:
+            out.append((m, best))
+    return out
+
+
+_NOT_WEEKDAYS = frozenset("""someday weekday midday birthday holiday heyday doomsday payday mayday noonday
+everyday workday schoolday washday yesterday today someday sunday monday friday""".split())
 _WEEKDAY_LEAD = r"(?:on\s+|(?:this\s+)?coming\s+|this\s+|next\s+)"
 _WEEKDAY_ONLY = re.compile(rf"{_WEEKDAY_LEAD}?(?:{'|'.join([*WEEKDAYS, *_WEEKDAY_ABBREVIATIONS])})\.?", re.I)
 
@@ -344,7 +375,9 @@ _COUNTED_NOUNS = (r"(?:floors?|flr|fl|storey|stor(?:y|ies)|levels?|times?|attemp
 """After an ordinal, these make it the rank of a thing ("the 2nd floor", "my 3rd attempt"), not a day."""
 _IN_WEEKS_RE = re.compile(r"\bin\s+(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\b|"
                           r"\b(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\s+from\s+(?:now|today)\b", re.I)
-_ORDINAL_DAY_RE = re.compile(rf"\b(?:(?:on\s+)?({'|'.join([*WEEKDAYS, *sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)])})"
+_LAST_WEEKDAY_ORDINAL_RE = re.compile(rf"\b(?:last|past)\s+({'|'.join(WEEKDAYS)})\s*,?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)\b",
+                                      re.I)
+_ORDINAL_DAY_RE = re.compile(rf"\b(?:(?:on\s+|last\s+|past\s+)?({'|'.join([*WEEKDAYS, *sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)])})"
                              rf"\.?\s+(?:the\s+)?|the\s+)(\d{{1,2}})(?:st|nd|rd|th)\b"
                              rf"(?!\s+(?:of\s+)?(?:{_MONTH})\b)(?!\s+{POSITION_NOUNS})(?!\s+{_COUNTED_NOUNS})", re.I)
 
