@@ -1119,6 +1119,11 @@ class TurnReader:
         if extras and shape(e.field) == "short" and all(m.how in ("colour", "address", "postcode") for m in extras) \
                 and not (code is not None and value == code.value):  # "GB41 LLP red hunter": the code is the value
             rest = rest_of_answer(text, [m.span for m in extras if m.span is not None])  # "black Ford Focus"
+            if rest is None and is_address_field(e.field) and all(m.how == "postcode" and m.span is not None
+                                                                  for m in extras):
+                spans = sorted((m.span for m in extras if m.span is not None), key=lambda sp: sp.start)
+                if not text[spans[-1].end:].strip(" .!?"):  # "27b Hollins Road, Oldham OL8 4JX": the street
+                    rest = re.sub(r"[\s,;-]+$", "", text[:spans[0].start]).strip() or None  # and town, the code apart
             value = rest or value
         elif extras and shape(e.field) in ("name", "short") and all(m.span is not None for m in extras) and \
                 isinstance(value, str) and any(ch.isdigit() for ch in value) and \

@@ -286,7 +286,9 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     if phones:
         add(find_phones(text), phones, "phone")  # as typed: "(555) 880-1200"
         strs = [c for c in strs if c not in phones]
-    whole = [c for c in strs if is_postcode_field(c[1]) and is_address_field(c[1])]
+    whole = [c for c in strs if is_postcode_field(c[1]) and is_address_field(c[1])
+             and not set(c[1].name.lower().split("_")) & {"postcode", "zip", "zipcode", "postal"}]  # "postcode":
+    # "The postcode of the collection address" is the code alone
     if whole:  # "7 Kiln Lane HX2 9PL" for "Your home address, with the postcode": the street and its postcode, one value
         add(addresses_with_postcodes(text), whole, "address")
     postcodes = [c for c in strs if is_postcode_field(c[1])]

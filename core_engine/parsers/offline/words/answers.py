@@ -34,7 +34,7 @@ from ..answering.references import off_shape, reference_shapes, shaped_reference
 from ..parts.addresses import is_address_field
 from ..answering.slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
 from .value_labels import labelled_choice
-from .values import (TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_digit_strings, find_emails,
+from .values import (TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_digit_strings, find_emails, find_postcodes,
                      find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
@@ -178,6 +178,12 @@ _SPOKEN_YEAR = re.compile(
 
 
 _JOINED_REF = re.compile(r"(?<![\w/.-])\w*\d\w*(?:[/-]\w*\d\w*)+(?![\w/-])")
+
+
+def _is_postcode_field(f: Field) -> bool:
+    from ..parts.addresses import is_postcode_field  # late: the parts import this module
+
+    return is_postcode_field(f)
 
 
 _DASHED_REFERENCE = re.compile(r"(?<![\w-])[A-Za-z]{1,6}-\d{3,}(?![\w-])")
@@ -439,6 +445,10 @@ class AnswerReader:
             span = code_value(text)
             described = shaped_reference(f, text) or (span.value if span and not off_shape(f, span.value) else None)
             return described  # a number of another shape is not the reference: the agent asks again
+        if kind == "code" and _is_postcode_field(f):
+            codes = find_postcodes(text)
+            if len({c.value.upper() for c in codes}) == 1:  # "wf1 3hj", "M45 7QP. names ..., mobile is 07723 ..."
+                return " ".join(codes[0].value.upper().split())
         if kind == "code":
             labelled = self.labelled_code(f, text)
             if labelled is not None:

@@ -568,6 +568,8 @@ def find_times(text: str) -> list[Span]:
             hour += 12
         elif day_part and day_part.lower() == "morning" and hour == 12:
             hour = 0
+        elif not day_part and 1 <= hour <= 6 and len(m.group(1)) == 1:
+            hour += 12  # "6:45" with no am/pm: the evening, as "at 6" and "half 6" are; "06:45" is a 24-hour clock
         found.append(Span(f"{hour:02d}:{m.group(2)}", m.start(), m.end(), m.group(0)))
     for m in _DOT_CLOCK_RE.finditer(text):  # "19.30": a 24-hour clock written with a dot (not "12.50", money)
         found.append(Span(f"{int(m.group(1)):02d}:{m.group(2)}", m.start(), m.end(), m.group(0)))
