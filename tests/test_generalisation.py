@@ -232,6 +232,16 @@ scored on 0eede58 before the session's parser change. All three stayed blind thr
 FLOORS.update({"ferry_line": 48, "lost_property": 67, "boiler_service": 62})
 """Floors raised to the scores at the end of session 16 (its value-layer mechanisms)."""
 
+FIRST_SCORES["locksmith"], FLOORS["locksmith"] = (22, 89), 22
+FIRST_SCORES["swim_centre"], FLOORS["swim_centre"] = (14, 90), 15
+KB_FIRST_SCORES.update({"locksmith": (14, 15), "swim_centre": (11, 15)})
+KB_FLOORS.update({"locksmith": 14, "swim_centre": 11})
+"""Session 16's late sets, heldout31 (locksmith: call-outs, lock changes, surveys, quotes; 30 engineers) and heldout32
+(swim_centre: swims, lessons, memberships; 32 sessions), written by helpers who never read or ran the parser, first
+scored on 0eede58. Their brief named value forms the session had just fixed ("6:45", "last tuesday", an address with
+its postcode), so they test those mechanisms on new writers' wording rather than measure blind transfer
+(docs/evaluation.md, session 16)."""
+
 @pytest.mark.parametrize("name", sorted(KB_FLOORS))
 def test_held_out_agents_keep_their_kb_question_score(name):
     from core_engine.session.agent import Agent
