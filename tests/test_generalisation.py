@@ -232,7 +232,7 @@ scored on 0eede58 before the session's parser change. All three stayed blind thr
 FLOORS.update({"ferry_line": 48, "lost_property": 67, "boiler_service": 62})
 """Floors raised to the scores at the end of session 16 (its value-layer mechanisms)."""
 
-FIRST_SCORES["locksmith"], FLOORS["locksmith"] = (22, 89), 22
+FIRST_SCORES["locksmith"], FLOORS["locksmith"] = (22, 89), 23
 FIRST_SCORES["swim_centre"], FLOORS["swim_centre"] = (14, 90), 15
 KB_FIRST_SCORES.update({"locksmith": (14, 15), "swim_centre": (11, 15)})
 KB_FLOORS.update({"locksmith": 14, "swim_centre": 11})

@@ -137,3 +137,8 @@ def test_a_postcode_answer_is_the_code_in_capitals_whatever_else_the_turn_says(h
 def test_an_address_with_its_postcode_fills_both_fields(hire):
     _s, [*_, r] = talk(hire, "I need a skip", "27b Hollins Road, Oldham OL8 4JX")
     assert statements(r) == ["hire_skip.address = \"27b Hollins Road, Oldham\"", "hire_skip.postcode = \"OL8 4JX\""]
+
+
+def test_an_address_with_its_postcode_drops_the_words_that_lead_the_answer_in(hire):
+    _s, [*_, r] = talk(hire, "I need a skip", "ok. 5 Riverside Mews SB1 9TX")
+    assert statements(r) == ["hire_skip.address = \"5 Riverside Mews\"", "hire_skip.postcode = \"SB1 9TX\""]
