@@ -89,7 +89,7 @@ from .answering.clause_options import clause_options
 from .changes.corrections import clause_correction, correction_rule
 from .changes.shaped import shaped_correction
 from .changes.then_answer import answer_after_correction
-from .words.semantic_index import TASK_MARGIN, TASK_THRESHOLD
+from .words.semantic_index import TASK_MARGIN, TASK_THRESHOLD, clean
 from .words.semantic import (control_rule, doubtful_value, option_words_task, owned_option, semantic_control,
                              semantic_enum, semantic_task, switch_task, task_already_open)
 from .answering.slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
@@ -1125,7 +1125,7 @@ class TurnReader:
                 if not text[spans[-1].end:].strip(" .!?"):  # "27b Hollins Road, Oldham OL8 4JX": the street
                     rest = re.sub(r"[\s,;-]+$", "", text[:spans[0].start]).strip() or None  # and town, the code apart
             if rest and is_address_field(e.field):
-                rest = _ANSWER_LEAD.sub("", rest).strip() or rest  # "ok. 5 Riverside Mews SB1 9TX": not "ok."
+                rest = clean(rest)  # "ok. 5 Riverside Mews SB1 9TX": not "ok."
             value = rest or value
         elif extras and shape(e.field) in ("name", "short") and all(m.span is not None for m in extras) and \
                 isinstance(value, str) and any(ch.isdigit() for ch in value) and \
@@ -1163,11 +1163,6 @@ class TurnReader:
             listed_digits(self, text, e.rec, self.candidates(records=[e.rec], unfilled_only=True, exclude=e.field),
                           {m.field.name for m in extras})
         return True
-
-
-_ANSWER_LEAD = re.compile(r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|right|so|um+|er+|erm|it'?s|its|that'?s|it\s+is)\b"
-                          r"[\s,.!:;-]*)+", re.I)
-"""Words that lead an answer in ("ok. ", "yes it's "), not part of the address after them."""
 
 
 def _capitalised_name(text: str | None) -> bool:

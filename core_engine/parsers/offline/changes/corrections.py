@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ....spec.model import Field
 from ....dialogue.state import TaskRecord
 from ..words.match import Bag, field_mention, stem
+from ..words.values import find_times
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -56,8 +57,6 @@ def _hours(reader: "TurnReader", said: str) -> bool:
     if len(fits) != 1:
         return False
     rec, f, current = fits[0]
-    from ..words.values import find_times
-
     told = [t for t in find_times(m.group("new")) if isinstance(t.value, str) and not t.text.strip().isdigit()]
     if told and int(told[-1].value[:2]) % 12 == new % 12:  # "should be half 2 not 2": the time said, 14:30
         reader.assign("correction", said, rec, f, told[-1].value, was=current, how="hours")

@@ -30,6 +30,7 @@ from .thing_names import thing_name
 from .measures.money import is_money, with_minor_units
 from .negation import negations, without_negated
 from ..answering.enum_lists import answered_options, is_enum_list
+from ..parts.addresses import is_postcode_field
 from ..answering.references import off_shape, reference_shapes, shaped_reference
 from ..parts.addresses import is_address_field
 from ..answering.slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
@@ -178,12 +179,6 @@ _SPOKEN_YEAR = re.compile(
 
 
 _JOINED_REF = re.compile(r"(?<![\w/.-])\w*\d\w*(?:[/-]\w*\d\w*)+(?![\w/-])")
-
-
-def _is_postcode_field(f: Field) -> bool:
-    from ..parts.addresses import is_postcode_field  # late: the parts import this module
-
-    return is_postcode_field(f)
 
 
 _DASHED_REFERENCE = re.compile(r"(?<![\w-])[A-Za-z]{1,6}-\d{3,}(?![\w-])")
@@ -445,7 +440,7 @@ class AnswerReader:
             span = code_value(text)
             described = shaped_reference(f, text) or (span.value if span and not off_shape(f, span.value) else None)
             return described  # a number of another shape is not the reference: the agent asks again
-        if kind == "code" and _is_postcode_field(f):
+        if kind == "code" and is_postcode_field(f):
             codes = find_postcodes(text)
             if len({c.value.upper() for c in codes}) == 1:  # "wf1 3hj", "M45 7QP. names ..., mobile is 07723 ..."
                 return " ".join(codes[0].value.upper().split())

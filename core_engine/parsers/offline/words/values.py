@@ -247,20 +247,9 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
                     and not closing:
                 continue  # "I sat down": a word, not Saturday ("sat 8pm", "fri night", "need movers sat" are days)
             day = _WEEKDAY_ABBREVIATIONS[day]
-        if (past and lead not in ("next", "this coming", "coming")) or lead in ("last", "past"):  # "last monday"
-            add(today - dt.timedelta(days=(today.weekday() - WEEKDAYS[day]) % 7 or 7), m)
-            continue
-        ahead = (WEEKDAYS[day] - today.weekday()) % 7
-        if lead == "next" and ahead == 0:
-            ahead = 7
-        add(today + dt.timedelta(days=ahead), m)
+        add(_weekday_date(day, lead, today, past), m)
     for m, day in _misspelt_weekdays(text):  # "wedensday", "thurday": a weekday typed with a slip
-        lead = (m.group(1) or "").lower()
-        if (past and lead not in ("next", "this coming", "coming")) or lead in ("last", "past"):
-            add(today - dt.timedelta(days=(today.weekday() - WEEKDAYS[day]) % 7 or 7), m)
-        else:
-            ahead = (WEEKDAYS[day] - today.weekday()) % 7
-            add(today + dt.timedelta(days=7 if lead == "next" and ahead == 0 else ahead), m)
+        add(_weekday_date(day, (m.group(1) or "").lower(), today, past), m)
     for m in _WEEKDAY_NEXT_WEEK_RE.finditer(text) if not past else ():  # "thursday next week": in next week
         day = (m.group(1) or m.group(2)).lower()
         monday = today - dt.timedelta(days=today.weekday())
@@ -294,6 +283,15 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     return _weekday_with_date(text, _longest_first([s for s in found if not any(s.overlaps(x) for x in slips)]))
 
 
+def _weekday_date(day: str, lead: str, today: dt.date, past: bool) -> dt.date:
+    """The date a weekday names: the last one for a past field or after "last" ("last monday"), else the coming one
+    (today's weekday is today, or a week on after "next")."""
+    if (past and lead not in ("next", "this coming", "coming")) or lead in ("last", "past"):
+        return today - dt.timedelta(days=(today.weekday() - WEEKDAYS[day]) % 7 or 7)
+    ahead = (WEEKDAYS[day] - today.weekday()) % 7
+    return today + dt.timedelta(days=7 if lead == "next" and ahead == 0 else ahead)
+
+
 _DAYISH = re.compile(r"\b(?:(next|this|coming|this coming|on|last|past)\s+)?([a-z]{2,8}(?:day|dy|dya))\b", re.I)
 
 
@@ -314,7 +312,7 @@ def _misspelt_weekdays(text: str) -> list[tuple[re.Match[str], str]]:
 
 
 _NOT_WEEKDAYS = frozenset("""someday weekday midday birthday holiday heyday doomsday payday mayday noonday
-everyday workday schoolday washday yesterday today someday sunday monday friday""".split())
+everyday workday schoolday washday yesterday today""".split())
 _WEEKDAY_LEAD = r"(?:on\s+|(?:this\s+)?coming\s+|this\s+|next\s+)"
 _WEEKDAY_ONLY = re.compile(rf"{_WEEKDAY_LEAD}?(?:{'|'.join([*WEEKDAYS, *_WEEKDAY_ABBREVIATIONS])})\.?", re.I)
 
