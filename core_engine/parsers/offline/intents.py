@@ -130,7 +130,8 @@ def clean_question(text: str) -> str:
 
 
 _INTERJECTION = re.compile(r"^(?:(?:oh|um|uh|hmm|wait|hold\s+on|one\s+more\s+thing|quick\s+question|sorry|"
-                           r"by\s+the\s+way|ok|okay|so|also|and|well)[,\s]+)+", re.I)
+                           r"by\s+the\s+way|ok|okay|so|also|and|well|hi|hello|hey|good\s+(?:morning|afternoon|evening)"
+                           r")(?:\s+there)?[,!.\s]+)+", re.I)
 
 
 def search_phrase(text: str) -> str:

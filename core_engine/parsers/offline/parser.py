@@ -90,8 +90,9 @@ from .changes.corrections import clause_correction, correction_rule
 from .changes.shaped import shaped_correction
 from .changes.then_answer import answer_after_correction
 from .words.semantic_index import TASK_MARGIN, TASK_THRESHOLD, clean
-from .words.semantic import (control_rule, doubtful_value, option_words_task, owned_option, semantic_control,
-                             semantic_enum, semantic_task, switch_task, task_already_open)
+from .words.semantic import (apply_reading, control_rule, doubtful_value, option_words_task, owned_option,
+                             rank_tasks, root_of, semantic_control, semantic_enum, semantic_task, shared_options, switch_task,
+                             task_already_open, task_roots)
 from .answering.slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
                             shape)
 from .opening.tasks import describe_task, kwargs_text, literal, open_activated, predicted_answer, search_query, several_codes, task_verbs
@@ -708,6 +709,8 @@ class TurnReader:
                 story_after_option(self, text, e.rec, e.field)  # "something else - I want to know if ..."
             return True
         if kind == "Enum" and not is_question(text) and not yes_no(text):
+            if self._task_choice(e) and self._whole_reading(text):
+                return True  # "my key snapped in the lock": the task and the option inside it that the words mean
             found = semantic_enum(self, e.field, text)
             if found is not None:
                 value, ranked = found
@@ -775,6 +778,30 @@ class TurnReader:
         if not extras:
             story_after_option(self, text, e.rec, e.field)  # "something else - I want to know if ..."
         return True
+
+    def _task_choice(self, e: Expect) -> bool:
+        """The question asked is the start worksheet's choice of task."""
+        start = self.spec.start_worksheet()
+        return e.rec.parent is None and start is not None and e.rec.worksheet == start.name
+
+    def _whole_reading(self, text: str) -> bool:
+        """The turn read against the options inside the tasks by meaning (as an opening turn is), when that
+        reading is decided: "my key snapped in the lock" chooses the call-out and its problem. Nothing is kept
+        of an undecided reading, so the answer is then read against the question's options as before."""
+        start, roots = self.expect.rec.worksheet, task_roots(self)
+        shared = shared_options(self, roots)
+        inner = rank_tasks(self, text, keep=lambda e: e.kind == "enum" and e.worksheet != start and e not in shared)
+        if not inner.decided(TASK_THRESHOLD, TASK_MARGIN):
+            return False
+        nearest = rank_tasks(self, text).best  # the task the whole reading leads to must be the option's own
+        if nearest is None or root_of(self, roots, nearest) != root_of(self, roots, inner.best):
+            return False
+        before = len(self.rules)
+        if apply_reading(self, inner, text, "task-semantic"):
+            self.answered = True
+            return True
+        del self.rules[before:]
+        return False
 
     def _pointed_answer(self, text: str, e: Expect) -> bool:
         """ "sounds good, enroll me in it for a letter grade" to a text field that names KB rows: the row in focus

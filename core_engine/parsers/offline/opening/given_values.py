@@ -352,7 +352,7 @@ def task_by_reference(reader: "TurnReader", text: str) -> bool:
     """ "where's my order? it's HK-4471": a reference of the shape a field's description shows opens the task that
     holds the field, with the reference as its value, when exactly one field of one closed task takes it. A task
     in progress is left only on a switch cue ("actually ... instead"); the open task's own field is an answer."""
-    from ..words.semantic import _SWITCH, _roots, apply_reading, current_task  # late: semantic imports tasks
+    from ..words.semantic import _SWITCH, apply_reading, current_task, task_roots  # late: semantic imports tasks
     from ..words.semantic_index import Entry, Ranked
     tokens = list(dict.fromkeys(m.group(0) for m in _ID_TOKEN.finditer(text)))
     fits = [(ws, f, t) for ws in reader.spec.task_worksheets() for f in ws.fields
@@ -365,7 +365,7 @@ def task_by_reference(reader: "TurnReader", text: str) -> bool:
     if any(r.status == "active" for r in reader.state.of_worksheet(ws.name)) or said_inside_kb_name(reader, text, token):
         return False
     current, start = current_task(reader), reader.spec.start_worksheet()
-    roots = _roots(reader)
+    roots = task_roots(reader)
     if current is not None and (start is None or current.worksheet != start.name) \
             and roots.get(current.worksheet, current.worksheet) != roots.get(ws.name, ws.name):
         mine = [g for g in reader.view.input_fields(current) if reader.view.kind_of(g) == "str"

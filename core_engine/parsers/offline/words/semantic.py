@@ -275,14 +275,14 @@ def implied_path(reader: "TurnReader", entry: Entry) -> dict[str, str]:
     """What the entry implies (`_path`), and the option of the task it is nested in ("a kids' bike" of a
     repair booking implies the booking task)."""
     implied = _path(reader, entry)
-    root = reader.spec.worksheet(_roots(reader).get(entry.worksheet, entry.worksheet))
+    root = reader.spec.worksheet(task_roots(reader).get(entry.worksheet, entry.worksheet))
     for path, value in equalities(root.predicate if root is not None else ""):
         if isinstance(value, str):
             implied.setdefault(path[-1], value)
     return implied
 
 
-def _roots(reader: "TurnReader") -> dict[str, str]:
+def task_roots(reader: "TurnReader") -> dict[str, str]:
     """worksheet -> the top-level task worksheet it is nested in (itself for a top-level one)."""
     parent: dict[str, str] = {}
     for ws in reader.spec.task_worksheets():
@@ -380,30 +380,33 @@ def inside_hints(reader: "TurnReader", ws: Worksheet, text: str, overlay: dict[s
 
 
 def rank_tasks(reader: "TurnReader", text: str, *, coarse: bool = False,
-               keep: Callable[[Entry], bool] | None = None) -> Ranked:
+               keep: Callable[[Entry], bool] | None = None, keep_options: bool = False) -> Ranked:
     """Task readings of the turn. Names of KB rows and values ("the Urbanline Laptop Backpack") are left out:
     they say what the task is about, not which task, and they dilute the sentence's meaning."""
-    roots = _roots(reader)
-    whole = without_values(reader, without_kb_terms(reader, clean(text)))
+    roots = task_roots(reader)
+    whole = without_values(reader, without_kb_terms(reader, clean(text), keep_options=keep_options))
     parts = [whole, *(clean(p) for p in _CLAUSE.split(whole) if len(p.split()) >= 3)] \
         if len(whole.split()) > 12 else [whole]
     records = _record_types(reader)
-    keep = keep or (lambda e: e.kind == "enum" or (e.kind == "task" and e.worksheet not in records))  # noqa: E731
+    shared = shared_options(reader, roots)
+    keep = keep or (lambda e: (e.kind == "enum" and e not in shared)  # noqa: E731
+                    or (e.kind == "task" and e.worksheet not in records))
     same = lambda a, b: not _conflict(reader, roots, a, b, coarse=coarse)  # noqa: E731
     if len(parts) < 3:
         return index(reader).rank_parts(parts, keep, same=same)
     clauses = list(dict.fromkeys(p.strip() for p in parts[1:] if p.strip()))
     each = index(reader).rank_each(clauses, keep, same=same)
     strong = [(c, r) for c, r in zip(clauses, each) if r.best is not None and r.score >= TASK_THRESHOLD]
-    if len({_root_of(reader, roots, r.best) for _c, r in strong}) > 1:
+    if len({root_of(reader, roots, r.best) for _c, r in strong}) > 1:
         # "we're moving house at the end of the month and need somewhere to put the contents of our flat": two
         # clauses read as two tasks; the one that asks for something ("need", "want", "can I") is the request
         asked = [(c, r) for c, r in strong if _WANTS_CLAUSE.search(c)]
-        if len({_root_of(reader, roots, r.best) for _c, r in asked}) == 1:
+        if len({root_of(reader, roots, r.best) for _c, r in asked}) == 1:
             return max((r for _c, r in asked), key=lambda r: r.score)
         top = max((r for _c, r in strong), key=lambda r: r.score)
-        other = max((r for _c, r in strong if not same(top.best, r.best)), key=lambda r: r.score)
-        return Ranked(top.best, top.score, top.text, other.best, other.score)  # unclear: nothing is guessed
+        other = max((r for _c, r in strong if not same(top.best, r.best)), key=lambda r: r.score, default=None)
+        if other is not None:
+            return Ranked(top.best, top.score, top.text, other.best, other.score)  # unclear: nothing is guessed
     return index(reader).rank_parts(parts, keep, same=same)
 
 
@@ -411,7 +414,20 @@ _WANTS_CLAUSE = re.compile(r"\b(?:need|want|would\s+like|'d\s+like|looking\s+for
                            re.I)
 
 
-def _root_of(reader: "TurnReader", roots: dict[str, str], entry: Entry) -> str:
+def shared_options(reader: "TurnReader", roots: dict[str, str]) -> set[Entry]:
+    """Options whose value belongs to more than one top-level task ("House" as the property of a call-out and
+    of a survey): naming one says nothing about which task is meant, so they do not rank tasks, except those of
+    a task already open; they still fill the field once the task is known."""
+    entries = [e for e in dict.fromkeys(index(reader).entries) if e.kind == "enum"]
+    owners: dict[str, set[str]] = {}
+    for e in entries:
+        owners.setdefault(e.value.casefold(), set()).add(roots.get(e.worksheet, e.worksheet))
+    open_now = {roots.get(r.worksheet, r.worksheet) for r in reader.state.tasks() if r.status == "active"}
+    return {e for e in entries if len(owners[e.value.casefold()]) > 1  # the open task's own option still counts
+            and roots.get(e.worksheet, e.worksheet) not in open_now}
+
+
+def root_of(reader: "TurnReader", roots: dict[str, str], entry: Entry) -> str:
     """The top-level task an entry's reading leads to (the start worksheet's option: the task it opens)."""
     path = implied_path(reader, entry)
     start = reader.spec.start_worksheet()
@@ -455,18 +471,25 @@ def without_values(reader: "TurnReader", text: str) -> str:
     return re.sub(r"\s+", " ", text).strip(" ,") or text
 
 
-def without_kb_terms(reader: "TurnReader", text: str) -> str:
-    """KB names and values replaced by "it" (naming the row type instead turns searches into requests)."""
+def without_kb_terms(reader: "TurnReader", text: str, *, keep_options: bool = False) -> str:
+    """KB names and values replaced by "it" (naming the row type instead turns searches into requests).
+    `keep_options` keeps the ones that are also words of the spec's options ("cctv" of "CCTV Installation")."""
     if reader.ctx.kb is None:
         return text
     noun = "it"
     terms = sorted(reader.vocabulary.found_in(text, reader.ctx.kb), key=len, reverse=True)
+    options = _option_words(reader) if keep_options else set()
     for term in terms:
-        if len(term) >= 4:
+        if len(term) >= 4 and not set(term.casefold().split()) <= options:
             text = re.sub(rf"(?i)\b{re.escape(term)}\b", "\x00", text)
     text = re.sub(r"(?:\x00[\s,]*)+", "\x00 ", text)
     text = re.sub(r"\b(?:the|a|an)\s+\x00", "\x00", text)
     return re.sub(r"\s+", " ", text.replace("\x00", noun)).strip()
+
+
+def _option_words(reader: "TurnReader") -> set[str]:
+    """The lower-cased words of the spec's option values."""
+    return {w for e in index(reader).entries if e.kind == "enum" for w in e.value.casefold().split()}
 
 
 def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_THRESHOLD,
@@ -478,11 +501,13 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
     if not [w for w in content_stems(without_values(reader, clean(text))) if w not in HEDGES]:
         return False
     ranked = rank_tasks(reader, text)
-    if ranked.best is None or ranked.score < threshold:
+    if ranked.best is None:
         return False
-    roots = _roots(reader)
+    roots = task_roots(reader)
+    if ranked.score < threshold:
+        return threshold <= TASK_THRESHOLD and _option_named(reader, ranked, text, roots)
     if ranked.runner_up is not None and ranked.runner_score >= threshold \
-            and _root_of(reader, roots, ranked.best) != _root_of(reader, roots, ranked.runner_up):
+            and root_of(reader, roots, ranked.best) != root_of(reader, roots, ranked.runner_up):
         swapped = Ranked(ranked.runner_up, ranked.runner_score, ranked.runner_up.label, ranked.best, ranked.score)
         told = _told_apart(reader, swapped, text)
         if told:  # "I'd like to move my class" is nearest "can I get a place on a class", but only the other has "move"
@@ -498,6 +523,8 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
             task = Entry("task", coarse.best.worksheet)
             return apply_reading(reader, Ranked(task, coarse.score, coarse.text, coarse.runner_up,
                                                 coarse.runner_score), text, "task-semantic")
+        if _option_named(reader, ranked, text, roots):
+            return True
         told = _told_apart(reader, ranked, text)
         if told:  # "I can't do my lesson on thursday, can it be moved?": only one reading has "move"
             applied = apply_reading(reader, ranked, text, "task-semantic")
@@ -511,6 +538,20 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
                         f"{_phrase(ranked.runner_up)}?" if ranked.runner_up else None)
         return False
     return apply_reading(reader, ranked, text, "task-semantic")
+
+
+def _option_named(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[str, str]) -> bool:
+    """Apply the reading with the turn's KB words kept where they are also words of the spec's options, when it
+    is decided and leads to the same task as the nearer reading without them ("a price on cctv": the KB's
+    skill and the quote's "CCTV Installation"). The two agree, so this settles a close or weak reading."""
+    named = rank_tasks(reader, text, keep_options=True)
+    if not named.decided(TASK_THRESHOLD, TASK_MARGIN) or root_of(reader, roots, named.best) != root_of(
+            reader, roots, ranked.best):
+        return False
+    reader.note("task-option-named", text, reading=named.best.label, **named.trace(),
+                reason="the nearer reading is decided once the turn's words that also name the spec's options "
+                       "are kept")
+    return apply_reading(reader, named, text, "task-semantic")
 
 
 _OWNER = r"\b(?:my|our|his|her|their)\s+(?:[a-z]+(?:'s)?\s+){0,2}?"
@@ -563,7 +604,7 @@ def owned_option(reader: "TurnReader", text: str) -> bool:
     meaning was clear, but the turn names the user's own thing by an option of one task's field, verbatim, after
     "my"/"our" ("my husband's electric bike"): that option, and the task it belongs to. Never when two options or
     options of two tasks are named so."""
-    roots, start = _roots(reader), reader.spec.start_worksheet()
+    roots, start = task_roots(reader), reader.spec.start_worksheet()
     if reader.expect is not None or any(r.status == "active" and (start is None or r.worksheet != start.name)
                                         for r in reader.state.tasks()):
         return False  # only an opening: a task in progress is not changed by naming a thing
@@ -621,7 +662,7 @@ def option_words_task(reader: "TurnReader", text: str, *, request: bool = False)
     said = {stem(m.group(0)) for m in re.finditer(r"[A-Za-z]+", text)
             if not _PROBLEM_PLACE.search(text[:m.start()])} & set(content_stems(text))
     said -= HEDGES
-    roots = _roots(reader)
+    roots = task_roots(reader)
     hits: dict[Entry, set[str]] = {}
     for ws in reader.spec.task_worksheets():
         if start is not None and ws.name == start.name:
@@ -680,7 +721,7 @@ def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) ->
                     overlay[rec.var][name] = value[0]
     all_hints = {k: (v, [ranked.text]) for k, v in path.items()}
     opened = open_activated(reader, overlay, text, bag, rule=rule, hints=all_hints) if overlay else []
-    own = reader.spec.worksheet(_roots(reader).get(entry.worksheet, entry.worksheet))
+    own = reader.spec.worksheet(task_roots(reader).get(entry.worksheet, entry.worksheet))
     start = reader.spec.start_worksheet()
     if own is not None and own not in opened and not own.predicate.strip() \
             and (start is None or own.name != start.name) \
@@ -769,7 +810,7 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
             return False  # "make it 12 days instead": a new value for the current task, a change of mind
     ranked = rank_tasks(reader, text)
     if not ranked.decided(TASK_THRESHOLD, TASK_MARGIN) or \
-            not _conflict(reader, _roots(reader), Entry("task", current.worksheet), ranked.best):  # type: ignore[arg-type]
+            not _conflict(reader, task_roots(reader), Entry("task", current.worksheet), ranked.best):  # type: ignore[arg-type]
         ranked = _other_than(reader, text, current) or _other_by_name(reader, text, current)
         if ranked is None:  # the same task, or unclear: no other one is clearly meant
             return False
@@ -800,7 +841,7 @@ def _other_than(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked 
     from ..answering.slots import find_mentions  # late: a rare path
     if find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
         return None
-    roots = _roots(reader)
+    roots = task_roots(reader)
     mine = Entry("task", current.worksheet)
     whole = without_values(reader, without_kb_terms(reader, clean(text)))
     ranked = index(reader).rank(whole, lambda e: e.kind in ("task", "enum") and _conflict(reader, roots, mine, e),
@@ -814,7 +855,7 @@ def _other_by_name(reader: "TurnReader", text: str, current: TaskRecord) -> Rank
     start = reader.spec.start_worksheet()
     if start is None:
         return None
-    roots, mine = _roots(reader), Entry("task", current.worksheet)
+    roots, mine = task_roots(reader), Entry("task", current.worksheet)
     bag = Bag.of(text)
     found = []
     for f in start.fields:

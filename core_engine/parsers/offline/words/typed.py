@@ -37,8 +37,12 @@ def restore_apostrophes(text: str) -> tuple[str, list[tuple[str, str]]]:
         new = new[0].upper() + new[1:] if m.group(0)[0].isupper() else new
         pairs.append((new, m.group(0)))
         return new
+    def greeting(m: re.Match) -> str:  # "hiya", "heyy", "howdy" -> "hi"
+        pairs.append(("hi", m.group(0)))
+        return "hi"
     text = _LABEL_IS.sub(labelled, text)
     text = _SPOKEN_RE.sub(spoken, text)
+    text = _GREETING_FORMS.sub(greeting, text)
     return _BARE_CONTRACTIONS.sub(fix, text), pairs
 
 
@@ -49,3 +53,8 @@ _SPOKEN = {"wanna": "want to", "gonna": "going to", "gotta": "got to", "lemme": 
 _SPOKEN_RE = re.compile(r"\b(?:(?i:wanna|gonna|gotta|lemme|gimme|dunno|pls|plz|gr8|thx|thanx|tmrw|tmr|2moro|2day|b4|"
                         r"l8r)|u|ur)\b(?![.'-]\w)")
 """("u" and "ur" only in lower case, as texted: "can u get me a table"; "U.S." and codes are left alone.)"""
+
+_GREETING_FORMS = re.compile(r"(?i:^(?:hiya+|heya+|hii+|hey{2,}|hell?o{2,}|helo|hullo|hallo|howdy|hey\s+ya|hi\s+ya|"
+                             r"g'?day|greetings|yo)(?=[\s,.!]|$))")
+"""A greeting as people type it at the start of a turn ("hiya", "heyy", "hullo") is read as "hi", the greeting
+every rule knows; a value later in the turn is never touched."""

@@ -1,0 +1,116 @@
+"""Session 17: how the first turn chooses the task (a wrong task takes the whole conversation with it).
+
+An option that several tasks share ("House") ranked tasks, and a turn about a survey of the house stopped at
+"House or House?"; a KB word that is also a word of an option ("a price on a stove": the KB's skill and the
+quote's "Stove Installation") was dropped before ranking, so the quote was undecided and a row request opened
+the booking instead; "my chimney's blocked by a nest" answering "what would you like to do?" chose the task but
+not the option inside it that the words mean; "hiya" was not understood; a greeting was searched for in the
+KB. Pinned on a chimney sweep's spec written here (not a sample, not a development agent); each test fails
+without its mechanism.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fakes.specs import agent_with_kb, field, record_values, statements, talk, task_choice
+
+PROPERTY = [{"value": "House"}, {"value": "Flat"}, {"value": "Cottage"}]
+SWEEPS = [
+    {"id": "s1", "name": "Amos Pike", "area": "Northfield", "skills": ["Stove", "Lining"],
+     "description": "Sweeps open fires and wood burners, fits stove pipes."},
+    {"id": "s2", "name": "Bea Carrow", "area": "Southmoor", "skills": ["Cowl", "Nest Removal"],
+     "description": "Clears birds' nests and fits cowls and bird guards."},
+    {"id": "s3", "name": "Cal Denton", "area": "Northfield", "skills": ["Stove", "Cowl"],
+     "description": "Works on tall Victorian stacks and thatched cottages."},
+]
+SPEC = {
+    "name": "chimney sweep", "starting_prompt": "Hello, Sootaway chimney sweeps.",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        task_choice({"value": "Book Sweep", "description": "book a sweep with one of our sweeps"},
+                    {"value": "Emergency Visit", "description": "an urgent visit for a chimney that is blocked or "
+                                                                "letting smoke into the room",
+                     "examples": ["smoke is pouring into my living room", "birds are nesting in my chimney"]},
+                    {"value": "Safety Check", "description": "an inspection of a chimney's safety, with a written "
+                                                             "report"},
+                    {"value": "Get Quote", "description": "a price estimate for a job, emailed to you"}),
+        {"name": "BookSweep", "kind": "task", "predicate": 'task == "Book Sweep"', "api": "book", "fields": [
+            field("sweep", "Sweep", "The sweep you would like"),
+            field("date", "date", "The day of the sweep"),
+            field("name", description="Your full name")]},
+        {"name": "EmergencyVisit", "kind": "task", "predicate": 'task == "Emergency Visit"', "api": "urgent",
+         "fields": [
+             field("problem", "Enum", "What is wrong", enum_values=[
+                 {"value": "Nest Blockage", "description": "a bird's nest or debris blocking the flue"},
+                 {"value": "Smoke In Room", "description": "smoke coming back into the room"},
+                 {"value": "Chimney Fire", "description": "a fire inside the chimney"}]),
+             field("property", "Enum", "The kind of property", enum_values=PROPERTY),
+             field("address", description="The address of the property")]},
+        {"name": "SafetyCheck", "kind": "task", "predicate": 'task == "Safety Check"', "api": "check", "fields": [
+            field("reason", "Enum", "Why you want the check", enum_values=[
+                {"value": "Moving In", "description": "we just bought the place or are moving in"},
+                {"value": "Landlord Certificate", "description": "a landlord needs a safety certificate"},
+                {"value": "After A Fire", "description": "there was a chimney fire and it must be checked"}]),
+            field("property", "Enum", "The kind of property", enum_values=PROPERTY),
+            field("address", description="The address of the property")]},
+        {"name": "GetQuote", "kind": "task", "predicate": 'task == "Get Quote"', "api": "quote", "fields": [
+            field("job", "Enum", "The job you would like a price for", enum_values=[
+                {"value": "Stove Installation"}, {"value": "Chimney Lining"}, {"value": "Cowl Fitting"}]),
+            field("email", description="The email address for the quote")]},
+        {"name": "sweeps", "kind": "kb", "fields": [
+            field("id", primary_key=True), field("name", description="The sweep's name"),
+            field("area", description="The area the sweep covers"),
+            field("skills", "List[str]", "What the sweep fits and clears"),
+            field("description", description="What the sweep does", free_text=True)]},
+        {"name": "Sweep", "kind": "type", "fields": [
+            field("id"), field("name", description="The sweep's name"), field("area"),
+            field("skills", "List[str]")]},
+    ],
+    "apis": [{"name": "book"}, {"name": "urgent"}, {"name": "check"}, {"name": "quote"}],
+}
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory):
+    yield from agent_with_kb(tmp_path_factory, "sweep", SPEC, {"sweeps": (SWEEPS, ["description"])})
+
+
+def test_an_option_every_task_shares_does_not_choose_between_them(agent):
+    _s, [r] = talk(agent, "it's for the house")
+    says = [x.get("say") or "" for x in r.trace["parse"]["rules"]]
+    assert not any("House or House" in say for say in says), says  # not a question that offers one thing twice
+    assert statements(r) == []
+
+
+def test_the_open_tasks_own_shared_option_still_counts(agent):
+    s, [_r, r] = talk(agent, "I'd like a safety check please", "we just bought the cottage")
+    assert record_values(s, "safety_check").get("property") == "Cottage"
+
+
+def test_a_kb_word_that_also_names_an_option_settles_a_close_reading(agent):
+    s, [r] = talk(agent, "looking for a price on a stove for my cottage")
+    assert 'main.task = "Get Quote"' in statements(r)
+    assert record_values(s, "get_quote").get("job") == "Stove Installation"
+    assert any(x["rule"] == "task-option-named" for x in r.trace["parse"]["rules"])
+
+
+def test_an_answer_to_the_choice_of_task_fills_the_option_it_means_inside_the_task(agent):
+    s, [_hi, r] = talk(agent, "hello", "there are birds stuck up there")
+    assert 'main.task = "Emergency Visit"' in statements(r)
+    assert record_values(s, "emergency_visit").get("problem") == "Nest Blockage"
+
+
+def test_a_greeting_as_people_type_it_is_small_talk(agent):
+    for typed in ("hiya", "heyy", "Hullo!", "howdy"):
+        _s, [r] = talk(agent, typed)
+        rules = [x["rule"] for x in r.trace["parse"]["rules"]]
+        assert rules == ["chit-chat"], (typed, rules)
+        assert "didn't understand" not in r.response
+
+
+def test_a_question_after_a_greeting_searches_without_it(agent):
+    _s, [r] = talk(agent, "hiya is there a sweep who covers Northfield?")
+    [stmt] = statements(r)
+    query = stmt.split('"')[1]
+    assert "Northfield" in query and not query.lower().startswith(("hi", "hiya")), stmt
