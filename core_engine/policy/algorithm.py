@@ -16,7 +16,7 @@ from . import acts as A
 from ..errors import BackendError, GenieError, PolicyError
 from .apis import shape_mock_reference
 from .runtime import RowProxy, Runtime
-from ..spec.model import REFUSAL, Field, parse_type
+from ..spec.model import REFUSAL, Field, inside_sentence, parse_type
 from ..dialogue.state import DialogueState, KBRecord, TaskRecord, ref, ref_target
 from ..spec.values import is_empty
 
@@ -300,7 +300,7 @@ def _api_params(rt: Runtime, rec: TaskRecord, api_name: str) -> dict[str, Any]:
 def _label(rt: Runtime, rec: TaskRecord, field_name: str) -> str:
     f = rt.worksheet_of(rec).field(field_name)
     text = (f.description or field_name.replace("_", " ")).rstrip(".") if f else field_name
-    return text[:1].lower() + text[1:] if text[1:2] != text[1:2].upper() else text  # "like HCA-20417" kept
+    return inside_sentence(text)
 
 
 # ---------------------------------------------------------------- lines 24-28: ask

@@ -11,7 +11,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from ..spec.model import Field, Spec, parse_type, past_field, snake_case
+from ..spec.model import Field, Spec, inside_sentence, parse_type, past_field, snake_case
 from ..dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 from .rows import NAME_KEYS, money_text, render_row as _render_row
 
@@ -120,7 +120,7 @@ class TemplateResponder:
             outputs = act.get("outputs")
             if outputs:  # the worksheet's output fields say what the user should hear
                 ws_name = getattr(state.get(act["var"]), "worksheet", "")
-                details = "\n".join(f"- {_cap(_label(_field(spec, ws_name, k), k))}: {money_text(k, v) or render_value(v)}"
+                details = "\n".join(f"- {_cap(_short(_label(_field(spec, ws_name, k), k)))}: {money_text(k, v) or render_value(v)}"
                                     for k, v in outputs.items())
                 return f"{head}\n{details}"
             if isinstance(result, dict):
@@ -218,8 +218,7 @@ def _cap(text: str) -> str:
 
 def _label(f: Field | None, name: str) -> str:
     if f is not None and f.description:
-        text = _second_person(f.description.strip().rstrip(".?"))
-        return text[0].lower() + text[1:] if text[:2] != text[:2].upper() else text
+        return inside_sentence(_second_person(f.description.strip().rstrip(".?")))
     return name.replace("_", " ")
 
 

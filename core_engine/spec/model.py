@@ -259,5 +259,14 @@ def snake_case(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_]", "_", s).lower()
 
 
+def inside_sentence(label: str) -> str:
+    """A field's description as words inside a sentence: the first letter lower case ("A phone number" -> "a phone
+    number"), unless the first word is an acronym or code ("PIN of the card", "UK postcode")."""
+    first = label.split(" ", 1)[0]
+    if len(first) > 1 and first[1:].lower() != first[1:]:
+        return label
+    return label[:1].lower() + label[1:]
+
+
 def spec_json_schema() -> dict[str, Any]:
     return Spec.model_json_schema()
