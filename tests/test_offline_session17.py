@@ -114,3 +114,55 @@ def test_a_question_after_a_greeting_searches_without_it(agent):
     [stmt] = statements(r)
     query = stmt.split('"')[1]
     assert "Northfield" in query and not query.lower().startswith(("hi", "hiya")), stmt
+
+
+GUESTS_SPEC = {
+    "name": "hall hire", "starting_prompt": "Hello, the hall bookings desk.",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        task_choice({"value": "Change Guests", "description": "change the number of guests of a hire"}),
+        {"name": "ChangeGuests", "kind": "task", "predicate": 'task == "Change Guests"', "fields": [
+            field("new_guests", "int", "The new number of guests"),
+            field("confirm", "confirm", "Confirm the change")]},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory):
+    from tests.fakes.specs import agent_of
+    return agent_of(tmp_path_factory.mktemp("hall"), GUESTS_SPEC)
+
+
+@pytest.mark.parametrize("said, new", [("we're going up from 40 to 55", 55), ("it's dropped from 60 to 45 people", 45),
+                                       ("numbers changed from 30 to 35", 35), ("about 40, maybe 50... say 50", 50)])
+def test_a_number_changed_from_one_to_another_is_the_new_one(hall, said, new):
+    s, [_r, r] = talk(hall, "I need to change the number of guests", said)
+    assert record_values(s, "change_guests").get("new_guests") == new, statements(r)
+
+
+def _patient_spec(date_order: str | None = None, postcode: bool = True) -> dict:
+    fields = [field("surname", "str", "The surname on the prescription"),
+              field("date_of_birth", "date", "The patient's date of birth")]
+    if postcode:
+        fields.append(field("postcode", "str", "The postcode for delivery"))
+    spec = {"name": "chemist", "starting_prompt": "Hello, the chemist.",
+            "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+            "worksheets": [task_choice({"value": "Track Order", "description": "check on a prescription order"}),
+                           {"name": "TrackOrder", "kind": "task", "predicate": 'task == "Track Order"',
+                            "fields": fields}]}
+    if date_order:
+        spec["settings"]["date_order"] = date_order
+    return spec
+
+
+@pytest.mark.parametrize("spec, dob", [(_patient_spec(), "1947-09-03"),  # a postcode field: a British spec
+                                       (_patient_spec(postcode=False), "1947-03-09"),  # no sign of one: US order
+                                       (_patient_spec("day_first", postcode=False), "1947-09-03"),
+                                       (_patient_spec("month_first"), "1947-03-09")])
+def test_a_date_whose_numbers_could_each_be_the_month_is_read_the_specs_way(tmp_path, spec, dob):
+    from tests.fakes.specs import agent_of
+    s, _ = talk(agent_of(tmp_path, spec), "is my prescription ready?", "its under Okafor", "3/9/47")
+    assert record_values(s, "track_order") == {"surname": "Okafor", "date_of_birth": dob}
+    s, _ = talk(agent_of(tmp_path, spec), "is my prescription ready?", "Okafor", "14/02/1989")
+    assert record_values(s, "track_order")["date_of_birth"] == "1989-02-14"  # a number over 12 is the day either way

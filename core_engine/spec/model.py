@@ -124,6 +124,10 @@ class Settings(_Model):
     embedding_model: str | None = None
     """Sentence-embedding model for the offline parser: a model name or a local folder;
     None means the bundled all-MiniLM-L6-v2."""
+    date_order: Literal["auto", "day_first", "month_first"] = "auto"
+    """How the offline parser reads a date like 3/9/47 whose two numbers could each be the month. "auto": day
+    first when the spec is British or European by its own texts (a postcode, prices in pounds or euros in a
+    field's name or description or the starting prompt), else month first (US order)."""
 
 
 class Spec(_Model):
@@ -257,6 +261,17 @@ def snake_case(name: str) -> str:
     s = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
     s = re.sub(r"(?<=[A-Z])([A-Z][a-z])", r"_\1", s)
     return re.sub(r"[^A-Za-z0-9_]", "_", s).lower()
+
+
+def day_first(spec: "Spec") -> bool:
+    """Whether a date like 3/9/47 is read day first for this spec (`Settings.date_order`)."""
+    if spec.settings.date_order != "auto":
+        return spec.settings.date_order == "day_first"
+    texts = [spec.starting_prompt] + [t for ws in spec.worksheets for f in ws.fields for t in (f.name, f.description)]
+    return any(_BRITISH_OR_EUROPEAN.search(t) for t in texts)
+
+
+_BRITISH_OR_EUROPEAN = re.compile(r"postcode|[£€]|\b(?:pounds?|pence|euros?|GBP|EUR)\b", re.I)
 
 
 def inside_sentence(label: str) -> str:

@@ -35,10 +35,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import GenieError
-from ...spec.model import REFUSAL, Field, parse_type
+from ...spec.model import REFUSAL, Field, day_first, parse_type
 from ...dialogue.state import TaskRecord, ref_target
 from ..base import ParseContext, ParseResult
 from .changes.edits import change_rule, same_as_rule, special_request_rule
+from .words.values import DAY_FIRST
 from .focus import decontextualise, focus, is_bare_request, narrow_previous, state_question
 from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
@@ -158,13 +159,17 @@ class OfflineParser:
         self.vocabulary = KBVocabulary()
 
     def parse(self, utterance: str, ctx: ParseContext) -> ParseResult:
-        reader = TurnReader(utterance, ctx, self.vocabulary)
+        token = DAY_FIRST.set(day_first(ctx.spec))  # 3/9/47 read the spec's way for this turn
         try:
-            reader.run()
-        except GenieError as exc:
-            reader.note("error", "", reason=str(exc))
-            return ParseResult(text="\n".join(reader.lines), rules=reader.rules, error=str(exc))
-        return ParseResult(text="\n".join(reader.lines), rules=reader.rules)
+            reader = TurnReader(utterance, ctx, self.vocabulary)
+            try:
+                reader.run()
+            except GenieError as exc:
+                reader.note("error", "", reason=str(exc))
+                return ParseResult(text="\n".join(reader.lines), rules=reader.rules, error=str(exc))
+            return ParseResult(text="\n".join(reader.lines), rules=reader.rules)
+        finally:
+            DAY_FIRST.reset(token)
 
 
 class TurnReader:

@@ -183,6 +183,8 @@ def shape(f: Field) -> str:
         return "code"  # before the description: "The order number from the confirmation email" is a number
     if "name" in name_words and name_words - {"name"} <= _PERSON_WORDS:  # full_name yes, product_name no
         return "name"
+    if name_words & _ONE_WORD_NAMES:  # "surname": "its under Okafor" is Okafor
+        return "name"
     if "name" in name_words and _PERSON_NAME_DESC.search(f.description):
         return "name"  # driver_name, "The main driver's full name": a person's name by the description's words
     if name_words & _DATE_WORDS:
@@ -194,6 +196,8 @@ def shape(f: Field) -> str:
     return "short"
 
 
+_ONE_WORD_NAMES = frozenset({"surname", "forename", "forenames", "firstname", "lastname", "fullname", "lastnames"})
+"""Field names that are a person's name in one word."""
 _WE_WILL_BE = re.compile(r"\b(?:there'?ll\s+be|there\s+will\s+be|there'?s\s+going\s+to\s+be|we'?ll\s+be|"
                          r"we\s+will\s+be|we'?re|we\s+are)\s+(?:now\s+|just\s+|only\s+|actually\s+)?$", re.I)
 """A number said as how many will come ("there'll be 4 now", "we'll be 5"): a count of people."""

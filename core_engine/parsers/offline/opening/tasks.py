@@ -197,7 +197,7 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
             value = found.items[start.name][1]  # the asked option, chosen by one word: the meaning may say otherwise
             if reader.answers.one_word_doubt(start, value, found.items[start.name][2], text):
                 return False
-        if found.items and len(said) == 1 and rec is None:
+        if found.items and len(said) == 1 and rec is None and not _asked_by_verb(found, text):
             from ..words.semantic import lexical_overruled  # late: the semantic rules import this module
             overruled = lexical_overruled(reader, text, found.plain())
             if overruled is not None:  # one word chose the option; the whole turn clearly means another
@@ -216,6 +216,16 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
     open_activated(reader, overlay, text, bag)
     return True
 
+
+
+def _asked_by_verb(found: Described, text: str) -> bool:
+    """The turn asks for a chosen option by its first word, as a verb ("I'd like to book my son's iPad in",
+    "can I book it", "wanna cancel"): a request in the spec's own word, which no reading by meaning overrules
+    (unlike "a safety check", where the option's word is a noun)."""
+    verbs = {v.split()[0].lower() for _lit, v, _w in found.items.values() if isinstance(v, str) and v.split()}
+    return any(re.search(rf"\b(?:(?:like|want|need|have|wish|trying|looking|hoping|going)\s+to|"
+                         rf"(?:can|could|may|would|will|shall)\s+(?:i|we|you|u)(?:\s+please)?(?:\s+just)?|"
+                         rf"please|let\s+me|^)\s*{re.escape(v)}\b", text, re.I) for v in verbs if len(v) > 2)
 
 
 def open_activated(reader: "TurnReader", overlay: dict[str, dict[str, Any]], text: str, bag: Bag,

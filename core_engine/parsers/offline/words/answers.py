@@ -43,6 +43,12 @@ SETTLED_BEFORE = re.compile(r"(?:\b(?:say|make\s+it|call\s+it|go\s+with|let'?s\s
                              r"\.\.\.?|…|=)\s*(?:£|\$|€)?$", re.I)
 """Words that settle on a number after others were floated: "2, maybe 3... say 3", "2 or 3, let's say 3"; a sum
 worked out ("the rail was about 900 and the hull maybe 1,500 so 2400ish", "= £2,400")."""
+CHANGED_TO_BEFORE = re.compile(r"\b(?:up|down|going|gone|went|go|change[ds]?|changing|mov(?:e|es|ed|ing)|increas(?:e|ed|ing)|"
+                               r"decreas(?:e|ed|ing)|drop(?:s|ped|ping)?|rais(?:e|ed|ing)|bump(?:ed|ing)?|"
+                               r"cut(?:ting)?)\b[^.?!]*?\bfrom\s+(?:£|\$|€)?[\w.,]+\s+(?:up\s+|down\s+)?to\s+(?:£|\$|€)?$",
+                               re.I)
+"""A change from one number to another ("we're going up from 40 to 55", "dropped from 6 to 4"): the number after
+"to" is the new value; the one after "from" is the old."""
 TOTAL_AFTER = re.compile(r"\s+(?:in\s+)?(?:total|altogether|all\s+together|in\s+all)\b", re.I)
 
 
@@ -299,7 +305,8 @@ class AnswerReader:
             if not spans and kind == "int" and said_none(f, text):
                 return 0  # "none", "no kids" to "how many children are coming?"
             totals = [s for s in spans if TOTAL_AFTER.match(text[s.end:])]  # "so 5 total": that one is the value
-            settled = [s for s in spans[1:] if SETTLED_BEFORE.search(text[:s.start])]
+            settled = [s for s in spans[1:] if SETTLED_BEFORE.search(text[:s.start]) or CHANGED_TO_BEFORE.search(
+                text[:s.start])]  # "going up from 40 to 55": the number it changes to
             spans = totals or settled[-1:] or spans  # "prob 2, maybe 3... say 3": the number settled on last
             if not spans:
                 return None

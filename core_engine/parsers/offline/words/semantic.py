@@ -400,7 +400,7 @@ def rank_tasks(reader: "TurnReader", text: str, *, coarse: bool = False,
     if len({root_of(reader, roots, r.best) for _c, r in strong}) > 1:
         # "we're moving house at the end of the month and need somewhere to put the contents of our flat": two
         # clauses read as two tasks; the one that asks for something ("need", "want", "can I") is the request
-        asked = [(c, r) for c, r in strong if _WANTS_CLAUSE.search(c)]
+        asked = [(c, r) for c, r in strong if _WANTS_CLAUSE.search(c) and content_stems(c)]  # not "can you do that?"
         if len({root_of(reader, roots, r.best) for _c, r in asked}) == 1:
             return max((r for _c, r in asked), key=lambda r: r.score)
         top = max((r for _c, r in strong), key=lambda r: r.score)

@@ -9,6 +9,7 @@ Everything is deterministic and relative to the `today` the turn gives.
 from __future__ import annotations
 
 import datetime as dt
+from contextvars import ContextVar
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable
@@ -204,6 +205,10 @@ def _make(year: int | None, month: int, day: int, today: dt.date, past: bool = F
         return None
 
 
+DAY_FIRST: ContextVar[bool] = ContextVar("day_first", default=False)
+"""Set by the offline parser for each turn from the spec (`spec.model.day_first`): 3/9/47 is 3 September."""
+
+
 def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     """Calendar dates as ISO strings: 7/5/24 (US order), 2024-07-05, July 6th, tomorrow, next Friday.
 
@@ -218,9 +223,13 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
 
     for m in _ISO_RE.finditer(text):
         add(_make(int(m.group(1)), int(m.group(2)), int(m.group(3)), today), m)
-    for m in _SLASH_RE.finditer(text):  # US order; a first number over 12 can only be the day ("14/07/88")
+    day_first = DAY_FIRST.get()
+    for m in _SLASH_RE.finditer(text):  # US order unless the spec is British or European; a number over 12 is the day
         first, second = int(m.group(1)), int(m.group(2))
-        month, day = (second, first) if first > 12 >= second else (first, second)
+        if day_first:
+            month, day = (first, second) if second > 12 >= first else (second, first)
+        else:
+            month, day = (second, first) if first > 12 >= second else (first, second)
         add(_make(_year(m.group(3), today), month, day, today, past), m)
     for m in _DASHED_DMY_RE.finditer(text):  # "09-12-1990": day, month, year, the European way with dashes
         add(_make(int(m.group(4)), int(m.group(3)), int(m.group(1)), today), m)
