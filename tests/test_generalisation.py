@@ -257,6 +257,17 @@ same."""
 FLOORS.update({"locksmith": 30, "swim_centre": 21, "claims_line": 51, "parcel_courier": 78})
 """Floors raised to the scores at the end of session 17's round (the choice of task)."""
 
+FIRST_SCORES["tyre_garage"], FLOORS["tyre_garage"] = (21, 90), 21
+FIRST_SCORES["allotments_office"], FLOORS["allotments_office"] = (31, 86), 31
+KB_FIRST_SCORES.update({"tyre_garage": (10, 15), "allotments_office": (11, 15)})
+KB_FLOORS.update({"tyre_garage": 10, "allotments_office": 11})
+FLOORS.update({"optician": 58, "pharmacy_counter": 53, "venue_hire": 38})
+"""Session 17's second pair of blind sets, heldout36 (tyre_garage: MOTs, services, tyres bought and fitted, cars in
+the workshop; 31 tyres and 12 services) and heldout37 (allotments_office: plot applications, waiting lists, plots
+given up, problems on sites; 30 plots), written by helpers who never read or ran the parser, first scored on 8280ddd.
+The session's second round did not move them (docs/evaluation.md, session 17). Floors of the agents that round moved
+raised to its scores."""
+
 @pytest.mark.parametrize("name", sorted(KB_FLOORS))
 def test_held_out_agents_keep_their_kb_question_score(name):
     from core_engine.session.agent import Agent

@@ -166,3 +166,13 @@ def test_a_date_whose_numbers_could_each_be_the_month_is_read_the_specs_way(tmp_
     assert record_values(s, "track_order") == {"surname": "Okafor", "date_of_birth": dob}
     s, _ = talk(agent_of(tmp_path, spec), "is my prescription ready?", "Okafor", "14/02/1989")
     assert record_values(s, "track_order")["date_of_birth"] == "1989-02-14"  # a number over 12 is the day either way
+
+
+@pytest.mark.parametrize("text, asked", [("Hi! I'd like to book my son's iPad in", True), ("can I book it in?", True),
+                                         ("book me in for friday", True), ("I want to cancel my sweep", False),
+                                         ("a booking for the cottage", False), ("I'd like a safety check", False)])
+def test_a_request_in_the_options_own_verb_is_told_from_the_word_as_a_noun(text, asked):
+    from core_engine.parsers.offline.opening.tasks import Described, _asked_by_verb
+    found = Described()
+    found.items["task"] = ('"Book Sweep"', "Book Sweep", ["book"])
+    assert _asked_by_verb(found, text) is asked
