@@ -29,9 +29,16 @@ from core_engine.secrets import ENV_REF
 _SECRET_HEADER = re.compile(r"(auth|token|key|secret|password|cookie)", re.I)
 
 
+DATE_ORDERS = {"auto": "Automatic (day first for a British or European agent)", "day_first": "Day first (3/9 is 3 September)",
+               "month_first": "Month first (3/9 is March 9)"}
+"""The choices of `settings.date_order`, as the settings form shows them."""
+
+
 def apply_settings(spec: Spec, *, name: str, description: str, starting_prompt: str,
-                   start_worksheet: str | None, today: str | None) -> Spec:
-    """A copy of `spec` with the agent settings; a bad date or worksheet is a SpecError naming it."""
+                   start_worksheet: str | None, today: str | None, date_order: str | None = None) -> Spec:
+    """A copy of `spec` with the agent settings; a bad date, date order or worksheet is a SpecError naming it."""
+    if date_order is not None and date_order not in DATE_ORDERS:
+        raise SpecError(f"date order must be one of {', '.join(DATE_ORDERS)}, not {date_order!r}", field="date_order")
     if not name.strip():
         raise SpecError("the agent needs a name", field="name")
     if start_worksheet and spec.worksheet(start_worksheet) is None:
@@ -46,6 +53,8 @@ def apply_settings(spec: Spec, *, name: str, description: str, starting_prompt: 
     new.name, new.description, new.starting_prompt = name.strip(), description, starting_prompt
     new.settings.start_worksheet = start_worksheet or None
     new.settings.today = today
+    if date_order is not None:
+        new.settings.date_order = date_order  # type: ignore[assignment]
     return new
 
 

@@ -49,10 +49,15 @@ def settings_panel(project: Any) -> None:
         start = c3.selectbox("Start worksheet", options, index=options.index(current), key="agent.start")
         today = c4.text_input("Today (fixed date for tests, optional)", value=spec.settings.today or "",
                               key="agent.today", placeholder="2024-07-06")
+        orders = list(am.DATE_ORDERS)
+        date_order = c3.selectbox("Dates like 3/9/47", orders, index=orders.index(spec.settings.date_order),
+                                  format_func=am.DATE_ORDERS.get, key="agent.date_order",
+                                  help="How the offline parser reads a date whose two numbers could each be the month")
         submitted = st.form_submit_button("Save agent settings", type="primary", icon=":material/save:")
     if submitted:
         _save(project, lambda s: am.apply_settings(s, name=name, description=description, starting_prompt=prompt,
-                                                   start_worksheet=None if start == AUTO else start, today=today),
+                                                   start_worksheet=None if start == AUTO else start, today=today,
+                                                   date_order=date_order),
               "agent settings", "Agent settings saved.")
 
 
