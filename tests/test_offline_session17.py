@@ -176,3 +176,37 @@ def test_a_request_in_the_options_own_verb_is_told_from_the_word_as_a_noun(text,
     found = Described()
     found.items["task"] = ('"Book Sweep"', "Book Sweep", ["book"])
     assert _asked_by_verb(found, text) is asked
+
+
+COURTS_SPEC = {
+    "name": "tennis club", "starting_prompt": "Hello, the tennis club.",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        task_choice({"value": "Book Court", "description": "book a tennis court"},
+                    {"value": "Join Club", "description": "become a member of the club"}),
+        {"name": "BookCourt", "kind": "task", "predicate": 'task == "Book Court"', "fields": [
+            field("players", "int", "How many people are playing"),
+            field("date", "date", "The day you want to play"),
+            field("time", "time", "The time you want to start")]},
+        {"name": "JoinClub", "kind": "task", "predicate": 'task == "Join Club"', "fields": [
+            field("full_name", "str", "Your full name")]},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def courts(tmp_path_factory):
+    from tests.fakes.specs import agent_of
+    return agent_of(tmp_path_factory.mktemp("courts"), COURTS_SPEC)
+
+
+@pytest.mark.parametrize("said", ["is there a court for 4 at 6pm tomorrow?", "hiya, do you have a court for 4 tomorrow at 6pm?"])
+def test_a_question_that_gives_how_many_and_when_asks_for_the_booking(courts, said):
+    s, [r] = talk(courts, said)
+    assert 'main.task = "Book Court"' in statements(r), statements(r)
+    assert record_values(s, "book_court") == {"players": 4, "date": "2024-07-02", "time": "18:00"}
+
+
+def test_a_question_with_a_when_and_no_how_many_opens_nothing(courts):
+    _s, [r] = talk(courts, "is there anything on at 7pm tomorrow?")
+    assert not any(x.startswith("main.task") for x in statements(r)), statements(r)

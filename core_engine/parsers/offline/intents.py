@@ -103,7 +103,7 @@ _LEAD_INS = re.compile(
     r"show\s+me|find\s+me|give\s+me|get\s+me|provide\s+me\s+(?:with\s+)?|"
     r"i'?m\s+looking\s+for|i\s+am\s+looking\s+for|looking\s+for|i\s+want\s+to\s+know|i'?d\s+like\s+to\s+know|"
     r"i\s+wonder|recommend|suggest|search\s+for|look\s+up|please|do\s+you\s+(?:know|have)(?:\s+of)?(?:\s+any)?|"
-    r"are\s+there\s+any|is\s+there\s+(?:an?|any)|what\s+about|how\s+about|"
+    r"are\s+there\s+any\b|is\s+there\s+(?:an?|any)\b|what\s+about|how\s+about|"
     r"what\s+(?:can|could)\s+you\s+tell\s+me\s+about|what\s+do\s+you\s+know\s+about)\s*"
     r"(?:(?:some\s+|more\s+)?(?:details|information|info|options|recommendations|suggestions|ideas)\s+"
     r"(?:about|on|for)\s+)?", re.I)

@@ -485,6 +485,11 @@ class TurnReader:
         if e is None and told_done_task(self, text):
             return True  # "any news on my bag?? I reported it missing yesterday": not the report, its status
         parts = sentences(text)
+        if (e is None or self._task_choice(e)) and is_question(text) and self._gives_a_slot(text):
+            # "is there a table for 2 at 7pm tomorrow?", "do you have a room for 60 on the 14th?": a question that
+            # gives how many and when asks for the booking, read as a request is (0.375), not as a KB question
+            if semantic_task(self, text, threshold=REQUEST_TASK_THRESHOLD, margin=REQUEST_TASK_MARGIN):
+                return True
         if self.has_kb() and _HYPOTHETICAL.match(text) and is_question(parts[-1]) and not _WANTS.search(text):
             return False  # "if I take a leave of absence next quarter do I get my tuition back?": what would happen,
             # asked of the KB; the task it mentions is not requested
@@ -514,6 +519,12 @@ class TurnReader:
                 return semantic_task(self, text, threshold=WH_TASK_THRESHOLD, margin=WH_TASK_MARGIN)
         return semantic_task(self, text) or (e is None and (owned_option(self, text) or option_words_task(
             self, text, request=asks_to(text, task_verbs(self.spec)))))
+
+    def _gives_a_slot(self, text: str) -> bool:
+        """The turn gives a number (of people, of things) and a day or a time, as a booking's slot does."""
+        when = find_dates(text, self.today) + find_times(text)
+        counts = [n for n in find_numbers(text) if not any(n.overlaps(w) for w in when)]
+        return bool(when) and bool(counts)
 
     def _row_request(self, text: str) -> bool:
         return row_request(self, text)
