@@ -39,7 +39,6 @@ from ...spec.model import REFUSAL, Field, day_first, parse_type
 from ...dialogue.state import TaskRecord, ref_target
 from ..base import ParseContext, ParseResult
 from .changes.edits import change_rule, same_as_rule, special_request_rule
-from .words.values import DAY_FIRST
 from .focus import decontextualise, focus, is_bare_request, narrow_previous, state_question
 from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
@@ -101,7 +100,7 @@ from .words.measures.months import is_month_field
 from .words.thing_names import thing_name
 from .words.typed import restore_apostrophes
 from .words.value_labels import label_kind, label_start
-from .words.values import PERSON_NAME, clean_name, find_codes, find_dates, find_numbers, find_times, normalise, yes_no
+from .words.values import DAY_FIRST, PERSON_NAME, clean_name, find_codes, find_dates, find_numbers, find_times, normalise, yes_no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
@@ -157,9 +156,18 @@ class OfflineParser:
 
     def __init__(self) -> None:
         self.vocabulary = KBVocabulary()
+        self._date_order: tuple[Any, str, bool] | None = None  # (spec, its date_order, day first?)
+
+    def _day_first(self, spec: Any) -> bool:
+        """`day_first(spec)`, worked out once per spec object and setting: it reads every field's texts, which is
+        not a per-turn cost at a thousand worksheets."""
+        cached = self._date_order
+        if cached is None or cached[0] is not spec or cached[1] != spec.settings.date_order:
+            cached = self._date_order = (spec, spec.settings.date_order, day_first(spec))
+        return cached[2]
 
     def parse(self, utterance: str, ctx: ParseContext) -> ParseResult:
-        token = DAY_FIRST.set(day_first(ctx.spec))  # 3/9/47 read the spec's way for this turn
+        token = DAY_FIRST.set(self._day_first(ctx.spec))  # 3/9/47 read the spec's way for this turn
         try:
             reader = TurnReader(utterance, ctx, self.vocabulary)
             try:

@@ -544,6 +544,9 @@ def _option_named(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[s
     """Apply the reading with the turn's KB words kept where they are also words of the spec's options, when it
     is decided and leads to the same task as the nearer reading without them ("a price on cctv": the KB's
     skill and the quote's "CCTV Installation"). The two agree, so this settles a close or weak reading."""
+    said = clean(text)
+    if without_kb_terms(reader, said, keep_options=True) == without_kb_terms(reader, said):
+        return False  # no KB word of the turn names an option: the same ranking again would say the same
     named = rank_tasks(reader, text, keep_options=True)
     if not named.decided(TASK_THRESHOLD, TASK_MARGIN) or root_of(reader, roots, named.best) != root_of(
             reader, roots, ranked.best):
