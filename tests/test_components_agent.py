@@ -49,6 +49,9 @@ def test_api_model_declares_renames_and_guards_secrets(workspace, monkeypatch):
     with pytest.raises(SpecError, match="date order must be one of auto, day_first, month_first, not 'dmy'"):
         am.apply_settings(spec, name="a", description="", starting_prompt="hi", start_worksheet=None, today=None,
                           date_order="dmy")
+    with pytest.raises(SpecError, match="hours without am/pm must be one of auto, daytime, evening, not 'night'"):
+        am.apply_settings(spec, name="a", description="", starting_prompt="hi", start_worksheet=None, today=None,
+                          bare_hours="night")
 
 
 def test_rendered_prompt_uses_the_override_and_examples(workspace):
@@ -69,12 +72,14 @@ def test_agent_page_saves_settings_and_an_api_as_versions(workspace):
     at.text_area(key="agent.prompt").set_value("Hi! I book tables.")
     at.text_input(key="agent.today").set_value("2024-07-06")
     at.selectbox(key="agent.date_order").set_value("day_first")
+    assert at.selectbox(key="agent.bare_hours").value == "auto"
+    at.selectbox(key="agent.bare_hours").set_value("daytime")
     at.button(key="FormSubmitter:agent.settings-Save agent settings").click().run()
     assert not at.exception, at.exception
     project = workspace.open("rr")
     assert project.head().number == before + 1
     assert project.spec().starting_prompt == "Hi! I book tables." and project.spec().settings.today == "2024-07-06"
-    assert project.spec().settings.date_order == "day_first"
+    assert project.spec().settings.date_order == "day_first" and project.spec().settings.bare_hours == "daytime"
     at.text_input(key="agent.api.new.name").set_value("notify_guest")
     at.button(key="agent.api.new.save").click().run()
     assert not at.exception, at.exception

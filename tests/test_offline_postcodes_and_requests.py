@@ -80,7 +80,7 @@ def test_an_address_with_its_postcode_is_kept_whole(agent):
     session, [*_, r] = _late(agent, "yesterday", "14 Elm Road, EH3 9QP")
     assert statements(r) == ['late_parcel.address = "14 Elm Road, EH3 9QP"']
     session, [*_, r] = _late(agent, "yesterday", "9 brook lane bd7 1qs")  # typed in lower case, no commas
-    assert statements(r) == ['late_parcel.address = "9 brook lane bd7 1qs"']
+    assert statements(r) == ['late_parcel.address = "9 Brook Lane BD7 1QS"']
 
 
 def test_a_postcode_is_one_code_and_splits_from_the_street_for_its_own_field(agent):

@@ -32,13 +32,21 @@ _SECRET_HEADER = re.compile(r"(auth|token|key|secret|password|cookie)", re.I)
 DATE_ORDERS = {"auto": "Automatic (day first for a British or European agent)", "day_first": "Day first (3/9 is 3 September)",
                "month_first": "Month first (3/9 is March 9)"}
 """The choices of `settings.date_order`, as the settings form shows them."""
+BARE_HOURS = {"auto": "Automatic (evening for a restaurant, bar or theatre)", "daytime": "Daytime (8 is 8 am, 4 is 4 pm)",
+              "evening": "Evening (8 is 8 pm, 10 is 10 am)"}
+"""The choices of `settings.bare_hours`, as the settings form shows them."""
 
 
 def apply_settings(spec: Spec, *, name: str, description: str, starting_prompt: str,
-                   start_worksheet: str | None, today: str | None, date_order: str | None = None) -> Spec:
-    """A copy of `spec` with the agent settings; a bad date, date order or worksheet is a SpecError naming it."""
+                   start_worksheet: str | None, today: str | None, date_order: str | None = None,
+                   bare_hours: str | None = None) -> Spec:
+    """A copy of `spec` with the agent settings; a bad date, date order, hour reading or worksheet is a SpecError
+    naming it."""
     if date_order is not None and date_order not in DATE_ORDERS:
         raise SpecError(f"date order must be one of {', '.join(DATE_ORDERS)}, not {date_order!r}", field="date_order")
+    if bare_hours is not None and bare_hours not in BARE_HOURS:
+        raise SpecError(f"the reading of hours without am/pm must be one of {', '.join(BARE_HOURS)}, not "
+                        f"{bare_hours!r}", field="bare_hours")
     if not name.strip():
         raise SpecError("the agent needs a name", field="name")
     if start_worksheet and spec.worksheet(start_worksheet) is None:
@@ -55,6 +63,8 @@ def apply_settings(spec: Spec, *, name: str, description: str, starting_prompt: 
     new.settings.today = today
     if date_order is not None:
         new.settings.date_order = date_order  # type: ignore[assignment]
+    if bare_hours is not None:
+        new.settings.bare_hours = bare_hours  # type: ignore[assignment]
     return new
 
 

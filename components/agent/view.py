@@ -53,11 +53,16 @@ def settings_panel(project: Any) -> None:
         date_order = c3.selectbox("Dates like 3/9/47", orders, index=orders.index(spec.settings.date_order),
                                   format_func=am.DATE_ORDERS.get, key="agent.date_order",
                                   help="How the offline parser reads a date whose two numbers could each be the month")
+        hour_readings = list(am.BARE_HOURS)
+        bare_hours = c4.selectbox("Times like \"at 8\"", hour_readings, index=hour_readings.index(spec.settings.bare_hours),
+                                  format_func=am.BARE_HOURS.get, key="agent.bare_hours",
+                                  help="How the offline parser reads an hour said without am or pm, when the turn "
+                                       "says no part of the day")
         submitted = st.form_submit_button("Save agent settings", type="primary", icon=":material/save:")
     if submitted:
         _save(project, lambda s: am.apply_settings(s, name=name, description=description, starting_prompt=prompt,
                                                    start_worksheet=None if start == AUTO else start, today=today,
-                                                   date_order=date_order),
+                                                   date_order=date_order, bare_hours=bare_hours),
               "agent settings", "Agent settings saved.")
 
 

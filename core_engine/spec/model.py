@@ -128,6 +128,12 @@ class Settings(_Model):
     """How the offline parser reads a date like 3/9/47 whose two numbers could each be the month. "auto": day
     first when the spec is British or European by its own texts (a postcode, prices in pounds or euros in a
     field's name or description or the starting prompt), else month first (US order)."""
+    bare_hours: Literal["auto", "daytime", "evening"] = "auto"
+    """How the offline parser reads an hour said without am or pm ("at 8", "half 7", "8ish"). "daytime": 7-11 are
+    the morning and 12-6 the afternoon (a garage, a clinic, a repair shop). "evening": 1-8 are the afternoon or
+    evening and 9-11 the morning (a restaurant, a theatre). "auto": evening when the spec's own texts name a meal
+    out or a night out (`evening_hours`), else daytime. A part of the day in the turn ("in the morning", "after
+    work", "first thing") always wins."""
 
 
 class Spec(_Model):
@@ -269,6 +275,20 @@ def day_first(spec: "Spec") -> bool:
         return spec.settings.date_order == "day_first"
     texts = [spec.starting_prompt] + [t for ws in spec.worksheets for f in ws.fields for t in (f.name, f.description)]
     return any(_BRITISH_OR_EUROPEAN.search(t) for t in texts)
+
+
+def evening_hours(spec: "Spec") -> bool:
+    """Whether an hour said without am/pm is read as an evening one for this spec (`Settings.bare_hours`)."""
+    if spec.settings.bare_hours != "auto":
+        return spec.settings.bare_hours == "evening"
+    texts = [spec.name, spec.description, spec.starting_prompt] + [
+        t for ws in spec.worksheets if ws.kind != "kb" for t in (ws.name, ws.description)]
+    return any(_EVENING_TRADE.search(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", t)) for t in texts)
+
+
+_EVENING_TRADE = re.compile(r"\b(?:restaurants?|dinners?|dining|diners?|bistros?|brasserie|eatery|pubs?|bars?|"
+                            r"theat(?:re|er)s?|cinemas?|concerts?|gigs?|nightclubs?|comedy\s+club)\b", re.I)
+"""Trades whose bookings are mostly in the evening: there "at 7" is 19:00, where a garage's "at 8" is 08:00."""
 
 
 _BRITISH_OR_EUROPEAN = re.compile(r"postcode|[£€]|\b(?:pounds?|pence|euros?|GBP|EUR)\b", re.I)

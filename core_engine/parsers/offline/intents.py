@@ -439,9 +439,13 @@ _DECLINE = re.compile(r"^\W*(?:no|nope|nah|nothing|none)\b[\s,.!]*(?:(?:thanks|t
 """To an optional question: "no thanks", "no, it's not a gift", "nope, nothing to add", "nothing, thanks", "none"."""
 
 
+_NOT_APPLICABLE = re.compile(r"^\W*(?:n\s*/\s*a|n\.a\.?|na|not\s+applicable)\W*$", re.I)
+"""Typed on forms for a question that does not apply: "n/a", "N/A", "na"."""
+
+
 def declines(text: str) -> bool:
-    """An answer that declines an optional question (see `_DECLINE`)."""
-    return _DECLINE.match(normalise(text)) is not None
+    """An answer that declines an optional question (see `_DECLINE`), or says it does not apply ("n/a")."""
+    return _DECLINE.match(normalise(text)) is not None or _NOT_APPLICABLE.match(text) is not None
 
 
 _NEGATED_NOUN = re.compile(r"\b(?:no|not|without|(?:don'?t|do\s+not)\s+(?:have|do|use)|haven'?t\s+got)\s+"

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import GenieError
-from ...spec.model import REFUSAL, Field, day_first, parse_type
+from ...spec.model import REFUSAL, Field, day_first, evening_hours, parse_type
 from ...dialogue.state import TaskRecord, ref_target
 from ..base import ParseContext, ParseResult
 from .changes.edits import change_rule, same_as_rule, special_request_rule
@@ -43,7 +43,7 @@ from .focus import decontextualise, focus, is_bare_request, narrow_previous, sta
 from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
-from .parts.addresses import address_answer, address_beside, address_parts, is_address_field, with_town
+from .parts.addresses import address_answer, address_beside, address_parts, is_address_field, tidy_address, with_town
 from .parts.colours import rest_of_answer
 from .parts.made import make_beside_colour
 from .parts.comma_parts import leading_part
@@ -70,6 +70,7 @@ from .words.spelling import respelled
 from .opening.task_values import task_by_values
 from .parts.labelled import labelled_parts
 from .parts.labelled_turn import labelled_turn, name_sentence
+from .parts.given_name import given_name
 from .parts.proper_names import proper_name_answer, proper_name_in_opening, when_in_opening
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
@@ -100,7 +101,7 @@ from .words.measures.months import is_month_field
 from .words.thing_names import thing_name
 from .words.typed import restore_apostrophes
 from .words.value_labels import label_kind, label_start
-from .words.values import DAY_FIRST, PERSON_NAME, clean_name, find_codes, find_dates, find_numbers, find_times, normalise, yes_no
+from .words.values import DAY_FIRST, EVENING, PERSON_NAME, clean_name, find_codes, find_dates, find_numbers, find_times, normalise, yes_no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
@@ -156,18 +157,20 @@ class OfflineParser:
 
     def __init__(self) -> None:
         self.vocabulary = KBVocabulary()
-        self._date_order: tuple[Any, str, bool] | None = None  # (spec, its date_order, day first?)
+        self._readings: tuple[Any, tuple[str, str], tuple[bool, bool]] | None = None  # spec, its settings, readings
 
-    def _day_first(self, spec: Any) -> bool:
-        """`day_first(spec)`, worked out once per spec object and setting: it reads every field's texts, which is
-        not a per-turn cost at a thousand worksheets."""
-        cached = self._date_order
-        if cached is None or cached[0] is not spec or cached[1] != spec.settings.date_order:
-            cached = self._date_order = (spec, spec.settings.date_order, day_first(spec))
+    def _spec_readings(self, spec: Any) -> tuple[bool, bool]:
+        """(`day_first(spec)`, `evening_hours(spec)`), worked out once per spec object and setting: they read the
+        spec's texts, which is not a per-turn cost at a thousand worksheets."""
+        settings = (spec.settings.date_order, spec.settings.bare_hours)
+        cached = self._readings
+        if cached is None or cached[0] is not spec or cached[1] != settings:
+            cached = self._readings = (spec, settings, (day_first(spec), evening_hours(spec)))
         return cached[2]
 
     def parse(self, utterance: str, ctx: ParseContext) -> ParseResult:
-        token = DAY_FIRST.set(self._day_first(ctx.spec))  # 3/9/47 read the spec's way for this turn
+        day_first_, evening = self._spec_readings(ctx.spec)
+        tokens = DAY_FIRST.set(day_first_), EVENING.set(evening)  # 3/9/47 and "at 8" read the spec's way
         try:
             reader = TurnReader(utterance, ctx, self.vocabulary)
             try:
@@ -177,7 +180,8 @@ class OfflineParser:
                 return ParseResult(text="\n".join(reader.lines), rules=reader.rules, error=str(exc))
             return ParseResult(text="\n".join(reader.lines), rules=reader.rules)
         finally:
-            DAY_FIRST.reset(token)
+            DAY_FIRST.reset(tokens[0])
+            EVENING.reset(tokens[1])
 
 
 class TurnReader:
@@ -222,6 +226,8 @@ class TurnReader:
 
     def assign(self, rule: str, matched: str, rec: TaskRecord, f: Field, value: Any, **extra: Any) -> None:
         value = _same_half_of_day(self.view.kind_of(f), rec.values.get(f.name), value, self.text)
+        if isinstance(value, str) and value != REFUSAL and is_address_field(f) and self.view.kind_of(f) == "str":
+            value = tidy_address(value) or value  # "17 Cedar Grove, it's" once the postcode went to its field
         self.emit(rule, matched, f"{rec.var}.{f.name} = {literal(value)}", **extra)
         if self.view.kind_of(f) in ("str", "Enum", "bool", "int", "float"):
             self.view.pending.setdefault(rec.var, {})[f.name] = value
@@ -262,6 +268,7 @@ class TurnReader:
     def run(self) -> None:
         self._read()
         proper_name_in_opening(self, self.text)  # "it's a Gazelle e-bike": the make, in the record opened
+        given_name(self, self.text)  # "names Gareth Lloyd btw, mobile is 07723 456789": the name beside the rest
         when_in_opening(self, self.text)  # "my scores were sent in June": when, in the record opened
         story_in_opening(self, self.text)  # "the oven won't heat, keeps showing E4": the trouble told
         flagged_story(self, self.text)  # the story an opening tells, for a field the spec marks free text

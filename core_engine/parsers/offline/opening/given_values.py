@@ -241,6 +241,11 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
     if value is None and len(names) == 1 and not own_name(names[0]):  # "It's going to Tom Reid": who it is for
         to = next((m for c in clauses for m in [_SENT_TO.search(c.strip())] if m), None)
         value = to.group("name") if to and not _kb_words(reader, to.group("name")) else None
+    if value is None and len(names) == 1:  # "Hi it's Gareth Lloyd, I need to cancel ...", "name Rachel Adeyemi"
+        from ..parts.given_name import names_in  # late: parts import the opening helpers
+        given = {n for n in names_in(reader, text) if n not in matched}
+        value = given.pop() if len(given) == 1 else None
+        value = value.title() if value and value.islower() else value
     if value and holder:
         put_nested(kwargs, holder, sub, names[0].name, literal(value))
         matched.append(value)

@@ -98,6 +98,23 @@ def _postcode_beside(reader: "TurnReader", rec: "TaskRecord", f: Field, value: s
     return codes[0], spans[0]
 
 
+_DANGLING = re.compile(r"[\s,;]+(?:(?:and\s+)?(?:the\s+)?(?:post\s?code|zip(?:\s?code)?)(?:\s+is)?|it'?s|it\s+is|its)[\s,;:]*$",
+                       re.I)
+"""Words left at the end of an address once the postcode said after them went to its own field ("22 Corporation
+Road, postcode CF11 7AW", "17 Cedar Grove, it's SE23 1LT")."""
+
+
+def tidy_address(value: str) -> str:
+    """An address as it is written: without the words that led to a postcode taken out of it, and with capitals
+    when it was typed all in lower case ("14b marlow rd" -> "14b Marlow Rd", "bd7 1qs" -> "BD7 1QS")."""
+    value = _DANGLING.sub("", value).strip(" ,;")
+    if value.islower():
+        value = re.sub(r"(?<![\w'’])([a-z])", lambda m: m.group(1).upper(), value)
+        for code in find_postcodes(value):  # "bd7 1qs" -> "BD7 1QS"
+            value = value[:code.start] + code.text.upper() + value[code.end:]
+    return value
+
+
 def with_town(value: str) -> str:
     """ "5 Lakeshore Drive in Lakeview" written as an address is: "5 Lakeshore Drive, Lakeview"."""
     return re.sub(rf"(\b(?i:{_STREET_TYPES})\.?)\s+in\s+((?:[A-Z][\w'-]*\s*){{1,3}})$", r"\1, \2", value.strip()).strip()

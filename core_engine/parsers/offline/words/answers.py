@@ -38,6 +38,12 @@ from .value_labels import labelled_choice
 from .values import (TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_digit_strings, find_emails, find_postcodes,
                      find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
 
+_FOR_AN_HOUR = re.compile(r"\b(?:for|like|after|be\s+there\s+at)\s+(1[0-2]|[1-9])\b(?!\s*(?:people|persons|guests|of\s+us|"
+                          r"adults?|kids|children|days?|weeks?|nights?|hours?|mins?|minutes?|years?|months?|[:.,/]\d))", re.I)
+"""To "what time?", an hour after "for", "like" or "after": "can be there for 3" is 15:00, "any time after 5" 17:00
+(for a time field only, and only when the turn names no clock: elsewhere "for 3" is three people, and "after 5, so
+5.30?" proposes 17:30)."""
+
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
 SETTLED_BEFORE = re.compile(r"(?:\b(?:say|make\s+it|call\s+it|go\s+with|let'?s\s+(?:say|do|go\s+for)|so|making)|"
                              r"\.\.\.?|…|=)\s*(?:£|\$|€)?$", re.I)
@@ -326,7 +332,7 @@ class AnswerReader:
             if kind == "time" and not times:
                 times = dotted_clocks(text)  # "any time after 5, so 5.30?" to "what time?": 17:30, a proposal
             if kind == "time" and not times:
-                bare = re.fullmatch(r"\W*(\d{1,2})\W*", text)
+                bare = re.fullmatch(r"\W*(\d{1,2})\W*", text) or _FOR_AN_HOUR.search(text)
                 return bare_hour(int(bare.group(1))) if bare else None
             dates = _preferred(text, dates)  # "keys on the 30th, so Monday the 2nd would suit us": the 2nd
             found = {"date": dates[:1], "time": times[:1], "datetime": dates[:1] + times[:1]}[kind]

@@ -448,18 +448,24 @@ _HOUR_WORDS = r"\d{1,2}|" + "|".join(list(UNITS)[1:13])
 _ISH_RE = re.compile(r"\b(?:(?P<half>half)\s+(?P<hour>" + _HOUR_WORDS + r")\b(?!\s*(?:past|to|an?\b|hours?|people|of|"
                      r"[:.]\d))(?:\s*(?P<ampm>[ap])\.?\s?m\b\.?)?(?:\s+(?:in\s+the\s+)?(?P<part>morning|afternoon|"
                      r"evening|tonight|night))?|(?P<hour2>" + _HOUR_WORDS + r")\s*-?ish\b)", re.I)
+_A_DAY = re.compile(rf"\b(?:{'|'.join(WEEKDAYS)}|mon|tues?|wed|thu(?:rs)?|fri|sat|sun|today|tomorrow|tmrw|tonight)\b", re.I)
 _NAMED_TIME_RE = re.compile(r"\b(?:(?:12|twelve)\s+(?=noon|midday|midnight))?(noon|midday|midnight)(?:ish)?\b", re.I)
-_BARE_HOUR_RE = re.compile(r"\b(?:at|around|by)\s+(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")"
+_BARE_HOUR_RE = re.compile(r"\b(?:at|around|by|(?P<loose>about|say|from|between))\s+(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")"
                            r"(?:\s+o'?clock)?(?:\s+(?:in the\s+)?(morning|afternoon|evening|tonight|night))?\b"
-                           r"(?!\s*(?:people|persons|guests|units|of us|days?|weeks?|%|dollars|[ap]\.?\s?m\b|[:.]\d))",
+                           r"(?!\s*(?:people|persons|guests|units|of us|days?|weeks?|months?|years?|hours?|hrs?|"
+                           r"mins?|minutes?|miles?|%|dollars|pounds?|quid|euros?|[ap]\.?\s?m\b|[:.,]\d|/|-?\s*\d))"
+                           r"(?(loose)(?!\s*(?!(?:o'?clock|ish|then|please|or|and|till?|until|to|if|is|on|would|works|suits|"
+                           r"tomorrow|today|next|this|in\s+the)\b)[a-z]))",
                            re.I)
 _OCLOCK_RE = re.compile(r"(?<![:.])\b(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")(?:\s+o'?clock\b|"
                         r"\s+(?:in the\s+)?(morning|afternoon|evening|tonight)\b)", re.I)
 
 
 def bare_hour(hour: int, part: str | None = None) -> str | None:
-    """An hour said without am/pm: 1-8 read as afternoon/evening, 9-11 as morning (a booking guess: "at 7" is a
-    dinner's 19:00, "drop off at 9" or "around 10" a morning; an evening at 9 or 10 is said "pm" or "tonight")."""
+    """An hour said without am/pm, placed by the part of the day when one is said, else by the agent's trade
+    (`EVENING`): for a restaurant or a theatre 1-8 are the afternoon or evening and 9-11 the morning ("at 7" is a
+    dinner's 19:00); for everyone else 7-11 are the morning and 12-6 the afternoon (a garage's "at 8" opens the
+    day, "say 4" is 16:00)."""
     if not 0 <= hour <= 23:
         return None
     part = (part or "").lower()
@@ -467,9 +473,14 @@ def bare_hour(hour: int, part: str | None = None) -> str | None:
         hour += 12
     elif hour <= 12 and part == "morning":
         hour = 0 if hour == 12 else hour
-    elif 1 <= hour <= 8:
+    elif 1 <= hour <= (8 if EVENING.get() else 6):
         hour += 12
     return f"{hour:02d}:00"
+
+
+EVENING: ContextVar[bool] = ContextVar("evening", default=True)
+"""Set by the offline parser for each turn from the spec (`spec.model.evening_hours`): an hour said without am/pm
+is read the way an evening trade says it. Outside a turn (a helper called alone) the evening reading holds."""
 
 
 def _hour_value(raw: str) -> int:
@@ -481,8 +492,12 @@ _HALF_RE = re.compile(r"\b(?:a\s+)?(half|quarter|\d{1,2}|" + "|".join(list(TENS)
                       r"(?:\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z]))?"
                       r"(?:\s+(?:in\s+the\s+)?(?:morning|afternoon|evening|tonight|night)\b)?", re.I)
 _PART_OF_DAY_RE = re.compile(r"\b(morning|afternoon|evening|tonight|night)\b", re.I)
-_FIRST_THING = re.compile(r"\b(?:first\s+thing|early\s+doors|before\s+work)\b", re.I)
-"""Said for the morning: "first thing, like 8.30?"."""
+_FIRST_THING = re.compile(r"\b(?:first\s+thing|early\s+doors|before\s+(?:work|school|the\s+school\s+run)|"
+                          r"on\s+(?:my|her|his|their|our|the)\s+way\s+(?:in\s+)?to\s+work|when\s+you\s+open|"
+                          r"as\s+early\s+as)\b", re.I)
+"""Said for the morning: "first thing, like 8.30?", "drop it at 8.30 on her way to work", "at 8 when you open"."""
+_AFTER_WORK = re.compile(r"\b(?:after\s+(?:work|school)|home\s+from\s+(?:work|school))\b", re.I)
+"""Said for the afternoon or evening: "friday after school, say 4?"."""
 _SPOKEN_MINUTES = r"(?:(?:twenty|thirty|forty|fifty)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|" \
                   r"fifteen|ten|oh[\s-](?:one|two|three|four|five|six|seven|eight|nine))"
 _SPOKEN_CLOCK_RE = re.compile(
@@ -532,7 +547,8 @@ def find_times(text: str) -> list[Span]:
     A part of the day said anywhere in the turn ("in the morning around 9") places a bare hour.
     """
     part_of_day = _PART_OF_DAY_RE.search(text)
-    day_part = part_of_day.group(1) if part_of_day else "morning" if _FIRST_THING.search(text) else None
+    day_part = part_of_day.group(1) if part_of_day else "morning" if _FIRST_THING.search(text) else \
+        "afternoon" if _AFTER_WORK.search(text) else None
     found: list[Span] = []
     for m in _HALF_RE.finditer(text):
         raw = m.group(1).lower()
@@ -603,7 +619,9 @@ def find_times(text: str) -> list[Span]:
         if value:
             found.append(Span(value, m.start(), m.end(), m.group(0)))
     for m in _BARE_HOUR_RE.finditer(text):
-        value = bare_hour(_hour_value(m.group(1)), m.group(2) or day_part)
+        if m.group("loose") and m.group("loose").lower() == "say" and not (day_part or _A_DAY.search(text)):
+            continue  # "prob 2, maybe 3... say 3" settles a count; "friday after school, say 4?" is a time
+        value = bare_hour(_hour_value(m.group(2)), m.group(3) or day_part)
         if value:
             found.append(Span(value, m.start(), m.end(), m.group(0)))
     return _longest_first(found)

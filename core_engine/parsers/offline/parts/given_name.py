@@ -1,0 +1,160 @@
+"""A person's name given beside other values: "names Gareth Lloyd btw, mobile is 07723 456789", "Leon Carter
+07400 118822", "ref FX-11902, name Priya Shah", "Hi it's Gareth Lloyd, I need to cancel the fitting".
+
+After the rest of the turn is read, the one record the turn fills, opens or was asked about whose worksheet has
+exactly one unfilled person-name field takes the one name the turn gives:
+- after a name cue ("name", "names", "name's", "under", "booking's under"), in any case;
+- after "it's", "I'm" or "this is" at the start of a clause, as two or three capitalised words;
+- as a clause of two or three words of its own right before or after a number ("hannah whitfield, 07700 900333").
+A name is never a KB value, a day or a month, a word of the spec's names and options, or made of the words a
+sentence is made of. Two names, or two name fields: nothing is added (a wrong value is worse than none).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ....spec.model import snake_case
+from ..answering.slots import shape
+from ..words.match import content_stems, stem
+from ..words.values import MONTHS, WEEKDAYS
+from .proper_names import _constructed, _in_kb, _replace, _with_value
+
+if TYPE_CHECKING:
+    from ....dialogue.state import TaskRecord
+    from ....spec.model import Field
+    from ..parser import TurnReader
+
+_TOKEN = r"[^\W\d_][^\W\d_'’-]*(?:['’-][^\W\d_]+)*"
+_NAME_CUE = re.compile(r"\b(?:(?:my\s+)?name(?:'?s|\s+is|\s*:)?|names|(?:booked\s+|booking'?s?\s+(?:is\s+)?|it'?s\s+|its\s+|"
+                       r"it\s+is\s+|put\s+(?:it|the\s+booking)\s+)?under(?:\s+the\s+name(?:\s+of)?)?)\s*[:-]?\s+", re.I)
+_SELF_CUE = re.compile(r"(?:^|[,.;!?]\s*|\b(?:hi|hello|hey|hiya|morning|afternoon|evening)\b[\s,]*)"
+                       r"(?:it'?s|this\s+is|i'?m|i\s+am)\s+", re.I)
+_FILLER = re.compile(r"^(?:(?:ok(?:ay)?|no(?:\s+thanks?)?|yes|yeah|yep|sure|great|cool|lovely|right|fine|thanks|cheers|"
+                     r"sorry|so|well|oh|and|also|then)\b[\s,!.]*)+", re.I)
+_STOP = frozenset("""
+    a an the and or but to for of on in at with from by as is are am was were be been my your our their his her its it
+    it's me we us you i he she they them this that these those there here then now so not no yes yeah yep ok okay
+    please thanks thank cheers btw just also again too same before after need want have has got get dont don't do does
+    did can could would should will shall what how why where when who which any anything nothing none thing things
+    number mobile phone tel telephone email mail address ref reference postcode code booking book booked name names
+    under today tomorrow tonight morning afternoon evening night plus sure fine great cool lovely right sorry well oh
+    road rd street st lane ln avenue ave close drive dr way crescent place court terrace flat house unit
+    """.split())
+"""Words no person's name is made of: a sentence's function words, the words of giving contact details, street
+words (a two-word street is not a name)."""
+_CONTRACTION = re.compile(r"'(?:ll|d|ve|re|m|s)$|n't$")
+"""I'll, we'd, they're, don't: words of a sentence, never of a name (O'Neill is kept)."""
+_CALENDAR = {w.lower() for w in [*WEEKDAYS, *MONTHS]}
+
+
+def given_name(reader: "TurnReader", text: str) -> None:
+    slot = _name_slot(reader)
+    if slot is None:
+        return
+    names = {n for n in names_in(reader, text) if not any(n.lower() in line.lower() for line in reader.lines)}
+    if len(names) != 1:
+        return
+    name = names.pop()
+    name = name.title() if name.islower() else name
+    if isinstance(slot, tuple) and len(slot) == 2:
+        rec, f = slot
+        reader.assign("value-for-other-field", name, rec, f, name, how="a person's name given beside other values")
+        return
+    i, line, span, args, ws, f = slot
+    _replace(reader, i, line, _with_value(line, span, args, f.name, name), "given-name", name, ws.name, f.name,
+             reason="a person's name given beside other values")
+
+
+def _name_fields(reader: "TurnReader", fields: list["Field"]) -> list["Field"]:
+    return [f for f in fields if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) == "name"]
+
+
+def _name_slot(reader: "TurnReader") -> "tuple[TaskRecord, Field] | tuple | None":
+    """The one unfilled person-name field of the records the turn opens, fills or was asked about; else None."""
+    opened = []
+    for i, line, span, args, ws, given in _constructed(reader):
+        fields = [f for f in _name_fields(reader, ws.fields) if f.name not in given]
+        opened += [(i, line, span, args, ws, f) for f in fields]
+    if opened:
+        return opened[0] if len(opened) == 1 else None
+    recs = {}
+    for line in reader.lines:
+        m = re.match(r"(\w+)\.\w+ = ", line)
+        rec = reader.state.get(m.group(1)) if m else None
+        if rec is not None and hasattr(rec, "values") and hasattr(rec, "worksheet"):
+            recs[rec.var] = rec
+    if reader.expect is not None:  # the record asked about, and the records it is part of (an address's booking)
+        for rec in [reader.expect.rec, *reader.state.ancestors(reader.expect.rec)]:
+            recs.setdefault(rec.var, rec)
+    found = []
+    for rec in recs.values():
+        if not reader.view.record_live(rec):
+            continue
+        pending = reader.view.pending.get(rec.var, {})
+        found += [(rec, f) for f in _name_fields(reader, reader.view.input_fields(rec))
+                  if reader.view.unfilled(rec, f) and f.name not in pending]
+    return found[0] if len(found) == 1 else None
+
+
+def names_in(reader: "TurnReader", text: str) -> list[str]:
+    out = []
+    for m in _NAME_CUE.finditer(text):
+        name = _name_at(reader, text[m.end():], capitalised=False)
+        if name:
+            out.append(name)
+    for m in _SELF_CUE.finditer(text):
+        name = _name_at(reader, text[m.end():], capitalised=True)
+        if name and len(name.split()) >= 2:
+            out.append(name)
+    for clause in re.split(r"\s*(?:[,;.!?\n]|\s-\s|\band\b)\s*", text):
+        words = _FILLER.sub("", clause).strip()
+        m = re.match(rf"({_TOKEN}(?:\s+{_TOKEN}){{1,2}})(?=\s+{_NUMBER.pattern}|$)", words)
+        whole = _name_at(reader, m.group(1), capitalised=False) if m else None
+        typed = whole is not None and (all(w[0].isupper() for w in whole.split()) or text.islower())
+        if typed and whole == m.group(1) and _by_a_number(text, words, whole):
+            out.append(whole)
+    return out
+
+
+_NUMBER = re.compile(r"(?:\+?\d[\d ()-]{5,}\d|[A-Za-z]{1,4}-?\d{3,}[A-Za-z]{0,2})(?![\w-])")
+"""A phone number or a reference ("07700 900333", "VH-11902"): what a name is typed beside."""
+
+
+def _by_a_number(text: str, clause: str, name: str) -> bool:
+    """The name stands right before or after a phone number or a reference ("hannah whitfield, 07700 900333",
+    "Leon Carter 07400 118822", "VH-11902, Amir Haddad")."""
+    at = text.find(name)
+    if at < 0:
+        return False
+    after, before = text[at + len(name):], text[:at]
+    return bool(re.match(r"\s*[,;]?\s*" + _NUMBER.pattern, after) or
+                re.search(_NUMBER.pattern + r"\s*[,;]\s*(?:(?:and|its|it's|name)\s+)?$", before, re.I))
+
+
+def _name_at(reader: "TurnReader", rest: str, *, capitalised: bool) -> str | None:
+    """The one to three words `rest` starts with when they can be a person's name; None otherwise."""
+    m = re.match(rf"\s*({_TOKEN}(?:\s+{_TOKEN}){{0,2}})(?![\w'’-])", rest)
+    words = []
+    for word in (m.group(1).split() if m else []):
+        low = word.lower().replace("’", "'")
+        if low in _STOP or low in _CALENDAR or _CONTRACTION.search(low) or (capitalised and not word[0].isupper()):
+            break
+        words.append(word)
+    name = " ".join(words)
+    if not words or _spec_word(reader, name) or _in_kb(reader, name):
+        return None
+    return name
+
+
+def _spec_word(reader: "TurnReader", name: str) -> bool:
+    """A word of the spec's worksheet and field names or of its options: "Leeds" may be a name, "Cancel" is not."""
+    cache = getattr(reader.view, "_spec_name_words", None)
+    if cache is None:
+        names = [w.name for w in reader.spec.worksheets] + [f.name for w in reader.spec.worksheets for f in w.fields]
+        options = [v.value for w in reader.spec.worksheets for f in w.fields for v in f.enum_values]
+        cache = {s for n in names for s in content_stems(snake_case(n).replace("_", " "))}
+        cache |= {s for o in options for s in content_stems(str(o))}
+        reader.view._spec_name_words = cache
+    return any(stem(w.lower()) in cache for w in name.split())
