@@ -172,3 +172,68 @@ def test_n_a_declines_an_optional_question(cleaner):
     assert r.acts[-1]["field"] == "gate_notes"
     r = session.turn("n/a")
     assert record_values(session, "book_clean")["gate_notes"] == "NA", statements(r)
+
+
+def test_a_name_field_by_whose_name_its_description_says(tmp_path):
+    from core_engine.parsers.offline.answering.slots import shape
+    from core_engine.spec.model import Field
+    assert shape(Field(name="lead_passenger", description="Full name of the lead passenger")) == "name"
+    assert shape(Field(name="hirer", description="The name the booking is under")) == "name"
+    assert shape(Field(name="security_answer", description="Your mother's maiden name")) != "name"
+    spec = dict(CLEANER, worksheets=[CLEANER["worksheets"][0], CLEANER["worksheets"][1], {
+        "name": "CancelClean", "kind": "task", "predicate": 'task == "Cancel Clean"', "api": "cancel", "fields": [
+            field("booking_reference", description="The reference of the booking"),
+            field("lead", description="Full name of the lead customer on the booking")]}])
+    _s, [_r, r] = talk(agent_of(tmp_path, spec), "I need to cancel my window clean", "SG-30977, its under sandra kowalski")
+    assert statements(r) == ['cancel_clean.booking_reference = "SG-30977"', 'cancel_clean.lead = "Sandra Kowalski"'], \
+        statements(r)
+
+
+def test_the_person_named_first_in_an_answer_is_the_name(cleaner):
+    session, [*_, r] = _asked(cleaner, "next monday", "9am", "14 Mill Lane", "MF3 8PL", "07700 900333")
+    assert r.acts[-1]["field"] == "customer_name"
+    r = session.turn("Fiona Lindqvist, Lindqvist Accountancy")
+    assert record_values(session, "book_clean")["customer_name"] == "Fiona Lindqvist", statements(r)
+    session, [*_, r] = _asked(cleaner, "next monday", "9am", "14 Mill Lane", "MF3 8PL", "07700 900333",
+                              "Hughes Farm, ask for Rhys Hughes")
+    assert record_values(session, "book_clean")["customer_name"] == "Rhys Hughes", statements(r)
+
+
+# ---------------------------------------------------------------- a shop's question words search nothing
+
+SHOP = {
+    "name": "chemist", "description": "A high-street chemist",
+    "starting_prompt": "Hello, the chemist.", "settings": {"today": "2024-07-01"},
+    "worksheets": [
+        {"name": "products", "kind": "kb", "fields": [
+            field("id", primary_key=True), field("name", description="The product"),
+            field("uses", "List[str]", "What the product is for"),
+            field("price", "float", "The price in pounds"),
+            field("description", description="About the product", free_text=True)]},
+    ],
+}
+PRODUCTS = [
+    {"id": "p1", "name": "Foot Cream", "uses": ["athlete's foot"], "price": 2.5,
+     "description": "An antifungal cream to rub in twice a day."},
+    {"id": "p2", "name": "Allergy Tablets", "uses": ["hay fever", "itching"], "price": 1.99,
+     "description": "One a day, non-drowsy."},
+    {"id": "p3", "name": "Eye Drops", "uses": ["hay fever"], "price": 4.2,
+     "description": "Soothing drops for itchy eyes."},
+]
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory):
+    from tests.fakes.specs import agent_with_kb
+    yield from agent_with_kb(tmp_path_factory, "shop", SHOP, {"products": (PRODUCTS, ["description"])})
+
+
+@pytest.mark.parametrize("question, ids", [("do you sell anything for athletes foot", ["p1"]),
+                                           ("what've you got for hay fever", ["p2", "p3"]),
+                                           ("whats the cheapest thing youve got for hay fever", ["p2"])])
+def test_a_shops_verbs_and_contractions_typed_without_apostrophes_search_nothing(shop, question, ids):
+    import json
+    session = shop.new_session(parser="formal")
+    r = session.turn(f"answer({json.dumps(question)})")
+    kb = next(rec for rec in r.state["records"] if rec.get("kind") == "kb")
+    assert sorted(row["id"] for row in kb["result"]) == ids, r.response

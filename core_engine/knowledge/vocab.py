@@ -46,11 +46,14 @@ STOPWORDS = frozenset("""
     does doing done did something anything everything someone anyone
     don't dont doesn't isn't aren't won't can't cannot wasn't weren't
     i've you've we've they've i'm i'd i'll you'd you'll we'd we'll it's that's there's what's here's let's who's
+    what've ive youve weve theyve youre whats thats theres heres whos u ur ya
+    sell sells selling buy purchase
     stuff thing things still ever even actually bit lot lots vibe vibes craving crave craves
     today tonight tomorrow tmrw
 """.split())
-"""(The next to last line: contractions and fillers, "tallest tree you've got", "electronic stuff", "still in mint
-condition". The last: when the user means to go, which a search for rows does not hold; a booking takes it.)"""
+"""(Contractions, also typed without the apostrophe ("what've you got", "anything youve got"), the verbs of a shop's
+question ("do you sell anything for ...") and fillers: "tallest tree you've got", "electronic stuff", "still in mint
+condition". The last line: when the user means to go, which a search for rows does not hold; a booking takes it.)"""
 TITLES = frozenset("dr doctor mr mrs ms miss mx prof professor sir madam dame st jr sr".split())
 _TOKEN = re.compile(r"\d+(?:\.\d+)?[A-Za-z]*|[A-Za-z0-9]+(?:'[A-Za-z]+)?|\$")
 _MAX_DISTINCT = 500  # columns with more distinct values are not vocabulary (searched as text instead)

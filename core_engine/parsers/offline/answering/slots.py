@@ -162,6 +162,10 @@ _PERSON_NAME_DESC = re.compile(r"\b(?:full|first|last|given|family|legal|maiden)
                                r"^\s*your\s+(?:own\s+)?name\b|^\s*(?:who|whom)\b", re.I)
 """A description that speaks of a person's name (things have names, only people have full or first names, and
 "Your name" or "Who the voucher is for" speak of a person)."""
+_WHOSE_NAME = re.compile(r"\s*(?:the\s+|your\s+)?(?:full\s+name\s+of\s+(?:the|your)\b|"
+                         r"name\s+(?:the|your)\s+\w+\s+(?:is|should\s+be|will\s+be)\s+(?:under|in)\b)", re.I)
+"""A description that says whose name the field holds, whatever the field's name: "Full name of the lead passenger",
+"The name the booking is under"."""
 _EMAIL_WORDS = {"email", "mail", "e-mail"}
 _CODE_WORDS = {"id", "number", "num", "account", "pin", "code", "phone", "zip", "ssn", "routing", "postcode", "reference", "ref"}
 _TEXT_WORDS = {"details", "detail", "description", "describe", "notes", "note", "request", "comment",
@@ -187,6 +191,8 @@ def shape(f: Field) -> str:
         return "name"
     if "name" in name_words and _PERSON_NAME_DESC.search(f.description):
         return "name"  # driver_name, "The main driver's full name": a person's name by the description's words
+    if _WHOSE_NAME.match(f.description):
+        return "name"  # lead_passenger "Full name of the lead passenger", "The name the booking is under"
     if name_words & _DATE_WORDS:
         return "date"
     if desc_words & {"email", "e-mail"}:

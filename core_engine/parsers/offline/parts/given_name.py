@@ -68,7 +68,32 @@ def given_name(reader: "TurnReader", text: str) -> None:
 
 
 def _name_fields(reader: "TurnReader", fields: list["Field"]) -> list["Field"]:
-    return [f for f in fields if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) == "name"]
+    return [f for f in fields if f.kind == "input" and reader.view.kind_of(f) == "str" and person_name_field(f)]
+
+
+_PERSON_HINTS = frozenset("""passenger passengers caller patient customer client hirer holder member guest applicant
+    contact parent guardian student learner pupil driver owner tenant booker buyer sender recipient resident visitor
+    donor lead main person you your""".split())
+_THING_HINTS = frozenset("""pet pets dog cat animal maiden security secret answer company business organisation
+    organization school product item street road town city village building venue event team club brand model""".split())
+"""Words of a description of some other name: a pet's, a company's, a security answer ("mother's maiden name")."""
+_UNDER = re.compile(r"\bname\s+(?:the|your|this|that)\s+\w+\s+is\s+(?:under|in|booked\s+under)\b", re.I)
+
+
+def person_name_field(f: "Field") -> bool:
+    """A field for a person's name: by its shape, or by a description that says whose name it is ("Full name of
+    the lead passenger", "The name the booking is under"); never a thing's or a pet's name ("Your dog's name")."""
+    if f.free_text or shape(f) not in ("name", "short"):
+        return False
+    if shape(f) == "name":
+        return True
+    desc = f.description.lower()
+    if not re.search(r"\bnames?\b", desc) or re.search(r"'s\s+name\b", desc):
+        return False
+    words = set(re.findall(r"[a-z]+", desc)) | set(f.name.lower().split("_"))
+    if words & _THING_HINTS:
+        return False
+    return bool(_UNDER.search(desc)) or bool(words & _PERSON_HINTS)
 
 
 def _name_slot(reader: "TurnReader") -> "tuple[TaskRecord, Field] | tuple | None":

@@ -38,6 +38,8 @@ from .value_labels import labelled_choice
 from .values import (TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_digit_strings, find_emails, find_postcodes,
                      find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
 
+_PERSON_CUE = re.compile(r"\b(?:ask\s+for|speak\s+to|name|i'?m|it'?s|under|contact)\b", re.I)
+"""Words that lead to a person's name later in an answer ("Hughes Farm, ask for Rhys Hughes")."""
 _FOR_AN_HOUR = re.compile(r"\b(?:for|like|after|be\s+there\s+at)\s+(1[0-2]|[1-9])\b(?!\s*(?:people|persons|guests|of\s+us|"
                           r"adults?|kids|children|days?|weeks?|nights?|hours?|mins?|minutes?|years?|months?|[:.,/]\d))", re.I)
 """To "what time?", an hour after "for", "like" or "after": "can be there for 3" is 15:00, "any time after 5" 17:00
@@ -485,6 +487,12 @@ class AnswerReader:
                 return said[-1]  # "its kev. kevin marsh": the full name said last, not the nickname before it
             if len(parts) > 1 and len(said) == 1 and len(said[0].split()) >= 2 and clean_name(parts[-1]) == said[0]:
                 return said[0]  # "ok fine. Its Hannah Okafor": the name is the last sentence, after its lead-in
+            clauses = [c for c in re.split(r"\s*,\s*", text.strip(" .!?")) if c]
+            first = clean_name(clauses[0]) if len(clauses) > 1 else None
+            later = " ".join(clauses[1:])
+            if first and first == clauses[0] and re.fullmatch(r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){1,3}", first) \
+                    and not NAME_INTRO.search(text) and not _PERSON_CUE.search(later):
+                return first  # "Fiona Lindqvist, Lindqvist Accountancy": the person first, then whom they are with
             introduced = name_span(text) if NAME_INTRO.search(text) else None  # "His name is Tom Baker"
             plain = clean_name(text)
             if plain and re.match(r"[a-z]", plain) and not plain.islower():
