@@ -237,3 +237,32 @@ def test_a_shops_verbs_and_contractions_typed_without_apostrophes_search_nothing
     r = session.turn(f"answer({json.dumps(question)})")
     kb = next(rec for rec in r.state["records"] if rec.get("kind") == "kb")
     assert sorted(row["id"] for row in kb["result"]) == ids, r.response
+
+
+# ---------------------------------------------------------------- short weekdays, people listed
+
+
+@pytest.mark.parametrize("said, day", [("thurs if poss", "2024-07-04"), ("tues if poss", "2024-07-02"),
+                                       ("weds", "2024-07-03"), ("can we do fri instead", "2024-07-05")])
+def test_a_weekday_typed_short_is_a_day_where_no_word_is_spelt_so(cleaner, said, day):
+    _s, [*_, r] = _asked(cleaner, said)
+    assert statements(r) == [f'book_clean.day = "{day}"'], statements(r)
+
+
+@pytest.mark.parametrize("said", ["I sat down", "fried chicken"])
+def test_a_short_weekday_that_is_a_word_stays_a_word(said):
+    import datetime as dt
+    from core_engine.parsers.offline.words.values import find_dates
+    assert find_dates(said, dt.date(2024, 7, 1)) == []
+
+
+def test_people_listed_one_by_one_count_for_any_number_asked(tmp_path):
+    spec = {"name": "shows", "starting_prompt": "Hi", "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+            "worksheets": [task_choice({"value": "Buy Tickets", "description": "buy tickets for a show"}),
+                           {"name": "BuyTickets", "kind": "task", "predicate": 'task == "Buy Tickets"', "api": "buy",
+                            "fields": [field("tickets", "int", "How many tickets you need")]}],
+            "apis": [{"name": "buy"}]}
+    agent = agent_of(tmp_path, spec)
+    for said, want in (("me, her and grandma", 3), ("just me", 1), ("just myself and my bike", 1)):
+        _s, [*_, r] = talk(agent, "I'd like to buy tickets", said)
+        assert statements(r) == [f"buy_tickets.tickets = {want}"], (said, statements(r))

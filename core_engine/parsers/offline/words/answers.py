@@ -290,9 +290,8 @@ class AnswerReader:
             if unit and said_in_other_unit(text, unit):
                 return None  # "six weeks" to a field of months: not 6 (the agent asks again)
             counted = (people_sum(text) or head_count(text)) if field_stems(f) & PEOPLE_STEMS else None
-            if counted is None and "adult" in {stem(w) for w in f.name.lower().split("_")} and \
-                    not find_numbers(text):
-                counted = head_count(text)  # "me and my partner, no kids" to "how many adults?": 2 (no sums)
+            if counted is None and kind == "int" and not find_numbers(text):
+                counted = head_count(text)  # "me, her and grandma" to "how many tickets?": 3 (a list of people)
             if counted is not None:  # "me and three friends" for a party size
                 return counted
             said = (ordinal_number(f, text) or taught_number(f, text)) if kind == "int" else None

@@ -163,9 +163,10 @@ _MONTH_WORD_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(?:the\s+)?({_ORDINAL_WORD}
                                 re.I)
 _WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday",
                            "thu": "thursday", "thur": "thursday", "thurs": "thursday", "fri": "friday",
-                           "sat": "saturday", "sun": "sunday"}
+                           "sat": "saturday", "sun": "sunday", "weds": "wednesday"}
 """Typed short forms; "sat", "sun", "wed" are words too, so a short form is a day only after "next", "this", "on"
-... or as the whole answer ("fri")."""
+... or as the whole answer ("fri"); the forms no English word has are a day anywhere ("thurs if poss")."""
+_ONLY_A_DAY = frozenset({"tue", "tues", "thu", "thur", "thurs", "fri", "weds"})
 _NOT_A_DAY_BEFORE = re.compile(r"(?:^|\b(?:i|we|he|she|they|you|it|who|the|a|an|in|and|just|had|have|has|was|"
                                r"were|then|always|never|once|on\s+the)\s+)$", re.I)
 """A short form that ends the turn is a day ("need movers sat"), unless a word before it makes it a word ("we sat",
@@ -253,7 +254,7 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         if day in _WEEKDAY_ABBREVIATIONS:
             closing = not text[m.end():].strip(" .!?") and not _NOT_A_DAY_BEFORE.search(text[:m.start()])
             if not lead and text.strip(" .!?,").lower() != day and not _DAY_THEN_TIME.match(text[m.end():]) \
-                    and not closing:
+                    and not closing and day not in _ONLY_A_DAY:
                 continue  # "I sat down": a word, not Saturday ("sat 8pm", "fri night", "need movers sat" are days)
             day = _WEEKDAY_ABBREVIATIONS[day]
         add(_weekday_date(day, lead, today, past), m)
@@ -448,7 +449,7 @@ _HOUR_WORDS = r"\d{1,2}|" + "|".join(list(UNITS)[1:13])
 _ISH_RE = re.compile(r"\b(?:(?P<half>half)\s+(?P<hour>" + _HOUR_WORDS + r")\b(?!\s*(?:past|to|an?\b|hours?|people|of|"
                      r"[:.]\d))(?:\s*(?P<ampm>[ap])\.?\s?m\b\.?)?(?:\s+(?:in\s+the\s+)?(?P<part>morning|afternoon|"
                      r"evening|tonight|night))?|(?P<hour2>" + _HOUR_WORDS + r")\s*-?ish\b)", re.I)
-_A_DAY = re.compile(rf"\b(?:{'|'.join(WEEKDAYS)}|mon|tues?|wed|thu(?:rs)?|fri|sat|sun|today|tomorrow|tmrw|tonight)\b", re.I)
+_A_DAY = re.compile(rf"\b(?:{'|'.join(WEEKDAYS)}|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun|today|tomorrow|tmrw|tonight)\b", re.I)
 _NAMED_TIME_RE = re.compile(r"\b(?:(?:12|twelve)\s+(?=noon|midday|midnight))?(noon|midday|midnight)(?:ish)?\b", re.I)
 _BARE_HOUR_RE = re.compile(r"\b(?:at|around|by|(?P<loose>about|say|from|between))\s+(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")"
                            r"(?:\s+o'?clock)?(?:\s+(?:in the\s+)?(morning|afternoon|evening|tonight|night))?\b"

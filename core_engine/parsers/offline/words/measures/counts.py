@@ -20,7 +20,8 @@ _AND_ME = re.compile(r"\b(?:my|a|one)\s+[a-z]+\s+and\s+(?:me|i|myself)\b", re.I)
 _RELATION = (r"(?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|mum|mom|dad|mother|father|son|"
              r"daughter|brother|sister|friend|colleague|boss|grandma|grandmother|grandpa|grandfather|aunt|uncle|"
              r"niece|nephew|cousin|baby|kid|child|boy|girl|mate|flatmate|roommate|neighbou?r)")
-_PERSON = re.compile(r"(?:just\s+)?(?:(?P<me>me|myself|i)|(?:my|our)\s+(?:little\s+|older\s+|younger\s+|best\s+)?"
+_PERSON = re.compile(r"(?:just\s+)?(?:(?P<me>me|myself|i)|him|her|(?:grand)?(?:ma|mum|mom|nan|nanna|gran|granny|pa|dad|"
+                     r"grandad|grandpa)|(?:my|our)\s+(?:little\s+|older\s+|younger\s+|best\s+)?"
                      + _RELATION + r"|(?:(?:the|our|my|their)\s+)?(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|"
                      r"nine|ten)\s+(?:little\s+|young\s+)?(?:kids|children|boys|girls|friends|adults|teens|"
                      r"teenagers|grandkids|grandchildren|colleagues|mates|sons|daughters|others|of\s+them))"
@@ -81,10 +82,16 @@ def head_count(text: str) -> int | None:
             return int(found[0].value) + 1
         if (not found or found[0].start > 1) and _ONE_OTHER.match(m.group("rest")):
             return 2  # "just me and my wife": one other person, named by a singular noun
-        return None
+        return 1 if _JUST_ME.search(text) else None  # "just me and my bike": the bike is no one
     if _AND_ME.search(text) and not find_numbers(text):
         return 2  # "my wife and I"
-    return None
+    return 1 if _JUST_ME.search(text) else None
+
+
+_JUST_ME = re.compile(r"\b(?:just|only)\s+(?:me|myself)\b(?!\s*(?:,|and|plus|\+|&|with)\s+(?:my|our|the|a|\d|two|"
+                      r"three|four|five|him|her|them)\b(?!\s+(?:bike|bicycle|car|van|motorbike|dog|cat|bags?|luggage|"
+                      r"suitcase|stuff|kit|tools?)\b))", re.I)
+"""The speaker alone ("just me", "only myself and my bike"): one person, when what comes with them is no person."""
 
 
 _PEOPLE_NOUN = re.compile(r"\s*(?:adults?|kids?|children|child|people|persons?|guests?|bab(?:y|ies)|toddlers?|"
