@@ -266,3 +266,26 @@ def test_people_listed_one_by_one_count_for_any_number_asked(tmp_path):
     for said, want in (("me, her and grandma", 3), ("just me", 1), ("just myself and my bike", 1)):
         _s, [*_, r] = talk(agent, "I'd like to buy tickets", said)
         assert statements(r) == [f"buy_tickets.tickets = {want}"], (said, statements(r))
+
+
+# ---------------------------------------------------------------- a value offered with a question mark
+
+
+@pytest.mark.parametrize("said, hour", [("late morning, 11?", "11:00"), ("whenever you open? 9?", "09:00"),
+                                        ("8ish?", "08:00")])
+def test_an_hour_offered_with_a_question_mark_answers_the_time_asked(cleaner, said, hour):
+    _s, [*_, r] = _asked(cleaner, "next monday", said)
+    assert statements(r) == [f'book_clean.arrival = "{hour}"'], statements(r)
+
+
+@pytest.mark.parametrize("said, question", [("friday if poss?", None), ("the 20th?", None), ("open on sunday?", "?"),
+                                            ("is there parking?", "is there"), ("what time?", "what")])
+def test_a_value_offered_with_a_question_mark_is_no_question(said, question):
+    from core_engine.parsers.offline.intents import is_question
+    assert is_question(said) == question
+
+
+def test_a_day_offered_with_a_question_mark_in_an_opening_is_no_search(cleaner):
+    _s, [r] = talk(cleaner, "hiya, need to book a window clean at 14 Mill Lane. friday if poss?")
+    assert not any(line.startswith("answer(") for line in statements(r)), statements(r)
+    assert 'day="2024-07-05"' in " ".join(statements(r)), statements(r)

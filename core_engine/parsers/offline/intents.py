@@ -53,9 +53,35 @@ def is_question(text: str) -> str | None:
         m = _QUESTION_START.match(sentence)
         if m:
             return m.group("q")
-        if sentence.endswith("?"):
+        if sentence.endswith("?") and not proposal(sentence):
             return "?"
     return None
+
+
+_PROPOSAL_WORDS = frozenset("""
+    if poss possible possibly maybe perhaps say about around roughly approx like ish then instead or so ok okay please
+    i guess think reckon suppose would be good fine great works work that it is at on for by from the a an this next
+    coming late early mid half quarter past to am pm o'clock oclock morning afternoon evening night lunchtime noon
+    midday tomorrow tmrw today tonight weekend week first thing any time anytime day
+    """.split())
+_WHEN_WORDS = re.compile(r"\d|\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?\b|\b(?:morning|afternoon|"
+                         r"evening|tonight|tomorrow|tmrw|today|noon|midday|weekend|first\s+thing)\b", re.I)
+
+
+def proposal(sentence: str) -> bool:
+    """ "friday if poss?", "late morning, 11?", "about £250?", "whenever you open?": a value offered with a question
+    mark, not a question (no question word, and nothing but the value, when it is, and hedges)."""
+    body = re.sub(r"\b(?:whenever|when)\s+you\s+open\b", " morning ", normalise(sentence).lower())
+    if not _WHEN_WORDS.search(body):
+        return False
+    words = re.findall(r"[a-z][a-z']*", re.sub(r"\d+(?:st|nd|rd|th|am|pm|ish)?\b", " ", body))
+    days = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue", "tues", "wed",
+            "weds", "thu", "thur", "thurs", "fri", "sat", "sun"}
+    return all(w in _PROPOSAL_WORDS or w in days or w in _MONTHS_LOW for w in words)
+
+
+_MONTHS_LOW = frozenset("january february march april may june july august september october november december jan feb mar "
+                        "apr jun jul aug sep sept oct nov dec".split())
 
 
 _TASK_REQUEST = re.compile(

@@ -38,6 +38,9 @@ from .value_labels import labelled_choice
 from .values import (TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_digit_strings, find_emails, find_postcodes,
                      find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
 
+_HOUR_LAST = re.compile(r"(?:^|[,.?!]\s*|\s)(1[0-2]|[1-9])\s*(?:ish)?\s*\?*\s*$")
+"""To "what time?", an hour that ends the answer: "late morning, 11?", "whenever you open? 9?"."""
+_PART_OF_DAY = re.compile(r"\b(morning|afternoon|evening|night)\b", re.I)
 _PERSON_CUE = re.compile(r"\b(?:ask\s+for|speak\s+to|name|i'?m|it'?s|under|contact)\b", re.I)
 """Words that lead to a person's name later in an answer ("Hughes Farm, ask for Rhys Hughes")."""
 _FOR_AN_HOUR = re.compile(r"\b(?:for|like|after|be\s+there\s+at)\s+(1[0-2]|[1-9])\b(?!\s*(?:people|persons|guests|of\s+us|"
@@ -333,8 +336,9 @@ class AnswerReader:
             if kind == "time" and not times:
                 times = dotted_clocks(text)  # "any time after 5, so 5.30?" to "what time?": 17:30, a proposal
             if kind == "time" and not times:
-                bare = re.fullmatch(r"\W*(\d{1,2})\W*", text) or _FOR_AN_HOUR.search(text)
-                return bare_hour(int(bare.group(1))) if bare else None
+                bare = re.fullmatch(r"\W*(\d{1,2})\W*", text) or _FOR_AN_HOUR.search(text) or _HOUR_LAST.search(text)
+                part = _PART_OF_DAY.search(text)
+                return bare_hour(int(bare.group(1)), part.group(1) if part else None) if bare else None
             dates = _preferred(text, dates)  # "keys on the 30th, so Monday the 2nd would suit us": the 2nd
             found = {"date": dates[:1], "time": times[:1], "datetime": dates[:1] + times[:1]}[kind]
             if not found or (kind == "datetime" and len(found) < 2):
