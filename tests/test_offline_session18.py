@@ -289,3 +289,12 @@ def test_a_day_offered_with_a_question_mark_in_an_opening_is_no_search(cleaner):
     _s, [r] = talk(cleaner, "hiya, need to book a window clean at 14 Mill Lane. friday if poss?")
     assert not any(line.startswith("answer(") for line in statements(r)), statements(r)
     assert 'day="2024-07-05"' in " ".join(statements(r)), statements(r)
+
+
+@pytest.mark.parametrize("said, hour", [("can she come at 3 instead of half 2", "15:00"),
+                                        ("can we make it 4 rather than half 2", "16:00")])
+def test_an_hour_instead_of_a_half_hour_held_moves_that_time(cleaner, said, hour):
+    session, [*_, r] = _asked(cleaner, "next monday", "half 2")
+    assert record_values(session, "book_clean")["arrival"] == "14:30"
+    r = session.turn(said)
+    assert statements(r) == [f'book_clean.arrival = "{hour}"'], statements(r)

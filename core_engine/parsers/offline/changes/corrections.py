@@ -39,21 +39,29 @@ _RESTATED = re.compile(r"^(?:(?:sorry|oh|well|actually|and|also|wait|no)[,!.\s]+
 _PLAIN = ("str", "int", "float", "date", "time", "Enum")
 
 
-_INSTEAD = re.compile(r"^(?P<new>[^;]*?\b\d{1,2})\s+(?:instead\s+of|rather\s+than|not)\s+(?P<old>\d{1,2})[\s.!?]*$", re.I)
-"""Two bare hours: "sorry can we do 3 instead of 2" moves a clock time given before."""
+_INSTEAD = re.compile(r"^(?P<new>[^;]*?\b\d{1,2})\s+(?:instead\s+of|rather\s+than|not)\s+(?P<old>(?:half\s+(?:past\s+)?)?"
+                      r"\d{1,2}(?:[:.]\d{2})?(?:\s*[ap]\.?m\.?)?)[\s.!?]*$", re.I)
+"""Two bare hours: "sorry can we do 3 instead of 2", "can we make it 8 rather than half 7" move a clock time given
+before."""
+_OLD_CLOCK = re.compile(r"(?P<half>half\s+(?:past\s+)?)?(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?(?:\s*[ap]\.?m\.?)?", re.I)
 
 
 def _hours(reader: "TurnReader", said: str) -> bool:
-    """ "can we do 3 instead of 2" after 14:00: the one filled time whose hour is the old number moves to the new
-    hour on the same side of noon (15:00)."""
+    """ "can we do 3 instead of 2" after 14:00: the one filled time whose hour is the old number (and whose minutes
+    are the old ones, when said: "half 2" is 14:30) moves to the new hour on the same side of noon (15:00)."""
     m = _INSTEAD.match(said)
     if m is None:
         return False
-    old, new = int(m.group("old")), int(re.findall(r"\d{1,2}", m.group("new"))[-1])
+    said_old = _OLD_CLOCK.fullmatch(m.group("old").strip())
+    if said_old is None:
+        return False
+    old, new = int(said_old.group("h")), int(re.findall(r"\d{1,2}", m.group("new"))[-1])
+    minutes = 30 if said_old.group("half") else int(said_old.group("m")) if said_old.group("m") else None
     if not (1 <= old <= 12 and 1 <= new <= 12):
         return False
     fits = [(r, f, v) for r, f, v in _filled(reader) if reader.view.kind_of(f) == "time" and isinstance(v, str)
-            and re.fullmatch(r"\d{2}:\d{2}", v) and (int(v[:2]) % 12 or 12) == old]
+            and re.fullmatch(r"\d{2}:\d{2}", v) and (int(v[:2]) % 12 or 12) == old
+            and (minutes is None or int(v[3:]) == minutes)]
     if len(fits) != 1:
         return False
     rec, f, current = fits[0]
@@ -62,7 +70,8 @@ def _hours(reader: "TurnReader", said: str) -> bool:
         reader.assign("correction", said, rec, f, told[-1].value, was=current, how="hours")
         return True
     hour = new % 12 + (12 if int(current[:2]) >= 12 else 0)
-    reader.assign("correction", said, rec, f, f"{hour:02d}:{current[3:]}", was=current, how="hours")
+    kept = current[3:] if minutes is None else "00"  # "3 instead of half 2": 15:00, not 15:30
+    reader.assign("correction", said, rec, f, f"{hour:02d}:{kept}", was=current, how="hours")
     return True
 
 
