@@ -298,3 +298,17 @@ def test_an_hour_instead_of_a_half_hour_held_moves_that_time(cleaner, said, hour
     assert record_values(session, "book_clean")["arrival"] == "14:30"
     r = session.turn(said)
     assert statements(r) == [f'book_clean.arrival = "{hour}"'], statements(r)
+
+
+def test_nothing_more_declines_an_optional_text_question(cleaner):
+    session, [*_, r] = _asked(cleaner, "next monday", "9am", "14 Mill Lane", "MF3 8PL", "07700 900333", "Ann Lee")
+    assert r.acts[-1]["field"] == "gate_notes"
+    r = session.turn("no that's everything")
+    assert record_values(session, "book_clean")["gate_notes"] == "NA", statements(r)
+
+
+@pytest.mark.parametrize("said, name", [("booking under Priya Nair", "Priya Nair"), ("same as before", None),
+                                        ("dont need the email thing", None)])
+def test_words_that_lead_to_a_name_or_say_no_name(said, name):
+    from core_engine.parsers.offline.words.values import clean_name
+    assert clean_name(said) == name

@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 from rapidfuzz import fuzz
 
 from ....errors import StatementError
-from ....spec.model import Field, Spec, parse_type
+from ....spec.model import REFUSAL, Field, Spec, parse_type
 from ....dialogue.state import TaskRecord
 from ....spec.values import coerce_value, match_enum
 from .measures.ordinals import ordinal_number, taught_number
@@ -351,7 +351,9 @@ class AnswerReader:
             return self.list_value(f, text)
         if kind == "str":
             if shape(f) == "text" and (_NOTHING_MORE.fullmatch(text.strip()) or _no_such_thing(f, text)):
-                return "none"  # "nothing else", "no thanks" to "anything to add?": the answer is none, not those words
+                # "nothing else", "no thanks" to "anything to add?": none, not those words; to an optional question
+                # that is declining it ("NA"), to a required one the answer "none" (a refusal would block the task)
+                return "none" if f.required else REFUSAL
             if bare_yes_no(text) and (shape(f) != "text" or yes_no(text)[0]):  # type: ignore[index]
                 return None  # "yes" / "ok" is never a name or a value; a bare "no" to free text says "nothing"
             yn = yes_no(text)

@@ -777,6 +777,7 @@ PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[
 
 _NAME_LEAD = re.compile(r"^(?:(?:my|the)\s+(?:full\s+|first\s+|last\s+)?name\s+is|my\s+name'?s|name\s*:|name\s+is|"
                         r"i\s+am|i'm|it's|its|it\s+is|this\s+is|call\s+me|you\s+can\s+call\s+me|it's\s+under|"
+                        r"(?:the\s+)?booking(?:'s|\s+is)?\s+under|(?:put|book)\s+(?:it|the\s+booking|us|me)\s+under|"
                         r"under\s+the\s+name(?:\s+of)?|under)\s+", re.I)
 _NO_NAME_WORDS = frozenset({"yes", "yeah", "yep", "no", "nope", "nah", "ok", "okay", "please", "cancel", "stop",
                             "sure", "thanks", "thank", "you", "sorry", "hi", "hello", "hey", "fine", "great", "go",
@@ -784,7 +785,8 @@ _NO_NAME_WORDS = frozenset({"yes", "yeah", "yep", "no", "nope", "nah", "ok", "ok
 """Words of a yes, a no, a greeting or a cancel: a turn made of them only ("yes please cancel") names nobody."""
 _SENTENCE_WORDS = frozenset({"is", "are", "am", "was", "were", "my", "your", "our", "their", "me", "we", "us", "you",
                              "i", "do", "does", "did", "can", "could", "would", "should", "what", "how", "why",
-                             "where", "when", "who", "which", "though", "not", "if", "it", "that", "this", "there"})
+                             "where", "when", "who", "which", "though", "not", "if", "it", "that", "this", "there",
+                             "same", "as", "before", "the", "need", "dont", "don't", "thing", "already", "said"})
 """English function words a sentence has and a person's name typed in lower case does not ("de", "van" are kept)."""
 _YES_NO_WORDS = frozenset({"yes", "yeah", "yep", "yup", "no", "nope", "nah", "ok", "okay", "sure"})
 _NAME_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['.-])*(?:\s+[^\W\d_](?:[^\W\d_]|['.-])*){0,4}$")
