@@ -312,3 +312,30 @@ def test_nothing_more_declines_an_optional_text_question(cleaner):
 def test_words_that_lead_to_a_name_or_say_no_name(said, name):
     from core_engine.parsers.offline.words.values import clean_name
     assert clean_name(said) == name
+
+
+# ---------------------------------------------------------------- superlatives by the unit a column is measured in
+
+SHOWS = [{"id": "s1", "title": "Hamlet", "running_time_minutes": 190, "noise_db": 70, "description": "A long play."},
+         {"id": "s2", "title": "Gruffalo", "running_time_minutes": 55, "noise_db": 80, "description": "For little ones."},
+         {"id": "s3", "title": "Cats", "running_time_minutes": 140, "noise_db": 65, "description": "A musical."}]
+THEATRE = {"name": "theatre", "description": "A box office", "starting_prompt": "Hi", "settings": {"today": "2024-07-01"},
+           "worksheets": [{"name": "shows", "kind": "kb", "fields": [
+               field("id", primary_key=True), field("title"), field("running_time_minutes", "int"),
+               field("noise_db", "int"), field("description", free_text=True)]}]}
+
+
+@pytest.fixture(scope="module")
+def theatre(tmp_path_factory):
+    from tests.fakes.specs import agent_with_kb
+    yield from agent_with_kb(tmp_path_factory, "theatre", THEATRE, {"shows": (SHOWS, ["description"])})
+
+
+@pytest.mark.parametrize("question, first", [("which show runs the longest?", "s1"), ("the shortest show", "s2"),
+                                             ("which one is the quietest", "s3")])
+def test_a_superlative_reads_the_column_measured_in_its_unit(theatre, question, first):
+    import json
+    session = theatre.new_session(parser="formal")
+    r = session.turn(f"answer({json.dumps(question)})")
+    kb = next(rec for rec in r.state["records"] if rec.get("kind") == "kb")
+    assert kb["result"] and kb["result"][0]["id"] == first, r.response

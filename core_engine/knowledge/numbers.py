@@ -131,7 +131,12 @@ def _adjective_column(word: str, base: str, columns: dict[str, list[str]], embed
     by meaning, when both rank the same column first ("longest" and "long": the length; "finest" and "fine"
     disagree, so no column)."""
     found = choose_column([base], {n: t for n, t in columns.items()}, None)
-    if found or embedder is None or not columns:
+    if found:
+        return found
+    scaled = [n for n in columns if set(re.split(r"[_\W]+", n.lower())) & _SCALES.get(base, frozenset())]
+    if len(scaled) == 1:  # "runs the longest": the one column measured in a unit of time ("running_time_minutes")
+        return scaled[0], 1.0
+    if embedder is None or not columns:
         return found
     by_base, by_word = _ranked(base, columns, embedder), _ranked(word, columns, embedder)
     if by_base[0][1] != by_word[0][1]:
@@ -141,6 +146,17 @@ def _adjective_column(word: str, base: str, columns: dict[str, list[str]], embed
     if ranking[0][0] >= ADJECTIVE_MIN and ranking[0][0] - second >= ADJECTIVE_MARGIN:
         return ranking[0][1], round(ranking[0][0], 3)
     return _by_antonym(base, columns, embedder)
+
+
+_TIME = frozenset("minutes mins minute hours hrs hour duration length time days weeks".split())
+_SIZE = frozenset("capacity size area sqm seats seated standing guests people".split())
+_SCALES = {"long": _TIME, "short": _TIME, "quick": _TIME, "brief": _TIME, "big": _SIZE, "small": _SIZE,
+           "large": _SIZE, "tiny": _SIZE, "huge": _SIZE, "valuable": frozenset("value worth".split()),
+           "quiet": frozenset("noise db decibels decibel loudness".split()),
+           "loud": frozenset("noise db decibels decibel loudness".split()),
+           "noisy": frozenset("noise db decibels decibel loudness".split())}
+"""Scale adjectives and the words of the column names that measure them (English, no KB's words): "runs the
+longest" is the column in minutes, "the biggest space" the capacity, "the quietest tyre" the noise in dB."""
 
 
 ANTONYMS = {a: b for x, y in (("light", "heavy"), ("short", "long"), ("small", "big"), ("near", "far"),
@@ -614,7 +630,7 @@ def superlatives(text: str, columns: dict[str, list[str]], embedder: Any, taken:
 
 
 LOW_END = frozenset("short small little low few light near close young early slow quick fast thin narrow shallow "
-                    "tiny mild weak soft easy brief".split())
+                    "tiny mild weak soft easy brief quiet".split())
 """Scale adjectives whose superlative asks for the smallest value (English grammar, no KB's words): the
 column's meaning comes from the embedder, the direction from here; any other adjective asks for the largest."""
 

@@ -919,7 +919,7 @@ def _fuse(query: Query, kb: SQLiteKB, index: Any, info: TableInfo, words: list[s
     query.ranked = sorted(scores, key=lambda r: (-scores[r], r))[:_CANDIDATES]
     rule.update({"rank": "rrf(bm25, vector)", "vector_query": phrase, "fts_hits": len(fts_ids), "vector_hits": len(hits),
                  "vector_best": round(hits[0][1], 3) if hits else None, "vector_baseline": round(baseline, 3)})
-    if not fts_ids and allowed and all(w in _FRAME_VERBS for w in words):
+    if not fts_ids and (allowed or (query.order and not hits)) and all(w in _FRAME_VERBS for w in words):
         # "clinics open on a saturday", "clinics that run on Tuesdays": the verb says the rows happen, no row's
         # text has it, and the conditions alone find rows; searching it would only empty the answer (a vector hit
         # for "clinics open" is the nearest text to a verb, not a row that is open)
