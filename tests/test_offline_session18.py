@@ -339,3 +339,65 @@ def test_a_superlative_reads_the_column_measured_in_its_unit(theatre, question, 
     r = session.turn(f"answer({json.dumps(question)})")
     kb = next(rec for rec in r.state["records"] if rec.get("kind") == "kb")
     assert kb["result"] and kb["result"][0]["id"] == first, r.response
+
+
+def test_a_sentence_before_the_name_is_no_name(cleaner):
+    session, [*_, r] = _asked(cleaner, "next monday", "9am", "14 Mill Lane", "MF3 8PL", "07700 900333")
+    r = session.turn("That will be me, Margaret Ellis")
+    assert record_values(session, "book_clean")["customer_name"] == "Margaret Ellis", statements(r)
+
+
+# ---------------------------------------------------------------- wrong values an attack pass found (each was one)
+
+
+@pytest.mark.parametrize("said", ["Hi it's Greenacres Care Home, I'd like to book a window clean",
+                                  "Hi it's Sarah Jones and Tom Baker, I'd like to book a window clean",
+                                  "Hi, it's Sarah Jones, I'd like to book a window clean for my mum's house",
+                                  "it's still under warranty, I'd like to book a window clean",
+                                  "I'd like to book a window clean, names Mr and Mrs Patel",
+                                  "I'd like to book a window clean, the dogs name is biscuit"])
+def test_no_name_from_a_company_two_people_someone_elses_booking_or_a_pet(cleaner, said):
+    session, [r] = talk(cleaner, said)
+    assert "customer_name" not in record_values(session, "book_clean"), statements(r)
+
+
+@pytest.mark.parametrize("said", ["14 mill lane, milton keynes, 07700 900333", "mums landline 01632 960001"])
+def test_no_name_from_a_town_or_a_phones_words(cleaner, said):
+    session, [*_, r] = _asked(cleaner, "next monday", "9am")
+    r = session.turn(said)
+    assert "customer_name" not in record_values(session, "book_clean"), statements(r)
+
+
+@pytest.mark.parametrize("said", ["table on saturday for about 6 or 7 of us", "saturday, there'll be between 4 and 6 of us",
+                                  "table on friday, say 4 or 5", "friday please, the kids are between 5 and 9 years old",
+                                  "tomorrow, she's about 7 and has been limping", "between 12 and 14 august",
+                                  "I'm at work from 9 on monday"])
+def test_counts_ages_and_ranges_are_no_times(said):
+    token = EVENING.set(False)
+    try:
+        assert find_times(said) == [], said
+    finally:
+        EVENING.reset(token)
+
+
+@pytest.mark.parametrize("said", ["evening please, table for 4", "late as poss, there'll be 6",
+                                  "any time in the morning, she's only 2", "late morning or after 2?", "9 or 10?"])
+def test_a_count_or_a_choice_beside_the_time_asked_is_no_time(cleaner, said):
+    session, [*_, r] = _asked(cleaner, "next monday")
+    r = session.turn(said)
+    assert "arrival" not in record_values(session, "book_clean"), statements(r)
+
+
+def test_a_restaurant_by_its_table_bookings_reads_evening_hours():
+    spec = Spec.model_validate({"name": "luigis", "description": "Table bookings at Luigi's, an Italian trattoria"})
+    assert evening_hours(spec)
+    for description in ("Greenfield Primary school office: absences and school dinners",
+                        "Kitchen fitters: breakfast bars and worktops", "Restaurant equipment repairs"):
+        assert not evening_hours(Spec.model_validate({"name": "x", "description": description})), description
+
+
+@pytest.mark.parametrize("said, count", [("me, her and her 2 kids", 4), ("just me and Tom", None),
+                                         ("me, her and her kids", None), ("only me and another couple", None)])
+def test_a_list_of_people_counts_only_when_every_part_is_counted(said, count):
+    from core_engine.parsers.offline.words.measures.counts import head_count
+    assert head_count(said) == count

@@ -286,9 +286,14 @@ def evening_hours(spec: "Spec") -> bool:
     return any(_EVENING_TRADE.search(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", t)) for t in texts)
 
 
-_EVENING_TRADE = re.compile(r"\b(?:restaurants?|dinners?|dining|diners?|bistros?|brasserie|eatery|pubs?|bars?|"
-                            r"theat(?:re|er)s?|cinemas?|concerts?|gigs?|nightclubs?|comedy\s+club)\b", re.I)
-"""Trades whose bookings are mostly in the evening: there "at 7" is 19:00, where a garage's "at 8" is 08:00."""
+_EVENING_TRADE = re.compile(
+    r"(?<!school\s)(?<!operating\s)(?<!lecture\s)(?<!breakfast\s)\b(?:restaurants?|dinners?|dining|diners?|bistros?|"
+    r"brasserie|eatery|trattoria|pizzeria|steakhouse|grill|curry\s+house|tapas|gastropub|pubs?|inns?|taverns?|bars?|"
+    r"cocktails?|lounge|karaoke|takeaway|theat(?:re|er)s?|cinemas?|concerts?|gigs?|nightclubs?|comedy\s+club|"
+    r"book(?:ing)?s?\s+(?:a\s+)?tables?|tables?\s+(?:bookings?|reservations?))\b"
+    r"(?!\s+(?:equipment|supplies|repairs?|fitting|stools?))", re.I)
+"""Trades whose bookings are mostly in the evening (a meal out, a night out, a show): there "at 7" is 19:00, where a
+garage's "at 8" is 08:00. Not "school dinners", an "operating theatre", "breakfast bars" or "restaurant equipment"."""
 
 
 _BRITISH_OR_EUROPEAN = re.compile(r"postcode|[£€]|\b(?:pounds?|pence|euros?|GBP|EUR)\b", re.I)

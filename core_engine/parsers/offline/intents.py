@@ -59,7 +59,7 @@ def is_question(text: str) -> str | None:
 
 
 _PROPOSAL_WORDS = frozenset("""
-    if poss possible possibly maybe perhaps say about around roughly approx like ish then instead or so ok okay please
+    if poss possible possibly maybe perhaps say about around roughly approx like ish then instead so ok okay please
     i guess think reckon suppose would be good fine great works work that it is at on for by from the a an this next
     coming late early mid half quarter past to am pm o'clock oclock morning afternoon evening night lunchtime noon
     midday tomorrow tmrw today tonight weekend week first thing any time anytime day

@@ -243,7 +243,7 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
         value = to.group("name") if to and not _kb_words(reader, to.group("name")) else None
     if value is None and len(names) == 1:  # "Hi it's Gareth Lloyd, I need to cancel ...", "name Rachel Adeyemi"
         from ..parts.given_name import names_in  # late: parts import the opening helpers
-        given = {n for n in names_in(reader, text) if n not in matched}
+        given = {n for n in names_in(reader, text, names[0]) if n not in matched}
         value = given.pop() if len(given) == 1 else None
         value = value.title() if value and value.islower() else value
     if value and holder:

@@ -104,11 +104,17 @@ _DANGLING = re.compile(r"[\s,;]+(?:(?:and\s+)?(?:the\s+)?(?:post\s?code|zip(?:\s
 Road, postcode CF11 7AW", "17 Cedar Grove, it's SE23 1LT")."""
 
 
+_NOT_AN_ADDRESS_WORD = frozenset("""its it's is with above behind below next near opposite round back one ask for my
+    she's he's called door green red blue""".split())
+"""Words of a remark beside an address ("14 mill lane, its the one with the green door"): such an answer is kept as
+typed, not given capitals."""
+
+
 def tidy_address(value: str) -> str:
     """An address as it is written: without the words that led to a postcode taken out of it, and with capitals
     when it was typed all in lower case ("14b marlow rd" -> "14b Marlow Rd", "bd7 1qs" -> "BD7 1QS")."""
     value = _DANGLING.sub("", value).strip(" ,;")
-    if value.islower():
+    if value.islower() and not set(re.findall(r"[a-z']+", value)) & _NOT_AN_ADDRESS_WORD:
         value = re.sub(r"(?<![\w'’])([a-z])", lambda m: m.group(1).upper(), value)
         for code in find_postcodes(value):  # "bd7 1qs" -> "BD7 1QS"
             value = value[:code.start] + code.text.upper() + value[code.end:]

@@ -27,10 +27,24 @@ if TYPE_CHECKING:
     from ..parser import TurnReader
 
 _TOKEN = r"[^\W\d_][^\W\d_'’-]*(?:['’-][^\W\d_]+)*"
-_NAME_CUE = re.compile(r"\b(?:(?:my\s+)?name(?:'?s|\s+is|\s*:)?|names|(?:booked\s+|booking'?s?\s+(?:is\s+)?|it'?s\s+|its\s+|"
-                       r"it\s+is\s+|put\s+(?:it|the\s+booking)\s+)?under(?:\s+the\s+name(?:\s+of)?)?)\s*[:-]?\s+", re.I)
+_NAME_CUE = re.compile(r"(?:(?:^|(?<=[,.;!?])|\b(?:my|our|the|and|full|first|last|booking|your)\b)\s*(?:name(?:'?s|\s+is|\s*:)?|"
+                       r"names)|\b(?:booked|booking'?s?(?:\s+is)?|it'?s|its|it\s+is|put\s+(?:it|the\s+booking)|all|"
+                       r"reservation'?s?(?:\s+is)?)\s+under(?:\s+the\s+name(?:\s+of)?)?|\bunder\s+the\s+name(?:\s+of)?)"
+                       r"\s*[:-]?\s+", re.I)
+"""A cue that a person's name follows: "name Rachel Adeyemi", "names Gareth Lloyd", "its under sandra kowalski",
+"under the name of Patel"; not "the dog's name ..." (a pet's), not "under warranty", "under fives"."""
 _SELF_CUE = re.compile(r"(?:^|[,.;!?]\s*|\b(?:hi|hello|hey|hiya|morning|afternoon|evening)\b[\s,]*)"
                        r"(?:it'?s|this\s+is|i'?m|i\s+am)\s+", re.I)
+_SOMEONE_ELSES = re.compile(r"\b(?:my|our)\s+(?:mum|mom|dad|mother|father|wife|husband|partner|son|daughter|"
+                            r"brother|sister|nan|gran|grandma|grandad|grandpa|boss|friend|neighbou?r|client)'?s\b", re.I)
+"""The booking is someone else's ("I need to cancel my mum's appointment"): the speaker's name is not its name."""
+_OWN_FIELD_WORDS = frozenset("customer caller contact client booker hirer applicant member tenant owner your".split())
+_ORGANISATION = frozenset("""home farm rescue services service surgery cottage house ltd limited plc inc co company
+    centre center school college hotel clinic practice group shop store garage motors cars estates estate hall church
+    club trust council care dental medical pharmacy nursery academy university studio salon cafe restaurant pub bar
+    inn lodge manor court park gardens office agency associates partners bosch""".split())
+"""Words of an organisation's or a house's name ("Greenacres Care Home", "Ivy Cottage", "Mill Hill Surgery")."""
+_TITLE_WORDS = frozenset("mr mrs ms miss mx dr prof sir".split())
 _FILLER = re.compile(r"^(?:(?:ok(?:ay)?|no(?:\s+thanks?)?|yes|yeah|yep|sure|great|cool|lovely|right|fine|thanks|cheers|"
                      r"sorry|so|well|oh|and|also|then)\b[\s,!.]*)+", re.I)
 _STOP = frozenset("""
@@ -41,6 +55,8 @@ _STOP = frozenset("""
     number mobile phone tel telephone email mail address ref reference postcode code booking book booked name names
     under today tomorrow tonight morning afternoon evening night plus sure fine great cool lovely right sorry well oh
     road rd street st lane ln avenue ave close drive dr way crescent place court terrace flat house unit
+    landline mobile home work office daytime evenings weekends only mums dads mum dad husband wife partner son
+    daughter landlord tenant neighbour
     """.split())
 """Words no person's name is made of: a sentence's function words, the words of giving contact details, street
 words (a two-word street is not a name)."""
@@ -65,6 +81,18 @@ def given_name(reader: "TurnReader", text: str) -> None:
     i, line, span, args, ws, f = slot
     _replace(reader, i, line, _with_value(line, span, args, f.name, name), "given-name", name, ws.name, f.name,
              reason="a person's name given beside other values")
+
+
+def _self_named_field(reader: "TurnReader", f: "Field | None" = None) -> bool:
+    """The name field the turn would fill is the speaker's own ("Your full name", a customer's, a caller's, the name
+    a booking is under): "it's Gareth Lloyd" names the speaker, never a pupil or a patient."""
+    if f is None:
+        slot = _name_slot(reader)
+        f = slot[1] if isinstance(slot, tuple) and len(slot) == 2 else slot[5] if slot else None
+    if f is None:
+        return False
+    words = set(re.findall(r"[a-z]+", f.description.lower())) | set(f.name.lower().split("_"))
+    return bool(words & _OWN_FIELD_WORDS) or bool(_UNDER.search(f.description))
 
 
 def _name_fields(reader: "TurnReader", fields: list["Field"]) -> list["Field"]:
@@ -123,22 +151,31 @@ def _name_slot(reader: "TurnReader") -> "tuple[TaskRecord, Field] | tuple | None
     return found[0] if len(found) == 1 else None
 
 
-def names_in(reader: "TurnReader", text: str) -> list[str]:
+def names_in(reader: "TurnReader", text: str, field: "Field | None" = None) -> list[str]:
+    """The names the turn gives (see the module's docstring); `field`, the name field they are for when the caller
+    knows it (an opening), else the one `_name_slot` finds."""
     out = []
     for m in _NAME_CUE.finditer(text):
         name = _name_at(reader, text[m.end():], capitalised=False)
         if name:
             out.append(name)
-    for m in _SELF_CUE.finditer(text):
+    for m in _SELF_CUE.finditer(text) if _self_named_field(reader, field) and not _SOMEONE_ELSES.search(text) else ():
         name = _name_at(reader, text[m.end():], capitalised=True)
-        if name and len(name.split()) >= 2:
-            out.append(name)
-    for clause in re.split(r"\s*(?:[,;.!?\n]|\s-\s|\band\b)\s*", text):
+        after = text[m.end():].lstrip()[len(name or ""):]
+        if name and len(name.split()) >= 2 and not re.match(r"\s+(?:and|&)\s+[A-Z]", after):
+            out.append(name)  # not "Hi it's Sarah Jones and Tom Baker": two people, no one name
+    asked = reader.expect.field if reader.expect is not None else None
+    read = {re.sub(r"\W", "", v).lower() for v in re.findall(r'= "([^"]*\d[^"]*)"', " ".join(reader.lines))}
+    beside = asked is not None and not person_name_field(asked)
+    # a phone or a reference asked or read from the turn, and a name typed beside it (the name asked is the answer's)
+    for clause in re.split(r"\s*(?:[,;.!?\n]|\s-\s|\band\b)\s*", text) if beside else ():
         words = _FILLER.sub("", clause).strip()
         m = re.match(rf"({_TOKEN}(?:\s+{_TOKEN}){{1,2}})(?=\s+{_NUMBER.pattern}|$)", words)
         whole = _name_at(reader, m.group(1), capitalised=False) if m else None
         typed = whole is not None and (all(w[0].isupper() for w in whole.split()) or text.islower())
-        if typed and whole == m.group(1) and _by_a_number(text, words, whole):
+        number = _by_a_number(text, words, whole) if typed and whole == m.group(1) else None
+        if number and (shape(asked) == "code" or re.sub(r"\W", "", number).lower() in read) \
+                and not _after_a_street(text, whole):
             out.append(whole)
     return out
 
@@ -147,15 +184,25 @@ _NUMBER = re.compile(r"(?:\+?\d[\d ()-]{5,}\d|[A-Za-z]{1,4}-?\d{3,}[A-Za-z]{0,2}
 """A phone number or a reference ("07700 900333", "VH-11902"): what a name is typed beside."""
 
 
-def _by_a_number(text: str, clause: str, name: str) -> bool:
-    """The name stands right before or after a phone number or a reference ("hannah whitfield, 07700 900333",
-    "Leon Carter 07400 118822", "VH-11902, Amir Haddad")."""
+def _after_a_street(text: str, name: str) -> bool:
+    """ "14 mill lane, milton keynes, 07700 900333": the words after a street are its town, not a name."""
+    from .addresses import find_addresses  # late: addresses imports the opening helpers
+    at = text.lower().find(name.lower())
+    return any(a.end <= at and not text[a.end:at].strip(" ,") for a in find_addresses(text))
+
+
+def _by_a_number(text: str, clause: str, name: str) -> str | None:
+    """The phone number or reference right before or after the name ("hannah whitfield, 07700 900333", "Leon Carter
+    07400 118822", "VH-11902, Amir Haddad"), or None."""
     at = text.find(name)
     if at < 0:
-        return False
+        return None
     after, before = text[at + len(name):], text[:at]
-    return bool(re.match(r"\s*[,;]?\s*" + _NUMBER.pattern, after) or
-                re.search(_NUMBER.pattern + r"\s*[,;]\s*(?:(?:and|its|it's|name)\s+)?$", before, re.I))
+    m = re.match(r"\s*[,;]?\s*(" + _NUMBER.pattern + ")", after)
+    if m:
+        return m.group(1)
+    m = re.search("(" + _NUMBER.pattern + r")\s*[,;]\s*(?:(?:and|its|it's|name)\s+)?$", before, re.I)
+    return m.group(1) if m else None
 
 
 def _name_at(reader: "TurnReader", rest: str, *, capitalised: bool) -> str | None:
@@ -163,14 +210,23 @@ def _name_at(reader: "TurnReader", rest: str, *, capitalised: bool) -> str | Non
     m = re.match(rf"\s*({_TOKEN}(?:\s+{_TOKEN}){{0,2}})(?![\w'’-])", rest)
     words = []
     for word in (m.group(1).split() if m else []):
-        low = word.lower().replace("’", "'")
-        if low in _STOP or low in _CALENDAR or _CONTRACTION.search(low) or (capitalised and not word[0].isupper()):
+        if not_a_name_word(word) or (capitalised and not word[0].isupper()):
             break
         words.append(word)
+    if words and words[0].lower().rstrip(".") in _TITLE_WORDS:
+        if len(words) < 2:
+            return None  # "names Mr and Mrs Patel": two people
     name = " ".join(words)
-    if not words or _spec_word(reader, name) or _in_kb(reader, name):
+    if not words or _spec_word(reader, name) or _in_kb(reader, name) or \
+            {w.lower() for w in words} & _ORGANISATION:
         return None
     return name
+
+
+def not_a_name_word(word: str) -> bool:
+    """A word no person's name is made of: a sentence's ("That will be me"), a street's, a day's or a month's."""
+    low = word.lower().replace("’", "'")
+    return low in _STOP or low in _CALENDAR or bool(_CONTRACTION.search(low))
 
 
 def _spec_word(reader: "TurnReader", name: str) -> bool:

@@ -38,16 +38,21 @@ from .value_labels import labelled_choice
 from .values import (TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_digit_strings, find_emails, find_postcodes,
                      find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
 
-_HOUR_LAST = re.compile(r"(?:^|[,.?!]\s*|\s)(1[0-2]|[1-9])\s*(?:ish)?\s*\?*\s*$")
+_HOUR_LAST = re.compile(r"(?:^|[,.?!]\s*)(?:(?:say|about|around|like|at|maybe)\s+)?(1[0-2]|[1-9])\s*(?:ish)?\s*\?*\s*$")
 """To "what time?", an hour that ends the answer: "late morning, 11?", "whenever you open? 9?"."""
 _PART_OF_DAY = re.compile(r"\b(morning|afternoon|evening|night)\b", re.I)
+_PART_HOURS = {"morning": (5, 12), "afternoon": (1, 6), "evening": (4, 11), "night": (6, 12)}
+"""The hours said without am/pm that each part of the day holds ("late morning, 11?" yes; "morning ... 2" no)."""
+_PLACES = {stem(w) for w in ("ticket", "place", "seat", "space", "spot", "pass", "admission", "passenger", "traveller",
+                              "adult", "swimmer", "visitor", "attendee", "participant", "member")}
+"""Counts of what each person takes or is (a ticket, a seat): a list of people answers them; a room count it does not."""
 _PERSON_CUE = re.compile(r"\b(?:ask\s+for|speak\s+to|name|i'?m|it'?s|under|contact)\b", re.I)
 """Words that lead to a person's name later in an answer ("Hughes Farm, ask for Rhys Hughes")."""
-_FOR_AN_HOUR = re.compile(r"\b(?:for|like|after|be\s+there\s+at)\s+(1[0-2]|[1-9])\b(?!\s*(?:people|persons|guests|of\s+us|"
+_FOR_AN_HOUR = re.compile(r"\b(?:(?:be|get)\s+(?:there|here|in)\s+(?:for|at|by)|arrive\s+(?:for|at|by)|like|after)\s+(1[0-2]|[1-9])\b(?!\s*(?:people|persons|guests|of\s+us|"
                           r"adults?|kids|children|days?|weeks?|nights?|hours?|mins?|minutes?|years?|months?|[:.,/]\d))", re.I)
-"""To "what time?", an hour after "for", "like" or "after": "can be there for 3" is 15:00, "any time after 5" 17:00
-(for a time field only, and only when the turn names no clock: elsewhere "for 3" is three people, and "after 5, so
-5.30?" proposes 17:30)."""
+"""To "what time?", an hour after "be there for", "like" or "after": "can be there for 3" is 15:00, "any time after
+5" 17:00 (for a time field only, and only when the turn names no clock: "a table for 3" is three people, and "after
+5, so 5.30?" proposes 17:30)."""
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
 SETTLED_BEFORE = re.compile(r"(?:\b(?:say|make\s+it|call\s+it|go\s+with|let'?s\s+(?:say|do|go\s+for)|so|making)|"
@@ -293,7 +298,7 @@ class AnswerReader:
             if unit and said_in_other_unit(text, unit):
                 return None  # "six weeks" to a field of months: not 6 (the agent asks again)
             counted = (people_sum(text) or head_count(text)) if field_stems(f) & PEOPLE_STEMS else None
-            if counted is None and kind == "int" and not find_numbers(text):
+            if counted is None and kind == "int" and not find_numbers(text) and field_stems(f) & _PLACES:
                 counted = head_count(text)  # "me, her and grandma" to "how many tickets?": 3 (a list of people)
             if counted is not None:  # "me and three friends" for a party size
                 return counted
@@ -336,9 +341,13 @@ class AnswerReader:
             if kind == "time" and not times:
                 times = dotted_clocks(text)  # "any time after 5, so 5.30?" to "what time?": 17:30, a proposal
             if kind == "time" and not times:
-                bare = re.fullmatch(r"\W*(\d{1,2})\W*", text) or _FOR_AN_HOUR.search(text) or _HOUR_LAST.search(text)
+                bare = re.fullmatch(r"\W*(\d{1,2})\W*", text) or (None if re.search(r"\bor\b", text) else (
+                    _FOR_AN_HOUR.search(text) or _HOUR_LAST.search(text)))  # "9 or 10?" asks which is free
                 part = _PART_OF_DAY.search(text)
-                return bare_hour(int(bare.group(1)), part.group(1) if part else None) if bare else None
+                hour = int(bare.group(1)) if bare else 0
+                if part and not _PART_HOURS[part.group(1).lower()][0] <= hour <= _PART_HOURS[part.group(1).lower()][1]:
+                    return None  # "late morning or after 2": the part of the day is not this hour's
+                return bare_hour(hour, part.group(1) if part else None) if bare else None
             dates = _preferred(text, dates)  # "keys on the 30th, so Monday the 2nd would suit us": the 2nd
             found = {"date": dates[:1], "time": times[:1], "datetime": dates[:1] + times[:1]}[kind]
             if not found or (kind == "datetime" and len(found) < 2):
@@ -495,7 +504,9 @@ class AnswerReader:
             clauses = [c for c in re.split(r"\s*,\s*", text.strip(" .!?")) if c]
             first = clean_name(clauses[0]) if len(clauses) > 1 else None
             later = " ".join(clauses[1:])
+            from ..parts.given_name import not_a_name_word  # late: parts import this module
             if first and first == clauses[0] and re.fullmatch(r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){1,3}", first) \
+                    and not any(not_a_name_word(w) for w in first.split()) \
                     and not NAME_INTRO.search(text) and not _PERSON_CUE.search(later):
                 return first  # "Fiona Lindqvist, Lindqvist Accountancy": the person first, then whom they are with
             introduced = name_span(text) if NAME_INTRO.search(text) else None  # "His name is Tom Baker"

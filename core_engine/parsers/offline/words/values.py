@@ -451,12 +451,12 @@ _ISH_RE = re.compile(r"\b(?:(?P<half>half)\s+(?P<hour>" + _HOUR_WORDS + r")\b(?!
                      r"evening|tonight|night))?|(?P<hour2>" + _HOUR_WORDS + r")\s*-?ish\b)", re.I)
 _A_DAY = re.compile(rf"\b(?:{'|'.join(WEEKDAYS)}|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun|today|tomorrow|tmrw|tonight)\b", re.I)
 _NAMED_TIME_RE = re.compile(r"\b(?:(?:12|twelve)\s+(?=noon|midday|midnight))?(noon|midday|midnight)(?:ish)?\b", re.I)
-_BARE_HOUR_RE = re.compile(r"\b(?:at|around|by|(?P<loose>about|say|from|between))\s+(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")"
+_BARE_HOUR_RE = re.compile(r"\b(?:at|around|by|(?P<loose>about|say|between))\s+(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")"
                            r"(?:\s+o'?clock)?(?:\s+(?:in the\s+)?(morning|afternoon|evening|tonight|night))?\b"
                            r"(?!\s*(?:people|persons|guests|units|of us|days?|weeks?|months?|years?|hours?|hrs?|"
                            r"mins?|minutes?|miles?|%|dollars|pounds?|quid|euros?|[ap]\.?\s?m\b|[:.,]\d|/|-?\s*\d))"
-                           r"(?(loose)(?!\s*(?!(?:o'?clock|ish|then|please|or|and|till?|until|to|if|is|on|would|works|suits|"
-                           r"tomorrow|today|next|this|in\s+the)\b)[a-z]))",
+                           r"(?(loose)(?=\s*(?:$|[?!.,;]|(?:o'?clock|ish|then|please|if|is|would|works|suits|tomorrow|today|"
+                           r"tonight|in\s+the|and\s+(?:1[0-2]|[1-9])\s*(?:$|[?!.,;]|is|would|works|suits|o'?clock|[ap]m))\b)))",
                            re.I)
 _OCLOCK_RE = re.compile(r"(?<![:.])\b(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")(?:\s+o'?clock\b|"
                         r"\s+(?:in the\s+)?(morning|afternoon|evening|tonight)\b)", re.I)
@@ -620,8 +620,10 @@ def find_times(text: str) -> list[Span]:
         if value:
             found.append(Span(value, m.start(), m.end(), m.group(0)))
     for m in _BARE_HOUR_RE.finditer(text):
-        if m.group("loose") and m.group("loose").lower() == "say" and not (day_part or _A_DAY.search(text)):
-            continue  # "prob 2, maybe 3... say 3" settles a count; "friday after school, say 4?" is a time
+        if m.group("loose") and not (day_part or _A_DAY.search(text)) or m.group("loose") and \
+                re.search(r"\b(?:from|she'?s|he'?s|it'?s|they'?re|aged?)\s+$", text[:m.start()], re.I):
+            continue  # "prob 2, maybe 3... say 3" settles a count, "she's about 7" is an age, "from about 6" a past
+            # hour; "friday after school, say 4?", "monday, between 12 and 1 is best" are times
         value = bare_hour(_hour_value(m.group(2)), m.group(3) or day_part)
         if value:
             found.append(Span(value, m.start(), m.end(), m.group(0)))

@@ -20,12 +20,14 @@ _AND_ME = re.compile(r"\b(?:my|a|one)\s+[a-z]+\s+and\s+(?:me|i|myself)\b", re.I)
 _RELATION = (r"(?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|mum|mom|dad|mother|father|son|"
              r"daughter|brother|sister|friend|colleague|boss|grandma|grandmother|grandpa|grandfather|aunt|uncle|"
              r"niece|nephew|cousin|baby|kid|child|boy|girl|mate|flatmate|roommate|neighbou?r)")
-_PERSON = re.compile(r"(?:just\s+)?(?:(?P<me>me|myself|i)|him|her|(?:grand)?(?:ma|mum|mom|nan|nanna|gran|granny|pa|dad|"
+_PERSON = re.compile(r"(?:just\s+)?(?:(?P<me>me|myself|i)|him|her(?!\s+(?:\d|two|three|four|five|six|seven|eight|nine|ten)\b)|(?:grand)?(?:ma|mum|mom|nan|nanna|gran|granny|pa|dad|"
                      r"grandad|grandpa)|(?:my|our)\s+(?:little\s+|older\s+|younger\s+|best\s+)?"
-                     + _RELATION + r"|(?:(?:the|our|my|their)\s+)?(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|"
+                     + _RELATION + r"|(?:(?:the|our|my|their|his|her)\s+)?(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|"
                      r"nine|ten)\s+(?:little\s+|young\s+)?(?:kids|children|boys|girls|friends|adults|teens|"
                      r"teenagers|grandkids|grandchildren|colleagues|mates|sons|daughters|others|of\s+them))"
                      r"(?![\w'-])", re.I)
+_LIST_ENDS = re.compile(r"\s*(?:$|[,.;!?]|(?:please|thanks|on|at|for|tonight|tomorrow|this|next|in|going|coming|"
+                        r"travelling|traveling|then)\b)", re.I)
 _JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|plus\s+)?|\s+and\s+|\s+plus\s+|\s*&\s*|\s*\+\s*)", re.I)
 _WORD_NUMBER = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
@@ -65,8 +67,8 @@ def party_span(text: str) -> tuple[int, int, int] | None:
             if join is None:
                 break
             at = join.end()
-        if parts >= 3 and speaker:
-            return total, start.start(), end
+        if parts >= 3 and speaker and _LIST_ENDS.match(text, end):
+            return total, start.start(), end  # not "me, her and her kids": the list goes on in words not counted
     return None
 
 
@@ -88,9 +90,8 @@ def head_count(text: str) -> int | None:
     return 1 if _JUST_ME.search(text) else None
 
 
-_JUST_ME = re.compile(r"\b(?:just|only)\s+(?:me|myself)\b(?!\s*(?:,|and|plus|\+|&|with)\s+(?:my|our|the|a|\d|two|"
-                      r"three|four|five|him|her|them)\b(?!\s+(?:bike|bicycle|car|van|motorbike|dog|cat|bags?|luggage|"
-                      r"suitcase|stuff|kit|tools?)\b))", re.I)
+_JUST_ME = re.compile(r"\b(?:just|only)\s+(?:me|myself)\b(?=\s*(?:$|[.!?,;]|(?:and|with|plus)\s+(?:my|the|a|our)\s+"
+                      r"(?:bike|bicycle|car|van|motorbike|dog|cat|bags?|luggage|suitcase|stuff|kit|tools?)\b))", re.I)
 """The speaker alone ("just me", "only myself and my bike"): one person, when what comes with them is no person."""
 
 
