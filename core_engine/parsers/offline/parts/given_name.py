@@ -41,7 +41,7 @@ _SOMEONE_ELSES = re.compile(r"\b(?:my|our)\s+(?:mum|mom|dad|mother|father|wife|h
 _OWN_FIELD_WORDS = frozenset("customer caller contact client booker hirer applicant member tenant owner your".split())
 _ORGANISATION = frozenset("""home farm rescue services service surgery cottage house ltd limited plc inc co company
     centre center school college hotel clinic practice group shop store garage motors cars estates estate hall church
-    club trust council care dental medical pharmacy nursery academy university studio salon cafe restaurant pub bar
+    club trust council care dental medical pharmacy nursery academy university studio salon cafe pub bar
     inn lodge manor court park gardens office agency associates partners bosch""".split())
 """Words of an organisation's or a house's name ("Greenacres Care Home", "Ivy Cottage", "Mill Hill Surgery")."""
 _TITLE_WORDS = frozenset("mr mrs ms miss mx dr prof sir".split())
