@@ -269,7 +269,7 @@ The session's second round did not move them (docs/evaluation.md, session 17). F
 raised to its scores."""
 
 FIRST_SCORES["celebration_cakes"], FLOORS["celebration_cakes"] = (35, 90), 37
-FIRST_SCORES["tutoring_agency"], FLOORS["tutoring_agency"] = (27, 90), 27
+FIRST_SCORES["tutoring_agency"], FLOORS["tutoring_agency"] = (27, 90), 31
 FIRST_SCORES["museum_groups"], FLOORS["museum_groups"] = (33, 87), 33
 KB_FIRST_SCORES.update({"celebration_cakes": (13, 15), "tutoring_agency": (7, 15), "museum_groups": (12, 15)})
 KB_FLOORS.update({"celebration_cakes": 13, "tutoring_agency": 7, "museum_groups": 12})
@@ -280,8 +280,9 @@ KB_FLOORS.update({"tyre_garage": 11})
 designs), heldout39 (tutoring_agency: tutors by subject, level and format, trial lessons, moved and cancelled lessons;
 30 tutors) and heldout40 (museum_groups: group and school visits, cancellations, membership changes; 31 tours,
 workshops and exhibitions), written by helpers who never read or ran the parser, first scored on 91a55ff before the
-session's round (docs/evaluation.md, session 18): celebration_cakes 35 -> 37, the others the same. Floors of the
-development agents the round moved raised to its scores."""
+session's round (docs/evaluation.md, session 18): celebration_cakes 35 -> 37, the others the same; then, as a
+development set, tutoring_agency 27 -> 31 (fields of minutes). Floors of the development agents the round moved
+raised to its scores."""
 
 
 @pytest.mark.parametrize("name", sorted(KB_FLOORS))

@@ -401,3 +401,12 @@ def test_a_restaurant_by_its_table_bookings_reads_evening_hours():
 def test_a_list_of_people_counts_only_when_every_part_is_counted(said, count):
     from core_engine.parsers.offline.words.measures.counts import head_count
     assert head_count(said) == count
+
+
+@pytest.mark.parametrize("said, minutes", [("half an hour to start with", 30), ("for 1 hr", 60), ("an hour pls", 60),
+                                           ("45 mins is fine for a first go", 45), ("an hour and a half", 90),
+                                           ("thirty minutes", 30)])
+def test_a_length_of_time_answers_a_field_of_minutes(said, minutes):
+    from core_engine.parsers.offline.words.measures.durations import converted_duration, field_unit
+    assert field_unit("duration_minutes", "How long the lesson is") == "minute"
+    assert converted_duration(said, "minute") == minutes

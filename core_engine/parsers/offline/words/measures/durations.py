@@ -11,24 +11,29 @@ from __future__ import annotations
 
 import re
 
-_UNIT_DAYS = {"hour": 1 / 24, "day": 1, "night": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
+_UNIT_DAYS = {"minute": 1 / 1440, "hour": 1 / 24, "day": 1, "night": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
 _IN_MONTHS = {"month": 1, "year": 12}
 """Months and years convert exactly ("two years" is 24 months), days do not (a month is no fixed number of days)."""
 _COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "couple of": 2}
 _DURATION = re.compile(r"\b(?P<n>\d+|a\s+couple\s+of|couple\s+of|an?|one|two|three|four|five|six|seven|eight|nine|"
-                       r"ten|eleven|twelve)\s+(?P<unit>hours?|days?|nights?|weeks?|fortnights?|months?|years?)\b"
-                       r"|\b(?P<half>half\s+a\s+(?:day|week))\b", re.I)
+                       r"ten|eleven|twelve|fifteen|twenty|thirty|forty(?:\s+|-)five|forty|ninety)\s*"
+                       r"(?P<unit>hours?|hrs?|minutes?|mins?|days?|nights?|weeks?|fortnights?|months?|years?)\b"
+                       r"|\b(?P<half>half\s+an?\s+(?:day|week|hour))\b", re.I)
+_SHORT_UNITS = {"hr": "hour", "min": "minute"}
+_MINUTE_WORDS = {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty five": 45, "forty-five": 45,
+                 "ninety": 90}
 _MORE = re.compile(r"\s*(?:and\s+a\s+half|and\s+a\s+bit|or\s+(?:two|so|more)|or\s+\d)\b", re.I)
 """Words after "an hour" that make it more than one ("an hour and a half", "an hour or two")."""
 _AND_A_HALF = re.compile(r"\s+and\s+a\s+half\b", re.I)
-_FIELD_UNIT = re.compile(r"\b(hours?|days?|nights?|weeks?|months?|years?)\b", re.I)
+_FIELD_UNIT = re.compile(r"\b(minutes?|mins?|hours?|days?|nights?|weeks?|months?|years?)\b", re.I)
 
 
 def field_unit(name: str, description: str) -> str | None:
     """The unit a count field counts, from its name or description ("rental_days" -> "day")."""
     m = _FIELD_UNIT.search(name.replace("_", " ")) or _FIELD_UNIT.search(description)
-    return m.group(1).lower().rstrip("s") if m else None
+    unit = m.group(1).lower().rstrip("s") if m else None
+    return _SHORT_UNITS.get(unit, unit) if unit else None
 
 
 def converted_duration(text: str, unit: str) -> int | None:
@@ -40,15 +45,19 @@ def converted_duration(text: str, unit: str) -> int | None:
         return None
     m = found[0]
     if m.group("half"):
-        return None
+        return 30 if unit == "minute" and m.group("half").lower().endswith("hour") else None  # "half an hour"
     said_unit = m.group("unit").lower().rstrip("s")
+    said_unit = _SHORT_UNITS.get(said_unit, said_unit)
     raw = re.sub(r"\s+", " ", m.group("n").lower())
+    if unit == "minute" and said_unit == "minute":  # "45 mins is fine", "thirty minutes": said in the field's unit
+        n = int(raw) if raw.isdigit() else _MINUTE_WORDS.get(raw, _COUNT.get(raw))
+        return n if n and n < 1000 else None
     if said_unit == unit or (said_unit, unit) in (("night", "day"), ("day", "night")):
         # the field's own unit: the ordinary number reading, except "an hour" and "a couple of days", which
         # carry no number the number reading sees
         return _COUNT[raw] if raw in ("a", "an", "a couple of", "couple of") and not _MORE.match(text[m.end():]) \
             else None
-    n = int(raw) if raw.isdigit() else _COUNT.get(raw)
+    n = int(raw) if raw.isdigit() else _COUNT.get(raw, _MINUTE_WORDS.get(raw))
     if n is None:
         return None
     if _AND_A_HALF.match(text, m.end()):
@@ -57,7 +66,7 @@ def converted_duration(text: str, unit: str) -> int | None:
         value = n * _IN_MONTHS[said_unit] / _IN_MONTHS[unit]
     else:
         value = n * _UNIT_DAYS[said_unit] / _UNIT_DAYS[unit]
-    return int(value) if value >= 1 and abs(value - round(value)) < 1e-9 else None
+    return int(round(value)) if value >= 1 and abs(value - round(value)) < 1e-9 else None
 
 
 def said_in_other_unit(text: str, unit: str) -> bool:
@@ -65,6 +74,7 @@ def said_in_other_unit(text: str, unit: str) -> bool:
     when it does not convert to a whole number of the field's units, its number is not the value."""
     for m in _DURATION.finditer(text):
         said = (m.group("unit") or "day").lower().rstrip("s")
+        said = _SHORT_UNITS.get(said, said)
         if said != unit and (said, unit) not in (("night", "day"), ("day", "night")):
             return True
     return False
