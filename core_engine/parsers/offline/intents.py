@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .words.values import ORDINALS, normalise
+from .words.values import MONTHS, ORDINALS, WEEKDAYS, WEEKDAY_ABBREVIATIONS, normalise
 
 # ---------------------------------------------------------------- sentences
 
@@ -64,8 +64,8 @@ _PROPOSAL_WORDS = frozenset("""
     coming late early mid half quarter past to am pm o'clock oclock morning afternoon evening night lunchtime noon
     midday tomorrow tmrw today tonight weekend week first thing any time anytime day
     """.split())
-_WHEN_WORDS = re.compile(r"\d|\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?\b|\b(?:morning|afternoon|"
-                         r"evening|tonight|tomorrow|tmrw|today|noon|midday|weekend|first\s+thing)\b", re.I)
+_WHEN_WORDS = re.compile(r"\d|\b(?:" + "|".join([*WEEKDAYS, *WEEKDAY_ABBREVIATIONS]) + r"|morning|afternoon|evening|"
+                         r"tonight|tomorrow|tmrw|today|noon|midday|weekend|first\s+thing)\b", re.I)
 
 
 def proposal(sentence: str) -> bool:
@@ -75,13 +75,10 @@ def proposal(sentence: str) -> bool:
     if not _WHEN_WORDS.search(body):
         return False
     words = re.findall(r"[a-z][a-z']*", re.sub(r"\d+(?:st|nd|rd|th|am|pm|ish)?\b", " ", body))
-    days = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue", "tues", "wed",
-            "weds", "thu", "thur", "thurs", "fri", "sat", "sun"}
-    return all(w in _PROPOSAL_WORDS or w in days or w in _MONTHS_LOW for w in words)
+    return all(w in _PROPOSAL_WORDS or w in _CALENDAR_WORDS for w in words)
 
 
-_MONTHS_LOW = frozenset("january february march april may june july august september october november december jan feb mar "
-                        "apr jun jul aug sep sept oct nov dec".split())
+_CALENDAR_WORDS = frozenset([*WEEKDAYS, *WEEKDAY_ABBREVIATIONS, *MONTHS])
 
 
 _TASK_REQUEST = re.compile(

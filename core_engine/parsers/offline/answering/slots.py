@@ -45,6 +45,8 @@ class StateView:
         self.state = state
         self._live: list[TaskRecord] | None = None
         self._index: Any = None
+        self.memo: dict[str, Any] = {}
+        """Values a rule derives from the spec once per turn (the spec's name words for `parts/given_name.py`)."""
         self.pending: dict[str, dict[str, Any]] = {}
         """Values this turn has assigned so far, per record variable: a field behind a predicate on one of them is
         live (or dead) as the turn leaves it ("a flat, 2nd floor": the floor of a flat is asked once it is a flat)."""
@@ -166,6 +168,8 @@ _WHOSE_NAME = re.compile(r"\s*(?:the\s+|your\s+)?(?:full\s+name\s+of\s+(?:the|yo
                          r"name\s+(?:the|your)\s+\w+\s+(?:is|should\s+be|will\s+be)\s+(?:under|in)\b)", re.I)
 """A description that says whose name the field holds, whatever the field's name: "Full name of the lead passenger",
 "The name the booking is under"."""
+NAME_UNDER = re.compile(r"\bname\s+(?:the|your|this|that)\s+\w+\s+is\s+(?:under|in|booked\s+under)\b", re.I)
+"""Said anywhere in a description, the name a booking or a tenancy is under: the speaker's own, as a rule."""
 _EMAIL_WORDS = {"email", "mail", "e-mail"}
 _CODE_WORDS = {"id", "number", "num", "account", "pin", "code", "phone", "zip", "ssn", "routing", "postcode", "reference", "ref"}
 _TEXT_WORDS = {"details", "detail", "description", "describe", "notes", "note", "request", "comment",

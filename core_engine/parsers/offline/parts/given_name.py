@@ -3,11 +3,13 @@
 
 After the rest of the turn is read, the one record the turn fills, opens or was asked about whose worksheet has
 exactly one unfilled person-name field takes the one name the turn gives:
-- after a name cue ("name", "names", "name's", "under", "booking's under"), in any case;
-- after "it's", "I'm" or "this is" at the start of a clause, as two or three capitalised words;
-- as a clause of two or three words of its own right before or after a number ("hannah whitfield, 07700 900333").
-A name is never a KB value, a day or a month, a word of the spec's names and options, or made of the words a
-sentence is made of. Two names, or two name fields: nothing is added (a wrong value is worse than none).
+- after a name cue ("name", "names", "name's", "its under", "booking's under", "under the name of"), in any case;
+- after "it's", "I'm" or "this is" at the start of a clause, as two or three capitalised words, for the speaker's
+  own name field only;
+- as a clause of two or three words of its own right before or after a phone number or reference that the turn
+  reads ("hannah whitfield, 07700 900333").
+A name is never a KB value, a day or a month, a word of the spec's names and options, an organisation's or a house's
+name, or made of the words a sentence is made of. Two names, or two name fields: nothing is added (a wrong value is worse than none).
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ....spec.model import snake_case
-from ..answering.slots import shape
+from dataclasses import dataclass
+
+from ..answering.slots import NAME_UNDER, shape
 from ..words.match import content_stems, stem
-from ..words.values import MONTHS, WEEKDAYS
-from .proper_names import _constructed, _in_kb, _replace, _with_value
+from ..words.values import MONTHS, NO_NAME_WORDS, SENTENCE_WORDS, WEEKDAYS, YES_NO_WORDS
+from .proper_names import _constructed, _in_kb, _replace, _spec_words, _with_value
 
 if TYPE_CHECKING:
     from ....dialogue.state import TaskRecord
@@ -47,52 +50,55 @@ _ORGANISATION = frozenset("""home farm rescue services service surgery cottage h
 _TITLE_WORDS = frozenset("mr mrs ms miss mx dr prof sir".split())
 _FILLER = re.compile(r"^(?:(?:ok(?:ay)?|no(?:\s+thanks?)?|yes|yeah|yep|sure|great|cool|lovely|right|fine|thanks|cheers|"
                      r"sorry|so|well|oh|and|also|then)\b[\s,!.]*)+", re.I)
-_STOP = frozenset("""
-    a an the and or but to for of on in at with from by as is are am was were be been my your our their his her its it
-    it's me we us you i he she they them this that these those there here then now so not no yes yeah yep ok okay
-    please thanks thank cheers btw just also again too same before after need want have has got get dont don't do does
-    did can could would should will shall what how why where when who which any anything nothing none thing things
-    number mobile phone tel telephone email mail address ref reference postcode code booking book booked name names
-    under today tomorrow tonight morning afternoon evening night plus sure fine great cool lovely right sorry well oh
-    road rd street st lane ln avenue ave close drive dr way crescent place court terrace flat house unit
-    landline mobile home work office daytime evenings weekends only mums dads mum dad husband wife partner son
-    daughter landlord tenant neighbour
+_STOP = SENTENCE_WORDS | NO_NAME_WORDS | YES_NO_WORDS | frozenset("""
+    a an the and or but to for of on in at with from by as be been he she his her its it's they them these those
+    here then now so cool lovely not cheers btw just also again too after need want have has got get dont don't
+    do does did could would should will shall any anything nothing none thing things number mobile phone tel
+    telephone email mail address ref reference postcode code booking book booked name names under today tomorrow
+    tonight morning afternoon evening night plus well oh road rd street st lane ln avenue ave close drive dr way
+    crescent place court terrace flat house unit landline home work office daytime evenings weekends only mums
+    dads mum dad husband wife partner son daughter landlord tenant neighbour
     """.split())
-"""Words no person's name is made of: a sentence's function words, the words of giving contact details, street
-words (a two-word street is not a name)."""
+"""Words no person's name is made of: those `clean_name` knows (a sentence's, a yes's, a greeting's), the words of
+giving contact details, street words (a two-word street is not a name) and relations."""
 _CONTRACTION = re.compile(r"'(?:ll|d|ve|re|m|s)$|n't$")
 """I'll, we'd, they're, don't: words of a sentence, never of a name (O'Neill is kept)."""
 _CALENDAR = {w.lower() for w in [*WEEKDAYS, *MONTHS]}
+
+
+@dataclass
+class _Slot:
+    """The name field to fill: in a record that exists (`rec`), or in the constructor statement `opening` (line
+    index, line, argument span, arguments, worksheet) of a record the turn opens."""
+
+    field: "Field"
+    rec: "TaskRecord | None" = None
+    opening: tuple | None = None
 
 
 def given_name(reader: "TurnReader", text: str) -> None:
     slot = _name_slot(reader)
     if slot is None:
         return
-    names = {n for n in names_in(reader, text) if not any(n.lower() in line.lower() for line in reader.lines)}
+    names = {n for n in names_in(reader, text, slot.field) if not any(n.lower() in line.lower() for line in reader.lines)}
     if len(names) != 1:
         return
     name = names.pop()
     name = name.title() if name.islower() else name
-    if isinstance(slot, tuple) and len(slot) == 2:
-        rec, f = slot
-        reader.assign("value-for-other-field", name, rec, f, name, how="a person's name given beside other values")
+    f = slot.field
+    if slot.rec is not None:
+        reader.assign("value-for-other-field", name, slot.rec, f, name, how="a person's name given beside other values")
         return
-    i, line, span, args, ws, f = slot
+    i, line, span, args, ws = slot.opening
     _replace(reader, i, line, _with_value(line, span, args, f.name, name), "given-name", name, ws.name, f.name,
              reason="a person's name given beside other values")
 
 
-def _self_named_field(reader: "TurnReader", f: "Field | None" = None) -> bool:
-    """The name field the turn would fill is the speaker's own ("Your full name", a customer's, a caller's, the name
-    a booking is under): "it's Gareth Lloyd" names the speaker, never a pupil or a patient."""
-    if f is None:
-        slot = _name_slot(reader)
-        f = slot[1] if isinstance(slot, tuple) and len(slot) == 2 else slot[5] if slot else None
-    if f is None:
-        return False
+def _self_named_field(f: "Field") -> bool:
+    """The name field is the speaker's own ("Your full name", a customer's, a caller's, the name a booking is under):
+    "it's Gareth Lloyd" names the speaker, never a pupil or a patient."""
     words = set(re.findall(r"[a-z]+", f.description.lower())) | set(f.name.lower().split("_"))
-    return bool(words & _OWN_FIELD_WORDS) or bool(_UNDER.search(f.description))
+    return bool(words & _OWN_FIELD_WORDS) or bool(NAME_UNDER.search(f.description))
 
 
 def _name_fields(reader: "TurnReader", fields: list["Field"]) -> list["Field"]:
@@ -105,7 +111,6 @@ _PERSON_HINTS = frozenset("""passenger passengers caller patient customer client
 _THING_HINTS = frozenset("""pet pets dog cat animal maiden security secret answer company business organisation
     organization school product item street road town city village building venue event team club brand model""".split())
 """Words of a description of some other name: a pet's, a company's, a security answer ("mother's maiden name")."""
-_UNDER = re.compile(r"\bname\s+(?:the|your|this|that)\s+\w+\s+is\s+(?:under|in|booked\s+under)\b", re.I)
 
 
 def person_name_field(f: "Field") -> bool:
@@ -121,15 +126,13 @@ def person_name_field(f: "Field") -> bool:
     words = set(re.findall(r"[a-z]+", desc)) | set(f.name.lower().split("_"))
     if words & _THING_HINTS:
         return False
-    return bool(_UNDER.search(desc)) or bool(words & _PERSON_HINTS)
+    return bool(NAME_UNDER.search(desc)) or bool(words & _PERSON_HINTS)
 
 
-def _name_slot(reader: "TurnReader") -> "tuple[TaskRecord, Field] | tuple | None":
+def _name_slot(reader: "TurnReader") -> _Slot | None:
     """The one unfilled person-name field of the records the turn opens, fills or was asked about; else None."""
-    opened = []
-    for i, line, span, args, ws, given in _constructed(reader):
-        fields = [f for f in _name_fields(reader, ws.fields) if f.name not in given]
-        opened += [(i, line, span, args, ws, f) for f in fields]
+    opened = [_Slot(f, opening=(i, line, span, args, ws)) for i, line, span, args, ws, given in _constructed(reader)
+              for f in _name_fields(reader, ws.fields) if f.name not in given]
     if opened:
         return opened[0] if len(opened) == 1 else None
     recs = {}
@@ -146,20 +149,19 @@ def _name_slot(reader: "TurnReader") -> "tuple[TaskRecord, Field] | tuple | None
         if not reader.view.record_live(rec):
             continue
         pending = reader.view.pending.get(rec.var, {})
-        found += [(rec, f) for f in _name_fields(reader, reader.view.input_fields(rec))
+        found += [_Slot(f, rec=rec) for f in _name_fields(reader, reader.view.input_fields(rec))
                   if reader.view.unfilled(rec, f) and f.name not in pending]
     return found[0] if len(found) == 1 else None
 
 
-def names_in(reader: "TurnReader", text: str, field: "Field | None" = None) -> list[str]:
-    """The names the turn gives (see the module's docstring); `field`, the name field they are for when the caller
-    knows it (an opening), else the one `_name_slot` finds."""
+def names_in(reader: "TurnReader", text: str, field: "Field") -> list[str]:
+    """The names the turn gives for the name field `field` (see the module's docstring)."""
     out = []
     for m in _NAME_CUE.finditer(text):
         name = _name_at(reader, text[m.end():], capitalised=False)
         if name:
             out.append(name)
-    for m in _SELF_CUE.finditer(text) if _self_named_field(reader, field) and not _SOMEONE_ELSES.search(text) else ():
+    for m in _SELF_CUE.finditer(text) if _self_named_field(field) and not _SOMEONE_ELSES.search(text) else ():
         name = _name_at(reader, text[m.end():], capitalised=True)
         after = text[m.end():].lstrip()[len(name or ""):]
         if name and len(name.split()) >= 2 and not re.match(r"\s+(?:and|&)\s+[A-Z]", after):
@@ -230,12 +232,10 @@ def not_a_name_word(word: str) -> bool:
 
 
 def _spec_word(reader: "TurnReader", name: str) -> bool:
-    """A word of the spec's worksheet and field names or of its options: "Leeds" may be a name, "Cancel" is not."""
-    cache = getattr(reader.view, "_spec_name_words", None)
+    """A word of the spec's worksheet and field names or of its options: "Leeds" may be a name, "Cancel" is not.
+    Worked out once per turn, and only for a turn that gives a name candidate."""
+    cache = reader.view.memo.get("spec_name_words")
     if cache is None:
-        names = [w.name for w in reader.spec.worksheets] + [f.name for w in reader.spec.worksheets for f in w.fields]
         options = [v.value for w in reader.spec.worksheets for f in w.fields for v in f.enum_values]
-        cache = {s for n in names for s in content_stems(snake_case(n).replace("_", " "))}
-        cache |= {s for o in options for s in content_stems(str(o))}
-        reader.view._spec_name_words = cache
+        cache = reader.view.memo["spec_name_words"] = _spec_words(reader) | {s for o in options for s in content_stems(o)}
     return any(stem(w.lower()) in cache for w in name.split())

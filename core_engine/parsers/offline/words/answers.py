@@ -35,13 +35,12 @@ from ..answering.references import off_shape, reference_shapes, shaped_reference
 from ..parts.addresses import is_address_field
 from ..answering.slots import PEOPLE_WORDS, StateView, number_of, code_value, find_mentions, past_field, shape
 from .value_labels import labelled_choice
-from .values import (TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_digit_strings, find_emails, find_postcodes,
+from .values import (PART_OF_DAY, TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_digit_strings, find_emails, find_postcodes,
                      find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
 
 _HOUR_LAST = re.compile(r"(?:^|[,.?!]\s*)(?:(?:say|about|around|like|at|maybe)\s+)?(1[0-2]|[1-9])\s*(?:ish)?\s*\?*\s*$")
 """To "what time?", an hour that ends the answer: "late morning, 11?", "whenever you open? 9?"."""
-_PART_OF_DAY = re.compile(r"\b(morning|afternoon|evening|night)\b", re.I)
-_PART_HOURS = {"morning": (5, 12), "afternoon": (1, 6), "evening": (4, 11), "night": (6, 12)}
+_PART_HOURS = {"morning": (5, 12), "afternoon": (1, 6), "evening": (4, 11), "tonight": (4, 11), "night": (6, 12)}
 """The hours said without am/pm that each part of the day holds ("late morning, 11?" yes; "morning ... 2" no)."""
 _PLACES = {stem(w) for w in ("ticket", "place", "seat", "space", "spot", "pass", "admission", "passenger", "traveller",
                               "adult", "swimmer", "visitor", "attendee", "participant", "member")}
@@ -343,7 +342,7 @@ class AnswerReader:
             if kind == "time" and not times:
                 bare = re.fullmatch(r"\W*(\d{1,2})\W*", text) or (None if re.search(r"\bor\b", text) else (
                     _FOR_AN_HOUR.search(text) or _HOUR_LAST.search(text)))  # "9 or 10?" asks which is free
-                part = _PART_OF_DAY.search(text)
+                part = PART_OF_DAY.search(text)
                 hour = int(bare.group(1)) if bare else 0
                 if part and not _PART_HOURS[part.group(1).lower()][0] <= hour <= _PART_HOURS[part.group(1).lower()][1]:
                     return None  # "late morning or after 2": the part of the day is not this hour's

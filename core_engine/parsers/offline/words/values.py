@@ -161,7 +161,7 @@ _WORD_DAY_MONTH_RE = re.compile(rf"\b(?:the\s+)?({_ORDINAL_WORD})\s+(?:of\s+)?({
                                 rf"(?:,?\s+(\d{{4}}|'\d{{2}})\b)?", re.I)
 _MONTH_WORD_DAY_RE = re.compile(rf"\b({_MONTH})\.?\s+(?:the\s+)?({_ORDINAL_WORD})\b(?:,?\s+(\d{{4}}|'\d{{2}})\b)?",
                                 re.I)
-_WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday",
+WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday",
                            "thu": "thursday", "thur": "thursday", "thurs": "thursday", "fri": "friday",
                            "sat": "saturday", "sun": "sunday", "weds": "wednesday"}
 """Typed short forms; "sat", "sun", "wed" are words too, so a short form is a day only after "next", "this", "on"
@@ -174,7 +174,7 @@ _NOT_A_DAY_BEFORE = re.compile(r"(?:^|\b(?:i|we|he|she|they|you|it|who|the|a|an|
 _DAY_THEN_TIME = re.compile(r"\s*(?:at\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\b|ish\b|o'?clock\b)|"
                             r"(?:morning|afternoon|evening|night|lunch|dinner|brunch|noon)\b|at\s+\d)", re.I)
 _WEEKDAY_RE = re.compile(rf"\b(?:(next|this|coming|this coming|on|last|past)\s+)?"
-                         rf"({'|'.join([*WEEKDAYS, *sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)])})\.?\b",
+                         rf"({'|'.join([*WEEKDAYS, *sorted(WEEKDAY_ABBREVIATIONS, key=len, reverse=True)])})\.?\b",
                          re.I)
 _IN_DAYS_RE = re.compile(r"\bin\s+(\d{1,5}|" + "|".join(UNITS) + r")\s+days?\b", re.I)
 _RELATIVE_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2, "the day after tomorrow": 2,
@@ -251,12 +251,12 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     for m in _WEEKDAY_RE.finditer(text):
         lead = (m.group(1) or "").lower()
         day = m.group(2).lower()
-        if day in _WEEKDAY_ABBREVIATIONS:
+        if day in WEEKDAY_ABBREVIATIONS:
             closing = not text[m.end():].strip(" .!?") and not _NOT_A_DAY_BEFORE.search(text[:m.start()])
             if not lead and text.strip(" .!?,").lower() != day and not _DAY_THEN_TIME.match(text[m.end():]) \
                     and not closing and day not in _ONLY_A_DAY:
                 continue  # "I sat down": a word, not Saturday ("sat 8pm", "fri night", "need movers sat" are days)
-            day = _WEEKDAY_ABBREVIATIONS[day]
+            day = WEEKDAY_ABBREVIATIONS[day]
         add(_weekday_date(day, lead, today, past), m)
     for m, day in _misspelt_weekdays(text):  # "wedensday", "thurday": a weekday typed with a slip
         add(_weekday_date(day, (m.group(1) or "").lower(), today, past), m)
@@ -324,7 +324,7 @@ def _misspelt_weekdays(text: str) -> list[tuple[re.Match[str], str]]:
 _NOT_WEEKDAYS = frozenset("""someday weekday midday birthday holiday heyday doomsday payday mayday noonday
 everyday workday schoolday washday yesterday today""".split())
 _WEEKDAY_LEAD = r"(?:on\s+|(?:this\s+)?coming\s+|this\s+|next\s+)"
-_WEEKDAY_ONLY = re.compile(rf"{_WEEKDAY_LEAD}?(?:{'|'.join([*WEEKDAYS, *_WEEKDAY_ABBREVIATIONS])})\.?", re.I)
+_WEEKDAY_ONLY = re.compile(rf"{_WEEKDAY_LEAD}?(?:{'|'.join([*WEEKDAYS, *WEEKDAY_ABBREVIATIONS])})\.?", re.I)
 
 
 def _weekday_with_date(text: str, spans: list[Span]) -> list[Span]:
@@ -353,7 +353,7 @@ def _same_day_said(text: str, weekday: Span, date: Span) -> bool:
     if re.search(r"[.!?;]", gap) and (date.start < weekday.start or text[date.end:].strip(" .!?,")):
         return False  # "is next thursday free? the 22nd": a date said after a sentence only if it is all that follows
     name = re.sub(rf"^{_WEEKDAY_LEAD}|\.$", "", " ".join(weekday.text.strip().lower().split()))
-    name = _WEEKDAY_ABBREVIATIONS.get(name, name)
+    name = WEEKDAY_ABBREVIATIONS.get(name, name)
     try:
         return name in WEEKDAYS and dt.date.fromisoformat(date.value).weekday() == WEEKDAYS[name]
     except ValueError:
@@ -385,7 +385,7 @@ _IN_WEEKS_RE = re.compile(r"\bin\s+(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\b|"
                           r"\b(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\s+from\s+(?:now|today)\b", re.I)
 _LAST_WEEKDAY_ORDINAL_RE = re.compile(rf"\b(?:last|past)\s+({'|'.join(WEEKDAYS)})\s*,?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)\b",
                                       re.I)
-_ORDINAL_DAY_RE = re.compile(rf"\b(?:(?:on\s+|last\s+|past\s+)?({'|'.join([*WEEKDAYS, *sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)])})"
+_ORDINAL_DAY_RE = re.compile(rf"\b(?:(?:on\s+|last\s+|past\s+)?({'|'.join([*WEEKDAYS, *sorted(WEEKDAY_ABBREVIATIONS, key=len, reverse=True)])})"
                              rf"\.?\s+(?:the\s+)?|the\s+)(\d{{1,2}})(?:st|nd|rd|th)\b"
                              rf"(?!\s+(?:of\s+)?(?:{_MONTH})\b)(?!\s+{POSITION_NOUNS})(?!\s+{_COUNTED_NOUNS})", re.I)
 
@@ -407,7 +407,7 @@ def _day_of_month(day: int, weekday: str | None, today: dt.date, past: bool, mon
             except ValueError:
                 return None
             if d <= today if past else d >= today:
-                day_name = _WEEKDAY_ABBREVIATIONS.get(weekday.lower(), weekday.lower()) if weekday else None
+                day_name = WEEKDAY_ABBREVIATIONS.get(weekday.lower(), weekday.lower()) if weekday else None
                 return d if day_name is None or d.weekday() == WEEKDAYS[day_name] else None
         return None
     year, month = today.year, today.month
@@ -418,7 +418,7 @@ def _day_of_month(day: int, weekday: str | None, today: dt.date, past: bool, mon
             d = None
         if d is not None and (d <= today if past else d >= today):
             # "saturday the 12th" when the coming 12th is a Friday: a slip, so no date rather than a guess
-            day_name = _WEEKDAY_ABBREVIATIONS.get(weekday.lower(), weekday.lower()) if weekday else None
+            day_name = WEEKDAY_ABBREVIATIONS.get(weekday.lower(), weekday.lower()) if weekday else None
             return d if day_name is None or d.weekday() == WEEKDAYS[day_name] else None
         month += -1 if past else 1
         if month == 0:
@@ -449,7 +449,7 @@ _HOUR_WORDS = r"\d{1,2}|" + "|".join(list(UNITS)[1:13])
 _ISH_RE = re.compile(r"\b(?:(?P<half>half)\s+(?P<hour>" + _HOUR_WORDS + r")\b(?!\s*(?:past|to|an?\b|hours?|people|of|"
                      r"[:.]\d))(?:\s*(?P<ampm>[ap])\.?\s?m\b\.?)?(?:\s+(?:in\s+the\s+)?(?P<part>morning|afternoon|"
                      r"evening|tonight|night))?|(?P<hour2>" + _HOUR_WORDS + r")\s*-?ish\b)", re.I)
-_A_DAY = re.compile(rf"\b(?:{'|'.join(WEEKDAYS)}|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun|today|tomorrow|tmrw|tonight)\b", re.I)
+_A_DAY = re.compile(rf"\b(?:{'|'.join([*WEEKDAYS, *WEEKDAY_ABBREVIATIONS])}|today|tomorrow|tmrw|tonight)\b", re.I)
 _NAMED_TIME_RE = re.compile(r"\b(?:(?:12|twelve)\s+(?=noon|midday|midnight))?(noon|midday|midnight)(?:ish)?\b", re.I)
 _BARE_HOUR_RE = re.compile(r"\b(?:at|around|by|(?P<loose>about|say|between))\s+(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")"
                            r"(?:\s+o'?clock)?(?:\s+(?:in the\s+)?(morning|afternoon|evening|tonight|night))?\b"
@@ -492,7 +492,7 @@ _HALF_RE = re.compile(r"\b(?:a\s+)?(half|quarter|\d{1,2}|" + "|".join(list(TENS)
                       r"(past|after|to|before)\s+(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + r")\b"
                       r"(?:\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z]))?"
                       r"(?:\s+(?:in\s+the\s+)?(?:morning|afternoon|evening|tonight|night)\b)?", re.I)
-_PART_OF_DAY_RE = re.compile(r"\b(morning|afternoon|evening|tonight|night)\b", re.I)
+PART_OF_DAY = re.compile(r"\b(morning|afternoon|evening|tonight|night)\b", re.I)
 _FIRST_THING = re.compile(r"\b(?:first\s+thing|early\s+doors|before\s+(?:work|school|the\s+school\s+run)|"
                           r"on\s+(?:my|her|his|their|our|the)\s+way\s+(?:in\s+)?to\s+work|when\s+you\s+open|"
                           r"as\s+early\s+as)\b", re.I)
@@ -547,7 +547,7 @@ def find_times(text: str) -> list[Span]:
 
     A part of the day said anywhere in the turn ("in the morning around 9") places a bare hour.
     """
-    part_of_day = _PART_OF_DAY_RE.search(text)
+    part_of_day = PART_OF_DAY.search(text)
     day_part = part_of_day.group(1) if part_of_day else "morning" if _FIRST_THING.search(text) else \
         "afternoon" if _AFTER_WORK.search(text) else None
     found: list[Span] = []
@@ -781,16 +781,16 @@ _NAME_LEAD = re.compile(r"^(?:(?:my|the)\s+(?:full\s+|first\s+|last\s+)?name\s+i
                         r"i\s+am|i'm|it's|its|it\s+is|this\s+is|call\s+me|you\s+can\s+call\s+me|it's\s+under|"
                         r"(?:the\s+)?booking(?:'s|\s+is)?\s+under|(?:put|book)\s+(?:it|the\s+booking|us|me)\s+under|"
                         r"under\s+the\s+name(?:\s+of)?|under)\s+", re.I)
-_NO_NAME_WORDS = frozenset({"yes", "yeah", "yep", "no", "nope", "nah", "ok", "okay", "please", "cancel", "stop",
+NO_NAME_WORDS = frozenset({"yes", "yeah", "yep", "no", "nope", "nah", "ok", "okay", "please", "cancel", "stop",
                             "sure", "thanks", "thank", "you", "sorry", "hi", "hello", "hey", "fine", "great", "go",
                             "ahead", "it", "that", "this", "all", "done", "right", "correct"})
 """Words of a yes, a no, a greeting or a cancel: a turn made of them only ("yes please cancel") names nobody."""
-_SENTENCE_WORDS = frozenset({"is", "are", "am", "was", "were", "my", "your", "our", "their", "me", "we", "us", "you",
+SENTENCE_WORDS = frozenset({"is", "are", "am", "was", "were", "my", "your", "our", "their", "me", "we", "us", "you",
                              "i", "do", "does", "did", "can", "could", "would", "should", "what", "how", "why",
                              "where", "when", "who", "which", "though", "not", "if", "it", "that", "this", "there",
                              "same", "as", "before", "the", "need", "dont", "don't", "thing", "already", "said"})
 """English function words a sentence has and a person's name typed in lower case does not ("de", "van" are kept)."""
-_YES_NO_WORDS = frozenset({"yes", "yeah", "yep", "yup", "no", "nope", "nah", "ok", "okay", "sure"})
+YES_NO_WORDS = frozenset({"yes", "yeah", "yep", "yup", "no", "nope", "nah", "ok", "okay", "sure"})
 _NAME_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['.-])*(?:\s+[^\W\d_](?:[^\W\d_]|['.-])*){0,4}$")
 """One to five words of letters (any alphabet's: "Lucía Moreno", "Zoë Brontë"), apostrophes, dots and hyphens."""
 
@@ -808,11 +808,11 @@ def clean_name(text: str) -> str | None:
     body = re.sub(r"[\s,]+(?:thanks|thank you|please)$", "", body, flags=re.I)
     body = re.sub(r"(?<=\w)\s+here$", "", body, flags=re.I)  # "Carla Mendes here"
     body = TITLE.sub("", body, count=1) if TITLE.match(body) else body  # "Mr Daniel Okafor"
-    if not body or not _NAME_RE.match(body) or all(w in _NO_NAME_WORDS for w in body.lower().split()):
+    if not body or not _NAME_RE.match(body) or all(w in NO_NAME_WORDS for w in body.lower().split()):
         return None  # "yes please cancel" is no name
-    if body.islower() and body.split()[0] in _YES_NO_WORDS and len(body.split()) > 1:
+    if body.islower() and body.split()[0] in YES_NO_WORDS and len(body.split()) > 1:
         return None  # "yes submit", "no wait": a yes or a no and what to do, typed in lower case, names nobody
-    if (body.islower() or text.rstrip().endswith("?")) and set(body.lower().split()) & _SENTENCE_WORDS:
+    if (body.islower() or text.rstrip().endswith("?")) and set(body.lower().split()) & SENTENCE_WORDS:
         return None  # "is my money safe though": a question or a sentence, with words no name is made of
     return body.title() if body.islower() else body
 
