@@ -284,6 +284,14 @@ session's round (docs/evaluation.md, session 18): celebration_cakes 35 -> 37, th
 development set, tutoring_agency 27 -> 31 (fields of minutes). Floors of the development agents the round moved
 raised to its scores."""
 
+FLOORS.update({"blood_donation": 60, "boiler_service": 65, "locksmith": 43, "parcel_courier": 80, "swim_centre": 30,
+               "tutoring_agency": 44, "venue_hire": 49, "driving_school": 76})
+KB_FLOORS.update({"self_storage": 5})
+"""Floors moved to the scores at the end of session 19's round (what the conversation already said; values inside
+sentences). driving_school went down by one turn, on purpose: after "do you have anyone in Ashford who does
+automatic?", "Priya sounds good. can we book him in with her" now books an automatic lesson, which its test expected
+to be asked again (its next turn is "automatic obviously lol")."""
+
 
 @pytest.mark.parametrize("name", sorted(KB_FLOORS))
 def test_held_out_agents_keep_their_kb_question_score(name):

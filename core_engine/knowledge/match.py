@@ -81,7 +81,8 @@ def _negated(text: str, start: int) -> bool:
 def is_content(token: Token, schema: set[str] | None = None) -> bool:
     w = token.norm
     return (w not in STOPWORDS and token.raw.lower() not in STOPWORDS and w not in TITLES and token.raw != "$" and not w[:1].isdigit()
-            and len(w) >= 2 and (schema is None or (w not in schema and stem(w) not in schema)))
+            and len(w) >= 2 and (schema is None or (w not in schema and stem(w) not in schema
+                                                    and w + "ly" not in schema)))  # "per hour": the hourly column
 
 
 def _first_column(entries: list[ValueEntry], typed: str = "") -> list[ValueEntry]:

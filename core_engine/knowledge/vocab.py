@@ -47,7 +47,7 @@ STOPWORDS = frozenset("""
     don't dont doesn't isn't aren't won't can't cannot wasn't weren't
     i've you've we've they've i'm i'd i'll you'd you'll we'd we'll it's that's there's what's here's let's who's
     what've ive youve weve theyve youre whats thats theres heres whos u ur ya
-    sell buy purchase
+    sell buy purchase per
     stuff thing things still ever even actually bit lot lots vibe vibes craving crave craves
     today tonight tomorrow tmrw
 """.split())

@@ -62,13 +62,13 @@ def main(argv: list[str]) -> int:
         if "--per" in argv:
             print(f"{label:28} own {row['own']:4}/{row['n']:<4} gold {row['gold']:4}  goals {row['goals']}/{row['goals_n']}"
                   f"  KB {row['kb']}/{row['kb_n']}")
-        for flag, res_ in (("--fail", own), ("--gold-fail", gold)):
+        for flag, res_, tag in (("--fail", own, "own"), ("--gold-fail", gold, "gold")):
             if flag not in argv:
                 continue
             for test in res_["tests"]:
                 for turn in test["turns"]:
                     if not turn.get("ok", True):
-                        print(f"  {label}/{test['name']} #{turn['index']}: {turn['user']!r}\n"
+                        print(f"  [{tag}] {label}/{test['name']} #{turn['index']}: {turn['user']!r}\n"
                               f"      want {turn.get('expected_statements')}\n      got  {turn.get('statements')}")
     print(f"TOTAL own {total['own']}/{total['n']} gold {total['gold']}/{total['n']} goals {total['goals']}/{total['goals_n']}"
           f" KB {total['kb']}/{total['kb_n']}")

@@ -80,13 +80,14 @@ def row_focus_label(row: dict[str, Any]) -> str | None:
                 return value[0]
             if isinstance(value, str) and value:
                 return value
-    named = [k for k in row if k.endswith("_name")]  # a "<thing>_name" column names its row
+    named = [k for k in row if k.endswith(("_name", "_title", "_label"))]  # "course_title" names its row
     for key in ("title", "label", *named):
         if isinstance(row.get(key), str):
             return row[key]
     for key, value in row.items():  # else the first short text after the key ("model": "Kia Picanto")
         if key.lower() != "id" and not key.lower().endswith("_id") and isinstance(value, str) \
-                and 1 <= len(value.split()) <= 5 and any(c.isalpha() for c in value) and not value.islower():
+                and 1 <= len(value.split()) <= 5 and any(c.isalpha() for c in value) and not value.islower() \
+                and "," not in value:  # "Monday, Wednesday" lists days; it names no row
             return value
     return None
 
@@ -129,7 +130,16 @@ def _only_column_words(reader: "TurnReader", question: str) -> bool:
     columns = {stem(w) for ws in reader.spec.kb_worksheets() for f in ws.fields for w in f.name.lower().split("_") if w}
     said = re.findall(r"[a-z][a-z']*", question.lower())
     words = [w for w in said if w not in STOPWORDS and len(w) > 2]
-    return all(stem(w) in columns for w in words) and any(stem(w) in columns for w in said if len(w) > 2)
+
+    def column(w: str) -> bool:  # "hour" of hourly_rate, "price" of price_gbp
+        s = stem(w)
+        return s in columns or (len(s) >= 4 and any(c.startswith(s) or s.startswith(c) for c in columns if len(c) >= 4))
+    return all(column(w) or w in _ASKING_ABOUT for w in words) and any(column(w) for w in said if len(w) > 2)
+
+
+_ASKING_ABOUT = frozenset("""much many long big old far often early late cost costs charge charges price prices rate
+    rates per pay fee fees""".split())
+"""Words that ask for a value of the row in focus ("and how much per hour"), not for other rows."""
 
 
 _PRONOUN = re.compile(r"\b(?:it|its|it's|this|that|they|them|their)\b", re.I)
@@ -162,6 +172,26 @@ def focus(reader: "TurnReader") -> tuple[str, str] | None:
         if label:
             return label, f"{rec.var}'s row"
     return None
+
+
+def asked_code(reader: "TurnReader") -> tuple[str, str] | None:
+    """(the one code, where it came from) the user's last KB question said, when the agent's last reply answered
+    it ("who teaches CS 155?"): what "I'll take it" names in the user's own words."""
+    kbs = reader.state.kb_records()
+    reported = {a.get("var") for a in reader.acts if a.get("act") == "report" and a.get("kind") == "kb"}
+    if not kbs or kbs[-1].var not in reported:
+        return None
+    codes = {c.value.upper().replace(" ", ""): c.value for c in find_codes(kbs[-1].query)}
+    if len(codes) != 1:
+        return None
+    key = next(iter(codes))
+    shown = [a.get("result") for a in reader.acts if a.get("act") == "report" and a.get("var") == kbs[-1].var]
+    rows = shown[0] if shown and isinstance(shown[0], list) else []
+    shown_codes = {c.value.upper().replace(" ", "") for row in rows if isinstance(row, dict) for v in row.values()
+                   for c in find_codes(" ".join(map(str, v)) if isinstance(v, list) else str(v))}
+    if shown_codes and key not in shown_codes:
+        return None  # "courses by Dana Kirby other than CS 101": the row shown is another course
+    return codes[key], f"the question of {kbs[-1].var}"
 
 
 def _held_row(reader: "TurnReader", rec: TaskRecord) -> str | None:

@@ -27,8 +27,9 @@ def sentences(text: str) -> list[str]:
 
 _QUESTION_START = re.compile(
     r"^(?:(?:so|and|also|ok|okay|but|hmm|well|then|hi|hello|hey|oh|um|uh|wait|hold\s+on|sorry|by\s+the\s+way|"
-    r"one\s+more\s+thing|quick\s+question)[,\s]+)*"
+    r"one\s+more\s+thing|quick\s+question|maybe|perhaps|cool|great|right|thanks)[,.\s]+)*"
     r"(?P<q>what|which|when|where|who|whom|whose|why|how|is\s+there|are\s+there|is\s+it|are\s+they|is\s+this|"
+    r"is\s+(?:he|she|that|your)|are\s+(?:you|your|these|those)|has\s+(?:he|she|it)|was\s+(?:he|she|it)|"
     r"does|do\s+you|do\s+they|do\s+i|did|am\s+i|will\s+i|would\s+i|should\s+i|"
     r"(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|give|find|show|recommend|suggest|check|list|look|"
     r"search|provide|compare|explain|help\s+me\s+find|get\s+me)|"
@@ -181,7 +182,11 @@ _REFUSAL = re.compile(
     r"\bnever\s+(?:set\s+up|set|had|created|made|got|chose|picked|been\s+given)\s+(?:a|an|one|it|any)\b|"
     # someone else never gave one: "they never gave me a number", "the school didn't send us one"
     r"\b(?:never|didn'?t|did\s+not)\s+(?:gave|give|given|sent|send|issued|issue)\s+(?:me|us)\s+(?:a|an|one|it|any)\b|"
-    r"\blost\s+(?:it|them)\b|\bno\s+longer\s+have\s+(?:it|them|one|that)\b|\bhaven't\s+got\s+(?:it|one|them)\b",
+    r"\blost\s+(?:it|them)\b|\bno\s+longer\s+have\s+(?:it|them|one|that)\b|\bhaven't\s+got\s+(?:it|one|them)\b|"
+    # not at hand: "not got it on me", "haven't got my card or any statements with me", "I've forgotten it"
+    r"\bforgotten\s+(?:it|them|that|my|the|what)\b|\b(?:not|haven'?t|havent)\s+got\s+(?:it|one|them|that)\b|"
+    r"\b(?:not|haven'?t|havent)\s+got\s+[^.;!?]{0,40}?\b(?:with|on)\s+me\b|"
+    r"\b(?:wouldn'?t|would\s+not)\s+know\s+(?:that|it|this|them)\b",
     re.I)
 _EXPLICIT_REFUSAL = re.compile(
     r"\b(?:i'?d|i\s+would)\s+rather\s+not\b|\brather\s+not\b|\bprefer\s+not\b|"
@@ -292,7 +297,8 @@ def same_as(text: str) -> tuple[str, str, str] | None:
 
 # ---------------------------------------------------------------- changes of mind, special requests
 
-_CHANGE = re.compile(r"\b(?:change|changing|update|switch|modify|correct|make\s+it|make\s+that|instead|actually|"
+_CHANGE = re.compile(r"\b(?:change|changing|update|switch|modify|correct|(?<!\bcant\s)(?<!n't\s)(?<!\bcannot\s)(?<!\bwont\s)"
+                     r"(?<!\bcouldnt\s)make\s+it|make\s+that|instead|actually|"
                      r"rather|move\s+it|move\s+the|push\s+it|can\s+we\s+do|can\s+i\s+do|let's\s+do|should\s+be|"
                      r"not\s+\w+\s+but|i\s+meant|i\s+mean|sorry|on\s+second\s+thoughts?|changed?\s+my\s+mind|"
                      r"(?:let'?s|we'?ll|i'?ll)\s+(?:go\s+with|take|have))\b", re.I)

@@ -39,7 +39,7 @@ from ...spec.model import REFUSAL, Field, day_first, evening_hours, parse_type
 from ...dialogue.state import TaskRecord, ref_target
 from ..base import ParseContext, ParseResult
 from .changes.edits import change_rule, same_as_rule, special_request_rule
-from .focus import decontextualise, focus, is_bare_request, narrow_previous, state_question
+from .focus import asked_code, decontextualise, focus, is_bare_request, narrow_previous, state_question
 from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
@@ -71,6 +71,11 @@ from .opening.task_values import task_by_values
 from .parts.labelled import labelled_parts
 from .parts.labelled_turn import labelled_turn, name_sentence
 from .parts.given_name import given_name
+from .parts.carried import carried_from_questions
+from .parts.name_fix import name_corrected
+from .parts.same_deal import same_deal
+from .kb_rows.follow_up import follow_up_search
+from .parts.time_range import hours_from_range
 from .parts.proper_names import proper_name_answer, proper_name_in_opening, when_in_opening
 from .parts.option_words import described_option
 from .kb_rows.codes import as_stored
@@ -81,7 +86,7 @@ from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, labelled_values, new_task, other_fields, unopened_fields
 from .intents import (asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting)
-from .words.answers import AnswerReader, echoed_flag, flag_named, is_make_field, pro_form_flag
+from .words.answers import NEGATIVE_QUESTION, NOTHING_OF_THE_KIND, AnswerReader, echoed_flag, flag_named, is_make_field, pro_form_flag
 from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, holds, same_word, stem
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
@@ -269,10 +274,14 @@ class TurnReader:
         self._read()
         proper_name_in_opening(self, self.text)  # "it's a Gazelle e-bike": the make, in the record opened
         given_name(self, self.text)  # "names Gareth Lloyd btw, mobile is 07723 456789": the name beside the rest
+        name_corrected(self, self.text)  # "sorry, put Samantha Lowe, that's what's on the account"
+        carried_from_questions(self, self.text)  # "any A level chemistry tutors?" ... "can we book her?"
+        same_deal(self, self.text)  # "and CS 221 as well, same deal": the options of the record before
         when_in_opening(self, self.text)  # "my scores were sent in June": when, in the record opened
         story_in_opening(self, self.text)  # "the oven won't heat, keeps showing E4": the trouble told
         flagged_story(self, self.text)  # the story an opening tells, for a field the spec marks free text
         schedule_pass(self, self.text)  # "tmrw 8am til fri": a start and an end, each in its own pair of fields
+        hours_from_range(self, self.text)  # "2 til 5", "7pm, out by 11": the hours of a booking
         self._confirm_last()
 
     def _confirm_last(self) -> None:
@@ -500,7 +509,7 @@ class TurnReader:
         if e is None and told_done_task(self, text):
             return True  # "any news on my bag?? I reported it missing yesterday": not the report, its status
         parts = sentences(text)
-        if (e is None or self._task_choice(e)) and is_question(text) and self._gives_a_slot(text):
+        if (e is None or self.task_choice(e)) and is_question(text) and self._gives_a_slot(text):
             # "is there a table for 2 at 7pm tomorrow?", "do you have a room for 60 on the 14th?": a question that
             # gives how many and when asks for the booking, read as a request is (0.375), not as a KB question
             if semantic_task(self, text, threshold=REQUEST_TASK_THRESHOLD, margin=REQUEST_TASK_MARGIN):
@@ -548,7 +557,7 @@ class TurnReader:
         return item_request(self, text)
 
     def _refine(self, text: str) -> bool:
-        return refine_search(self, text)
+        return refine_search(self, text) or follow_up_search(self, text)  # "no Thai", "what about under 50 then"
 
     def _search(self, text: str) -> bool:
         """Nothing else read the turn, but it names values of the KB ("Italian food in San Francisco"): a search."""
@@ -740,7 +749,7 @@ class TurnReader:
                 story_after_option(self, text, e.rec, e.field)  # "something else - I want to know if ..."
             return True
         if kind == "Enum" and not is_question(text) and not yes_no(text):
-            if self._task_choice(e) and self._whole_reading(text):
+            if self.task_choice(e) and self._whole_reading(text):
                 return True  # "my key snapped in the lock": the task and the option inside it that the words mean
             found = semantic_enum(self, e.field, text)
             if found is not None:
@@ -760,6 +769,10 @@ class TurnReader:
                 return True
         if kind == "bool" and (said := contrast_answer(e.field, text, e.rec.worksheet)) is not None:
             self.assign("answer-contrast", text, e.rec, e.field, said)  # "it's a company car actually"
+            self.answered = True
+            return True
+        if kind == "bool" and NOTHING_OF_THE_KIND.match(text) and not NEGATIVE_QUESTION.search(e.field.description):
+            self.assign("answer-none", text, e.rec, e.field, False)  # "none", "nothing like that" to "any allergies?"
             self.answered = True
             return True
         if kind in ("str", "task", "bool", "confirm", "Enum"):
@@ -810,7 +823,7 @@ class TurnReader:
             story_after_option(self, text, e.rec, e.field)  # "something else - I want to know if ..."
         return True
 
-    def _task_choice(self, e: Expect) -> bool:
+    def task_choice(self, e: Expect) -> bool:
         """The question asked is the start worksheet's choice of task."""
         start = self.spec.start_worksheet()
         return e.rec.parent is None and start is not None and e.rec.worksheet == start.name
@@ -842,7 +855,7 @@ class TurnReader:
         if pointed is None or shape(e.field) not in ("short", "code") or is_question(text) or find_codes(text) \
                 or not names_for(self, e.field) or said_names(self, e.field, text):
             return False
-        found = focus(self)
+        found = asked_code(self) or focus(self)  # "who teaches CS 155?" ... "I'll take it": the code the user said
         if found is None:
             return False
         self.assign("answer-in-focus", pointed.group(0), e.rec, e.field, found[0], source=found[1])
@@ -1201,7 +1214,7 @@ class TurnReader:
             self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
                                                              "the question is asked again")
         elif not extras or coded or rest or len(text.split()) <= 3 or \
-                (shape(e.field) in ("name", "email") and value in text) or is_month_field(e.field) or \
+                (shape(e.field) in ("name", "email") and str(value).lower() in text.lower()) or is_month_field(e.field) or \
                 value == thing_name(e.field, text):
             rule = "free-text" if shape(e.field) == "short" else "answer-to-ask"
             self.assign(rule, text, e.rec, e.field, value, type="str", shape=shape(e.field))

@@ -643,6 +643,22 @@ class KBVocabulary:
                         out.add(item.lower())
         return out
 
+    def value_columns(self, kb: Any) -> dict[str, frozenset[str]]:
+        """Each short value (lower case) -> the columns ("table.column") that hold it: which values of a question
+        are of one kind ("Camden" and "Hackney" are both areas)."""
+        if kb is None:
+            return {}
+        key = (id(kb), "value_columns:" + str(getattr(kb, "path", "")))
+        if key not in self._columns:
+            out: dict[str, set[str]] = {}
+            for info, col, values in _short_text_columns(kb, limit=300):
+                for v in values:
+                    for item in _items(v):
+                        if 3 <= len(item) <= 40 and len(item.split()) <= self.MAX_WORDS:
+                            out.setdefault(item.lower(), set()).add(f"{info.name}.{col.name}")
+            self._columns[key] = {k: frozenset(v) for k, v in out.items()}  # type: ignore[assignment]
+        return self._columns[key]  # type: ignore[return-value]
+
     def column_values(self, kb: Any) -> dict[str, frozenset[str]]:
         """Stem of each short text or list column's name ("color" for `colors`) -> its values, lower case."""
         if kb is None:

@@ -185,10 +185,11 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
     mentions = find_mentions(tail, reader.candidates(), reader.view, reader.today, prefer=prefer) if tail else []
     if not mentions:
         mentions = find_mentions(text, reader.candidates(), reader.view, reader.today, prefer=prefer)
-    if not found and marker and marker.lower() == "sorry" and e is not None and e.act == "ask" \
+    if not found and marker and _CHOOSING.match(marker) and e is not None and e.act == "ask" \
             and reader.view.unfilled(e.rec, e.field) and mentions \
             and all(reader.view.unfilled(m.rec, m.field) for m in mentions):
-        return False  # "ok sorry. AR 1102 from Reykjavik": an apology, nothing held changes; the answer to the question
+        return False  # "ok sorry. AR 1102 from Reykjavik", "I'll take that one for a letter": nothing held changes;
+        # the answer to the question, with values for other fields beside it
     for m in mentions:
         if marker:
             m = _held_elsewhere(reader, m)
@@ -201,6 +202,11 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
         reader.assign("change-of-mind", f"{marker or ''} {m.matched}".strip(), m.rec, m.field, m.value)
         found = True
     return found or bool(marker and _only_number(reader, text, marker))
+
+
+_CHOOSING = re.compile(r"^(?:sorry|(?:let'?s|we'?ll|i'?ll)\s+(?:go\s+with|take|have))$", re.I)
+"""Markers that also start a plain answer ("sorry, ...", "I'll take that one for a letter"), unlike "actually" or
+"make that", which change a value given."""
 
 
 def _held_elsewhere(reader: "TurnReader", m):

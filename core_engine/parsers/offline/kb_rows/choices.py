@@ -113,7 +113,8 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
     fragment = None
     if is_question(text) and not re.fullmatch(r"\W*(?:\d{1,2}|the \w+ one)\W*", text, re.I):
         requested = _named_then_requested(text)
-        fragment = None if requested else _named_then_values(text)
+        fragment = _picking_clause(text, len(rows)) if requested else _named_then_values(text)
+        # "the first one looks great, can we book her?"; "the first one's too pricey, can we book the second one?"
         requested = requested or fragment is not None
         if not requested:
             return False
@@ -126,6 +127,8 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
         pick = _by_name(text, rows)
     if pick is None and len(rows) > 1:
         pick = _by_short_name(text, rows)
+    if pick is None and len(rows) > 1:
+        pick = _the_word_one(text, rows)
     if requested and (pick is None or expect is not None and expect.act == "ask"
                       and reader.view.kind_of(expect.field) not in ("row", "Enum")):
         return False
@@ -222,6 +225,20 @@ def _named_then_requested(text: str) -> bool:
         any(_REQUESTED.match(c) for c in clauses[1:]) and not _WH_WORD.search(text)
 
 
+def _picking_clause(text: str, n: int) -> str | None:
+    """The clause that picks the row: the last one that names a place in the list ("can we book the second one?"),
+    else the first one when it does not turn the row down ("the first one's too pricey, ...")."""
+    clauses = [c.strip() for c in re.split(r"[,;.!?]\s*|\s+-+\s+", normalise(text)) if c.strip(" ?")]
+    for clause in reversed(clauses):
+        if choice_index(clause, n) is not None:
+            return None if clause is clauses[0] and len(clauses) > 1 and _TURNED_DOWN.search(clause) else clause
+    return None
+
+
+_TURNED_DOWN = re.compile(r"\b(?:too|not|isn'?t|doesn'?t|don'?t|out\s+of|over\s+(?:our|my)|can'?t|won'?t|no\s+good)\b",
+                          re.I)
+
+
 _ASKING = re.compile(r"^\W*(?:(?:so|and|then|ok|okay|oh)[,\s]+)*(?:what|which|when|where|who|whom|whose|why|how|is|are|"
                      r"am|was|were|do|does|did|can|could|will|would|should|shall|may|might|have|has|any)\b", re.I)
 
@@ -260,6 +277,28 @@ def _by_short_name(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | N
         if f" {head} " in low and not any(o.startswith(head) for o in others):
             hits.append((i, label))
     return hits[0] if len(hits) == 1 else None
+
+
+_THE_WORD_ONE = re.compile(r"\bthe\s+([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*)?)\s+one\b", re.I)
+
+
+def _the_word_one(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | None:
+    """ "the Hazel one at Millbrook then": a word (or two) of one reported row's name, said as "the <word> one", that
+    no other row's name has, is that row."""
+    hits = set()
+    for m in _THE_WORD_ONE.finditer(text):
+        clause = re.split(r"[,;.!?]|\s-+\s", text[m.start():])[0]
+        before = re.split(r"[,;.!?]|\s-+\s", text[:m.start()])[-1]
+        if _TURNED_DOWN.search(clause) or _TURNED_DOWN.search(before):
+            continue  # "not the Hazel one", "the Hazel one is too small": that row is turned down
+        said = " " + re.sub(r"[^a-z0-9]+", " ", m.group(1).lower()).strip() + " "
+        if said.strip() in ("first", "second", "third", "last", "other", "same", "cheaper", "cheapest", "next"):
+            continue
+        named = [i for i, row in enumerate(rows)
+                 if said in " " + re.sub(r"[^a-z0-9]+", " ", (row_label(row) or "").lower()).strip() + " "]
+        if len(named) == 1:
+            hits.add((named[0], row_label(rows[named[0]]) or m.group(0)))
+    return hits.pop() if len(hits) == 1 else None
 
 
 def _same_as_last_time(reader: "TurnReader", ws: Any, text: str, kwargs: dict[str, str]) -> None:

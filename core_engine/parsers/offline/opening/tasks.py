@@ -198,7 +198,13 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
             if reader.answers.one_word_doubt(start, value, found.items[start.name][2], text):
                 return False
         if found.items and len(said) == 1 and rec is None and not _asked_by_verb(found, text):
-            from ..words.semantic import lexical_overruled  # late: the semantic rules import this module
+            from ..words.semantic import lexical_overruled, verb_task  # late: the semantic rules import this module
+            by_verb = verb_task(reader, text)
+            if by_verb is not None and not any(by_verb.lower() == re.sub(r"\W", "", str(v)).lower()
+                                               for v in found.plain().values()):
+                reader.note("lexical-overruled", next(iter(said)), reading=by_verb,
+                            reason="one word chose a task; the turn says another task's verb")
+                return False  # "can I reschedule my donation": "donation" names the booking, the verb the change
             overruled = lexical_overruled(reader, text, found.plain())
             if overruled is not None:  # one word chose the option; the whole turn clearly means another
                 reader.note("lexical-overruled", next(iter(said)), **overruled)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 _TOKEN = r"[^\W\d_][^\W\d_'’-]*(?:['’-][^\W\d_]+)*"
 _NAME_CUE = re.compile(r"(?:(?:^|(?<=[,.;!?])|\b(?:my|our|the|and|full|first|last|booking|your)\b)\s*(?:name(?:'?s|\s+is|\s*:)?|"
-                       r"names)|\b(?:booked|booking'?s?(?:\s+is)?|it'?s|its|it\s+is|put\s+(?:it|the\s+booking)|all|"
+                       r"names|name\s+on\s+(?:it|the\s+\w+)(?:'?s|\s+is)?)|\b(?:booked|booking'?s?(?:\s+is)?|it'?s|its|it\s+is|put\s+(?:it|the\s+booking)|all|"
                        r"reservation'?s?(?:\s+is)?)\s+under(?:\s+the\s+name(?:\s+of)?)?|\bunder\s+the\s+name(?:\s+of)?)"
                        r"\s*[:-]?\s+", re.I)
 """A cue that a person's name follows: "name Rachel Adeyemi", "names Gareth Lloyd", "its under sandra kowalski",
@@ -161,6 +161,13 @@ def names_in(reader: "TurnReader", text: str, field: "Field") -> list[str]:
         name = _name_at(reader, text[m.end():], capitalised=False)
         if name:
             out.append(name)
+    if (cue := _field_cue(field)) is not None:
+        for m in cue.finditer(text):  # "student is Ruby Shah" for the student's name; not "the driver is Polish"
+            name = _name_at(reader, text[m.end():], capitalised=not text.islower())
+            after = text[m.end():].lstrip()[len(name or ""):]
+            if name and len(name.split()) >= 2 and (not text.islower() or (len(name.split()) == 2 and
+                                                                            re.match(r"\s*(?:$|[,.;!?])", after))):
+                out.append(name)
     for m in _SELF_CUE.finditer(text) if _self_named_field(field) and not _SOMEONE_ELSES.search(text) else ():
         name = _name_at(reader, text[m.end():], capitalised=True)
         after = text[m.end():].lstrip()[len(name or ""):]
@@ -180,6 +187,19 @@ def names_in(reader: "TurnReader", text: str, field: "Field") -> list[str]:
                 and not _after_a_street(text, whole):
             out.append(whole)
     return out
+
+
+_NOT_WHOSE = frozenset("name full first last given family sur your my the of".split())
+
+
+def _field_cue(field: "Field") -> re.Pattern[str] | None:
+    """ "student is Ruby Shah", "the lead passenger's name is ...": the words of the field's name that say whose
+    name it holds, then "is" or a colon."""
+    whose = [w for w in field.name.lower().split("_") if w not in _NOT_WHOSE and len(w) > 2]
+    if not whose:
+        return None
+    words = r"\s+".join(re.escape(w) for w in whose)
+    return re.compile(rf"\b(?:the\s+)?{words}(?:'?s\s+name)?\s*(?:is|:|-|=)\s+", re.I)
 
 
 _NUMBER = re.compile(r"(?:\+?\d[\d ()-]{5,}\d|[A-Za-z]{1,4}-?\d{3,}[A-Za-z]{0,2})(?![\w-])")

@@ -26,7 +26,7 @@ from .libvalues import NAME_INTRO, bare_yes_no, find_large_numbers, find_phones,
 from .match import STOPWORDS, Bag, best_enum, content_stems, initialism_enum, field_mention, field_stems, same_word, stem
 from .measures.months import is_month_field, month_answer
 from ..intents import waiting
-from .thing_names import thing_name
+from .thing_names import NAME_OF, only_capitalised, thing_name
 from .measures.money import is_money, with_minor_units
 from .negation import negations, without_negated
 from ..answering.enum_lists import answered_options, is_enum_list
@@ -288,6 +288,9 @@ class AnswerReader:
             text = without_negated(text)  # "not Friday, Saturday": the rejected value is not the answer
         if kind in ("bool", "confirm"):
             yn = yes_no(text)
+            if yn is None and kind == "bool" and NOTHING_OF_THE_KIND.match(text) \
+                    and not NEGATIVE_QUESTION.search(f.description):
+                return False  # "none", "nothing like that", "not that I know of" to "any allergies?"
             return yn[0] if yn else (flag_named(f, text) if kind == "bool" else None)
         if kind in ("int", "float"):
             unit = field_unit(f.name, f.description)
@@ -504,7 +507,9 @@ class AnswerReader:
             first = clean_name(clauses[0]) if len(clauses) > 1 else None
             later = " ".join(clauses[1:])
             from ..parts.given_name import not_a_name_word  # late: parts import this module
-            if first and first == clauses[0] and re.fullmatch(r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){1,3}", first) \
+            if (beside := _name_beside_contacts(text)) is not None:
+                return beside  # "hannah whitfield, 07700 900333", "Mehmet, 07555 010203": the name, the phone apart
+            if first and first.lower() == clauses[0].lower() and re.fullmatch(r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){1,3}", first) \
                     and not any(not_a_name_word(w) for w in first.split()) \
                     and not NAME_INTRO.search(text) and not _PERSON_CUE.search(later):
                 return first  # "Fiona Lindqvist, Lindqvist Accountancy": the person first, then whom they are with
@@ -512,7 +517,12 @@ class AnswerReader:
             plain = clean_name(text)
             if plain and re.match(r"[a-z]", plain) and not plain.islower():
                 plain = name_span(text) or plain  # "the driver is Tom Baker": lower-case lead-in words, a name after
-            return introduced or plain or clean_name(strip_fillers(text, f.name.split("_"))) or name_span(text)
+            said_name = introduced or plain or clean_name(strip_fillers(text, f.name.split("_"))) or name_span(text)
+            if (said_name is None or sum(w[:1].islower() for w in said_name.split()) >= 2) and NAME_OF.search(f.description):
+                # "her maiden name's Ferreira", "mum was an Okonkwo before she married" for a name of someone else
+                # ("Your mother's maiden name"): a sentence, and the one capitalised name in it
+                return only_capitalised(text) or said_name
+            return said_name
         if kind == "text":
             return free_text(text)  # "I'm a senior, if that matters" -> "I'm a senior"
         if kind == "date":
@@ -773,3 +783,53 @@ def make_value(text: str) -> str | None:
     if not 1 <= len(words) <= 4 or not any(re.search(r"[a-z]", w, re.I) for w in words):
         return None
     return " ".join(w.capitalize() if w.isalpha() and w.islower() else w for w in words)
+
+
+_CONTACT_WORDS = frozenset("""whatsapp reception urgent asap anytime voicemail emergency contact landline text texts
+    call ring work office home mobile daytime evenings weekdays weekends ta thanks cheers x xx please pls only best
+    number details direct line switchboard extension ext""".split())
+"""Words said beside a phone number about the number or the call, never a name ("reception, 0113 496 0000")."""
+_CONTACT_LEAD = re.compile(r"^(?:and\s+)?(?:(?:my|the|our|his|her)\s+)?(?:mobile|mob|mobile\s+number|number|phone|"
+                           r"phone\s+number|tel|cell|no\.?|email|e-mail|contact)(?:\s+(?:is|number|no\.?))?\s*[:-]?$",
+                           re.I)
+"""What leads a phone number or an e-mail address when the name comes first ("and my mobile is")."""
+
+
+def _name_beside_contacts(text: str) -> str | None:
+    """The person's name typed beside a phone number or an e-mail address, to a question for the name: the one
+    clause left when the contact details and their lead-in are taken out is the name ("jess morrow, 07700 900123",
+    "daz kowalski 07399 551204", "Oscar Reid, and my mobile is 07400 123987"). None when no contact detail is
+    given, or when what is left is not one to four words a name is made of."""
+    from ..parts.given_name import not_a_name_word  # late: parts import this module
+    spans = [(s.start, s.end) for s in [*find_phones(text), *find_emails(text)]]
+    if not spans:
+        return None
+    rest = text
+    for start, end in sorted(spans, reverse=True):
+        rest = rest[:start] + " ; " + rest[end:]
+    clauses = [c.strip() for c in re.split(r"\s*[,;.!?\n]\s*|\s+-\s+", rest) if c.strip()]
+    clauses = [c for c in clauses if not _CONTACT_LEAD.match(c)]
+    if len(clauses) != 1:
+        return None
+    words = re.sub(r"\s+(?:and\s+)?(?:(?:my|the)\s+)?(?:mobile|mob|number|phone|tel|email)(?:\s+(?:is|number))?$",
+                   "", clauses[0], flags=re.I).split()
+    name = clean_name(" ".join(words)) if words else None
+    if not name or not 1 <= len(name.split()) <= 4 or any(not_a_name_word(w) or w.lower() in _CONTACT_WORDS
+                                                           for w in name.split()) \
+            or not re.fullmatch(r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*)*", name):
+        return None
+    if len(words) == 1 and not words[0][:1].isupper():
+        return None  # "whatsapp 07700 900123", "x": one word typed in lower case is no name
+    return name
+
+
+NOTHING_OF_THE_KIND = re.compile(r"^\W*(?:none|nothing|nobody|no\s*one|not\s+that\s+i\s+know(?:\s+of)?|not\s+as\s+far\s+as\s+"
+                                  r"i\s+know|not\s+really)(?:\s+(?:at\s+all|like\s+that|of\s+(?:those|them|that)|that\s+i\s+"
+                                  r"know\s+of))?[\s,.!]*(?:thanks|thank\s+you|ta|cheers)?[\s.!]*$", re.I)
+"""An answer that says there is none of what a yes/no question asks about ("none", "nothing like that", "not that I
+know of"): no."""
+
+NEGATIVE_QUESTION = re.compile(r"\b(?:no|not|none|nothing|nobody|without|free\s+(?:of|from)|empty|never|vacant|"
+                               r"unoccupied)\b", re.I)
+"""A yes/no question asked the negative way ("Confirm the parcel contains no dangerous goods", "Whether the property
+will be empty"): "none" answers yes to it, so "none" is not read as no."""

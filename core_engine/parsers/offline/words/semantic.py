@@ -506,6 +506,11 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
     roots = task_roots(reader)
     if ranked.score < threshold:
         return threshold <= TASK_THRESHOLD and _option_named(reader, ranked, text, roots)
+    by_verb = _by_verb(reader, ranked, text, roots)
+    if by_verb is not None:  # "i want to cancel my boiler service": nearest the booking's example, but it cancels
+        reader.note("task-by-verb", text, reading=by_verb.best.label, **by_verb.trace(),
+                    reason="the turn says the verb of the runner-up's task name, which the nearer task's name lacks")
+        return apply_reading(reader, by_verb, text, "task-semantic")
     if ranked.runner_up is not None and ranked.runner_score >= threshold \
             and root_of(reader, roots, ranked.best) != root_of(reader, roots, ranked.runner_up):
         swapped = Ranked(ranked.runner_up, ranked.runner_score, ranked.runner_up.label, ranked.best, ranked.score)
@@ -538,6 +543,48 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
                         f"{_phrase(ranked.runner_up)}?" if ranked.runner_up else None)
         return False
     return apply_reading(reader, ranked, text, "task-semantic")
+
+
+_VERB_WORDS = {"cancel": "cancel cancelling cancelled cancellation", "change": "change changing reschedule rearrange amend move",
+               "reschedule": "reschedule rearrange move moving", "refund": "refund refunded", "exchange": "exchange swap",
+               "track": "track tracking trak", "renew": "renew renewal", "reorder": "reorder repeat", "return": "return",
+               "report": "report reporting", "claim": "claim", "freeze": "freeze pause", "transfer": "transfer"}
+_VERBS = {stem(k): {stem(w) for w in v.split()} for k, v in _VERB_WORDS.items()}
+"""The verbs that name what a task does to a thing (Cancel Visit, Change Appointment), with the everyday words for
+them, as stems."""
+
+
+def _name_verb(name: str) -> str | None:
+    """The verb a task's name starts with ("cancel" of CancelVisit), when it is one of `_VERBS`."""
+    first = words_of(name).split()[:1]
+    verb = stem(first[0].lower()) if first else None
+    return verb if verb in _VERBS else None
+
+
+def verb_task(reader: "TurnReader", text: str) -> str | None:
+    """The one top-level task whose name starts with a verb the turn says ("cancel", "reschedule" for Change
+    Appointment); None when no task's or two tasks' verbs are said."""
+    said = set(content_stems(without_values(reader, clean(text))))
+    found = []
+    for ws in reader.spec.task_worksheets():
+        first = _name_verb(ws.name)
+        if first is not None and said & _VERBS[first]:
+            found.append(ws.name)
+    return found[0] if len(found) == 1 else None
+
+
+def _by_verb(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[str, str]) -> Ranked | None:
+    """The task whose name starts with the verb the turn says, when the nearer reading's task name has no such verb:
+    the object of the turn ("my boiler service", "my donation") is shared by both readings, the verb is not."""
+    task = verb_task(reader, text)
+    if task is None or roots.get(task, task) != task:
+        return None
+    best = root_of(reader, roots, ranked.best)
+    if best == task or _name_verb(best) is not None:
+        return None
+    runner = ranked.runner_score if ranked.runner_up is not None and root_of(reader, roots, ranked.runner_up) == task \
+        else 0.0
+    return Ranked(Entry("task", task), runner, task, ranked.best, ranked.score)
 
 
 def _option_named(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[str, str]) -> bool:

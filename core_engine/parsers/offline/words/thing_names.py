@@ -23,11 +23,14 @@ _TRAILING = re.compile(r"^(?P<lead>[^A-Z]*?\w[^A-Z]*?)\s*[,:-]\s*(?P<name>[A-ZÀ
                        r"(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+)?)[\s.!]*$")
 """Words about the thing, then its name last after a comma: "ha, that'd be our tortoise, Shelby" (the words before
 it in lower case but for the first letter, so the name is the only capitalised word)."""
-_NAME_OF = re.compile(r"\bname\s+of\b|'s\s+name\b", re.I)
+NAME_OF = re.compile(r"\bname\s+of\b|'s\s+(?:[a-z]+\s+)?name\b", re.I)
+"""A description of a thing's or someone else's name: "The name of your first pet", "Your mother's maiden name"."""
+_CAPITALISED = re.compile(r"\b[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:[\s-]+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+)*")
+"""A run of capitalised words; one that starts a sentence is not taken (see `only_capitalised`)."""
 
 
 def thing_name(f: Field, text: str) -> str | None:
-    if "name" not in f.name.lower().split("_") and not _NAME_OF.search(f.description or ""):
+    if "name" not in f.name.lower().split("_") and not NAME_OF.search(f.description or ""):
         return None  # a field named "..._name", or described as "The name of your first pet"
     if NAME_INTRO.search(text) and (said := name_span(text)):
         return said
@@ -37,4 +40,15 @@ def thing_name(f: Field, text: str) -> str | None:
     t = _TRAILING.match(text[:1].lower() + text[1:])
     if t and t.group("name").split()[0] not in _NOT_NAMES and len(t.group("lead").split()) <= 8:
         return t.group("name")
-    return None
+    return only_capitalised(text)
+
+
+def only_capitalised(text: str) -> str | None:
+    """ "mum was an Okonkwo before she married", "oh that would be Rufus, our old spaniel", "hmm. Pancho? yeah I
+    think it was Pancho": the one capitalised name in a short answer (the same name said twice counts once)."""
+    if len(text.split()) > 14:
+        return None
+    body = re.sub(r"\s*(?:\.\.\.+|…)\s*", ", ", text.strip())  # "mum's maiden name... Liu": no sentence ends there
+    names = {m.group(0) for m in _CAPITALISED.finditer(body) if m.group(0).split()[0] not in _NOT_NAMES
+             and body[:m.start()].strip() and not re.search(r"[.!?]\s*$", body[:m.start()])}
+    return names.pop() if len(names) == 1 else None

@@ -184,6 +184,11 @@ _RELATIVE_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow":
                   **{w: 0 for w in ("tdy", "2day", "2nite", "tonite")}}
 
 
+_SHORT_YEAR = re.compile(r",?\s+(\d{2})\b(?![:.]?\s*\d)(?!\s*(?:am|pm|a\.m|p\.m|o'?clock|people|of\b|guests?|mins?|minutes?|hours?))",
+                         re.I)
+"""A year said with two digits after a day and month ("12th November 62"), read only for a date in the past."""
+
+
 def _year(raw: str | None, today: dt.date) -> int | None:
     if raw is None:
         return None
@@ -210,6 +215,9 @@ DAY_FIRST: ContextVar[bool] = ContextVar("day_first", default=False)
 """Set by the offline parser for each turn from the spec (`spec.model.day_first`): 3/9/47 is 3 September."""
 
 
+_NAMED_MONTH_RES: tuple = ()
+
+
 def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     """Calendar dates as ISO strings: 7/5/24 (US order), 2024-07-05, July 6th, tomorrow, next Friday.
 
@@ -219,8 +227,16 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     found: list[Span] = []
 
     def add(d: dt.date | None, m: re.Match[str]) -> None:
+        if d is None:
+            return
+        end = m.end()
+        if past and m.re in _NAMED_MONTH_RES and m.group(3) is None \
+                and (y := _SHORT_YEAR.match(text[end:])) is not None:  # "12th November 62", "nov 2nd 88": born then
+            year = _year(y.group(1), today)
+            d = _make(year, d.month, d.day, today) if year is not None and year <= today.year else d
+            end += y.end() if d is not None and d.year == year else 0
         if d is not None:
-            found.append(Span(d.isoformat(), m.start(), m.end(), m.group(0)))
+            found.append(Span(d.isoformat(), m.start(), end, text[m.start():end]))
 
     for m in _ISO_RE.finditer(text):
         add(_make(int(m.group(1)), int(m.group(2)), int(m.group(3)), today), m)
@@ -555,6 +571,12 @@ def find_times(text: str) -> list[Span]:
         raw = m.group(1).lower()
         minutes = 30 if raw == "half" else 15 if raw == "quarter" else int(raw) if raw.isdigit() \
             else TENS.get(raw, UNITS.get(raw, 0))
+        if (raw.isdigit() and int(raw) % 5) or re.match(r"[:.]\d", text[m.end(3):]):
+            continue  # "half 7 to 11.30", "7 to 11": a range of hours, not seven minutes to eleven
+        if raw.isdigit() and m.group(2).lower() == "to" and (
+                (int(raw) <= 12 and m.group(3).isdigit() and int(raw) < int(m.group(3)))
+                or re.search(r"\b(?:from|between)\s+$", text[:m.start()], re.I)):
+            continue  # "10 to 12", "free from 10 to 4": from one hour to another, not ten minutes to twelve
         hour = _hour_value(m.group(3))
         if m.group(2).lower() in ("to", "before"):
             hour, minutes = hour - 1 or 12, 60 - minutes
@@ -810,6 +832,8 @@ def clean_name(text: str) -> str | None:
     body = TITLE.sub("", body, count=1) if TITLE.match(body) else body  # "Mr Daniel Okafor"
     if not body or not _NAME_RE.match(body) or all(w in NO_NAME_WORDS for w in body.lower().split()):
         return None  # "yes please cancel" is no name
+    if body.split()[0].lower() in ("please", "pls", "plz"):
+        return None  # "please hurry": a plea, not a name
     if body.islower() and body.split()[0] in YES_NO_WORDS and len(body.split()) > 1:
         return None  # "yes submit", "no wait": a yes or a no and what to do, typed in lower case, names nobody
     if (body.islower() or text.rstrip().endswith("?")) and set(body.lower().split()) & SENTENCE_WORDS:
@@ -858,3 +882,7 @@ def strip_fillers(text: str, field_words: Iterable[str] = ()) -> str:
                       rf"(?:is|was|are|were|=|:)\s+", "", body, flags=re.I)
     body = _FILLERS.sub("", body)
     return body.strip(" .!;,\"") or normalise(text).strip(" .!;,\"")
+
+
+_NAMED_MONTH_RES = (_MONTH_DAY_RE, _DAY_MONTH_RE, _WORD_DAY_MONTH_RE, _MONTH_WORD_DAY_RE)
+"""The date patterns that name the month: after them, a bare two-digit number can be the year (`_SHORT_YEAR`)."""

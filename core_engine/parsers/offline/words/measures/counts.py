@@ -95,8 +95,14 @@ _JUST_ME = re.compile(r"\b(?:just|only)\s+(?:me|myself)\b(?=\s*(?:$|[.!?,;]|(?:a
 """The speaker alone ("just me", "only myself and my bike"): one person, when what comes with them is no person."""
 
 
-_PEOPLE_NOUN = re.compile(r"\s*(?:adults?|kids?|children|child|people|persons?|guests?|bab(?:y|ies)|toddlers?|"
-                          r"teens?|teenagers?|seniors?|friends?|infants?|grown-?ups?)\b", re.I)
+_PEOPLE_NOUN = re.compile(r"\s*(?:(?:little|young|older|small|extra|more)\s+)?(?:adults?|kids?|children|child|people|persons?|"
+                          r"guests?|bab(?:y|ies)|toddlers?|teens?|teenagers?|seniors?|friends?|infants?|grown-?ups?|"
+                          r"parents?|staff|teachers?|helpers?|carers?|students?|pupils?|members?|leaders?|volunteers?|"
+                          r"grandparents?|boys|girls|lads|men|women|ladies)\b", re.I)
+_PART_OF = re.compile(r"\b(?:including|incl|inc|of\s+which|of\s+whom|out\s+of|among\s+them|amongst\s+them)\b", re.I)
+_TOTAL_NOUN = re.compile(r"\s*(?:people|persons?|guests?|of\s+us|in\s+total|total)\b", re.I)
+_LINKED = re.compile(r"^\s*(?:,|\+|&|and|plus|with|,\s*(?:and|plus))?\s*$", re.I)
+"""What joins the counts of a sum: "9 kids and 7 parents", "28 kids plus 4 adults", "30 kids + 6 parents"."""
 
 
 def people_sum(text: str) -> int | None:
@@ -110,10 +116,30 @@ def people_sum_span(text: str, numbers: list | None = None) -> tuple[int, int, i
     that are not parts of dates or times (all of them by default)."""
     numbers = find_numbers(text) if numbers is None else numbers
     counted = [(n, _PEOPLE_NOUN.match(text[n.end:])) for n in numbers]
-    if len(numbers) < 2 or not all(m for _n, m in counted) or not all(float(n.value).is_integer() for n in numbers):
+    if any(_PART_OF.search(text[a.end:b.start]) for a, b in zip(numbers, numbers[1:])):
+        return None  # "8 people including 2 staff": the others are part of the first count, not added to it
+    if len(numbers) >= 3 and counted[0][1] is not None and _TOTAL_NOUN.match(text[numbers[0].end:]) \
+            and sum(n.value for n in numbers[1:]) == numbers[0].value:
+        return None  # "7 people, 3 adults and 4 children": a total, then what it is made of (read as the total)
+    if len(numbers) >= 2 and all(m for _n, m in counted) and all(float(n.value).is_integer() for n in numbers):
+        last, noun = counted[-1]
+        return int(sum(n.value for n in numbers)), numbers[0].start, last.end + noun.end()  # type: ignore[union-attr]
+    # other numbers beside (a date, a time): one run of counts of people joined by "and", "plus", "+"
+    runs: list[list[tuple]] = []
+    for n, m in counted:
+        if m is None or not float(n.value).is_integer():
+            runs.append([])
+            continue
+        if runs and runs[-1] and _LINKED.match(text[runs[-1][-1][0].end + runs[-1][-1][1].end():n.start]):
+            runs[-1].append((n, m))
+        else:
+            runs.append([(n, m)])
+    runs = [r for r in runs if len(r) >= 2]
+    if len(runs) != 1 or sum(1 for _n, m in counted if m is not None) != len(runs[0]):
         return None
-    last, noun = counted[-1]
-    return int(sum(n.value for n in numbers)), numbers[0].start, last.end + noun.end()  # type: ignore[union-attr]
+    run = runs[0]
+    last, noun = run[-1]
+    return int(sum(n.value for n, _m in run)), run[0][0].start, last.end + noun.end()
 
 
 _PLUS_OTHERS = re.compile(r"\s+(?:plus|and|with|\+|&)\s+(?:our|my|the|their)?\s*$", re.I)

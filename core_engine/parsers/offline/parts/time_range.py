@@ -1,0 +1,161 @@
+"""How many hours, told as a start and an end: "saturday 22nd march, 2 til 5", "7pm, we'd need to be out by 11",
+"from 10 until 1".
+
+A record with one whole-number (or decimal) field counted in hours and one time field: when the turn gives an end
+time (after a start in "A til B", "A-B", "A to B", or as "out by B", "finish at B", "until B") and the start is said
+in the same turn or already held, the hours field takes the difference, and the time field the start when it is
+empty. A bare end hour is placed after the start ("7pm ... out by 11" is 23:00); a bare start hour is read as the
+agent's trade reads one. Nothing is added when the hours are not a whole number for a whole-number field, when the
+difference is not between 1 and 16 hours, or when the numbers are a date ("10-12 June")."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..words.measures.durations import field_unit
+from ..words.values import MONTHS, bare_hour
+
+if TYPE_CHECKING:
+    from ..parser import TurnReader
+
+_CLOCK = r"(?:(?:half\s+)?\d{1,2}(?:[:.]\d{2})?(?:\s*(?:am|pm))?|noon|midday|midnight)"
+_NOT_A_DATE = (r"(?![\w/])(?!\s*(?:st|nd|rd|th)\b)(?!\s+(?:" + "|".join(m[:3].lower() for m in MONTHS) + r"))"
+               r"(?!\s*(?:people|persons?|kids|children|adults|guests|of\s+(?:us|them)|hours?|hrs?|days?|nights?|weeks?|"
+               r"months?|years?|yrs?|year-olds?|mins?|minutes|seats|pounds|quid|k\b|players|men|women|boys|girls|"
+               r"pupils|students|staff|tyres|items|bags|rooms|tables))")
+"""After the end of a range: not a day ("3-5 April"), not a count ("6 to 8 people", "2-3 hours")."""
+_NOT_A_START = re.compile(r"(?:\b(?:any\s*time|anytime|free|available|between|ages?|aged|"
+                          + "|".join(m[:3].lower() for m in MONTHS) + r")[a-z]*\s*$)", re.I)
+"""Before a range: a window the user is free in ("any time 1 to 4"), ages, a month ("April 3-5")."""
+_CLOCK_LIKE = re.compile(r"am|pm|[:.]\d{2}|noon|midday|midnight|half", re.I)
+_PER_PERIOD = re.compile(r"\b(?:per|a|each|every)\s+(?:week|month|day|fortnight)\b|\bweekly\b|\bmonthly\b|\bweek\b", re.I)
+_RANGE = re.compile(rf"(?<![£$€\d/.:])\b(?:from\s+)?(?P<a>{_CLOCK})\s*(?:-|–|to|til+|'til+|until|till)\s*(?P<b>{_CLOCK}){_NOT_A_DATE}",
+                    re.I)
+_END = re.compile(rf"\b(?:(?:out|finish(?:ed)?|done|leave|gone|wrap(?:ped)?\s+up|end|over|back)\s+(?:by|at|around|about)"
+                  rf"|until|till|til)\s+(?P<b>{_CLOCK}){_NOT_A_DATE}", re.I)
+
+
+def hours_from_range(reader: "TurnReader", text: str) -> None:
+    slot = _slot(reader)
+    if slot is None:
+        return
+    rec, hours, clock = slot
+    said_start = _assigned(reader, rec.var, clock.name)
+    m = _range(text, reader, rec, clock)
+    end_m = None if m else _END.search(text)
+    if m is None and end_m is None:
+        return
+    start = _minutes(m.group("a"), None) if m else (said_start or _held(rec.values.get(clock.name)))
+    if start is None:
+        return
+    end = _minutes((m or end_m).group("b"), start)
+    if end is None or end <= start:
+        return
+    if m is not None and said_start is not None and said_start != start:
+        if said_start != end % (24 * 60):
+            return  # "the kids finish school at 3 so 4 to 6": two starts said; nothing is guessed
+        _drop(reader, rec.var, clock.name)  # "half 7 to 11.30": the end was read as the start
+        said_start = None
+    diff = (end - start) / 60
+    if not 1 <= diff <= 16 or (reader.view.kind_of(hours) == "int" and not diff.is_integer()):
+        return
+    value: Any = int(diff) if reader.view.kind_of(hours) == "int" else diff
+    words = (m or end_m).group(0)
+    if said_start is None and m is not None and _held(rec.values.get(clock.name)) != start:
+        reader.assign("time-range", words, rec, clock, f"{start // 60:02d}:{start % 60:02d}")  # "1 til 4": from 1
+    reader.assign("time-range", words, rec, hours, value, reason="the hours between the start and the end said")
+
+
+def _range(text: str, reader: "TurnReader", rec: Any, clock: Any) -> re.Match[str] | None:
+    """The one range of clock times the turn says: said with "til"/"until" or "from", or with a clock's form on
+    one side (am/pm, minutes, "half"), or to the time question asked; never a window ("any time 1 to 4")."""
+    found = [m for m in _RANGE.finditer(text) if not _NOT_A_START.search(text[:m.start()])]
+    if len(found) != 1:
+        return None
+    m = found[0]
+    joined = text[m.end("a"):m.start("b")].lower()
+    asked = reader.expect is not None and reader.expect.rec.var == rec.var and reader.expect.field.name == clock.name
+    if re.search(r"til|until", joined) or re.match(r"\s*from\b", m.group(0), re.I) or asked \
+            or _CLOCK_LIKE.search(m.group("a")) or _CLOCK_LIKE.search(m.group("b")):
+        return m
+    return None
+
+
+def _drop(reader: "TurnReader", var: str, name: str) -> None:
+    """Take back a statement of the turn that gave `var.name` (read from the wrong words)."""
+    prefix = f"{var}.{name} = "
+    reader.lines = [line for line in reader.lines if not line.startswith(prefix)]
+    reader.rules = [r for r in reader.rules if not (r.get("statement") or "").startswith(prefix)]
+
+
+def _slot(reader: "TurnReader") -> tuple[Any, Any, Any] | None:
+    """(record, hours field, time field) of the record asked about or filled this turn."""
+    recs = []
+    if reader.expect is not None:
+        recs.append(reader.expect.rec)
+    for line in reader.lines:
+        lm = re.match(r"(\w+)\.\w+ = ", line)
+        rec = reader.state.get(lm.group(1)) if lm else None
+        if rec is not None and hasattr(rec, "values") and rec not in recs:
+            recs.append(rec)
+    for rec in recs:
+        if not reader.view.record_live(rec):
+            continue
+        fields = reader.view.input_fields(rec)
+        hours = [f for f in fields if reader.view.kind_of(f) in ("int", "float")
+                 and field_unit(f.name, f.description) == "hour" and not _PER_PERIOD.search(f"{f.name.replace('_', ' ')} "
+                                                                                            f"{f.description}")]
+        clocks = [f for f in fields if reader.view.kind_of(f) == "time"]
+        if len(hours) == 1 and len(clocks) == 1 and reader.view.unfilled(rec, hours[0]) \
+                and not any(line.startswith(f"{rec.var}.{hours[0].name} = ") for line in reader.lines):
+            return rec, hours[0], clocks[0]
+    return None
+
+
+def _assigned(reader: "TurnReader", var: str, name: str) -> int | None:
+    for line in reader.lines:
+        lm = re.fullmatch(rf'{re.escape(var)}\.{re.escape(name)} = "(\d\d):(\d\d)"', line)
+        if lm:
+            return int(lm.group(1)) * 60 + int(lm.group(2))
+    return None
+
+
+def _held(value: Any) -> int | None:
+    lm = re.fullmatch(r"(\d\d):(\d\d)(?::\d\d)?", str(value or ""))
+    return int(lm.group(1)) * 60 + int(lm.group(2)) if lm else None
+
+
+def _minutes(clock: str, after: int | None) -> int | None:
+    """Minutes after midnight of a clock said in the range; a bare hour placed after `after` (the start) when one is
+    known, else as the trade reads it."""
+    c = clock.lower().replace(".", ":").strip()
+    half = c.startswith("half")
+    if half:  # "half 7": half past seven
+        c = c[4:].strip()
+        if not c.isdigit():
+            return None
+        c = f"{c}:30"
+    if c in ("noon", "midday"):
+        return 12 * 60
+    if c == "midnight":
+        return 24 * 60
+    lm = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?\s*(am|pm)?", c)
+    if lm is None:
+        return None
+    hour, minute, ampm = int(lm.group(1)), int(lm.group(2) or 0), lm.group(3)
+    if hour > 23 or minute > 59:
+        return None
+    if ampm:
+        if hour > 12:
+            return None
+        return (hour % 12 + (12 if ampm == "pm" else 0)) * 60 + minute
+    if hour > 12:
+        return hour * 60 + minute
+    if after is not None:
+        for h in (hour, hour + 12, hour + 24 if hour == 12 else None):
+            if h is not None and h * 60 + minute > after:
+                return h * 60 + minute
+        return None
+    placed = bare_hour(hour)
+    return int(placed[:2]) * 60 + minute if placed else None
