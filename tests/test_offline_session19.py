@@ -347,3 +347,80 @@ def test_a_name_put_right_replaces_the_name(society):
 def test_a_plea_is_no_name(society):
     _s, [r] = talk(society, "please hurry")
     assert not statements(r), statements(r)
+
+
+# ---------------------------------------------------------------- a station shuttle: openings that say it all
+
+SHUTTLE = {
+    "name": "station shuttle", "description": "A minibus between the town's hotels and its railway stations",
+    "starting_prompt": "Hello, the shuttle desk.",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01", "bare_hours": "daytime"},
+    "worksheets": [
+        task_choice({"value": "Book Ride", "description": "book a seat on the shuttle"}),
+        {"name": "BookRide", "kind": "task", "predicate": 'task == "Book Ride"', "api": "book", "fields": [
+            field("direction", "Enum", "Whether you are going to the station or being picked up from it", enum_values=[
+                {"value": "To the Station"}, {"value": "From the Station"}]),
+            field("station", "Enum", "Which station", enum_values=[{"value": "Central"}, {"value": "Riverside"}]),
+            field("date", "date", "The day of the ride"),
+            field("time", "time", "The pickup time"),
+            field("passengers", "int", "How many passengers are travelling"),
+            field("bags", "int", "How many large bags you are bringing"),
+            field("full_name", description="Your full name"),
+            field("email", description="Your e-mail address"),
+            field("phone", description="A mobile number")]},
+    ],
+    "apis": [{"name": "book"}],
+}
+
+
+@pytest.fixture(scope="module")
+def shuttle(tmp_path_factory):
+    return agent_of(tmp_path_factory.mktemp("shuttle"), SHUTTLE)
+
+
+@pytest.mark.parametrize("said, direction", [("can I book the shuttle to Riverside on friday", "To the Station"),
+                                             ("I need picking up from Central tomorrow", "From the Station")])
+def test_a_preposition_before_another_fields_value_chooses_the_option(shuttle, said, direction):
+    session, [r] = talk(shuttle, said)
+    assert record_values(session, "book_ride").get("direction") == direction, statements(r)
+
+
+def test_a_preposition_before_something_else_chooses_nothing(shuttle):
+    session, [r] = talk(shuttle, "book the shuttle for friday, pick me up at 9 from the Grand Hotel")
+    assert "direction" not in record_values(session, "book_ride"), statements(r)
+
+
+def test_the_word_after_a_number_says_what_it_counts(shuttle):
+    session, [r] = talk(shuttle, "book the shuttle to Central on friday at 9, 3 adults 4 bags")
+    values = record_values(session, "book_ride")
+    assert (values.get("passengers"), values.get("bags")) == (3, 4), statements(r)
+
+
+def test_contact_details_left_over_go_to_their_fields(shuttle):
+    session, [*_, r] = talk(shuttle, "book the shuttle to Central on friday at 9", "2", "1")
+    assert r.acts[-1]["field"] == "full_name", r.response
+    r = session.turn("ok. Gary Firth gfirth62@example.com 07811 223344")
+    values = record_values(session, "book_ride")
+    assert (values.get("full_name"), values.get("email"), values.get("phone")) == \
+        ("Gary Firth", "gfirth62@example.com", "07811 223344"), statements(r)
+
+
+def test_hours_in_an_opening(hall):
+    session, [r] = talk(hall, "can I book the hall for saturday the 6th, 2pm-5pm")
+    values = record_values(session, "book_hall")
+    assert (values.get("start_time"), values.get("hours")) == ("14:00", 3), statements(r)
+
+
+def test_half_a_postcode_is_no_correction_of_a_code(tmp_path):
+    from core_engine.parsers.offline.changes.shaped import shaped_correction  # noqa: F401 - the rule under test
+    spec = {"name": "signs", "starting_prompt": "Hi", "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+            "worksheets": [task_choice({"value": "Order Sign", "description": "order a printed sign"}),
+                           {"name": "OrderSign", "kind": "task", "predicate": 'task == "Order Sign"', "api": "order",
+                            "fields": [field("size", description="The sheet size, like A4 or A3"),
+                                       field("address", description="The delivery address with the postcode"),
+                                       field("email", description="Your e-mail address")]}],
+            "apis": [{"name": "order"}]}
+    agent = agent_of(tmp_path, spec)
+    session, [*_, r] = talk(agent, "I'd like to order a sign", "A3")
+    r = session.turn("9 Foundry Lane, Sheffield S3 8AX")
+    assert record_values(session, "order_sign")["size"] == "A3", statements(r)

@@ -72,6 +72,8 @@ from .parts.labelled import labelled_parts
 from .parts.labelled_turn import labelled_turn, name_sentence
 from .parts.given_name import given_name
 from .parts.carried import carried_from_questions
+from .parts.contacts import contacts_left
+from .parts.by_preposition import options_by_preposition
 from .parts.name_fix import name_corrected
 from .parts.same_deal import same_deal
 from .kb_rows.follow_up import follow_up_search
@@ -273,10 +275,12 @@ class TurnReader:
     def run(self) -> None:
         self._read()
         proper_name_in_opening(self, self.text)  # "it's a Gazelle e-bike": the make, in the record opened
+        contacts_left(self, self.text)  # "ill collect it. Gary Firth gfirth62@hotmail.co.uk 07811 223344"
         given_name(self, self.text)  # "names Gareth Lloyd btw, mobile is 07723 456789": the name beside the rest
         name_corrected(self, self.text)  # "sorry, put Samantha Lowe, that's what's on the account"
         carried_from_questions(self, self.text)  # "any A level chemistry tutors?" ... "can we book her?"
         same_deal(self, self.text)  # "and CS 221 as well, same deal": the options of the record before
+        options_by_preposition(self, self.text)  # "a taxi to Gatwick": To the Airport
         when_in_opening(self, self.text)  # "my scores were sent in June": when, in the record opened
         story_in_opening(self, self.text)  # "the oven won't heat, keeps showing E4": the trouble told
         flagged_story(self, self.text)  # the story an opening tells, for a field the spec marks free text

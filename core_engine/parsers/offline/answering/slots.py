@@ -215,8 +215,10 @@ _PEOPLE_AFTER = frozenset({"now", "then", "of", "us", "people", "persons", "gues
                            "in", "including", "with", "instead", "actually", "please", "thanks"})
 """What may follow the number of "there'll be 6 now": nothing, or words that say no unit ("6 minutes" is no head count)."""
 
-PEOPLE_WORDS = {"people", "guest", "person", "party", "size", "diner", "seat"}
-_PEOPLE_UNITS = {"ppl", "pax", "people", "persons", "adults", "guests", "heads"}
+PEOPLE_WORDS = {"people", "guest", "person", "party", "size", "diner", "seat", "passenger", "traveller", "traveler",
+                "attendee", "visitor", "player", "participant", "delegate"}
+_PEOPLE_UNITS = {"ppl", "pax", "people", "persons", "adults", "adult", "guests", "heads", "kids", "children",
+                 "passengers", "travellers", "players"}
 """Words after a number that count people, for a field that counts them ("4 ppl")."""
 
 
@@ -352,6 +354,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         increment = bool(after) and after[0] in _INCREMENT
         near = {stem(w) for w in after}
         fits = [(r, f) for r, f in of_kind("int", "float") if near & field_stems(f)]
+        if after and after[0] in _PEOPLE_UNITS and not {stem(after[0])} & {s for _r, f in fits for s in field_stems(f)}:
+            fits = []  # "3 adults 4 suitcases": the word right after the number counts people, not the suitcases
         if len(fits) > 1 and after:  # "10 days, driver ...": the unit right after the number decides
             fits = [(r, f) for r, f in fits if stem(after[0]) in field_stems(f)] or fits
         before = _before_words(text, span, 2)

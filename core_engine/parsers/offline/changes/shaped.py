@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..answering.references import shaped_reference
+from ..words.values import find_postcodes
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -28,6 +29,8 @@ def shaped_correction(reader: "TurnReader", text: str) -> bool:
             for g in reader.view.input_fields(e.rec)):
         return False  # the second address's postcode, while that address is asked: its own field, not a correction
     rec, f, value = found[0]
+    if any(str(value).replace(" ", "").upper() in str(p.value).replace(" ", "").upper() for p in find_postcodes(text)):
+        return False  # "Sheffield S3 8AX": the half of a postcode, not a size like "A5"
     reader.assign("correction-shaped", value, rec, f, value, **({"was": "NA"} if rec.values.get(f.name) == "NA" else {}))
     reader.answered = True
     return True

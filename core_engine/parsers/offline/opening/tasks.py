@@ -471,6 +471,8 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         spent = [w for v in found.items.values() for w in v[2] if isinstance(w, str)]
         spent += _heads_after(text, spent)  # "a one bedroom flat": the noun the option's words describe
         named = reader.vocabulary.found_in(text, reader.ctx.kb, plurals=True) if reader.ctx.kb is not None else []
+        used = [w.lower() for w in said_texts(mentions) + names + spent]
+        free_named = [t for t in named if not any(t.lower() in u for u in used)]  # "to Gatwick" went to the airport
         long_turn = len(text.split()) > 12 and named and len(mentions) >= 2  # a turn of many values
         # the agent's own description says what it is about ("dental" of a dental practice's assistant): those
         # words are no search terms, unless they are values of the KB ("Riverton" in it is a city)
@@ -484,6 +486,8 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         query = " ".join(sorted(named, key=text.lower().find)) if long_turn else \
             search_query(asked, said_texts(mentions) + spent + names,  # the task's taught words ask for the task
                          set(bag.hits(BOOKING_WORDS | task_words(ws) | own | row_words)))
+        if query and not long_turn and len(query.split()) >= 8 and named and not free_named:
+            query = None  # the KB words the turn says all went to other fields ("a taxi to Gatwick, 3 adults ...")
         if query and (long_turn or _about_rows(reader, _REQUESTED_VERB.sub(r"\1", query), own | row_words)):
             query = _row_named_alone(reader, query) or query
             kwargs[rows[0].name] = f"answer({literal(query)})"

@@ -177,9 +177,9 @@ def names_in(reader: "TurnReader", text: str, field: "Field") -> list[str]:
     read = {re.sub(r"\W", "", v).lower() for v in re.findall(r'= "([^"]*\d[^"]*)"', " ".join(reader.lines))}
     beside = asked is not None and not person_name_field(asked)
     # a phone or a reference asked or read from the turn, and a name typed beside it (the name asked is the answer's)
-    for clause in re.split(r"\s*(?:[,;.!?\n]|\s-\s|\band\b)\s*", text) if beside else ():
+    for clause in re.split(r"\s*(?:[,;!?\n]|\.(?=\s|$)|\s-\s|\band\b)\s*", text) if beside else ():
         words = _FILLER.sub("", clause).strip()
-        m = re.match(rf"({_TOKEN}(?:\s+{_TOKEN}){{1,2}})(?=\s+{_NUMBER.pattern}|$)", words)
+        m = re.match(rf"({_TOKEN}(?:\s+{_TOKEN}){{1,2}})(?=\s+(?:{_NUMBER.pattern}|{_EMAIL})|$)", words)
         whole = _name_at(reader, m.group(1), capitalised=False) if m else None
         typed = whole is not None and (all(w[0].isupper() for w in whole.split()) or text.islower())
         number = _by_a_number(text, words, whole) if typed and whole == m.group(1) else None
@@ -202,6 +202,8 @@ def _field_cue(field: "Field") -> re.Pattern[str] | None:
     return re.compile(rf"\b(?:the\s+)?{words}(?:'?s\s+name)?\s*(?:is|:|-|=)\s+", re.I)
 
 
+_EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+"""An e-mail address, which a name is typed beside as it is beside a phone number ("Gary Firth gfirth62@...")."""
 _NUMBER = re.compile(r"(?:\+?\d[\d ()-]{5,}\d|[A-Za-z]{1,4}-?\d{3,}[A-Za-z]{0,2})(?![\w-])")
 """A phone number or a reference ("07700 900333", "VH-11902"): what a name is typed beside."""
 
@@ -220,7 +222,7 @@ def _by_a_number(text: str, clause: str, name: str) -> str | None:
     if at < 0:
         return None
     after, before = text[at + len(name):], text[:at]
-    m = re.match(r"\s*[,;]?\s*(" + _NUMBER.pattern + ")", after)
+    m = re.match(r"\s*[,;]?\s*(" + _NUMBER.pattern + "|" + _EMAIL + ")", after)
     if m:
         return m.group(1)
     m = re.search("(" + _NUMBER.pattern + r")\s*[,;]\s*(?:(?:and|its|it's|name)\s+)?$", before, re.I)

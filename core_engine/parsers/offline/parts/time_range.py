@@ -39,6 +39,7 @@ _END = re.compile(rf"\b(?:(?:out|finish(?:ed)?|done|leave|gone|wrap(?:ped)?\s+up
 def hours_from_range(reader: "TurnReader", text: str) -> None:
     slot = _slot(reader)
     if slot is None:
+        _in_opening(reader, text)  # "drum room tmrw 7-9pm": the record the turn opens
         return
     rec, hours, clock = slot
     said_start = _assigned(reader, rec.var, clock.name)
@@ -65,6 +66,47 @@ def hours_from_range(reader: "TurnReader", text: str) -> None:
     if said_start is None and m is not None and _held(rec.values.get(clock.name)) != start:
         reader.assign("time-range", words, rec, clock, f"{start // 60:02d}:{start % 60:02d}")  # "1 til 4": from 1
     reader.assign("time-range", words, rec, hours, value, reason="the hours between the start and the end said")
+
+
+def _in_opening(reader: "TurnReader", text: str) -> None:
+    """The same for a record the turn opens (`x = Ws(...)`): its constructor takes the start and the hours."""
+    from .proper_names import _args_span, _constructed, _replace, _with_value
+    for i, _line, _span, args, ws, given in list(_constructed(reader)):
+        fields = [f for f in ws.fields if f.kind == "input"]
+        hours = [f for f in fields if f.type in ("int", "float") and field_unit(f.name, f.description) == "hour"
+                 and not _PER_PERIOD.search(f"{f.name.replace('_', ' ')} {f.description}")]
+        clocks = [f for f in fields if f.type == "time"]
+        if len(hours) != 1 or len(clocks) != 1 or hours[0].name in given:
+            continue
+        found = [m for m in _RANGE.finditer(text) if not _NOT_A_START.search(text[:m.start()])]
+        m = found[0] if len(found) == 1 else None
+        if m is None or not (re.search(r"til|until", text[m.end("a"):m.start("b")], re.I)
+                             or _CLOCK_LIKE.search(m.group("a")) or _CLOCK_LIKE.search(m.group("b"))):
+            return
+        start = _minutes(m.group("a"), None)
+        end = _minutes(m.group("b"), start) if start is not None else None
+        if start is None or end is None or end <= start or not 1 <= (end - start) / 60 <= 16:
+            return
+        diff = (end - start) / 60
+        if hours[0].type == "int" and not diff.is_integer():
+            return
+        line = reader.lines[i]
+        span = _args_span(line, ws.name)
+        args = line[span[0]:span[1]]
+        clock_value = f'"{start // 60:02d}:{start % 60:02d}"'
+        held = re.search(rf'\b{clocks[0].name}="(\d\d):(\d\d)"', args)
+        if held and int(held.group(1)) * 60 + int(held.group(2)) not in (start, end % (24 * 60)):
+            return  # two starts that disagree: nothing is guessed
+        if held:
+            args = args[:held.start()] + f"{clocks[0].name}={clock_value}" + args[held.end():]
+        else:
+            args = f"{args}, {clocks[0].name}={clock_value}" if args.strip() else f"{clocks[0].name}={clock_value}"
+        value = int(diff) if hours[0].type == "int" else diff
+        new = _with_value(line[:span[0]] + args + line[span[1]:], (span[0], span[0] + len(args)), args,
+                          hours[0].name, value)
+        _replace(reader, i, line, new, "time-range", m.group(0), ws.name, hours[0].name,
+                 reason="the hours between the start and the end said")
+        return
 
 
 def _range(text: str, reader: "TurnReader", rec: Any, clock: Any) -> re.Match[str] | None:

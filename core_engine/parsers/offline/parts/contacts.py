@@ -1,0 +1,47 @@
+"""Contact details left over: "ill collect it. Gary Firth gfirth62@hotmail.co.uk 07811 223344" to the delivery
+question gives the option, and the e-mail address and the phone number to their fields.
+
+After the rest of the turn is read, an e-mail address or a phone number no statement holds goes to the one unfilled
+e-mail field or phone field of the record the turn fills or was asked about. (A name typed beside them is then read by
+`given_name`.) Two such fields, or two addresses: nothing is added.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ....dialogue.state import TaskRecord
+from ..answering.slots import shape
+from ..words.libvalues import find_phones, is_phone_field
+from ..words.values import find_emails
+
+if TYPE_CHECKING:
+    from ..parser import TurnReader
+
+
+def contacts_left(reader: "TurnReader", text: str) -> None:
+    rec = _target(reader)
+    if rec is None:
+        return
+    said = " ".join(reader.lines)
+    fields = [f for f in reader.view.input_fields(rec) if reader.view.kind_of(f) == "str"
+              and reader.view.unfilled(rec, f) and not any(line.startswith(f"{rec.var}.{f.name} = ")
+                                                           for line in reader.lines)]
+    for found, wanted in ((find_emails(text), lambda f: shape(f) == "email"), (find_phones(text), is_phone_field)):
+        left = [s for s in found if str(s.value) not in said]
+        slots = [f for f in fields if wanted(f)]
+        if len(left) == 1 and len(slots) == 1 and len(found) == 1:
+            reader.assign("extra-value", left[0].text, rec, slots[0], left[0].value,
+                          reason="contact details left over after the rest of the turn was read")
+
+
+def _target(reader: "TurnReader") -> Any:
+    for line in reader.lines:
+        m = re.match(r"(\w+)\.\w+ = ", line)
+        rec = reader.state.get(m.group(1)) if m else None
+        if isinstance(rec, TaskRecord) and reader.view.record_live(rec):
+            return rec
+    if reader.expect is not None and reader.view.record_live(reader.expect.rec) and reader.lines:
+        return reader.expect.rec
+    return None
