@@ -292,17 +292,18 @@ sentences). driving_school went down by one turn, on purpose: after "do you have
 automatic?", "Priya sounds good. can we book him in with her" now books an automatic lesson, which its test expected
 to be asked again (its next turn is "automatic obviously lol")."""
 
-FIRST_SCORES["airport_transfers"], FLOORS["airport_transfers"] = (17, 89), 30
+FIRST_SCORES["airport_transfers"], FLOORS["airport_transfers"] = (17, 89), 36
 FIRST_SCORES["print_shop"], FLOORS["print_shop"] = (20, 88), 22
-FIRST_SCORES["rehearsal_studio"], FLOORS["rehearsal_studio"] = (28, 88), 34
+FIRST_SCORES["rehearsal_studio"], FLOORS["rehearsal_studio"] = (28, 88), 37
 KB_FIRST_SCORES.update({"airport_transfers": (13, 15), "print_shop": (14, 15), "rehearsal_studio": (14, 15)})
 KB_FLOORS.update({"airport_transfers": 13, "print_shop": 14, "rehearsal_studio": 14})
 """Session 19's blind sets, heldout41 (airport_transfers: rides to and from five airports, changes, cancellations; 30
 vehicles), heldout42 (print_shop: orders of cards, flyers, banners and invitations, changes, cancellations; 30
 products) and heldout43 (rehearsal_studio: rooms booked by the hour, gear, problems, moved and cancelled sessions; 30
 rooms), written by helpers who never read or ran the parser, first scored on 59e943c before the session's round. The
-round left the three agents where they were (17, 20, 28); then, as development sets, 30, 22 and 34 (the
-preposition of an option, contact details left over, hours in an opening; docs/evaluation.md, session 19)."""
+round left the three agents where they were (17, 20, 28); then, as development sets, 36, 22 and 37 (the
+preposition of an option, contact details left over, hours in an opening, codes and units; docs/evaluation.md,
+session 19)."""
 
 
 @pytest.mark.parametrize("name", sorted(KB_FLOORS))

@@ -424,3 +424,32 @@ def test_half_a_postcode_is_no_correction_of_a_code(tmp_path):
     session, [*_, r] = talk(agent, "I'd like to order a sign", "A3")
     r = session.turn("9 Foundry Lane, Sheffield S3 8AX")
     assert record_values(session, "order_sign")["size"] == "A3", statements(r)
+
+
+def test_a_flight_code_is_no_count(shuttle):
+    from core_engine.parsers.offline.words.values import find_codes
+    assert [c.value for c in find_codes("flight U2 2206 lands at 23:15")] == ["U2 2206"]
+    session, [r] = talk(shuttle, "book the shuttle from Central on friday, train BA 117 gets in at 9")
+    assert record_values(session, "book_ride").get("passengers") not in (117, 2206), statements(r)
+
+
+def test_an_address_ends_with_its_postcode_when_a_new_sentence_follows():
+    from core_engine.parsers.offline.parts.addresses import tidy_address
+    assert tidy_address("Hilton Cambridge, Downing St, CB2 3DT. 2 of us, 2 bags") == "Hilton Cambridge, Downing St, CB2 3DT"
+    assert tidy_address("9 Foundry Lane, Sheffield S3 8AX") == "9 Foundry Lane, Sheffield S3 8AX"
+
+
+def test_a_unit_typed_short_and_a_unit_after_for(hall):
+    session, [*_, r] = _booking(hall, "saturday the 6th", "2pm")
+    assert r.acts[-1]["field"] == "hours"
+    r = session.turn("for 3 hrs")
+    assert record_values(session, "book_hall")["hours"] == 3, statements(r)
+    session, [*_, r] = _booking(hall, "saturday the 6th", "2pm")
+    r = session.turn("the 6th, from 2 for 3 hrs")
+    assert record_values(session, "book_hall").get("hours") == 3, statements(r)
+
+
+def test_a_yes_no_question_about_the_row_shown_is_a_question(music):
+    session = _ask(music, "tell me about Cara Stone")
+    r = session.turn("does she do beginners")
+    assert statements(r) and statements(r)[0].startswith("answer("), statements(r)

@@ -533,6 +533,9 @@ class TurnReader:
                 and not any(task_request(p) or asks_to(p, task_verbs(self.spec)) for p in parts):
             return False  # "can I take sailing lessons in the winter? what's the process?": how it goes,
             # asked of the KB; the task it names is not requested (the user may ask for it next)
+        if self.has_kb() and is_question(text) and _ABOUT_IT.match(text) and not task_request(text) and any(
+                a.get("act") == "report" and a.get("kind") == "kb" for a in self.acts):
+            return False  # "does it come with a nord" after a room was shown: a question about it, for the KB
         if _WH_QUESTION.match(text) and not task_request(text):
             # "how do I reset my password?" is a question for the KB, read below; "where is my package?" asks
             # about the user's own thing and may name a task outright (a developer's example, nearly verbatim)
@@ -1247,6 +1250,9 @@ def _capitalised_name(text: str | None) -> bool:
                                         for w in words)
 
 
+_ABOUT_IT = re.compile(r"^\W*(?:(?:and|so|ok|okay|oh|but|also|hmm|great|cool)[,\s]+)*(?:does|do|is|are|has|have|can|will|"
+                       r"would)\s+(?:it|they|that(?:\s+one)?|this(?:\s+one)?|she|he)\b", re.I)
+"""A yes/no question about the thing just shown ("does it come with a nord", "is that one step free")."""
 _WHY_ASKED = re.compile(r"^\W*(?:(?:ok(?:ay)?|hmm|um|sorry|but|and|so|wait)[,\s]+)*(?:why\s+(?:do|would|d)\s+you\s+"
                         r"(?:need|want)|what\s+do\s+you\s+need\s+(?:it|that|this|them)\s+for|what'?s\s+(?:it|that)\s+for|"
                         r"(?:why|what)\s+does\s+(?:it|that|this)\s+matter|why\s+(?:do|would)\s+you\s+ask|"

@@ -217,6 +217,9 @@ _PEOPLE_AFTER = frozenset({"now", "then", "of", "us", "people", "persons", "gues
 
 PEOPLE_WORDS = {"people", "guest", "person", "party", "size", "diner", "seat", "passenger", "traveller", "traveler",
                 "attendee", "visitor", "player", "participant", "delegate"}
+UNIT_SHORT = {"hr": "hours", "hrs": "hours", "h": "hours", "min": "minutes", "mins": "minutes", "wk": "weeks",
+               "wks": "weeks", "yr": "years", "yrs": "years", "pcs": "pieces", "qty": "quantity"}
+"""Units typed short after a number, read as the words a field's name uses."""
 _PEOPLE_UNITS = {"ppl", "pax", "people", "persons", "adults", "adult", "guests", "heads", "kids", "children",
                  "passengers", "travellers", "players"}
 """Words after a number that count people, for a field that counts them ("4 ppl")."""
@@ -350,9 +353,13 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             continue  # the pence of "ninety two pounds forty"
         if re.fullmatch(r"0\d{6,}", span.text):
             continue  # "07788990": a long identifier written with its leading zero (a meter may show "04512")
+        if re.search(r"(?<![\w-])(?=[A-Z0-9]*[A-Z])[A-Z][A-Z0-9]{1,2}\s$", text[:span.start]) and len(span.text) >= 3:
+            continue  # "flight U2 2206", "BA 117": the number of a code whose letters come first, not a count
         after = _after_words(text, span, 2)
         increment = bool(after) and after[0] in _INCREMENT
-        near = {stem(w) for w in after}
+        near = {stem(UNIT_SHORT.get(w, w)) for w in after}  # "3 hrs": hours
+        if after and after[0] in ("for", "til", "till", "until", "at", "from", "on"):
+            near = set()  # "from 6 for 3 hrs": the unit after "for" is the next number's, not this one's
         fits = [(r, f) for r, f in of_kind("int", "float") if near & field_stems(f)]
         if after and after[0] in _PEOPLE_UNITS and not {stem(after[0])} & {s for _r, f in fits for s in field_stems(f)}:
             fits = []  # "3 adults 4 suitcases": the word right after the number counts people, not the suitcases

@@ -114,6 +114,10 @@ def tidy_address(value: str) -> str:
     """An address as it is written: without the words that led to a postcode taken out of it, and with capitals
     when it was typed all in lower case ("14b marlow rd" -> "14b Marlow Rd", "bd7 1qs" -> "BD7 1QS")."""
     value = _DANGLING.sub("", value).strip(" ,;")
+    for code in find_postcodes(value):  # "..., CB2 3DT. 2 of us, 2 bags": a new sentence after the postcode
+        if re.match(r"\s*[.;!]\s+\S", value[code.end:]):
+            value = value[:code.end]
+            break
     if value.islower() and not set(re.findall(r"[a-z']+", value)) & _NOT_AN_ADDRESS_WORD:
         value = re.sub(r"(?<![\w'’])([a-z])", lambda m: m.group(1).upper(), value)
         for code in find_postcodes(value):  # "bd7 1qs" -> "BD7 1QS"

@@ -854,10 +854,14 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
     current = current_task(reader)
     if current is None:
         return False
+    from ..answering.slots import find_mentions  # late: a rare path
     if _MAKE_IT.search(text):
-        from ..answering.slots import find_mentions  # late: a rare path
         if find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
             return False  # "make it 12 days instead": a new value for the current task, a change of mind
+    e = reader.expect
+    if e is not None and e.act == "ask" and reader.view.kind_of(e.field) in ("date", "time", "int", "float") \
+            and find_mentions(text, [(e.rec, e.field)], reader.view, reader.today):
+        return False  # "now landing thursday 30th at 21:50 instead of wednesday" to "the new date?": the answer
     ranked = rank_tasks(reader, text)
     if not ranked.decided(TASK_THRESHOLD, TASK_MARGIN) or \
             not _conflict(reader, task_roots(reader), Entry("task", current.worksheet), ranked.best):  # type: ignore[arg-type]

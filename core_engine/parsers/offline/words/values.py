@@ -717,7 +717,14 @@ def find_codes(text: str) -> list[Span]:
             out.append(Span(text[m.start():m_end], m.start(), m_end, text[m.start():m_end]))
             continue
         out.append(Span(m.group(0), m.start(), m.end(), m.group(0)))
+    for m in _DESIGNATOR_RE.finditer(text):  # "U2 2206": an airline's letter and digit, then the flight's number
+        if not any(p.start < m.end() and m.start() < p.end for p in out):
+            out.append(Span(m.group(0), m.start(), m.end(), m.group(0)))
     return sorted(out, key=lambda s: s.start)
+
+
+_DESIGNATOR_RE = re.compile(r"(?<![\w-])(?:[A-Z]\d|\d[A-Z])\s?\d{2,4}[A-Z]?(?![\w-])")
+"""A code that starts with a capital and a digit ("U2 2206", "W6 1234"): the letters-then-digits pattern misses it."""
 
 
 _CODE_TAIL = re.compile(r" ([A-Z]{3})(?![\w@'-])")
