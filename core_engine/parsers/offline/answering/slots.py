@@ -642,21 +642,12 @@ class KBVocabulary:
             return frozenset()
         key = (id(kb), str(getattr(kb, "path", "")))
         if key not in self._cache:
-            self._cache[key] = frozenset(self._read(kb))
+            self._cache[key] = frozenset(self.value_columns(kb))
         return self._cache[key]
 
-    def _read(self, kb: Any) -> set[str]:
-        out: set[str] = set()
-        for _info, _col, values in _short_text_columns(kb, limit=300):
-            for v in values:
-                for item in _items(v):
-                    if 3 <= len(item) <= 40 and len(item.split()) <= self.MAX_WORDS:
-                        out.add(item.lower())
-        return out
-
     def value_columns(self, kb: Any) -> dict[str, frozenset[str]]:
-        """Each short value (lower case) -> the columns ("table.column") that hold it: which values of a question
-        are of one kind ("Camden" and "Hackney" are both areas)."""
+        """Each short value (lower case) -> the columns ("table.column") that hold it: the KB's vocabulary, and which
+        values of a question are of one kind ("Camden" and "Hackney" are both areas)."""
         if kb is None:
             return {}
         key = (id(kb), "value_columns:" + str(getattr(kb, "path", "")))

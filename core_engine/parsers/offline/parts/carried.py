@@ -6,8 +6,9 @@ When the agent's last reply answered a question from the KB and this turn opens 
 record that the turn leaves unfilled takes the option the questions asked since the last task named word for word
 (the newest question first). The option must be said whole ("a level" for A-Level, "online" for Online), be the only
 option of its field said so in that question, and not be cut short ("english lit" is not English: English
-Literature starts the same way). A question that negates anything ("not online") carries nothing. The turn's own
-values always win: only fields the turn leaves empty are filled.
+Literature starts the same way). A question that negates anything ("not online") carries nothing, nor does an option
+the row booked does not have (a tutor who teaches no physics), nor a question about another person than the booking
+("my older one" ... "for my younger one"). The turn's own values always win: only fields it leaves empty are filled.
 """
 
 from __future__ import annotations

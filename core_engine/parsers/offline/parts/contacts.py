@@ -8,20 +8,19 @@ e-mail field or phone field of the record the turn fills or was asked about. (A 
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ....dialogue.state import TaskRecord
 from ..answering.slots import shape
 from ..words.libvalues import find_phones, is_phone_field
 from ..words.values import find_emails
+from .proper_names import filled_record
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
 
 
 def contacts_left(reader: "TurnReader", text: str) -> None:
-    rec = _target(reader)
+    rec = filled_record(reader, asked_alone=False)
     if rec is None:
         return
     said = " ".join(reader.lines)
@@ -34,14 +33,3 @@ def contacts_left(reader: "TurnReader", text: str) -> None:
         if len(left) == 1 and len(slots) == 1 and len(found) == 1:
             reader.assign("extra-value", left[0].text, rec, slots[0], left[0].value,
                           reason="contact details left over after the rest of the turn was read")
-
-
-def _target(reader: "TurnReader") -> Any:
-    for line in reader.lines:
-        m = re.match(r"(\w+)\.\w+ = ", line)
-        rec = reader.state.get(m.group(1)) if m else None
-        if isinstance(rec, TaskRecord) and reader.view.record_live(rec):
-            return rec
-    if reader.expect is not None and reader.view.record_live(reader.expect.rec) and reader.lines:
-        return reader.expect.rec
-    return None

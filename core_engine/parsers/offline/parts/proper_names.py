@@ -103,6 +103,21 @@ class _Holder:
         self.name, self.sub, self.field = holder, sub, field
 
 
+def filled_record(reader: "TurnReader", *, asked_alone: bool = True) -> Any:
+    """The live record the turn fills (the first one its statements name) or, else, the one the agent asked about
+    (only when the turn read something, unless `asked_alone`); None when there is neither."""
+    from ....dialogue.state import TaskRecord
+    for line in reader.lines:
+        m = re.match(r"(\w+)\.\w+ = ", line)
+        rec = reader.state.get(m.group(1)) if m else None
+        if isinstance(rec, TaskRecord) and reader.view.record_live(rec):
+            return rec
+    e = reader.expect
+    if e is not None and reader.view.record_live(e.rec) and (asked_alone or reader.lines):
+        return e.rec
+    return None
+
+
 def _with_value(line: str, span: tuple[int, int], args: str, name: str, value: Any) -> str:
     item = f"{name}={literal(value)}"
     return line[:span[0]] + (f"{args}, {item}" if args.strip() else item) + line[span[1]:]

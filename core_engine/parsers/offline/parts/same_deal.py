@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ....dialogue.state import TaskRecord, ref_target
+from ....dialogue.state import ref_target
 from ....spec.model import REFUSAL
+from .proper_names import _constructed, _replace, _with_value, filled_record
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -28,7 +29,7 @@ def same_deal(reader: "TurnReader", text: str) -> None:
     if said is None or any(re.search(r"= \w+\.\w+$", line) for line in reader.lines) \
             or not re.search(r"[a-z0-9]", (text[:said.start()] + text[said.end():]).lower().replace("and", "")):
         return  # "same as the first" alone answers the question asked (read as that record's value of it)
-    rec = _target(reader)
+    rec = filled_record(reader)
     if rec is None:
         _into_opening(reader, text, said)  # "book the hall again for the 13th, same deal": the record it opens
         return
@@ -58,7 +59,6 @@ def _copied(reader: "TurnReader", f: Any, value: Any) -> bool:
 
 
 def _into_opening(reader: "TurnReader", text: str, said: re.Match[str]) -> None:
-    from .proper_names import _constructed, _replace, _with_value
     for i, _line, span, args, ws, given in list(_constructed(reader)):
         earlier = [r for r in reader.state.of_worksheet(ws.name) if r.values]
         if not earlier:
@@ -75,15 +75,3 @@ def _into_opening(reader: "TurnReader", text: str, said: re.Match[str]) -> None:
             span = (span[0], span[1] + len(new) - len(line))
             line, args = new, new[span[0]:span[1]]
         return
-
-
-def _target(reader: "TurnReader") -> Any:
-    """The record the turn fills (the first one its statements name) or, else, the one asked about."""
-    for line in reader.lines:
-        m = re.match(r"(\w+)\.\w+ = ", line)
-        rec = reader.state.get(m.group(1)) if m else None
-        if isinstance(rec, TaskRecord) and reader.view.record_live(rec):
-            return rec
-    if reader.expect is not None and reader.view.record_live(reader.expect.rec):
-        return reader.expect.rec
-    return None
