@@ -159,6 +159,8 @@ CASES = [
     ("propose-unknown-key",
      setter(WS("Restaurant"), "actions", 'propose(BookRestaurant, {"restaurnt": self})'),
      ("unknown-field-reference", "error", "Restaurant", None, "ws_actions")),
+    ("record-subscript", setter(BR("number_of_people"), "predicate", 'self.restaurant["name"] is not None'),
+     ("record-subscript", "error", "BookRestaurant", "number_of_people", "predicate")),
     ("constructor-unknown-keyword", setter(BR("confirm"), "actions", 'r = Restaurant(nam="x")\nsay(r.name)'),
      ("unknown-field-reference", "error", "BookRestaurant", "confirm", "actions")),
 ]

@@ -184,6 +184,8 @@ class _Walker:
             return self._attribute(node)
         if isinstance(node, ast.Call):
             return self._call(node)
+        if isinstance(node, ast.Subscript):
+            return self._subscript(node)
         for child in ast.iter_child_nodes(node):
             self.visit(child)
         return _VALUE
@@ -261,6 +263,19 @@ class _Walker:
             self._report("unknown-field-reference",
                          f"Worksheet {base.worksheet} has no field '{node.attr}'."
                          f"{_suggest(node.attr, fields)}", line, offset)
+        return _VALUE
+
+    def _subscript(self, node: ast.Subscript) -> _Val:
+        """ "self.product["category"]": a record (a KB row too) is read by attribute; a subscript fails when the
+        code runs, so a predicate written so is never true and its field waits for ever."""
+        base = self.visit(node.value)
+        self.visit(node.slice)
+        key = node.slice.value if isinstance(node.slice, ast.Constant) else None
+        if base.kind == "record" and base.worksheet is not None and isinstance(key, str):
+            where = ast.unparse(node.value)
+            hint = f" Write {where}.{key}." if key.isidentifier() else ""
+            self._report("record-subscript", f"Read the fields of '{where}' (a {base.worksheet} record) as attributes, "
+                         f"not with [...], which fails when the code runs.{hint}", node.lineno, node.col_offset)
         return _VALUE
 
     def _call(self, node: ast.Call) -> _Val:
