@@ -220,6 +220,9 @@ PEOPLE_WORDS = {"people", "guest", "person", "party", "size", "diner", "seat", "
 UNIT_SHORT = {"hr": "hours", "hrs": "hours", "h": "hours", "min": "minutes", "mins": "minutes", "wk": "weeks",
                "wks": "weeks", "yr": "years", "yrs": "years", "pcs": "pieces", "qty": "quantity"}
 """Units typed short after a number, read as the words a field's name uses."""
+UNIT_LINKS = frozenset({"for", "til", "till", "until", "at", "from", "on"})
+"""Words after a number that lead to the next value ("from 2 for 3 hrs"): the unit after them is not this number's
+("2 to 3 hours" is read as a range elsewhere; the answer to a question adds "to", `words/answers.py`)."""
 _PEOPLE_UNITS = {"ppl", "pax", "people", "persons", "adults", "adult", "guests", "heads", "kids", "children",
                  "passengers", "travellers", "players"}
 """Words after a number that count people, for a field that counts them ("4 ppl")."""
@@ -358,7 +361,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         after = _after_words(text, span, 2)
         increment = bool(after) and after[0] in _INCREMENT
         near = {stem(UNIT_SHORT.get(w, w)) for w in after}  # "3 hrs": hours
-        if after and after[0] in ("for", "til", "till", "until", "at", "from", "on"):
+        if after and after[0] in UNIT_LINKS:
             near = set()  # "from 6 for 3 hrs": the unit after "for" is the next number's, not this one's
         fits = [(r, f) for r, f in of_kind("int", "float") if near & field_stems(f)]
         if after and after[0] in _PEOPLE_UNITS and not {stem(after[0])} & {s for _r, f in fits for s in field_stems(f)}:

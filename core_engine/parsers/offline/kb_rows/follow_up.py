@@ -84,14 +84,15 @@ def _changed(reader: "TurnReader", previous: str, rest: str) -> str | None:
     kinds = reader.vocabulary.value_columns(reader.ctx.kb)
     held = reader.vocabulary.found_in(query, reader.ctx.kb, plurals=True)
     for m in _ANY.finditer(rest):  # "at any station": the search's station is dropped
-        for value in [h for h in held if stem(m.group(1)) in {stem(c.split(".")[-1].rstrip("s")) for c in kinds.get(h, ())}
-                      or any(stem(m.group(1)) in stem(c.split(".")[-1]) for c in kinds.get(h, ()))]:
+        said_kind = stem(m.group(1))
+        for value in [h for h in held if any(said_kind in stem(c.split(".")[-1]) for c in kinds.get(h, ()))]:
             query = re.sub(rf"\s*\b(?:at|in|on|from|for|near)?\s*{re.escape(value)}\b", "", query, count=1,
                            flags=re.I).strip()
             changed = True
         rest = rest.replace(m.group(0), " ").strip(" ,")
     said = reader.vocabulary.found_in(rest, reader.ctx.kb, plurals=True)
-    said = [v for v in said if not any(v != w and v in w for w in said)]  # "red velvet", not also "red"
+    said = sorted((v for v in said if not any(v != w and v in w for w in said)),  # "red velvet", not also "red"
+                  key=rest.lower().find)  # in the order said (the vocabulary is a set)
     by_old: dict[str, list[str]] = {}
     for value in said:
         old = [h for h in held if h.lower() != value.lower() and kinds.get(h, frozenset()) & kinds.get(value, frozenset())]

@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..words.match import stem
-from .proper_names import _constructed, _replace, _with_value
+from .proper_names import _constructed, set_in_opening
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -22,24 +22,12 @@ _OPTION = re.compile(r"^(to|from|at|into|in|on|off|out\s+of)\s+(?:the\s+|a\s+|an
 
 
 def options_by_preposition(reader: "TurnReader", text: str) -> None:
-    for i, _line, span, args, ws, _given in list(_constructed(reader)):
+    for i, _line, _span, args, ws, _given in list(_constructed(reader)):
         given = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', args))
         for f, value in _chosen(ws, given, text):
-            line = reader.lines[i]
-            span_now = _args_of(line, ws.name)
-            if span_now is None:
-                continue
-            args_now = line[span_now[0]:span_now[1]]
-            held = re.search(rf'\b{f.name}="[^"]*"', args_now)
-            if held:
-                if held.group(0) == f'{f.name}="{value}"':
-                    continue
-                new_args = args_now[:held.start()] + f'{f.name}="{value}"' + args_now[held.end():]
-                new = line[:span_now[0]] + new_args + line[span_now[1]:]
-            else:
-                new = _with_value(line, span_now, args_now, f.name, value)
-            _replace(reader, i, line, new, "option-by-preposition", value, ws.name, f.name,
-                     reason="the preposition said before the value of the field the option names")
+            if given.get(f.name) != value:
+                set_in_opening(reader, i, ws.name, f.name, value, "option-by-preposition", value,
+                               reason="the preposition said before the value of the field the option names")
     e = reader.expect
     if e is None or not reader.view.record_live(e.rec):
         return
@@ -76,8 +64,3 @@ def _chosen(ws: Any, given: dict[str, str], text: str) -> list[tuple[Any, str]]:
         if len(said) == 1:
             out.append((f, said[0]))
     return out
-
-
-def _args_of(line: str, worksheet: str) -> tuple[int, int] | None:
-    from .proper_names import _args_span
-    return _args_span(line, worksheet)

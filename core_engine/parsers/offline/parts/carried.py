@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ....dialogue.state import KBRecord, TaskRecord
 from ..words.match import stem
 from ..words.negation import negations
-from .proper_names import _constructed, _replace, _with_value
+from .proper_names import _constructed, set_in_opening
 
 if TYPE_CHECKING:
     from ....spec.model import Field
@@ -38,8 +38,7 @@ def carried_from_questions(reader: "TurnReader", text: str) -> None:
     mine, theirs = _people(text), set().union(*(_people(q) for q in queries))
     if mine and theirs and not mine & theirs:
         return  # asked for "my older one" or "adults", booked "for my daughter": another person's options
-    for i, line, span, args, ws, given in list(_constructed(reader)):
-        line = reader.lines[i]  # an earlier field of this pass may have changed it
+    for i, _line, _span, args, ws, given in list(_constructed(reader)):
         said_of_row = _row_words(reader, args)
         for f in ws.fields:
             if f.kind != "input" or f.name in given or reader.view.kind_of(f) != "Enum" or f.dont_ask:
@@ -50,13 +49,8 @@ def carried_from_questions(reader: "TurnReader", text: str) -> None:
             options = {ev.value.lower() for ev in f.enum_values}
             if said_of_row & options and found[0].lower() not in said_of_row:
                 continue  # "any GCSE physics tutors?" ... "book Hazel": Hazel teaches no physics
-            value, query = found
-            new = _with_value(line, span, args, f.name, value)
-            _replace(reader, i, line, new, "carried-from-question", query, ws.name, f.name,
-                     reason="an option the question before the task named")
-            span = (span[0], span[1] + len(new) - len(line))
-            line, args = new, new[span[0]:span[1]]
-            given.add(f.name)
+            set_in_opening(reader, i, ws.name, f.name, found[0], "carried-from-question", found[1],
+                           reason="an option the question before the task named")
 
 
 _PERSON = re.compile(r"\b(?:(?:my|our|his|her|the)\s+(?:(?:older|younger|eldest|youngest|little|big)\s+)?(son|daughter|"

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 
 def contacts_left(reader: "TurnReader", text: str) -> None:
+    if not any(ch.isdigit() or ch == "@" for ch in text):
+        return  # no number and no address: the phone matcher is not run on every turn
     rec = filled_record(reader, asked_alone=False)
     if rec is None:
         return

@@ -103,6 +103,25 @@ class _Holder:
         self.name, self.sub, self.field = holder, sub, field
 
 
+def set_in_opening(reader: "TurnReader", i: int, ws: str, name: str, value: Any, rule: str, words: str,
+                   **extra: Any) -> None:
+    """Give the record that statement `i` constructs (`x = Ws(...)`) the keyword `name=value`, in place of the one it
+    has (`name="..."` or a number), and say why in the trace."""
+    line = reader.lines[i]
+    span = _args_span(line, ws)
+    if span is None:
+        return
+    args = line[span[0]:span[1]]
+    held = re.search(rf'(?<![\w.]){re.escape(name)}=(?:"(?:[^"\\]|\\.)*"|-?[\d.]+|True|False)', args)
+    if held:
+        args = args[:held.start()] + f"{name}={literal(value)}" + args[held.end():]
+        new = line[:span[0]] + args + line[span[1]:]
+    else:
+        new = _with_value(line, span, args, name, value)
+    if new != line:
+        _replace(reader, i, line, new, rule, words, ws, name, **extra)
+
+
 def filled_record(reader: "TurnReader", *, asked_alone: bool = True) -> Any:
     """The live record the turn fills (the first one its statements name) or, else, the one the agent asked about
     (only when the turn read something, unless `asked_alone`); None when there is neither."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....dialogue.state import ref_target
 from ....spec.model import REFUSAL
-from .proper_names import _constructed, _replace, _with_value, filled_record
+from .proper_names import _constructed, filled_record, set_in_opening
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -59,19 +59,14 @@ def _copied(reader: "TurnReader", f: Any, value: Any) -> bool:
 
 
 def _into_opening(reader: "TurnReader", text: str, said: re.Match[str]) -> None:
-    for i, _line, span, args, ws, given in list(_constructed(reader)):
+    for i, _line, _span, _args, ws, given in list(_constructed(reader)):
         earlier = [r for r in reader.state.of_worksheet(ws.name) if r.values]
         if not earlier:
             continue
         source = _source(reader, earlier, text)
-        line = reader.lines[i]
         for f in ws.fields:
             value = source.values.get(f.name)
-            if f.kind != "input" or f.name in given or not _copied(reader, f, value):
-                continue
-            new = _with_value(line, span, args, f.name, value)
-            _replace(reader, i, line, new, "same-as-before", said.group(0), ws.name, f.name,
-                     reason=f"the value {source.var} holds")
-            span = (span[0], span[1] + len(new) - len(line))
-            line, args = new, new[span[0]:span[1]]
+            if f.kind == "input" and f.name not in given and _copied(reader, f, value):
+                set_in_opening(reader, i, ws.name, f.name, value, "same-as-before", said.group(0),
+                               reason=f"the value {source.var} holds")
         return

@@ -43,7 +43,8 @@ def hours_from_range(reader: "TurnReader", text: str) -> None:
         return
     rec, hours, clock = slot
     said_start = _assigned(reader, rec.var, clock.name)
-    m = _range(text, reader, rec, clock)
+    asked = reader.expect is not None and reader.expect.rec.var == rec.var and reader.expect.field.name == clock.name
+    m = _range(text, asked=asked, from_lead=True)
     end_m = None if m else _END.search(text)
     if m is None and end_m is None:
         return
@@ -58,70 +59,74 @@ def hours_from_range(reader: "TurnReader", text: str) -> None:
             return  # "the kids finish school at 3 so 4 to 6": two starts said; nothing is guessed
         _drop(reader, rec.var, clock.name)  # "half 7 to 11.30": the end was read as the start
         said_start = None
-    diff = (end - start) / 60
-    if not 1 <= diff <= 16 or (reader.view.kind_of(hours) == "int" and not diff.is_integer()):
+    value = _hours_between(start, end, reader.view.kind_of(hours))
+    if value is None:
         return
-    value: Any = int(diff) if reader.view.kind_of(hours) == "int" else diff
     words = (m or end_m).group(0)
     if said_start is None and m is not None and _held(rec.values.get(clock.name)) != start:
-        reader.assign("time-range", words, rec, clock, f"{start // 60:02d}:{start % 60:02d}")  # "1 til 4": from 1
+        reader.assign("time-range", words, rec, clock, _clock(start))  # "1 til 4": from 1
     reader.assign("time-range", words, rec, hours, value, reason="the hours between the start and the end said")
 
 
 def _in_opening(reader: "TurnReader", text: str) -> None:
     """The same for a record the turn opens (`x = Ws(...)`): its constructor takes the start and the hours."""
-    from .proper_names import _args_span, _constructed, _replace, _with_value
+    from .proper_names import _constructed, set_in_opening
     for i, _line, _span, args, ws, given in list(_constructed(reader)):
-        fields = [f for f in ws.fields if f.kind == "input"]
-        hours = [f for f in fields if f.type in ("int", "float") and field_unit(f.name, f.description) == "hour"
-                 and not _PER_PERIOD.search(f"{f.name.replace('_', ' ')} {f.description}")]
-        clocks = [f for f in fields if f.type == "time"]
-        if len(hours) != 1 or len(clocks) != 1 or hours[0].name in given:
+        pair = _pair(reader, [f for f in ws.fields if f.kind == "input"])
+        if pair is None or pair[0].name in given:
             continue
-        found = [m for m in _RANGE.finditer(text) if not _NOT_A_START.search(text[:m.start()])]
-        m = found[0] if len(found) == 1 else None
-        if m is None or not (re.search(r"til|until", text[m.end("a"):m.start("b")], re.I)
-                             or _CLOCK_LIKE.search(m.group("a")) or _CLOCK_LIKE.search(m.group("b"))):
-            return
-        start = _minutes(m.group("a"), None)
+        hours, clock = pair
+        m = _range(text, asked=False, from_lead=False)
+        start = _minutes(m.group("a"), None) if m else None
         end = _minutes(m.group("b"), start) if start is not None else None
-        if start is None or end is None or end <= start or not 1 <= (end - start) / 60 <= 16:
+        value = _hours_between(start, end, reader.view.kind_of(hours)) if end is not None else None
+        if value is None:
             return
-        diff = (end - start) / 60
-        if hours[0].type == "int" and not diff.is_integer():
-            return
-        line = reader.lines[i]
-        span = _args_span(line, ws.name)
-        args = line[span[0]:span[1]]
-        clock_value = f'"{start // 60:02d}:{start % 60:02d}"'
-        held = re.search(rf'\b{clocks[0].name}="(\d\d):(\d\d)"', args)
+        held = re.search(rf'\b{clock.name}="(\d\d):(\d\d)"', args)
         if held and int(held.group(1)) * 60 + int(held.group(2)) not in (start, end % (24 * 60)):
             return  # two starts that disagree: nothing is guessed
-        if held:
-            args = args[:held.start()] + f"{clocks[0].name}={clock_value}" + args[held.end():]
-        else:
-            args = f"{args}, {clocks[0].name}={clock_value}" if args.strip() else f"{clocks[0].name}={clock_value}"
-        value = int(diff) if hours[0].type == "int" else diff
-        new = _with_value(line[:span[0]] + args + line[span[1]:], (span[0], span[0] + len(args)), args,
-                          hours[0].name, value)
-        _replace(reader, i, line, new, "time-range", m.group(0), ws.name, hours[0].name,
-                 reason="the hours between the start and the end said")
+        set_in_opening(reader, i, ws.name, clock.name, _clock(start), "time-range", m.group(0))
+        set_in_opening(reader, i, ws.name, hours.name, value, "time-range", m.group(0),
+                       reason="the hours between the start and the end said")
         return
 
 
-def _range(text: str, reader: "TurnReader", rec: Any, clock: Any) -> re.Match[str] | None:
-    """The one range of clock times the turn says: said with "til"/"until" or "from", or with a clock's form on
-    one side (am/pm, minutes, "half"), or to the time question asked; never a window ("any time 1 to 4")."""
+def _range(text: str, *, asked: bool, from_lead: bool) -> re.Match[str] | None:
+    """The one range of clock times the turn says: said with "til"/"until" (or "from", `from_lead`), or with a
+    clock's form on one side (am/pm, minutes, "half"), or to the time question asked; never a window ("any time 1
+    to 4")."""
     found = [m for m in _RANGE.finditer(text) if not _NOT_A_START.search(text[:m.start()])]
     if len(found) != 1:
         return None
     m = found[0]
     joined = text[m.end("a"):m.start("b")].lower()
-    asked = reader.expect is not None and reader.expect.rec.var == rec.var and reader.expect.field.name == clock.name
-    if re.search(r"til|until", joined) or re.match(r"\s*from\b", m.group(0), re.I) or asked \
+    if re.search(r"til|until", joined) or (from_lead and re.match(r"\s*from\b", m.group(0), re.I)) or asked \
             or _CLOCK_LIKE.search(m.group("a")) or _CLOCK_LIKE.search(m.group("b")):
         return m
     return None
+
+
+def _hours_between(start: int | None, end: int | None, kind: str) -> Any:
+    """The hours from `start` to `end` (minutes after midnight) for a field of `kind`: between 1 and 16, and whole
+    for a whole-number field; else None."""
+    if start is None or end is None or end <= start:
+        return None
+    diff = (end - start) / 60
+    if not 1 <= diff <= 16 or (kind == "int" and not diff.is_integer()):
+        return None
+    return int(diff) if kind == "int" else diff
+
+
+def _clock(minutes: int) -> str:
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def _pair(reader: "TurnReader", fields: list[Any]) -> tuple[Any, Any] | None:
+    """(the one field counted in hours, not per week or month; the one time field) among `fields`, or None."""
+    hours = [f for f in fields if reader.view.kind_of(f) in ("int", "float") and field_unit(f.name, f.description) ==
+             "hour" and not _PER_PERIOD.search(f"{f.name.replace('_', ' ')} {f.description}")]
+    clocks = [f for f in fields if reader.view.kind_of(f) == "time"]
+    return (hours[0], clocks[0]) if len(hours) == 1 and len(clocks) == 1 else None
 
 
 def _drop(reader: "TurnReader", var: str, name: str) -> None:
@@ -144,14 +149,10 @@ def _slot(reader: "TurnReader") -> tuple[Any, Any, Any] | None:
     for rec in recs:
         if not reader.view.record_live(rec):
             continue
-        fields = reader.view.input_fields(rec)
-        hours = [f for f in fields if reader.view.kind_of(f) in ("int", "float")
-                 and field_unit(f.name, f.description) == "hour" and not _PER_PERIOD.search(f"{f.name.replace('_', ' ')} "
-                                                                                            f"{f.description}")]
-        clocks = [f for f in fields if reader.view.kind_of(f) == "time"]
-        if len(hours) == 1 and len(clocks) == 1 and reader.view.unfilled(rec, hours[0]) \
-                and not any(line.startswith(f"{rec.var}.{hours[0].name} = ") for line in reader.lines):
-            return rec, hours[0], clocks[0]
+        pair = _pair(reader, reader.view.input_fields(rec))
+        if pair is not None and reader.view.unfilled(rec, pair[0]) \
+                and not any(line.startswith(f"{rec.var}.{pair[0].name} = ") for line in reader.lines):
+            return rec, pair[0], pair[1]
     return None
 
 

@@ -33,7 +33,7 @@ from ..answering.enum_lists import answered_options, is_enum_list
 from ..parts.addresses import is_postcode_field
 from ..answering.references import off_shape, reference_shapes, shaped_reference
 from ..parts.addresses import is_address_field
-from ..answering.slots import PEOPLE_WORDS, UNIT_SHORT, StateView, number_of, code_value, find_mentions, past_field, shape
+from ..answering.slots import PEOPLE_WORDS, UNIT_LINKS, UNIT_SHORT, StateView, number_of, code_value, find_mentions, past_field, shape
 from .value_labels import labelled_choice
 from .values import (PART_OF_DAY, TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_digit_strings, find_emails, find_postcodes,
                      find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
@@ -329,7 +329,7 @@ class AnswerReader:
                 return None
             units = field_stems(f)
             near = [s for s in spans if (after := re.findall(r"[a-z]+", text[s.end:].lower())[:2])
-                    and after[0] not in _LINKS and {stem(UNIT_SHORT.get(w, w)) for w in after} & units]
+                    and after[0] not in UNIT_LINKS | {"to"} and {stem(UNIT_SHORT.get(w, w)) for w in after} & units]
             # "from 2 for 3 hrs": the number of the field's unit, not the one before "for"
             span = (near or spans)[0]
             self.matched = span.text
@@ -835,6 +835,3 @@ NEGATIVE_QUESTION = re.compile(r"\b(?:no|not|none|nothing|nobody|without|free\s+
                                r"unoccupied)\b", re.I)
 """A yes/no question asked the negative way ("Confirm the parcel contains no dangerous goods", "Whether the property
 will be empty"): "none" answers yes to it, so "none" is not read as no."""
-
-_LINKS = frozenset({"for", "til", "till", "until", "at", "from", "on", "to"})
-"""Words after a number that lead to the next value ("from 2 for 3 hrs"): the unit after them is not this number's."""
