@@ -453,3 +453,10 @@ def test_a_yes_no_question_about_the_row_shown_is_a_question(music):
     session = _ask(music, "tell me about Cara Stone")
     r = session.turn("does she do beginners")
     assert statements(r) and statements(r)[0].startswith("answer("), statements(r)
+
+
+def test_a_follow_up_while_a_row_is_asked_goes_to_the_field_that_waits_for_it(music):
+    session, [*_, r] = talk(music, "I'd like to book a trial lesson", "piano teachers under £50 an hour")
+    assert r.acts[-1].get("field") == "teacher", r.response
+    r = session.turn("ok what about under 40 then")
+    assert statements(r) == ['book_lesson.teacher = answer("piano teachers under £40 an hour")'], statements(r)

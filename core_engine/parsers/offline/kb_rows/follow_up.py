@@ -57,7 +57,10 @@ def follow_up_search(reader: "TurnReader", text: str) -> bool:
     query = _changed(reader, previous, rest)
     if query is None:
         return False
-    reader.emit("follow-up-search", m.group(0), f"answer({literal(query)})",
+    from ..words.negation import search_holder  # late: negation imports the parser's helpers
+    target = search_holder(reader, report.get("var", ""))  # the row field waiting on that search takes the new one
+    where = f"{target[0].var}.{target[1]} = " if target is not None else ""
+    reader.emit("follow-up-search", m.group(0), f"{where}answer({literal(query)})",
                 reason=f"the search {previous!r} with {rest!r} changed")
     return True
 

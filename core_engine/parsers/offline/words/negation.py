@@ -108,7 +108,7 @@ def refine_search(reader: "TurnReader", text: str) -> bool:
     for n in found:
         query = re.sub(rf"\b{re.escape(n.what)}\b\s*", "", query, flags=re.I).strip()
     query = f"{query} not {' and not '.join(n.what for n in found)}".strip()
-    target = _holder(reader, report.get("var", ""))
+    target = search_holder(reader, report.get("var", ""))
     words = "; ".join(n.words for n in found)
     if target is not None:
         rec, name = target
@@ -118,7 +118,7 @@ def refine_search(reader: "TurnReader", text: str) -> bool:
     return True
 
 
-def _holder(reader: "TurnReader", kb_var: str) -> tuple[TaskRecord, str] | None:
+def search_holder(reader: "TurnReader", kb_var: str) -> tuple[TaskRecord, str] | None:
     """The field waiting on that search: the row field asked, or the field that holds the KB record."""
     e = reader.expect
     if e is not None and reader.view.kind_of(e.field) == "row":
