@@ -97,3 +97,19 @@ def test_cli_context_both_prints_a_column_of_each(tmp_path):
     out = io.StringIO()
     assert main(["eval", str(project), "--parser", "formal", "--context", "gold", "--json"], out=out) == 0
     assert list(json.loads(out.getvalue())["parsers"]) == ["formal (gold context)"]
+
+
+def test_a_reading_equal_by_shape_whose_reply_misses_what_the_test_expects_is_not_kept():
+    """A KB question checked by its reply only (no `values`): `answer("an orthodontist")` compares equal to
+    `answer("Dr. Grace Garcia")`, but the reply lacks the dentist the test expects, so the turn after starts from
+    the expected rows ("book her" then takes Dr. Garcia)."""
+    agent = Agent.load(ROOT / "tests" / "agents" / "dental_clinic")
+    test = {"name": "reply only", "parser": "formal", "turns": [
+        {"user": 'answer("an orthodontist")', "statements": ['answer("Dr. Grace Garcia")'],
+         "response_contains": ["Grace Garcia"]},
+        {"user": 'main.task = "Book Appointment"\nbook_appointment.dentist = answer.result[0]',
+         "statements": ['main.task = "Book Appointment"', "book_appointment.dentist = answer.result[0]"],
+         "values": {"book_appointment.dentist.id": "d01"}},
+    ]}
+    gold = run_test(agent, test, context="gold")
+    assert gold.turns[0].problems and not gold.turns[1].problems, [t.problems for t in gold.turns]

@@ -126,8 +126,9 @@ class OfflineKnowledgeParser:
         rules: list[dict[str, Any]] = []
         schemas = {name: _schema_words(name, info, spec) for name, info in tables.items()}
         english = model_words(spec.settings.embedding_model)  # a word of its own is no misspelt name
+        price = _price_verbs(question, tokens, rules)  # "what do you charge for ...": no value, no search term
         found = {name: _name_words_in_text(kb, info, *lexical_matches(tokens, question, vocab.tables[name],
-                                                                       schemas[name]), rules, english)
+                                                                       schemas[name], skip=price), rules, english)
                  for name, info in tables.items() if name in vocab.tables}
         embedder = _embedder(spec, rules)
         spent = {i for _m, u in found.values() for i in u}
@@ -150,7 +151,7 @@ class OfflineKnowledgeParser:
                 rules[-1].update(table=name, text_hits=by_text[1])
         info = tables[name]
         matches, used = found.get(name, ([], set()))
-        matches, used = list(matches), set(used)
+        matches, used = list(matches), set(used) | price
         query = Query(name, info.fts_table, limit=spec.settings.kb_max_rows)
         ranges = vocab.tables[name].ranges if name in vocab.tables else {}
         spans = _calendar(query, question, tokens, used, info, spec, embedder, rules, vocab.tables.get(name))
@@ -851,6 +852,22 @@ def _drop_row_nouns(words: list[str], close: list[str], kb: SQLiteKB, info: Tabl
         rules.append({"rule": "ignored", "words": absent,
                       "why": why or f"they name the {info.name} rows themselves and no row's text has them"})
     return [w for w in words if w not in absent]
+
+
+_PRICE_VERB = re.compile(r"\b(?:do|does|did|would|will|could|might)\s+(?:you|u|ya|they|it|that|this|you\s+guys|y'?all)"
+                         r"\s+(?P<verb>charge|cost)\b|\bhow\s+much\s+(?:is|are|would|will)\s+(?:it|that|this|they|you)\s+"
+                         r"(?P<verb2>charging|costing)\b", re.I)
+"""The verb of a price question ("what do you charge for a screen", "how much would it cost to ..."): it asks the
+price, it searches nothing ("charge my electric car" stays a search)."""
+
+
+def _price_verbs(question: str, tokens: list[Token], rules: list[dict[str, Any]]) -> set[int]:
+    spans = [(m.start("verb") if m.group("verb") else m.start("verb2"), m.end()) for m in _PRICE_VERB.finditer(question)]
+    found = {i for a, b in spans for i, t in enumerate(tokens) if a <= t.start < b}
+    if found:
+        rules.append({"rule": "ignored", "words": [tokens[i].raw.lower() for i in sorted(found)],
+                      "why": "the verb of a price question: it asks the price, it names no rows"})
+    return found
 
 
 _DEGREE = frozenset({"complete", "total", "absolute", "utter", "real", "proper", "true", "genuine", "very",

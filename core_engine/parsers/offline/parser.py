@@ -452,6 +452,8 @@ class TurnReader:
         parts = sentences(text)
         if negations(text) or is_question(text) or self.would_change(text):
             return False
+        if len(parts) == 1 and _THATS_IT.match(parts[0]):
+            return True  # "thats it yes", "that's everything, ta": nothing more to change, so the summary stands
         clauses = [c for c in re.split(r"\s*[,;]\s*|\s+-+\s+", parts[-1]) if c.strip(" .!")] if parts else []
         if len(clauses) > 1 and _DO_IT.match(clauses[-1]):
             return True  # "ok he's happy, go ahead": news that changes nothing, then the word to do it
@@ -1353,6 +1355,10 @@ _NOT_YET = re.compile(r"^.{0,40}?\b(?:don'?t|do\s+not|please\s+don'?t)\s+(?:subm
                       r"just\s+yet))?\b|^\W*(?:(?:hmm|wait|hold\s+on|ok(?:ay)?|so)[,.!\s]+)*not\s+(?:yet|now|just\s+yet)\b",
                       re.I)
 """A summary held back ("hmm hold on, don't submit it yet", "wait, not yet"): a no to the confirmation, for now."""
+_THATS_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|yes|yeah|yep|great|perfect)[,.!\s]+)?(?:that'?s|thats|that\s+is)\s+"
+                       r"(?:it|everything|all\s+of\s+it)(?:[\s,.!]+(?:yes|yeah|yep|yup|ok(?:ay)?|thanks|thank\s+you|ta|"
+                       r"cheers|thx|great|perfect|lovely))*[\s.!]*$", re.I)
+"""A summary agreed to by saying nothing is left to change ("thats it yes"); asked whether to go ahead only."""
 _LOOKS_RIGHT = re.compile(r"^\W*(?:(?:ok(?:ay)?|thanks|thank\s+you)[,.!\s]+)*(?:(?:(?:that|this|it|everything|all\s+that|"
                           r"that\s+all|it\s+all)\s+)?(?:all\s+)?(?:looks|sounds|seems|is)|that'?s|it'?s)\s+"
                           r"(?:all\s+)?(?:good|great|perfect|right|fine|correct|spot\s+on|lovely)\b",

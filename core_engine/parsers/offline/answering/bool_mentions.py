@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..words.match import STOPWORDS, Bag, field_stems
+from ..words.values import Span
 
 if TYPE_CHECKING:
     from ....dialogue.state import TaskRecord
@@ -81,6 +82,31 @@ _MORE_WORDS = frozenset({"more", "another", "other", "extra", "additional", "fur
 """Words of a yes/no field's name that ask for one more thing ("more_lessons"): the thing's name alone is no answer."""
 
 
+_DECLINED = re.compile(r"^(?:(?:and|but|oh|also|plus)\s+)*(?:no|without|(?:we|i)\s+(?:don'?t|do\s+not)\s+need)\s+"
+                       r"(?:a\s+|an\s+|any\s+|the\s+)?(?P<thing>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,2}?)"
+                       r"(?:\s+(?:thanks|thank\s+you|ta|cheers|please|pls|with\s+us|needed|either|for\s+us))*[\s.!]*$", re.I)
+"""A clause that only declines a thing ("no kids", "and no alignment thanks", "we don't need a ramp")."""
+_NEGATIVE_FIELD = re.compile(r"\b(?:no|not|without|avoid\w*)\b|\w-free\b|\bfree\s+of\b", re.I)
+"""A yes/no field asked in negative words ("step-free access", "without stairs"): a "no stairs" would be its yes."""
+
+
+def _declined(clauses: list[str], flags: list[tuple["TaskRecord", "Field"]]) -> tuple[int, "TaskRecord", "Field"] | None:
+    """The one yes/no field a clause declines by a word of its name or description ("no allergies" to "Whether
+    anyone eating the cake has an allergy or dietary need"), with the clause's index; None when no clause declines
+    exactly one field."""
+    for i, clause in enumerate(clauses):
+        m = _DECLINED.match(clause.strip())
+        if m is None:
+            continue
+        thing = re.sub(r"\bkids?\b", "child", m.group("thing"), flags=re.I)  # "no kids" declines child seats
+        bag = Bag.of(thing)
+        fits = [(rec, f) for rec, f in flags if bag.hits(field_stems(f))
+                and not _NEGATIVE_FIELD.search(f"{f.name.replace('_', ' ')} {f.description or ''}")]
+        if len(fits) == 1:
+            return i, fits[0][0], fits[0][1]
+    return None
+
+
 def bool_mentions(text: str, candidates: list[tuple["TaskRecord", "Field"]], view: "StateView",
                   used: set[tuple[str, str]]) -> list["Mention"]:
     from .slots import Mention  # late: slots imports this module
@@ -89,6 +115,15 @@ def bool_mentions(text: str, candidates: list[tuple["TaskRecord", "Field"]], vie
     if "?" in text:
         return out
     clauses = [c for c in _CLAUSES.split(text) if c and c.strip()]
+    flags = [(rec, f) for rec, f in candidates if view.kind_of(f) == "bool" and (rec.var, f.name) not in used]
+    declined = _declined(clauses, flags) if len(clauses) > 1 else None
+    if declined is not None:  # "saturday morning, 9:30. and no alignment thanks": a value, then a thing declined
+        i, rec, f = declined
+        said = clauses[i].strip()
+        at = text.find(said)
+        span = Span(False, at, at + len(said), said) if at >= 0 else None  # left out of a search in the same turn
+        out.append(Mention(rec, f, False, said, "bool declined by name", span))
+        used.add((rec.var, f.name))
     for rec, f in candidates:
         if view.kind_of(f) != "bool" or (rec.var, f.name) in used:
             continue

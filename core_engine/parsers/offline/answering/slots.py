@@ -19,6 +19,7 @@ from ....errors import KnowledgeError
 from ....spec.model import Field, Spec, Worksheet, parse_type, past_field  # noqa: F401 - past_field: read here too
 from ....dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 from ....spec.values import is_empty
+from .nothing_more import nothing_more
 from .bool_mentions import bool_mentions
 from ..words.measures.durations import converted_duration, field_unit
 from ..words.measures.counts import couple_plus_span, head_count, joined_span, party_span, people_sum_span
@@ -432,6 +433,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     _enum_mentions(text, of_kind("Enum"), out, used, pick)
     _named_codes(text, strs, bag, taken, out, used)
     out += bool_mentions(said, candidates, view, used)  # "yes I'm an international student"
+    out += nothing_more(said, candidates, view, used)  # "Maya Cohen 07123 456789, nothing else he needs to know"
     return out
 
 

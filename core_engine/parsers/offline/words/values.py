@@ -478,6 +478,18 @@ _OCLOCK_RE = re.compile(r"(?<![:.])\b(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + 
                         r"\s+(?:in the\s+)?(morning|afternoon|evening|tonight)\b)", re.I)
 
 
+_NOT_AN_HOUR = r"(?!\s*(?:people|persons|guests|of\s+us|days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|%|[ap]\.?\s?m\b|[:.,]\d|/|-?\s*\d))"
+_HOUR_SHAPES = re.compile(
+    rf"\bbetween\s+(?P<between>{_HOUR_WORDS})\s+and\s+(?:1[0-2]|0?[1-9]|{'|'.join(list(UNITS)[1:13])}){_NOT_AN_HOUR}"
+    rf"(?!\s*(?:{'|'.join(MONTHS)})\b)\b"
+    rf"|\b(?:any\s*time|some\s*time|whenever|from)\s+(?:after|from)\s+(?P<after>{_HOUR_WORDS}){_NOT_AN_HOUR}\b"
+    rf"|\bfrom\s+(?P<start>{_HOUR_WORDS})\s+(?=for\s+(?:\d+|an?|one|two|three|four|five|six)\s*(?:hours?|hrs?|h)\b)"
+    rf"|\b(?:be|get|come|arrive|pop\s+in|drop\s+(?:it\s+)?(?:in|off))\s+(?:there\s+|in\s+|over\s+|round\s+|down\s+)?"
+    rf"for\s+(?P<for>{_HOUR_WORDS}){_NOT_AN_HOUR}\b", re.I)
+"""An hour said by the shape of the words around it, with no "at" and no day: "between 12 and 1", "any time
+after 5", "from 6 for 3 hrs", "can be there for 3" (British: at 3)."""
+
+
 def bare_hour(hour: int, part: str | None = None) -> str | None:
     """An hour said without am/pm, placed by the part of the day when one is said, else by the agent's trade
     (`EVENING`): for a restaurant or a theatre 1-8 are the afternoon or evening and 9-11 the morning ("at 7" is a
@@ -635,6 +647,13 @@ def find_times(text: str) -> list[Span]:
             value = bare_hour(hour, m.group("part") or day_part) if 1 <= hour <= 12 else None
         if value:
             found.append(Span(value[:3] + ("30" if m.group("half") else "00"), m.start(), m.end(), m.group(0)))
+    shaped = []
+    for m in _HOUR_SHAPES.finditer(text):
+        raw = next(g for g in (m.group("between"), m.group("after"), m.group("start"), m.group("for")) if g)
+        value = bare_hour(_hour_value(raw), day_part) if 1 <= _hour_value(raw) <= 12 else None
+        if value:
+            at = m.start([k for k in ("between", "after", "start", "for") if m.group(k)][0])
+            shaped.append(Span(value, m.start(), at + len(raw), text[m.start():at + len(raw)]))
     for m in _NAMED_TIME_RE.finditer(text):
         found.append(Span("00:00" if m.group(1).lower() == "midnight" else "12:00", m.start(), m.end(), m.group(0)))
     for m in _OCLOCK_RE.finditer(text):
@@ -649,7 +668,12 @@ def find_times(text: str) -> list[Span]:
         value = bare_hour(_hour_value(m.group(2)), m.group(3) or day_part)
         if value:
             found.append(Span(value, m.start(), m.end(), m.group(0)))
+    if shaped and not found and not _A_CLOCK.search(text):
+        found = shaped  # only when no clock is said: "any time after 5, so 5.30?" settles on 5.30
     return _longest_first(found)
+
+
+_A_CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*[ap]\.?m\b", re.I)
 
 
 # ---------------------------------------------------------------- e-mail, codes
@@ -783,13 +807,14 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
     value, phrase = (True, yes) if no is None or (yes is not None and len(yes) > len(no)) else (False, no)
     assert phrase is not None
     after = body[len(phrase):]
-    if value and phrase in ("perfect", "great", "exactly", "all good") and \
-            re.fullmatch(r"\s*(?:thanks|thank\s+you|thx|ty)[\s.!]*", after):
+    if value and phrase in ("perfect", "great", "exactly", "all good", "lovely", "brilliant", "awesome") and \
+            re.fullmatch(r"\s*(?:thanks|thank\s+you|thx|ty|ta|cheers)[\s.!]*", after):
         return True, body[:len(phrase)], ""  # "perfect thanks": the yes and a thank-you ("ok thanks" stays small talk)
     if value and phrase in WEAK_YES and after.strip() and not re.match(r"\s*[,.!;:-]", after):
         again = yes_no(after)  # "ok now it's right", "perfect yes": a word that agrees, then the yes itself
-        if again is None or not again[0] or (phrase not in ("ok", "okay") and again[1] in WEAK_YES):
-            return None
+        if again is None or not again[0] or (phrase not in ("ok", "okay") and again[1] in WEAK_YES
+                                             and (again[1] not in ("ok", "okay") or again[2].strip(" ,.!"))):
+            return None  # "perfect ok" (a thumbs-up after it, read as ok) agrees; "fine good" is not sure
         rest = again[2].strip(" .!")  # "ok yes, that's it": the rest is read on its own
         return True, (body[:len(body) - len(again[2])] if rest else body).rstrip(" ,"), again[2] if rest else ""
     rest = after.lstrip(" ,.!;:-")

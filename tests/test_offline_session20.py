@@ -1,0 +1,186 @@
+"""Session 20: agreement in other words, things declined inside a longer turn, hours said by their shape.
+
+"perfect ta", "all good 👍" and "thats it yes" to the summary were not understood; "saturday morning, 9:30. and no
+alignment thanks" left the alignment to be asked; "Maya Cohen 07123 456789, nothing else he needs to know" left the
+notes to be asked; "between 12 and 1", "any time after 5", "from 6 for 3 hrs" and "can be there for 3" gave no time;
+"what do you charge for an iPhone 13 screen" searched the rows' text for "charge" and found nothing. Pinned on a
+window cleaner's spec and a phone repairer's KB written here (not samples, not development agents).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core_engine.parsers.offline.words.values import EVENING, find_times, yes_no
+from tests.fakes.specs import agent_of, field, record_values, statements, talk, task_choice
+
+CLEANER = {
+    "name": "window cleaner", "description": "Bookings of a window cleaning round",
+    "starting_prompt": "Hello, Clearview Windows.",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01", "bare_hours": "daytime"},
+    "worksheets": [
+        task_choice({"value": "Book Clean", "description": "book a window clean"},
+                    {"value": "Cancel Clean", "description": "cancel a clean that is booked"}),
+        {"name": "BookClean", "kind": "task", "predicate": 'task == "Book Clean"', "api": "book", "fields": [
+            field("day", "date", "The day of the clean"),
+            field("arrival_time", "time", "The time we arrive"),
+            field("conservatory_roof", "bool", "Whether we should clean a conservatory roof as well"),
+            field("step_free", "bool", "Whether the front door is step-free, with no stairs"),
+            field("customer_name", description="Your full name"),
+            field("phone", description="A contact phone number"),
+            field("notes", description="Anything the cleaner should know, like a gate code or a dog"),
+            {"name": "confirm", "type": "confirm", "description": "Shall I book it?"}]},
+        {"name": "CancelClean", "kind": "task", "predicate": 'task == "Cancel Clean"', "api": "cancel",
+         "fields": [field("reference", description="The booking reference")]},
+    ],
+    "apis": [{"name": "book"}, {"name": "cancel"}],
+}
+
+
+@pytest.fixture(scope="module")
+def cleaner(tmp_path_factory):
+    return agent_of(tmp_path_factory.mktemp("cleaner"), CLEANER)
+
+
+def _booking(cleaner, *turns):
+    return talk(cleaner, "I'd like to book a window clean", *turns)
+
+
+# ---------------------------------------------------------------- agreeing to the summary in other words
+
+
+@pytest.mark.parametrize("said", ["perfect ta", "all good \U0001F44D", "perfect \U0001F44D", "thats it yes",
+                                  "that's everything, thanks", "lovely thanks"])
+def test_agreement_in_other_words_confirms_the_summary(cleaner, said):
+    session, [*_, r] = _booking(cleaner, "friday at 10am", "no", "yes", "Ann Lee", "07700 900111", "none")
+    assert "check the details" in r.response.lower() or "go ahead" in r.response.lower(), r.response
+    r = session.turn(said)
+    assert statements(r) == ["book_clean.confirm = True"], said
+
+
+def test_two_words_that_only_agree_a_little_are_no_yes():
+    assert yes_no("fine good") is None
+    assert yes_no("perfect ok")[0] is True  # a thumbs-up after a word that agrees is read as ok
+    assert yes_no("perfect ok then add the shed") is None
+
+
+# ---------------------------------------------------------------- a thing declined beside other values
+
+
+def test_a_thing_declined_beside_a_date_is_a_no(cleaner):
+    session, [*_, r] = _booking(cleaner, "friday at 10am, and no conservatory thanks")
+    values = record_values(session, "book_clean")
+    assert values.get("conservatory_roof") is False, statements(r)
+    assert values.get("day") == "2024-07-05"
+
+
+def test_a_field_asked_in_negative_words_is_not_declined_by_no(cleaner):
+    session, [*_, r] = _booking(cleaner, "friday at 10am, no stairs")
+    assert "step_free" not in record_values(session, "book_clean"), statements(r)  # "no stairs" would be its yes
+
+
+def test_a_no_alone_is_left_to_the_question_asked(cleaner):
+    session, [*_, r] = _booking(cleaner, "friday at 10am", "no conservatory")
+    assert record_values(session, "book_clean").get("conservatory_roof") is False
+
+
+# ---------------------------------------------------------------- nothing more to say, before it is asked
+
+
+def test_nothing_else_to_add_beside_the_contact_refuses_the_notes(cleaner):
+    session, [*_, r] = _booking(cleaner, "friday at 10am", "no", "yes",
+                                "Maya Cohen 07123 456789, nothing else he needs to know")
+    values = record_values(session, "book_clean")
+    assert values.get("notes") == "NA", statements(r)
+    assert values.get("customer_name") == "Maya Cohen" and values.get("phone") == "07123 456789"
+
+
+def test_nothing_said_of_a_field_that_asks_for_something_else_keeps_it_open(cleaner):
+    session, [*_, r] = _booking(cleaner, "friday at 10am", "no", "yes", "Maya Cohen, nothing wrong with the gate")
+    assert "notes" not in record_values(session, "book_clean") or record_values(session, "book_clean")["notes"] != "NA"
+
+
+# ---------------------------------------------------------------- hours said by their shape
+
+
+@pytest.mark.parametrize("said, want", [("monday, between 12 and 1 is best", "12:00"),
+                                        ("is thursday ok? any time after 5", "17:00"),
+                                        ("the 31st, from 6 for 3 hrs", "18:00"),
+                                        ("ill come straight over, can be there for 3", "15:00")])
+def test_an_hour_said_by_its_shape(said, want):
+    token = EVENING.set(False)
+    try:
+        assert [s.value for s in find_times(said)] == [want], said
+    finally:
+        EVENING.reset(token)
+
+
+@pytest.mark.parametrize("said", ["between 12 and 14 august", "between 4 and 6 of us", "a table for 3",
+                                  "be there for 3 people", "any time after 5 days"])
+def test_counts_and_dates_are_no_shaped_hour(said):
+    token = EVENING.set(False)
+    try:
+        assert find_times(said) == [], said
+    finally:
+        EVENING.reset(token)
+
+
+def test_a_clock_said_after_the_shape_wins():
+    token = EVENING.set(False)
+    try:
+        assert "17:00" not in [s.value for s in find_times("any time after 5, so 5.30?")]
+    finally:
+        EVENING.reset(token)
+
+
+def test_a_time_said_by_its_shape_fills_the_booking(cleaner):
+    session, [*_, r] = _booking(cleaner, "monday next week, between 12 and 1 is best")
+    values = record_values(session, "book_clean")
+    assert values.get("day") == "2024-07-08" and values.get("arrival_time") == "12:00", statements(r)
+
+
+# ---------------------------------------------------------------- the verb of a price question
+
+REPAIRS = [
+    {"id": 1, "name": "Phone Screen Replacement", "device": "Phone", "repair_type": "Screen", "price": 189.0,
+     "about": "An original-quality screen fitted while you wait."},
+    {"id": 2, "name": "Phone Battery Replacement", "device": "Phone", "repair_type": "Battery", "price": 79.0,
+     "about": "A new battery with a twelve month warranty."},
+    {"id": 3, "name": "Tablet Screen Replacement", "device": "Tablet", "repair_type": "Screen", "price": 149.0,
+     "about": "The glass and the display replaced together."},
+    {"id": 4, "name": "Charging Port Repair", "device": "Phone", "repair_type": "Port", "price": 65.0,
+     "about": "For a phone that will not charge or charges only at an angle."},
+]
+REPAIRER = {
+    "name": "phone repairer", "description": "Questions about phone and tablet repairs",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [task_choice({"value": "Ask", "description": "ask about a repair"})],
+}
+
+
+@pytest.fixture(scope="module")
+def repairer(tmp_path_factory):
+    from tests.fakes.specs import agent_with_kb
+    yield from agent_with_kb(tmp_path_factory, "repairer", REPAIRER, {"repairs": (REPAIRS, ["about"])})
+
+
+def _rows(agent, question):
+    session = agent.new_session(parser="formal")
+    r = session.inject(f"answer({json.dumps(question)})", strict=False)
+    entry = next(e for e in r.trace["kb"] if e.get("query") == question)
+    return entry["rows"], entry
+
+
+@pytest.mark.parametrize("question", ["how much do u charge for a phone screen?", "what do you charge for a phone screen",
+                                      "how much would it cost for a phone screen"])
+def test_the_verb_of_a_price_question_searches_nothing(repairer, question):
+    rows, entry = _rows(repairer, question)
+    assert rows == 1, entry
+    assert any(r.get("why", "").startswith("the verb of a price question") for r in entry["rules"]), entry["rules"]
+
+
+def test_charge_as_a_thing_is_still_searched(repairer):
+    rows, entry = _rows(repairer, "my phone won't charge")
+    assert rows >= 1 and not any(r.get("why", "").startswith("the verb of a price") for r in entry["rules"]), entry
