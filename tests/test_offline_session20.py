@@ -184,3 +184,94 @@ def test_the_verb_of_a_price_question_searches_nothing(repairer, question):
 def test_charge_as_a_thing_is_still_searched(repairer):
     rows, entry = _rows(repairer, "my phone won't charge")
     assert rows >= 1 and not any(r.get("why", "").startswith("the verb of a price") for r in entry["rules"]), entry
+
+
+# ---------------------------------------------------------------- a row picked from the rows shown by a word
+
+PLOTS = [
+    {"id": "p1", "name": "Hawthorn Lane 8", "site": "Hawthorn Lane", "size": "Half", "area_sqm": 125, "rent": 52.0,
+     "about": "Half plot cleared last autumn, ready to dig."},
+    {"id": "p2", "name": "Hawthorn Lane 15", "site": "Hawthorn Lane", "size": "Quarter", "area_sqm": 60, "rent": 30.0,
+     "about": "Small starter plot next to the main gate."},
+    {"id": "p3", "name": "Riverside 4", "site": "Riverside", "size": "Full", "area_sqm": 250, "rent": 90.0,
+     "about": "A full plot by the river with a shed."},
+]
+ALLOTMENTS = {
+    "name": "allotment lettings", "description": "Letting allotment plots",
+    "starting_prompt": "Hello, allotment lettings.", "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        task_choice({"value": "Rent Plot", "description": "rent a vacant allotment plot"}),
+        {"name": "RentPlot", "kind": "task", "predicate": 'task == "Rent Plot"', "api": "rent", "fields": [
+            field("plot", "Plot", "The plot you would like"),
+            field("tenant_name", description="Your full name")]},
+        {"name": "plots", "kind": "kb", "fields": [
+            field("id", primary_key=True), field("name", description="The plot"), field("site"), field("size"),
+            field("area_sqm", "int", "Area in square metres"), field("rent", "float", "Rent a year in pounds"),
+            field("about", description="About the plot", free_text=True)]},
+        {"name": "Plot", "kind": "type", "description": "A plot (a row of the plots table).", "fields": [
+            field("id", primary_key=True), field("name"), field("site"), field("size"), field("area_sqm", "int"),
+            field("rent", "float"), field("about")]},
+    ],
+    "apis": [{"name": "rent"}],
+}
+
+
+@pytest.fixture(scope="module")
+def allotments(tmp_path_factory):
+    from tests.fakes.specs import agent_with_kb
+    yield from agent_with_kb(tmp_path_factory, "allotments", ALLOTMENTS, {"plots": (PLOTS, ["about"])})
+
+
+def _shown(allotments, query, *questions):
+    from core_engine.evaluation.testing import ExpectedStatements
+    session = allotments.new_session(parser="offline")
+    session.turn("I'd like to rent a plot", parser=ExpectedStatements(['main.task = "Rent Plot"']))
+    r = session.turn(query, parser=ExpectedStatements([f"rent_plot.plot = answer({json.dumps(query)})"]))
+    assert "Which one" in r.response, r.response
+    for q in questions:  # a question asked while the plot is still to choose
+        session.turn(q, parser=ExpectedStatements([f"answer({json.dumps(q)})"]))
+    return session
+
+
+def test_the_smaller_one_typed_with_a_digit_picks_by_the_area(allotments):
+    session = _shown(allotments, "plots at Hawthorn Lane")
+    r = session.turn("the smaller 1")
+    assert statements(r) == ["rent_plot.plot = answer.result[1]"], statements(r)
+
+
+def test_the_word_one_of_the_one_row_a_question_showed_picks_it(allotments):
+    session = _shown(allotments, "plots at Hawthorn Lane", "which is the cheapest plot at Hawthorn Lane")
+    r = session.turn("the hawthorn one then")
+    assert statements(r) == ["rent_plot.plot = answer_2.result[0]"], statements(r)
+
+
+def test_a_word_the_one_row_shown_does_not_hold_picks_nothing(allotments):
+    session = _shown(allotments, "plots at Hawthorn Lane", "which is the cheapest plot at Hawthorn Lane")
+    r = session.turn("the riverside one then")
+    assert statements(r) != ["rent_plot.plot = answer_2.result[0]"], statements(r)
+
+
+# ---------------------------------------------------------------- amounts, references and a name before a birth date
+
+
+def test_an_amount_with_a_thousands_comma_is_no_reference():
+    """(It was: the policy number "850", from "£1,850".)"""
+    from core_engine.parsers.offline.words.values import find_codes, find_digit_strings
+    said = "Policy HP-3318740. The storm took the tiles off, roofer reckons about £1,850 to put right"
+    assert find_digit_strings(said) == []
+    assert "850" not in [c.value for c in find_codes(said)]
+
+
+def test_a_name_right_before_a_date_of_birth_is_the_name(cleaner):
+    pharmacy = {**CLEANER, "worksheets": [
+        task_choice({"value": "Repeat Prescription", "description": "order a repeat prescription"}),
+        {"name": "RepeatPrescription", "kind": "task", "predicate": 'task == "Repeat Prescription"', "api": "order",
+         "fields": [field("patient_name", description="The patient's full name"),
+                    field("date_of_birth", "date", "The patient's date of birth")]}],
+        "apis": [{"name": "order"}]}
+    import tempfile
+    from pathlib import Path
+    agent = agent_of(Path(tempfile.mkdtemp()), pharmacy)
+    session, [r] = talk(agent, "Hi, I'd like to order my repeat prescription. Daniel Osei, DOB 14/02/1989")
+    values = record_values(session, "repeat_prescription")
+    assert values.get("patient_name") == "Daniel Osei" and values.get("date_of_birth") == "1989-02-14", statements(r)

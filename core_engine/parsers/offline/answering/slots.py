@@ -567,7 +567,9 @@ def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Me
 def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, taken: list[Span],
                  out: list[Mention], used: set[tuple[str, str]]) -> None:
     """A code-shaped field named in the text with a digit string near it: "my pin is 0314"."""
-    codes = free(find_digit_strings(text), taken)
+    digits = free(find_digit_strings(text), taken)
+    hyphened = free([Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _HYPHEN_CODE.finditer(text)], taken)
+    codes = sorted(digits + hyphened, key=lambda c: c.start)
     others = [g for _r, g in strs]
     for rec, f in strs:
         if shape(f) != "code" or (rec.var, f.name) in used or not codes:
@@ -577,13 +579,18 @@ def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, take
         if "this" in kinds:  # "acc 40817726, pin 2291": the digits right after the field's own (short) name
             span = codes.pop(kinds.index("this"))
             hits = hits or [label_of(text, span.start)[0]]  # type: ignore[index]
-        elif score >= 2 and "none" in kinds:  # never a value labelled for another field
+        elif score >= 2 and "none" in kinds and codes[kinds.index("none")] not in hyphened:
+            # never a value labelled for another field; a hyphened code only right after the field's own name
             span = codes.pop(kinds.index("none"))
         else:
             continue
         out.append(Mention(rec, f, span.value, f"{' '.join(hits)} ... {span.text}", "named field", span))
         used.add((rec.var, f.name))
         taken.append(span)
+
+
+_HYPHEN_CODE = re.compile(r"(?<![\w-])[A-Z]{1,5}-\d{3,10}(?![\w-])")
+"""A reference of capitals, a hyphen and digits ("Policy HP-3318740"), read only right after its field's name."""
 
 
 def said_texts(mentions: list[Mention]) -> list[str]:

@@ -104,6 +104,7 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
         return False
     report = reports[-1]
     rows, kb_var = report["result"], report["var"]
+    text = re.sub(r"\b(the\s+[A-Za-z][\w'-]*)\s+1\b", r"\1 one", text, flags=re.I)  # "the smaller 1"
     expect = reader.expect
     text_slot = expect is not None and _names_rows(reader, expect.field, rows)
     if len(rows) == 1 and not text_slot:
@@ -160,16 +161,29 @@ def _the_one_shown(reader: "TurnReader", text: str, kb_var: str, row: dict[str, 
     empty (the question was asked, not given as the field's answer): that row fills it, with a number said beside it
     for the record's one count ("I'll take 3 of those")."""
     e = reader.expect
-    if e is None or e.act != "ask" or reader.view.kind_of(e.field) != "row" or not reader.view.unfilled(e.rec, e.field) \
-            or not _fits(reader, e.field, row) or is_question(text) or not (m := _POINTED.search(text)):
+    if e is None or e.act != "ask" or reader.view.kind_of(e.field) != "row" or not _awaits_row(reader, e.rec, e.field) \
+            or not _fits(reader, e.field, row) or is_question(text):
         return False
-    reader.emit("choose-result", m.group(0), f"{e.rec.var}.{e.field.name} = {kb_var}.result[0]")
+    m = _POINTED.search(text)
+    valued = (valued_row(text, [row], row_label) or _the_word_one(text, [row])) if m is None else None
+    # "the brixton one then": its site; "the hawthorn one": a word of its name
+    if m is None and valued is None:
+        return False
+    reader.emit("choose-result", m.group(0) if m else valued[1], f"{e.rec.var}.{e.field.name} = {kb_var}.result[0]")
     counts = [f for f in reader.view.input_fields(e.rec) if reader.view.kind_of(f) == "int"
               and reader.view.unfilled(e.rec, f)]
     numbers = find_numbers(text)
     if len(counts) == 1 and len(numbers) == 1:
         reader.assign("extra-value", numbers[0].text, e.rec, counts[0], int(numbers[0].value))
     return True
+
+
+def _awaits_row(reader: "TurnReader", rec: TaskRecord, f: Field) -> bool:
+    """The row field is empty, or holds a search whose rows the agent asked the user to choose among."""
+    if reader.view.unfilled(rec, f):
+        return True
+    target = ref_target(rec.values.get(f.name))
+    return target is not None and reader.view.kb_record(target) is not None
 
 
 def _names_rows(reader: "TurnReader", f: Field, rows: list[dict[str, Any]]) -> bool:
@@ -279,7 +293,7 @@ def _by_short_name(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | N
     return hits[0] if len(hits) == 1 else None
 
 
-_THE_WORD_ONE = re.compile(r"\bthe\s+([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*)?)\s+one\b", re.I)
+_THE_WORD_ONE = re.compile(r"\bthe\s+([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*)?)\s+ones?\b", re.I)
 
 
 def _the_word_one(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | None:

@@ -22,7 +22,7 @@ _PRICE = frozenset({"price", "cost", "fee", "fare", "rate", "amount"})
 _LENGTH = frozenset({"duration", "length", "hour", "minute", "time", "long"})
 _RATING = frozenset({"rating", "star", "score"})
 _COUNT = frozenset({"review", "num"})
-_SIZE = frozenset({"size", "capacity", "seat"})
+_SIZE = frozenset({"size", "capacity", "seat", "area", "sqm"})
 _DISTANCE = frozenset({"distance", "km", "mile"})
 _ADJECTIVES: dict[str, tuple[frozenset[str], int]] = {
     "cheaper": (_PRICE, -1), "cheapest": (_PRICE, -1), "inexpensive": (_PRICE, -1), "pricier": (_PRICE, 1), "priciest": (_PRICE, 1), "dearer": (_PRICE, 1),
@@ -81,6 +81,9 @@ def _enum_end(word: str, rows: list[dict[str, Any]], spec: "Spec | None") -> tup
 
 def _column(rows: list[dict[str, Any]], words: frozenset[str]) -> str | None:
     names = [k for k in rows[0] if {stem(w) for w in k.lower().split("_") if w} & {stem(w) for w in words}]
+    if len(names) > 1:  # "size" and "area_sqm" both say how big: the column of numbers orders the rows
+        names = [k for k in names if all(isinstance(r.get(k), (int, float)) and not isinstance(r.get(k), bool)
+                                         for r in rows)]
     return names[0] if len(names) == 1 else None
 
 

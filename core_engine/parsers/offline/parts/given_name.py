@@ -173,6 +173,11 @@ def names_in(reader: "TurnReader", text: str, field: "Field") -> list[str]:
         after = text[m.end():].lstrip()[len(name or ""):]
         if name and len(name.split()) >= 2 and not re.match(r"\s+(?:and|&)\s+[A-Z]", after):
             out.append(name)  # not "Hi it's Sarah Jones and Tom Baker": two people, no one name
+    for m in _BEFORE_BIRTH.finditer(text):  # "Daniel Osei, DOB 14/02/1989": whose date of birth follows
+        name = _name_at(reader, m.group("name"), capitalised=not text.islower())
+        if name and len(name.split()) >= 2 and name == m.group("name") and \
+                (text.islower() or all(w[0].isupper() for w in name.split())):
+            out.append(name)
     asked = reader.expect.field if reader.expect is not None else None
     read = {re.sub(r"\W", "", v).lower() for v in re.findall(r'= "([^"]*\d[^"]*)"', " ".join(reader.lines))}
     beside = asked is not None and not person_name_field(asked)
@@ -189,6 +194,9 @@ def names_in(reader: "TurnReader", text: str, field: "Field") -> list[str]:
     return out
 
 
+_BEFORE_BIRTH = re.compile(rf"(?:^|(?<=[.,;!?])\s*)(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{1,2}})\s*[,:-]?\s*"
+                           r"(?:dob|d\.o\.b\.?|date\s+of\s+birth|born(?:\s+on)?)\b", re.I)
+"""A clause of two or three words of its own right before a date of birth's label: the person it belongs to."""
 _NOT_WHOSE = frozenset("name full first last given family sur your my the of".split())
 
 

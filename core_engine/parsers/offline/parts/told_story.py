@@ -82,7 +82,7 @@ def flagged_story(reader: "TurnReader", text: str) -> None:
         f"{ws.name} {ws.description}")) | HEDGES
     kept = []
     for sentence in sentences(_GREETING.sub("", text)):
-        for clause in re.split(r"\s*[,;]\s*", sentence.strip(" .!")):
+        for clause in re.split(r"\s*(?:;|,(?!\d{3}\b))\s*", sentence.strip(" .!")):  # "£1,850" is one amount
             words = clause.split()
             if len(words) < 3 or plea(clause) or request_only(clause) or _WANTS.search(clause) or \
                     _VALUE_SHAPED.search(clause) or not set(content_stems(clause)) - own:

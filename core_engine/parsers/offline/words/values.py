@@ -679,7 +679,8 @@ _A_CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*[ap]\.?m\b", re.I)
 # ---------------------------------------------------------------- e-mail, codes
 
 _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
-_DIGITS_RE = re.compile(r"(?<![\w.@/:$-])\d(?:[\d -]*\d)?(?![\w@/:])")
+_DIGITS_RE = re.compile(r"(?<![\w.@/:$£€-])(?<!\d,)\d(?:[\d -]*\d)?(?![\w@/:])(?!,\d{3}\b)")
+"""A run of digits that is no part of an amount ("£1,850": neither "1" nor "850" is a reference)."""
 _CODE_RE = re.compile(r"\b([A-Z]{2,8}\s?|[A-Za-z]{2,8})(\d{1,4}[A-Za-z]{0,2})\b")
 
 
