@@ -275,3 +275,50 @@ def test_a_name_right_before_a_date_of_birth_is_the_name(cleaner):
     session, [r] = talk(agent, "Hi, I'd like to order my repeat prescription. Daniel Osei, DOB 14/02/1989")
     values = record_values(session, "repeat_prescription")
     assert values.get("patient_name") == "Daniel Osei" and values.get("date_of_birth") == "1989-02-14", statements(r)
+
+
+# ---------------------------------------------------------------- words said short, codes typed in lower case
+
+TUTOR = {
+    "name": "evening college", "description": "Sign-ups for evening college modules",
+    "starting_prompt": "Hello, the evening college.", "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        task_choice({"value": "Join Module", "description": "sign up for a module"}),
+        {"name": "JoinModule", "kind": "task", "predicate": 'task == "Join Module"', "api": "join", "fields": [
+            field("subject", "Enum", "The subject of the module", enum_values=[
+                {"value": "Economics"}, {"value": "Biology"}, {"value": "Photography"}, {"value": "Physiotherapy"}]),
+            field("module_code", description="The module code, for example ECON 101B"),
+            field("student_name", description="Your full name")]},
+    ],
+    "apis": [{"name": "join"}],
+}
+
+
+@pytest.fixture(scope="module")
+def college(tmp_path_factory):
+    return agent_of(tmp_path_factory.mktemp("college"), TUTOR)
+
+
+@pytest.mark.parametrize("short, want", [("photo", "Photography"), ("physio", "Physiotherapy")])
+def test_a_word_said_short_names_its_option(college, short, want):
+    session, [*_, r] = talk(college, f"hi, can I join a module? {short} ideally, and my name is Ann Lee")
+    assert record_values(session, "join_module").get("subject") == want, statements(r)
+
+
+def test_a_short_word_two_options_begin_with_names_neither(college):
+    session, [*_, r] = talk(college, "I'd like to sign up for a module, something phys")
+    assert "subject" not in record_values(session, "join_module"), statements(r)  # Photography? Physiotherapy?
+
+
+@pytest.mark.parametrize("said, want", [("econ101", "ECON 101"), ("bio 22. it says the class is full", "BIO 22"),
+                                        ("ECON 210", "ECON 210")])
+def test_a_code_typed_in_lower_case_is_written_like_the_example(college, said, want):
+    session, [*_, r] = talk(college, "I'd like to sign up for a module", "economics")
+    r = session.turn(said)
+    assert record_values(session, "join_module").get("module_code") == want, statements(r)
+
+
+def test_a_counted_thing_is_no_code(college):
+    session, [*_, r] = talk(college, "I'd like to sign up for a module", "economics")
+    r = session.turn("year 2")
+    assert record_values(session, "join_module").get("module_code") != "YEAR 2", statements(r)

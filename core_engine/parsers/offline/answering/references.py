@@ -95,7 +95,20 @@ def shaped_reference(f: Field, text: str) -> str | None:
             m = shape.fullmatch(token)
             if m:  # written the example's way: "BK 2290" or "bk2290" for "like BK-2041" is "BK-2290"
                 fits.add(f"{m.group('letters').upper()}{_separator(f)}{m.group('digits')}")
+    if not fits and any(_SUBJECT_CODE.fullmatch(ex) for ex in _example_layouts(f)):
+        fits = {f"{m.group(1).upper()} {m.group(2).upper()}" for m in _TYPED_SUBJECT_CODE.finditer(text)
+                if m.group(1).lower() not in _NOT_SUBJECTS}  # "cs 197", "math 51" for "for example CS 106A"
     return fits.pop() if len(fits) == 1 else None
+
+
+_SUBJECT_CODE = re.compile(r"[A-Z]{2,8} \d{1,4}[A-Z]{0,2}")
+"""An example of a subject's letters, a space and a number ("CS 106A"): the letters and the number's length vary."""
+_TYPED_SUBJECT_CODE = re.compile(r"(?<![\w-])([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})(?![\w-])")
+_NOT_SUBJECTS = frozenset("""at is on in to for the and my me no of by or am pm it we us its was be about around
+    after before till until from with than under over jan feb mar apr may jun jul aug sep sept oct nov dec
+    january february march april june july august september october november december mon tue wed thu fri sat sun
+    room floor year years age aged grade level page step stage week weeks day days hour hours unit units number""".split())
+"""Words before a number that make no code: prepositions, months and days, and counted things ("year 2")."""
 
 
 def off_shape(f: Field, value: str) -> bool:

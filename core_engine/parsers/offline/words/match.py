@@ -166,6 +166,7 @@ def _beside(text: str, numbers: set[str], surfaces: list[str]) -> bool:
 def enum_scores(f: Field, bag: Bag) -> list[tuple[int, str, list[str]]]:
     """(score, enum value, matched words) per value: value words count 2, description words 1."""
     out = []
+    short = _shortened(f, bag)
     for ev in f.enum_values:
         value_stems = set(content_stems(ev.value)) | {w for w in words(ev.value) if w in NUMBER_STEMS}
         desc_stems = set(content_stems(ev.description)) - value_stems
@@ -173,10 +174,25 @@ def enum_scores(f: Field, bag: Bag) -> list[tuple[int, str, list[str]]]:
         if not _beside(bag.text, value_stems & NUMBER_STEMS, others):  # a number names an option only beside
             value_stems -= NUMBER_STEMS                               # its other word: "a 2 bedroom flat"
             desc_stems -= NUMBER_STEMS
-        v_hits, d_hits = bag.hits(value_stems), bag.hits(desc_stems)
+        v_hits, d_hits = bag.hits(value_stems) + short.get(ev.value, []), bag.hits(desc_stems)
         matched = sorted(set(v_hits) | set(d_hits))
         out.append((2 * len(set(v_hits)) + len(set(d_hits) - set(v_hits)), ev.value, matched))
     out.sort(key=lambda x: -x[0])
+    return out
+
+
+def _shortened(f: Field, bag: Bag) -> dict[str, list[str]]:
+    """Words said short for one option's long word ("maths" for Mathematics, "econ" for Economics): four letters
+    or more that begin that word, and no word of any other option. {option: the surface words}."""
+    out: dict[str, list[str]] = {}
+    for s, surface in bag.stems.items():
+        if len(s) < 4 or not s.isalpha() or s in STOPWORDS:
+            continue
+        owners = {ev.value for ev in f.enum_values for w in words(ev.value)
+                  if w.startswith(s) and len(w) - len(s) > 4}
+        taken = {ev.value for ev in f.enum_values for w in words(ev.value) if w.startswith(s)} - owners
+        if len(owners) == 1 and not taken:
+            out.setdefault(owners.pop(), []).append(surface)
     return out
 
 
