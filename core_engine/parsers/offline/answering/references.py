@@ -97,13 +97,18 @@ def shaped_reference(f: Field, text: str) -> str | None:
                 fits.add(f"{m.group('letters').upper()}{_separator(f)}{m.group('digits')}")
     if not fits and any(_SUBJECT_CODE.fullmatch(ex) for ex in _example_layouts(f)):
         fits = {f"{m.group(1).upper()} {m.group(2).upper()}" for m in _TYPED_SUBJECT_CODE.finditer(text)
-                if m.group(1).lower() not in _NOT_SUBJECTS}  # "cs 197", "math 51" for "for example CS 106A"
+                if m.group(1).lower() not in _NOT_SUBJECTS and (m.group(1).isupper() or m.end(1) == m.start(2)
+                                                                or _LEADS_CODE.fullmatch(text[:m.start()]))}
+        # "bio 22. it says ...", "econ 210", "econ101" for "for example ECON 101B"; not "it's 4 rooms not 3"
     return fits.pop() if len(fits) == 1 else None
 
 
 _SUBJECT_CODE = re.compile(r"[A-Z]{2,8} \d{1,4}[A-Z]{0,2}")
-"""An example of a subject's letters, a space and a number ("CS 106A"): the letters and the number's length vary."""
+"""An example of a subject's letters, a space and a number ("ECON 101B"): the letters and the number's length vary."""
 _TYPED_SUBJECT_CODE = re.compile(r"(?<![\w-])([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})(?![\w-])")
+_LEADS_CODE = re.compile(r"\W*(?:(?:it'?s|its|it\s+is|the\s+(?:code|course|module)\s+is|code|ok|so|um|er)[\s,:]+)*",
+                         re.I)
+"""What may come before a code typed in lower case with a space: nothing but a lead-in ("it's econ 210")."""
 _NOT_SUBJECTS = frozenset("""at is on in to for the and my me no of by or am pm it we us its was be about around
     after before till until from with than under over jan feb mar apr may jun jul aug sep sept oct nov dec
     january february march april june july august september october november december mon tue wed thu fri sat sun

@@ -182,7 +182,7 @@ def enum_scores(f: Field, bag: Bag) -> list[tuple[int, str, list[str]]]:
 
 
 def _shortened(f: Field, bag: Bag) -> dict[str, list[str]]:
-    """Words said short for one option's long word ("maths" for Mathematics, "econ" for Economics): four letters
+    """Words said short for one option's long word ("physio" for Physiotherapy, "econ" for Economics): four letters
     or more that begin that word, and no word of any other option. {option: the surface words}."""
     out: dict[str, list[str]] = {}
     for s, surface in bag.stems.items():
