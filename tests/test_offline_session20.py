@@ -322,3 +322,39 @@ def test_a_counted_thing_is_no_code(college):
     session, [*_, r] = talk(college, "I'd like to sign up for a module", "economics")
     r = session.turn("year 2")
     assert record_values(session, "join_module").get("module_code") != "YEAR 2", statements(r)
+
+
+# ---------------------------------------------------------------- a name told inside a story
+
+CARD_LINE = {
+    "name": "card line", "description": "Reports of lost and misused store cards",
+    "starting_prompt": "Store card line.", "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "api": "report", "fields": [
+            field("caller_name", description="Your full name"),
+            field("card_number", description="Your store card number"),
+            field("what_happened", description="What happened: the details of the misuse")]},
+    ],
+    "apis": [{"name": "report"}],
+}
+
+
+@pytest.fixture(scope="module")
+def card_line(tmp_path_factory):
+    return agent_of(tmp_path_factory.mktemp("cards"), CARD_LINE)
+
+
+@pytest.mark.parametrize("said, name", [
+    ("Name: Ama Boateng. Card 55012293. Someone used my card at a petrol station in Hull last night", "Ama Boateng"),
+    ("Ruairi O'Brien here, card 55012293. somebody has been spending on my card online and it wasn't me",
+     "Ruairi O'Brien")])
+def test_a_name_told_with_the_story_is_the_name_and_leaves_the_story(card_line, said, name):
+    session, [r] = talk(card_line, said)
+    values = record_values(session, "main")
+    assert values.get("caller_name") == name, statements(r)
+    assert name not in (values.get("what_happened") or ""), statements(r)
+
+
+def test_someone_else_here_is_no_name_of_the_caller(card_line):
+    session, [r] = talk(card_line, "the police are here, someone took my card from my bag at the station")
+    assert "caller_name" not in record_values(session, "main"), statements(r)

@@ -80,18 +80,43 @@ def given_name(reader: "TurnReader", text: str) -> None:
     slot = _name_slot(reader)
     if slot is None:
         return
-    names = {n for n in names_in(reader, text, slot.field) if not any(n.lower() in line.lower() for line in reader.lines)}
+    names = {n for n in names_in(reader, text, slot.field) if not any(_read_as_value(n, line) for line in reader.lines)}
     if len(names) != 1:
         return
-    name = names.pop()
-    name = name.title() if name.islower() else name
+    said = names.pop()
+    name = said.title() if said.islower() else said
     f = slot.field
+    _out_of_stories(reader, said)
     if slot.rec is not None:
         reader.assign("value-for-other-field", name, slot.rec, f, name, how="a person's name given beside other values")
         return
     i, line, span, args, ws = slot.opening
     _replace(reader, i, line, _with_value(line, span, args, f.name, name), "given-name", name, ws.name, f.name,
              reason="a person's name given beside other values")
+
+
+def _out_of_stories(reader: "TurnReader", name: str) -> None:
+    """A story the turn's reading tells along with the name ("Name: Li Na Zhou... someone withdrew 800 dollars")
+    loses the name and its cue: the name is a value of its own now."""
+    said = re.compile(rf"(?:\b(?:my\s+)?name(?:'?s|\s+is)?\s*:?\s*|\b(?:it'?s|i'?m|this\s+is)\s+)?{re.escape(name)}"
+                      rf"(?:\s+here)?\s*[,.;:!-]*\s*", re.I)
+    for i, line in enumerate(reader.lines):
+        for story in re.findall(r'"((?:[^"\\]|\\.)*)"', line):
+            if not said.search(story) or _read_as_value(name, f'"{story}"'):
+                continue
+            rest = said.sub(" ", story, count=1).strip(" ,.;:-")
+            if len(rest.split()) >= 3:
+                _replace(reader, i, line, line.replace(f'"{story}"', f'"{rest}"', 1), "name-out-of-story", name,
+                         "", "", reason="the name is read as a value of its own")
+            break
+
+
+def _read_as_value(name: str, line: str) -> bool:
+    """The turn's reading already holds the name as a value of its own ("Priya Shah" as another field's value); a
+    story that only tells it along ("Name: Li Na Zhou... someone withdrew 800 dollars") does not."""
+    low = name.lower()
+    return any(low in v.lower() and len(v) <= 2 * len(name) + 10 for v in re.findall(r'"((?:[^"\\]|\\.)*)"', line)) \
+        or (low in line.lower() and '"' not in line)
 
 
 def _self_named_field(f: "Field") -> bool:
@@ -173,6 +198,10 @@ def names_in(reader: "TurnReader", text: str, field: "Field") -> list[str]:
         after = text[m.end():].lstrip()[len(name or ""):]
         if name and len(name.split()) >= 2 and not re.match(r"\s+(?:and|&)\s+[A-Z]", after):
             out.append(name)  # not "Hi it's Sarah Jones and Tom Baker": two people, no one name
+    for m in _NAME_HERE.finditer(text) if _self_named_field(field) else ():  # "Derek O'Malley here, account ..."
+        name = _name_at(reader, m.group("name"), capitalised=True)
+        if name and name == m.group("name") and len(name.split()) >= 2 and all(w[0].isupper() for w in name.split()):
+            out.append(name)
     for m in _BEFORE_BIRTH.finditer(text):  # "Daniel Osei, DOB 14/02/1989": whose date of birth follows
         name = _name_at(reader, m.group("name"), capitalised=not text.islower())
         if name and len(name.split()) >= 2 and name == m.group("name") and \
@@ -194,6 +223,9 @@ def names_in(reader: "TurnReader", text: str, field: "Field") -> list[str]:
     return out
 
 
+_NAME_HERE = re.compile(rf"(?:^|(?<=[.!?,;])\s*)(?:(?:hi|hello|hey|morning|evening)[,!\s]+)?"
+                        rf"(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{1,2}})\s+here\b", re.I)
+"""The speaker naming themselves as callers do: "Derek O'Malley here"."""
 _BEFORE_BIRTH = re.compile(rf"(?:^|(?<=[.,;!?])\s*)(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{1,2}})\s*[,:-]?\s*"
                            r"(?:dob|d\.o\.b\.?|date\s+of\s+birth|born(?:\s+on)?)\b", re.I)
 """A clause of two or three words of its own right before a date of birth's label: the person it belongs to."""
