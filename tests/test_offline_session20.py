@@ -358,3 +358,109 @@ def test_a_name_told_with_the_story_is_the_name_and_leaves_the_story(card_line, 
 def test_someone_else_here_is_no_name_of_the_caller(card_line):
     session, [r] = talk(card_line, "the police are here, someone took my card from my bag at the station")
     assert "caller_name" not in record_values(session, "main"), statements(r)
+
+
+# ---------------------------------------------------------------- what the rows are for orders them, it keeps none out
+
+PRINTS = [
+    {"id": 1, "name": "Standard Business Cards", "category": "Business Cards", "price": 19.0,
+     "about": "Our everyday card on 400gsm board, perfect for a new business."},
+    {"id": 2, "name": "Premium Business Cards", "category": "Business Cards", "price": 35.0,
+     "about": "Thick 600gsm cards with a soft touch finish."},
+    {"id": 3, "name": "PVC Vinyl Banner", "category": "Banners", "price": 45.0,
+     "about": "A tough outdoor banner with eyelets, great for a village fete or a shop front."},
+    {"id": 4, "name": "Mesh Banner", "category": "Banners", "price": 60.0,
+     "about": "A banner that lets the wind through, for fences and scaffolding."},
+    {"id": 5, "name": "Vet Clinic Poster", "category": "Posters", "price": 12.0,
+     "about": "A poster for a dog with itchy skin, shown in clinics."},
+    {"id": 6, "name": "Gloss Poster", "category": "Posters", "price": 9.0, "about": "A bright poster on gloss paper."},
+]
+PRINTER = {
+    "name": "printer", "description": "Questions about the printing we do",
+    "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+    "worksheets": [task_choice({"value": "Ask", "description": "ask about printing"})],
+}
+
+
+@pytest.fixture(scope="module")
+def printer(tmp_path_factory):
+    from tests.fakes.specs import agent_with_kb
+    yield from agent_with_kb(tmp_path_factory, "printer", PRINTER, {"products": (PRINTS, ["about"])})
+
+
+@pytest.mark.parametrize("question, ids", [("business cards for my new cleaning business", [1, 2]),
+                                           ("do you do banners? need one for our village fete", [3, 4])])
+def test_words_of_what_the_rows_are_for_order_them_and_keep_none_out(printer, question, ids):
+    session = printer.new_session(parser="formal")
+    r = session.inject(f"answer({json.dumps(question)})", strict=False)
+    entry = next(e for e in r.trace["kb"] if e.get("query") == question)
+    assert entry["rows"] == len(ids), entry
+    state = session.state
+    rows = next(rec for rec in state["records"] if rec.get("kind") == "kb")["result"]
+    assert sorted(row["id"] for row in rows) == ids
+    assert any(rule.get("filter", "").startswith("none") for rule in entry["rules"]), entry["rules"]
+
+
+def test_a_need_after_the_purpose_still_chooses_the_rows(printer):
+    session = printer.new_session(parser="formal")
+    question = "posters for a dog with itchy skin"
+    r = session.inject(f"answer({json.dumps(question)})", strict=False)
+    entry = next(e for e in r.trace["kb"] if e.get("query") == question)
+    assert entry["rows"] == 1, entry  # "itchy skin" is the need, not a purpose: only the one poster
+
+
+def test_a_record_opened_by_two_rules_is_one_statement():
+    from core_engine.parsers.offline.parts.one_constructor import _kwargs, one_constructor
+
+    class Reader:
+        lines = ['main.task = "Book"', 'book = Book(service=answer.result[0], species="Dog")',
+                 'book = Book(species="Dog", pet_name="Rocky, Jr", extra=Item(a=1, b="x, y"))']
+        rules = [{"statement": line} for line in lines]
+
+    reader = Reader()
+    one_constructor(reader)
+    assert reader.lines == ['main.task = "Book"', 'book = Book(service=answer.result[0], species="Dog", '
+                                                  'pet_name="Rocky, Jr", extra=Item(a=1, b="x, y"))']
+    assert reader.rules[2]["statement"] is None and reader.rules[1]["statement"] == reader.lines[1]
+    assert _kwargs('a="q\\"uote, d", b=W(c=1)') == {"a": '"q\\"uote, d"', "b": "W(c=1)"}
+
+
+def test_a_word_of_one_row_name_after_another_word_picks_it():
+    from core_engine.parsers.offline.kb_rows.choices import _the_word_one
+    rows = [{"name": "PVC Vinyl Banner"}, {"name": "Mesh Banner"}, {"name": "Fabric Banner"}]
+    assert _the_word_one("just a normal pvc one to tie on the railings", rows) == (0, "PVC Vinyl Banner")
+    assert _the_word_one("a normal banner one", rows) is None  # every row's name has it
+
+
+def test_a_count_said_beside_the_row_chosen_fills_the_count(allotments):
+    spec = json.loads(json.dumps(ALLOTMENTS))
+    spec["worksheets"][1]["fields"].append(field("years", "int", "How many years you want the plot for"))
+    import tempfile
+    from pathlib import Path
+    from tests.fakes.specs import agent_with_kb
+
+    class Factory:
+        @staticmethod
+        def mktemp(name):
+            return Path(tempfile.mkdtemp(prefix=name))
+    gen = agent_with_kb(Factory, "plots2", spec, {"plots": (PLOTS, ["about"])})
+    agent = next(gen)
+    try:
+        session = _shown(agent, "plots at Hawthorn Lane")
+        r = session.turn("the quarter one is fine tbh, 3 years please")
+        values = record_values(session, "rent_plot")
+        assert values.get("years") == 3, statements(r)
+    finally:
+        gen.close()
+
+
+def test_a_turn_holding_other_fields_values_is_no_value_of_a_short_field(cleaner):
+    spec = json.loads(json.dumps(CLEANER))
+    spec["worksheets"][1]["fields"].insert(0, field("window_type", description="The kind of windows, for example sash"))
+    import tempfile
+    from pathlib import Path
+    agent = agent_of(Path(tempfile.mkdtemp()), spec)
+    session, [*_, r] = _booking(agent)
+    assert "kind of windows" in r.response, r.response
+    r = session.turn("ill be in all day. Gary Firth gfirth62@hotmail.co.uk")
+    assert "window_type" not in record_values(session, "book_clean"), statements(r)

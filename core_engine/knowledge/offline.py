@@ -63,13 +63,18 @@ class Query:
     ranked: list[int] | None = None  # fused free-text ranking (rowids, best first), when vectors were used
     asked: list[str] = field(default_factory=list)  # columns the question asks about: shown first in each row
     extra: list[str] = field(default_factory=list)  # more SELECT items: a joined row's name (see _joined_name)
+    rank_only: bool = False  # the free text orders the rows the conditions find; it keeps none out (a purpose)
 
     def sql(self) -> str:
         t = quote_identifier(self.table)
         parts = [f"SELECT {', '.join(['t.*', *self.extra])} FROM {t} AS t"]
         where = list(self.conditions)
         order = list(self.order)
-        if self.ranked is not None:
+        if self.rank_only and self.conditions:
+            if self.ranked:
+                order.append("CASE t.rowid " + " ".join(f"WHEN {int(r)} THEN {i}" for i, r in enumerate(self.ranked))
+                             + f" ELSE {len(self.ranked)} END")
+        elif self.ranked is not None:
             ids = "t.rowid IN (" + ", ".join(str(int(r)) for r in self.ranked) + ")"
             if self.fts_terms and self.fts_table:
                 f = quote_identifier(self.fts_table)
@@ -817,6 +822,31 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
             return
     # the vector query keeps the schema words ("computer vision course"): they give the words their sense
     _fuse(query, kb, index, info, words, " ".join(_free_words(tokens, used, set())), embedder, rule)
+    _purpose(query, tokens, used, words, rule)
+
+
+_PURPOSE = re.compile(r"\bfor\s+(?:my|our|a|an|the|his|her|their|some|this|that|your)\s+"
+                      r"(?P<what>(?:(?!\b(?:with|that|who|which|where|having|has|have|needs?)\b)[^,.;!?])+)", re.I)
+"""What the rows are wanted for ("business cards for my new cleaning business", "a banner for our village fete"); a
+need said after it is no purpose ("for a dog with itchy skin": the itchy skin chooses the rows)."""
+
+
+def _purpose(query: Query, tokens: list[Token], used: set[int], words: list[str], rule: dict[str, Any]) -> None:
+    """Searched words that only say what the rows are for, beside conditions that choose the rows: they order the
+    rows (the text that speaks of a village fete first), they keep none out (every banner is for a fete)."""
+    if not query.conditions or not words:
+        return
+    spans = [(m.start("what"), m.end("what")) for m in _PURPOSE.finditer(" ".join(t.raw for t in tokens))]
+    if not spans:
+        return
+    at, purpose = 0, set()  # token offsets in the words joined by single spaces
+    for i, t in enumerate(tokens):
+        if any(a <= at < b for a, b in spans):
+            purpose.add(t.raw.lower())
+        at += len(t.raw) + 1
+    if all(w in purpose for w in words):
+        query.rank_only = True
+        rule["filter"] = "none: the words say what the rows are for, so they order the rows the conditions find"
 
 
 def _durations(words: list[str], tokens: list[Token], used: set[int], rules: list[dict[str, Any]]) -> list[str]:

@@ -43,6 +43,7 @@ from .focus import asked_code, decontextualise, focus, is_bare_request, narrow_p
 from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
+from .parts.one_constructor import one_constructor
 from .parts.addresses import address_answer, address_beside, address_parts, is_address_field, tidy_address, with_town
 from .parts.colours import rest_of_answer
 from .parts.made import make_beside_colour
@@ -286,6 +287,7 @@ class TurnReader:
         flagged_story(self, self.text)  # the story an opening tells, for a field the spec marks free text
         schedule_pass(self, self.text)  # "tmrw 8am til fri": a start and an end, each in its own pair of fields
         hours_from_range(self, self.text)  # "2 til 5", "7pm, out by 11": the hours of a booking
+        one_constructor(self)  # a record opened by two rules: one statement with the values of both
         self._confirm_last()
 
     def _confirm_last(self) -> None:
@@ -1219,6 +1221,10 @@ class TurnReader:
             value = with_town(value)  # "7 Mill Street in Westhill" is written "7 Mill Street, Westhill"
         if extras and not coded and not _leftover(text, extras):
             pass  # "four units": every word went to another field; nothing is left for this one
+        elif extras and isinstance(value, str) and shape(e.field) == "short" and \
+                any(m.span is not None and len(m.span.text) >= 5 and m.span.text in value for m in extras):
+            self.note("value-doubtful", text, reason="what is left holds the values of other fields, not this "
+                                                     "field's own; the question is asked again")
         elif shape(e.field) == "short" and not coded and not extras and (doubt := doubtful_value(self, e.field, value)):
             self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
                                                              "the question is asked again")

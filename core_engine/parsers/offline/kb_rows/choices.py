@@ -147,8 +147,20 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
     target = _choice_target(reader, kb_var, rows[index])
     if target is not None:
         reader.emit("choose-result", words, f"{target} = {kb_var}.result[{index}]")
+        if expect is not None and target == f"{expect.rec.var}.{expect.field.name}":
+            _count_beside(reader, expect.rec, re.sub(re.escape(words), " ", text, count=1, flags=re.I),
+                          str(row_label(rows[index]) or ""))
         return True
     return _open_with_row(reader, rows[index], f"{kb_var}.result[{index}]", words)
+
+
+def _count_beside(reader: "TurnReader", rec: TaskRecord, rest: str, label: str) -> None:
+    """ "the standard ones are fine, 250 of them": the one number said beside the row chosen (not one of its name,
+    not the one that chose it) is the record's one open count."""
+    counts = [f for f in reader.view.input_fields(rec) if reader.view.kind_of(f) == "int" and reader.view.unfilled(rec, f)]
+    numbers = [n for n in find_numbers(rest) if n.text not in label and not re.search(r"(?:st|nd|rd|th)$", n.text)]
+    if len(counts) == 1 and len(numbers) == 1 and float(numbers[0].value).is_integer() and numbers[0].value > 0:
+        reader.assign("extra-value", numbers[0].text, rec, counts[0], int(numbers[0].value))
 
 
 _POINTED = re.compile(r"\b(?:that|this)\s+one\b|\b(?:of\s+)?(?:those|these|them)\b|"
@@ -293,7 +305,7 @@ def _by_short_name(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | N
     return hits[0] if len(hits) == 1 else None
 
 
-_THE_WORD_ONE = re.compile(r"\bthe\s+([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*)?)\s+ones?\b", re.I)
+_THE_WORD_ONE = re.compile(r"\b(?:the|a|an)\s+([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*)?)\s+ones?\b", re.I)
 
 
 def _the_word_one(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | None:
@@ -308,8 +320,11 @@ def _the_word_one(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | No
         said = " " + re.sub(r"[^a-z0-9]+", " ", m.group(1).lower()).strip() + " "
         if said.strip() in ("first", "second", "third", "last", "other", "same", "cheaper", "cheapest", "next"):
             continue
-        named = [i for i, row in enumerate(rows)
-                 if said in " " + re.sub(r"[^a-z0-9]+", " ", (row_label(row) or "").lower()).strip() + " "]
+        labels = [" " + re.sub(r"[^a-z0-9]+", " ", (row_label(row) or "").lower()).strip() + " " for row in rows]
+        named = [i for i, label in enumerate(labels) if said in label]
+        last = " " + said.split()[-1] + " "
+        if not named and len(said.split()) == 2 and len(last.strip()) >= 3:
+            named = [i for i, label in enumerate(labels) if last in label]  # "a normal pvc one": the PVC one
         if len(named) == 1:
             hits.add((named[0], row_label(rows[named[0]]) or m.group(0)))
     return hits.pop() if len(hits) == 1 else None

@@ -729,9 +729,12 @@ def find_postcodes(text: str) -> list[Span]:
 def find_codes(text: str) -> list[Span]:
     """Course-code-like tokens: letters then digits ("CS 224N", "CS147"), kept as typed; a postcode is one code."""
     out = find_postcodes(text)
+    mails = [(m.start(), m.end()) for m in _EMAIL_RE.finditer(text)] if "@" in text else []
     for m in _CODE_RE.finditer(text):
         if any(p.start < m.end() and m.start() < p.end for p in out):
             continue  # "CF14" of "CF14 3NW": the postcode is the code
+        if any(a < m.end() and m.start() < b for a, b in mails):
+            continue  # "gfirth62" of "gfirth62@hotmail.co.uk": part of an e-mail address
         letters = m.group(1).strip()
         if letters.lower() in MONTHS or letters.lower() in ("at", "for", "is", "the", "and", "of", "id", "pin", "am",
                                                              "pm", "in", "on", "to", "by", "my", "me", "us"):
