@@ -306,6 +306,23 @@ preposition of an option, contact details left over, hours in an opening, codes 
 session 19)."""
 
 
+FLOORS.update({"airport_transfers": 41, "claims_line": 52, "council_waste": 50, "device_repair": 21,
+               "pharmacy_counter": 59, "print_shop": 25, "rehearsal_studio": 40, "tutoring_agency": 49, "tyre_garage": 37})
+KB_FLOORS.update({"pharmacy_counter": 12})
+"""Floors moved to the scores at the end of session 20's round (agreement in other words, things declined beside
+other values, hours by their shape, rows picked by a word, purposes that order rows, codes written like the example)."""
+
+FIRST_SCORES["florist_delivery"], FLOORS["florist_delivery"] = (40, 86), 40
+FIRST_SCORES["escape_rooms"], FLOORS["escape_rooms"] = (24, 90), 29
+FIRST_SCORES["translation_agency"], FLOORS["translation_agency"] = (40, 89), 40
+KB_FIRST_SCORES.update({"florist_delivery": (12, 15), "escape_rooms": (12, 15), "translation_agency": (11, 15)})
+KB_FLOORS.update({"florist_delivery": 12, "escape_rooms": 12, "translation_agency": 11})
+"""Session 20's blind sets, heldout44 (florist_delivery: flower deliveries, changed and cancelled orders; 31
+arrangements), heldout45 (escape_rooms: sessions by theme, difficulty and group size, gift vouchers, moved bookings;
+30 rooms) and heldout46 (translation_agency: translation orders by language pair and specialism, order status; 30
+translators), written by helpers who never read or ran the parser, first scored on 7a91b72 before the session's
+round. After the round: florist_delivery 40, escape_rooms 29, translation_agency 40 (docs/evaluation.md, session 20)."""
+
 @pytest.mark.parametrize("name", sorted(KB_FLOORS))
 def test_held_out_agents_keep_their_kb_question_score(name):
     from core_engine.session.agent import Agent
