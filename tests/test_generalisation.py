@@ -316,7 +316,7 @@ FIRST_SCORES["florist_delivery"], FLOORS["florist_delivery"] = (40, 86), 40
 FIRST_SCORES["escape_rooms"], FLOORS["escape_rooms"] = (24, 90), 29
 FIRST_SCORES["translation_agency"], FLOORS["translation_agency"] = (40, 89), 40
 KB_FIRST_SCORES.update({"florist_delivery": (12, 15), "escape_rooms": (12, 15), "translation_agency": (11, 15)})
-KB_FLOORS.update({"florist_delivery": 12, "escape_rooms": 12, "translation_agency": 11})
+KB_FLOORS.update({"florist_delivery": 12, "escape_rooms": 12, "translation_agency": 12})
 """Session 20's blind sets, heldout44 (florist_delivery: flower deliveries, changed and cancelled orders; 31
 arrangements), heldout45 (escape_rooms: sessions by theme, difficulty and group size, gift vouchers, moved bookings;
 30 rooms) and heldout46 (translation_agency: translation orders by language pair and specialism, order status; 30

@@ -464,3 +464,26 @@ def test_a_turn_holding_other_fields_values_is_no_value_of_a_short_field(cleaner
     assert "kind of windows" in r.response, r.response
     r = session.turn("ill be in all day. Gary Firth gfirth62@hotmail.co.uk")
     assert "window_type" not in record_values(session, "book_clean"), statements(r)
+
+
+TRANSLATORS = [
+    {"id": i, "name": f"Translator {i}", "rate_per_word": r, "rating": g, "about": "Legal and medical work."}
+    for i, r, g in [(1, 0.08, 4.9), (2, 0.12, 4.2), (3, 0.15, 4.8), (4, 0.09, 3.9)]]
+AGENCY = {"name": "agency", "description": "Questions about our translators",
+          "settings": {"start_worksheet": "Main", "today": "2024-07-01"},
+          "worksheets": [task_choice({"value": "Ask", "description": "ask about translators"})]}
+
+
+@pytest.fixture(scope="module")
+def agency(tmp_path_factory):
+    from tests.fakes.specs import agent_with_kb
+    yield from agent_with_kb(tmp_path_factory, "agency", AGENCY, {"translators": (TRANSLATORS, ["about"])})
+
+
+@pytest.mark.parametrize("question, column", [("translators rated above 4.7", "rating"),
+                                              ("anyone rated 4.5 or higher", "rating")])
+def test_a_word_two_columns_stem_to_takes_the_one_the_number_fits(agency, question, column):
+    session = agency.new_session(parser="formal")
+    r = session.inject(f"answer({json.dumps(question)})", strict=False)
+    entry = next(e for e in r.trace["kb"] if e.get("query") == question)
+    assert f'"{column}"' in entry["sql"] and entry["rows"] == 2, entry

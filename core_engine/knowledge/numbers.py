@@ -90,7 +90,8 @@ def column_texts(info: TableInfo, spec: Any, types: tuple[str, ...] = ("int", "f
     return out
 
 
-def choose_column(words: list[str], columns: dict[str, list[str]], embedder: Any, less: bool | None = None
+def choose_column(words: list[str], columns: dict[str, list[str]], embedder: Any, less: bool | None = None,
+                  value: float | None = None, ranges: dict[str, tuple[float, float]] | None = None
                   ) -> tuple[str, float] | None:
     """The column a word names: by stem in its name (`reviews` -> num_reviews), then in its description
     (`stars` -> "rating out of 5 stars"), else by meaning (name or description, the closer)."""
@@ -102,6 +103,9 @@ def choose_column(words: list[str], columns: dict[str, list[str]], embedder: Any
             st = stem(word)
             found = [n for n, texts in columns.items() if len(texts) > which
                      and any(stem(p) == st for p in re.split(r"[^a-z0-9]+", texts[which].lower()) if p)]
+            if len(found) > 1 and value is not None and ranges:  # "rated above 4.7": rating (1-5), not a rate
+                fits = [n for n in found if n in ranges and ranges[n][0] <= value <= ranges[n][1]]
+                found = fits if len(fits) == 1 else found
             if found:
                 prefer = "min_" if less else "max_"
                 return next((n for n in found if n.startswith(prefer)), found[0]), 1.0
@@ -360,7 +364,8 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
         if (dollar or dollar2 or after in MONEY_WORDS) and after in ("a", "an", "per") and after2 in UNITS:
             after, after2 = None, None  # "under $2 an hour": money per unit of time, a rate; the hour is no length
         chosen = _measured((after, after2), candidates, columns, embedder, less) or \
-            choose_column(candidates, columns, embedder, less) or by_range(_number(number), columns, ranges, reach=1.0)
+            choose_column(candidates, columns, embedder, less, _number(number), ranges) or \
+            by_range(_number(number), columns, ranges, reach=1.0)
         if chosen:
             start = _start(m, before, chosen[0], columns, embedder)
             value = converted(_number(number), (after, after2), columns[chosen[0]])
@@ -378,7 +383,7 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
         candidates = [_MONEY] if (dollar or dollar2) else []
         candidates += [w for w in (unit, before) if w and w not in STOPWORDS]
         chosen = _measured((unit,), candidates, columns, embedder, less) or \
-            choose_column(candidates, columns, embedder, less)
+            choose_column(candidates, columns, embedder, less, _number(number), ranges)
         end = m.end()
         if not chosen:  # "4 or more of in one collection": a later word of the clause names the column
             chosen, end = _named_after(low, m.end(), columns, less)
