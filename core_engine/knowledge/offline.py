@@ -831,6 +831,15 @@ _PURPOSE = re.compile(r"\bfor\s+(?:my|our|a|an|the|his|her|their|some|this|that|
 need said after it is no purpose ("for a dog with itchy skin": the itchy skin chooses the rows)."""
 
 
+_BENEFICIARIES = frozenset("""child children kid kids baby babies toddler toddlers son daughter boy boys girl girls teen
+    teens teenager teenagers user users person people beginner beginners adult adults man men woman women someone
+    somebody family families coeliac coeliacs celiac diabetic diabetics senior
+    seniors pensioner pensioners elderly disabled wheelchair dog dogs cat cats puppy pet pets student students
+    nanny grandma grandad mum mom dad wife husband partner""".split())
+"""Who the rows are for ("wetsuits for a child", "a room for a wheelchair user", "cakes for a coeliac"): a need that
+chooses rows, not a purpose that only orders them."""
+
+
 def _purpose(query: Query, tokens: list[Token], used: set[int], words: list[str], rule: dict[str, Any]) -> None:
     """Searched words that only say what the rows are for, beside conditions that choose the rows: they order the
     rows (the text that speaks of a village fete first), they keep none out (every banner is for a fete)."""
@@ -844,7 +853,7 @@ def _purpose(query: Query, tokens: list[Token], used: set[int], words: list[str]
         if any(a <= at < b for a, b in spans):
             purpose.add(t.raw.lower())
         at += len(t.raw) + 1
-    if all(w in purpose for w in words):
+    if all(w in purpose for w in words) and not purpose & _BENEFICIARIES:
         query.rank_only = True
         rule["filter"] = "none: the words say what the rows are for, so they order the rows the conditions find"
 

@@ -90,7 +90,7 @@ from .initiatives import introduction, labelled_numbers, labelled_only, labelled
 from .intents import (asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting)
 from .words.answers import NEGATIVE_QUESTION, NOTHING_OF_THE_KIND, AnswerReader, echoed_flag, flag_named, is_make_field, pro_form_flag
-from .words.match import HEDGES, Bag, content_stems, field_mention, field_stems, holds, same_word, stem
+from .words.match import HEDGES, STOPWORDS, Bag, content_stems, field_mention, field_stems, holds, same_word, stem
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
 from .kb_rows.choices import accept_proposal, choose_row
@@ -1222,9 +1222,14 @@ class TurnReader:
         if extras and not coded and not _leftover(text, extras):
             pass  # "four units": every word went to another field; nothing is left for this one
         elif extras and isinstance(value, str) and shape(e.field) == "short" and \
-                any(m.span is not None and len(m.span.text) >= 5 and m.span.text in value for m in extras):
+                any(m.span is not None and len(m.span.text) >= 5 and m.span.text in value for m in extras) and \
+                not (left := _left_of_extras(text, extras)):
             self.note("value-doubtful", text, reason="what is left holds the values of other fields, not this "
                                                      "field's own; the question is asked again")
+        elif extras and isinstance(value, str) and shape(e.field) == "short" and \
+                any(m.span is not None and len(m.span.text) >= 5 and m.span.text in value for m in extras):
+            self.assign("free-text", left, e.rec, e.field, left, type="str", shape=shape(e.field))
+            self.answered = True  # "a Trek Marlin 5, email trek.fan@gmail.com": the model, the e-mail apart
         elif shape(e.field) == "short" and not coded and not extras and (doubt := doubtful_value(self, e.field, value)):
             self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
                                                              "the question is asked again")
@@ -1249,6 +1254,32 @@ class TurnReader:
             listed_digits(self, text, e.rec, self.candidates(records=[e.rec], unfilled_only=True, exclude=e.field),
                           {m.field.name for m in extras})
         return True
+
+
+_SAYING = frozenset("i ill i'll it its it's we we'll you he she they will can is are was were do does did been "
+                    "have has had would could should my our your me us".split())
+_LEADS_NO_VALUE = frozenset("by if at before after on in for from until till to and or but so as".split())
+_FILLERS = frozenset("poss possible possibly asap pls please thanks thx ta cheers latest ideally preferably hopefully "
+                     "tbh btw lol".split())
+_CONTACT_LEAD_WORDS = re.compile(r"\b(?:and\s+)?(?:(?:my|the|our)\s+)?(?:e-?mail|mobile|phone|number|tel|mob|"
+                                 r"contact)(?:\s+(?:is|address|number))?\s*[:-]?\s*$", re.I)
+
+
+def _left_of_extras(text: str, extras: list[Any]) -> str | None:
+    """What is left of an answer once the other fields' values and their lead words are taken out, when it is a few
+    words that say no sentence ("a Trek Marlin 5" of "a Trek Marlin 5, email trek.fan@gmail.com"); else None."""
+    spans = sorted((m.span for m in extras if m.span is not None), key=lambda sp: sp.start)
+    pieces, at = [], 0
+    for sp in spans:
+        pieces.append(_CONTACT_LEAD_WORDS.sub("", text[at:sp.start]))
+        at = sp.end
+    pieces.append(text[at:])
+    left = " ".join(p.strip(" ,.;:-!?") for p in pieces if p.strip(" ,.;:-!?")).strip()
+    words = [w.strip(".,!?") for w in left.lower().split()]
+    if not words or len(words) > 6 or any(w in _SAYING for w in words) or words[0] in _LEADS_NO_VALUE or \
+            not [w for w in words if w not in STOPWORDS and w not in HEDGES and w not in _FILLERS]:
+        return None  # "by if poss" of "by friday if poss": the words around a date, no value
+    return left
 
 
 def _capitalised_name(text: str | None) -> bool:

@@ -86,8 +86,15 @@ _DECLINED = re.compile(r"^(?:(?:and|but|oh|also|plus)\s+)*(?:no|without|(?:we|i)
                        r"(?:a\s+|an\s+|any\s+|the\s+)?(?P<thing>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,2}?)"
                        r"(?:\s+(?:thanks|thank\s+you|ta|cheers|please|pls|with\s+us|needed|either|for\s+us))*[\s.!]*$", re.I)
 """A clause that only declines a thing ("no kids", "and no alignment thanks", "we don't need a ramp")."""
-_NEGATIVE_FIELD = re.compile(r"\b(?:no|not|without|avoid\w*)\b|\w-free\b|\bfree\s+of\b", re.I)
-"""A yes/no field asked in negative words ("step-free access", "without stairs"): a "no stairs" would be its yes."""
+_NEGATIVE_FIELD = re.compile(r"\b(?:no|not|non|without|avoid\w*|free|allerg\w*|intoleran\w*|dietary|restrict\w*)\b",
+                             re.I)
+"""A yes/no field asked in negative words ("step-free access", "gluten free", "without stairs") or about what
+someone must not have (an allergy): a "no stairs" or "no shellfish" would be its yes, or says nothing of it."""
+_NEED_WORDS = re.compile(r"\b(?:allerg\w*|intoleran\w*|dietary|restrictions?|needs?)\b", re.I)
+"""A thing that is the need a field asks about ("no allergies", "no dietary needs"), not a food to avoid."""
+_IDIOMS = frozenset("problem problems worries worry bother rush hurry idea clue way thanks thank need needed "
+                    "difference matter".split())
+"""Things a "no" declines in set phrases only ("no problem", "no rush", "no idea"): no field's thing."""
 
 
 def _declined(clauses: list[str], flags: list[tuple["TaskRecord", "Field"]]) -> tuple[int, "TaskRecord", "Field"] | None:
@@ -99,9 +106,13 @@ def _declined(clauses: list[str], flags: list[tuple["TaskRecord", "Field"]]) -> 
         if m is None:
             continue
         thing = re.sub(r"\bkids?\b", "child", m.group("thing"), flags=re.I)  # "no kids" declines child seats
+        if {w.lower() for w in thing.split()} & _IDIOMS:
+            continue
         bag = Bag.of(thing)
-        fits = [(rec, f) for rec, f in flags if bag.hits(field_stems(f))
-                and not _NEGATIVE_FIELD.search(f"{f.name.replace('_', ' ')} {f.description or ''}")]
+        said_need = bool(_NEED_WORDS.search(thing))  # "no allergies" to "has an allergy": the need itself, no
+        fits = [(rec, f) for rec, f in flags if bag.stems and len(bag.hits(field_stems(f))) == len(bag.stems)
+                and (said_need or not _NEGATIVE_FIELD.search(f"{f.name.replace('_', ' ')} {f.description or ''}"))]
+        # every word of the thing is the field's ("no kids menu" is no high chair)
         if len(fits) == 1:
             return i, fits[0][0], fits[0][1]
     return None

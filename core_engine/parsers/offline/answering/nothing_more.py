@@ -2,7 +2,7 @@
 
 A record's text field whose description asks for anything else ("Anything the tutor should know", "Any special
 instructions") is refused ("NA") by a clause of a longer turn that says there is nothing more ("nothing else to
-add", "nothing special about getting in", "nothing else to tell the mechanic"), when exactly one such field of the
+add", "nothing else to tell the mechanic"), when no other clause says what the field asks for ("the gate code is 4412"), when exactly one such field of the
 candidates is open. A turn made only of that clause is the answer to a question, read where questions are answered.
 """
 
@@ -23,9 +23,9 @@ _ANYTHING_ELSE = re.compile(r"^\W*(?:anything|any\s+(?:other|special|extra|furth
 """The description of a field that collects whatever else the user wants to say."""
 _NOTHING_MORE = re.compile(
     r"^(?:(?:and|but|oh|also|plus)\s+)*(?:there'?s\s+|there\s+is\s+|i'?ve\s+got\s+|i\s+have\s+)?nothing\s+"
-    r"(?:else|more|special|in\s+particular|at\s+all|much)?\s*"
+    r"(?:else|more|further)\s*"
     r"(?:to\s+(?:add|say|mention|tell|report|note)\b.*|(?:that\s+)?(?:he|she|they|you|we|the\s+\w+)\s+needs?\s+to\s+know.*|"
-    r"about\s+.+|for\s+(?:the|him|her|them)\b.*)?$", re.I)
+    r"for\s+(?:the|him|her|them)\b.*)?$", re.I)
 _CLAUSES = re.compile(r"\s*[,;.!]\s*")
 
 
@@ -44,6 +44,9 @@ def nothing_more(text: str, candidates: list[tuple["TaskRecord", "Field"]], view
     if len(fields) != 1:
         return []
     rec, f = fields[0]
+    from ..words.match import Bag, field_stems  # late: the words modules import the answering ones
+    if any(Bag.of(c).hits(field_stems(f) - set(field_stems(f, with_description=False))) for c in clauses if c is not said):
+        return []  # "the gate code is 4412, nothing else to add": the other clauses give what the field asks for
     at = text.find(said)
     used.add((rec.var, f.name))
     return [Mention(rec, f, "NA", said, "nothing more to say", Span("NA", at, at + len(said), said) if at >= 0 else None)]

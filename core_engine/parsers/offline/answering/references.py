@@ -105,14 +105,17 @@ def shaped_reference(f: Field, text: str) -> str | None:
 
 _SUBJECT_CODE = re.compile(r"[A-Z]{2,8} \d{1,4}[A-Z]{0,2}")
 """An example of a subject's letters, a space and a number ("ECON 101B"): the letters and the number's length vary."""
-_TYPED_SUBJECT_CODE = re.compile(r"(?<![\w-])([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})(?![\w-])")
+_TYPED_SUBJECT_CODE = re.compile(r"(?<![\w-])([A-Za-z]{2,4})\s?((?!(?:19|20)\d\d\b)\d{1,4}[A-Za-z]{0,2})(?![\w-])")
+"""Two to four letters and a number that is no year ("bio 22", "econ101"); "semester 2", "GCSE 2019" are not."""
 _LEADS_CODE = re.compile(r"\W*(?:(?:it'?s|its|it\s+is|the\s+(?:code|course|module)\s+is|code|ok|so|um|er)[\s,:]+)*",
                          re.I)
 """What may come before a code typed in lower case with a space: nothing but a lead-in ("it's econ 210")."""
 _NOT_SUBJECTS = frozenset("""at is on in to for the and my me no of by or am pm it we us its was be about around
     after before till until from with than under over jan feb mar apr may jun jul aug sep sept oct nov dec
     january february march april june july august september october november december mon tue wed thu fri sat sun
-    room floor year years age aged grade level page step stage week weeks day days hour hours unit units number""".split())
+    room floor year years age aged grade level page step stage week weeks day days hour hours unit units number
+    ok okay so um er just only also term gate seat part flat unit block type size pack lot plan tier set row bay
+    zone area line bus door desk box team step plot pin code ref tel mob no nr num top""".split())
 """Words before a number that make no code: prepositions, months and days, and counted things ("year 2")."""
 
 

@@ -159,8 +159,13 @@ def _count_beside(reader: "TurnReader", rec: TaskRecord, rest: str, label: str) 
     not the one that chose it) is the record's one open count."""
     counts = [f for f in reader.view.input_fields(rec) if reader.view.kind_of(f) == "int" and reader.view.unfilled(rec, f)]
     numbers = [n for n in find_numbers(rest) if n.text not in label and not re.search(r"(?:st|nd|rd|th)$", n.text)]
-    if len(counts) == 1 and len(numbers) == 1 and float(numbers[0].value).is_integer() and numbers[0].value > 0:
+    if len(counts) != 1 or len(numbers) != 1 or not float(numbers[0].value).is_integer() or numbers[0].value <= 0:
+        return
+    after = rest[numbers[0].end:].lower().split()
+    said_of = re.match(r"\s*(?:x\b|of\s+(?:them|those|these|it)\b)", rest[numbers[0].end:], re.I)
+    if said_of or (after and stem(after[0].strip(",.!?")) in field_stems(counts[0])):
         reader.assign("extra-value", numbers[0].text, rec, counts[0], int(numbers[0].value))
+        # "250 of them", "3 years please"; not "we've got 2 cats", "after 3 please" (the number says something else)
 
 
 _POINTED = re.compile(r"\b(?:that|this)\s+one\b|\b(?:of\s+)?(?:those|these|them)\b|"
@@ -176,6 +181,8 @@ def _the_one_shown(reader: "TurnReader", text: str, kb_var: str, row: dict[str, 
     if e is None or e.act != "ask" or reader.view.kind_of(e.field) != "row" or not _awaits_row(reader, e.rec, e.field) \
             or not _fits(reader, e.field, row) or is_question(text):
         return False
+    if _TURNED_DOWN.search(text) or _SET_ASIDE.search(text) or re.search(r"\b(?:none|neither)\b", text, re.I):
+        return False  # "none of those work for me", "that one is too small", "anything but the hawthorn one"
     m = _POINTED.search(text)
     valued = (valued_row(text, [row], row_label) or _the_word_one(text, [row])) if m is None else None
     # "the brixton one then": its site; "the hawthorn one": a word of its name
@@ -305,6 +312,12 @@ def _by_short_name(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | N
     return hits[0] if len(hits) == 1 else None
 
 
+_SET_ASIDE = re.compile(r"\b(?:but|rather\s+than|instead\s+of|other\s+than|except(?:\s+for)?|apart\s+from|"
+                        r"not|never|had|already|before|hate|don'?t|no)\b", re.I)
+"""Words before a row's word that set that row aside ("anything but a leather one", "I already rent the hawthorn one")."""
+_CHOOSING_LEAD = re.compile(r"\W*(?:(?:just|yes|yeah|yep|ok(?:ay)?|erm|um|maybe|probably|i'?ll\s+(?:take|have|go\s+for)|"
+                            r"i'?d\s+like|go\s+for|we'?ll\s+(?:take|have))\b[\s,]*)*", re.I)
+"""What may lead a row said as "a <word> one": nothing, or words that choose."""
 _THE_WORD_ONE = re.compile(r"\b(?:the|a|an)\s+([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*)?)\s+ones?\b", re.I)
 
 
@@ -315,11 +328,15 @@ def _the_word_one(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | No
     for m in _THE_WORD_ONE.finditer(text):
         clause = re.split(r"[,;.!?]|\s-+\s", text[m.start():])[0]
         before = re.split(r"[,;.!?]|\s-+\s", text[:m.start()])[-1]
-        if _TURNED_DOWN.search(clause) or _TURNED_DOWN.search(before):
-            continue  # "not the Hazel one", "the Hazel one is too small": that row is turned down
+        if _TURNED_DOWN.search(clause) or _TURNED_DOWN.search(before) or _SET_ASIDE.search(before) or \
+                re.search(r"non-?$", before.strip(), re.I):
+            continue  # "not the Hazel one", "the Hazel one is too small", "rather than the leather one": turned down
+        if not m.group(0).lower().startswith("the") and not _CHOOSING_LEAD.fullmatch(before):
+            continue  # "a leather one" only at the start of a clause ("just a normal pvc one"), not "I had a leather one"
         said = " " + re.sub(r"[^a-z0-9]+", " ", m.group(1).lower()).strip() + " "
-        if said.strip() in ("first", "second", "third", "last", "other", "same", "cheaper", "cheapest", "next"):
-            continue
+        if said.strip() in ("first", "second", "third", "last", "other", "same", "cheaper", "cheapest", "next") or \
+                said.split()[0] in ("non", "not", "no"):
+            continue  # "the non-leather one" sets the leather one aside
         labels = [" " + re.sub(r"[^a-z0-9]+", " ", (row_label(row) or "").lower()).strip() + " " for row in rows]
         named = [i for i, label in enumerate(labels) if said in label]
         last = " " + said.split()[-1] + " "

@@ -81,9 +81,9 @@ def _enum_end(word: str, rows: list[dict[str, Any]], spec: "Spec | None") -> tup
 
 def _column(rows: list[dict[str, Any]], words: frozenset[str]) -> str | None:
     names = [k for k in rows[0] if {stem(w) for w in k.lower().split("_") if w} & {stem(w) for w in words}]
-    if len(names) > 1:  # "size" and "area_sqm" both say how big: the column of numbers orders the rows
+    if len(names) > 1:  # "size" and "area_sqm" both say how big: the measure in numbers orders the rows
         names = [k for k in names if all(isinstance(r.get(k), (int, float)) and not isinstance(r.get(k), bool)
-                                         for r in rows)]
+                                         for r in rows) and re.search(r"area|sqm|sq_?m|capacity|seats", k)]
     return names[0] if len(names) == 1 else None
 
 

@@ -200,7 +200,8 @@ def names_in(reader: "TurnReader", text: str, field: "Field") -> list[str]:
             out.append(name)  # not "Hi it's Sarah Jones and Tom Baker": two people, no one name
     for m in _NAME_HERE.finditer(text) if _self_named_field(field) else ():  # "Derek O'Malley here, account ..."
         name = _name_at(reader, m.group("name"), capitalised=True)
-        if name and name == m.group("name") and len(name.split()) >= 2 and all(w[0].isupper() for w in name.split()):
+        if name and name == m.group("name") and len(name.split()) >= 2 and all(w[0].isupper() for w in name.split()) \
+                and not {w.lower() for w in name.split()} & (_ORGANISATION | _TRADE_WORDS):
             out.append(name)
     for m in _BEFORE_BIRTH.finditer(text):  # "Daniel Osei, DOB 14/02/1989": whose date of birth follows
         name = _name_at(reader, m.group("name"), capitalised=not text.islower())
@@ -226,6 +227,12 @@ def names_in(reader: "TurnReader", text: str, field: "Field") -> list[str]:
 _NAME_HERE = re.compile(rf"(?:^|(?<=[.!?,;])\s*)(?:(?:hi|hello|hey|morning|evening)[,!\s]+)?"
                         rf"(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{1,2}})\s+here\b", re.I)
 """The speaker naming themselves as callers do: "Derek O'Malley here"."""
+_TRADE_WORDS = frozenset("""accounts payable receivable billing sales support team department dept desk reception
+    gas electric electricity water power energy control pest police fire ambulance council british national royal
+    international global city county security maintenance facilities admin administration office hr payroll
+    customer customers services service solutions systems management""".split())
+"""Words of a department's or a company's name said as callers say their own ("Accounts Payable here", "British Gas
+here"): no person's name."""
 _BEFORE_BIRTH = re.compile(rf"(?:^|(?<=[.,;!?])\s*)(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{1,2}})\s*[,:-]?\s*"
                            r"(?:dob|d\.o\.b\.?|date\s+of\s+birth|born(?:\s+on)?)\b", re.I)
 """A clause of two or three words of its own right before a date of birth's label: the person it belongs to."""

@@ -19,13 +19,15 @@ _CONSTRUCTOR = re.compile(r"^(?P<target>[\w.\[\]]+) = (?P<ws>[A-Z]\w*)\((?P<args
 def _kwargs(args: str) -> dict[str, str] | None:
     """`a="x, y", b=W(c=1)` as {"a": '"x, y"', "b": "W(c=1)"}; None when the text is not such a list."""
     out: dict[str, str] = {}
-    depth, quote, start = 0, "", 0
+    depth, quote, start, escaped = 0, "", 0, False
     parts = []
     for i, ch in enumerate(args):
         if quote:
-            if ch == "\\":
-                continue
-            if ch == quote and args[i - 1] != "\\":
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
                 quote = ""
         elif ch in "\"'":
             quote = ch

@@ -184,10 +184,12 @@ def enum_scores(f: Field, bag: Bag) -> list[tuple[int, str, list[str]]]:
 def _shortened(f: Field, bag: Bag) -> dict[str, list[str]]:
     """Words said short for one option's long word ("physio" for Physiotherapy, "econ" for Economics): four letters
     or more that begin that word, and no word of any other option. {option: the surface words}."""
+    from ....embedding.semantic import model_words  # late: the embedding package is heavy to import
+    english = model_words(None)
     out: dict[str, list[str]] = {}
     for s, surface in bag.stems.items():
-        if len(s) < 4 or not s.isalpha() or s in STOPWORDS:
-            continue
+        if len(s) < 4 or not s.isalpha() or s in STOPWORDS or surface.lower() in english:
+            continue  # "post", "home", "water" are words of their own, not Postgraduate, Homeopathy, Watercolour
         owners = {ev.value for ev in f.enum_values for w in words(ev.value)
                   if w.startswith(s) and len(w) - len(s) > 4}
         taken = {ev.value for ev in f.enum_values for w in words(ev.value) if w.startswith(s)} - owners

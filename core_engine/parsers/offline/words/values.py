@@ -479,13 +479,15 @@ _OCLOCK_RE = re.compile(r"(?<![:.])\b(\d{1,2}|" + "|".join(list(UNITS)[1:13]) + 
 
 
 _NOT_AN_HOUR = r"(?!\s*(?:people|persons|guests|of\s+us|days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|%|[ap]\.?\s?m\b|[:.,]\d|/|-?\s*\d))"
+_HOUR_END = r"\b(?=\s*(?:$|[?!.,;]|(?:o'?clock|ish|then|please|pls|is|would|works|suits|if|or\s+so|at\s+the\s+latest|tomorrow|today)\b))"
+"""What may follow an hour said by its shape: the clause's end, or words that go with a time ("is best", "if poss")."""
 _HOUR_SHAPES = re.compile(
-    rf"\bbetween\s+(?P<between>{_HOUR_WORDS})\s+and\s+(?:1[0-2]|0?[1-9]|{'|'.join(list(UNITS)[1:13])}){_NOT_AN_HOUR}"
-    rf"(?!\s*(?:{'|'.join(MONTHS)})\b)\b"
-    rf"|\b(?:any\s*time|some\s*time|whenever|from)\s+(?:after|from)\s+(?P<after>{_HOUR_WORDS}){_NOT_AN_HOUR}\b"
+    rf"(?<!\bage\s)(?<!\baged\s)(?<!\bages\s)\bbetween\s+(?P<between>{_HOUR_WORDS})\s+and\s+"
+    rf"(?:1[0-2]|0?[1-9]|{'|'.join(list(UNITS)[1:13])}){_HOUR_END}"
+    rf"|\b(?:any\s*time|some\s*time|whenever|from)\s+(?:after|from)\s+(?P<after>{_HOUR_WORDS}){_HOUR_END}"
     rf"|\bfrom\s+(?P<start>{_HOUR_WORDS})\s+(?=for\s+(?:\d+|an?|one|two|three|four|five|six)\s*(?:hours?|hrs?|h)\b)"
     rf"|\b(?:be|get|come|arrive|pop\s+in|drop\s+(?:it\s+)?(?:in|off))\s+(?:there\s+|in\s+|over\s+|round\s+|down\s+)?"
-    rf"for\s+(?P<for>{_HOUR_WORDS}){_NOT_AN_HOUR}\b", re.I)
+    rf"for\s+(?P<for>{_HOUR_WORDS}){_HOUR_END}", re.I)
 """An hour said by the shape of the words around it, with no "at" and no day: "between 12 and 1", "any time
 after 5", "from 6 for 3 hrs", "can be there for 3" (British: at 3)."""
 
