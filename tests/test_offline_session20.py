@@ -571,3 +571,9 @@ def test_what_is_left_around_a_date_is_no_value():
     assert _left_of_extras(text, [Said(text, "friday")]) is None
     text = "a Trek Marlin 5, email trek.fan@gmail.com"
     assert _left_of_extras(text, [Said(text, "trek.fan@gmail.com")]) == "a Trek Marlin 5"
+
+
+def test_a_thumbs_up_beside_words_is_no_part_of_a_value(cleaner):
+    session, [*_, r] = _booking(cleaner, "friday at 10am", "no", "yes")
+    r = session.turn("Ann Lee \U0001F44D")
+    assert record_values(session, "book_clean").get("customer_name") == "Ann Lee", statements(r)

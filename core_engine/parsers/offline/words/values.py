@@ -34,13 +34,15 @@ def normalise(text: str) -> str:
              "\u00a0": " "}
     for a, b in table.items():
         text = text.replace(a, b)
-    text = _AGREEING_SIGNS.sub(" ok ", text) if _AGREEING_SIGNS.search(text) else text
+    if _AGREEING_SIGNS.search(text):  # a thumbs-up alone says ok; beside words it only sets their mood
+        text = _AGREEING_SIGNS.sub(" ", text) if _AGREEING_SIGNS.sub("", text).strip(" .,!") else " ok "
     text = _PICTOGRAPHS.sub(" ", text) if _PICTOGRAPHS.search(text) else text
     return re.sub(r"\s+", " ", text).strip()
 
 
 _AGREEING_SIGNS = re.compile("[\U0001F44D\U0001F44C\u2705\u2714\u2611](?:[\U0001F3FB-\U0001F3FF]|\ufe0f)*")
-"""A thumbs-up, an OK hand or a tick typed as an answer ("\U0001F44D yes") says ok."""
+"""A thumbs-up, an OK hand or a tick typed as the whole answer says ok; beside words ("Ann Lee \U0001F44D", "perfect
+\U0001F44D") it is dropped, so it is never part of a value."""
 _PICTOGRAPHS = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\ufe0f\u200d]+")
 """Other emoji (faces, hearts, hands) carry mood, not values: a space, so "great \U0001F60A" reads as "great"."""
 
