@@ -166,10 +166,15 @@ def repairer(tmp_path_factory):
     yield from agent_with_kb(tmp_path_factory, "repairer", REPAIRER, {"repairs": (REPAIRS, ["about"])})
 
 
-def _rows(agent, question):
+def _asked(agent, question):
+    """(the KB trace entry of the question, the session it was asked in)."""
     session = agent.new_session(parser="formal")
     r = session.inject(f"answer({json.dumps(question)})", strict=False)
-    entry = next(e for e in r.trace["kb"] if e.get("query") == question)
+    return next(e for e in r.trace["kb"] if e.get("query") == question), session
+
+
+def _rows(agent, question):
+    entry, _session = _asked(agent, question)
     return entry["rows"], entry
 
 
@@ -262,16 +267,14 @@ def test_an_amount_with_a_thousands_comma_is_no_reference():
     assert "850" not in [c.value for c in find_codes(said)]
 
 
-def test_a_name_right_before_a_date_of_birth_is_the_name(cleaner):
+def test_a_name_right_before_a_date_of_birth_is_the_name(tmp_path):
     pharmacy = {**CLEANER, "worksheets": [
         task_choice({"value": "Repeat Prescription", "description": "order a repeat prescription"}),
         {"name": "RepeatPrescription", "kind": "task", "predicate": 'task == "Repeat Prescription"', "api": "order",
          "fields": [field("patient_name", description="The patient's full name"),
                     field("date_of_birth", "date", "The patient's date of birth")]}],
         "apis": [{"name": "order"}]}
-    import tempfile
-    from pathlib import Path
-    agent = agent_of(Path(tempfile.mkdtemp()), pharmacy)
+    agent = agent_of(tmp_path, pharmacy)
     session, [r] = talk(agent, "Hi, I'd like to order my repeat prescription. Daniel Osei, DOB 14/02/1989")
     values = record_values(session, "repeat_prescription")
     assert values.get("patient_name") == "Daniel Osei" and values.get("date_of_birth") == "1989-02-14", statements(r)
@@ -391,9 +394,7 @@ def printer(tmp_path_factory):
 @pytest.mark.parametrize("question, ids", [("business cards for my new cleaning business", [1, 2]),
                                            ("do you do banners? need one for our village fete", [3, 4])])
 def test_words_of_what_the_rows_are_for_order_them_and_keep_none_out(printer, question, ids):
-    session = printer.new_session(parser="formal")
-    r = session.inject(f"answer({json.dumps(question)})", strict=False)
-    entry = next(e for e in r.trace["kb"] if e.get("query") == question)
+    entry, session = _asked(printer, question)
     assert entry["rows"] == len(ids), entry
     state = session.state
     rows = next(rec for rec in state["records"] if rec.get("kind") == "kb")["result"]
@@ -402,11 +403,8 @@ def test_words_of_what_the_rows_are_for_order_them_and_keep_none_out(printer, qu
 
 
 def test_a_need_after_the_purpose_still_chooses_the_rows(printer):
-    session = printer.new_session(parser="formal")
-    question = "posters for a dog with itchy skin"
-    r = session.inject(f"answer({json.dumps(question)})", strict=False)
-    entry = next(e for e in r.trace["kb"] if e.get("query") == question)
-    assert entry["rows"] == 1, entry  # "itchy skin" is the need, not a purpose: only the one poster
+    rows, entry = _rows(printer, "posters for a dog with itchy skin")
+    assert rows == 1, entry  # "itchy skin" is the need, not a purpose: only the one poster
 
 
 def test_a_record_opened_by_two_rules_is_one_statement():
@@ -432,18 +430,11 @@ def test_a_word_of_one_row_name_after_another_word_picks_it():
     assert _the_word_one("a normal banner one", rows) is None  # every row's name has it
 
 
-def test_a_count_said_beside_the_row_chosen_fills_the_count(allotments):
+def test_a_count_said_beside_the_row_chosen_fills_the_count(tmp_path_factory):
     spec = json.loads(json.dumps(ALLOTMENTS))
     spec["worksheets"][1]["fields"].append(field("years", "int", "How many years you want the plot for"))
-    import tempfile
-    from pathlib import Path
     from tests.fakes.specs import agent_with_kb
-
-    class Factory:
-        @staticmethod
-        def mktemp(name):
-            return Path(tempfile.mkdtemp(prefix=name))
-    gen = agent_with_kb(Factory, "plots2", spec, {"plots": (PLOTS, ["about"])})
+    gen = agent_with_kb(tmp_path_factory, "plots2", spec, {"plots": (PLOTS, ["about"])})
     agent = next(gen)
     try:
         session = _shown(agent, "plots at Hawthorn Lane")
@@ -454,12 +445,10 @@ def test_a_count_said_beside_the_row_chosen_fills_the_count(allotments):
         gen.close()
 
 
-def test_a_turn_holding_other_fields_values_is_no_value_of_a_short_field(cleaner):
+def test_a_turn_holding_other_fields_values_is_no_value_of_a_short_field(tmp_path):
     spec = json.loads(json.dumps(CLEANER))
     spec["worksheets"][1]["fields"].insert(0, field("window_type", description="The kind of windows, for example sash"))
-    import tempfile
-    from pathlib import Path
-    agent = agent_of(Path(tempfile.mkdtemp()), spec)
+    agent = agent_of(tmp_path, spec)
     session, [*_, r] = _booking(agent)
     assert "kind of windows" in r.response, r.response
     r = session.turn("ill be in all day. Gary Firth gfirth62@hotmail.co.uk")
@@ -483,10 +472,8 @@ def agency(tmp_path_factory):
 @pytest.mark.parametrize("question, column", [("translators rated above 4.7", "rating"),
                                               ("anyone rated 4.5 or higher", "rating")])
 def test_a_word_two_columns_stem_to_takes_the_one_the_number_fits(agency, question, column):
-    session = agency.new_session(parser="formal")
-    r = session.inject(f"answer({json.dumps(question)})", strict=False)
-    entry = next(e for e in r.trace["kb"] if e.get("query") == question)
-    assert f'"{column}"' in entry["sql"] and entry["rows"] == 2, entry
+    rows, entry = _rows(agency, question)
+    assert f'"{column}"' in entry["sql"] and rows == 2, entry
 
 
 # ---------------------------------------------------------------- cases an attack pass found on the first version

@@ -1222,14 +1222,14 @@ class TurnReader:
         if extras and not coded and not _leftover(text, extras):
             pass  # "four units": every word went to another field; nothing is left for this one
         elif extras and isinstance(value, str) and shape(e.field) == "short" and \
-                any(m.span is not None and len(m.span.text) >= 5 and m.span.text in value for m in extras) and \
-                not (left := _left_of_extras(text, extras)):
-            self.note("value-doubtful", text, reason="what is left holds the values of other fields, not this "
-                                                     "field's own; the question is asked again")
-        elif extras and isinstance(value, str) and shape(e.field) == "short" and \
                 any(m.span is not None and len(m.span.text) >= 5 and m.span.text in value for m in extras):
-            self.assign("free-text", left, e.rec, e.field, left, type="str", shape=shape(e.field))
-            self.answered = True  # "a Trek Marlin 5, email trek.fan@gmail.com": the model, the e-mail apart
+            left = _left_of_extras(text, extras)  # the value still holds another field's value
+            if left:  # "a Trek Marlin 5, email trek.fan@gmail.com": the model, the e-mail apart
+                self.assign("free-text", left, e.rec, e.field, left, type="str", shape=shape(e.field))
+                self.answered = True
+            else:
+                self.note("value-doubtful", text, reason="what is left holds the values of other fields, not this "
+                                                         "field's own; the question is asked again")
         elif shape(e.field) == "short" and not coded and not extras and (doubt := doubtful_value(self, e.field, value)):
             self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
                                                              "the question is asked again")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ..words.match import Bag, field_stems
 from ..words.values import Span
 
 if TYPE_CHECKING:
@@ -44,7 +45,6 @@ def nothing_more(text: str, candidates: list[tuple["TaskRecord", "Field"]], view
     if len(fields) != 1:
         return []
     rec, f = fields[0]
-    from ..words.match import Bag, field_stems  # late: the words modules import the answering ones
     if any(Bag.of(c).hits(field_stems(f) - set(field_stems(f, with_description=False))) for c in clauses if c is not said):
         return []  # "the gate code is 4412, nothing else to add": the other clauses give what the field asks for
     at = text.find(said)

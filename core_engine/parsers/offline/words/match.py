@@ -184,11 +184,14 @@ def enum_scores(f: Field, bag: Bag) -> list[tuple[int, str, list[str]]]:
 def _shortened(f: Field, bag: Bag) -> dict[str, list[str]]:
     """Words said short for one option's long word ("physio" for Physiotherapy, "econ" for Economics): four letters
     or more that begin that word, and no word of any other option. {option: the surface words}."""
+    said = [(s, surface) for s, surface in bag.stems.items() if len(s) >= 4 and s.isalpha() and s not in STOPWORDS]
+    if not said:
+        return {}
     from ....embedding.semantic import model_words  # late: the embedding package is heavy to import
     english = model_words(None)
     out: dict[str, list[str]] = {}
-    for s, surface in bag.stems.items():
-        if len(s) < 4 or not s.isalpha() or s in STOPWORDS or surface.lower() in english:
+    for s, surface in said:
+        if surface.lower() in english:
             continue  # "post", "home", "water" are words of their own, not Postgraduate, Homeopathy, Watercolour
         owners = {ev.value for ev in f.enum_values for w in words(ev.value)
                   if w.startswith(s) and len(w) - len(s) > 4}
