@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .kb import TableInfo
-from .match import NEGATIONS
+from .match import NEGATIONS, VERB_NEGATIONS, negated_before
 from .vocab import STOPWORDS, Token, stem, tokenize
 
 __all__ = ["BoolCondition", "bool_conditions", "described_bools"]
@@ -85,6 +85,8 @@ def bool_conditions(question: str, tokens: list[Token], used: set[int], info: Ta
                     and not _superlative_of(t.norm, s)] or _measure_hits(tokens, used, s)
                 or _day_hits(tokens, used, s) for s in content}
         if not all(hits.values()):
+            hits = _shortened(tokens, used, hits)
+        if not all(hits.values()):
             hits = _partly_named(tokens, used, hits, described - set(content) - _other_names(info, col.name))
             if not hits:
                 continue
@@ -145,6 +147,20 @@ def _other_names(info: TableInfo, column: str) -> set[str]:
     return {stem(w) for part in parts for w in re.split(r"[_\W]+", part.lower()) if w}
 
 
+def _shortened(tokens: list[Token], used: set[int], hits: dict[str, list[int]]) -> dict[str, list[int]]:
+    """A word of the column's name said short right after or before another of its words ("air con" for
+    `air_conditioned`): three letters or more that begin the name's word."""
+    said = [i for idx in hits.values() for i in idx]
+    out = dict(hits)
+    for s, idx in hits.items():
+        if idx:
+            continue
+        out[s] = [i for i, t in enumerate(tokens) if i not in used and i not in said and len(t.norm) >= 3
+                  and t.norm.isalpha() and s.startswith(t.norm) and len(s) - len(t.norm) >= 3  # not "spa"
+                  and any(abs(i - j) == 1 for j in said)]
+    return out
+
+
 def _partly_named(tokens: list[Token], used: set[int], hits: dict[str, list[int]], described: set[str]
                   ) -> dict[str, list[int]]:
     """One word of a column's name of two or more words, with a word of its own description or an approving
@@ -159,6 +175,10 @@ def _partly_named(tokens: list[Token], used: set[int], hits: dict[str, list[int]
 
 
 _WINDOW = 8  # words within which a description's words are said together
+_DESCRIPTION_VERBS = frozenset("work works working serve serves serving sell sells offer offers accept accepts "
+                               "carry carries stock stocks provide provides speak speaks".split())
+"""Stopwords in a question that are a description's verb ("Whether the engineer works weekends"): said with the
+description's other words ("engineers who work weekends") they name the column; alone they are still no value."""
 _DESCRIPTION_NEGATION = re.compile(r"^\s*(?:not|no|never|without)\b", re.I)
 
 
@@ -181,19 +201,24 @@ def described_bools(question: str, tokens: list[Token], info: TableInfo, descrip
         own = _other_names(info, col.name) | {"whether"}
         words = tokenize(text)
         spelt = {stem(t.norm): t.norm for t in words
-                 if t.norm not in STOPWORDS and len(t.norm) >= 3 and stem(t.norm) not in own}
+                 if (t.norm not in STOPWORDS or t.norm in _DESCRIPTION_VERBS) and len(t.norm) >= 3
+                 and stem(t.norm) not in own}
         if len(spelt) < 2:
             continue
         # words joined by "and"/"or" ("cats and dogs") are one group: any of them says it
         groups: dict[str, str] = {st: st for st in spelt}
-        for a, link, b in zip(words, words[1:], words[2:]):
+        for k, (a, link, b) in enumerate(zip(words, words[1:], words[2:])):
+            if link.norm in ("and", "or") and b.norm == "other" and k + 3 < len(words):
+                b = words[k + 3]  # "Dogs and other pets": a dog is one of the pets
             if link.norm in ("and", "or") and stem(a.norm) in spelt and stem(b.norm) in spelt:
                 groups[stem(b.norm)] = groups[stem(a.norm)]
         said_stems = {st: [i for i, t in enumerate(tokens) if _same_word(stem(t.norm), st)] for st in spelt}
         hits = {g: sorted({i for st, idx in said_stems.items() if groups[st] == g for i in idx})
                 for g in set(groups.values())}
         missing = [g for g in hits if not hits[g]]
-        if len(missing) == 1 and len(hits) >= 2 and embedder is not None and \
+        if len(missing) == 1 and len(hits) >= 2 and missing[0] in LINKING:  # "dog friendly" for "... are welcome"
+            hits[missing[0]] = _approving(tokens, hits, used or set())
+        elif len(missing) == 1 and len(hits) >= 2 and embedder is not None and \
                 not getattr(embedder, "fallback_reason", None):
             hits[missing[0]] = _by_meaning(spelt[missing[0]], tokens, hits, used or set(), embedder)
         if len(hits) < 2 or not all(hits.values()):
@@ -202,11 +227,33 @@ def described_bools(question: str, tokens: list[Token], info: TableInfo, descrip
         if said[-1] - said[0] > _WINDOW:
             continue
         start, end = tokens[said[0]].start, tokens[said[-1]].end
-        negated = _negated_before(question, start) or bool(_NEGATED_VERB.search(question[:start]))
+        negated = _negated_before(question, start) or bool(_NEGATED_VERB.search(question[:start])) or any(
+            tokens[i].raw.lower().replace("\u2019", "'") in NEGATIONS + VERB_NEGATIONS
+            for i in range(said[0], said[-1]))  # "dogs are not allowed"
         value = negated if _DESCRIPTION_NEGATION.match(text) else not negated
         found.append(BoolCondition(col.name, value, question[start:end], set(range(said[0], said[-1] + 1)),
                                    "description"))
     return found
+
+
+def _approving(tokens: list[Token], hits: dict[str, list[int]], used: set[int]) -> list[int]:
+    """When the description's missing word is one of permission ("welcome", "allowed"), a word of permission or
+    approval right beside the said words stands for it ("dog friendly", "dogs ok"), as [its index], or []."""
+    said = [i for idx in hits.values() for i in idx]
+
+    def beside(i: int) -> bool:  # next to a said word, or with only small words between ("dogs are not allowed")
+        return any(0 < abs(i - j) <= 3 and all(tokens[k].norm in STOPWORDS for k in range(min(i, j) + 1, max(i, j)))
+                   for j in said)
+
+    near = [i for i, t in enumerate(tokens) if i not in used and i not in said and beside(i)
+            and (stem(t.norm) in LINKING - _VERBS_OF_BEING or t.norm in APPROVING or t.norm in _BRINGING)]
+    return near[:1]
+
+
+_VERBS_OF_BEING = frozenset(stem(w) for w in "is are has have having can with".split())
+"""Linking words too common to stand for a description's word of permission ("cottages with dogs")."""
+_BRINGING = frozenset("bring bringing brought".split())
+"""Bringing a thing to a place asks whether it is allowed there ("can I bring my dog")."""
 
 
 def _by_meaning(word: str, tokens: list[Token], hits: dict[str, list[int]], used: set[int], embedder: Any
@@ -241,8 +288,7 @@ def _same_word(said: str, name: str) -> bool:
 def _negated_before(text: str, start: int) -> bool:
     if _NON.search(text[:start]) or _OUT_OF.search(text[:start]):
         return True
-    tail = " ".join(text[:start].lower().split()[-3:])
-    return any(tail.endswith(n) or f" {n} " in f" {tail} " for n in NEGATIONS)
+    return negated_before(text, start)
 
 
 def apply(query: Any, found: list[BoolCondition], used: set[int], rules: list[dict[str, Any]]) -> None:

@@ -18,7 +18,13 @@ from .vocab import STOPWORDS, TITLES, TableVocab, Token, ValueEntry, is_code, st
 
 __all__ = ["Match", "lexical_matches", "semantic_matches", "content_runs"]
 
-NEGATIONS = ("not", "no", "except", "without", "excluding", "but not", "other than", "isn't", "aren't", "don't")
+NEGATIONS = ("not", "no", "except", "without", "excluding", "but not", "other than", "isn't", "aren't", "don't",
+             "isnt", "arent", "dont")
+VERB_NEGATIONS = ("doesn't", "doesnt", "can't", "cant", "cannot", "won't", "wont", "wasn't", "weren't", "never")
+"""Negations of a verb: they negate a value only right before it or before the verb that takes it ("designs that
+can't be delivered", "rooms that don't have a piano"), never across other words ("I can't find a Spanish
+translator", "I've never been to Cornwall", "my wife can't manage stairs, step free cottages")."""
+_TAKING_VERBS = frozenset("be have has get do allow allows take takes include includes come offer offers".split())
 FUZZY_MIN = 85.0  # rapidfuzz ratio for a typo ("spansih" -> "spanish")
 SEMANTIC_MIN = 0.6  # cosine for a phrase to mean a value ("kids dentist" -> the pediatric specialty)
 SEMANTIC_MARGIN = 0.1  # over the runner-up value, or the reading is too uncertain to filter on
@@ -74,8 +80,18 @@ class _Scan:
 def _negated(text: str, start: int) -> bool:
     if re.search(r"\bnon[- ]?$", text[:start], re.I):  # "non electric", "non-fiction": the value is excluded
         return True
-    tail = " ".join(text[:start].lower().split()[-3:])
-    return any(tail.endswith(n) or f" {n} " in f" {tail} " for n in NEGATIONS)
+    return negated_before(text, start)
+
+
+def negated_before(text: str, start: int) -> bool:
+    """Whether a negation governs the words at `start`: one of NEGATIONS in the three words before them, in the
+    same clause, or one of VERB_NEGATIONS right before them or before the verb that takes them."""
+    before = re.split(r"[,;.!?]", text[:start].lower().replace("\u2019", "'"))[-1].split()
+    tail = " ".join(before[-3:])
+    if any(tail.endswith(n) or f" {n} " in f" {tail} " for n in NEGATIONS):
+        return True
+    return bool(before) and (before[-1] in VERB_NEGATIONS or (
+        len(before) >= 2 and before[-2] in VERB_NEGATIONS and before[-1] in _TAKING_VERBS))
 
 
 def is_content(token: Token, schema: set[str] | None = None) -> bool:

@@ -19,15 +19,15 @@ from .kb import TableInfo
 from .vocab import STOPWORDS, Token, is_identifier, stem
 
 __all__ = ["Comparison", "durations", "Ordering", "comparisons", "superlatives", "column_texts", "by_range", "bare_numbers", "capacity", "counted", "having", "free_of_charge",
-           "decades", "MEASURE_VERBS"]
+           "decades", "MEASURE_VERBS", "measured", "ages"]
 
 COLUMN_MIN = 0.4  # cosine between a unit word and a column text
 COLUMN_MARGIN = 0.08
 ADJECTIVE_MIN = 0.3  # a superlative adjective and its base agreeing on a column ("quickest", "quick": the duration
 ADJECTIVE_MARGIN = 0.05  # 0.34, the price 0.19) need less than one word alone ("quietest" wine: 0.35 rating, 0.34 price)
-_LESS = ("under", "below", "less than", "fewer than", "at most", "no more than", "lower than", "cheaper than",
+_LESS = ("under", "below", "less than", "shorter than", "fewer than", "at most", "no more than", "lower than", "cheaper than",
          "up to", "max", "maximum", "within", "before", "earlier than", "older than", "prior to", "until")
-_MORE = ("above", "over", "more than", "at least", "greater than", "higher than", "better than", "no less than",
+_MORE = ("above", "over", "more than", "longer than", "at least", "greater than", "higher than", "better than", "no less than",
          "minimum", "min", "pricier than", "costlier than", "after", "later than", "newer than", "since")
 _INCLUSIVE = ("at most", "no more than", "at least", "no less than", "up to", "max", "maximum", "minimum", "min",
               "within", "since", "until")
@@ -106,6 +106,10 @@ def choose_column(words: list[str], columns: dict[str, list[str]], embedder: Any
             if len(found) > 1 and value is not None and ranges:  # "rated above 4.7": rating (1-5), not a rate
                 fits = [n for n in found if n in ranges and ranges[n][0] <= value <= ranges[n][1]]
                 found = fits if len(fits) == 1 else found
+            if len(found) > 1:  # "highest rated": the rating column, not the hourly rate (both stem to "rate")
+                exact = [n for n in found if len(columns[n]) > which and any(
+                    p in (word, word + "s", word.rstrip("s")) for p in re.split(r"[^a-z0-9]+", columns[n][which].lower()))]
+                found = exact or found
             if found:
                 prefer = "min_" if less else "max_"
                 return next((n for n in found if n.startswith(prefer)), found[0]), 1.0
@@ -153,7 +157,7 @@ def _adjective_column(word: str, base: str, columns: dict[str, list[str]], embed
 
 
 _TIME = frozenset("minutes mins minute hours hrs hour duration length time days weeks".split())
-_SIZE = frozenset("capacity size area sqm seats seated standing guests people".split())
+_SIZE = frozenset("capacity size area sqm seats seated standing guests people sleeps berths spaces".split())
 _SCALES = {"long": _TIME, "short": _TIME, "quick": _TIME, "brief": _TIME, "big": _SIZE, "small": _SIZE,
            "large": _SIZE, "tiny": _SIZE, "huge": _SIZE, "valuable": frozenset("value worth".split()),
            "quiet": frozenset("noise db decibels decibel loudness".split()),
@@ -209,29 +213,44 @@ def bare_numbers(text: str, taken: list[tuple[int, int]], columns: dict[str, lis
     return found
 
 
-_PEOPLE_STEMS = ("people", "person", "seat", "berth", "sleep", "guest", "capacit", "passeng", "occupan")
+_SHARE = re.compile(r"\b(?:percent|percentage|per\s+cent|share|proportion)\b")
+_PEOPLE_STEMS = ("people", "person", "seat", "berth", "sleep", "guest", "capacit", "passeng", "occupan", "portion", "player")
 _NUMBER_WORDS = {w: str(n) for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if n >= 2}
-_HOLDS = re.compile(r"\b(?:(?P<verb>fits?|sleeps?|seats?|takes?|holds?|carr(?:y|ies)|room\s+for|enough\s+for)|for)\s+"
+_HOLDS = re.compile(r"\b(?:(?P<verb>fits?|sleeps?|seats?|takes?|holds?|carr(?:y|ies)|feeds?|serves?|room\s+for|"
+                    r"enough\s+for)|for)\s+"
                     rf"(?:up\s+to\s+|at\s+least\s+)?(?P<n>\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})(?:\s+(?P<who>people|"
-                    r"persons|of\s+us|guests|adults|passengers|paddlers|riders|kids|children))?\b")
+                    r"persons|of\s+us|guests|adults|passengers|paddlers|riders|kids|children|players|diners|delegates))?\b")
 
 
 def capacity(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str]]) -> list[Comparison]:
     """ "anything that fits 10 people?", "sleeps 6", "for 4 people": at least that many, on the one column that
     counts people (its name or description says people, seats, berths, sleeps, guests ...). "for 4" needs the
     people said; a verb of holding ("fits", "sleeps", "takes") does not."""
-    holding = [n for n, texts in columns.items()
-               if any(w.startswith(_PEOPLE_STEMS) for t in texts for w in re.findall(r"[a-z]+", t.lower()))]
+    money = money_columns(columns)  # "price per person" counts money, "occupancy percent" a share: no people
+    holding = [n for n, texts in columns.items() if n not in money and not _SHARE.search(" ".join(texts).lower())
+               and any(w.startswith(_PEOPLE_STEMS) for t in texts for w in re.findall(r"[a-z]+", t.lower()))]
+    fewest = None
+    if len(holding) == 2:  # min_players and max_players: the most must reach the number, the fewest not pass it
+        lows = [n for n in holding if n.lower().startswith(("min_", "minimum_"))]
+        highs = [n for n in holding if n.lower().startswith(("max_", "maximum_"))]
+        if len(lows) == 1 and len(highs) == 1:
+            holding, fewest = highs, lows[0]
     if len(holding) != 1:
         return []
     found = []
-    for m in _HOLDS.finditer(text.lower()):
+    low = text.lower()
+    for m in _HOLDS.finditer(low):
         if any(s < m.end() and m.start() < e for s, e in taken) or (m.group("verb") is None and not m.group("who")):
             continue
+        thing = re.match(r"\s+([a-z]+)", low[m.end():])
+        if not m.group("who") and thing and thing.group(1) not in STOPWORDS:
+            continue  # "takes 2 dogs", "holds 400 cars", "take 60 minutes": a count of something else
         n = m.group("n")
-        found.append(Comparison(holding[0], ">=", int(n if n.isdigit() else _NUMBER_WORDS[n]), m.group(0), 1.0,
-                                m.start(), m.end()))
+        count = int(n if n.isdigit() else _NUMBER_WORDS[n])
+        found.append(Comparison(holding[0], ">=", count, m.group(0), 1.0, m.start(), m.end()))
+        if fewest:
+            found.append(Comparison(fewest, "<=", count, m.group(0), 1.0, m.start(), m.end()))
     return found
 
 
@@ -361,14 +380,24 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
         less = ops[phrase] == "<"
         op = ops[phrase] + ("=" if phrase in _INCLUSIVE else "")
         candidates = _units(before, phrase, dollar or dollar2, after, after2)
-        if (dollar or dollar2 or after in MONEY_WORDS) and after in ("a", "an", "per") and after2 in UNITS:
+        money = bool(dollar or dollar2 or after in MONEY_WORDS or after in MINOR_MONEY)
+        per = re.match(r"\s+([a-z]+)", low[m.end():]) if after2 in ("a", "an", "per") else None
+        said = [w for w in (before, after, after2, per and per.group(1)) if w and w not in STOPWORDS
+                and w not in ("or", "and") and w not in MONEY_WORDS and w not in MINOR_MONEY
+                and w not in _PRICE_VERBS]  # "10 cents a word": the word names the rate per word
+        earlier = _clause_before(low, m.start(), 4)  # "the deposit is less than 200 pounds", "an overnight charge"
+        if money and after in ("a", "an", "per") and after2 in UNITS:
             after, after2 = None, None  # "under $2 an hour": money per unit of time, a rate; the hour is no length
-        chosen = _measured((after, after2), candidates, columns, embedder, less) or \
+        chosen = (_money_column(said, columns, embedder, less, earlier) if money else None) or \
+            _measured((after, after2), candidates, columns, embedder, less) or \
             choose_column(candidates, columns, embedder, less, _number(number), ranges) or \
             by_range(_number(number), columns, ranges, reach=1.0)
         if chosen:
             start = _start(m, before, chosen[0], columns, embedder)
             value = converted(_number(number), (after, after2), columns[chosen[0]])
+            if money:
+                value = _in_column_money(value, after in MINOR_MONEY, columns[chosen[0]],
+                                         (ranges or {}).get(chosen[0]))
             found.append(Comparison(chosen[0], op, value, low[start:m.end()].strip(), chosen[1], start, m.end()))
     bounds = between(low, columns, embedder, ranges)  # "between 10 and 20 dollars": both bounds, inclusive
     found += [c for c in bounds if not any(f.start < c.end and c.start < f.end for f in found)]
@@ -393,6 +422,9 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
             value = converted(_number(number), (unit,), columns[chosen[0]])
             found.append(Comparison(chosen[0], "<=" if less else ">=", value, low[start:end].strip(),
                                     chosen[1], start, end))
+    halves = [(h.start(), h.end()) for h in _HALF_HOURS.finditer(money_signs(text.lower()))]
+    for c in found:  # "under an hour and a half": the comparison's words run to the end of the half hour
+        c.end = max([c.end] + [e for s, e in halves if c.start < e and s < c.end])
     return found
 
 
@@ -427,14 +459,30 @@ _NUMBER_WORD = re.compile(rf"\b(?P<a>{_WORDS_ALT})\b(?=\s+(?:or\s+(?:more|fewer|
 text keeps its length, so the positions of what is found stay right)."""
 
 def _in_digits(low: str) -> str:
-    """The number words of comparisons written as digits, padded to their length."""
+    """The number words of comparisons written as digits, padded to their length; half hours as minutes."""
     def digits(m: re.Match[str]) -> str:
         key = "a" if m.group("a") else "b"
         word = m.group(key)
         start, end = m.start(key) - m.start(), m.end(key) - m.start()
         whole = m.group(0)
         return whole[:start] + f"{_NUMBER_WORDS[word]:<{len(word)}}" + whole[end:]
-    return _NUMBER_WORD.sub(digits, low)
+    return _NUMBER_WORD.sub(digits, _HALF_HOURS.sub(_minutes, low))
+
+
+_HALF_HOURS = re.compile(rf"\b(?:(?P<n>an?|one|\d+|{'|'.join(_NUMBER_WORDS)})\s+(?:(?P<unit>hours?)\s+and\s+a\s+half|"
+                         r"and\s+a\s+half\s+hours?)|half\s+an\s+hour|an?\s+half[- ]hour|"
+                         r"(?P<q>three\s+quarters|a\s+quarter|quarter)\s+of\s+an\s+hour)\b")
+"""An hour and a half, two and a half hours, half an hour: English, read as minutes ("shows under an hour and a
+half" is under 90 minutes)."""
+
+
+def _minutes(m: re.Match[str]) -> str:
+    n = m.group("n")
+    count = 0 if n is None else 1 if n in ("a", "an", "one") else int(n) if n.isdigit() else int(_NUMBER_WORDS[n])
+    said = f"{count * 60 + 30} minutes"
+    if m.group("q"):
+        said = "45 minutes" if m.group("q").startswith("three") else "15 minutes"
+    return said.ljust(len(m.group(0))) if len(said) <= len(m.group(0)) else m.group(0)
 
 
 MEASURE_VERBS = frozenset("""stay stays grow grows get gets reach reaches cost costs run runs last lasts take takes
@@ -523,6 +571,64 @@ MONEY_SLANG = {"tenner": 10, "fiver": 5, "grand": 1000}
 """Money said in words ("under a tenner"): English, no KB's words."""
 _SLANG = "|".join(MONEY_SLANG)
 MONEY_WORDS = frozenset("dollars dollar bucks buck quid pounds pound euros euro".split())
+MINOR_MONEY = frozenset("cents cent pence penny pennies".split())
+_MONEY_TEXT = frozenset("price prices cost costs fee fees charge charges tariff rate rates dollars pounds euros "
+                        "usd gbp eur pence cents deposit deposits value worth budget fare fares rent salary wage"
+                        .split())
+_MONEY_SENSES = {"worth": "value"}
+"""Words of money that name a column by another word: what a thing is worth is its value."""
+_PRICE_VERBS = frozenset("charge charges charging charged cost costs costing priced pay paying spend spending".split())
+"""Verbs that say money changes hands: they say the comparison is of money, not which money column."""
+"""Words of a column's name or description that say it holds money ("Price per hour in pounds", "hourly_rate")."""
+
+
+def money_columns(columns: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The numeric columns that hold money, by the words of their name or description."""
+    return {n: t for n, t in columns.items() if set(re.split(r"[^a-z]+", " ".join(t).lower())) & _MONEY_TEXT}
+
+
+def _money_column(said: list[str], columns: dict[str, list[str]], embedder: Any, less: bool | None,
+                  earlier: list[str] = ()) -> tuple[str, float] | None:
+    """With money said ("under £30 an hour", "less than 10 cents a word", "worth over 200 pounds"), the column
+    is one that holds money: the only one, or the one the words next to it name ("hour": the hourly rate, "worth":
+    the value), or failing those one a word earlier in the clause names by its stem ("the deposit is less than
+    200 pounds"). None when no column says it holds money, or the words cannot tell two apart (the caller goes on)."""
+    pool = money_columns(columns)
+    if len(pool) == 1:
+        return next(iter(pool)), 1.0
+    if not pool:
+        return None
+    said = [_MONEY_SENSES.get(w, w) for w in said]
+    chosen = choose_column(said, pool, embedder, less) if said else None
+    if chosen is None and earlier:
+        chosen = choose_column([_MONEY_SENSES.get(w, w) for w in earlier], pool, None, less)
+    if chosen is not None or not said:
+        return chosen
+    if chosen is None and embedder is not None:  # "worth": the value (0.40), not the fee (0.24); among money
+        ranked = _ranked(" ".join(said), pool, embedder)  # columns alone, a smaller lead tells them apart
+        if ranked[0][0] >= ADJECTIVE_MIN and ranked[0][0] - ranked[1][0] >= COLUMN_MARGIN:
+            chosen = ranked[0][1], round(ranked[0][0], 3)
+    return chosen
+
+
+def _clause_before(low: str, start: int, most: int) -> list[str]:
+    """Up to `most` content words right before `start` in the same clause (no stopwords, numbers or marks)."""
+    clause = re.split(r"[,;.!?]|\b(?:and|but|or)\b", low[:start])[-1]
+    return [w for w in re.findall(r"[a-z]+", clause) if w not in STOPWORDS and w not in _PRICE_VERBS][-most:]
+
+
+def _in_column_money(value: float | int, minor: bool, texts: list[str], span: tuple[float, float] | None
+                     ) -> float | int:
+    """Money in the column's own unit: cents or pence said against a column kept in dollars or pounds ("10 cents
+    a word" on a rate of 0.08) are hundredths, when the column says a major currency or its values all lie below
+    the number said; pounds or dollars said against a column kept in pence or cents ("cakes under £20" on
+    `price_pence`) are hundreds."""
+    words = set(re.split(r"[^a-z]+", " ".join(texts).lower()))
+    if minor and not words & MINOR_MONEY and (words & MONEY_WORDS or (span is not None and span[1] < value)):
+        return round(value / 100, 4)
+    if not minor and words & MINOR_MONEY:
+        return value * 100
+    return value
 
 
 def _number(text: str) -> float | int:
@@ -542,7 +648,8 @@ UNITS = {  # unit word -> (family, size in the family's smallest unit): English 
                                        (1000, "km kilometre kilometres kilometer kilometers"),
                                        (1609.344, "mile miles mi")) for w in ws.split()},
 }
-_UNIT_WORD = "(?:" + "|".join(sorted(UNITS, key=len, reverse=True)) + r")\b"
+_UNIT_ALT = "|".join(sorted(UNITS, key=len, reverse=True))
+_UNIT_WORD = "(?:" + _UNIT_ALT + r")\b"
 
 
 def _column_unit(texts: list[str]) -> tuple[str, float] | None:
@@ -550,7 +657,7 @@ def _column_unit(texts: list[str]) -> tuple[str, float] | None:
     for t in texts:
         words = re.split(r"[^a-z]+", t.lower())
         for k, w in enumerate(words):
-            if w in UNITS and (k == 0 or words[k - 1] != "per"):
+            if w in UNITS and (k == 0 or words[k - 1] != "per") and not (k == 0 and w == "min"):  # min_players
                 return UNITS[w]
     return None
 
@@ -680,3 +787,70 @@ def durations(words: list[str]) -> list[tuple[int, list[str]]]:
             said.append("fortnight")
         out.append((i, list(dict.fromkeys(said))))
     return out
+
+
+_MEASURED_AT = re.compile(rf"(?<![\w$.,:/-])(\d{{1,4}}(?:\.\d+)?)[- ]?({_UNIT_ALT})\b(?!\s+old\b)(?:[- ]([a-z]+))?")
+
+
+_LASTING = frozenset("last lasts run runs take takes".split())
+"""Verbs that say how long a row is ("rooms that last 90 minutes"); "stay 4 hours" asks for room to stay, not =."""
+
+
+def measured(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str]]) -> list[Comparison]:
+    """ "rooms that last 90 minutes", "a 24 month warranty": a number with its unit is the value of the column
+    measured in that kind of unit, an equality, when a verb of measuring comes right before it or a word of the
+    column's name right after it (so "in 2 hours" or "my 5 year old" stay no condition)."""
+    found = []
+    low = text.lower()
+    for m in _MEASURED_AT.finditer(low):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        unit = UNITS[m.group(2)]
+        pool = {n: t for n, t in columns.items() if (_column_unit(t) or ("", 0))[0] == unit[0]}
+        same = {n: t for n, t in pool.items() if _column_unit(t) == unit}
+        pool = same if len(same) == 1 and len(pool) > 1 else pool  # "last 120 minutes": the column in minutes
+        verb = re.search(r"([a-z]+)\s+$", low[:m.start()])
+        after = m.group(3)
+        named = [n for n in pool if after and after not in STOPWORDS and _among_name_words([after], n)]
+        end = m.end() if named else m.end(2)
+        if len(named) != 1:
+            named = list(pool) if len(pool) == 1 and verb and verb.group(1) in _LASTING else []
+        if len(named) == 1:
+            value = converted(_number(m.group(1)), (m.group(2),), columns[named[0]])
+            found.append(Comparison(named[0], "=", value, low[m.start():end], 1.0, m.start(), end))
+    return found
+
+
+_AGE = re.compile(r"\b(?:aged?\s+(?P<a>\d{1,2})|(?P<b>\d{1,2})[- ]?(?:years?|yrs?)[- ]olds?|(?P<c>\d{1,2})\s*(?:yo|y/o)"
+                  r"|(?:over|under)\s+(?P<d>\d{1,2})s)\b")
+_LOW_AGE = frozenset("min minimum from youngest lowest".split())
+_HIGH_AGE = frozenset("max maximum to oldest highest upper".split())
+
+
+def ages(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str]]) -> list[Comparison]:
+    """ "my 5 year old", "aged 7", "a 4yo", "over 16s": a person's age against the table's age columns. A row fits
+    when its youngest allowed age is at most the age and its oldest at least it; the columns are the numeric ones
+    whose name has the word "age", told apart by min/max (or youngest/oldest in the description). "over 16s" is
+    16 and up: the youngest allowed age at least 16."""
+    aged = {n: t for n, t in columns.items() if "age" in re.split(r"[^a-z]+", n.lower())}
+    low = [n for n, t in aged.items() if set(re.split(r"[^a-z]+", " ".join(t).lower())) & _LOW_AGE]
+    high = [n for n, t in aged.items() if set(re.split(r"[^a-z]+", " ".join(t).lower())) & _HIGH_AGE and n not in low]
+    if len(low) > 1 or len(high) > 1 or not (low or high):
+        return []
+    found = []
+    for m in _AGE.finditer(text.lower()):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        years = int(next(g for g in m.group("a", "b", "c", "d") if g))
+        if m.group("d"):  # "for over 16s": rows for 16 and up
+            if low and "over" in m.group(0):
+                found.append(Comparison(low[0], ">=", converted(years, ("years",), aged[low[0]]), m.group(0), 1.0,
+                                        m.start(), m.end()))
+            continue
+        if low:
+            found.append(Comparison(low[0], "<=", converted(years, ("years",), aged[low[0]]), m.group(0), 1.0,
+                                    m.start(), m.end()))
+        if high:
+            found.append(Comparison(high[0], ">=", converted(years, ("years",), aged[high[0]]), m.group(0), 1.0,
+                                    m.start(), m.end()))
+    return found

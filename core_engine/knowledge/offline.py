@@ -31,12 +31,15 @@ from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column
 from .match import Match, is_content, lexical_matches, semantic_matches
 from .booleans import apply as apply_bools, bool_conditions, described_bools, names_in_full
 from .names import WORD_KIND
+from .availability import availability
+from .lexicon import known_words
 from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nouns, value_suffixes
 from .numbers import (MEASURE_VERBS, RANGE_SCORE, bare_numbers, capacity, having, free_of_charge, column_texts, comparisons, counted, decades,
                       durations, superlatives)
+from .numbers import ages, measured as measured_values
 from .calendar import day_named, months, times_of_day, week_parts, when_words
 from .numbers import _adjective, choose_column
-from .vocab import Token, stem, tokenize, vocabulary_for
+from .vocab import STOPWORDS, Token, is_identifier, stem, tokenize, vocabulary_for
 from ..spec.model import Spec
 from ..dialogue.state import KBRecord
 
@@ -126,12 +129,14 @@ class OfflineKnowledgeParser:
         tables = kb.tables()
         if not tables:
             raise KnowledgeError("the knowledge base has no tables", question=question)
+        question = question.replace("\u2019", "'").replace("\u2018", "'")  # "aren’t": one length, one apostrophe
         vocab = vocabulary_for(kb)
         tokens = tokenize(question)
         rules: list[dict[str, Any]] = []
         schemas = {name: _schema_words(name, info, spec) for name, info in tables.items()}
         english = model_words(spec.settings.embedding_model)  # a word of its own is no misspelt name
         price = _price_verbs(question, tokens, rules)  # "what do you charge for ...": no value, no search term
+        price |= _fillers(question, tokens, rules)  # "at the moment", "on board": when or where the asker is
         found = {name: _name_words_in_text(kb, info, *lexical_matches(tokens, question, vocab.tables[name],
                                                                        schemas[name], skip=price), rules, english)
                  for name, info in tables.items() if name in vocab.tables}
@@ -219,6 +224,14 @@ class OfflineKnowledgeParser:
                               "why": "a yes/no question about a named row: the column is shown first, not filtered"})
         else:
             apply_bools(query, yes_no, used, rules)
+        can_have = availability(question, tokens, used, vocab.tables.get(name))
+        if can_have and not any(m.column == can_have[0] for m in matches):  # "which plots are free": Vacant
+            op = "!=" if can_have[3] else "="  # "which cottages are not available"
+            query.conditions.append(f"t.{quote_identifier(can_have[0])} {op} {_literal(can_have[1])}")
+            rules.append({"rule": "value", "words": " ".join(tokens[i].raw for i in sorted(can_have[2])),
+                          "column": can_have[0], "value": can_have[1], "negated": can_have[3], "match": "available",
+                          "score": 1.0})
+            used |= can_have[2]
         if named:  # "what colours does <row name> come in": the other words ask about the row
             words = _free_words(tokens, used, free_schema)
             if words:
@@ -249,7 +262,8 @@ class OfflineKnowledgeParser:
             rules.append({"rule": "ignored", "words": [f"{tokens[i].raw} {tokens[i + 1].raw}".lower() for i in split],
                           "why": "a column's name word written as two words"})
         used |= when_words(question, tokens, used, vocab.tables.get(name), rules)  # "for the same day"
-        _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, near, _agent_words(spec))
+        _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, near, _agent_words(spec), english,
+                   _unsaid_columns_words(info, spec, rules))
         return query, rules
 
 
@@ -380,6 +394,9 @@ class SQLKnowledge:
                 record.note = self._suggest_relaxation(query, rules, spec)
                 if record.note:
                     entry["relaxation"] = record.note
+            else:
+                left = [r["left_out"] for r in rules if r.get("dropped") == UNKNOWN_WORDS]
+                record.note = f'Nothing here mentions "{left[0]}", so I matched the rest.' if left else None
         except KnowledgeError as exc:
             record.status = "error"
             record.error = exc.message
@@ -595,9 +612,11 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
              if not any(c.start < e and s < c.end for s, e in calendar)]  # "after 7pm" is a time of day
     found += [d for d in decades(question, columns, ranges) if not any(d.start < c.end and c.start < d.end
                                                                        for c in found)]
-    found += bare_numbers(question, taken + [(c.start, c.end) for c in found], columns, ranges)
+    found += ages(question, taken + [(c.start, c.end) for c in found], columns)  # "my 5 year old"
+    found += capacity(question, taken + [(c.start, c.end) for c in found], columns)  # "holds 200 people": at
+    found += bare_numbers(question, taken + [(c.start, c.end) for c in found], columns, ranges)  # least, not =
     found += counted(question, taken + [(c.start, c.end) for c in found], columns)
-    found += capacity(question, taken + [(c.start, c.end) for c in found], columns)
+    found += measured_values(question, taken + [(c.start, c.end) for c in found], columns)
     found += [h for h in having(question, taken, columns)  # "with floodlit courts": at least one ("courts under
               if not any(c.column == h.column for c in found)]  # £7 an hour" may have taken "courts" as its word)
     found += free_of_charge(question, taken + [(c.start, c.end) for c in found], columns, info.name)
@@ -631,12 +650,44 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
             rules.append({"rule": "ignored", "words": point.group(1).split(),
                           "why": f"the point {o.column} is measured from, as its description says"})
     measured = [(c.start, c.end) for c in found]  # "that seats 7": a measure's word is no plural thing asked for
-    if spans and not any(_plural(t) for t in tokens if not any(s <= t.start < e for s, e in spans + measured)):
+    verbs = {i for i in range(len(tokens) - 2) if tokens[i + 1].norm == "the"  # "which show runs the longest":
+             and any(s <= tokens[i + 2].start < e for s, e in spans)}  # a verb before "the" and the superlative
+    used.update(i for i in verbs if tokens[i].raw.lower() in MEASURE_VERBS)  # "lasts the longest": no search
+    heads = [h for h in (_head_noun(question, tokens, e) for _s, e in spans) if h is not None]
+    if heads:  # "the cheapest maths tutor": the noun the superlative is said of decides ("maths" is no plural)
+        one = not any(_plural(tokens[h]) for h in heads)
+    else:
+        one = not any(_plural(t) for i, t in enumerate(tokens)
+                      if i not in verbs and not any(s <= t.start < e for s, e in spans + measured))
+    if spans and one:
         query.limit = 1  # "the cheapest t-shirt", "who is the best rated surgeon": one row, not a ranking
         rules.append({"rule": "limit", "rows": 1, "why": "a superlative and no plural noun"})
     elif spans and _WHICH_ONE.search(question):
         query.limit = 1  # "which one of those bakeries has better reviews": one row asked for
         rules.append({"rule": "limit", "rows": 1, "why": "a superlative and 'which one'"})
+
+
+def _unsaid_columns_words(info: TableInfo, spec: Spec, rules: list[dict[str, Any]]) -> frozenset[str]:
+    """Stems of the names and descriptions of the columns no condition is on: a word among them may mean a
+    condition the rules missed ("accessible" for `step_free`), so it is never left out as a word of no row."""
+    said = {r["column"] for r in rules if isinstance(r.get("column"), str)}
+    others = {c.name for c in info.columns if c.name not in said and not is_identifier(c.name)}
+    return frozenset(_column_description_words(info.name, spec, others) |
+                     {stem(w) for c in others for w in re.split(r"[_\W]+", c.lower()) if w})
+
+
+def _head_noun(question: str, tokens: list[Token], end: int) -> int | None:
+    """The last word of the words right after a superlative, up to a small word or a mark ("cheapest maths
+    tutor" -> tutor, "the cheapest cakes" -> cakes): the noun the superlative is said of. None when none follow."""
+    head = None
+    for i, t in enumerate(tokens):
+        if t.start < end:
+            continue
+        gap = question[(tokens[head].end if head is not None else end):t.start]
+        if t.norm in STOPWORDS or not t.raw[:1].isalpha() or gap.strip(" -"):
+            break
+        head = i
+    return head
 
 
 _FROM_POINT = re.compile(r"\s+(?:to|from)\s+(?:the\s+)?([a-z']+(?:\s+[a-z']+){0,2}?)(?=\s*(?:[?.!,]|$))", re.I)
@@ -775,7 +826,8 @@ def _condition(m: Match, alias: str) -> str:
 
 def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], info: TableInfo,
                schema: set[str], embedder: Any, rules: list[dict[str, Any]],
-               near: dict[str, tuple[float, float]], agent_words: frozenset[str] = frozenset()) -> None:
+               near: dict[str, tuple[float, float]], agent_words: frozenset[str] = frozenset(),
+               english: frozenset[str] = frozenset(), unsaid: frozenset[str] = frozenset()) -> None:
     """Content words no other rule used: FTS5 bm25 and vector search, fused by reciprocal rank."""
     words = _free_words(tokens, used, schema)
     if not words:
@@ -798,6 +850,7 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     words = split_compounds(kb, info, words)  # "checkout" searched as the text's "check-out"
     query.fts_terms = words
     rule: dict[str, Any] = {"rule": "free_text", "words": words, "index": info.fts_table, "rank": "bm25"}
+    conditioned = {r["column"] for r in rules if isinstance(r.get("column"), str)}
     rules.append(rule)
     from .vectors import LAZY_ROWS, vector_index
 
@@ -821,7 +874,8 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
             rule["vectors"] = f"not used this time: the vectors could not be built now ({type(exc).__name__}: {exc})"
             return
     # the vector query keeps the schema words ("computer vision course"): they give the words their sense
-    _fuse(query, kb, index, info, words, " ".join(_free_words(tokens, used, set())), embedder, rule)
+    _fuse(query, kb, index, info, words, " ".join(_free_words(tokens, used, set())), embedder, rule, english, unsaid,
+          conditioned)
     _purpose(query, tokens, used, words, rule)
 
 
@@ -895,17 +949,35 @@ def _drop_row_nouns(words: list[str], close: list[str], kb: SQLiteKB, info: Tabl
 
 _PRICE_VERB = re.compile(r"\b(?:do|does|did|would|will|could|might)\s+(?:you|u|ya|they|it|that|this|you\s+guys|y'?all)"
                          r"\s+(?P<verb>charge|cost)\b|\bhow\s+much\s+(?:is|are|would|will)\s+(?:it|that|this|they|you)\s+"
-                         r"(?P<verb2>charging|costing)\b", re.I)
-"""The verb of a price question ("what do you charge for a screen", "how much would it cost to ..."): it asks the
-price, it searches nothing ("charge my electric car" stays a search)."""
+                         r"(?P<verb2>charging|costing)\b|\b(?:who|that|which|[a-z]+s)\s+(?P<verb3>charg(?:e|es|ing)|cost(?:s|ing)?|priced)\s+(?=(?:less|more|"
+                         r"under|over|below|above|between|max|maximum|up\s+to|at\s+(?:most|least)|no\s+more)\b)", re.I)
+"""The verb of a price question ("what do you charge for a screen", "how much would it cost to ...") or of a price
+comparison after the rows or a relative ("translators charging less than 10 cents a word", "ones that cost under"):
+it asks or bounds the price, it searches nothing ("charge my electric car", "EV charging under £2" stay searches)."""
 
 
 def _price_verbs(question: str, tokens: list[Token], rules: list[dict[str, Any]]) -> set[int]:
-    spans = [(m.start("verb") if m.group("verb") else m.start("verb2"), m.end()) for m in _PRICE_VERB.finditer(question)]
+    spans = [(m.start(next(g for g in ("verb", "verb2", "verb3") if m.group(g))), m.end())
+             for m in _PRICE_VERB.finditer(question)]
     found = {i for a, b in spans for i, t in enumerate(tokens) if a <= t.start < b}
     if found:
         rules.append({"rule": "ignored", "words": [tokens[i].raw.lower() for i in sorted(found)],
                       "why": "the verb of a price question: it asks the price, it names no rows"})
+    return found
+
+
+_FILLER = re.compile(r"\b(?:at\s+the\s+(?:moment|minute)|right\s+now|just\s+now|at\s+present|currently|"
+                     r"on\s+board|these\s+days|nowadays|feel\s+free(?:\s+to)?)\b", re.I)
+"""English phrases of the asker's time or place ("which plots are free at the moment", "a cinema on board"): they
+select no rows, so they are neither values nor search terms."""
+
+
+def _fillers(question: str, tokens: list[Token], rules: list[dict[str, Any]]) -> set[int]:
+    spans = [(m.start(), m.end()) for m in _FILLER.finditer(question)]
+    found = {i for a, b in spans for i, t in enumerate(tokens) if a <= t.start < b}
+    if found:
+        rules.append({"rule": "ignored", "words": [tokens[i].raw.lower() for i in sorted(found)],
+                      "why": "they say when or where the asker is, not which rows"})
     return found
 
 
@@ -948,7 +1020,8 @@ def _free_words(tokens: list[Token], used: set[int], schema: set[str]) -> list[s
 
 
 def _fuse(query: Query, kb: SQLiteKB, index: Any, info: TableInfo, words: list[str], phrase: str, embedder: Any,
-          rule: dict[str, Any]) -> None:
+          rule: dict[str, Any], english: frozenset[str] = frozenset(), unsaid: frozenset[str] = frozenset(),
+          conditioned: set[str] | None = None) -> None:
     t, f = quote_identifier(info.name), quote_identifier(info.fts_table or "")
     where = "".join(f" AND {c}" for c in query.conditions)
     fts_sql = (f"SELECT t.rowid AS rid FROM {t} AS t JOIN {f} AS f ON f.rowid = t.rowid "
@@ -981,6 +1054,51 @@ def _fuse(query: Query, kb: SQLiteKB, index: Any, info: TableInfo, words: list[s
         # for "clinics open" is the nearest text to a verb, not a row that is open)
         query.fts_terms, query.ranked = [], None
         rule["dropped"] = "no row the conditions find has these words, and they only say that the rows happen"
+    elif not fts_ids and not hits and allowed and english and all(p.isdigit() or _english(p, english)
+                                                                  for w in words for p in w.split()) \
+            and not known_words(kb, words) and not {stem(p) for w in words for p in w.split()} & unsaid \
+            and not _like_a_value(kb, info, words, embedder, conditioned or set()):
+        # "a maths tutor based in Redland", "garden things you take away": the conditions find rows, and the words
+        # are English ones that no value and no text of the KB has, nor means, nor the name or description of a
+        # column no condition is on ("accessible": the step-free column); they tell no rows apart, so they
+        # filter nothing, and the reply says they were left out (a word the KB has, "tables", or one that is no
+        # word, "zzqxv", still empties the answer, and the reply names the condition to drop)
+        query.fts_terms, query.ranked = [], None
+        rule["dropped"] = UNKNOWN_WORDS
+        rule["left_out"] = " ".join(words)
+
+
+_INFLECTIONS = ("s", "es", "ed", "d", "ing", "er", "ers", "est", "iest", "ier", "ies", "ied", "ly")
+
+
+def _english(word: str, english: frozenset[str]) -> bool:
+    """A word of the model's English word list, or one of them with an English ending ("fussed", "whatevers",
+    "scariest"); "zzqxv" is none."""
+    return word in english or any(word.endswith(e) and len(word) - len(e) >= 3 and
+                                  (word[:-len(e)] in english or word[:-len(e)] + "e" in english
+                                   or word[:-len(e)] + "y" in english) for e in _INFLECTIONS)
+
+
+VALUE_LIKE = 0.45  # cosine of a left-over word to a value of a column no condition is on: a thing of the same
+# kind the KB lacks ("pool" 0.50 to the feature "Hot Tub", "korean" 0.53 to "German"), not a word of no row
+# ("based" 0.40, "house" 0.40 once the condition's own column is set aside)
+
+
+def _like_a_value(kb: SQLiteKB, info: TableInfo, words: list[str], embedder: Any, conditioned: set[str]) -> bool:
+    """Whether a word is near a value of a column no condition is on: then it is a wish the KB cannot meet
+    ("cottages with a pool"), and the answer stays empty with the condition to drop named."""
+    vocab = vocabulary_for(kb)
+    if info.name not in vocab.tables:
+        return False
+    entries, vectors = vocab.value_vectors(info.name, embedder)
+    keep = [k for k, e in enumerate(entries) if e.column not in conditioned] if vectors is not None else []
+    if not keep:
+        return False
+    said = embedder.encode(words)
+    return any(float(v @ vectors[k]) >= VALUE_LIKE for v in said for k in keep)
+
+
+UNKNOWN_WORDS = "no value or text of the KB has these words or means them; the conditions answer"
 
 
 _FRAME_VERBS = frozenset("open opens opened run runs running held hold holds operate operates operating happen "

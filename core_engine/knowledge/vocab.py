@@ -44,7 +44,8 @@ STOPWORDS = frozenset("""
     work works working kind type sort e g etc town area around nearby local anywhere
     use using used make makes made come comes came go goes going see seeing look looks set put puts putting
     does doing done did something anything everything someone anyone
-    don't dont doesn't isn't aren't won't can't cannot wasn't weren't
+    don't dont doesn't isn't aren't won't can't cannot wasn't weren't doesnt isnt arent wont cant wasnt werent
+    never whose
     i've you've we've they've i'm i'd i'll you'd you'll we'd we'll it's that's there's what's here's let's who's
     what've ive youve weve theyve youre whats thats theres heres whos u ur ya
     sell buy purchase per
@@ -135,6 +136,7 @@ class TableVocab:
     schedules: dict[str, dict[str, frozenset[int]]] = field(default_factory=dict)  # opening-hours column -> value -> days
     stems: dict[str, list[str]] | None = None  # rough stem -> words, built on first use (knowledge_match)
     covers_all: dict[str, ValueEntry] = field(default_factory=dict)  # column -> its "Both"/"Any" value
+    can_be_had: list[ValueEntry] = field(default_factory=list)  # status values like "Vacant", "In stock"
 
     def add(self, entry: ValueEntry) -> None:
         self.phrases.setdefault(entry.words, []).append(entry)
@@ -208,6 +210,9 @@ def vocabulary_for(kb: SQLiteKB) -> KBVocabulary:
 
 COVERS_ALL = frozenset({"both", "either", "any", "all"})
 """A column value that stands for every other value of the column ("Both" beside "Manual" and "Automatic")."""
+CAN_BE_HAD = frozenset({"vacant", "available", "free", "unoccupied", "unlet", "to let", "not let", "in stock",
+                        "available now", "open"})
+"""A status value that says a row can be had now (English): what "free" or "available" asks for (availability.py)."""
 
 
 def is_identifier(column: str) -> bool:
@@ -258,6 +263,9 @@ def _table_vocab(kb: SQLiteKB, info: TableInfo) -> TableVocab:
             if value.strip().lower() in COVERS_ALL and col.type == "text":
                 vocab.covers_all[col.name] = ValueEntry(info.name, col.name, col.type, value, (value.lower(),),
                                                         position, False)
+            if value.strip().lower() in CAN_BE_HAD and col.type == "text" and not name_like:
+                vocab.can_be_had.append(ValueEntry(info.name, col.name, col.type, value, (value.lower(),), position,
+                                                   False))
             if not words:
                 continue
             entry = ValueEntry(info.name, col.name, col.type, value, words, position, name_like)

@@ -135,10 +135,11 @@ class TemplateResponder:
         if not rows:
             note = f" {act['note']}" if act.get("note") else ""
             return f"I couldn't find anything for \"{query}\".{note}"
+        note = f" {act['note']}" if act.get("note") else ""  # words no row has, left out: said, not hidden
         if len(rows) == 1:
-            return f"Here is what I found for \"{query}\":\n" + render_row(rows[0], None, query, single=True)
+            return f"Here is what I found for \"{query}\":{note}\n" + render_row(rows[0], None, query, single=True)
         body = "\n".join(render_row(r, i, query) for i, r in enumerate(rows, start=1))
-        return f"Here is what I found for \"{query}\":\n{body}"
+        return f"Here is what I found for \"{query}\":{note}\n{body}"
 
 
 def _summary_lines(record: TaskRecord, state: DialogueState, spec: Spec, indent: str,
