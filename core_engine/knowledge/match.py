@@ -274,11 +274,28 @@ def _one_value_word(scan: _Scan, vocab: TableVocab, i: int, word: str, kind: str
             continue
         # the value's other words must be said too, or be shared by other values of the column
         # ("pediatric" names "Pediatric Dentistry"; "password" does not name "Password Reset")
+        # a head said with a modifier of its own is another kind ("wheelchair access" is not "24 hour access")
+        before = scan.tokens[i - 1].norm if i > 0 else ""
+        modified = i > 0 and is_content(scan.tokens[i - 1]) and before not in entries[0].words \
+            and not before.endswith("est")  # "the cheapest bouquet" still names it
         if names_value(vocab, entries[0], said | {word}) or _modifier(vocab, entries[0], word, kind != "fuzzy") \
-                or (kind == "word" and _proper_first_word(vocab, entries[0], scan.tokens[i])):
+                or (kind == "word" and _proper_first_word(vocab, entries[0], scan.tokens[i])) \
+                or (kind == "word" and _kind_head(vocab, entries[0], word) and not modified):
             scan.add(i, i, entries[:1], kind, score)
             return True
     return False
+
+
+def _kind_head(vocab: TableVocab, entry: ValueEntry, word: str) -> bool:
+    """The last word of a value of two or more words, which no other value of its column has, names it: "pods"
+    for "Camping Pod", "huts" for "Shepherd's Hut" (the noun of a kind; a first word, "password" of "Password
+    Reset", does not). Not the rows' own noun ("pitch" among pitches: "Grass Pitch"), nor a word other columns'
+    values have too ("hall" of "Main Hall" and of "Hollowell Town Hall")."""
+    own = {stem(w) for w in re.split(r"[_\W]+", vocab.table.lower()) if w}
+    return len(entry.words) >= 2 and entry.words[-1] == word and len(word) >= 3 and stem(word) not in own \
+        and set(vocab.by_word.get(word, {})) == {entry.column} \
+        and word not in STOPWORDS and not any(ch.isdigit() for ch in str(entry.value)) \
+        and entry.column not in vocab.schedules  # "Sat closed" ends a timetable, it is no kind
 
 
 def _proper_prefixes(scan: _Scan, vocab: TableVocab) -> None:

@@ -214,12 +214,15 @@ def bare_numbers(text: str, taken: list[tuple[int, int]], columns: dict[str, lis
 
 
 _SHARE = re.compile(r"\b(?:percent|percentage|per\s+cent|share|proportion)\b")
-_PEOPLE_STEMS = ("people", "person", "seat", "berth", "sleep", "guest", "capacit", "passeng", "occupan", "portion", "player")
+_PEOPLE_STEMS = ("people", "person", "seat", "berth", "sleep", "guest", "capacit", "passeng", "occupan", "portion", "player", "group")
 _NUMBER_WORDS = {w: str(n) for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if n >= 2}
+_PARTY_OF = re.compile(rf"\b(?:a\s+)?(?P<who>family|group|party|team|household)\s+of\s+(?P<n>\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})\b"
+                       r"(?P<verb>)")
+"""People said as a group of them ("big enough for a family of four"): that many people."""
 _HOLDS = re.compile(r"\b(?:(?P<verb>fits?|sleeps?|seats?|takes?|holds?|carr(?:y|ies)|feeds?|serves?|room\s+for|"
                     r"enough\s+for)|for)\s+"
-                    rf"(?:up\s+to\s+|at\s+least\s+)?(?P<n>\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})(?:\s+(?P<who>people|"
+                    rf"(?:up\s+to\s+|at\s+least\s+|about\s+|around\s+|roughly\s+)?(?P<n>\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})(?:\s+(?P<who>people|"
                     r"persons|of\s+us|guests|adults|passengers|paddlers|riders|kids|children|players|diners|delegates))?\b")
 
 
@@ -240,7 +243,7 @@ def capacity(text: str, taken: list[tuple[int, int]], columns: dict[str, list[st
         return []
     found = []
     low = text.lower()
-    for m in _HOLDS.finditer(low):
+    for m in list(_HOLDS.finditer(low)) + list(_PARTY_OF.finditer(low)):
         if any(s < m.end() and m.start() < e for s, e in taken) or (m.group("verb") is None and not m.group("who")):
             continue
         thing = re.match(r"\s+([a-z]+)", low[m.end():])
@@ -265,8 +268,10 @@ def counted(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str
         agent = stem(m.group(2)[:-2]) if m.group(2).endswith("er") and len(m.group(2)) > 5 else None
         named = [n for n, texts in columns.items()  # "a 9 seater": a count of seats, said as the thing that has them
                  if any(stem(p) in (st, agent) for p in re.split(r"[^a-z0-9]+", texts[0].lower()) if p)]
-        if len(named) == 1:
-            found.append(Comparison(named[0], "=", int(m.group(1)), m.group(0), 1.0, m.start(), m.end()))
+        if len(named) == 1:  # "a 4 bedroom house" on max_bedrooms: a row that covers at least 4
+            op = ">=" if named[0].lower().startswith(("max_", "maximum_")) else \
+                "<=" if named[0].lower().startswith(("min_", "minimum_")) else "="
+            found.append(Comparison(named[0], op, int(m.group(1)), m.group(0), 1.0, m.start(), m.end()))
     return found
 
 
@@ -401,17 +406,21 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
             found.append(Comparison(chosen[0], op, value, low[start:m.end()].strip(), chosen[1], start, m.end()))
     bounds = between(low, columns, embedder, ranges)  # "between 10 and 20 dollars": both bounds, inclusive
     found += [c for c in bounds if not any(f.start < c.end and c.start < f.end for f in found)]
-    tail = re.compile(rf"(?:\b([a-z]+)\s+)?(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s+([a-z]+))?{_AFTER.pattern}"
-                      rf"(?:\s+([a-z]+))?")
-    for m in tail.finditer(low):  # "4 stars or more", "rated 4.5 or higher", "5 or more movers"
+    tail = re.compile(rf"(?:\b([a-z]+)\s+)?(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s+([a-z]+))?"
+                      rf"(?:\s+(?:a|an|per)\s+([a-z]+))?{_AFTER.pattern}(?:\s+([a-z]+))?")
+    for m in tail.finditer(low):  # "4 stars or more", "rated 4.5 or higher", "£110 an hour or less"
         if any(c.start <= m.start() < c.end for c in found):
             continue
-        before, dollar, number, dollar2, unit, _, word, unit_after = m.groups()
+        before, dollar, number, dollar2, unit, rate, _, word, unit_after = m.groups()
         unit = unit or (unit_after if unit_after not in STOPWORDS else None)
         less = word in _TAIL_LESS
-        candidates = [_MONEY] if (dollar or dollar2) else []
+        money = bool(dollar or dollar2 or unit in MONEY_WORDS)
+        candidates = [_MONEY] if money else []
         candidates += [w for w in (unit, before) if w and w not in STOPWORDS]
-        chosen = _measured((unit,), candidates, columns, embedder, less) or \
+        said = [w for w in (unit, rate, before) if w and w not in STOPWORDS and w not in MONEY_WORDS
+                and w not in _PRICE_VERBS]
+        chosen = (_money_column(said, columns, embedder, less, _clause_before(low, m.start(), 4)) if money
+                  else None) or _measured((unit,), candidates, columns, embedder, less) or \
             choose_column(candidates, columns, embedder, less, _number(number), ranges)
         end = m.end()
         if not chosen:  # "4 or more of in one collection": a later word of the clause names the column
@@ -466,7 +475,26 @@ def _in_digits(low: str) -> str:
         start, end = m.start(key) - m.start(), m.end(key) - m.start()
         whole = m.group(0)
         return whole[:start] + f"{_NUMBER_WORDS[word]:<{len(word)}}" + whole[end:]
-    return _NUMBER_WORD.sub(digits, _HALF_HOURS.sub(_minutes, low))
+    return _NUMBER_WORD.sub(digits, _HALF_A.sub(_half_a, _DECADE_SAID.sub(_years, _HALF_HOURS.sub(_minutes, low))))
+
+
+_HALF_A = re.compile(r"\bhalf\s+an?\s+(?P<unit>kilometres?|kilometers?|km|miles?|metres?|meters?|days?|hours?)\b")
+"""Half a unit ("less than half a kilometre from the lake"): 0.5 of it."""
+
+
+def _half_a(m: re.Match[str]) -> str:
+    said = f"0.5 {m.group('unit')}"
+    return said.ljust(len(m.group(0)))
+
+
+_DECADE_SAID = re.compile(rf"\b(?P<n>a|one|{'|'.join(_NUMBER_WORDS)})\s+decades?\b")
+"""A decade as a length ("more than a decade of experience"): ten years each."""
+
+
+def _years(m: re.Match[str]) -> str:
+    n = m.group("n")
+    said = f"{10 * (1 if n in ('a', 'one') else int(_NUMBER_WORDS[n]))} years"
+    return said.ljust(len(m.group(0))) if len(said) <= len(m.group(0)) else m.group(0)
 
 
 _HALF_HOURS = re.compile(rf"\b(?:(?P<n>an?|one|\d+|{'|'.join(_NUMBER_WORDS)})\s+(?:(?P<unit>hours?)\s+and\s+a\s+half|"

@@ -162,13 +162,21 @@ class OfflineKnowledgeParser:
         info = tables[name]
         matches, used = found.get(name, ([], set()))
         matches, used = list(matches), set(used) | price
+        own = _agent_words(spec)
+        generic = [m for m in matches if m.kind == "head" and len(matches) > 1 and stem(m.words.lower()) in own]
+        if generic:  # "regular cleaning in Hackney" at a cleaning service: "cleaning" ends five extras' names, but
+            matches = [m for m in matches if m not in generic]  # it is what the agent offers, not an extra asked for
+            rules.append({"rule": "ignored", "words": [m.words for m in generic],
+                          "why": "the agent's own word for what it offers, beside other conditions"})
         query = Query(name, info.fts_table, limit=spec.settings.kb_max_rows)
         ranges = vocab.tables[name].ranges if name in vocab.tables else {}
         spans = _calendar(query, question, tokens, used, info, spec, embedder, rules, vocab.tables.get(name))
         joined = {i for other, (ms, _u) in found.items() if other != name and _join_key(info, tables[other])
                   for m in ms for i in m.span()} - used  # "reviews of CS 230": the code of a joined table's row
         numbered = used | joined  # is no number of this table's columns
-        _numbers(query, question, tokens, numbered, info, spec, embedder, rules, ranges, spans)  # "most recently
+        in_values = {i for m in matches for i in m.span()  # "after builders": a plural inside a value's name
+                     if any(tokens[i].raw.lower() in str(e.value).lower().split() for e in m.entries)}
+        _numbers(query, question, tokens, numbered, info, spec, embedder, rules, ranges, spans, in_values)  # "most recently
         used |= numbered - joined  # serviced"
         full = names_in_full(tokens, info)
         inside = [m for m in matches if any(m.span() < span for span in full)]
@@ -601,8 +609,9 @@ def _today(spec: Spec) -> _dt.date:
 
 def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], info: TableInfo, spec: Spec,
              embedder: Any, rules: list[dict[str, Any]], ranges: dict[str, tuple[float, float]] | None = None,
-             calendar: list[tuple[int, int]] = ()) -> None:
-    """Comparisons and superlatives on the columns the words name; their tokens are used up."""
+             calendar: list[tuple[int, int]] = (), in_values: set[int] = frozenset()) -> None:
+    """Comparisons and superlatives on the columns the words name; their tokens are used up. `in_values`: words
+    said as written inside a value's name ("After Builders"), which are no plural noun of what is asked for."""
     def take(start: int, end: int) -> None:
         used.update(i for i, t in enumerate(tokens) if t.start < end and start < t.end)
 
@@ -658,7 +667,7 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
         one = not any(_plural(tokens[h]) for h in heads)
     else:
         one = not any(_plural(t) for i, t in enumerate(tokens)
-                      if i not in verbs and not any(s <= t.start < e for s, e in spans + measured))
+                      if i not in verbs | in_values and not any(s <= t.start < e for s, e in spans + measured))
     if spans and one:
         query.limit = 1  # "the cheapest t-shirt", "who is the best rated surgeon": one row, not a ranking
         rules.append({"rule": "limit", "rows": 1, "why": "a superlative and no plural noun"})

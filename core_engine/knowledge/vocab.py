@@ -45,7 +45,7 @@ STOPWORDS = frozenset("""
     use using used make makes made come comes came go goes going see seeing look looks set put puts putting
     does doing done did something anything everything someone anyone
     don't dont doesn't isn't aren't won't can't cannot wasn't weren't doesnt isnt arent wont cant wasnt werent
-    never whose
+    never whose enough
     i've you've we've they've i'm i'd i'll you'd you'll we'd we'll it's that's there's what's here's let's who's
     what've ive youve weve theyve youre whats thats theres heres whos u ur ya
     sell buy purchase per

@@ -17,7 +17,8 @@ from ....spec.model import Field, parse_type, snake_case
 from ....dialogue.state import TaskRecord, ref_target
 from ..focus import row_focus_label
 from ..intents import choice_index, is_question
-from ..words.match import equalities, field_stems, stem
+from ..words.match import Bag, best_enum, equalities, field_stems, stem
+from ..words.negation import without_negated
 from ..answering.slots import find_mentions, shape
 from ..opening.tasks import kwargs_text, literal
 from ..words.values import find_numbers, normalise
@@ -236,6 +237,12 @@ def _open_with_row(reader: "TurnReader", row: dict[str, Any], path: str, words: 
         mentions = find_mentions(reader.text, candidates, reader.view, reader.today)
         for m in mentions:
             kwargs[m.field.name] = literal(m.value)  # "Tulsi, for Friday": the other values of the booking
+        bag = Bag.of(without_negated(reader.text))
+        for x in ws.fields:  # "the proace one, pick us up at stansted": an option its words describe, as when
+            if x.kind == "input" and x.name not in kwargs and reader.view.kind_of(x) == "Enum":  # a task opens
+                best = best_enum(x, bag)
+                if best:
+                    kwargs[x.name] = literal(best[0])
         count = count_after_verb(reader, ws, reader.text, kwargs, mentions)
         if count is not None:  # "reserve one peace lily": how many, said before the row's name
             kwargs[count[0].name] = literal(count[1])
