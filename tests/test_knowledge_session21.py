@@ -184,3 +184,104 @@ def test_a_superlative_limits_by_the_noun_it_is_said_of(yard):
     assert query.limit != 1
     rows, rules, query = ask(yard, "which trip lasts the longest")
     assert query.limit == 1 and not query.fts_terms
+
+
+def test_a_kind_named_by_its_last_word(yard):
+    rows, _, _ = ask(yard, "any launches at Town Steps?")  # "Motor launch"
+    assert rows == expect(lambda b: b["kind"] == "Motor launch" and b["mooring"] == "Town Steps")
+    rows, _, _ = ask(yard, "a boat at Willow Reach")  # "boat" is the rows' own noun, not the kind "Rowing boat"
+    assert rows == expect(lambda b: b["mooring"] == "Willow Reach")
+
+
+@pytest.mark.parametrize("question, pred", [
+    ("a boat for a family of five", lambda b: b["max_crew"] >= 5 and b["min_crew"] <= 5),
+    ("trips of more than half an hour", lambda b: b["trip_minutes"] > 30),
+    ("boats worth more than two thousand pounds", lambda b: b["insured_value"] > 2000),
+])
+def test_people_in_a_group_and_numbers_in_words(yard, question, pred):
+    rows, rules, _ = ask(yard, question)
+    assert rows == expect(pred), (question, rules)
+
+
+CLASSES = [{"id": f"c{i:02d}", "name": f"{['Pottery', 'Life Drawing', 'Watercolour', 'Printmaking'][i % 4]} {i}",
+            "level": ["Beginner", "Improver", "Advanced"][i % 3], "status": ["Open", "Full"][i % 2],
+            "days": [["Monday"], ["Tuesday", "Thursday"], ["Saturday"]][i % 3],
+            "price_member": 60.0 + 10 * (i % 6), "price_nonmember": 80.0 + 12 * (i % 6),
+            "class_size": [6, 8, 10, 12][i % 4], "min_age": [12, 16, 18][i % 3], "floodlit": i % 2 == 0,
+            "max_bedrooms": 1 + i % 5, "notes": ["Small friendly group in the old mill.", "Bring an apron.",
+                                                  "All materials supplied; kilns on site."][i % 3]}
+           for i in range(24)]
+CLASS_COLUMNS = {"name": "Name of the class", "level": "Level of the class", "status": "Whether places are left: Open or Full",
+                 "days": "Days of the week the class meets", "price_member": "Fee for members in pounds",
+                 "price_nonmember": "Fee for non-members in pounds", "class_size": "Maximum number of learners in the class",
+                 "min_age": "Minimum age of learners", "floodlit": "Whether the yard is floodlit for evening classes",
+                 "max_bedrooms": "Bedrooms in the cottage let with a residential week",
+                 "notes": "About the class"}
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    old = os.environ.get("GENIE_CACHE_DIR")
+    os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("vectors"))
+    path = tmp_path_factory.mktemp("classes") / "kb.sqlite"
+    import_records(path, CLASSES, "classes", free_text=["notes"], column_types={"floodlit": "bool"})
+    ws = Worksheet(name="classes", kind="kb", description="Art classes.",
+                   fields=[Field(name=n, description=d) for n, d in CLASS_COLUMNS.items()])
+    with SQLiteKB(path) as kb:
+        yield kb, Spec(name="art_studio", description="An art studio's class desk.", worksheets=[ws])
+    if old is None:
+        os.environ.pop("GENIE_CACHE_DIR", None)
+    else:
+        os.environ["GENIE_CACHE_DIR"] = old
+
+
+def expect_class(pred):
+    return sorted(c["id"] for c in CLASSES if pred(c))
+
+
+@pytest.mark.parametrize("question, pred", [
+    ("classes with a non-member price under £100", lambda c: c["price_nonmember"] < 100),
+    ("a small group, 8 people max", lambda c: c["class_size"] <= 8),
+    ("is there anything that meets on Tuesdays?", lambda c: "Tuesday" in c["days"]),
+    ("classes for complete beginners", lambda c: c["level"] == "Beginner"),
+    ("beginner classes for less than a hundred quid as a member", lambda c: c["level"] == "Beginner"
+     and c["price_member"] < 100),
+    ("which classes have floodlights?", lambda c: c["floodlit"]),
+    ("a residential week for a 3 bedroom family", lambda c: c["max_bedrooms"] >= 3),
+    ("classes my 14 year old can join", lambda c: c["min_age"] <= 14),
+])
+def test_second_pass_rules(studio, question, pred):
+    rows, rules, _ = ask(studio, question)
+    assert rows == expect_class(pred), (question, rules)
+
+
+def test_a_yes_no_question_about_the_one_row_shows_it(studio):
+    rows, rules, query = ask(studio, "is the Pottery 4 class floodlit?")
+    assert rows == ["c04"] and "floodlit" in query.asked
+
+
+def test_a_negation_stops_at_a_noun(yard):
+    _, rules, _ = ask(yard, "boats with no engine at Mill Quay")
+    assert not any(r.get("negated") for r in rules if r.get("column") == "mooring")
+    rows, _, _ = ask(yard, "boats not moored at Mill Quay")
+    assert rows == expect(lambda b: b["mooring"] != "Mill Quay")
+
+
+def test_no_longer_than_is_at_most(yard):
+    rows, _, _ = ask(yard, "trips no longer than an hour")
+    assert rows == expect(lambda b: b["trip_minutes"] <= 60)
+
+
+def test_free_of_charge_is_no_status(yard):
+    _, rules, _ = ask(yard, "boats you can take out for free")
+    assert not any(r.get("match") == "available" for r in rules)
+
+
+def test_a_count_of_people_is_no_price_per_person(yard):
+    _, rules, _ = ask(yard, "a 4 person boat at Town Steps")
+    assert not any(r.get("column") in ("hourly_rate", "deposit", "hire_pence") for r in rules)
+
+
+def test_under_an_age_in_the_plural(studio):
+    rows, _, _ = ask(studio, "classes for under 14s")
+    assert rows == expect_class(lambda c: c["min_age"] < 14)

@@ -19,7 +19,10 @@ __all__ = ["availability"]
 
 AVAILABLE_SAID = re.compile(r"(?<!feel\s)\b(?:available|free|vacant|spare|unoccupied|unlet|up\s+for\s+grabs|"
                             r"in\s+stock)\b|\b(?:anything|any|what's|whats|what\s+is)\s+(?P<going>going)\b", re.I)
-_NOT = re.compile(r"\b(?:not|isn't|aren't|isnt|arent|no\s+longer)\s+(?:yet\s+)?$", re.I)
+_NOT = re.compile(r"\b(?:not|isn't|aren't|isnt|arent|no\s+longer)\s+(?:(?:yet|currently|presently|still)\s+)?$",
+                  re.I)
+_STANDS_IN = frozenset("anything something whatever whatevers what whats which one ones any".split())
+"""Words before "free" that stand for the rows ("whatever's free"): the rows are free, not a thing free of them."""
 _STATE_AFTER = frozenset("at in on for from now right today this these yet near by around".split())
 """Words after "free" that leave it a state of the row ("free at the moment", "free in Devon"), not an adjective
 of a thing ("free wifi") or of a price ("free of charge": "of" is not here)."""
@@ -37,11 +40,36 @@ def availability(question: str, tokens: list[Token], used: set[int], vocab: Tabl
         said = {i for i, t in enumerate(tokens) if start <= t.start < m.end()}
         if not said or said & used:
             continue
+        if m.group(0).lower() == "free" and _free_of_something(question, tokens, min(said), rows_of(vocab)):
+            continue  # "pet free", "smoke free", "parking is free", "play for free": free of a thing or of charge
         after = max(said) + 1
-        rows = {stem(w) for w in re.split(r"[_\W]+", vocab.table.lower()) if w}
+        rows = rows_of(vocab)
         if after < len(tokens) and tokens[after].norm not in _STATE_AFTER and stem(tokens[after].norm) not in rows \
                 and (tokens[after].norm not in STOPWORDS or tokens[after].norm == "of"):
             continue  # "free wifi", "spare keys", "free of charge": the word describes something else; not
             # "available cottages": the rows themselves
         return entry.column, entry.value, said, bool(_NOT.search(question[:start]))
     return None
+
+
+def rows_of(vocab: TableVocab) -> set[str]:
+    """Stems of the table's name: the words for its rows."""
+    return {stem(w) for w in re.split(r"[_\W]+", vocab.table.lower()) if w}
+
+
+def _free_of_something(question: str, tokens: list[Token], i: int, rows: set[str]) -> bool:
+    """ "free" after "for", or after a word that is not the rows' own noun (skipping is/are/still/currently):
+    something is free of a thing or costs nothing, not a row that can be had."""
+    k = i - 1
+    if k >= 0 and tokens[k].norm == "for":
+        return True
+    while k >= 0 and tokens[k].norm in _BETWEEN:
+        k -= 1
+    if k < 0:
+        return False
+    word = tokens[k].norm
+    return word not in STOPWORDS and word not in _STANDS_IN and stem(word) not in rows and not word[:1].isdigit() \
+        and not tokens[k].capitalised
+
+
+_BETWEEN = frozenset("is are still currently presently now all".split())

@@ -13,6 +13,7 @@ organic", "non-organic") or right after it ("dogs aren't allowed", "dogs not all
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -100,7 +101,9 @@ def bool_conditions(question: str, tokens: list[Token], used: set[int], info: Ta
         first, last = min(said + near), max(said + near)
         start, end = tokens[first].start, tokens[last].end
         negated = _negated_before(question, tokens[said[0]].start) or bool(
-            _AFTER_NEGATION.match(question[tokens[max(said)].end:]))
+            _AFTER_NEGATION.match(question[tokens[max(said)].end:])) or (
+            max(said) + 1 < len(tokens) and tokens[max(said) + 1].norm == "free" and "free" not in content)
+        # "pet free", "smoke free": free of the thing the column allows
         found.append(BoolCondition(col.name, not negated, question[start:end], set(said + near)))
     return found
 
@@ -278,11 +281,15 @@ def _superlative_of(said: str, name: str) -> bool:
 
 def _same_word(said: str, name: str) -> bool:
     """The same stem, or one word derived from the other by a short ending ("renew" - "renewable",
-    "access" - "accessible"): five letters in common and at most four more."""
+    "access" - "accessible"): five letters in common and at most four more; or one compound said another way
+    ("floodlights" - "floodlit"): seven letters in common and at most three more on either side."""
     if said == name:
         return True
     short, long_ = sorted((said, name), key=len)
-    return len(short) >= 5 and long_.startswith(short) and len(long_) - len(short) <= 4
+    if len(short) >= 5 and long_.startswith(short) and len(long_) - len(short) <= 4:
+        return True
+    common = len(os.path.commonprefix([said, name]))
+    return common >= 7 and len(said) - common <= 3 and len(name) - common <= 3
 
 
 def _negated_before(text: str, start: int) -> bool:

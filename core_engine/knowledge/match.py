@@ -25,6 +25,10 @@ VERB_NEGATIONS = ("doesn't", "doesnt", "can't", "cant", "cannot", "won't", "wont
 can't be delivered", "rooms that don't have a piano"), never across other words ("I can't find a Spanish
 translator", "I've never been to Cornwall", "my wife can't manage stairs, step free cottages")."""
 _TAKING_VERBS = frozenset("be have has get do allow allows take takes include includes come offer offers".split())
+_GOVERNING = _TAKING_VERBS | frozenset("accept accepts permit permits want need like based located situated moored "
+                                       "kept stored parked found held hosted taught run".split())
+"""Verbs a negation reaches a value through ("don't allow dogs", "not based in Leeds"); a noun stops it ("no
+stairs in Cornwall" does not negate Cornwall)."""
 FUZZY_MIN = 85.0  # rapidfuzz ratio for a typo ("spansih" -> "spanish")
 SEMANTIC_MIN = 0.6  # cosine for a phrase to mean a value ("kids dentist" -> the pediatric specialty)
 SEMANTIC_MARGIN = 0.1  # over the runner-up value, or the reading is too uncertain to filter on
@@ -87,9 +91,11 @@ def negated_before(text: str, start: int) -> bool:
     """Whether a negation governs the words at `start`: one of NEGATIONS in the three words before them, in the
     same clause, or one of VERB_NEGATIONS right before them or before the verb that takes them."""
     before = re.split(r"[,;.!?]", text[:start].lower().replace("\u2019", "'"))[-1].split()
-    tail = " ".join(before[-3:])
-    if any(tail.endswith(n) or f" {n} " in f" {tail} " for n in NEGATIONS):
-        return True
+    for k in range(max(0, len(before) - 3), len(before)):
+        pair = " ".join(before[k:k + 2])
+        n = 2 if pair in NEGATIONS else 1 if before[k] in NEGATIONS else 0
+        if n and all(w in STOPWORDS or w in _GOVERNING for w in before[k + n:]):  # "not in Cornwall", "don't
+            return True  # allow dogs", "not based in Leeds"; not "no stairs in Cornwall"
     return bool(before) and (before[-1] in VERB_NEGATIONS or (
         len(before) >= 2 and before[-2] in VERB_NEGATIONS and before[-1] in _TAKING_VERBS))
 
@@ -277,22 +283,26 @@ def _one_value_word(scan: _Scan, vocab: TableVocab, i: int, word: str, kind: str
         # a head said with a modifier of its own is another kind ("wheelchair access" is not "24 hour access")
         before = scan.tokens[i - 1].norm if i > 0 else ""
         modified = i > 0 and is_content(scan.tokens[i - 1]) and before not in entries[0].words \
+            and i - 1 not in scan.used \
             and not before.endswith("est")  # "the cheapest bouquet" still names it
         if names_value(vocab, entries[0], said | {word}) or _modifier(vocab, entries[0], word, kind != "fuzzy") \
                 or (kind == "word" and _proper_first_word(vocab, entries[0], scan.tokens[i])) \
-                or (kind == "word" and _kind_head(vocab, entries[0], word) and not modified):
+                or (kind == "word" and not modified
+                    and _kind_head(vocab, entries[0], word, i > 0 and scan.tokens[i].capitalised)):
             scan.add(i, i, entries[:1], kind, score)
             return True
     return False
 
 
-def _kind_head(vocab: TableVocab, entry: ValueEntry, word: str) -> bool:
-    """The last word of a value of two or more words, which no other value of its column has, names it: "pods"
-    for "Camping Pod", "huts" for "Shepherd's Hut" (the noun of a kind; a first word, "password" of "Password
-    Reset", does not). Not the rows' own noun ("pitch" among pitches: "Grass Pitch"), nor a word other columns'
+def _kind_head(vocab: TableVocab, entry: ValueEntry, word: str, proper: bool = False) -> bool:
+    """The last word of a two-word value of a text column (a kind: not a list's feature, not "Closed for Winter"),
+    which no other value has, names it: "pods" for "Camping Pod", "huts" for "Shepherd's Hut" (the noun of a
+    kind; a first word, "password" of "Password Reset", does not). A capitalised word said inside the question
+    ("play in Spanish" for "available in Spanish") names any value it ends. Not the rows' own noun ("pitch" among pitches: "Grass Pitch"), nor a word other columns'
     values have too ("hall" of "Main Hall" and of "Hollowell Town Hall")."""
     own = {stem(w) for w in re.split(r"[_\W]+", vocab.table.lower()) if w}
-    return len(entry.words) >= 2 and entry.words[-1] == word and len(word) >= 3 and stem(word) not in own \
+    return (proper or len(str(entry.value).split()) == 2 and entry.ctype == "text") \
+        and entry.words[-1] == word and len(word) >= 3 and stem(word) not in own \
         and set(vocab.by_word.get(word, {})) == {entry.column} \
         and word not in STOPWORDS and not any(ch.isdigit() for ch in str(entry.value)) \
         and entry.column not in vocab.schedules  # "Sat closed" ends a timetable, it is no kind

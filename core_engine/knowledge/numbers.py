@@ -25,11 +25,11 @@ COLUMN_MIN = 0.4  # cosine between a unit word and a column text
 COLUMN_MARGIN = 0.08
 ADJECTIVE_MIN = 0.3  # a superlative adjective and its base agreeing on a column ("quickest", "quick": the duration
 ADJECTIVE_MARGIN = 0.05  # 0.34, the price 0.19) need less than one word alone ("quietest" wine: 0.35 rating, 0.34 price)
-_LESS = ("under", "below", "less than", "shorter than", "fewer than", "at most", "no more than", "lower than", "cheaper than",
+_LESS = ("under", "below", "less than", "shorter than", "no longer than", "fewer than", "at most", "no more than", "lower than", "cheaper than",
          "up to", "max", "maximum", "within", "before", "earlier than", "older than", "prior to", "until")
-_MORE = ("above", "over", "more than", "longer than", "at least", "greater than", "higher than", "better than", "no less than",
+_MORE = ("above", "over", "more than", "longer than", "no shorter than", "at least", "greater than", "higher than", "better than", "no less than",
          "minimum", "min", "pricier than", "costlier than", "after", "later than", "newer than", "since")
-_INCLUSIVE = ("at most", "no more than", "at least", "no less than", "up to", "max", "maximum", "minimum", "min",
+_INCLUSIVE = ("no longer than", "no shorter than", "at most", "no more than", "at least", "no less than", "up to", "max", "maximum", "minimum", "min",
               "within", "since", "until")
 RANGE_SCORE = 0.5  # a column chosen because only its values span the number (no word named it)
 _MONEY = "price cost fee in dollars"
@@ -213,8 +213,15 @@ def bare_numbers(text: str, taken: list[tuple[int, int]], columns: dict[str, lis
     return found
 
 
-_SHARE = re.compile(r"\b(?:percent|percentage|per\s+cent|share|proportion)\b")
-_PEOPLE_STEMS = ("people", "person", "seat", "berth", "sleep", "guest", "capacit", "passeng", "occupan", "portion", "player", "group")
+_MOST_PEOPLE = re.compile(r"(?:\b(?:a\s+)?(?:small|little|tiny)\s+(?:group|class)\s*[,-]?\s*)?"
+                          r"\b(?P<n>\d{1,3})\s+(?:people|persons|students|pupils|learners|players|guests)\s+"
+                          r"(?:max|maximum|at\s+most|tops|or\s+(?:fewer|less))\b")
+"""At most that many people, with the small group it explains ("a small group, 8 people max")."""
+_SHARE = re.compile(r"\b(?:percent|percentage|per\s+cent|share|proportion|ratio)\b")
+_HOW_HELD = frozenset("indoors outdoors inside outside tops max maximum seated standing".split())
+"""Words after a count of people that say how they are held ("seats 80 indoors", "sleeps 4 comfortably")."""
+_PEOPLE_STEMS = ("people", "person", "seat", "berth", "sleep", "guest", "capacit", "passeng", "occupan", "portion",
+                 "player", "group", "student", "pupil", "learner", "attendee", "delegate", "diner")
 _NUMBER_WORDS = {w: str(n) for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if n >= 2}
 _PARTY_OF = re.compile(rf"\b(?:a\s+)?(?P<who>family|group|party|team|household)\s+of\s+(?P<n>\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})\b"
@@ -232,6 +239,7 @@ def capacity(text: str, taken: list[tuple[int, int]], columns: dict[str, list[st
     people said; a verb of holding ("fits", "sleeps", "takes") does not."""
     money = money_columns(columns)  # "price per person" counts money, "occupancy percent" a share: no people
     holding = [n for n, texts in columns.items() if n not in money and not _SHARE.search(" ".join(texts).lower())
+               and "age" not in re.split(r"[^a-z]+", n.lower())  # "Minimum age of learners" counts no learners
                and any(w.startswith(_PEOPLE_STEMS) for t in texts for w in re.findall(r"[a-z]+", t.lower()))]
     fewest = None
     if len(holding) == 2:  # min_players and max_players: the most must reach the number, the fewest not pass it
@@ -243,11 +251,15 @@ def capacity(text: str, taken: list[tuple[int, int]], columns: dict[str, list[st
         return []
     found = []
     low = text.lower()
+    for m in _MOST_PEOPLE.finditer(low):  # "a small group, 8 people max": at most that many
+        if not any(s < m.end() and m.start() < e for s, e in taken):
+            found.append(Comparison(holding[0], "<=", int(m.group("n")), m.group(0), 1.0, m.start(), m.end()))
     for m in list(_HOLDS.finditer(low)) + list(_PARTY_OF.finditer(low)):
         if any(s < m.end() and m.start() < e for s, e in taken) or (m.group("verb") is None and not m.group("who")):
             continue
         thing = re.match(r"\s+([a-z]+)", low[m.end():])
-        if not m.group("who") and thing and thing.group(1) not in STOPWORDS:
+        if not m.group("who") and thing and thing.group(1) not in STOPWORDS and not thing.group(1).endswith("ly") \
+                and thing.group(1) not in _HOW_HELD:
             continue  # "takes 2 dogs", "holds 400 cars", "take 60 minutes": a count of something else
         n = m.group("n")
         count = int(n if n.isdigit() else _NUMBER_WORDS[n])
@@ -266,8 +278,9 @@ def counted(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str
             continue  # "my 8 year old": a unit is a measure (comparisons convert it), not a count
         st = stem(m.group(2))
         agent = stem(m.group(2)[:-2]) if m.group(2).endswith("er") and len(m.group(2)) > 5 else None
-        named = [n for n, texts in columns.items()  # "a 9 seater": a count of seats, said as the thing that has them
-                 if any(stem(p) in (st, agent) for p in re.split(r"[^a-z0-9]+", texts[0].lower()) if p)]
+        money = money_columns(columns)  # "a 6 person session" is no price per person
+        named = [n for n, texts in columns.items() if n not in money  # "a 9 seater": a count of seats, said as the
+                 and any(stem(p) in (st, agent) for p in re.split(r"[^a-z0-9]+", texts[0].lower()) if p)]  # thing
         if len(named) == 1:  # "a 4 bedroom house" on max_bedrooms: a row that covers at least 4
             op = ">=" if named[0].lower().startswith(("max_", "maximum_")) else \
                 "<=" if named[0].lower().startswith(("min_", "minimum_")) else "="
@@ -407,7 +420,7 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
     bounds = between(low, columns, embedder, ranges)  # "between 10 and 20 dollars": both bounds, inclusive
     found += [c for c in bounds if not any(f.start < c.end and c.start < f.end for f in found)]
     tail = re.compile(rf"(?:\b([a-z]+)\s+)?(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s+([a-z]+))?"
-                      rf"(?:\s+(?:a|an|per)\s+([a-z]+))?{_AFTER.pattern}(?:\s+([a-z]+))?")
+                      rf"(?:\s+(?:a|an|per)\s+([a-z]+))?{_AFTER.pattern}(?:\s+(?:a|an|per)\s+(?=[a-z]))?(?:\s*([a-z]+))?")
     for m in tail.finditer(low):  # "4 stars or more", "rated 4.5 or higher", "£110 an hour or less"
         if any(c.start <= m.start() < c.end for c in found):
             continue
@@ -417,8 +430,8 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
         money = bool(dollar or dollar2 or unit in MONEY_WORDS)
         candidates = [_MONEY] if money else []
         candidates += [w for w in (unit, before) if w and w not in STOPWORDS]
-        said = [w for w in (unit, rate, before) if w and w not in STOPWORDS and w not in MONEY_WORDS
-                and w not in _PRICE_VERBS]
+        said = [w for w in (unit, rate, unit_after, before) if w and w not in STOPWORDS and w not in MONEY_WORDS
+                and w not in _PRICE_VERBS]  # "£40 or less per person": the price per person
         chosen = (_money_column(said, columns, embedder, less, _clause_before(low, m.start(), 4)) if money
                   else None) or _measured((unit,), candidates, columns, embedder, less) or \
             choose_column(candidates, columns, embedder, less, _number(number), ranges)
@@ -475,7 +488,18 @@ def _in_digits(low: str) -> str:
         start, end = m.start(key) - m.start(), m.end(key) - m.start()
         whole = m.group(0)
         return whole[:start] + f"{_NUMBER_WORDS[word]:<{len(word)}}" + whole[end:]
+    low = _HUNDREDS.sub(_hundreds, low)
     return _NUMBER_WORD.sub(digits, _HALF_A.sub(_half_a, _DECADE_SAID.sub(_years, _HALF_HOURS.sub(_minutes, low))))
+
+
+_HUNDREDS = re.compile(rf"\b(?P<n>a|one|{'|'.join(_NUMBER_WORDS)})\s+(?P<unit>hundred|thousand)\b")
+"""Round numbers in words ("less than a hundred quid", "two thousand pounds")."""
+
+
+def _hundreds(m: re.Match[str]) -> str:
+    n = 1 if m.group("n") in ("a", "one") else int(_NUMBER_WORDS[m.group("n")])
+    said = str(n * (100 if m.group("unit") == "hundred" else 1000))
+    return said.ljust(len(m.group(0)))
 
 
 _HALF_A = re.compile(r"\bhalf\s+an?\s+(?P<unit>kilometres?|kilometers?|km|miles?|metres?|meters?|days?|hours?)\b")
@@ -500,16 +524,18 @@ def _years(m: re.Match[str]) -> str:
 _HALF_HOURS = re.compile(rf"\b(?:(?P<n>an?|one|\d+|{'|'.join(_NUMBER_WORDS)})\s+(?:(?P<unit>hours?)\s+and\s+a\s+half|"
                          r"and\s+a\s+half\s+hours?)|half\s+an\s+hour|an?\s+half[- ]hour|"
                          r"(?P<q>three\s+quarters|a\s+quarter|quarter)\s+of\s+an\s+hour)\b")
-"""An hour and a half, two and a half hours, half an hour: English, read as minutes ("shows under an hour and a
-half" is under 90 minutes)."""
+"""An hour and a half, two and a half hours, half an hour, three quarters of an hour: English, read as hours ("shows
+under an hour and a half" is under 1.5 hours: 90 on a column in minutes)."""
 
 
 def _minutes(m: re.Match[str]) -> str:
+    """The time said as hours ("1.5 hours"): a column in minutes converts it, and "hours" still names a column
+    kept in hours rather than one in minutes."""
     n = m.group("n")
     count = 0 if n is None else 1 if n in ("a", "an", "one") else int(n) if n.isdigit() else int(_NUMBER_WORDS[n])
-    said = f"{count * 60 + 30} minutes"
+    said = f"{count + 0.5:g} hours"
     if m.group("q"):
-        said = "45 minutes" if m.group("q").startswith("three") else "15 minutes"
+        said = "0.75 hours" if m.group("q").startswith("three") else "0.25 hours"
     return said.ljust(len(m.group(0))) if len(said) <= len(m.group(0)) else m.group(0)
 
 
@@ -611,8 +637,16 @@ _PRICE_VERBS = frozenset("charge charges charging charged cost costs costing pri
 
 
 def money_columns(columns: dict[str, list[str]]) -> dict[str, list[str]]:
-    """The numeric columns that hold money, by the words of their name or description."""
-    return {n: t for n, t in columns.items() if set(re.split(r"[^a-z]+", " ".join(t).lower())) & _MONEY_TEXT}
+    """The numeric columns that hold money: a money word in the name ("hourly_rate", "deposit"), or a currency in
+    the description ("in pounds", "£"); not "The largest home the price covers, in bedrooms"."""
+    def words(text: str) -> set[str]:
+        return set(re.split(r"[^a-z]+", text.lower()))
+    return {n: t for n, t in columns.items() if words(t[0]) & _MONEY_TEXT or any(
+        words(x) & _CURRENCY_WORDS or _CURRENCY_SIGN.search(x) for x in t[1:])}
+
+
+_CURRENCY_WORDS = frozenset("dollars dollar pounds pound euros euro pence cents usd gbp eur".split())
+_CURRENCY_SIGN = re.compile(r"[£$€¥]")
 
 
 def _money_column(said: list[str], columns: dict[str, list[str]], embedder: Any, less: bool | None,
@@ -627,6 +661,9 @@ def _money_column(said: list[str], columns: dict[str, list[str]], embedder: Any,
     if not pool:
         return None
     said = [_MONEY_SENSES.get(w, w) for w in said]
+    named = _most_named(said + list(earlier), pool)
+    if named:  # "a non-member price under £15": the column whose name has the most of the words said
+        return named, 1.0
     chosen = choose_column(said, pool, embedder, less) if said else None
     if chosen is None and earlier:
         chosen = choose_column([_MONEY_SENSES.get(w, w) for w in earlier], pool, None, less)
@@ -637,6 +674,19 @@ def _money_column(said: list[str], columns: dict[str, list[str]], embedder: Any,
         if ranked[0][0] >= ADJECTIVE_MIN and ranked[0][0] - ranked[1][0] >= COLUMN_MARGIN:
             chosen = ranked[0][1], round(ranked[0][0], 3)
     return chosen
+
+
+def _most_named(words: list[str], pool: dict[str, list[str]]) -> str | None:
+    """The one column whose name has more of the words (two words said together count twice: "non member" for
+    `nonmember`) than any other, by stem; None on a tie or when no word is in a name."""
+    ones, twos = {stem(w) for w in words}, {stem(a + b) for a, b in zip(words, words[1:])}
+    scores = {}
+    for n in pool:
+        parts = {stem(p) for p in re.split(r"[^a-z0-9]+", n.lower()) if p}
+        scores[n] = len(ones & parts) + 2 * len(twos & parts)  # "non member" said as one name word: two words
+    best = max(scores.values(), default=0)
+    top = [n for n, v in scores.items() if v == best]
+    return top[0] if best and len(top) == 1 else None
 
 
 def _clause_before(low: str, start: int, most: int) -> list[str]:
@@ -870,9 +920,10 @@ def ages(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str]])
         if any(s < m.end() and m.start() < e for s, e in taken):
             continue
         years = int(next(g for g in m.group("a", "b", "c", "d") if g))
-        if m.group("d"):  # "for over 16s": rows for 16 and up
-            if low and "over" in m.group(0):
-                found.append(Comparison(low[0], ">=", converted(years, ("years",), aged[low[0]]), m.group(0), 1.0,
+        if m.group("d"):  # "for over 16s": rows for 16 and up; "for under 5s": rows a 4 year old can join
+            if low:
+                op = ">=" if "over" in m.group(0) else "<"
+                found.append(Comparison(low[0], op, converted(years, ("years",), aged[low[0]]), m.group(0), 1.0,
                                         m.start(), m.end()))
             continue
         if low:

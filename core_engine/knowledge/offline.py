@@ -137,6 +137,8 @@ class OfflineKnowledgeParser:
         english = model_words(spec.settings.embedding_model)  # a word of its own is no misspelt name
         price = _price_verbs(question, tokens, rules)  # "what do you charge for ...": no value, no search term
         price |= _fillers(question, tokens, rules)  # "at the moment", "on board": when or where the asker is
+        price |= {i for i, t in enumerate(tokens[:-1]) if t.norm in _DEGREE and is_content(tokens[i + 1])}
+        # "complete beginners": how much, no value ("complete" is not the status "Full")
         found = {name: _name_words_in_text(kb, info, *lexical_matches(tokens, question, vocab.tables[name],
                                                                        schemas[name], skip=price), rules, english)
                  for name, info in tables.items() if name in vocab.tables}
@@ -162,7 +164,7 @@ class OfflineKnowledgeParser:
         info = tables[name]
         matches, used = found.get(name, ([], set()))
         matches, used = list(matches), set(used) | price
-        own = _agent_words(spec)
+        own = {stem(w) for w in re.split(r"[_\W]+", (spec.name or "").lower()) if w}  # the agent's name: what it is
         generic = [m for m in matches if m.kind == "head" and len(matches) > 1 and stem(m.words.lower()) in own]
         if generic:  # "regular cleaning in Hackney" at a cleaning service: "cleaning" ends five extras' names, but
             matches = [m for m in matches if m not in generic]  # it is what the agent offers, not an extra asked for
@@ -225,11 +227,13 @@ class OfflineKnowledgeParser:
         _value_conditions(query, info, tables, {n: f[0] for n, f in found.items()}, used, rules, question)
         named = name in vocab.tables and any(
             m.column in vocab.tables[name].name_columns and not m.negated for m in matches)
-        if named and tokens and tokens[0].raw.lower() in _YES_NO:  # "is <row> dog friendly?": shown, not filtered
-            for b in yes_no:
+        the_one = len(tokens) > 2 and tokens[0].raw.lower() in _YES_NO and tokens[1].norm == "the" and \
+            bool(matches) and not _plural(tokens[max(i for m in matches for i in m.span())])
+        if (named or the_one) and tokens and tokens[0].raw.lower() in _YES_NO:  # "is <row> dog friendly?", "is the
+            for b in yes_no:  # clay court floodlit?": the row is shown with the answer, not filtered by it
                 query.asked.append(b.column)
                 rules.append({"rule": "asked", "words": b.words, "column": b.column,
-                              "why": "a yes/no question about a named row: the column is shown first, not filtered"})
+                              "why": "a yes/no question about one row: the column is shown first, not filtered"})
         else:
             apply_bools(query, yes_no, used, rules)
         can_have = availability(question, tokens, used, vocab.tables.get(name))
@@ -663,8 +667,11 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
              and any(s <= tokens[i + 2].start < e for s, e in spans)}  # a verb before "the" and the superlative
     used.update(i for i in verbs if tokens[i].raw.lower() in MEASURE_VERBS)  # "lasts the longest": no search
     heads = [h for h in (_head_noun(question, tokens, e) for _s, e in spans) if h is not None]
+    singular = any(tokens[i].norm in ("is", "was", "s") for i in verbs)  # "which of those is the cheapest"
     if heads:  # "the cheapest maths tutor": the noun the superlative is said of decides ("maths" is no plural)
         one = not any(_plural(tokens[h]) for h in heads)
+    elif singular:
+        one = True
     else:
         one = not any(_plural(t) for i, t in enumerate(tokens)
                       if i not in verbs | in_values and not any(s <= t.start < e for s, e in spans + measured))
@@ -859,7 +866,8 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     words = split_compounds(kb, info, words)  # "checkout" searched as the text's "check-out"
     query.fts_terms = words
     rule: dict[str, Any] = {"rule": "free_text", "words": words, "index": info.fts_table, "rank": "bm25"}
-    conditioned = {r["column"] for r in rules if isinstance(r.get("column"), str)}
+    conditioned = {(r["column"], str(v)) for r in rules if isinstance(r.get("column"), str)
+                   for v in (r.get("value") if isinstance(r.get("value"), list) else [r.get("value")])}
     rules.append(rule)
     from .vectors import LAZY_ROWS, vector_index
 
@@ -884,7 +892,7 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
             return
     # the vector query keeps the schema words ("computer vision course"): they give the words their sense
     _fuse(query, kb, index, info, words, " ".join(_free_words(tokens, used, set())), embedder, rule, english, unsaid,
-          conditioned)
+          conditioned, frozenset(t.raw.lower() for i, t in enumerate(tokens) if t.capitalised and i > 0))
     _purpose(query, tokens, used, words, rule)
 
 
@@ -1030,7 +1038,7 @@ def _free_words(tokens: list[Token], used: set[int], schema: set[str]) -> list[s
 
 def _fuse(query: Query, kb: SQLiteKB, index: Any, info: TableInfo, words: list[str], phrase: str, embedder: Any,
           rule: dict[str, Any], english: frozenset[str] = frozenset(), unsaid: frozenset[str] = frozenset(),
-          conditioned: set[str] | None = None) -> None:
+          conditioned: set[tuple[str, str]] | None = None, names: frozenset[str] = frozenset()) -> None:
     t, f = quote_identifier(info.name), quote_identifier(info.fts_table or "")
     where = "".join(f" AND {c}" for c in query.conditions)
     fts_sql = (f"SELECT t.rowid AS rid FROM {t} AS t JOIN {f} AS f ON f.rowid = t.rowid "
@@ -1057,16 +1065,17 @@ def _fuse(query: Query, kb: SQLiteKB, index: Any, info: TableInfo, words: list[s
     query.ranked = sorted(scores, key=lambda r: (-scores[r], r))[:_CANDIDATES]
     rule.update({"rank": "rrf(bm25, vector)", "vector_query": phrase, "fts_hits": len(fts_ids), "vector_hits": len(hits),
                  "vector_best": round(hits[0][1], 3) if hits else None, "vector_baseline": round(baseline, 3)})
-    if not fts_ids and (allowed or (query.order and not hits)) and all(w in _FRAME_VERBS for w in words):
-        # "clinics open on a saturday", "clinics that run on Tuesdays": the verb says the rows happen, no row's
-        # text has it, and the conditions alone find rows; searching it would only empty the answer (a vector hit
-        # for "clinics open" is the nearest text to a verb, not a row that is open)
+    if (not fts_ids or allowed) and (allowed or (query.order and not hits)) and all(w in _FRAME_VERBS for w in words):
+        # "clinics open on a saturday", "clinics that run on Tuesdays", "anything that meets on Tuesdays": the verb
+        # says the rows happen and the conditions alone find rows; searching it would only empty or cut the answer
+        # to rows whose text happens to say it (a vector hit for "clinics open" is the nearest text to a verb, not
+        # a row that is open)
         query.fts_terms, query.ranked = [], None
         rule["dropped"] = "no row the conditions find has these words, and they only say that the rows happen"
     elif not fts_ids and not hits and allowed and english and all(p.isdigit() or _english(p, english)
                                                                   for w in words for p in w.split()) \
             and not known_words(kb, words) and not {stem(p) for w in words for p in w.split()} & unsaid \
-            and not _like_a_value(kb, info, words, embedder, conditioned or set()):
+            and not _like_a_value(kb, info, words, embedder, conditioned or set(), names):
         # "a maths tutor based in Redland", "garden things you take away": the conditions find rows, and the words
         # are English ones that no value and no text of the KB has, nor means, nor the name or description of a
         # column no condition is on ("accessible": the step-free column); they tell no rows apart, so they
@@ -1088,30 +1097,38 @@ def _english(word: str, english: frozenset[str]) -> bool:
                                    or word[:-len(e)] + "y" in english) for e in _INFLECTIONS)
 
 
-VALUE_LIKE = 0.45  # cosine of a left-over word to a value of a column no condition is on: a thing of the same
+VALUE_LIKE = 0.46  # cosine of a left-over word to a value of a column no condition is on: a thing of the same
 # kind the KB lacks ("pool" 0.50 to the feature "Hot Tub", "korean" 0.53 to "German"), not a word of no row
 # ("based" 0.40, "house" 0.40 once the condition's own column is set aside)
 
 
-def _like_a_value(kb: SQLiteKB, info: TableInfo, words: list[str], embedder: Any, conditioned: set[str]) -> bool:
-    """Whether a word is near a value of a column no condition is on: then it is a wish the KB cannot meet
-    ("cottages with a pool"), and the answer stays empty with the condition to drop named."""
+def _like_a_value(kb: SQLiteKB, info: TableInfo, words: list[str], embedder: Any,
+                  conditioned: set[tuple[str, str]], names: frozenset[str] = frozenset()) -> bool:
+    """Whether a word is near a value no condition asks for: then it is a wish the KB cannot meet ("cottages with
+    a pool", "translators who speak German and Korean"), and the answer stays empty with the condition to drop
+    named."""
     vocab = vocabulary_for(kb)
     if info.name not in vocab.tables:
         return False
     entries, vectors = vocab.value_vectors(info.name, embedder)
-    keep = [k for k, e in enumerate(entries) if e.column not in conditioned] if vectors is not None else []
+    columns = {c for c, _v in conditioned}  # a row has one value of a text column: another one is no second wish
+    said = {v.casefold() for _c, v in conditioned}  # nor is a value already asked for, in any column ("kids")
+    keep = [k for k, e in enumerate(entries) if str(e.value).casefold() not in said
+            and not (e.ctype != "list" and e.column in columns)] if vectors is not None else []
     if not keep:
         return False
-    said = embedder.encode(words)
-    return any(float(v @ vectors[k]) >= VALUE_LIKE for v in said for k in keep)
+    found = embedder.encode(words)
+    # another item of a list column already asked for counts only when it is said as a name ("German and Korean"),
+    # not an ordinary word ("is my baby too young" beside the age group Babies: "young" is near "Juniors")
+    return any(float(v @ vectors[k]) >= VALUE_LIKE and (entries[k].column not in columns or w in names)
+               for w, v in zip(words, found) for k in keep)
 
 
 UNKNOWN_WORDS = "no value or text of the KB has these words or means them; the conditions answer"
 
 
 _FRAME_VERBS = frozenset("open opens opened run runs running held hold holds operate operates operating happen "
-                         "happens happening on".split())
+                         "happens happening on meet meets meeting play plays playing".split())
 """Verbs that ask whether a row takes place at all; searched as text only when some row's text has them."""
 
 
