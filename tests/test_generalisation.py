@@ -330,14 +330,17 @@ FIRST_SCORES["campsite_pitches"], FLOORS["campsite_pitches"] = (33, 90), 34
 FIRST_SCORES["photo_studio"], FLOORS["photo_studio"] = (30, 89), 30
 FIRST_SCORES["home_cleaning"], FLOORS["home_cleaning"] = (36, 90), 35
 KB_FIRST_SCORES.update({"campsite_pitches": (17, 20), "photo_studio": (15, 20), "home_cleaning": (16, 20)})
-KB_FLOORS.update({"campsite_pitches": 20, "photo_studio": 20, "home_cleaning": 20})
+KB_FLOORS.update({"campsite_pitches": 19, "photo_studio": 20, "home_cleaning": 20})
 """Session 21's blind sets, heldout47 (campsite_pitches: pitch and glamping bookings, cancellations, problem reports;
 32 pitches), heldout48 (photo_studio: photographer bookings, print orders, rescheduling; 30 photographers) and
 heldout49 (home_cleaning: cleans by package, complaints, cancellations; 30 packages), written by helpers who never
 read or ran the parser, first scored on 14d344d before the session's knowledge-parser round and scored blind after
 it (KB 17/18/17 of 20); then development sets. home_cleaning's floor is one turn under its first score: a follow-up
 "anything in Camden that would cover a 2 bedroom flat?" now reads "at least 2 bedrooms" (right) and finds more
-rows than the one it used to, and the parser does not carry "end of tenancy" over from the turn before."""
+rows than the one it used to, and the parser does not carry "end of tenancy" over from the turn before.
+campsite_pitches' KB floor is 19 of the 20 it reached: "which shepherd's huts have their own shower?" was right while
+the last word of a list value named it ("shower" for "Private Shower"), which the second attack pass showed to be
+wrong in general ("5 minutes walk from the showers", "space for 12 children", "venues on one floor")."""
 
 FIRST_SCORES["party_hire"], FLOORS["party_hire"] = (29, 90), 29
 FIRST_SCORES["sports_courts"], FLOORS["sports_courts"] = (37, 90), 38
