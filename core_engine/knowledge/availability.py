@@ -34,16 +34,15 @@ def availability(question: str, tokens: list[Token], used: set[int], vocab: Tabl
     had and the table has one value that says so; None otherwise."""
     if vocab is None or len(vocab.can_be_had) != 1:
         return None
-    entry = vocab.can_be_had[0]
+    entry, rows = vocab.can_be_had[0], rows_of(vocab)
     for m in AVAILABLE_SAID.finditer(question):
         start = m.start("going") if m.group("going") else m.start()
         said = {i for i, t in enumerate(tokens) if start <= t.start < m.end()}
         if not said or said & used:
             continue
-        if m.group(0).lower() == "free" and _free_of_something(question, tokens, min(said), rows_of(vocab)):
+        if m.group(0).lower() == "free" and _free_of_something(tokens, min(said), rows):
             continue  # "pet free", "smoke free", "parking is free", "play for free": free of a thing or of charge
         after = max(said) + 1
-        rows = rows_of(vocab)
         if after < len(tokens) and tokens[after].norm not in _STATE_AFTER and stem(tokens[after].norm) not in rows \
                 and (tokens[after].norm not in STOPWORDS or tokens[after].norm == "of"):
             continue  # "free wifi", "spare keys", "free of charge": the word describes something else; not
@@ -57,7 +56,7 @@ def rows_of(vocab: TableVocab) -> set[str]:
     return {stem(w) for w in re.split(r"[_\W]+", vocab.table.lower()) if w}
 
 
-def _free_of_something(question: str, tokens: list[Token], i: int, rows: set[str]) -> bool:
+def _free_of_something(tokens: list[Token], i: int, rows: set[str]) -> bool:
     """ "free" after "for", or after a word that is not the rows' own noun (skipping is/are/still/currently):
     something is free of a thing or costs nothing, not a row that can be had."""
     k = i - 1
