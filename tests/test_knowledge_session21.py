@@ -11,14 +11,10 @@ rows, not SQL text.
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from core_engine.knowledge.kb import SQLiteKB
 from core_engine.knowledge.offline import OfflineKnowledgeParser
-from core_engine.spec.model import Field, Spec, Worksheet
-from storage.kb.importer import import_records
+from tests.fakes.kbs import kb_and_spec
 
 KINDS = ["Canoe", "Rowing boat", "Motor launch", "Narrowboat", "Pedalo"]
 MOORINGS = ["Mill Quay", "Willow Reach", "Town Steps"]
@@ -43,19 +39,11 @@ COLUMNS = {"name": "Name of the boat", "kind": "The kind of boat", "mooring": "W
 
 @pytest.fixture(scope="module")
 def yard(tmp_path_factory):
-    old = os.environ.get("GENIE_CACHE_DIR")
-    os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("vectors"))
-    path = tmp_path_factory.mktemp("boats") / "kb.sqlite"
-    import_records(path, BOATS, "boats", free_text=["notes"],
-                   column_types={"weekend_hire": "bool", "dogs_aboard": "bool", "cabin_heated": "bool"})
-    ws = Worksheet(name="boats", kind="kb", description="Boats for hire on the river.",
-                   fields=[Field(name=n, description=d) for n, d in COLUMNS.items()])
-    with SQLiteKB(path) as kb:
-        yield kb, Spec(name="boat_yard", description="A boat hire yard on the river.", worksheets=[ws])
-    if old is None:
-        os.environ.pop("GENIE_CACHE_DIR", None)
-    else:
-        os.environ["GENIE_CACHE_DIR"] = old
+    with kb_and_spec(tmp_path_factory, BOATS, "boats", COLUMNS, name="boat_yard",
+                     description="A boat hire yard on the river.", table_description="Boats for hire on the river.",
+                     free_text=["notes"], column_types={"weekend_hire": "bool", "dogs_aboard": "bool",
+                                                        "cabin_heated": "bool"}) as fixture:
+        yield fixture
 
 
 def ask(fixture, question):
@@ -221,18 +209,10 @@ CLASS_COLUMNS = {"name": "Name of the class", "level": "Level of the class", "st
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory):
-    old = os.environ.get("GENIE_CACHE_DIR")
-    os.environ["GENIE_CACHE_DIR"] = str(tmp_path_factory.mktemp("vectors"))
-    path = tmp_path_factory.mktemp("classes") / "kb.sqlite"
-    import_records(path, CLASSES, "classes", free_text=["notes"], column_types={"floodlit": "bool"})
-    ws = Worksheet(name="classes", kind="kb", description="Art classes.",
-                   fields=[Field(name=n, description=d) for n, d in CLASS_COLUMNS.items()])
-    with SQLiteKB(path) as kb:
-        yield kb, Spec(name="art_studio", description="An art studio's class desk.", worksheets=[ws])
-    if old is None:
-        os.environ.pop("GENIE_CACHE_DIR", None)
-    else:
-        os.environ["GENIE_CACHE_DIR"] = old
+    with kb_and_spec(tmp_path_factory, CLASSES, "classes", CLASS_COLUMNS, name="art_studio",
+                     description="An art studio's class desk.", table_description="Art classes.",
+                     free_text=["notes"], column_types={"floodlit": "bool"}) as fixture:
+        yield fixture
 
 
 def expect_class(pred):

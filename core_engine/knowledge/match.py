@@ -298,8 +298,9 @@ def _kind_head(vocab: TableVocab, entry: ValueEntry, word: str, proper: bool = F
     """The last word of a two-word value of a text column (a kind: not a list's feature, not "Closed for Winter"),
     which no other value has, names it: "pods" for "Camping Pod", "huts" for "Shepherd's Hut" (the noun of a
     kind; a first word, "password" of "Password Reset", does not). A capitalised word said inside the question
-    ("play in Spanish" for "available in Spanish") names any value it ends. Not the rows' own noun ("pitch" among pitches: "Grass Pitch"), nor a word other columns'
-    values have too ("hall" of "Main Hall" and of "Hollowell Town Hall")."""
+    ("play in Spanish" for "available in Spanish") names any value it ends. Not the rows' own noun ("pitch" among
+    pitches: "Grass Pitch"), nor a word other columns' values have too ("hall" of "Main Hall" and of "Hollowell Town
+    Hall")."""
     own = {stem(w) for w in re.split(r"[_\W]+", vocab.table.lower()) if w}
     return (proper or len(str(entry.value).split()) == 2 and entry.ctype == "text") \
         and entry.words[-1] == word and len(word) >= 3 and stem(word) not in own \

@@ -25,12 +25,14 @@ COLUMN_MIN = 0.4  # cosine between a unit word and a column text
 COLUMN_MARGIN = 0.08
 ADJECTIVE_MIN = 0.3  # a superlative adjective and its base agreeing on a column ("quickest", "quick": the duration
 ADJECTIVE_MARGIN = 0.05  # 0.34, the price 0.19) need less than one word alone ("quietest" wine: 0.35 rating, 0.34 price)
-_LESS = ("under", "below", "less than", "shorter than", "no longer than", "fewer than", "at most", "no more than", "lower than", "cheaper than",
-         "up to", "max", "maximum", "within", "before", "earlier than", "older than", "prior to", "until")
-_MORE = ("above", "over", "more than", "longer than", "no shorter than", "at least", "greater than", "higher than", "better than", "no less than",
-         "minimum", "min", "pricier than", "costlier than", "after", "later than", "newer than", "since")
-_INCLUSIVE = ("no longer than", "no shorter than", "at most", "no more than", "at least", "no less than", "up to", "max", "maximum", "minimum", "min",
-              "within", "since", "until")
+_LESS = ("under", "below", "less than", "shorter than", "no longer than", "fewer than", "at most", "no more than",
+         "lower than", "cheaper than", "up to", "max", "maximum", "within", "before", "earlier than", "older than",
+         "prior to", "until")
+_MORE = ("above", "over", "more than", "longer than", "no shorter than", "at least", "greater than", "higher than",
+         "better than", "no less than", "minimum", "min", "pricier than", "costlier than", "after", "later than",
+         "newer than", "since")
+_INCLUSIVE = ("no longer than", "no shorter than", "at most", "no more than", "at least", "no less than", "up to",
+              "max", "maximum", "minimum", "min", "within", "since", "until")
 RANGE_SCORE = 0.5  # a column chosen because only its values span the number (no word named it)
 _MONEY = "price cost fee in dollars"
 _DISTANCE = "distance walking time away"
@@ -107,8 +109,8 @@ def choose_column(words: list[str], columns: dict[str, list[str]], embedder: Any
                 fits = [n for n in found if n in ranges and ranges[n][0] <= value <= ranges[n][1]]
                 found = fits if len(fits) == 1 else found
             if len(found) > 1:  # "highest rated": the rating column, not the hourly rate (both stem to "rate")
-                exact = [n for n in found if len(columns[n]) > which and any(
-                    p in (word, word + "s", word.rstrip("s")) for p in re.split(r"[^a-z0-9]+", columns[n][which].lower()))]
+                exact = [n for n in found if len(columns[n]) > which and any(p in (word, word + "s", word.rstrip("s"))
+                                                                             for p in _parts(columns[n][which]))]
                 found = exact or found
             if found:
                 prefer = "min_" if less else "max_"
@@ -120,6 +122,11 @@ def choose_column(words: list[str], columns: dict[str, list[str]], embedder: Any
     if best[0] >= COLUMN_MIN and best[0] - second >= COLUMN_MARGIN:
         return best[1], round(best[0], 3)
     return None
+
+
+def _parts(text: str) -> list[str]:
+    """The words of a column's name or description."""
+    return [p for p in re.split(r"[^a-z0-9]+", text.lower()) if p]
 
 
 def _ranked(text: str, columns: dict[str, list[str]], embedder: Any) -> list[tuple[float, str]]:
@@ -224,13 +231,14 @@ _PEOPLE_STEMS = ("people", "person", "seat", "berth", "sleep", "guest", "capacit
                  "player", "group", "student", "pupil", "learner", "attendee", "delegate", "diner")
 _NUMBER_WORDS = {w: str(n) for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if n >= 2}
-_PARTY_OF = re.compile(rf"\b(?:a\s+)?(?P<who>family|group|party|team|household)\s+of\s+(?P<n>\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})\b"
-                       r"(?P<verb>)")
+_PARTY_OF = re.compile(r"\b(?:a\s+)?(?P<who>family|group|party|team|household)\s+of\s+"
+                       rf"(?P<n>\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})\b(?P<verb>)")
 """People said as a group of them ("big enough for a family of four"): that many people."""
 _HOLDS = re.compile(r"\b(?:(?P<verb>fits?|sleeps?|seats?|takes?|holds?|carr(?:y|ies)|feeds?|serves?|room\s+for|"
                     r"enough\s+for)|for)\s+"
-                    rf"(?:up\s+to\s+|at\s+least\s+|about\s+|around\s+|roughly\s+)?(?P<n>\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})(?:\s+(?P<who>people|"
-                    r"persons|of\s+us|guests|adults|passengers|paddlers|riders|kids|children|players|diners|delegates))?\b")
+                    r"(?:up\s+to\s+|at\s+least\s+|about\s+|around\s+|roughly\s+)?"
+                    rf"(?P<n>\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})(?:\s+(?P<who>people|persons|of\s+us|guests|adults|"
+                    r"passengers|paddlers|riders|kids|children|players|diners|delegates))?\b")
 
 
 def capacity(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str]]) -> list[Comparison]:
@@ -420,7 +428,8 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
     bounds = between(low, columns, embedder, ranges)  # "between 10 and 20 dollars": both bounds, inclusive
     found += [c for c in bounds if not any(f.start < c.end and c.start < f.end for f in found)]
     tail = re.compile(rf"(?:\b([a-z]+)\s+)?(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s+([a-z]+))?"
-                      rf"(?:\s+(?:a|an|per)\s+([a-z]+))?{_AFTER.pattern}(?:\s+(?:a|an|per)\s+(?=[a-z]))?(?:\s*([a-z]+))?")
+                      rf"(?:\s+(?:a|an|per)\s+([a-z]+))?{_AFTER.pattern}"
+                      r"(?:\s+(?:a|an|per)\s+(?=[a-z]))?(?:\s*([a-z]+))?")
     for m in tail.finditer(low):  # "4 stars or more", "rated 4.5 or higher", "£110 an hour or less"
         if any(c.start <= m.start() < c.end for c in found):
             continue

@@ -135,12 +135,12 @@ class OfflineKnowledgeParser:
         rules: list[dict[str, Any]] = []
         schemas = {name: _schema_words(name, info, spec) for name, info in tables.items()}
         english = model_words(spec.settings.embedding_model)  # a word of its own is no misspelt name
-        price = _price_verbs(question, tokens, rules)  # "what do you charge for ...": no value, no search term
-        price |= _fillers(question, tokens, rules)  # "at the moment", "on board": when or where the asker is
-        price |= {i for i, t in enumerate(tokens[:-1]) if t.norm in _DEGREE and is_content(tokens[i + 1])}
+        skipped = _price_verbs(question, tokens, rules)  # "what do you charge for ...": no value, no search term
+        skipped |= _fillers(question, tokens, rules)  # "at the moment", "on board": when or where the asker is
+        skipped |= {i for i, t in enumerate(tokens[:-1]) if t.norm in _DEGREE and is_content(tokens[i + 1])}
         # "complete beginners": how much, no value ("complete" is not the status "Full")
         found = {name: _name_words_in_text(kb, info, *lexical_matches(tokens, question, vocab.tables[name],
-                                                                       schemas[name], skip=price), rules, english)
+                                                                       schemas[name], skip=skipped), rules, english)
                  for name, info in tables.items() if name in vocab.tables}
         embedder = _embedder(spec, rules)
         spent = {i for _m, u in found.values() for i in u}
@@ -163,7 +163,7 @@ class OfflineKnowledgeParser:
                 rules[-1].update(table=name, text_hits=by_text[1])
         info = tables[name]
         matches, used = found.get(name, ([], set()))
-        matches, used = list(matches), set(used) | price
+        matches, used = list(matches), set(used) | skipped
         own = {stem(w) for w in re.split(r"[_\W]+", (spec.name or "").lower()) if w}  # the agent's name: what it is
         generic = [m for m in matches if m.kind == "head" and len(matches) > 1 and stem(m.words.lower()) in own]
         if generic:  # "regular cleaning in Hackney" at a cleaning service: "cleaning" ends five extras' names, but
@@ -178,8 +178,9 @@ class OfflineKnowledgeParser:
         numbered = used | joined  # is no number of this table's columns
         in_values = {i for m in matches for i in m.span()  # "after builders": a plural inside a value's name
                      if any(tokens[i].raw.lower() in str(e.value).lower().split() for e in m.entries)}
-        _numbers(query, question, tokens, numbered, info, spec, embedder, rules, ranges, spans, in_values)  # "most recently
-        used |= numbered - joined  # serviced"
+        # "most recently serviced": a superlative's words are this table's, whatever the joined table names
+        _numbers(query, question, tokens, numbered, info, spec, embedder, rules, ranges, spans, in_values)
+        used |= numbered - joined
         full = names_in_full(tokens, info)
         inside = [m for m in matches if any(m.span() < span for span in full)]
         if inside:  # "a child seat": the yes/no column `child_seat`, not the value "Child" of another column
@@ -966,8 +967,9 @@ def _drop_row_nouns(words: list[str], close: list[str], kb: SQLiteKB, info: Tabl
 
 _PRICE_VERB = re.compile(r"\b(?:do|does|did|would|will|could|might)\s+(?:you|u|ya|they|it|that|this|you\s+guys|y'?all)"
                          r"\s+(?P<verb>charge|cost)\b|\bhow\s+much\s+(?:is|are|would|will)\s+(?:it|that|this|they|you)\s+"
-                         r"(?P<verb2>charging|costing)\b|\b(?:who|that|which|[a-z]+s)\s+(?P<verb3>charg(?:e|es|ing)|cost(?:s|ing)?|priced)\s+(?=(?:less|more|"
-                         r"under|over|below|above|between|max|maximum|up\s+to|at\s+(?:most|least)|no\s+more)\b)", re.I)
+                         r"(?P<verb2>charging|costing)\b|\b(?:who|that|which|[a-z]+s)\s+"
+                         r"(?P<verb3>charg(?:e|es|ing)|cost(?:s|ing)?|priced)\s+(?=(?:less|more|under|over|below|above|"
+                         r"between|max|maximum|up\s+to|at\s+(?:most|least)|no\s+more)\b)", re.I)
 """The verb of a price question ("what do you charge for a screen", "how much would it cost to ...") or of a price
 comparison after the rows or a relative ("translators charging less than 10 cents a word", "ones that cost under"):
 it asks or bounds the price, it searches nothing ("charge my electric car", "EV charging under £2" stay searches)."""
