@@ -14,7 +14,8 @@ that expects an API report, with that turn's `values`). A call with wrong values
 is a failed goal.
 
 Canonical statements: `x = W(a=1, b=2)` for a bare record variable counts as
-`x.a = 1` and `x.b = 2`; keyword order does not matter; `answer(...)` compares
+`x.a = 1` and `x.b = 2`; keyword order does not matter; texts compare without letter case
+or extra spaces ("jordan blake" is "Jordan Blake"), as values and goals do (`same_value`); `answer(...)` compares
 its query text only with `queries="text"` (lower-cased, punctuation dropped) -
 by default a KB question is scored by where it goes, not by its wording, since
 two phrasings of one question are the same parse. `answer("*")` in an expected
@@ -38,7 +39,8 @@ from ..dialogue import statements as S
 from ..session.agent import Agent
 from ..errors import GenieError, SpecError
 from ..dialogue.state import DialogueState, KBRecord
-from .testing import _MISSING, CONTEXTS, act_matches, check_turn, find_tests, load_test, read_path, run_test
+from .testing import (_MISSING, CONTEXTS, act_matches, check_turn, find_tests, folded, load_test, read_path, run_test,
+                      same_value)
 
 METRICS = ("semantic_parsing", "execution", "dialogue_acts", "goal_completion")
 KB_QUESTIONS_FILE = "kb_questions.json"
@@ -54,8 +56,11 @@ def _query(text: str, queries: str) -> str:
 
 
 def _value(v: Any, queries: str) -> str:
-    if isinstance(v, S.Const):
-        return json.dumps(v.value, sort_keys=True, default=str)
+    if isinstance(v, S.Const):  # texts compared as `same_value` does: letter case and spacing aside
+        value = v.value
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # 4.0 hours is 4 hours, as `same_value` has it
+        return json.dumps(folded(value) if isinstance(value, str) else value, sort_keys=True, default=str)
     if isinstance(v, S.PathRef):
         return str(v)
     if isinstance(v, S.AnswerQuery):
@@ -134,7 +139,7 @@ def _goal_reached(goal: dict[str, Any], outputs: list[Any]) -> tuple[bool, str]:
             wrong = []
             for path, want in (goal.get("values") or {}).items():
                 got = read_path(state, path)
-                if got is _MISSING or got != want:
+                if got is _MISSING or not same_value(want, got):
                     wrong.append(f"{path}: expected {want!r}, got {None if got is _MISSING else got!r}")
             return (not wrong, "; ".join(wrong) or "called with the expected values")
     return False, f"{goal['api']} was never called"

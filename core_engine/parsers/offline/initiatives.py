@@ -67,6 +67,9 @@ def introduction(reader: "TurnReader", text: str) -> str:
     family = _FAMILY_NAME.match(text, end)
     if family is not None and len(name.split()) == 1:  # "my name's Priya and my surname is Natarajan"
         name, end = f"{name} {family.group('family')}", family.end()
+    again = _SAID_AGAIN.match(text, end)
+    if again is not None and len(name.split()) == 1 and again.group("first").lower() == name.lower():
+        name, end = f"{again.group('first')} {again.group('family')}", again.end()  # "I'm Jo, Jo Malik"
     reader.assign("introduction", text[m.start():end], rec, f, name)
     if reader.expect is not None and reader.expect.field.name == f.name and reader.expect.rec.var == rec.var:
         reader.answered = True
@@ -76,6 +79,10 @@ def introduction(reader: "TurnReader", text: str) -> str:
     rest = re.sub(r"\s+([.,!?;])(?:\s*[.,!?;])*", r"\1", rest)  # "there. . I think" -> the pieces joined cleanly
     rest = re.sub(r"^\W*(?:btw|by\s+the\s+way|fyi|as\s+well|too)\W*$", "", rest, flags=re.I)  # "my name's X btw"
     return rest.strip(" ,;")
+
+
+_SAID_AGAIN = re.compile(r"\s*[,.]\s*(?P<first>[A-Za-z][a-z'-]+)\s+(?P<family>[A-Z][A-Za-z'-]+(?:-[A-Z][a-z'-]+)?)\b")
+"""The first name said again with the family name after it: "I'm Jo, Jo Malik"."""
 
 
 _SPEAKER_ROLES = frozenset("student customer user member applicant client caller holder account cardholder "

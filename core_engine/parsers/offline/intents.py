@@ -27,7 +27,8 @@ def sentences(text: str) -> list[str]:
 
 _QUESTION_START = re.compile(
     r"^(?:(?:so|and|also|ok|okay|but|hmm|well|then|hi|hello|hey|oh|um|uh|wait|hold\s+on|sorry|by\s+the\s+way|"
-    r"one\s+more\s+thing|quick\s+question|maybe|perhaps|cool|great|right|thanks)[,.\s]+)*"
+    r"one\s+more\s+thing|quick\s+question|maybe|perhaps|cool|great|right|thanks|out\s+of\s+(?:interest|curiosity)|"
+    r"just\s+(?:wondering|curious)|btw|random\s+question|while\s+i'?m\s+here|also\s+quickly)[,.\s]+)*"
     r"(?P<q>what|which|when|where|who|whom|whose|why|how|is\s+there|are\s+there|is\s+it|are\s+they|is\s+this|"
     r"is\s+(?:he|she|that|your)|are\s+(?:you|your|these|those)|has\s+(?:he|she|it)|was\s+(?:he|she|it)|"
     r"does|do\s+you|do\s+they|do\s+i|did|am\s+i|will\s+i|would\s+i|should\s+i|"
@@ -69,10 +70,19 @@ _WHEN_WORDS = re.compile(r"\d|\b(?:" + "|".join([*WEEKDAYS, *WEEKDAY_ABBREVIATIO
                          r"tonight|tomorrow|tmrw|today|noon|midday|weekend|first\s+thing)\b", re.I)
 
 
+_CODE_TOKEN = re.compile(r"\b(?=[a-z-]*\d)[a-z0-9]+(?:[-/][a-z0-9]+)+\b|\b[a-z]{1,4}\d{3,}\b", re.I)
+"""A reference typed as one token with digits: "PC-55120", "hb-2231", "ab12345"."""
+_HEDGED_CODE = frozenset("uh um erm er hmm ok okay so it its it's is was that that's i think guess believe reckon "
+                         "maybe probably perhaps the number ref reference".split())
+
+
 def proposal(sentence: str) -> bool:
     """ "friday if poss?", "late morning, 11?", "about £250?", "whenever you open?": a value offered with a question
     mark, not a question (no question word, and nothing but the value, when it is, and hedges)."""
     body = re.sub(r"\b(?:whenever|when)\s+you\s+open\b", " morning ", normalise(sentence).lower())
+    coded = _CODE_TOKEN.sub(" ", body)
+    if coded != body and all(w in _HEDGED_CODE for w in re.findall(r"[a-z][a-z']*", coded)):
+        return True  # "uh its PC-55120 i think?": a reference offered with a doubt, not a question
     if not _WHEN_WORDS.search(body):
         return False
     words = re.findall(r"[a-z][a-z']*", re.sub(r"\d+(?:st|nd|rd|th|am|pm|ish)?\b", " ", body))
@@ -192,7 +202,8 @@ _EXPLICIT_REFUSAL = re.compile(
     r"\b(?:i'?d|i\s+would)\s+rather\s+not\b|\brather\s+not\b|\bprefer\s+not\b|"
     r"\bnot\s+(?:going\s+to|gonna)\s+(?:say|tell|share|give)\b|\bwon'?t\s+(?:say|tell|share|give)\b|"
     r"\b(?:can't|cannot|can\s+not)\s+(?:say|tell|share)\b|"
-    r"\b(?:don't|do\s+not|dont)\s+(?:want|wish|like)\s+to\s+(?:say|share|tell|give|answer|provide|disclose|reveal)\b|"
+    r"\b(?:don't|do\s+not|dont)\s+(?:really\s+|particularly\s+)?(?:want|wish|like)\s+to\s+(?:say|share|tell|give|answer|"
+    r"provide|disclose|reveal)\b|"
     # a habit of not giving it: "I don't give my birthday out online", "we never share that", "I don't give out my number"
     r"\b(?:don't|do\s+not|dont|never)\s+(?:give\s+out|hand\s+out|share|disclose|reveal|"
     r"(?:give|hand)\s+(?:that|it|this|those|them|(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?)\s+out)\b|"
@@ -217,6 +228,9 @@ def waiting(text: str) -> bool:
     return _WAITING.search(text) is not None
 
 
+_ASKED_OF_THINGS = re.compile(r"^\W*(?:(?:and|so|also|ok|okay|btw)[,\s]+)*(?:which|what|whose|how\s+many)\b", re.I)
+
+
 def refusal(text: str) -> tuple[str, bool] | None:
     """(the words of a refusal, whether it is explicit) for "I don't know my account number", "I'd rather not say".
 
@@ -227,6 +241,8 @@ def refusal(text: str) -> tuple[str, bool] | None:
             if not explicit and _WAITING.search(text):
                 continue  # "I don't know it offhand, hang on a sec": the user goes to look, nothing is refused
             m = pattern.search(sentence)
+            if m and m.start() > 0 and _ASKED_OF_THINGS.match(sentence):
+                continue  # "which rooms dont have a screen": a question about things, no refusal
             if m and len(re.findall(r"[\w']+", sentence[: m.start()])) <= 4:
                 return m.group(0), explicit
     return None

@@ -69,6 +69,8 @@ from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, o
                               typed_elsewhere)
 from .words.spelling import respelled
 from .opening.task_values import task_by_values
+from .answering.declined import declined_optional
+from .answering.kinds_of import kind_named
 from .parts.labelled import labelled_parts
 from .parts.labelled_turn import labelled_turn, name_sentence
 from .parts.given_name import given_name
@@ -118,7 +120,8 @@ _LOOKING_FOR = re.compile(r"^(?:(?:hi|hello|hey|so|well)[,!.\s]+)*(?:(?:i'?m|i\s
 """A search without a question or a KB value: "something for my 8 year old who loves dinosaurs"."""
 _INTERROGATIVE = re.compile(r"^\W*(?:what|which|when|where|who|whom|whose|why|how|is|are|do|does|did|can|could|"
                             r"will|would|should|shall|may)\b", re.I)
-_WH_QUESTION = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|when|where|who|whom|whose|"
+_WH_QUESTION = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay|btw|out\s+of\s+(?:interest|curiosity)|"
+                          r"just\s+(?:wondering|curious))[,\s]+)*(?:what|which|when|where|who|whom|whose|"
                           r"why|how|is\s+there|are\s+there|do\s+you\s+have|tell\s+me|"
                           r"(?:do|does|are|is|can|could|will)\s+(?:any|all|some|none|either)\s+of\s+(?:your|the|you)|"
                           r"(?:do|does|are|is)\s+(?:any|all)\s+(?:your\s+)?[a-z]+\s)\b", re.I)
@@ -142,6 +145,8 @@ _FAREWELL = re.compile(r"\b(?:bye|goodbye|bye-bye|see\s+ya|see\s+you|that'?s\s+a
                        r"have\s+a\s+(?:good|nice|great)\s+(?:day|night|one|evening))\b", re.I)
 _THANKS = re.compile(r"\b(?:thanks|thank|thx|ty|cheers|appreciate)", re.I)
 _GREETING = re.compile(r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?[,.!\s]+", re.I)
+_DAY_GREETING = re.compile(r"^\W*(?:good\s+)?(?P<part>morning|afternoon|evening)(?:\s+(?:all|there|folks|guys|mate))?"
+                           r"\s*[!,.]+\s*", re.I)
 
 
 _POINTED_OBJECT = re.compile(r"\b(?:in|into|for|on|with|take|book|choose|get|add|do)\s+(?:me\s+)?"
@@ -287,6 +292,7 @@ class TurnReader:
         flagged_story(self, self.text)  # the story an opening tells, for a field the spec marks free text
         schedule_pass(self, self.text)  # "tmrw 8am til fri": a start and an end, each in its own pair of fields
         hours_from_range(self, self.text)  # "2 til 5", "7pm, out by 11": the hours of a booking
+        declined_optional(self, self.text)  # "07700 900118. no email thanks": the optional e-mail declined
         one_constructor(self)  # a record opened by two rules: one statement with the values of both
         self._confirm_last()
 
@@ -315,6 +321,7 @@ class TurnReader:
         if go_ahead_after_no(self, rest):
             return
         rest = introduction(self, rest)
+        rest = self._without_greeting(rest)
         if not rest.strip(" ,.!?;"):
             return
         if self.answered and (chit_chat(rest, after_answer=True) or closing(rest)):
@@ -340,6 +347,19 @@ class TurnReader:
                           say="No problem, take your time.")
                 return
             self.note("no-match", rest, reason="nothing in the turn was understood; the agent says so")
+
+    def _without_greeting(self, text: str) -> str:
+        """ "morning! lovely weather for it eh": a greeting by the part of the day, ended by its own punctuation, is
+        small talk, not an option ("Morning" callbacks). Kept when the question asked has that option."""
+        m = _DAY_GREETING.match(text)
+        e = self.expect
+        if m is None or not text[m.end():].strip(" ,.!?;"):
+            return text
+        if e is not None and e.act == "ask" and any(m.group("part").lower() in ev.value.lower()
+                                                    for ev in e.field.enum_values):
+            return text
+        self.note("chit-chat", m.group(0).strip(), reason="a greeting by the part of the day")
+        return text[m.end():]
 
     def _proposal(self, text: str) -> str | None:
         proposals = [a for a in self.acts if a.get("act") == "propose"]
@@ -397,7 +417,9 @@ class TurnReader:
              else None) or \
             (pro_form_flag(text) if kind == "bool" and e.act == "ask" else None) or \
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := along_flag(e.field, text)) is not None
-             else None)  # "I'll be coming with him" to "will a carer travel with the patient?"  # "not heated", "heated please": the yes/no field's own word, negated or not; "it was out"
+             else None) or \
+            ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := kind_named(
+                e.field, text, self.view.index())) is not None else None)  # "2 dogs" to "any pets?"; "I'll be coming with him" to "will a carer travel with the patient?"  # "not heated", "heated please": the yes/no field's own word, negated or not; "it was out"
         if yn is None and (e.act == "confirm" or kind == "confirm") and self._agreed_last(text):
             yn = (True, text, "")  # "ok thanks, thats all fine. yes book it": thanks first, the yes last
         if yn is None and kind in ("bool", "confirm"):
@@ -517,6 +539,9 @@ class TurnReader:
         if e is None and told_done_task(self, text):
             return True  # "any news on my bag?? I reported it missing yesterday": not the report, its status
         parts = sentences(text)
+        if (e is None or self.task_choice(e)) and is_question(text) and _MAY_I.match(text) \
+                and task_by_values(self, text, request=True):
+            return True  # "can i grab the boardroom tmrw from 10ish for 2 hrs?": a task asked for by its values
         if (e is None or self.task_choice(e)) and is_question(text) and self._gives_a_slot(text):
             # "is there a table for 2 at 7pm tomorrow?", "do you have a room for 60 on the 14th?": a question that
             # gives how many and when asks for the booking, read as a request is (0.375), not as a KB question
@@ -1409,7 +1434,7 @@ _POINTED_ROW = re.compile(r"\b(?:the\s+(?:first|second|third|fourth|fifth|last|t
 _ASKS_ABOUT_IT = re.compile(r"^\W*(?:(?:and|but|so|ok|okay|hmm)[,\s]+)*(?:does|do|is|are|will|would|can|could)\s+"
                             r"(?:that|it|this|they|those|these|the\s+\w+)\s+(?:\w+\s+){0,4}?\w+.*\?\s*$", re.I)
 """A question about the thing in focus ("does that work for city bikes?"): asked of the KB, not an answer."""
-_MAY_I = re.compile(r"^\W*(?:(?:and|also|oh|ok|okay|so|then)[,\s]+)*(?:could|can|would|will|may)\s+(?:i|we|you|she|he|they|"
+_MAY_I = re.compile(r"^\W*(?:(?:and|also|oh|ok|okay|so|then|hi|hiya|hey|hello|right)[,!.\s]+)*(?:could|can|would|will|may)\s+(?:i|we|you|she|he|they|"
                     r"it|my|our|the\s+\w+)\b|^\W*(?:is|would)\s+it\s+(?:be\s+)?(?:possible|ok(?:ay)?|fine|alright)\b|"
                     r"^\W*(?:would|will|does|do|how\s+about|what\s+about)\b.*\b(?:suit|work|do|be\s+(?:ok(?:ay)?|fine|possible|"
                     r"alright|free))\W*(?:you|for\s+you)?\W*$", re.I)

@@ -35,6 +35,10 @@ from ..words.value_labels import label_kind, label_of
 from ..words.values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers, find_postcodes,
                              find_times, free, normalise)
 
+_SOME_OF_US = re.compile(r"\s+of\s+(?:us|them|you|the\s+\w+)\s+(?:is|are|was|were|uses?|has|have|needs?|can'?t|cannot|"
+                         r"will|won'?t|would|don'?t|doesn'?t|isn'?t|aren'?t|gets?|eats?|wants?|prefers?|might|may|must|"
+                         r"likes?|hates?|does|do|'s|'re|'ll)\b", re.I)
+"""A number that says some of the party ("one of us is gluten free"): what they need, not how many come."""
 _KB_MARK = object()  # a field that points at a KB query: not None, not a value
 
 
@@ -359,6 +363,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             continue  # "07788990": a long identifier written with its leading zero (a meter may show "04512")
         if re.search(r"(?<![\w-])(?=[A-Z0-9]*[A-Z])[A-Z][A-Z0-9]{1,2}\s$", text[:span.start]) and len(span.text) >= 3:
             continue  # "flight U2 2206", "BA 117": the number of a code whose letters come first, not a count
+        if _SOME_OF_US.match(text, span.end):
+            continue  # "one of us uses a wheelchair", "3 of us are gluten free": some of the party, not its size
         after = _after_words(text, span, 2)
         increment = bool(after) and after[0] in _INCREMENT
         near = {stem(UNIT_SHORT.get(w, w)) for w in after}  # "3 hrs": hours

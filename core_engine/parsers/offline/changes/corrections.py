@@ -10,6 +10,7 @@ than none, so when the field or the new value is not clear the rule does nothing
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -294,7 +295,7 @@ def _by_old_value(reader: "TurnReader", new_text: str, old_text: str, said: str)
     short = old[:-1] if old.endswith("s") else old  # "not hydros" after "Hydrotherapy": the word cut short
     cut = [(r, f, v) for r, f, v in filled if isinstance(v, str) and len(short) >= 4 and short.isalpha()
            and v.strip().isalpha() and _norm(v).startswith(short) and _norm(v) != old] if not (whole or tail) else []
-    found = whole or tail or cut
+    found = whole or tail or cut or _same_day(reader, old_text, filled)
     new_text = _LEAD.sub("", new_text.strip(" ,")).strip(" ,")
     if cut and new_text.islower() and cut[0][2][:1].isupper() and len(new_text.split()) <= 3:
         new_text = new_text.title()  # "grooming" for the value "Hydrotherapy": written as the value it replaces
@@ -304,10 +305,27 @@ def _by_old_value(reader: "TurnReader", new_text: str, old_text: str, said: str)
         return False  # several fields hold it: not clear which one is corrected
     rec, f, current = found[0]
     value = _new_value(reader, f, new_text, current, old_text, rec)
+    if value is None and reader.view.kind_of(f) != "str":  # "my brother just bailed so it's 5 not 6": the words
+        close = _LEAD.sub("", _LAST_CLAUSE.split(new_text)[-1].strip(" ,")).strip(" ,")  # just before the "not"
+        value = _new_value(reader, f, close, current, old_text, rec) if close != new_text else None
     if value is None or _norm(value) == _norm(current):
         return False
     reader.assign("correction", said, rec, f, value, was=current)
     return True
+
+
+_LAST_CLAUSE = re.compile(r"[,;:]|\.\s|\b(?:so|now|then|and)\b", re.I)
+_DAY_SAID = re.compile(r"^\W*(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\W*$", re.I)
+
+
+def _same_day(reader: "TurnReader", old_text: str, filled: list[tuple[TaskRecord, Field, Any]]) -> list[Any]:
+    """ "the 22nd not the 20th": the one filled date field on that day of the month."""
+    m = _DAY_SAID.match(old_text)
+    if m is None:
+        return []
+    day = int(m.group("day"))
+    return [(r, f, v) for r, f, v in filled if reader.view.kind_of(f) in ("date", "str") and isinstance(v, str)
+            and re.fullmatch(r"\d{4}-\d{2}-\d{2}", v) and int(v[8:10]) == day]  # a date kept as text, too
 
 
 def _inside_value(reader: "TurnReader", new: str, old: str, filled: list[tuple[TaskRecord, Field, Any]],
@@ -451,6 +469,18 @@ def _new_value(reader: "TurnReader", f: Field, new_text: str, current: Any, old_
         return value
     if kind != "str":
         return reader.value_for(f, new_text)
+    if isinstance(current, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", current):  # a date kept as text: a date
+        from ....spec.model import past_field
+        from ..words.values import find_dates
+        from ..words.values import MONTHS
+        day = re.search(r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b", new_text, re.I)
+        if day and not any(w.lower() in MONTHS for w in re.findall(r"[A-Za-z]+", new_text)):
+            try:  # "i sent it on the 22nd not the 20th": no month said, so the month of the date corrected
+                return dt.date.fromisoformat(current).replace(day=int(day.group(1))).isoformat()
+            except ValueError:
+                return None
+        dates = find_dates(new_text, reader.today, past=past_field(f))
+        return dates[-1].value if dates else None
     if isinstance(current, str) and old_text is not None and len(new_text.split()) > 1 and \
             re.fullmatch(r"[\w-]+", old_text.strip()) and any(c.isdigit() for c in old_text):
         same = [w for w in re.findall(r"[\w-]+", new_text) if _shape(w) == _shape(old_text.strip())]

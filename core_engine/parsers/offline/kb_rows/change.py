@@ -33,15 +33,15 @@ _CALENDAR_WORDS = frozenset([*WEEKDAYS, *MONTHS, "today", "tomorrow", "tonight",
 """Words of a date or time: said alone, they are the date or time, not a word of a row's name."""
 
 
-def named_row(reader: "TurnReader", text: str) -> str | None:
-    """The one row name the turn says, whole or by a word only its name has."""
+def named_row(reader: "TurnReader", text: str, *, whole_only: bool = False) -> str | None:
+    """The one row name the turn says, whole or (unless `whole_only`) by a word only its name has."""
     names = {n: v for table in row_names(reader.vocabulary, reader.ctx.kb).values() for n, v in table.items()
              if not v.startswith("[") and v[:1].isupper()}  # names as typed ("Fiat 500"), not lists or free text
     low = _words(text)  # " the fiat 500 " (spaced at both ends, as the names are)
     whole = {v for n, v in names.items() if f" {n.strip()} " in low}
     if len(whole) == 1:
         return next(iter(whole))
-    if whole:
+    if whole or whole_only:
         return None
     said = set(words(text)) - STOPWORDS - _CALENDAR_WORDS  # "let's do monday instead" names no "Cafe Monday"
     owners: dict[str, set[str]] = {}

@@ -106,6 +106,9 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
     report = reports[-1]
     rows, kb_var = report["result"], report["var"]
     text = re.sub(r"\b(the\s+[A-Za-z][\w'-]*)\s+1\b", r"\1 one", text, flags=re.I)  # "the smaller 1"
+    earlier = _earlier_report(reader, text, kb_var) if _the_word_one(text, rows) is None else None
+    if earlier is not None:
+        rows, kb_var = earlier  # "i'll go with the heat one" after a later answer showed only the spray
     expect = reader.expect
     text_slot = expect is not None and _names_rows(reader, expect.field, rows)
     if len(rows) == 1 and not text_slot:
@@ -120,7 +123,7 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
         requested = requested or fragment is not None
         if not requested:
             return False
-    pick = choice_index(text, len(rows)) if len(rows) > 1 and not requested else None
+    pick = choice_index(text, len(rows)) if len(rows) > 1 and not requested and earlier is None else None
     if fragment is not None and len(rows) > 1:
         pick = choice_index(fragment, len(rows))  # "the 2nd one looks good": the clause that names the row
     if pick is not None and not row_expected and re.fullmatch(r"\W*(?:the\s+)?\d{1,2}\W*", text):
@@ -153,6 +156,16 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
                           str(row_label(rows[index]) or ""))
         return True
     return _open_with_row(reader, rows[index], f"{kb_var}.result[{index}]", words)
+
+
+def _earlier_report(reader: "TurnReader", text: str, last: str) -> tuple[list[dict[str, Any]], str] | None:
+    """(rows, variable) of the one earlier KB answer (of the last three) with a row that "the <word> one" names."""
+    found = []
+    for rec in [r for r in reader.state.kb_records() if r.var != last and r.status == "done"][-3:]:
+        rows = list(rec.result or [])
+        if len(rows) > 1 and _the_word_one(text, rows) is not None:
+            found.append((rows, rec.var))
+    return found[0] if len(found) == 1 else None
 
 
 def _count_beside(reader: "TurnReader", rec: TaskRecord, rest: str, label: str) -> None:

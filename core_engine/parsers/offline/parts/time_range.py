@@ -32,6 +32,8 @@ _CLOCK_LIKE = re.compile(r"am|pm|[:.]\d{2}|noon|midday|midnight|half", re.I)
 _PER_PERIOD = re.compile(r"\b(?:per|a|each|every)\s+(?:week|month|day|fortnight)\b|\bweekly\b|\bmonthly\b|\bweek\b", re.I)
 _RANGE = re.compile(rf"(?<![£$€\d/.:])\b(?:from\s+)?(?P<a>{_CLOCK})\s*(?:-|–|to|til+|'til+|until|till)\s*(?P<b>{_CLOCK}){_NOT_A_DATE}",
                     re.I)
+_FROM = re.compile(rf"\b(?:from|starting(?:\s+at)?|start(?:ing)?\s+at)\s+(?P<a>{_CLOCK}){_NOT_A_DATE}", re.I)
+"""A start said on its own before the end ("from 9 all day, so till 5")."""
 _END = re.compile(rf"\b(?:(?:out|finish(?:ed)?|done|leave|gone|wrap(?:ped)?\s+up|end|over|back)\s+(?:by|at|around|about)"
                   rf"|until|till|til)\s+(?P<b>{_CLOCK}){_NOT_A_DATE}", re.I)
 
@@ -43,14 +45,24 @@ def hours_from_range(reader: "TurnReader", text: str) -> None:
         return
     rec, hours, clock = slot
     said_start = _assigned(reader, rec.var, clock.name)
-    asked = reader.expect is not None and reader.expect.rec.var == rec.var and reader.expect.field.name == clock.name
+    asked = reader.expect is not None and reader.expect.rec.var == rec.var and reader.expect.field.name in (
+        clock.name, hours.name)
     m = _range(text, asked=asked, from_lead=True)
     end_m = None if m else _END.search(text)
     if m is None and end_m is None:
         return
-    start = _minutes(m.group("a"), None) if m else (said_start or _held(rec.values.get(clock.name)))
+    misread = _assigned_number(reader, rec.var, hours.name)
+    if misread is not None:  # "6pm till 10": the 10 was read as the hours; the range says 4
+        if misread not in _numbers((m or end_m).group(0)):
+            return
+        _drop(reader, rec.var, hours.name)
+    lead = None if m else _FROM.search(text[:end_m.start()])  # "from 9 all day, so till 5"
+    start = _minutes(m.group("a"), None) if m else (said_start or _held(rec.values.get(clock.name)) or (
+        _minutes(lead.group("a"), None) if lead else None))
     if start is None:
         return
+    if m is None and said_start is None and lead is not None and not _held(rec.values.get(clock.name)):
+        reader.assign("time-range", lead.group(0), rec, clock, _clock(start))
     end = _minutes((m or end_m).group("b"), start)
     if end is None or end <= start:
         return
@@ -68,20 +80,35 @@ def hours_from_range(reader: "TurnReader", text: str) -> None:
     reader.assign("time-range", words, rec, hours, value, reason="the hours between the start and the end said")
 
 
+def range_fields(reader: "TurnReader", fields: list[Any], text: str) -> list[str]:
+    """The two fields (a start time, a count of hours) that a range of clock times said in `text` fills, among
+    `fields`; [] when there is no such pair or no such range ("today 2 till 4")."""
+    pair = _pair(reader, fields)
+    m = _range(text, asked=False, from_lead=False, plain=True) if pair else None
+    start = _minutes(m.group("a"), None) if m else None
+    end = _minutes(m.group("b"), start) if start is not None else None
+    if pair is None or _hours_between(start, end, reader.view.kind_of(pair[0])) is None:
+        return []
+    return [pair[1].name, pair[0].name]
+
+
 def _in_opening(reader: "TurnReader", text: str) -> None:
     """The same for a record the turn opens (`x = Ws(...)`): its constructor takes the start and the hours."""
     from .proper_names import _constructed, set_in_opening
     for i, _line, _span, args, ws, given in list(_constructed(reader)):
         pair = _pair(reader, [f for f in ws.fields if f.kind == "input"])
-        if pair is None or pair[0].name in given:
+        if pair is None:
             continue
         hours, clock = pair
-        m = _range(text, asked=False, from_lead=False)
+        m = _range(text, asked=False, from_lead=False, plain=True)  # "book it for next monday, 9 to 5"
         start = _minutes(m.group("a"), None) if m else None
         end = _minutes(m.group("b"), start) if start is not None else None
         value = _hours_between(start, end, reader.view.kind_of(hours)) if end is not None else None
         if value is None:
             return
+        given_hours = re.search(rf'\b{hours.name}=(\d+(?:\.\d+)?)\b', args)
+        if hours.name in given and not (given_hours and float(given_hours.group(1)) in (value, *_numbers(m.group(0)))):
+            return  # the hours were said apart from the range
         held = re.search(rf'\b{clock.name}="(\d\d):(\d\d)"', args)
         if held and int(held.group(1)) * 60 + int(held.group(2)) not in (start, end % (24 * 60)):
             return  # two starts that disagree: nothing is guessed
@@ -91,16 +118,16 @@ def _in_opening(reader: "TurnReader", text: str) -> None:
         return
 
 
-def _range(text: str, *, asked: bool, from_lead: bool) -> re.Match[str] | None:
+def _range(text: str, *, asked: bool, from_lead: bool, plain: bool = False) -> re.Match[str] | None:
     """The one range of clock times the turn says: said with "til"/"until" (or "from", `from_lead`), or with a
-    clock's form on one side (am/pm, minutes, "half"), or to the time question asked; never a window ("any time 1
-    to 4")."""
+    clock's form on one side (am/pm, minutes, "half"), or to the time question asked, or as "A to B" in a turn that
+    opens a booking (`plain`); never a window ("any time 1 to 4")."""
     found = [m for m in _RANGE.finditer(text) if not _NOT_A_START.search(text[:m.start()])]
     if len(found) != 1:
         return None
     m = found[0]
     joined = text[m.end("a"):m.start("b")].lower()
-    if re.search(r"til|until", joined) or (from_lead and re.match(r"\s*from\b", m.group(0), re.I)) or asked \
+    if plain or re.search(r"til|until", joined) or (from_lead and re.match(r"\s*from\b", m.group(0), re.I)) or asked \
             or _CLOCK_LIKE.search(m.group("a")) or _CLOCK_LIKE.search(m.group("b")):
         return m
     return None
@@ -150,10 +177,23 @@ def _slot(reader: "TurnReader") -> tuple[Any, Any, Any] | None:
         if not reader.view.record_live(rec):
             continue
         pair = _pair(reader, reader.view.input_fields(rec))
-        if pair is not None and reader.view.unfilled(rec, pair[0]) \
-                and not any(line.startswith(f"{rec.var}.{pair[0].name} = ") for line in reader.lines):
+        if pair is not None and (reader.view.unfilled(rec, pair[0]) or any(
+                line.startswith(f"{rec.var}.{pair[0].name} = ") for line in reader.lines)):
             return rec, pair[0], pair[1]
     return None
+
+
+def _assigned_number(reader: "TurnReader", var: str, name: str) -> float | None:
+    """The number this turn has given `var.name`, if any."""
+    for line in reader.lines:
+        lm = re.fullmatch(rf'{re.escape(var)}\.{re.escape(name)} = (\d+(?:\.\d+)?)', line)
+        if lm:
+            return float(lm.group(1))
+    return None
+
+
+def _numbers(words: str) -> set[float]:
+    return {float(n) for n in re.findall(r"\d+(?:\.\d+)?", words)}
 
 
 def _assigned(reader: "TurnReader", var: str, name: str) -> int | None:

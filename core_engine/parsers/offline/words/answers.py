@@ -99,11 +99,13 @@ _WHEN_SPAN = re.compile(
 
 
 _CHATTER_TAIL = re.compile(r"(?:\s*,?\s*\b(?:as\s+well|too|also|lol|haha+|lmao|xx+|thanks|thank\s+you|cheers|pls|"
-                           r"please|mate)\b)+[\s.!?]*$", re.I)
+                           r"please|mate|obviously|of\s+course|i\s+think|i\s+guess|i\s+believe|i\s+reckon|tbh|"
+                           r"probably|mostly|btw)\b)+[\s.!?]*$", re.I)
 """Words after a short answer that say nothing about it ("Leeds as well lol", "Ann Lee thanks"): left out of it."""
-_REMARK_AFTER = re.compile(r"^\s*([^,;]{1,40}?)\s*[,;]\s*(?:it|he|she|they|that|this)(?:'s|\s+(?:is|was|were|are))\b",
-                           re.I)
-"""A short answer followed by a remark about it ("Bolacha, it was a cat", "Riverside, that's the old one")."""
+_REMARK_AFTER = re.compile(r"^\s*([^,;]{1,40}?)\s*[,;]\s*(?:it|he|she|they|that|this)(?:'s|'re|’s|’re|s|re|"
+                           r"\s+(?:is|was|were|are))\b", re.I)
+"""A short answer followed by a remark about it ("Bolacha, it was a cat", "Riverside, that's the old one", "velvet,
+theyre really heavy": typed without the apostrophe too)."""
 
 
 _SUITS = re.compile(r"\b(?:would|will|should|could|does|do|might)\s+(?:suit|work|be\s+(?:best|better|perfect|"
@@ -138,7 +140,8 @@ _ACTION_ONLY = re.compile(_ACTION_ONLY.pattern + "$", re.I)
 _NOTHING_HEAD = r"(?:no|nope|nah|nothing|none|not\s+really|all\s+good|that'?s\s+(?:all|it|everything)|" \
     r"that\s+is\s+(?:all|it|everything))"
 _NOTHING_MORE = re.compile(rf"\W*(?:(?:ok|okay|um+|erm|oh|well|so)[\s,.!]+)?{_NOTHING_HEAD}(?:[\s,.!]+(?:else|to\s+add|"
-                           rf"more|at\s+all|really|for\s+now|thanks|thank\s+you|i\s+think|from\s+me|{_NOTHING_HEAD}))*"
+                           rf"more|at\s+all|really|for\s+now|thanks|thank\s+you|i\s+think|from\s+me|{_NOTHING_HEAD}|"
+                           r"that'?s\s+(?:fine|ok|okay|alright|grand)|(?:i'?m|we'?re)\s+(?:good|fine|ok|okay|alright)))*"
                            r"[\s.!]*", re.I)
 """A whole answer that says there is nothing (more) to tell, to a free-text question."""
 _NO_SUCH = re.compile(r"\W*(?:(?:ok|okay|um+|erm|oh|well|so|nope|nah)[\s,.!]+)?(?:no|nothing|none|not\s+any)\s+"

@@ -50,8 +50,9 @@ def _inside_token(text: str, start: int, end: int) -> bool:
                 or re.match(r"\w", after))
 
 
-_TRUNK_NUMBER = re.compile(r"(?<![\w+/.-])(?:\(0\d{1,4}\)|0\d{1,4})(?:[ -]?\d{2,4}){1,3}(?![\w/.-])")
-"""A number dialled within its country: a leading 0 (in brackets or not), then groups of digits."""
+_TRUNK_NUMBER = re.compile(r"(?<![\w+/.-])(?:\(0\d{1,4}\)|0\d{1,4})(?:[ -]?\d{2,4}){1,3}(?![\w/-])(?!\.\d)")
+"""A number dialled within its country: a leading 0 (in brackets or not), then groups of digits; a full stop after
+it ends the sentence ("07700 900118. no email thanks"), one before a digit makes it a decimal."""
 
 
 def bare_yes_no(text: str) -> bool:

@@ -35,7 +35,7 @@ _CANCEL_PHRASE = (r"(?:cancel(?:\s+(?:it|that|this|everything|the\s+whole\s+thin
                   r"i\s+(?:don'?t|do\s+not|no\s+longer)\s+(?:want|need)\s+to\s+"
                   r"(?!(?:share|say|tell|give|provide|answer|disclose|reveal|talk|go\s+into)\b)[a-z]+(?:\s+(?:it|this|that|one))?"
                   r"(?:\s+any\s?more|\s+after\s+all)?|scrap\s+(?:it|that|this)|call\s+it\s+off|drop\s+it|"
-                  r"(?:don'?t|do\s+not)\s+bother|i\s+changed\s+my\s+mind)(?:\s+then)?")
+                  r"(?:don'?t|do\s+not)\s+bother|i\s+changed\s+my\s+mind)(?:\s+(?:then|for\s+now|after\s+all))?")
 _ELSEWHERE = (r"(?:[\s,.!;]+(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s+to|i'?d\s+rather|i\s+(?:can|could|might))"
               r"\s+(?:just\s+)?(?:go|call|phone|ring|come\s+back|do\s+it|try|sort\s+it|handle\s+it|deal\s+with\s+it|"
               r"visit|ask|check|email|write|pop\s+in|stop\s+by|fix|repair|figure|manage|look|sort|wait|think|leave\s+it|"
@@ -787,7 +787,8 @@ def _without_task_words(reader: "TurnReader", entry: Entry, via: str, bag: Bag) 
     """The turn's words without those the task's own example shares with it ("charge" of "I think a charge on my bill
     is wrong" for "i want to query a charge on my bill") when such a word names only part of longer options
     ("Charged Twice"): it said which task, not which option. A word that is a whole option's name (an example "a
-    visitor berth for two nights" and the option Visitor) still chooses it."""
+    visitor berth for two nights" and the option Visitor), or two words that only one option has both of, still
+    choose it."""
     start = reader.spec.start_worksheet()
     if entry.kind != "task" and (start is None or entry.worksheet != start.name):
         return bag
@@ -799,6 +800,9 @@ def _without_task_words(reader: "TurnReader", entry: Entry, via: str, bag: Bag) 
                for ev in f.enum_values]
     spent = [s for s in set(content_stems(via)) & set(bag.stems)
              if (hit := [o for o in options if any(same_word(s, w) for w in o)]) and all(len(o) > 1 for o in hit)]
+    whole = [o for o in options if len(spent) >= 2 and all(any(same_word(s, w) for w in o) for s in spent)]
+    if len(whole) == 1:
+        return bag  # "sign me up for a dedicated desk": two words of one option ("Dedicated Desk Monthly") choose it
     return bag.without(spent) if spent else bag
 
 

@@ -240,6 +240,9 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         if d is not None:
             found.append(Span(d.isoformat(), m.start(), end, text[m.start():end]))
 
+    def add_span(d: dt.date, start: int, end: int) -> None:
+        found.append(Span(d.isoformat(), start, end, text[start:end]))
+
     for m in _ISO_RE.finditer(text):
         add(_make(int(m.group(1)), int(m.group(2)), int(m.group(3)), today), m)
     day_first = DAY_FIRST.get()
@@ -278,6 +281,17 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         add(_weekday_date(day, lead, today, past), m)
     for m, day in _misspelt_weekdays(text):  # "wedensday", "thurday": a weekday typed with a slip
         add(_weekday_date(day, (m.group(1) or "").lower(), today, past), m)
+        week = _NEXT_WEEK_AFTER.match(text, m.end()) if not past else None
+        if week is not None:  # "wensday next week"
+            monday = today - dt.timedelta(days=today.weekday())
+            add_span(monday + dt.timedelta(days=7 + WEEKDAYS[day]), m.start(), week.end())
+    for m in _AFTER_NEXT_RE.finditer(text) if not past else ():  # "the monday after next": a week after the coming one
+        ahead = (WEEKDAYS[m.group(1).lower()] - today.weekday()) % 7 or 7
+        add(today + dt.timedelta(days=ahead + 7), m)
+    for m in _WEEK_PART_RE.finditer(text) if not past else ():  # "end of next week": its Friday; "start of": Monday
+        monday = today - dt.timedelta(days=today.weekday()) + dt.timedelta(days=7 if m.group("which") == "next" else 0)
+        d = monday + dt.timedelta(days=4 if m.group("part").lower() == "end" else 0)
+        add(d if d >= today else None, m)
     for m in _WEEKDAY_NEXT_WEEK_RE.finditer(text) if not past else ():  # "thursday next week": in next week
         day = (m.group(1) or m.group(2)).lower()
         monday = today - dt.timedelta(days=today.weekday())
@@ -386,6 +400,12 @@ _WEEKDAY_NEXT_WEEK_RE = re.compile(rf"\b({'|'.join(WEEKDAYS)})\s+(?:of\s+|in\s+)
                                    rf"\bnext\s+week\s*,?\s+(?:on\s+)?(?:the\s+)?({'|'.join(WEEKDAYS)})\b", re.I)
 """A weekday of the coming calendar week ("thursday next week", "next week on friday"): that week's day, which on a
 Wednesday is eight days on for a Thursday, never this week's."""
+_NEXT_WEEK_AFTER = re.compile(r"\s+(?:of\s+|in\s+)?next\s+week\b", re.I)
+_AFTER_NEXT_RE = re.compile(rf"\b(?:the\s+)?({'|'.join(WEEKDAYS)})\s+after\s+next\b", re.I)
+""""the monday after next": the Monday a week after the coming one."""
+_WEEK_PART_RE = re.compile(r"\b(?:the\s+)?(?P<part>end|start|beginning)\s+of\s+(?P<which>next|this|the)\s+week\b",
+                           re.I)
+"""The end of a week is its Friday (a working week), its start or beginning its Monday."""
 _WEEKDAY_WEEK_RE = re.compile(rf"\b({'|'.join(WEEKDAYS)})\s+week\b|\ba\s+week\s+(?:on|from)\s+({'|'.join(WEEKDAYS)})\b",
                               re.I)
 """The British "Friday week", "a week on Friday": the Friday a week after the coming one (the 23rd, said on
@@ -862,6 +882,11 @@ TITLE = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof)\b\.?\s+(?=[A-Za-z][\w'’-]
 name. A title and one name ("Mr Smith") is left as said."""
 
 
+_AFFILIATION = re.compile(r"^(?P<name>[^\W\d_][\w'’-]*\s+[^\W\d_][\w'’-]*)(?:\s*,)?\s+(?:from|at|of|with|here\s+at)\s+"
+                          r"(?:the\s+)?[^\W\d_][\w'’&.-]*(?:\s+[\w'’&.-]+){0,3}$", re.I)
+"""Whom a two-word name is with, after it: "Dan Hughes at Northlight"; the name is the two words."""
+
+
 def clean_name(text: str) -> str | None:
     """A person's name from "My name is Roger Corman", "Jane Doe", "i'm jane" (title-cased when all lower)."""
     body = normalise(text).strip(" .,!?;:\"")
@@ -870,6 +895,7 @@ def clean_name(text: str) -> str | None:
     body = re.sub(r"[\s,]+(?:thanks|thank you|please)$", "", body, flags=re.I)
     body = re.sub(r"(?<=\w)\s+here$", "", body, flags=re.I)  # "Carla Mendes here"
     body = TITLE.sub("", body, count=1) if TITLE.match(body) else body  # "Mr Daniel Okafor"
+    body = _AFFILIATION.sub(r"\g<name>", body)  # "Dan Hughes at Northlight", "tom okafor, from okafors cafe"
     if not body or not _NAME_RE.match(body) or all(w in NO_NAME_WORDS for w in body.lower().split()):
         return None  # "yes please cancel" is no name
     if body.split()[0].lower() in ("please", "pls", "plz"):
@@ -881,11 +907,13 @@ def clean_name(text: str) -> str | None:
     return body.title() if body.islower() else body
 
 
-_FILLERS = re.compile(r"^(?:(?:it's|it\s+is|it\s+was|its|they\s+were|they\s+are|that's|that\s+is|that\s+was|"
+_FILLERS = re.compile(r"^(?:(?:it's|it\s+is|it\s+was|its|they\s+were|they\s+are|they'?re|that's|thats|that\s+is|that\s+was|"
                       r"i\s+think|i\s+guess|i\s+believe|probably|maybe|um|uh|well|so|i'd\s+say|i\s+would\s+say|"
                       r"let's\s+say|say|about|around|just|i'll\s+(?:take|do|go\s+with)|i\s+will\s+(?:take|do)|"
-                      r"(?:let's|let\s+us)(?:\s+also)?\s+(?:take|do|go\s+with)|i'd\s+like|i\s+want|go\s+with)\b[\s,]*)+",
-                      re.I)
+                      r"(?:let's|let\s+us)(?:\s+also)?\s+(?:take|do|go\s+with)|i'd\s+like|i\s+want|go\s+with)\b[\s,]*|"
+                      r"(?:ok|okay|good|great|cool|right|sure|fine|perfect|lovely|nice|yes|yeah|yep)[.!]+\s+(?=\w))+", re.I)
+"""Lead-ins before a value: "it's", "I think", "I'll go with", and a word of agreement that ends its own sentence ("good. its
+wool")."""
 
 
 _HEDGE_AFTER = re.compile(r"[\s,;.-]*\b(?:just\s+)?(?:if|in\s+case)\s+(?:that|it|this)(?:'s|\s+is|\s+was)?\s+(?:helps?|"
