@@ -172,3 +172,18 @@ def test_a_reference_offered_with_a_doubt_is_no_question():
 def test_a_question_about_things_that_dont_have_something_is_no_refusal(agent):
     session, [r] = talk(agent, "and which rooms dont have a piano")
     assert statements(r)[0].startswith("answer(") and values(session, "main").get("task") is None
+
+
+def test_a_new_range_moves_a_held_booking(agent):
+    start = (ROOM, "Oak Studio", "3rd July", "7pm", "2", "Ann Lee", "ann@lee.org", "no thats fine", "no")
+    session, [*_, r] = talk(agent, *start, "wait can i do 8 till 10 instead")
+    assert statements(r) == ['book_room.start_time = "20:00"'] and "no-match" not in [x["rule"] for x in r.trace["parse"]["rules"]]
+    session, [*_, r] = talk(agent, *start, "actually make it 6 till 9")
+    assert statements(r) == ['book_room.start_time = "18:00"', "book_room.hours = 3"]
+
+
+def test_the_code_after_a_yes_fills_the_field_the_yes_opens(agent):
+    session, [*_, r] = talk(agent, JOIN, "adult monthly pass", "Ann Lee", "07700 900118", "yep, STU-55120")
+    assert statements(r) == ["join.is_student = True", 'join.student_card = "STU-55120"']
+    session, [*_, r] = talk(agent, JOIN, "adult monthly pass", "Ann Lee", "07700 900118", "yes i am, 2nd year")
+    assert statements(r) == ["join.is_student = True"]

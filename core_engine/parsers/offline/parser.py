@@ -87,6 +87,7 @@ from .kb_rows.codes import as_stored
 from .opening.given_values import task_by_reference
 from .opening.told_done import told_done_task
 from .answering.references import shaped_reference
+from .words.libvalues import is_phone_field
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, labelled_values, new_task, other_fields, unopened_fields
 from .intents import (asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
@@ -295,6 +296,8 @@ class TurnReader:
         declined_optional(self, self.text)  # "07700 900118. no email thanks": the optional e-mail declined
         one_constructor(self)  # a record opened by two rules: one statement with the values of both
         self._confirm_last()
+        if self.lines:  # a pass after the rules read what they did not: the turn was understood after all
+            self.rules = [r for r in self.rules if r["rule"] != "no-match"]
 
     def _confirm_last(self) -> None:
         """ "Yes, and tell them it's urgent": the note goes in before the yes, so what is confirmed includes it."""
@@ -453,8 +456,25 @@ class TurnReader:
                 value, words = False, text  # "ok. no packing, thanks": the ok acknowledges, "no packing" answers
             self.assign("answer-yes-no", words, e.rec, e.field, value)
             rest = second_flag(self, e.rec, e.field, rest)  # "yes it has one, and no, it doesn't clash"
+            rest = self._code_after_yes(e.rec, rest) if value else rest
         self.answered = True
         return rest
+
+    def _code_after_yes(self, rec: TaskRecord, rest: str) -> str:
+        """ "yep, HSC-30417" to "are you a member?": the code after the yes is the one code field the yes opens (its
+        predicate holds once the yes is in); the rest of the turn is read as before when it is anything else."""
+        token = rest.strip(" ,.!;:-")
+        if not re.fullmatch(r"(?=[\w-]*\d)[A-Za-z0-9]+(?:[-/ ][A-Za-z0-9]+){0,2}", token) or len(re.sub(r"\D", "", token)) < 4:
+            return rest
+        fields = [f for f in self.view.input_fields(rec) if self.view.kind_of(f) == "str" and self.view.unfilled(rec, f)
+                  and not is_phone_field(f) and (shape(f) == "code" or shaped_reference(f, token))]
+        if len(fields) > 1:  # the one whose example the token is shaped like ("like HSC-10482")
+            fields = [f for f in fields if shaped_reference(f, token)]
+        value = self.value_for(fields[0], token) if len(fields) == 1 else None
+        if not isinstance(value, str) or re.sub(r"\W", "", value).lower() != re.sub(r"\W", "", token).lower():
+            return rest
+        self.assign("code-after-yes", token, rec, fields[0], value, reason="the code the yes goes on to give")
+        return ""
 
     def _held_summary_done(self, text: str) -> bool:
         """ "ok fine, submit it anyway" with no question asked, after the user held the summary back ("hmm no hold

@@ -17,7 +17,11 @@ from ..words.match import STOPWORDS
 
 KIND_OF = 0.5
 _NEGATION = re.compile(r"\b(?:no|not|none|never|nothing|nobody|without|n't|dont|doesnt|isnt|arent)\b", re.I)
-_GENERIC = frozenset("whether there are is any property home house the of or and young old".split())
+_GENERIC = frozenset("""whether there are is any property home house the of or and young old add has have need needs want
+use get more extra another first second third fourth fifth next other same new""".split())
+"""Words of a field's name that say no kind of thing ("add_third": a third what?)."""
+_NUMBER_WORDS = frozenset("""one two three four five six seven eight nine ten eleven twelve both none all few couple several
+those these them they""".split())
 
 
 def kind_named(f: Field, text: str, index: Any) -> bool | None:
@@ -25,7 +29,8 @@ def kind_named(f: Field, text: str, index: Any) -> bool | None:
     if index is None or index.fallback_reason or "?" in text or _NEGATION.search(text) or len(text.split()) > 12:
         return None
     asked = [w for w in f.name.lower().split("_") if len(w) >= 3 and w not in STOPWORDS and w not in _GENERIC]
-    said = [w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 3 and w not in STOPWORDS]
+    said = [w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 3 and w not in STOPWORDS
+            and w not in _NUMBER_WORDS]
     if not asked or not said:
         return None
     from ....embedding.semantic import cosine_matrix

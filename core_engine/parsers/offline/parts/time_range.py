@@ -42,6 +42,7 @@ def hours_from_range(reader: "TurnReader", text: str) -> None:
     slot = _slot(reader)
     if slot is None:
         _in_opening(reader, text)  # "drum room tmrw 7-9pm": the record the turn opens
+        _range_changed(reader, text)  # "wait can i do 8 till 10 instead": a held booking moved
         return
     rec, hours, clock = slot
     said_start = _assigned(reader, rec.var, clock.name)
@@ -78,6 +79,44 @@ def hours_from_range(reader: "TurnReader", text: str) -> None:
     if said_start is None and m is not None and _held(rec.values.get(clock.name)) != start:
         reader.assign("time-range", words, rec, clock, _clock(start))  # "1 til 4": from 1
     reader.assign("time-range", words, rec, hours, value, reason="the hours between the start and the end said")
+
+
+def _range_changed(reader: "TurnReader", text: str) -> None:
+    """A new range for a record whose start and hours are both held, said as a change ("instead", "actually") or to
+    the summary: the start (a bare hour read next to the one held: "8" for a 7 PM session is 20:00) and the hours
+    that differ from those held are changed. Nothing when the turn read anything else."""
+    from ..intents import change_marker  # late: intents imports the word helpers
+    e = reader.expect
+    if reader.lines or not (change_marker(text) or (e is not None and e.act == "confirm")):
+        return
+    m = _range(text, asked=True, from_lead=True)
+    if m is None:
+        return
+    for rec in reader.view.live_records():
+        pair = _pair(reader, reader.view.input_fields(rec))
+        if pair is None or reader.view.unfilled(rec, pair[0]) or reader.view.unfilled(rec, pair[1]):
+            continue
+        hours, clock = pair
+        held = _held(rec.values.get(clock.name))
+        start = _near(m.group("a"), held)
+        end = _minutes(m.group("b"), start) if start is not None else None
+        value = _hours_between(start, end, reader.view.kind_of(hours))
+        if held is None or value is None:
+            return
+        if start != held:
+            reader.assign("time-range", m.group(0), rec, clock, _clock(start), was=rec.values.get(clock.name))
+        if value != rec.values.get(hours.name):
+            reader.assign("time-range", m.group(0), rec, hours, value, reason="the hours between the new start and end")
+        return
+
+
+def _near(clock: str, held: int | None) -> int | None:
+    """A start said again: a bare hour ("8") is placed the way that is nearest the start held (evening after an
+    evening)."""
+    if held is None or _CLOCK_LIKE.search(clock) or not clock.strip().isdigit() or int(clock) > 12:
+        return _minutes(clock, None)
+    hour = int(clock) % 12
+    return min((hour * 60, (hour + 12) * 60), key=lambda t: abs(t - held))
 
 
 def range_fields(reader: "TurnReader", fields: list[Any], text: str) -> list[str]:
