@@ -187,3 +187,10 @@ def test_the_code_after_a_yes_fills_the_field_the_yes_opens(agent):
     assert statements(r) == ["join.is_student = True", 'join.student_card = "STU-55120"']
     session, [*_, r] = talk(agent, JOIN, "adult monthly pass", "Ann Lee", "07700 900118", "yes i am, 2nd year")
     assert statements(r) == ["join.is_student = True"]
+
+
+def test_an_options_taught_phrase_said_beside_an_answer(agent):
+    session, [*_, r] = talk(agent, REPAIR, "my cello, call me first thing")
+    assert values(session, "repair")["callback_time"] == "Morning"
+    session, [*_, r] = talk(agent, REPAIR, "my cello, but not first thing")
+    assert values(session, "repair").get("callback_time") != "Morning"

@@ -100,7 +100,7 @@ def bool_conditions(question: str, tokens: list[Token], used: set[int], info: Ta
             near.append(before)  # "non hardy": the negation's word is the condition's too
         first, last = min(said + near), max(said + near)
         start, end = tokens[first].start, tokens[last].end
-        negated = _negated_before(question, tokens[said[0]].start) or bool(
+        negated = _negated_before(question, tokens[said[0]].start) or _negated_before(question, start) or bool(
             _AFTER_NEGATION.match(question[tokens[max(said)].end:])) or (
             max(said) + 1 < len(tokens) and tokens[max(said) + 1].norm == "free" and "free" not in content)
         # "pet free", "smoke free": free of the thing the column allows

@@ -96,8 +96,14 @@ def negated_before(text: str, start: int) -> bool:
         n = 2 if pair in NEGATIONS else 1 if before[k] in NEGATIONS else 0
         if n and all(w in STOPWORDS or w in _GOVERNING for w in before[k + n:]):  # "not in Cornwall", "don't
             return True  # allow dogs", "not based in Leeds"; not "no stairs in Cornwall"
+    if len(before) >= 3 and before[-3] in VERB_NEGATIONS and before[-2] == "be" and before[-1] in _PARTICIPLES:
+        return True  # "which alterations can't be done express"
     return bool(before) and (before[-1] in VERB_NEGATIONS or (
         len(before) >= 2 and before[-2] in VERB_NEGATIONS and before[-1] in _TAKING_VERBS))
+
+
+_PARTICIPLES = frozenset("done made had booked ordered delivered sent collected taken used fitted".split())
+"""A passive verb between "can't be" and the value ("can't be done express")."""
 
 
 def is_content(token: Token, schema: set[str] | None = None) -> bool:

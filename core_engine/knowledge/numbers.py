@@ -263,7 +263,12 @@ def capacity(text: str, taken: list[tuple[int, int]], columns: dict[str, list[st
         if not any(s < m.end() and m.start() < e for s, e in taken):
             found.append(Comparison(holding[0], "<=", int(m.group("n")), m.group(0), 1.0, m.start(), m.end()))
     for m in list(_HOLDS.finditer(low)) + list(_PARTY_OF.finditer(low)):
-        if any(s < m.end() and m.start() < e for s, e in taken) or (m.group("verb") is None and not m.group("who")):
+        start = m.start()
+        if (m.group("verb") or "").startswith("room") and m.group("who") and any(s < m.end() and start < e
+                                                                                for s, e in taken):
+            start = m.start("verb") + len("room ")  # "meeting room for 10 people": the room was a value; "for 10
+            # people" is the count
+        if any(s < m.end() and start < e for s, e in taken) or (m.group("verb") is None and not m.group("who")):
             continue
         thing = re.match(r"\s+([a-z]+)", low[m.end():])
         if not m.group("who") and thing and thing.group(1) not in STOPWORDS and not thing.group(1).endswith("ly") \
@@ -271,9 +276,9 @@ def capacity(text: str, taken: list[tuple[int, int]], columns: dict[str, list[st
             continue  # "takes 2 dogs", "holds 400 cars", "take 60 minutes": a count of something else
         n = m.group("n")
         count = int(n if n.isdigit() else _NUMBER_WORDS[n])
-        found.append(Comparison(holding[0], ">=", count, m.group(0), 1.0, m.start(), m.end()))
+        found.append(Comparison(holding[0], ">=", count, low[start:m.end()], 1.0, start, m.end()))
         if fewest:
-            found.append(Comparison(fewest, "<=", count, m.group(0), 1.0, m.start(), m.end()))
+            found.append(Comparison(fewest, "<=", count, low[start:m.end()], 1.0, start, m.end()))
     return found
 
 
@@ -293,6 +298,35 @@ def counted(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str
             op = ">=" if named[0].lower().startswith(("max_", "maximum_")) else \
                 "<=" if named[0].lower().startswith(("min_", "minimum_")) else "="
             found.append(Comparison(named[0], op, int(m.group(1)), m.group(0), 1.0, m.start(), m.end()))
+    return found
+
+
+_ORDINALS = {w: n for n, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
+_ORDINAL_NAMED = re.compile(r"\b(?:(?P<n>\d{1,2})(?:st|nd|rd|th)|(?P<w>" + "|".join(_ORDINALS) + r")|(?P<g>ground|top))"
+                            r"[\s-]+(?P<what>[a-z]+)\b")
+
+
+def ordinal_named(text: str, taken: list[tuple[int, int]], columns: dict[str, list[str]]) -> list[Comparison]:
+    """ "on the 4th floor", "first floor", "ground floor": an ordinal before the word a whole-number column is named
+    by is that number. "ground" is the number the column's description gives it ("0 is the ground floor"), "top" its
+    highest value is not known here and is left alone."""
+    found = []
+    for m in _ORDINAL_NAMED.finditer(text.lower()):
+        if any(s < m.end() and m.start() < e for s, e in taken) or m.group("g") == "top":
+            continue
+        st = stem(m.group("what"))
+        named = [n for n, texts in columns.items() if any(stem(p) == st for p in re.split(r"[^a-z0-9]+", n.lower()) if p)]
+        if len(named) != 1:
+            continue
+        if m.group("g"):
+            said = re.search(r"(-?\d+)\s*(?:is|=|means|for)\s+(?:the\s+)?ground\b|\bground[a-z ]{0,12}?(?:is|=)\s*(-?\d+)",
+                             " ".join(columns[named[0]]).lower())
+            if said is None:
+                continue
+            value = int(said.group(1) or said.group(2))
+        else:
+            value = int(m.group("n")) if m.group("n") else _ORDINALS[m.group("w")]
+        found.append(Comparison(named[0], "=", value, m.group(0), 1.0, m.start(), m.end()))
     return found
 
 
@@ -415,7 +449,7 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
         if money and after in ("a", "an", "per") and after2 in UNITS:
             after, after2 = None, None  # "under $2 an hour": money per unit of time, a rate; the hour is no length
         chosen = (_money_column(said, columns, embedder, less, earlier) if money else None) or \
-            _measured((after, after2), candidates, columns, embedder, less) or \
+            _measured((after, after2), candidates + earlier, columns, embedder, less) or \
             choose_column(candidates, columns, embedder, less, _number(number), ranges) or \
             by_range(_number(number), columns, ranges, reach=1.0)
         if chosen:
@@ -427,10 +461,10 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
             found.append(Comparison(chosen[0], op, value, low[start:m.end()].strip(), chosen[1], start, m.end()))
     bounds = between(low, columns, embedder, ranges)  # "between 10 and 20 dollars": both bounds, inclusive
     found += [c for c in bounds if not any(f.start < c.end and c.start < f.end for f in found)]
-    tail = re.compile(rf"(?:\b([a-z]+)\s+)?(\$\s*)?(\d+(?:\.\d+)?)\s*(\$)?(?:\s+([a-z]+))?"
+    tail = re.compile(rf"(?:\b([a-z]+)\s+)?(\$\s*)?(\d+(?:\.\d+)?|\ban?(?=\s+{_UNIT_WORD}))\s*(\$)?(?:\s+([a-z]+))?"
                       rf"(?:\s+(?:a|an|per)\s+([a-z]+))?{_AFTER.pattern}"
                       r"(?:\s+(?:a|an|per)\s+(?=[a-z]))?(?:\s*([a-z]+))?")
-    for m in tail.finditer(low):  # "4 stars or more", "rated 4.5 or higher", "£110 an hour or less"
+    for m in tail.finditer(low):  # "4 stars or more", "rated 4.5 or higher", "£110 an hour or less", "a year or more"
         if any(c.start <= m.start() < c.end for c in found):
             continue
         before, dollar, number, dollar2, unit, rate, _, word, unit_after = m.groups()
@@ -442,7 +476,8 @@ def comparisons(text: str, tokens: list[Token], columns: dict[str, list[str]], e
         said = [w for w in (unit, rate, unit_after, before) if w and w not in STOPWORDS and w not in MONEY_WORDS
                 and w not in _PRICE_VERBS]  # "£40 or less per person": the price per person
         chosen = (_money_column(said, columns, embedder, less, _clause_before(low, m.start(), 4)) if money
-                  else None) or _measured((unit,), candidates, columns, embedder, less) or \
+                  else None) or _measured((unit,), candidates + _clause_before(low, m.start(), 4), columns, embedder,
+                                          less) or \
             choose_column(candidates, columns, embedder, less, _number(number), ranges)
         end = m.end()
         if not chosen:  # "4 or more of in one collection": a later word of the clause names the column

@@ -36,7 +36,7 @@ from .lexicon import known_words
 from .leftovers import ROW_NOUN_MIN, beside_conditions, governing_verbs, row_nouns, value_suffixes
 from .numbers import (MEASURE_VERBS, RANGE_SCORE, bare_numbers, capacity, having, free_of_charge, column_texts, comparisons, counted, decades,
                       durations, superlatives)
-from .numbers import ages, measured as measured_values
+from .numbers import ages, measured as measured_values, ordinal_named
 from .calendar import day_named, months, times_of_day, week_parts, when_words
 from .numbers import _adjective, choose_column
 from .vocab import STOPWORDS, Token, is_identifier, stem, tokenize, vocabulary_for
@@ -291,6 +291,12 @@ def _name_words_in_text(kb: SQLiteKB, info: TableInfo, matches: list[Match], use
             used = used - m.span()  # "dry the house out" is no misspelt "Ouse": an English word is said as meant
             rules.append({"rule": "ignored", "words": m.words, "column": m.column,
                           "why": "near a name's word, but an English word of its own: not a misspelling"})
+            continue
+        if m.kind == "fuzzy" and m.first == m.last and m.score < FUZZY_SPELLING and _english(m.words.lower(), english) \
+                and not _same_stem(m.words.lower(), str(m.runner_up or "")):  # "moderately" is "moderate" still
+            used = used - m.span()  # "rats getting in" is no misspelt "Netting"
+            rules.append({"rule": "ignored", "words": m.words, "column": m.column,
+                          "why": "near a value's word, but an English word of its own: not a misspelling"})
             continue
         if m.kind != WORD_KIND:
             kept.append(m)
@@ -630,6 +636,8 @@ def _numbers(query: Query, question: str, tokens: list[Token], used: set[int], i
     found += capacity(question, taken + [(c.start, c.end) for c in found], columns)  # "holds 200 people": at
     found += bare_numbers(question, taken + [(c.start, c.end) for c in found], columns, ranges)  # least, not =
     found += counted(question, taken + [(c.start, c.end) for c in found], columns)
+    found += ordinal_named(question, taken + [(c.start, c.end) for c in found],
+                           column_texts(info, spec, ("int",)))  # "on the 4th floor"
     found += measured_values(question, taken + [(c.start, c.end) for c in found], columns)
     found += [h for h in having(question, taken, columns)  # "with floodlit courts": at least one ("courts under
               if not any(c.column == h.column for c in found)]  # £7 an hour" may have taken "courts" as its word)
@@ -852,6 +860,9 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     if info.fts_table is None:
         rules.append({"rule": "ignored", "words": words, "why": f"{info.name} has no free-text columns"})
         return
+    words = _negated_text(query, tokens, used, words, info, rules)  # "one that doesnt use heat"
+    if not words:
+        return
     if query.conditions:
         words = beside_conditions(words, near, rules, info.name)
         words = _after_conditions(words, tokens, used, rules)
@@ -895,6 +906,47 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     _fuse(query, kb, index, info, words, " ".join(_free_words(tokens, used, set())), embedder, rule, english, unsaid,
           conditioned, frozenset(t.raw.lower() for i, t in enumerate(tokens) if t.capitalised and i > 0))
     _purpose(query, tokens, used, words, rule)
+
+
+_TEXT_NEGATIONS = frozenset("not no without doesnt dont isnt never non nothing".split())
+_TEXT_VERBS = frozenset("use uses using involve involves involving contain contains containing include includes "
+                        "including need needs needing require requires requiring have has having".split())
+_TEXT_SMALL = frozenset("any a an the".split())
+
+
+def _negated_text(query: Query, tokens: list[Token], used: set[int], words: list[str], info: TableInfo,
+                  rules: list[dict[str, Any]]) -> list[str]:
+    """Searched words the question negates ("a bed bug treatment that doesnt use heat", "without chemicals", "not
+    using any poison"): the rows whose text says them are left out, and they are not searched. A negation reaches
+    the word directly or through one verb of using or having (and "any"/"a"), nothing further."""
+    runs: list[list[str]] = []
+    for w in words:
+        at = next((i for i, t in enumerate(tokens) if t.raw.lower() == w and i not in used), None)
+        if at is None or any(w in run for run in runs):
+            continue
+        back = [tokens[j].norm for j in range(at - 1, max(-1, at - 4), -1)]
+        while back and back[0] in _TEXT_SMALL:
+            back = back[1:]
+        if back and back[0] in _TEXT_VERBS:
+            back = back[1:]
+        if back and back[0] in _TEXT_NEGATIONS:
+            run = [w]  # "doesnt use heating pipes": the searched words right after it are one thing, negated whole
+            for j in range(at + 1, min(len(tokens), at + 3)):
+                nxt = tokens[j].raw.lower()
+                if j in used or nxt not in words:
+                    break
+                run.append(nxt)
+            runs.append(run)
+    if not runs:
+        return words
+    f = quote_identifier(info.fts_table or "")
+    for run in runs:
+        match = " AND ".join(fts_match([w]) for w in run)
+        query.conditions.append(f"t.rowid NOT IN (SELECT rowid FROM {f} WHERE {f} MATCH {_literal(match)})")
+    negated = [w for run in runs for w in run]
+    rules.append({"rule": "free_text_negated", "words": negated, "index": info.fts_table,
+                  "why": "negated: the rows whose text says them are left out"})
+    return [w for w in words if w not in negated]
 
 
 _PURPOSE = re.compile(r"\bfor\s+(?:my|our|a|an|the|his|her|their|some|this|that|your)\s+"
@@ -1017,6 +1069,9 @@ def _after_conditions(words: list[str], tokens: list[Token], used: set[int], rul
             tails.add(t.raw.lower())
         elif i + 1 in used and t.norm in _DEGREE:  # "complete beginners", "total novices": how much, not what
             tails.add(t.raw.lower())
+        elif i + 2 < len(tokens) and tokens[i + 1].norm in ("in", "within") and i + 2 in used and (
+                tokens[i + 2].norm in _COMPARISON_LEADS or tokens[i + 2].norm[:1].isdigit()):
+            tails.add(t.raw.lower())  # "ready in less than a week", "done within 3 days": the verb of the comparison
     dropped = [w for w in words if w in tails]
     if dropped:
         rules.append({"rule": "ignored", "words": dropped,
@@ -1024,16 +1079,24 @@ def _after_conditions(words: list[str], tokens: list[Token], used: set[int], rul
     return [w for w in words if w not in tails]
 
 
+_COMPARISON_LEADS = frozenset("less more under over fewer about around roughly at no".split())
+"""Words a comparison may start with after "in"/"within" ("ready in less than a week")."""
 _ACCEPTING = frozenset({"take", "takes"})
 """Verbs of accepting, like the stopwords "accept" and "carry", that search nothing ("depots that can take
 furniture"); not stopwords, so a column's description ("Whether the boat takes pets") still names it."""
+
+
+_PLACEHOLDERS = frozenset("thing things stuff job jobs option options choice choices kind kinds sort sorts type types "
+                          "ones".split())
+"""Nouns that stand for whatever the rows are ("the cheapest job you do", "what options"): they search nothing."""
 
 
 def _free_words(tokens: list[Token], used: set[int], schema: set[str]) -> list[str]:
     words: list[str] = []
     for i, t in enumerate(tokens):
         w = t.raw.lower()
-        if i not in used and len(w) >= 3 and is_content(t, schema) and w not in words and w not in _ACCEPTING:
+        if i not in used and len(w) >= 3 and is_content(t, schema) and w not in words and w not in _ACCEPTING \
+                and w not in _PLACEHOLDERS:
             words.append(w)
     return words
 
@@ -1089,6 +1152,17 @@ def _fuse(query: Query, kb: SQLiteKB, index: Any, info: TableInfo, words: list[s
 
 
 _INFLECTIONS = ("s", "es", "ed", "d", "ing", "er", "ers", "est", "iest", "ier", "ies", "ied", "ly")
+
+
+def _same_stem(said: str, word: str) -> bool:
+    """One word is the other with an ending ("moderately", "moderate"): all but the last letter of the shorter
+    begins the longer."""
+    short, long_ = sorted((said, word), key=len)
+    return len(short) >= 4 and long_.startswith(short[:-1])
+
+
+FUZZY_SPELLING = 0.9  # an English word this close to a value's word is its other spelling ("color"/"colour" 0.91);
+# further off it is a word of its own ("getting"/"netting" 0.86)
 
 
 def _english(word: str, english: frozenset[str]) -> bool:

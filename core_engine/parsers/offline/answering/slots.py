@@ -529,6 +529,10 @@ def _norm_words(text: str) -> str:
     return " " + re.sub(r"[^a-z0-9]+", " ", text.lower()).strip() + " "
 
 
+_NEGATED_EXAMPLE = re.compile(r"\b(?:not|no|never|isn'?t|don'?t|doesn'?t|can'?t|won'?t|rather\s+than)\s+(?:\w+\s+)?$",
+                              re.I)
+
+
 def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Mention],
                    used: set[tuple[str, str]], pick) -> None:
     low = _norm_words(text)
@@ -549,6 +553,12 @@ def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Me
                     how[key] = "enum value negated"
                     continue
                 by_value.setdefault(key, []).append((rec, f, ev.value))
+            for example in ev.examples:  # "Saturday week, first thing": a phrase the developer taught the option
+                key = _norm_words(example)
+                if len(key.split()) >= 2 and len(key.split()) <= 4 and key in low and not _NEGATED_EXAMPLE.search(
+                        text[:max(0, text.lower().find(example.lower().split()[0]))]):
+                    by_value.setdefault(key, []).append((rec, f, ev.value))
+                    how[key] = "enum example"
     for key in sorted(by_value, key=len, reverse=True):  # the longest first: "no car" before "car"
         options = by_value[key]
         target = pick([(r, f) for r, f, _ in options])

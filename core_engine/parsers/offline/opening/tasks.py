@@ -488,15 +488,17 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
                          set(bag.hits(BOOKING_WORDS | task_words(ws) | own | row_words)))
         from ..kb_rows.change import named_row  # late: row_change imports this module
         whole = named_row(reader, text, whole_only=True) if reader.ctx.kb is not None and not long_turn else None
+        if whole is not None and any(whole.lower() in u for u in used):
+            whole = None  # "12 Pier Street, Eastby": the town went to the address, it names no row here
         if whole is not None and query:  # "2 pairs of curtains shortened": a row's whole name is what is searched
             query = whole
         if query and not long_turn and len(query.split()) >= 8 and named and not free_named:
             query = None  # the KB words the turn says all went to other fields ("a taxi to Gatwick, 3 adults ...")
-        elif query and whole is None and not long_turn:  # "the zip on my leather jacket": the KB's words another
-            kept = [t for t in named if t not in free_named and t.lower() not in query.lower()]  # field took still
-            query = " ".join([query, *kept]) if kept else query  # narrow the rows, said after the rest
         if query and (long_turn or _about_rows(reader, _REQUESTED_VERB.sub(r"\1", query), own | row_words)):
             query = _row_named_alone(reader, query) or query
+            if whole is None and not long_turn:  # "the zip on my leather jacket": the KB's words another field took
+                kept = [t for t in named if t not in free_named and t.lower() not in query.lower()]  # still narrow
+                query = " ".join([query, *kept]) if kept else query  # the rows, said after the rest
             kwargs[rows[0].name] = f"answer({literal(query)})"
             matched.append(query)
         elif query:
