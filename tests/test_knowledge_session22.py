@@ -69,3 +69,49 @@ def test_a_placeholder_noun_searches_nothing(centre):
     assert ids[0] == min(ROOMS, key=lambda r: (r["hourly_price"], r["id"]))["id"] or \
         ROOMS[[r["id"] for r in ROOMS].index(ids[0])]["hourly_price"] == min(r["hourly_price"] for r in ROOMS)
     assert not any(r.get("rule") == "free_text" and "thing" in r.get("words", []) for r in rules)
+
+
+def test_only_keeps_out_the_rows_for_any(tmp_path_factory):
+    rows = [{"id": f"h{i}", "name": f"Style {i}", "length": ["Short", "Long", "Any"][i % 3],
+             "notes": "A style."} for i in range(9)]
+    with kb_and_spec(tmp_path_factory, rows, "styles", {"name": "Name", "length": "Hair length it suits",
+                                                         "notes": "About it"},
+                     name="salon", description="A hair salon.", table_description="Styles.",
+                     free_text=["notes"]) as fixture:
+        assert ask(fixture, "styles only for short hair")[0] == sorted(r["id"] for r in rows if r["length"] == "Short")
+        assert ask(fixture, "styles for short hair")[0] == sorted(r["id"] for r in rows if r["length"] != "Long")
+
+
+def test_a_sentence_about_the_asker_before_the_question_searches_nothing(centre):
+    ids, rules = ask(centre, "I only have my lunch break, what rooms can you set up in under 3 days?")
+    assert ids == expect(lambda r: r["setup_days"] < 3)
+
+
+def test_the_agents_own_verb_is_no_word_of_a_value(tmp_path_factory):
+    rows = [{"id": f"c{i}", "name": f"Clean {i}", "category": ["windows", "solar panels", "gutters"][i % 3],
+             "included": [["frames", "sills"], ["panel clean"] if i == 1 else ["bird check"], ["downpipes"]][i % 3],
+             "notes": "Done with care."} for i in range(9)]
+    with kb_and_spec(tmp_path_factory, rows, "services", {"name": "Name", "category": "What is cleaned",
+                                                           "included": "What the clean includes", "notes": "About it"},
+                     name="window_cleaning", description="A window cleaning round.", table_description="Cleans.",
+                     free_text=["notes"]) as fixture:
+        assert ask(fixture, "do you clean solar panels")[0] == sorted(r["id"] for r in rows
+                                                                      if r["category"] == "solar panels")
+
+
+@pytest.mark.parametrize("question, pred", [
+    ("rooms not on the ground floor", lambda r: r["floor"] != 0),
+    ("anything above the 2nd floor", lambda r: r["floor"] > 2),
+    ("rooms that doesnt have a piano", lambda r: "piano" not in r["equipment"]),
+])
+def test_negated_and_compared_rows(centre, question, pred):
+    assert ask(centre, question)[0] == expect(pred), question
+
+
+def test_a_row_that_says_it_lacks_the_thing_is_kept(tmp_path_factory):
+    rows = [{"id": "a", "name": "Ash", "notes": "No stairs at all, level access."},
+            {"id": "b", "name": "Birch", "notes": "Up two flights of stairs."},
+            {"id": "c", "name": "Cedar", "notes": "A lift to every floor."}]
+    with kb_and_spec(tmp_path_factory, rows, "rooms", {"name": "Name", "notes": "About it"}, name="hall",
+                     description="A hall.", table_description="Rooms.", free_text=["notes"]) as fixture:
+        assert ask(fixture, "a room without stairs")[0] == ["a", "c"]

@@ -194,3 +194,27 @@ def test_an_options_taught_phrase_said_beside_an_answer(agent):
     assert values(session, "repair")["callback_time"] == "Morning"
     session, [*_, r] = talk(agent, REPAIR, "my cello, but not first thing")
     assert values(session, "repair").get("callback_time") != "Morning"
+
+
+def test_a_taught_phrase_inside_another_clause_is_no_option(agent):
+    for said in ("my cello, i am out before lunch", "my cello, anytime but before lunch"):
+        session, [*_, r] = talk(agent, REPAIR, said)
+        assert values(session, "repair").get("callback_time") != "Morning", said
+
+
+def test_a_request_to_have_something_opens_a_task_not_any_question_with_a_time(agent):
+    for said in ("can i get a refund for the session on the 3rd at 10?", "will you be open on sunday at 10?",
+                 "can i move my booking from friday at 10 to saturday at 10?"):
+        session, [r] = talk(agent, said)
+        assert values(session, "main").get("task") is None, said
+
+
+def test_a_range_whose_end_says_pm_starts_in_the_afternoon_too(agent):
+    session, [*_, r] = talk(agent, ROOM, "Oak Studio", "3rd July", "7-11pm")
+    assert values(session, "book_room")["start_time"] == "19:00" and values(session, "book_room")["hours"] == 4
+
+
+def test_things_named_that_stay_away_are_no_yes(agent):
+    start = (ROOM, "Willow", "3rd July", "10am", "2", "Ann Lee", "ann@lee.org", "no thats fine")
+    session, [*_, r] = talk(agent, *start, "two kids but they will stay at home")
+    assert "book_room.children = True" not in statements(r)

@@ -24,7 +24,8 @@ VERB_NEGATIONS = ("doesn't", "doesnt", "can't", "cant", "cannot", "won't", "wont
 """Negations of a verb: they negate a value only right before it or before the verb that takes it ("designs that
 can't be delivered", "rooms that don't have a piano"), never across other words ("I can't find a Spanish
 translator", "I've never been to Cornwall", "my wife can't manage stairs, step free cottages")."""
-_TAKING_VERBS = frozenset("be have has get do allow allows take takes include includes come offer offers".split())
+_TAKING_VERBS = frozenset("be have has get do allow allows take takes include includes come offer offers use uses "
+                          "using contain contains need needs".split())
 _GOVERNING = _TAKING_VERBS | frozenset("accept accepts permit permits want need like based located situated moored "
                                        "kept stored parked found held hosted taught run".split())
 """Verbs a negation reaches a value through ("don't allow dogs", "not based in Leeds"); a noun stops it ("no
@@ -98,6 +99,8 @@ def negated_before(text: str, start: int) -> bool:
             return True  # allow dogs", "not based in Leeds"; not "no stairs in Cornwall"
     if len(before) >= 3 and before[-3] in VERB_NEGATIONS and before[-2] == "be" and before[-1] in _PARTICIPLES:
         return True  # "which alterations can't be done express"
+    while before and before[-1] in ("a", "an", "the", "any"):
+        before = before[:-1]  # "rooms that doesnt have a piano"
     return bool(before) and (before[-1] in VERB_NEGATIONS or (
         len(before) >= 2 and before[-2] in VERB_NEGATIONS and before[-1] in _TAKING_VERBS))
 
@@ -165,13 +168,19 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
         if i not in scan.used and is_content(token, schema):
             _shared_head(scan, vocab, i, token.norm)
     _fuzzy(scan, vocab, schema)
-    return [_with_both(m, vocab) for m in _drop_weaker(scan)], scan.used
+    return [_with_both(m, vocab, text) for m in _drop_weaker(scan)], scan.used
 
 
-def _with_both(m: Match, vocab: TableVocab) -> Match:
+_ONLY = re.compile(r"\b(?:only|just|exclusively|specifically)\s+(?:\w+\s+){0,2}$", re.I)
+
+
+def _with_both(m: Match, vocab: TableVocab, text: str = "") -> Match:
     """A value asked for also finds the rows whose column says "Both"/"Either"/"Any"/"All": an instructor who
-    teaches both gearboxes teaches automatic (three rows of a test agent's answer were missing)."""
+    teaches both gearboxes teaches automatic (three rows of a test agent's answer were missing). Not after "only"
+    ("services only for short hair": the rows for short hair alone)."""
     if m.negated or len(m.entries) != 1 or m.entries[0].ctype == "list" or m.column in vocab.name_columns:
+        return m
+    if m.start and _ONLY.search(text[:m.start]):
         return m
     extra = [e for e in [vocab.covers_all.get(m.column)] if e is not None and e.value != m.entries[0].value]
     if extra:

@@ -314,6 +314,8 @@ def ordinal_named(text: str, taken: list[tuple[int, int]], columns: dict[str, li
     for m in _ORDINAL_NAMED.finditer(text.lower()):
         if any(s < m.end() and m.start() < e for s, e in taken) or m.group("g") == "top":
             continue
+        lead = re.search(r"\b(not|above|over|below|under|except|other\s+than|off)\s+(?:on\s+|in\s+)?(?:the\s+)?$",
+                         text.lower()[:m.start()])
         st = stem(m.group("what"))
         named = [n for n, texts in columns.items() if any(stem(p) == st for p in re.split(r"[^a-z0-9]+", n.lower()) if p)]
         if len(named) != 1:
@@ -326,7 +328,10 @@ def ordinal_named(text: str, taken: list[tuple[int, int]], columns: dict[str, li
             value = int(said.group(1) or said.group(2))
         else:
             value = int(m.group("n")) if m.group("n") else _ORDINALS[m.group("w")]
-        found.append(Comparison(named[0], "=", value, m.group(0), 1.0, m.start(), m.end()))
+        op = {"not": "!=", "except": "!=", "off": "!=", "above": ">", "over": ">", "below": "<", "under": "<"}.get(
+            lead.group(1).split()[0] if lead else "", "=")  # "not on the ground floor", "above the 2nd floor"
+        start = lead.start() if lead else m.start()
+        found.append(Comparison(named[0], op, value, text[start:m.end()], 1.0, start, m.end()))
     return found
 
 

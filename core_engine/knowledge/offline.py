@@ -165,7 +165,8 @@ class OfflineKnowledgeParser:
         matches, used = found.get(name, ([], set()))
         matches, used = list(matches), set(used) | skipped
         own = {stem(w) for w in re.split(r"[_\W]+", (spec.name or "").lower()) if w}  # the agent's name: what it is
-        generic = [m for m in matches if m.kind == "head" and len(matches) > 1 and stem(m.words.lower()) in own]
+        generic = [m for m in matches if m.kind in ("head", "word") and len(matches) > 1 and m.first == m.last
+                   and stem(m.words.lower()) in own]  # "do you clean solar panels" at a cleaning company
         if generic:  # "regular cleaning in Hackney" at a cleaning service: "cleaning" ends five extras' names, but
             matches = [m for m in matches if m not in generic]  # it is what the agent offers, not an extra asked for
             rules.append({"rule": "ignored", "words": [m.words for m in generic],
@@ -276,7 +277,7 @@ class OfflineKnowledgeParser:
                           "why": "a column's name word written as two words"})
         used |= when_words(question, tokens, used, vocab.tables.get(name), rules)  # "for the same day"
         _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, near, _agent_words(spec), english,
-                   _unsaid_columns_words(info, spec, rules))
+                   _unsaid_columns_words(info, spec, rules), question=question)
         return query, rules
 
 
@@ -852,7 +853,7 @@ def _condition(m: Match, alias: str) -> str:
 def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], info: TableInfo,
                schema: set[str], embedder: Any, rules: list[dict[str, Any]],
                near: dict[str, tuple[float, float]], agent_words: frozenset[str] = frozenset(),
-               english: frozenset[str] = frozenset(), unsaid: frozenset[str] = frozenset()) -> None:
+               english: frozenset[str] = frozenset(), unsaid: frozenset[str] = frozenset(), question: str = "") -> None:
     """Content words no other rule used: FTS5 bm25 and vector search, fused by reciprocal rank."""
     words = _free_words(tokens, used, schema)
     if not words:
@@ -861,6 +862,8 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
         rules.append({"rule": "ignored", "words": words, "why": f"{info.name} has no free-text columns"})
         return
     words = _negated_text(query, tokens, used, words, info, rules)  # "one that doesnt use heat"
+    if query.conditions:
+        words = _without_preamble(words, tokens, used, rules, question)  # "I only have a lunch break, what can you do ..."
     if not words:
         return
     if query.conditions:
@@ -908,6 +911,26 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     _purpose(query, tokens, used, words, rule)
 
 
+_PREAMBLE = re.compile(r"^\W*(?:i|i'm|im|i've|ive|we|we're|were|we've|my|our)\b[^?]*?[,.;:]\s+(?=(?:so\s+)?(?:what|which|how|"
+                       r"where|when|who|can|could|do|does|is|are|any|have)\b)", re.I)
+"""A sentence about the asker before the question ("I only have a lunch break, what can you do in under half an
+hour?")."""
+
+
+def _without_preamble(words: list[str], tokens: list[Token], used: set[int], rules: list[dict[str, Any]],
+                      question: str) -> list[str]:
+    """Beside conditions the question itself sets, the words left of a sentence about the asker said before the
+    question search nothing: they tell why, not which rows (its values, "I'm vegan, ...", were read as conditions)."""
+    m = _PREAMBLE.match(question)
+    if m is None:
+        return words
+    told = {t.raw.lower() for i, t in enumerate(tokens) if t.start < m.end() and i not in used}
+    dropped = [w for w in words if w in told]
+    if dropped:
+        rules.append({"rule": "ignored", "words": dropped, "why": "said about the asker before the question"})
+    return [w for w in words if w not in told]
+
+
 _TEXT_NEGATIONS = frozenset("not no without doesnt dont isnt never non nothing".split())
 _TEXT_VERBS = frozenset("use uses using involve involves involving contain contains containing include includes "
                         "including need needs needing require requires requiring have has having".split())
@@ -942,7 +965,10 @@ def _negated_text(query: Query, tokens: list[Token], used: set[int], words: list
     f = quote_identifier(info.fts_table or "")
     for run in runs:
         match = " AND ".join(fts_match([w]) for w in run)
-        query.conditions.append(f"t.rowid NOT IN (SELECT rowid FROM {f} WHERE {f} MATCH {_literal(match)})")
+        denied = " OR ".join(f'NEAR("{n}" {fts_match([run[0]])}, 2)' for n in ("no", "not", "without", "non", "free"))
+        # a row whose text says "no stairs at all" agrees with "a room without stairs": kept
+        query.conditions.append(f"t.rowid NOT IN (SELECT rowid FROM {f} WHERE {f} MATCH {_literal(match)} AND rowid NOT IN "
+                                f"(SELECT rowid FROM {f} WHERE {f} MATCH {_literal(denied)}))")
     negated = [w for run in runs for w in run]
     rules.append({"rule": "free_text_negated", "words": negated, "index": info.fts_table,
                   "why": "negated: the rows whose text says them are left out"})

@@ -358,9 +358,8 @@ class TurnReader:
         e = self.expect
         if m is None or not text[m.end():].strip(" ,.!?;"):
             return text
-        if e is not None and e.act == "ask" and any(m.group("part").lower() in ev.value.lower()
-                                                    for ev in e.field.enum_values):
-            return text
+        if e is not None and e.act == "ask" and not self.task_choice(e):
+            return text  # "morning, ideally before 10" to a question asked: the answer, not a greeting
         self.note("chit-chat", m.group(0).strip(), reason="a greeting by the part of the day")
         return text[m.end():]
 
@@ -559,8 +558,8 @@ class TurnReader:
         if e is None and told_done_task(self, text):
             return True  # "any news on my bag?? I reported it missing yesterday": not the report, its status
         parts = sentences(text)
-        if (e is None or self.task_choice(e)) and is_question(text) and _MAY_I.match(text) \
-                and task_by_values(self, text, request=True):
+        if (e is None or self.task_choice(e)) and is_question(text) and _TAKING_REQUEST.match(text) \
+                and not _OWN_BOOKING.search(text) and task_by_values(self, text, request=True):
             return True  # "can i grab the boardroom tmrw from 10ish for 2 hrs?": a task asked for by its values
         if (e is None or self.task_choice(e)) and is_question(text) and self._gives_a_slot(text):
             # "is there a table for 2 at 7pm tomorrow?", "do you have a room for 60 on the 14th?": a question that
@@ -1454,6 +1453,14 @@ _POINTED_ROW = re.compile(r"\b(?:the\s+(?:first|second|third|fourth|fifth|last|t
 _ASKS_ABOUT_IT = re.compile(r"^\W*(?:(?:and|but|so|ok|okay|hmm)[,\s]+)*(?:does|do|is|are|will|would|can|could)\s+"
                             r"(?:that|it|this|they|those|these|the\s+\w+)\s+(?:\w+\s+){0,4}?\w+.*\?\s*$", re.I)
 """A question about the thing in focus ("does that work for city bikes?"): asked of the KB, not an answer."""
+_TAKING_REQUEST = re.compile(r"^\W*(?:(?:and|also|oh|ok|okay|so|then|hi|hiya|hey|hello|right)[,!.\s]+)*(?:can|could|may)\s+"
+                             r"(?:i|we)\s+(?:please\s+)?(?:just\s+)?(?:grab|get|have|book|reserve|hire|rent|take|nab)\b"
+                             r"(?!\s+(?:a\s+)?(?:refund|look|word|quote|answer|hand|idea)\b)", re.I)
+"""A request to have something, put as a question ("can i grab the boardroom tmrw...", "could we book ..."); not
+"can i come and look round", "can i pay by card", "can i get a refund"."""
+_OWN_BOOKING = re.compile(r"\b(?:my|our)\s+(?:\w+\s+){0,3}?(?:booking|appointment|order|reservation|session|visit|slot)\b",
+                          re.I)
+"""A booking the user already has ("can i move my booking from friday ..."): not a new one."""
 _MAY_I = re.compile(r"^\W*(?:(?:and|also|oh|ok|okay|so|then|hi|hiya|hey|hello|right)[,!.\s]+)*(?:could|can|would|will|may)\s+(?:i|we|you|she|he|they|"
                     r"it|my|our|the\s+\w+)\b|^\W*(?:is|would)\s+it\s+(?:be\s+)?(?:possible|ok(?:ay)?|fine|alright)\b|"
                     r"^\W*(?:would|will|does|do|how\s+about|what\s+about)\b.*\b(?:suit|work|do|be\s+(?:ok(?:ay)?|fine|possible|"

@@ -13,10 +13,13 @@ import re
 from typing import Any
 
 from ....spec.model import Field
-from ..words.match import STOPWORDS
+from ..words.match import STOPWORDS, stem
 
 KIND_OF = 0.5
 _NEGATION = re.compile(r"\b(?:no|not|none|never|nothing|nobody|without|n't|dont|doesnt|isnt|arent)\b", re.I)
+_AWAY = re.compile(r"\bbut\b|\b(?:stay(?:ing)?|be|are|is)\s+(?:at\s+(?:home|school|work|nursery)|away|elsewhere|out)\b",
+                   re.I)
+"""The things named are not there ("two dogs but they will stay at home", "the kids are at school that day")."""
 _GENERIC = frozenset("""whether there are is any property home house the of or and young old add has have need needs want
 use get more extra another first second third fourth fifth next other same new""".split())
 """Words of a field's name that say no kind of thing ("add_third": a third what?)."""
@@ -26,12 +29,14 @@ those these them they""".split())
 
 def kind_named(f: Field, text: str, index: Any) -> bool | None:
     """True when the answer names a kind of what the yes/no field asks about; None otherwise."""
-    if index is None or index.fallback_reason or "?" in text or _NEGATION.search(text) or len(text.split()) > 12:
+    if index is None or index.fallback_reason or "?" in text or _NEGATION.search(text) or _AWAY.search(text) \
+            or len(text.split()) > 12:
         return None
     asked = [w for w in f.name.lower().split("_") if len(w) >= 3 and w not in STOPWORDS and w not in _GENERIC]
     said = [w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 3 and w not in STOPWORDS
             and w not in _NUMBER_WORDS]
-    if not asked or not said:
+    said = [w for w in said if stem(w) not in {stem(a) for a in asked}]  # "a library card" to "a loyalty card?":
+    if not asked or not said:  # the thing asked about named again is no kind of it (its own word is read elsewhere)
         return None
     from ....embedding.semantic import cosine_matrix
     sims = cosine_matrix(index.embedder.encode(said), index.embedder.encode(asked))

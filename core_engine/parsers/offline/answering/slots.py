@@ -529,8 +529,36 @@ def _norm_words(text: str) -> str:
     return " " + re.sub(r"[^a-z0-9]+", " ", text.lower()).strip() + " "
 
 
-_NEGATED_EXAMPLE = re.compile(r"\b(?:not|no|never|isn'?t|don'?t|doesn'?t|can'?t|won'?t|rather\s+than)\s+(?:\w+\s+)?$",
-                              re.I)
+_CLAUSE_LEAD = frozenset("call ring phone text me us come do make it i'd id i would like prefer best is please ideally "
+                         "preferably can you could so".split())
+"""Words a preference may open with before the taught phrase ("call me first thing", "ideally before lunch")."""
+
+
+def _said_as_clause(phrase: str, text: str) -> bool:
+    """The phrase is a clause of the turn, or ends one that only leads into it ("call me first thing"); not "i am out
+    before lunch" or "anytime but after lunch"."""
+    for clause in _clauses(text):
+        if clause == phrase or (clause.endswith(" " + phrase)
+                                and all(w in _CLAUSE_LEAD for w in clause[:-len(phrase)].split())):
+            return True
+    return False
+
+
+def _clauses(text: str) -> set[str]:
+    """The turn's clauses, each as its plain words without a trailing "please" or a leading "ideally" ("Saturday week,
+    first thing please" has "first thing"); "but" does not split one ("anytime but after lunch")."""
+    out = set()
+    for part in re.split(r"[,;.!?()]|\s-\s|\band\b|\bor\b", text.lower()):
+        words = _norm_words(part).split()
+        while words and words[-1] in ("please", "pls", "ideally", "preferably", "thanks", "if", "possible"):
+            words = words[:-1]
+        while words and words[0] in ("ideally", "preferably", "maybe", "say", "like", "just", "so"):
+            words = words[1:]
+        if words:
+            out.add(" ".join(words))
+    return out
+
+
 
 
 def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Mention],
@@ -553,10 +581,9 @@ def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Me
                     how[key] = "enum value negated"
                     continue
                 by_value.setdefault(key, []).append((rec, f, ev.value))
-            for example in ev.examples:  # "Saturday week, first thing": a phrase the developer taught the option
-                key = _norm_words(example)
-                if len(key.split()) >= 2 and len(key.split()) <= 4 and key in low and not _NEGATED_EXAMPLE.search(
-                        text[:max(0, text.lower().find(example.lower().split()[0]))]):
+            for example in ev.examples:  # "Saturday week, first thing": a phrase the developer taught the option,
+                key = _norm_words(example)  # said as a clause of its own (not "i am out before lunch")
+                if 2 <= len(key.split()) <= 4 and key in low and _said_as_clause(key.strip(), text):
                     by_value.setdefault(key, []).append((rec, f, ev.value))
                     how[key] = "enum example"
     for key in sorted(by_value, key=len, reverse=True):  # the longest first: "no car" before "car"

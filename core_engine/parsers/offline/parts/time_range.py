@@ -58,7 +58,7 @@ def hours_from_range(reader: "TurnReader", text: str) -> None:
             return
         _drop(reader, rec.var, hours.name)
     lead = None if m else _FROM.search(text[:end_m.start()])  # "from 9 all day, so till 5"
-    start = _minutes(m.group("a"), None) if m else (said_start or _held(rec.values.get(clock.name)) or (
+    start = _start_of(m) if m else (said_start or _held(rec.values.get(clock.name)) or (
         _minutes(lead.group("a"), None) if lead else None))
     if start is None:
         return
@@ -124,7 +124,7 @@ def range_fields(reader: "TurnReader", fields: list[Any], text: str) -> list[str
     `fields`; [] when there is no such pair or no such range ("today 2 till 4")."""
     pair = _pair(reader, fields)
     m = _range(text, asked=False, from_lead=False, plain=True) if pair else None
-    start = _minutes(m.group("a"), None) if m else None
+    start = _start_of(m) if m else None
     end = _minutes(m.group("b"), start) if start is not None else None
     if pair is None or _hours_between(start, end, reader.view.kind_of(pair[0])) is None:
         return []
@@ -140,7 +140,7 @@ def _in_opening(reader: "TurnReader", text: str) -> None:
             continue
         hours, clock = pair
         m = _range(text, asked=False, from_lead=False, plain=True)  # "book it for next monday, 9 to 5"
-        start = _minutes(m.group("a"), None) if m else None
+        start = _start_of(m) if m else None
         end = _minutes(m.group("b"), start) if start is not None else None
         value = _hours_between(start, end, reader.view.kind_of(hours)) if end is not None else None
         if value is None:
@@ -170,6 +170,20 @@ def _range(text: str, *, asked: bool, from_lead: bool, plain: bool = False) -> r
             or _CLOCK_LIKE.search(m.group("a")) or _CLOCK_LIKE.search(m.group("b")):
         return m
     return None
+
+
+def _start_of(m: re.Match[str]) -> int | None:
+    """The start of a range: a bare start takes the end's half of the day when that keeps it before the end ("7-11pm"
+    is 19:00 to 23:00, not 07:00)."""
+    start = _minutes(m.group("a"), None)
+    b = m.group("b").lower()
+    bare = m.group("a").strip().isdigit() and int(m.group("a")) <= 12
+    if start is not None and bare and re.search(r"pm$", b.strip()):
+        end = _minutes(m.group("b"), None)
+        later = (int(m.group("a")) % 12 + 12) * 60
+        if end is not None and later < end:
+            return later
+    return start
 
 
 def _hours_between(start: int | None, end: int | None, kind: str) -> Any:
