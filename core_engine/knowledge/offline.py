@@ -293,11 +293,17 @@ def _name_words_in_text(kb: SQLiteKB, info: TableInfo, matches: list[Match], use
             rules.append({"rule": "ignored", "words": m.words, "column": m.column,
                           "why": "near a name's word, but an English word of its own: not a misspelling"})
             continue
-        if m.kind == "fuzzy" and m.first == m.last and m.score < FUZZY_SPELLING and _english(m.words.lower(), english) \
+        if m.kind == "fuzzy" and m.first == m.last and _english(m.words.lower(), english) \
+                and (m.score < FUZZY_SPELLING or m.words[:1].lower() != str(m.runner_up or "")[:1].lower()) \
                 and not _same_stem(m.words.lower(), str(m.runner_up or "")):  # "moderately" is "moderate" still
             used = used - m.span()  # "rats getting in" is no misspelt "Netting"
             rules.append({"rule": "ignored", "words": m.words, "column": m.column,
                           "why": "near a value's word, but an English word of its own: not a misspelling"})
+            continue
+        if m.kind.startswith("name") and m.first == m.last and stem(m.words.lower()) == stem(info.name.lower()):
+            used = used - m.span()  # "which treatment is best for mice": the table's own noun names no row
+            rules.append({"rule": "ignored", "words": m.words, "column": m.column,
+                          "why": "the table's own noun: it names no row"})
             continue
         if m.kind != WORD_KIND:
             kept.append(m)

@@ -518,6 +518,9 @@ class TurnReader:
         if e is not None and e.act == "ask" and self._declinable(e.field) \
                 and self._declines_optional(e.field, text):
             return False  # "no thanks" to an optional question declines it (read as a refusal below)
+        if e is not None and e.act == "ask" and not self.task_choice(e) and re.fullmatch(
+                r"\W*(?:good\s+)?(?:morning|afternoon|evening|night)s?\W*", text, re.I):
+            return False  # "morning" to "when should we call?": the answer, however much it looks like a greeting
         if chit_chat(text) or (yn is not None and (not yn[2] or chit_chat(yn[2]) or closing(yn[2]))):
             if _FAREWELL.search(text) and self._nothing_in_progress():
                 # "ok thanks, bye" with no task under way: a goodbye, not the menu again

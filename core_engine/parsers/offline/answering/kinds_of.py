@@ -35,8 +35,9 @@ def kind_named(f: Field, text: str, index: Any) -> bool | None:
     asked = [w for w in f.name.lower().split("_") if len(w) >= 3 and w not in STOPWORDS and w not in _GENERIC]
     said = [w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 3 and w not in STOPWORDS
             and w not in _NUMBER_WORDS]
-    said = [w for w in said if stem(w) not in {stem(a) for a in asked}]  # "a library card" to "a loyalty card?":
-    if not asked or not said:  # the thing asked about named again is no kind of it (its own word is read elsewhere)
+    if {stem(w) for w in said} & {stem(a) for a in asked}:
+        return None  # "a library card" to "a loyalty card?": the thing's own noun with another word is another thing
+    if not asked or not said:
         return None
     from ....embedding.semantic import cosine_matrix
     sims = cosine_matrix(index.embedder.encode(said), index.embedder.encode(asked))
