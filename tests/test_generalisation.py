@@ -355,16 +355,28 @@ first scored on 14d344d. Their brief named the kinds of KB question the session'
 wording rather than measure blind transfer: KB 11/11/13 of 20 at the start of the session, 15/15/14 after the first
 round (scored without looking at them), then development sets."""
 
-FIRST_SCORES["pest_control"], FLOORS["pest_control"] = (20, 89), 20
-FIRST_SCORES["coworking_desk"], FLOORS["coworking_desk"] = (37, 89), 37
-FIRST_SCORES["tailor_shop"], FLOORS["tailor_shop"] = (33, 89), 33
+FIRST_SCORES["pest_control"], FLOORS["pest_control"] = (20, 89), 26
+FIRST_SCORES["coworking_desk"], FLOORS["coworking_desk"] = (37, 89), 46
+FIRST_SCORES["tailor_shop"], FLOORS["tailor_shop"] = (33, 89), 43
 KB_FIRST_SCORES.update({"pest_control": (8, 15), "coworking_desk": (12, 15), "tailor_shop": (12, 15)})
-KB_FLOORS.update({"pest_control": 8, "coworking_desk": 12, "tailor_shop": 12})
+KB_FLOORS.update({"pest_control": 11, "coworking_desk": 15, "tailor_shop": 15})
 """Session 22's blind sets, heldout53 (pest_control: treatment visits, moved visits, quote callbacks; 31 treatments),
 heldout54 (coworking_desk: room and desk bookings, memberships, problem reports; 30 spaces) and heldout55
 (tailor_shop: alterations, order status, fittings; 31 services), written by helpers who never read or ran the parser,
 first scored on cd68584 (turns right with values compared without letter case, as `same_value` does since this
-session), then the session's development sets. The floors are raised to the end of session scores below."""
+session), then the session's development sets; the floors are their scores at the end of the session."""
+
+FIRST_SCORES["hair_salon"], FLOORS["hair_salon"] = (55, 90), 55
+FIRST_SCORES["car_rental"], FLOORS["car_rental"] = (41, 90), 41
+FIRST_SCORES["window_gutter_cleaning"], FLOORS["window_gutter_cleaning"] = (39, 90), 40
+KB_FIRST_SCORES.update({"hair_salon": (9, 15), "car_rental": (14, 15), "window_gutter_cleaning": (9, 15)})
+KB_FLOORS.update({"hair_salon": 11, "car_rental": 14, "window_gutter_cleaning": 11})
+"""Session 22's second round, heldout56 (hair_salon: appointments by service and stylist, moved or cancelled
+appointments, gift vouchers; 31 services), heldout57 (car_rental: rentals by class and extras, extensions,
+breakdowns; 32 cars) and heldout58 (window_gutter_cleaning: cleans by service and property size, paused rounds,
+missed-clean complaints; 30 services), briefed without the session's mechanisms and first scored on cd68584; scored
+blind after the first round's turn and KB rules (no change: 135/270 turns own, KB 32/45), then their KB questions
+were looked at (KB 36/45 at the end)."""
 
 
 @pytest.mark.parametrize("name", sorted(KB_FLOORS))

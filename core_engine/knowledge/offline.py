@@ -869,7 +869,7 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
         return
     words = _negated_text(query, tokens, used, words, info, rules)  # "one that doesnt use heat"
     if query.conditions:
-        words = _without_preamble(words, tokens, used, rules, question)  # "I only have a lunch break, what can you do ..."
+        words = _without_preamble(words, tokens, used, rules, question, kb, info)  # "I only have a lunch break, what can you do ..."
     if not words:
         return
     if query.conditions:
@@ -924,17 +924,21 @@ hour?")."""
 
 
 def _without_preamble(words: list[str], tokens: list[Token], used: set[int], rules: list[dict[str, Any]],
-                      question: str) -> list[str]:
-    """Beside conditions the question itself sets, the words left of a sentence about the asker said before the
-    question search nothing: they tell why, not which rows (its values, "I'm vegan, ...", were read as conditions)."""
+                      question: str, kb: SQLiteKB, info: TableInfo) -> list[str]:
+    """Beside conditions the question itself sets, the words no row's text has in a sentence about the asker said
+    before the question search nothing: they tell why, not which rows ("lunch break"). Its values ("I'm vegan, ...")
+    were read as conditions, and its words a row's text has ("I dropped my phone in the toilet, can you save it")
+    are still searched."""
     m = _PREAMBLE.match(question)
     if m is None:
         return words
     told = {t.raw.lower() for i, t in enumerate(tokens) if t.start < m.end() and i not in used}
-    dropped = [w for w in words if w in told]
+    f = quote_identifier(info.fts_table or "")
+    dropped = [w for w in words if w in told and not kb.execute(  # a word some row's text has is the need itself
+        f"SELECT rowid FROM {f} WHERE {f} MATCH ? LIMIT 1", (fts_match([w]),), max_rows=1).rows]  # ("toilet")
     if dropped:
         rules.append({"rule": "ignored", "words": dropped, "why": "said about the asker before the question"})
-    return [w for w in words if w not in told]
+    return [w for w in words if w not in dropped]
 
 
 _TEXT_NEGATIONS = frozenset("not no without doesnt dont isnt never non nothing".split())
