@@ -146,6 +146,8 @@ _FAREWELL = re.compile(r"\b(?:bye|goodbye|bye-bye|see\s+ya|see\s+you|that'?s\s+a
                        r"have\s+a\s+(?:good|nice|great)\s+(?:day|night|one|evening))\b", re.I)
 _THANKS = re.compile(r"\b(?:thanks|thank|thx|ty|cheers|appreciate)", re.I)
 _GREETING = re.compile(r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?[,.!\s]+", re.I)
+_DAY_PART_ALONE = re.compile(r"\W*(?:good\s+)?(?:morning|afternoon|evening|night)s?\W*", re.I)
+"""A part of the day said alone: to a question asked, its answer ("Evening."), not a greeting."""
 _DAY_GREETING = re.compile(r"^\W*(?:good\s+)?(?P<part>morning|afternoon|evening)(?:\s+(?:all|there|folks|guys|mate))?"
                            r"\s*[!,.]+\s*", re.I)
 
@@ -353,7 +355,8 @@ class TurnReader:
 
     def _without_greeting(self, text: str) -> str:
         """ "morning! lovely weather for it eh": a greeting by the part of the day, ended by its own punctuation, is
-        small talk, not an option ("Morning" callbacks). Kept when the question asked has that option."""
+        small talk, not an option ("Morning" callbacks). Only before a task is chosen: to a question asked it is the
+        answer's first word ("morning, ideally before 10")."""
         m = _DAY_GREETING.match(text)
         e = self.expect
         if m is None or not text[m.end():].strip(" ,.!?;"):
@@ -421,7 +424,9 @@ class TurnReader:
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := along_flag(e.field, text)) is not None
              else None) or \
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := kind_named(
-                e.field, text, self.view.index())) is not None else None)  # "2 dogs" to "any pets?"; "I'll be coming with him" to "will a carer travel with the patient?"  # "not heated", "heated please": the yes/no field's own word, negated or not; "it was out"
+                e.field, text, self.view.index())) is not None else None)
+        # "not heated", "heated please": the yes/no field's own word, negated or not; "it was out"; "I'll be coming
+        # with him" to "will a carer travel with the patient?"; "2 dogs" to "any pets or young children?"
         if yn is None and (e.act == "confirm" or kind == "confirm") and self._agreed_last(text):
             yn = (True, text, "")  # "ok thanks, thats all fine. yes book it": thanks first, the yes last
         if yn is None and kind in ("bool", "confirm"):
@@ -518,8 +523,7 @@ class TurnReader:
         if e is not None and e.act == "ask" and self._declinable(e.field) \
                 and self._declines_optional(e.field, text):
             return False  # "no thanks" to an optional question declines it (read as a refusal below)
-        if e is not None and e.act == "ask" and not self.task_choice(e) and re.fullmatch(
-                r"\W*(?:good\s+)?(?:morning|afternoon|evening|night)s?\W*", text, re.I):
+        if e is not None and e.act == "ask" and not self.task_choice(e) and _DAY_PART_ALONE.fullmatch(text):
             return False  # "morning" to "when should we call?": the answer, however much it looks like a greeting
         if chit_chat(text) or (yn is not None and (not yn[2] or chit_chat(yn[2]) or closing(yn[2]))):
             if _FAREWELL.search(text) and self._nothing_in_progress():

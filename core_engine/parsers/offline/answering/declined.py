@@ -27,7 +27,8 @@ _DECLINED = re.compile(
 def declined_optional(reader: "TurnReader", text: str) -> None:
     if not reader.lines:
         return  # only beside something the turn gave: alone, "no email" answers a question and is read there
-    for rec in _focus(reader):
+    from ..parts.proper_names import focus_records  # late: parts import the answering rules
+    for rec in focus_records(reader):
         taken = {line.split(" = ")[0].split(".", 1)[1] for line in reader.lines if line.startswith(f"{rec.var}.")}
         fields = [f for f in reader.view.input_fields(rec) if not f.required and f.name not in taken
                   and reader.view.kind_of(f) in ("str", "list") and reader.view.unfilled(rec, f)]
@@ -51,15 +52,3 @@ def _names(f: Any, said: list[str]) -> bool:
         return True
     return bool(set(said) & field_stems(f, with_description=False)) or (
         len(said) >= 1 and said[0] in set(content_stems(" ".join(f.description.split()[:6]))))
-
-
-def _focus(reader: "TurnReader") -> list[Any]:
-    recs = []
-    if reader.expect is not None:
-        recs.append(reader.expect.rec)
-    for line in reader.lines:
-        lm = re.match(r"(\w+)\.\w+ = ", line)
-        rec = reader.state.get(lm.group(1)) if lm else None
-        if rec is not None and hasattr(rec, "values") and rec not in recs:
-            recs.append(rec)
-    return [r for r in recs if reader.view.record_live(r)]

@@ -137,6 +137,18 @@ def filled_record(reader: "TurnReader", *, asked_alone: bool = True) -> Any:
     return None
 
 
+def focus_records(reader: "TurnReader") -> list[Any]:
+    """The live records the turn is about: the one asked about first, then those its statements fill, in order."""
+    from ....dialogue.state import TaskRecord
+    recs = [reader.expect.rec] if reader.expect is not None else []
+    for line in reader.lines:
+        m = re.match(r"(\w+)\.\w+ = ", line)
+        rec = reader.state.get(m.group(1)) if m else None
+        if isinstance(rec, TaskRecord) and rec not in recs:
+            recs.append(rec)
+    return [r for r in recs if reader.view.record_live(r)]
+
+
 def _with_value(line: str, span: tuple[int, int], args: str, name: str, value: Any) -> str:
     item = f"{name}={literal(value)}"
     return line[:span[0]] + (f"{args}, {item}" if args.strip() else item) + line[span[1]:]

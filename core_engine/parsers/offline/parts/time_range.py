@@ -119,32 +119,36 @@ def _near(clock: str, held: int | None) -> int | None:
     return min((hour * 60, (hour + 12) * 60), key=lambda t: abs(t - held))
 
 
-def range_fields(reader: "TurnReader", fields: list[Any], text: str) -> list[str]:
-    """The two fields (a start time, a count of hours) that a range of clock times said in `text` fills, among
-    `fields`; [] when there is no such pair or no such range ("today 2 till 4")."""
+def _opening_range(reader: "TurnReader", fields: list[Any], text: str) -> tuple[Any, Any, re.Match[str], int, Any] | None:
+    """(hours field, time field, the range, its start in minutes, the hours) for a turn that opens a record of
+    `fields` and says one range of clock times ("book it for next monday, 9 to 5"); None when there is none."""
     pair = _pair(reader, fields)
     m = _range(text, asked=False, from_lead=False, plain=True) if pair else None
     start = _start_of(m) if m else None
     end = _minutes(m.group("b"), start) if start is not None else None
-    if pair is None or _hours_between(start, end, reader.view.kind_of(pair[0])) is None:
-        return []
-    return [pair[1].name, pair[0].name]
+    value = _hours_between(start, end, reader.view.kind_of(pair[0])) if pair and end is not None else None
+    return (pair[0], pair[1], m, start, value) if value is not None else None
+
+
+def range_fields(reader: "TurnReader", fields: list[Any], text: str) -> list[str]:
+    """The two fields (a start time, a count of hours) that a range of clock times said in `text` fills, among
+    `fields`; [] when there is no such pair or no such range ("today 2 till 4")."""
+    found = _opening_range(reader, fields, text)
+    return [found[1].name, found[0].name] if found else []
 
 
 def _in_opening(reader: "TurnReader", text: str) -> None:
     """The same for a record the turn opens (`x = Ws(...)`): its constructor takes the start and the hours."""
     from .proper_names import _constructed, set_in_opening
     for i, _line, _span, args, ws, given in list(_constructed(reader)):
-        pair = _pair(reader, [f for f in ws.fields if f.kind == "input"])
-        if pair is None:
+        fields = [f for f in ws.fields if f.kind == "input"]
+        if _pair(reader, fields) is None:
             continue
-        hours, clock = pair
-        m = _range(text, asked=False, from_lead=False, plain=True)  # "book it for next monday, 9 to 5"
-        start = _start_of(m) if m else None
-        end = _minutes(m.group("b"), start) if start is not None else None
-        value = _hours_between(start, end, reader.view.kind_of(hours)) if end is not None else None
-        if value is None:
+        found = _opening_range(reader, fields, text)
+        if found is None:
             return
+        hours, clock, m, start, value = found
+        end = _minutes(m.group("b"), start)
         given_hours = re.search(rf'\b{hours.name}=(\d+(?:\.\d+)?)\b', args)
         if hours.name in given and not (given_hours and float(given_hours.group(1)) in (value, *_numbers(m.group(0)))):
             return  # the hours were said apart from the range
@@ -218,17 +222,8 @@ def _drop(reader: "TurnReader", var: str, name: str) -> None:
 
 def _slot(reader: "TurnReader") -> tuple[Any, Any, Any] | None:
     """(record, hours field, time field) of the record asked about or filled this turn."""
-    recs = []
-    if reader.expect is not None:
-        recs.append(reader.expect.rec)
-    for line in reader.lines:
-        lm = re.match(r"(\w+)\.\w+ = ", line)
-        rec = reader.state.get(lm.group(1)) if lm else None
-        if rec is not None and hasattr(rec, "values") and rec not in recs:
-            recs.append(rec)
-    for rec in recs:
-        if not reader.view.record_live(rec):
-            continue
+    from .proper_names import focus_records
+    for rec in focus_records(reader):
         pair = _pair(reader, reader.view.input_fields(rec))
         if pair is not None and (reader.view.unfilled(rec, pair[0]) or any(
                 line.startswith(f"{rec.var}.{pair[0].name} = ") for line in reader.lines)):
