@@ -30,12 +30,13 @@ docs/offline_parser.md says what each reads and what the parser does not handle.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from ...errors import GenieError
-from ...spec.model import REFUSAL, Field, day_first, evening_hours, parse_type
+from ...spec.model import REFUSAL, Field, day_first, evening_hours, parse_type, past_field
 from ...dialogue.state import TaskRecord, ref_target
 from ..base import ParseContext, ParseResult
 from .changes.edits import change_rule, same_as_rule, special_request_rule
@@ -112,7 +113,7 @@ from .words.measures.months import is_month_field
 from .words.thing_names import thing_name
 from .words.typed import restore_apostrophes
 from .words.value_labels import label_kind, label_start
-from .words.values import DAY_FIRST, EVENING, PERSON_NAME, clean_name, find_codes, find_dates, find_numbers, find_times, normalise, yes_no
+from .words.values import DATE_HELD, DAY_FIRST, EVENING, PERSON_NAME, clean_name, find_codes, find_dates, find_numbers, find_times, normalise, yes_no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
@@ -187,8 +188,10 @@ class OfflineParser:
     def parse(self, utterance: str, ctx: ParseContext) -> ParseResult:
         day_first_, evening = self._spec_readings(ctx.spec)
         tokens = DAY_FIRST.set(day_first_), EVENING.set(evening)  # 3/9/47 and "at 8" read the spec's way
+        held = None
         try:
             reader = TurnReader(utterance, ctx, self.vocabulary)
+            held = DATE_HELD.set(reader.date_held())
             try:
                 reader.run()
             except GenieError as exc:
@@ -198,6 +201,8 @@ class OfflineParser:
         finally:
             DAY_FIRST.reset(tokens[0])
             EVENING.reset(tokens[1])
+            if held is not None:
+                DATE_HELD.reset(held)
 
 
 class TurnReader:
@@ -259,6 +264,23 @@ class TurnReader:
                         return Expect("more" if act.get("more") else act["act"], rec, f)
                 return None
         return None
+
+    def date_held(self) -> "dt.date | None":
+        """The date a day of the month said alone is read near (`DATE_HELD`): the asked field's own date, else the
+        latest date its record holds, in a field about what is to come (a birth date anchors nothing)."""
+        if self.expect is None:
+            return None
+        rec, asked = self.expect.rec, self.expect.field
+        held = []
+        for f in self.view.worksheet(rec).fields:
+            value = rec.values.get(f.name)
+            if self.view.kind_of(f) != "date" or past_field(f) or not isinstance(value, str) \
+                    or not re.fullmatch(r"\d{4}-\d\d-\d\d", value):
+                continue
+            if f.name == asked.name:
+                return dt.date.fromisoformat(value)
+            held.append(dt.date.fromisoformat(value))
+        return max(held) if held else None
 
     def has_kb(self) -> bool:
         return self.ctx.kb is not None or bool(self.spec.kb_worksheets())

@@ -49,7 +49,7 @@ _OLD_CLOCK = re.compile(r"(?P<half>half\s+(?:past\s+)?)?(?P<h>\d{1,2})(?:[:.](?P
 
 def _hours(reader: "TurnReader", said: str) -> bool:
     """ "can we do 3 instead of 2" after 14:00: the one filled time whose hour is the old number (and whose minutes
-    are the old ones, when said: "half 2" is 14:30) moves to the new hour on the same side of noon (15:00)."""
+    are the old ones, when said: "half 2" is 14:30) moves to the new hour nearest the old one (15:00; "12 instead of 11" after 11:00 is 12:00)."""
     m = _INSTEAD.match(said)
     if m is None:
         return False
@@ -70,15 +70,40 @@ def _hours(reader: "TurnReader", said: str) -> bool:
     if told and int(told[-1].value[:2]) % 12 == new % 12:  # "should be half 2 not 2": the time said, 14:30
         reader.assign("correction", said, rec, f, told[-1].value, was=current, how="hours")
         return True
-    hour = new % 12 + (12 if int(current[:2]) >= 12 else 0)
+    was = int(current[:2])
+    hour = min((new % 12, new % 12 + 12), key=lambda h: abs(h - was))  # "12 instead of 11" after 11:00 is noon
     kept = current[3:] if minutes is None else "00"  # "3 instead of half 2": 15:00, not 15:30
     reader.assign("correction", said, rec, f, f"{hour:02d}:{kept}", was=current, how="hours")
     return True
 
 
+_HOUR_INSTEAD = re.compile(r"\b(?:do|make\s+it|say|at|how\s+about|move\s+it\s+to|change\s+it\s+to)\s+(?P<h>1[0-2]|[1-9])"
+                           r"(?:\s*o'?clock)?\s+instead\b(?!\s+of)", re.I)
+"""A bare hour said instead ("actually can we do 11 instead, he's got physio at 10") when one time is held."""
+
+
+def _hour_instead(reader: "TurnReader", said: str) -> bool:
+    """ "can we do 11 instead" after 10:00: the one filled time moves to the hour nearest it, when that is at most
+    three hours away (a count held beside it is not what a clock hour changes)."""
+    m = _HOUR_INSTEAD.search(said)
+    if m is None:
+        return False
+    fits = [(r, f, v) for r, f, v in _filled(reader) if reader.view.kind_of(f) == "time" and isinstance(v, str)
+            and re.fullmatch(r"\d{2}:\d{2}", v)]
+    if len(fits) != 1:
+        return False
+    rec, f, current = fits[0]
+    new, was = int(m.group("h")), int(current[:2])
+    hour = min((new % 12, new % 12 + 12), key=lambda h: abs(h - was))
+    if hour == was or abs(hour - was) > 3:
+        return False
+    reader.assign("correction", m.group(0), rec, f, f"{hour:02d}:00", was=current, how="hours")
+    return True
+
+
 def correction_rule(reader: "TurnReader", text: str) -> bool:
     said = text.strip()
-    if _hours(reader, said):
+    if _hours(reader, said) or _hour_instead(reader, said):
         return True
     m = _NEW_NOT_OLD.match(said) or _NOT_OLD_NEW.match(said)
     if m and re.search(r"[.!?]\s+\S", m.group("new")):

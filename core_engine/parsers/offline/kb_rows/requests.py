@@ -38,6 +38,19 @@ _WH = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|w
                  r"is\s+there|are\s+there|do\s+you|does|tell\s+me)\b", re.I)
 
 
+_PLEASE = re.compile(r"\bplease\b|\b(?:the|that|this)\s+(?:[\w'-]+\s+){0,4}?one\s+(?:then|for\s+me)\b", re.I)
+_ABOUT_IT = re.compile(r"\b(?:price|prices|cost|costs|how\s+much|info|information|details?|tell|know|more\s+about|explain|"
+                       r"describe|compare|difference|send\s+me|email\s+me)\b", re.I)
+"""Words of a turn that asks about a row rather than for it ("the price of the Deluxe please")."""
+
+
+def _please(text: str) -> bool:
+    """ "the Carpet Revive one please", "4 of those please", "the heated one then": a row asked for with no verb,
+    in a turn that is no question and asks nothing about the row."""
+    from ..intents import is_question  # late: intents imports the word helpers this module's callers use
+    return bool(_PLEASE.search(text)) and not is_question(text) and not _ABOUT_IT.search(text)
+
+
 _ASKED_TO = re.compile(r"\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:come\s+and\s+)?(?P<verb>[a-z]+)", re.I)
 
 
@@ -79,11 +92,27 @@ def _named_with_values(reader: "TurnReader", ws: Worksheet, text: str) -> bool:
     return len(find_mentions(text, fields, reader.view, reader.today)) >= 2
 
 
-def row_task(reader: "TurnReader") -> Worksheet | None:
-    """The one task worksheet with a field that holds a KB row, when the spec has exactly one (else None)."""
+_TAKING = frozenset("book reserve order buy purchase hire rent enrol enroll register join schedule".split())
+"""First words of task names that take a row for the user (a booking, an order), unlike "cancel", "report"."""
+
+
+def row_task(reader: "TurnReader", text: str = "") -> Worksheet | None:
+    """The task worksheet with a field that holds a KB row: the only one, else the one whose name's verb the turn
+    says ("can we book Woodpecker again": Book Stay, not Report Problem), else, when the turn says no task's verb,
+    the only one whose name takes a row for the user ("the Carpet Revive one please")."""
     found = [ws for ws in reader.spec.task_worksheets()
              if any(f.kind == "input" and reader.view.kind_of(f) == "row" for f in ws.fields)]
-    return found[0] if len(found) == 1 else None
+    if len(found) <= 1:
+        return found[0] if found else None
+    said = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
+    verb = {ws.name: stem(snake_case(ws.name).split("_")[0]) for ws in found}
+    named = [ws for ws in found if verb[ws.name] in said]
+    if named:
+        return named[0] if len(named) == 1 else None
+    if any(stem(snake_case(ws.name).split("_")[0]) in said for ws in reader.spec.task_worksheets()):
+        return None  # the turn names another task's verb ("cancel", "move")
+    taking = [ws for ws in found if snake_case(ws.name).split("_")[0] in _TAKING]
+    return taking[0] if len(taking) == 1 else None
 
 
 def _reachable_from_start(reader: "TurnReader", ws: Worksheet) -> bool:
@@ -104,10 +133,11 @@ def row_request(reader: "TurnReader", text: str) -> bool:
         return False  # only when nothing is asked, or the top-level choice of task
     if _NOT_ASKING.search(text) or _WH.match(text):
         return False
-    ws = row_task(reader)
+    ws = row_task(reader, text)
     if ws is None or any(r.status == "active" for r in reader.state.of_worksheet(ws.name)):
         return False
-    if not (_ASKS_FOR.search(text) or _asked_to_do(reader, ws, text) or _named_with_values(reader, ws, text)) \
+    if not (_ASKS_FOR.search(text) or _asked_to_do(reader, ws, text) or _named_with_values(reader, ws, text)
+            or _please(text)) \
             or not _reachable_from_start(reader, ws):
         return False
     terms = reader.vocabulary.found_in(text, reader.ctx.kb, plurals=True)

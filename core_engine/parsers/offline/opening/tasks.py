@@ -572,8 +572,16 @@ def _about_rows(reader: "TurnReader", query: str, own: set[str]) -> bool:
         numeric = {stem(w) for ws in reader.spec.worksheets if ws.kind == "kb" for f in ws.fields
                    if parse_type(f.type).base in ("int", "float") for w in f.name.lower().split("_")}
         said = [w for w in said if stem(w) not in numeric]
-    from ....knowledge.lexicon import known_words  # late: the parser loads without a KB too
-    return bool(known_words(reader.ctx.kb, said))
+    from ....knowledge.lexicon import telling_words  # late: the parser loads without a KB too
+    said = [w for w in said if w.lower() not in _PRONOUNS]
+    valued, rare = telling_words(reader.ctx.kb, said)
+    # a word of a value ("suitcases") is searched; words only the rows' free text has are when two of them are, or
+    # half the words left: "my little girl needs some help" is no search because one tutor's text says "needs"
+    return bool(valued) or len(rare) >= 2 or (bool(rare) and 2 * len(rare) >= len(said))
+
+
+_PRONOUNS = frozenset("""he she her hers him his they them their theirs we us our ours you your yours it its me my mine
+i this that these those""".split())
 
 
 _ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take|do|get|reserve)\s+(?:me\s+)?(?:her|him|them|it|that|this)"

@@ -20,6 +20,20 @@ def spell_numbers(text: str) -> str:
                   lambda m: _NUMBER_WORDS[int(m.group(1))] if int(m.group(1)) <= 20 else m.group(1), text)
 
 
+def _numbers(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]+|\d+", spell_numbers(text.lower()))) & _NUMBERS
+
+
+_NUMBERS = frozenset(_NUMBER_WORDS)
+
+
+def numbers_disagree(value: str, text: str) -> bool:
+    """The option names a number and the answer says only other numbers ("every 4 weeks" is not "Every 8 Weeks")."""
+    own = _numbers(value)
+    said = _numbers(text)
+    return bool(own and said and not own & said)
+
+
 def described_option(f: Field, text: str, max_words: int = 6) -> str | None:
     """The one enum value whose own words (value and description) the short answer says, or None."""
     if len(f.enum_values) < 2 or len(text.split()) > max_words:

@@ -31,6 +31,7 @@ from .measures.money import is_money, with_minor_units
 from .negation import negations, without_negated
 from ..answering.enum_lists import answered_options, is_enum_list
 from ..parts.addresses import is_postcode_field
+from ..parts.option_words import numbers_disagree
 from ..answering.references import off_shape, reference_shapes, shaped_reference
 from ..parts.addresses import is_address_field
 from ..answering.slots import PEOPLE_WORDS, UNIT_LINKS, UNIT_SHORT, StateView, number_of, code_value, find_mentions, past_field, shape
@@ -38,8 +39,13 @@ from .value_labels import labelled_choice
 from .values import (PART_OF_DAY, TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_digit_strings, find_emails, find_postcodes,
                      find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
 
-_HOUR_LAST = re.compile(r"(?:^|[,.?!]\s*)(?:(?:say|about|around|like|at|maybe)\s+)?(1[0-2]|[1-9])\s*(?:ish)?\s*\?*\s*$")
-"""To "what time?", an hour that ends the answer: "late morning, 11?", "whenever you open? 9?"."""
+_HOUR_LAST = re.compile(r"(?:^|[,.?!]\s*)(?:(?:ok(?:ay)?|right|fine|yes|yeah|erm|um|so|hmm)[,.\s]+)*"
+                        r"(?:(?:say|about|around|like|at|maybe|let'?s\s+(?:say|do|go\s+for)|go\s+for|make\s+it|"
+                        r"shall\s+we\s+say|how\s+about|what\s+about)\s+)?(1[0-2]|[1-9])\s*(?:ish)?"
+                        r"(?:[\s,.!]*(?:then|please|is\s+fine|is\s+good|works|would\s+be\s+(?:good|great|best|fine)|"
+                        r"if\s+(?:possible|you\s+can|that'?s\s+(?:ok|okay|free))))*\s*[?.!]*\s*$", re.I)
+"""To "what time?", an hour that ends the answer: "late morning, 11?", "whenever you open? 9?", "10 then", "ok
+let's say 3 please"."""
 _PART_HOURS = {"morning": (5, 12), "afternoon": (1, 6), "evening": (4, 11), "tonight": (4, 11), "night": (6, 12)}
 """The hours said without am/pm that each part of the day holds ("late morning, 11?" yes; "morning ... 2" no)."""
 _PLACES = {stem(w) for w in ("ticket", "place", "seat", "space", "spot", "pass", "admission", "passenger", "traveller",
@@ -408,6 +414,10 @@ class AnswerReader:
         name only (for a question, which mentions words of the options without choosing one).
         Rejected values ("not a letter grade") never win; rejecting one of two values picks the other.
         """
+        value = self._enum_by_words(f, text, spent, strict)
+        return None if value is not None and numbers_disagree(value, text) else value
+
+    def _enum_by_words(self, f: Field, text: str, spent: frozenset[str], strict: bool) -> str | None:
         negs = negations(text)
         if not negs:
             return self._enum_words(f, text, spent, strict)

@@ -162,6 +162,11 @@ _NOT_NAMES = frozenset({"I", "Hi", "Hello", "Hey", "Yes", "No", "Ok", "Okay", "S
                         "Thursday", "Friday", "Saturday", "Sunday"})
 
 
+_NOT_NAME_TAIL = frozenset("""and but is was off up out away back down over about in on at to for by with from it that
+this the a an now then""".split())
+"""Words after an intro that show it is a verb, not a name ("the party's been called off", "I'm in", "I'm off")."""
+
+
 def name_span(text: str) -> str | None:
     """The person's name in a sentence: "His name is Tom Baker" -> "Tom Baker", "it's for my son Leo Park"."""
     body = TITLE.sub("", normalise(text).strip())
@@ -176,7 +181,7 @@ def name_span(text: str) -> str | None:
         m = None  # "..., and I'm not international": the intro leads to no name; look elsewhere
     tail = body[m.end():] if m else body
     words = re.findall(r"[A-Za-z][A-Za-z'’.-]*", tail)
-    if m and 1 <= len(words) <= 4 and not any(w.lower() in ("and", "but", "is", "was") for w in words):
+    if m and 1 <= len(words) <= 4 and not any(w.lower() in _NOT_NAME_TAIL for w in words):
         name = " ".join(words).strip(".")
         return name.title() if name.islower() else name
     runs = [r.group(1) for r in _CAP_RUN.finditer(tail) if r.group(1).split()[0] not in _NOT_NAMES]

@@ -20,6 +20,9 @@ from ..intents import is_question, sentences, task_request
 from ..opening.tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
 from .libvalues import find_phones
 from .values import find_dates, find_emails, find_times, yes_no
+from .negation import without_negated
+from ..changes.leaving import leaves_task
+from ..parts.option_words import numbers_disagree
 from .semantic_index import (CONTROL_MARGIN, CONTROL_THRESHOLD, ENUM_MARGIN, FIELD_DOUBT, ENUM_THRESHOLD, TASK_MARGIN,
                              TASK_THRESHOLD, Entry, Ranked, SemanticIndex, clean, words_of)
 
@@ -125,7 +128,14 @@ def _intent(reader: "TurnReader", text: str) -> str | None:
         intent = "cancel"
     if intent is None and (m := _CANCEL_PLAN.match(text)) and _plan_elsewhere(reader, m.group("plan")):
         intent = "cancel"
+    if intent is None and not (_yes_no_asked(reader) and _SOFT_NO.search(text)) \
+            and leaves_task(reader, text, lambda clause: _plan_elsewhere(reader, clause)):
+        intent = "cancel"  # "let me check with my partner first and I'll ring back": the task is left for now
     return intent
+
+
+_SOFT_NO = re.compile(r"\b(?:not\s+(?:right\s+)?now|maybe\s+later|another\s+time|hold\s+off)\b", re.I)
+"""To a yes/no question ("add a gift card?"), "not right now" is a no, not a stop."""
 
 
 _BOTHER = re.compile(r"\bbother\b", re.I)
@@ -742,6 +752,17 @@ def option_words_task(reader: "TurnReader", text: str, *, request: bool = False)
     return apply_reading(reader, Ranked(best, 1.0, best.value, None, 0.0), text, "task-option-words")
 
 
+def _held_task_live(reader: "TurnReader", name: str, held: Any) -> bool:
+    """The option held in `name` opened a task that is still in progress (not done or left)."""
+    if held is None:
+        return False
+    for ws in reader.spec.task_worksheets():
+        if any(p[-1] == name and v == held for p, v in equalities(ws.predicate)) \
+                and any(r.status == "active" for r in reader.state.of_worksheet(ws.name)):
+            return True
+    return False
+
+
 def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) -> bool:
     """Set the enum values the reading implies on the live records, and open the worksheets they activate
     (or the reading's own top-level worksheet). Each statement carries the score and the runner-up."""
@@ -764,8 +785,10 @@ def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) ->
             if literal(rec.values.get(name)) != value_text:
                 reader.emit(rule, text, f"{rec.var}.{name} = {value_text}")
         overlay[rec.var] = found.plain()
-        if rule == "switch-task":  # the new task replaces the old one's option on the same record
+        if rule == "switch-task" or rule == "row-request":  # the new task replaces the old one's option
             for name, value in hints.items():
+                if rule == "row-request" and _held_task_live(reader, name, rec.values.get(name)):
+                    continue  # a request for a row while another task is in progress does not end that task
                 if ws.field(name) is not None and rec.values.get(name) not in (None, value[0]):
                     reader.emit(rule, text, f"{rec.var}.{name} = {literal(value[0])}")
                     overlay[rec.var][name] = value[0]
@@ -938,7 +961,11 @@ def semantic_enum(reader: "TurnReader", f: Field, text: str, worksheet: str | No
     """The value of the asked enum field (of `worksheet`'s field `f` when given) that the answer means, when one
     clearly wins."""
     ws = worksheet or (reader.expect.rec.worksheet if reader.expect else "")
-    ranked = index(reader).rank(clean(text), lambda e: e.kind == "enum" and e.worksheet == ws and e.field == f.name)
+    kept = without_negated(text)  # "post it please, she doesn't do email": the rejected option never wins
+    ranked = index(reader).rank(clean(kept if kept.strip(" ,.!?") else text),
+                                lambda e: e.kind == "enum" and e.worksheet == ws and e.field == f.name)
+    if ranked.best is not None and numbers_disagree(ranked.best.value, text):
+        return None  # "every 4 weeks" means no option named "Every 8 Weeks", however close the words
     if ranked.decided(ENUM_THRESHOLD, ENUM_MARGIN) or (ranked.best is not None and ranked.score >= ENUM_THRESHOLD
                                                        and said_verbatim(ranked.text, text)):
         return ranked.best.value, ranked  # type: ignore[union-attr]

@@ -213,6 +213,10 @@ def _make(year: int | None, month: int, day: int, today: dt.date, past: bool = F
         return None
 
 
+DATE_HELD: ContextVar[dt.date | None] = ContextVar("date_held", default=None)
+"""Set by the offline parser for each turn: the date the record being filled already holds (or None). A day of the
+month said alone ("the 17th") is the one nearest it: after an event on 16 May, "collect on the 17th" is 17 May, not
+the next 17th after today."""
 DAY_FIRST: ContextVar[bool] = ContextVar("day_first", default=False)
 """Set by the offline parser for each turn from the spec (`spec.model.day_first`): 3/9/47 is 3 September."""
 
@@ -309,6 +313,8 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         n = 1 if raw in ("a", "one") else int(raw) if raw.isdigit() else UNITS.get(raw, 0)
         if n:
             add(today + dt.timedelta(days=7 * n), m)
+    for m in _NTH_WEEKDAY_RE.finditer(text) if not past else ():  # "the first tuesday in may"
+        add(_nth_weekday(m, today), m)
     slips = []
     named = {MONTHS[w.lower()] for w in _NAMED_MONTH_RE.findall(text) if w not in ("may", "march")}
     for m in _LAST_WEEKDAY_ORDINAL_RE.finditer(text):  # "last monday, the 4th": that past day, if it is a monday
@@ -316,6 +322,9 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     for m in _ORDINAL_DAY_RE.finditer(text):
         back = past or bool(m.group(1)) and m.group(0).lower().startswith(("last", "past"))  # "last monday, the 4th"
         d = _day_of_month(int(m.group(2)), m.group(1), today, back, month=next(iter(named)) if len(named) == 1 else None)
+        held = DATE_HELD.get()
+        if held is not None and not back and not named and not m.group(1):
+            d = day_near(held, int(m.group(2)), today) or d
         add(d, m)
         if d is None and m.group(1):
             slips.append(Span(None, m.start(), m.end(), m.group(0)))
@@ -323,6 +332,39 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         found = [s for s in found if not _SINCE_RE.search(text[:s.start])
                  and not (_STARTING_RE.search(text[:s.start]) and str(s.value) < today.isoformat())]
     return _weekday_with_date(text, _longest_first([s for s in found if not any(s.overlaps(x) for x in slips)]))
+
+
+_NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": -1}
+_NTH_WEEKDAY_RE = re.compile(rf"\b(?:the\s+)?({'|'.join(_NTH)})\s+({'|'.join(WEEKDAYS)})\s+(?:in|of)\s+"
+                             rf"(?:(?P<month>{_MONTH})|(?P<which>this|next|the)\s+month)\b", re.I)
+"""A weekday counted in a month: "the first tuesday in may", "the last friday of next month"."""
+
+
+def _nth_weekday(m: re.Match[str], today: dt.date) -> dt.date | None:
+    """The date `_NTH_WEEKDAY_RE` names: in the named month (the next one that has not passed) or this/next month."""
+    nth, day = _NTH[m.group(1).lower()], WEEKDAYS[m.group(2).lower()]
+    if m.group("month"):
+        month, year = MONTHS[m.group("month").lower()], today.year
+        tries = [(year, month), (year + 1, month)]
+    else:
+        ahead = 1 if m.group("which").lower() == "next" else 0
+        y, mo = today.year + (today.month - 1 + ahead) // 12, (today.month - 1 + ahead) % 12 + 1
+        tries = [(y, mo)]
+    for year, month in tries:
+        days = [dt.date(year, month, d) for d in range(1, 32) if _valid(year, month, d)
+                and dt.date(year, month, d).weekday() == day]
+        found = days[nth - 1] if nth > 0 and nth <= len(days) else days[-1] if nth < 0 and days else None
+        if found is not None and found >= today:
+            return found
+    return None
+
+
+def _valid(year: int, month: int, day: int) -> bool:
+    try:
+        dt.date(year, month, day)
+    except ValueError:
+        return False
+    return True
 
 
 def _weekday_date(day: str, lead: str, today: dt.date, past: bool) -> dt.date:
@@ -464,6 +506,17 @@ def _day_of_month(day: int, weekday: str | None, today: dt.date, past: bool, mon
         elif month == 13:
             year, month = year + 1, 1
     return None
+
+
+def day_near(held: dt.date, day: int, today: dt.date) -> dt.date | None:
+    """The date on that day of the month nearest the date held ("the 9th" instead of 2 June is 9 June), never
+    before today."""
+    found = []
+    for shift in (-1, 0, 1):
+        year, month = held.year + (held.month - 1 + shift) // 12, (held.month - 1 + shift) % 12 + 1
+        if _valid(year, month, day) and dt.date(year, month, day) >= today:
+            found.append(dt.date(year, month, day))
+    return min(found, key=lambda d: abs((d - held).days)) if found else None
 
 
 def _longest_first(spans: list[Span]) -> list[Span]:

@@ -1,0 +1,70 @@
+"""A task left for later: "let me check with my partner first and I'll ring back", "leave it for now, got to run".
+
+People stop a task in many words besides "cancel": they put it off ("I'll finish this later"), go to ask someone
+("I need to check with the venue whether hay bales are allowed first"), or drop it and say why ("forget it, my
+cousin can do it for free"). Such a turn is read as a stop of the task in progress (the agent confirms when the
+task holds values) when every clause of it is one of:
+
+- a clause that puts the task off or stops it (`_PUT_OFF`, `_STOP`);
+- a lead-in or a remark ("actually you know what", "bit more than I wanted to spend tbh");
+- a reason that names nothing the agent has (no word of its worksheets, fields or options, no KB value, no
+  date or time) and asks nothing.
+
+and at least one clause says the user is leaving for now (`_FOR_NOW`): "let me check with my wife" alone is a
+pause inside the conversation (the agent waits), "... first and I'll ring back" is not.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Callable
+
+from ..intents import is_question, task_request
+
+if TYPE_CHECKING:
+    from ..parser import TurnReader
+
+_WHO = r"(?:let\s+me|lemme|let\s+us|i'?ll|i\s+will|we'?ll|we\s+will|(?:i|we)\s+(?:need|have|want|ought)\s+to|" \
+       r"(?:i|we)'?d\s+(?:better|best|like\s+to)|(?:i|we)\s+(?:should|must|better|gotta|got\s+to))"
+_PUT_OFF = re.compile(
+    rf"(?:{_WHO}\s+)?(?:just\s+|quickly\s+|first\s+)?(?:check|talk|speak|ask|confirm|chat|have\s+a\s+(?:word|chat|think)|"
+    r"run\s+(?:it|this|that)\s+(?:past|by)|sort\s+(?:it|this|that)\s+out\s+with|measure|think\s+about\s+it|"
+    r"sleep\s+on\s+it|look\s+into\s+it|get\s+the\s+\w+)\b[^,.;!?]*"
+    r"|(?:(?:i'?ll|i\s+will|we'?ll|we\s+will|can\s+i|let\s+me)\s+)?(?:just\s+)?(?:come\s+back|ring\s+(?:you\s+)?back|"
+    r"call\s+(?:you\s+)?back|phone\s+(?:you\s+)?back|get\s+back\s+to\s+you|be\s+back|pop\s+back|"
+    r"(?:finish|do|sort|pick\s+up|continue)\s+(?:this|it|the\s+rest)\s+(?:later|another\s+time|tomorrow))\b[^,.;!?]*",
+    re.I)
+_STOP = re.compile(
+    r"(?:(?:yeah|yes|ok|okay|right|no|so|then|please)\s+)*(?:just\s+)?(?:(?:forget|scrap|drop|cancel|stop|leave|park)\s+"
+    r"(?:it|this|that|the\s+whole\s+thing|everything|all\s+(?:of\s+)?(?:it|that|this))|never\s?mind|nevermind|"
+    r"let'?s\s+(?:just\s+)?(?:leave|park|stop|pause)\s+(?:it|this|that|there|here)|(?:can|could)\s+we\s+(?:just\s+)?"
+    r"(?:stop|leave\s+it|pause)(?:\s+(?:there|here|it))?|hold\s+off|not\s+(?:right\s+)?now|maybe\s+(?:later|another\s+time)|"
+    r"(?:i'?ve\s+)?(?:got|have|gotta)\s+(?:to\s+)?(?:run|go|dash)|another\s+time|i'?m\s+not\s+ready)"
+    r"(?:\s+(?:for\s+now|for\s+the\s+moment|then|there|after\s+all|today|please|thanks|ta|sorry))*", re.I)
+_FOR_NOW = re.compile(r"\b(?:first|later|back|for\s+now|for\s+the\s+moment|another\s+time|tomorrow|before\s+(?:i|we)\s+"
+                      r"(?:commit|book|go\s+ahead|pay|decide|confirm)|run|go|dash|there|leave|park|forget|scrap|drop|"
+                      r"never\s?mind|nevermind|hold\s+off|not\s+(?:right\s+)?now|sleep\s+on\s+it|think\s+about\s+it|"
+                      r"have\s+a\s+think|cancel|stop)\b", re.I)
+_FILLER = re.compile(r"(?:(?:oh|ok|okay|actually|sorry|no|nah|wait|hmm+|hm|um+|uh|ugh|ah|well|so|right|yeah|yes|"
+                     r"honestly|tbh|you\s+know\s+what|on\s+second\s+thought|thinking\s+about\s+it|thanks|thank\s+you|"
+                     r"ta|cheers|and|but|then|though|anyway|sorry\s+about\s+that)\W*)*", re.I)
+_CLAUSES = re.compile(r"\s*(?:[,.;!]+|\s-+\s|\b(?:and|so|but|then|because|cos|coz|as)\b)\s*", re.I)
+
+
+def leaves_task(reader: "TurnReader", text: str, names_nothing: Callable[[str], bool]) -> bool:
+    """The whole turn stops or puts off the task in progress (see the module docstring). `names_nothing` says
+    that a reason clause names nothing of the agent's."""
+    if "?" in text or not _FOR_NOW.search(text):
+        return False
+    clauses = [c.strip() for c in _CLAUSES.split(text) if c and c.strip(" ,.;!-")]
+    said_it = False
+    for clause in clauses:
+        body = clause[_FILLER.match(clause).end():].strip() if _FILLER.match(clause) else clause
+        if not body:
+            continue
+        if _PUT_OFF.fullmatch(body) or _STOP.fullmatch(body):
+            said_it = True
+            continue
+        if is_question(body) or task_request(body) or not names_nothing(body):
+            return False
+    return said_it
