@@ -295,8 +295,28 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         mine = [c for c in pool if prefer is not None and c[0].var == prefer.var]
         return (mine or pool)[-1] if len(pool) > 1 else pool[0]
 
+    def local(span: Span, fits: list[tuple[TaskRecord, Field]]) -> tuple[TaskRecord, Field] | None:
+        """The one field the value's own clause names ("collected on the Friday": the collection date)."""
+        start = max([text.rfind(c, 0, span.start) for c in ",.;!?"] + [0])
+        near = Bag.of(text[start:span.end])
+        named = [c for c in fits if (c[0].var, c[1].name) not in used and field_mention(c[1], near)[0] > 0]
+        return named[0] if len({c[1].name for c in named}) == 1 else None
+
     def add(spans: list[Span], fits: list[tuple[TaskRecord, Field]], how: str, convert=lambda s: s.value) -> None:
-        for span in free(spans, taken):
+        todo = free(spans, taken)
+        if len(todo) > 1 and len(fits) > 1:  # two dates for two date fields: each by the words of its own clause
+            placed = {id(span): local(span, fits) for span in todo}
+            claimed = {(c[0].var, c[1].name) for c in placed.values() if c is not None}
+            if claimed:
+                for span in todo:
+                    target = placed[id(span)] or pick([c for c in fits if (c[0].var, c[1].name) not in claimed])
+                    if target is None or (target[0].var, target[1].name) in used:
+                        continue
+                    out.append(Mention(target[0], target[1], convert(span), span.text, how, span))
+                    used.add((target[0].var, target[1].name))
+                    taken.append(span)
+                return
+        for span in todo:
             target = pick(fits)
             if target is None:
                 return

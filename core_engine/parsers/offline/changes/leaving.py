@@ -17,45 +17,45 @@ pause inside the conversation (the agent waits), "... first and I'll ring back" 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from ..intents import is_question, task_request
 
-if TYPE_CHECKING:
-    from ..parser import TurnReader
-
-_WHO = r"(?:let\s+me|lemme|let\s+us|i'?ll|i\s+will|we'?ll|we\s+will|(?:i|we)\s+(?:need|have|want|ought)\s+to|" \
-       r"(?:i|we)'?d\s+(?:better|best|like\s+to)|(?:i|we)\s+(?:should|must|better|gotta|got\s+to))"
+_WHO = r"(?:let\s+me|lemme|let\s+us|i'?ll|i\s+will|we'?ll|we\s+will|(?:i|we)\s+(?:need|have|ought)\s+to|" \
+       r"(?:i|we)'?d\s+(?:better|best)|(?:i|we)\s+(?:should|must|better|gotta|got\s+to))"
 _PUT_OFF = re.compile(
-    rf"(?:{_WHO}\s+)?(?:just\s+|quickly\s+|first\s+)?(?:check|talk|speak|ask|confirm|chat|have\s+a\s+(?:word|chat|think)|"
-    r"run\s+(?:it|this|that)\s+(?:past|by)|sort\s+(?:it|this|that)\s+out\s+with|measure|think\s+about\s+it|"
-    r"sleep\s+on\s+it|look\s+into\s+it|get\s+the\s+\w+)\b[^,.;!?]*"
+    rf"(?:{_WHO}\s+)?(?:just\s+|quickly\s+|first\s+)?(?:(?:check|talk|speak|chat|confirm|sort\s+(?:it|this|that)\s+out)"
+    r"(?:\s+\w+){0,3}?\s+(?:with|to)\s+(?:my|our|the|her|him|them|his|your)\b|ask\s+(?:my|our|the|her|him|them|his)\b|"
+    r"have\s+a\s+(?:word|chat)\s+with|run\s+(?:it|this|that)\s+(?:past|by)|think\s+about\s+it|"
+    r"sleep\s+on\s+it|have\s+a\s+think|look\s+into\s+it)[^,.;!?]*"
     r"|(?:(?:i'?ll|i\s+will|we'?ll|we\s+will|can\s+i|let\s+me)\s+)?(?:just\s+)?(?:come\s+back|ring\s+(?:you\s+)?back|"
     r"call\s+(?:you\s+)?back|phone\s+(?:you\s+)?back|get\s+back\s+to\s+you|be\s+back|pop\s+back|"
     r"(?:finish|do|sort|pick\s+up|continue)\s+(?:this|it|the\s+rest)\s+(?:later|another\s+time|tomorrow))\b[^,.;!?]*",
     re.I)
 _STOP = re.compile(
-    r"(?:(?:yeah|yes|ok|okay|right|no|so|then|please)\s+)*(?:just\s+)?(?:(?:forget|scrap|drop|cancel|stop|leave|park)\s+"
+    r"(?:(?:no|so|then|please)\s+)*(?:just\s+)?(?:(?:forget|scrap|drop|cancel|stop|leave|park)\s+"
     r"(?:it|this|that|the\s+whole\s+thing|everything|all\s+(?:of\s+)?(?:it|that|this))|never\s?mind|nevermind|"
     r"let'?s\s+(?:just\s+)?(?:leave|park|stop|pause)\s+(?:it|this|that|there|here)|(?:can|could)\s+we\s+(?:just\s+)?"
     r"(?:stop|leave\s+it|pause)(?:\s+(?:there|here|it))?|hold\s+off|not\s+(?:right\s+)?now|maybe\s+(?:later|another\s+time)|"
     r"(?:i'?ve\s+)?(?:got|have|gotta)\s+(?:to\s+)?(?:run|go|dash)|another\s+time|i'?m\s+not\s+ready)"
     r"(?:\s+(?:for\s+now|for\s+the\s+moment|then|there|after\s+all|today|please|thanks|ta|sorry))*", re.I)
 _FOR_NOW = re.compile(r"\b(?:first|later|back|for\s+now|for\s+the\s+moment|another\s+time|tomorrow|before\s+(?:i|we)\s+"
-                      r"(?:commit|book|go\s+ahead|pay|decide|confirm)|run|go|dash|there|leave|park|forget|scrap|drop|"
+                      r"(?:commit|book|go\s+ahead|pay|decide|confirm)|(?:got|have|gotta)\s+(?:to\s+)?(?:run|go|dash)|"
+                      r"(?:leave|park|forget|scrap|drop|cancel|stop)\s+(?:it|this|that|there|here|the\s+whole|everything)|"
                       r"never\s?mind|nevermind|hold\s+off|not\s+(?:right\s+)?now|sleep\s+on\s+it|think\s+about\s+it|"
-                      r"have\s+a\s+think|cancel|stop)\b", re.I)
+                      r"have\s+a\s+think|stop\s+there)\b", re.I)
 _FILLER = re.compile(r"(?:(?:oh|ok|okay|actually|sorry|no|nah|wait|hmm+|hm|um+|uh|ugh|ah|well|so|right|yeah|yes|"
                      r"honestly|tbh|you\s+know\s+what|on\s+second\s+thought|thinking\s+about\s+it|thanks|thank\s+you|"
                      r"ta|cheers|and|but|then|though|anyway|sorry\s+about\s+that)\W*)*", re.I)
+_AGREEING = re.compile(r"\W*(?:yes|yeah|yep|yup|ok|okay|sure|go\s+ahead|go\s+on|please\s+do|do\s+it)\b", re.I)
 _CLAUSES = re.compile(r"\s*(?:[,.;!]+|\s-+\s|\b(?:and|so|but|then|because|cos|coz|as)\b)\s*", re.I)
 
 
-def leaves_task(reader: "TurnReader", text: str, names_nothing: Callable[[str], bool]) -> bool:
+def leaves_task(text: str, names_nothing: Callable[[str], bool], *, yes_no_asked: bool = False) -> bool:
     """The whole turn stops or puts off the task in progress (see the module docstring). `names_nothing` says
-    that a reason clause names nothing of the agent's."""
-    if "?" in text or not _FOR_NOW.search(text):
-        return False
+    that a reason clause names nothing of the agent's; `yes_no_asked`, that the agent's question wants a yes or no."""
+    if "?" in text or not _FOR_NOW.search(text) or (yes_no_asked and _AGREEING.match(text)):
+        return False  # "yes cancel it" to "shall I cancel your booking?" agrees to the question
     clauses = [c.strip() for c in _CLAUSES.split(text) if c and c.strip(" ,.;!-")]
     said_it = False
     for clause in clauses:

@@ -209,6 +209,13 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
             if overruled is not None:  # one word chose the option; the whole turn clearly means another
                 reader.note("lexical-overruled", next(iter(said)), **overruled)
                 return False
+        if found.items and rec is None and not _asked_by_verb(found, text):
+            from ..words.semantic import requested_task  # late: the semantic rules import this module
+            asked = requested_task(reader, text)
+            if asked is not None and not _opens(reader, found.plain(), asked):
+                reader.note("lexical-overruled", " ".join(sorted(said)), reading=asked,
+                            reason="the turn asks with the verb of another task's name")
+                return False  # "I'd like to hire 3 sets of chairs ... delivered to ...": Book Hire, not the delivery
         for name, (text_value, _plain, words) in found.items.items():
             rule = "answer-to-ask" if start is not None and name == start.name else "task-description"
             reader.emit(rule, " ".join(words), f"{root.var}.{name} = {text_value}")
@@ -222,6 +229,14 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
     open_activated(reader, overlay, text, bag)
     return True
 
+
+
+def _opens(reader: "TurnReader", values: dict[str, Any], worksheet: str) -> bool:
+    """Whether the option values read are those the worksheet's predicate asks for."""
+    ws = reader.spec.worksheet(worksheet)
+    pairs = equalities(ws.predicate) if ws is not None else []
+    return bool(pairs) and all(values.get(p[-1], v) == v for p, v in pairs) \
+        and any(p[-1] in values for p, _v in pairs)
 
 
 def _asked_by_verb(found: Described, text: str) -> bool:

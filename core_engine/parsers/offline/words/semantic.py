@@ -128,10 +128,17 @@ def _intent(reader: "TurnReader", text: str) -> str | None:
         intent = "cancel"
     if intent is None and (m := _CANCEL_PLAN.match(text)) and _plan_elsewhere(reader, m.group("plan")):
         intent = "cancel"
-    if intent is None and not (_yes_no_asked(reader) and _SOFT_NO.search(text)) \
-            and leaves_task(reader, text, lambda clause: _plan_elsewhere(reader, clause)):
+    if intent is None and not (_yes_no_asked(reader) and _SOFT_NO.search(text)) and _task_in_progress(reader) \
+            and leaves_task(text, lambda clause: _plan_elsewhere(reader, clause), yes_no_asked=_yes_no_asked(reader)):
         intent = "cancel"  # "let me check with my partner first and I'll ring back": the task is left for now
     return intent
+
+
+def _task_in_progress(reader: "TurnReader") -> bool:
+    """A task other than the start worksheet's choice is being filled."""
+    rec = current_task(reader)
+    start = reader.spec.start_worksheet()
+    return rec is not None and (start is None or rec.worksheet != start.name)
 
 
 _SOFT_NO = re.compile(r"\b(?:not\s+(?:right\s+)?now|maybe\s+later|another\s+time|hold\s+off)\b", re.I)
@@ -573,14 +580,52 @@ def _name_verb(name: str) -> str | None:
 
 def verb_task(reader: "TurnReader", text: str) -> str | None:
     """The one top-level task whose name starts with a verb the turn says ("cancel", "reschedule" for Change
-    Appointment); None when no task's or two tasks' verbs are said."""
+    Appointment), else the one whose name has the verb the turn asks with (`requested_task`); None when no task's
+    or two tasks' verbs are said."""
     said = set(content_stems(without_values(reader, clean(text))))
     found = []
     for ws in reader.spec.task_worksheets():
         first = _name_verb(ws.name)
         if first is not None and said & _VERBS[first]:
             found.append(ws.name)
+    if not found:
+        return requested_task(reader, text)
     return found[0] if len(found) == 1 else None
+
+
+_ASKING = re.compile(r"\b(?:(?:i|we)\s+(?:really\s+|just\s+)?(?:need|want|have|wish)\s+to|(?:i|we)\s*(?:'d|would)\s+"
+                     r"(?:like|love)\s+to|(?:can|could|may)\s+(?:i|we|you|u|someone)\s+(?:please\s+)?|"
+                     r"(?:wanna|gonna|(?:want|need|looking|trying|hoping)\s+to))\s+(?:just\s+|please\s+)?"
+                     r"(?P<verb>[a-z]{3,})(?:\s+(?P<part>up|in|out|off|back|over|down|for|on)\b)?", re.I)
+"""The verb a turn asks with: "I need to give up ...", "I'd like to hire ...", "can I renew ..."."""
+_PARTICLES = frozenset("up in out off back over down for on".split())
+_NO_TASK_VERB = frozenset("get have make take know see ask check book find talk speak sort".split())
+"""Verbs that ask for almost anything: they tell no task apart even when one task's name has them."""
+
+
+def requested_task(reader: "TurnReader", text: str) -> str | None:
+    """The one top-level task whose name (or the name of the option that opens it) has the verb the turn asks with
+    ("I need to give up my allotment": Give Up Plot, not Apply For Plot; "I'd like to hire ...": Book Hire). With a
+    particle in the name ("give up"), the turn says it too."""
+    asked = [(stem(m.group("verb").lower()), (m.group("part") or "").lower()) for m in _ASKING.finditer(text)
+             if m.group("verb").lower() not in _NO_TASK_VERB]
+    if not asked:
+        return None
+    roots = task_roots(reader)
+    start = reader.spec.start_worksheet()
+    found = set()
+    for ws in reader.spec.task_worksheets():
+        if roots.get(ws.name, ws.name) != ws.name or (start is not None and ws.name == start.name):
+            continue
+        names = [words_of(ws.name)] + [str(v) for _p, v in equalities(ws.predicate)]
+        for name in names:
+            words = re.findall(r"[a-z]+", name.lower())
+            for i, w in enumerate(words):
+                nxt = words[i + 1] if i + 1 < len(words) else ""
+                for verb, part in asked:
+                    if stem(w) == verb and (nxt not in _PARTICLES or nxt == part):
+                        found.add(ws.name)
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def _by_verb(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[str, str]) -> Ranked | None:
@@ -590,7 +635,7 @@ def _by_verb(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[str, s
     if task is None or roots.get(task, task) != task:
         return None
     best = root_of(reader, roots, ranked.best)
-    if best == task or _name_verb(best) is not None:
+    if best == task or (_name_verb(best) is not None and requested_task(reader, text) != task):
         return None
     runner = ranked.runner_score if ranked.runner_up is not None and root_of(reader, roots, ranked.runner_up) == task \
         else 0.0
