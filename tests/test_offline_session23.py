@@ -1,0 +1,160 @@
+"""Turn shapes from session 23's reading of the blind agents' root misreadings (heldout56-58: hair salon, car rental,
+window cleaning, and the development agents), pinned on a garden service's spec written here (not a sample, not a
+development agent). One test per mechanism; each fails without it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from core_engine.parsers.offline.changes.leaving import leaves_task
+from core_engine.parsers.offline.parts.option_words import numbers_disagree
+from core_engine.parsers.offline.words.libvalues import name_span
+from core_engine.parsers.offline.words.values import find_dates
+
+from tests.fakes.specs import agent_with_kb, field, record_values, statements, talk
+
+SPEC = {
+    "name": "greenway_gardens", "starting_prompt": "Hello, Greenway Gardens here.",
+    "description": "Garden jobs and maintenance plans.",
+    "settings": {"start_worksheet": "Main", "date_order": "day_first"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "fields": [field("task", "Enum", "What you would like to do", enum_values=[
+            {"value": "Book Job", "description": "book a one-off gardening job"},
+            {"value": "Start Plan", "description": "start a regular garden maintenance plan",
+             "examples": ["I'd like to start a maintenance plan"]},
+            {"value": "Give Up Plan", "description": "end a maintenance plan"},
+        ])]},
+        {"name": "BookJob", "kind": "task", "predicate": 'task == "Book Job"', "api": "book_job",
+         "description": "A gardening job.", "fields": [
+            field("service", "services", "The job to book"),
+            field("job_date", "date", "The day of the job"),
+            field("waste_date", "date", "The day we collect the green waste"),
+            field("start_time", "time", "The time we arrive"),
+            field("contact", "Enum", "How we confirm", enum_values=[
+                {"value": "Email", "description": "an email"}, {"value": "Text", "description": "a text message"}]),
+            field("customer_name", "str", "The name the job is under"),
+            field("confirm", "confirm", "Confirm the job")]},
+        {"name": "StartPlan", "kind": "task", "predicate": 'task == "Start Plan"', "api": "start_plan",
+         "description": "A maintenance plan.", "fields": [
+            field("visits", "Enum", "How often we come", enum_values=[
+                {"value": "Every 2 Weeks", "description": "a visit a fortnight"},
+                {"value": "Every 4 Weeks", "description": "a visit a month"}]),
+            field("customer_name", "str", "The name the plan is under"),
+            field("confirm", "confirm", "Confirm the plan")]},
+        {"name": "GiveUpPlan", "kind": "task", "predicate": 'task == "Give Up Plan"', "api": "give_up_plan",
+         "description": "The end of a maintenance plan.", "fields": [
+            field("customer_name", "str", "The name the plan is under"),
+            field("confirm", "confirm", "Confirm the end of the plan")]},
+        {"name": "services", "kind": "kb", "fields": [field("id", primary_key=True), field("name"), field("price", "float"),
+                                                      field("description")]},
+    ],
+    "apis": [{"name": "book_job"}, {"name": "start_plan"}, {"name": "give_up_plan"}],
+}
+SERVICES = [
+    {"id": "s1", "name": "Hedge Trimming", "price": 60.0, "description": "we help shape hedges of any height"},
+    {"id": "s2", "name": "Lawn Mowing", "price": 30.0, "description": "we help keep lawns short and tidy"},
+    {"id": "s3", "name": "Leaf Clearing", "price": 45.0, "description": "autumn leaves raked and taken away"},
+    {"id": "s4", "name": "Pond Cleaning", "price": 90.0, "description": "we help with ponds: silt and weed removed"},
+]
+JOB = "I'd like to book a gardening job"
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory):
+    yield from agent_with_kb(tmp_path_factory, "gardens", SPEC, {"services": (SERVICES, ["description"])})
+
+
+values = record_values
+
+
+def booked(agent, *more: str):
+    """A job with the service, the day and the time given, then `more`."""
+    return talk(agent, JOB, "hedge trimming", "15 August", "10am", *more)
+
+
+def test_a_rejected_option_never_wins_by_meaning(agent):
+    session, [*_, r] = booked(agent, "the 16th", "send a text please, I don't use email")
+    assert values(session, "book_job")["contact"] == "Text"
+
+
+def test_an_option_naming_another_number_is_not_chosen(agent):
+    assert numbers_disagree("Every 8 Weeks", "every 4 weeks") and not numbers_disagree("Every 4 Weeks", "every four weeks")
+    session, [*_, r] = talk(agent, "I'd like to start a maintenance plan", "every 3 weeks")
+    assert "visits" not in values(session, "start_plan")
+    session, [*_, r] = talk(agent, "I'd like to start a maintenance plan", "every four weeks")
+    assert values(session, "start_plan")["visits"] == "Every 4 Weeks"
+
+
+def test_a_day_of_the_month_alone_is_read_near_the_date_held(agent):
+    session, [*_, r] = booked(agent, "the 16th", "Email", "Ann Lee", "actually can the job be on the 20th")
+    assert values(session, "book_job")["job_date"] == "2024-08-20"  # not 20 July, the next 20th after today
+    session, [*_, r] = booked(agent, "the 17th")  # the waste collected two days after the job, not on 17 July
+    assert values(session, "book_job")["waste_date"] == "2024-08-17"
+
+
+def test_a_weekday_counted_in_a_month():
+    today = dt.date(2025, 4, 9)
+    assert [d.value for d in find_dates("the first tuesday in may", today)] == ["2025-05-06"]
+    assert [d.value for d in find_dates("last friday of the month", today)] == ["2025-04-25"]
+    assert [d.value for d in find_dates("the 2nd monday of next month", today)] == ["2025-05-12"]
+
+
+def test_an_hour_with_a_remark_answers_a_time_question(agent):
+    session, [*_, r] = talk(agent, JOB, "hedge trimming", "15 August", "the 16th", "10 then")
+    assert values(session, "book_job")["start_time"] == "10:00"
+
+
+def test_twelve_instead_of_eleven_is_noon(agent):
+    session, [*_, r] = talk(agent, JOB, "hedge trimming", "15 August", "11am", "make it 12 instead of 11")
+    assert values(session, "book_job")["start_time"] == "12:00"
+
+
+def test_a_bare_hour_instead_moves_the_time_held(agent):
+    session, [*_, r] = booked(agent, "can we do 11 instead, I've got the dentist at 10")
+    assert values(session, "book_job")["start_time"] == "11:00"
+
+
+def test_a_task_left_for_later_is_a_stop_that_is_confirmed(agent):
+    session, [*_, r] = booked(agent, "hmm let me check with my partner first and I'll ring you back")
+    assert "stop" in r.response.lower() and statements(r) == []
+    r = session.turn("yes")
+    assert "exitws(book_job)" in statements(r)
+
+
+def test_what_leaving_is_not():
+    assert not leaves_task("let me check with my wife", lambda c: True)  # a pause inside the conversation
+    assert not leaves_task("yes cancel it", lambda c: True, yes_no_asked=True)  # a yes to "shall I cancel?"
+    assert not leaves_task("I'd like to check on the status of my leave form", lambda c: True)
+    assert not leaves_task("forget it, can we do friday instead?", lambda c: True)
+    assert not leaves_task("forget it, I'll come on the 14th", lambda c: "14th" not in c)  # the reason names a date
+
+
+def test_the_verb_a_turn_asks_with_picks_the_task(agent):
+    session, [r] = talk(agent, "I need to give up my garden maintenance plan, we're moving away")
+    assert values(session, "main")["task"] == "Give Up Plan"
+
+
+def test_a_row_asked_for_with_please_opens_the_booking(agent):
+    session, [*_, r] = talk(agent, "how much is pond cleaning?", "the pond cleaning one please")
+    assert values(session, "main")["task"] == "Book Job"
+
+
+def test_two_dates_go_by_the_words_of_their_own_clauses(agent):
+    session, [r] = talk(agent, "can I book hedge trimming for 7 August, and collect the waste on 9 August")
+    assert values(session, "book_job")["job_date"] == "2024-08-07"
+    assert values(session, "book_job")["waste_date"] == "2024-08-09"
+
+
+def test_a_verb_after_called_is_no_name():
+    assert name_span("pls cancel it, the party's been called off :(") is None
+    assert name_span("he's called tom baker") == "Tom Baker"
+
+
+def test_words_most_rows_have_do_not_search_for_a_row(agent):
+    session, [r] = talk(agent, "can i book a job please? we need help keeping on top of things")
+    assert statements(r) == ['main.task = "Book Job"']  # three of the four services' texts say "help"
+    session, [r] = talk(agent, "can i book a job, the autumn leaves need raking")
+    assert any("answer(" in s for s in statements(r))
