@@ -26,6 +26,7 @@ SPEC = {
             {"value": "Start Plan", "description": "start a regular garden maintenance plan",
              "examples": ["I'd like to start a maintenance plan"]},
             {"value": "Give Up Plan", "description": "end a maintenance plan"},
+            {"value": "Move Job", "description": "move a job already booked to another day"},
         ])]},
         {"name": "BookJob", "kind": "task", "predicate": 'task == "Book Job"', "api": "book_job",
          "description": "A gardening job.", "fields": [
@@ -48,10 +49,13 @@ SPEC = {
          "description": "The end of a maintenance plan.", "fields": [
             field("customer_name", "str", "The name the plan is under"),
             field("confirm", "confirm", "Confirm the end of the plan")]},
+        {"name": "MoveJob", "kind": "task", "predicate": 'task == "Move Job"', "api": "move_job",
+         "description": "A job moved.", "fields": [field("job_reference", "str", "The job's reference, like GG-1234"),
+                                                   field("new_date", "date", "The new day")]},
         {"name": "services", "kind": "kb", "fields": [field("id", primary_key=True), field("name"), field("price", "float"),
                                                       field("description")]},
     ],
-    "apis": [{"name": "book_job"}, {"name": "start_plan"}, {"name": "give_up_plan"}],
+    "apis": [{"name": "book_job"}, {"name": "start_plan"}, {"name": "give_up_plan"}, {"name": "move_job"}],
 }
 SERVICES = [
     {"id": "s1", "name": "Hedge Trimming", "price": 60.0, "description": "we help shape hedges of any height"},
@@ -158,3 +162,8 @@ def test_words_most_rows_have_do_not_search_for_a_row(agent):
     assert statements(r) == ['main.task = "Book Job"']  # three of the four services' texts say "help"
     session, [r] = talk(agent, "can i book a job, the autumn leaves need raking")
     assert any("answer(" in s for s in statements(r))
+
+
+def test_a_booking_told_as_already_had_leaves_the_booking_for_the_task_asked(agent):
+    session, [*_, r] = talk(agent, JOB, "oh wait sorry, we already have a booking with you, I just need to move it to friday")
+    assert "exitws(book_job)" in statements(r) and values(session, "main")["task"] == "Move Job"

@@ -620,7 +620,14 @@ def _held_row(reader: "TurnReader", path: str) -> Any:
 def pronoun_row(reader: "TurnReader", text: str, ws: Worksheet | None = None) -> str | None:
     """The path of the single row just reported, when the turn refers to it ("a cleaning with her", "a table
     there"), or names it as the object of a verb of the task being opened (`ws`, whose option says "have one of
-    our approved marine mechanics sent out": "send them out please")."""
+    our approved marine mechanics sent out": "send them out please"), or "the <word> one" of the rows an answer of
+    the last three showed ("ok i'll take the velvet box one")."""
+    from ..kb_rows.choices import _the_word_one  # late: the row rules import this module
+    for kb in list(reversed(reader.state.kb_records()))[:3]:
+        rows = kb.result
+        hit = _the_word_one(text, rows) if isinstance(rows, list) and rows else None
+        if hit is not None:
+            return f"{kb.var}.result[{hit[0]}]"
     if not _ROW_PRONOUN.search(text) and not _THERE.search(text) and not _task_verb_pronoun(reader, ws, text):
         return None
     for kb in list(reversed(reader.state.kb_records()))[:2]:  # the last question, or the one before it

@@ -3,7 +3,8 @@
 "any news on my bag?? I reported it missing yesterday" reads nearest Report Bag by meaning (0.62), but "I reported
 it" says that task was done: the user wants another one (checking the report). The verb of each task option (the
 first word of "Report Bag", "Check Claim Status", ...) said in the past by the user ("I reported", "we've already
-booked", "reported it 2 days ago" at the start of a clause), not negated, leaves that task and its options out of
+booked", "reported it 2 days ago" at the start of a clause), or its thing said as had already ("we already have a
+booking there", "I already have nutcracker tickets"), not negated, leaves that task and its options out of
 the reading by meaning; the best other reading is taken at the usual thresholds. When a clause asks for something
 ("I just want to claim back what I bought"), the reading is that clause's: the clause that tells what was done names
 the old task's words, not the new one.
@@ -19,6 +20,8 @@ from ..words.semantic_index import Entry, Ranked
 if TYPE_CHECKING:
     from ..parser import TurnReader
 
+_TAKING = frozenset("book reserve order buy purchase hire rent enrol enroll register join schedule".split())
+"""First words of options that take something for the user: "we already have a booking" tells those as done."""
 _WANTS = re.compile(r"\b(?:need|want|would\s+like|'d\s+like|looking\s+for|(?:can|could|may)\s+(?:i|we|you)|any\s+news|"
                     r"what'?s\s+happening|where'?s|where\s+is|has\s+it|have\s+you)\b", re.I)
 _CLAUSES = re.compile(r"[.,;!?]+\s*|\s+(?:but|so)\s+", re.I)
@@ -47,8 +50,15 @@ def done_tasks(reader: "TurnReader") -> dict[str, str]:
         for ev in f.enum_values:
             words = re.findall(r"[A-Za-z]+", ev.value)
             if words and len(words[0]) >= 3:
+                verb = words[0].lower()
                 out[ev.value] = (rf"(?:(?:^|[.!?,;]\s*)(?:and\s+|but\s+|already\s+)?|\b(?:i|we)\s+(?:have\s+|'ve\s+|had\s+|"
-                                 rf"'d\s+)?(?:already\s+|just\s+)?|\balready\s+){_past(words[0].lower())}\b")
+                                 rf"'d\s+)?(?:already\s+|just\s+)?|\balready\s+){_past(verb)}\b")
+                if verb in _TAKING:  # "we already have a booking there", "I already have nutcracker tickets"; never
+                    # for an option that acts on a thing held ("Move Booking")
+                    things = [re.escape(verb[:-1] if verb.endswith("e") else verb) + "ing"]
+                    things += [re.escape(w.lower()) for w in words[1:] if len(w) >= 4]
+                    out[ev.value] = (rf"(?:{out[ev.value]}|\b(?:i|we)\s*(?:'ve\s+got|\s+have|\s+had)?\s*already\s+"
+                                     rf"(?:have|got|had|made|placed)\s+(?:[\w']+\s+){{0,3}}?(?:{'|'.join(things)})s?\b)")
     return out
 
 

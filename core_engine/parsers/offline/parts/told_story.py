@@ -72,7 +72,8 @@ def flagged_story(reader: "TurnReader", text: str) -> None:
         return
     slots = [(i, line, span, args, ws, texts[0]) for i, line, span, args, ws, given in _constructed(reader)
              for texts in [[f for f in ws.fields if f.kind == "input" and f.name not in given and f.type == "str"
-                            and f.free_text and f.required and not f.dont_ask]] if len(texts) == 1]
+                            and f.free_text and f.required and not f.dont_ask
+                            and not f.predicate.strip()]] if len(texts) == 1]  # a card's message only once a card
     if len(slots) != 1:
         return
     i, line, span, args, ws, f = slots[0]

@@ -521,6 +521,14 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
     if ranked.best is None:
         return False
     roots = task_roots(reader)
+    asked = requested_task(reader, text)
+    if asked is not None and (ranked.score < threshold or root_of(reader, roots, ranked.best) != asked) \
+            and not any(r.status == "active" for r in reader.state.of_worksheet(asked)):
+        by_verb = Ranked(Entry("task", asked), ranked.score if root_of(reader, roots, ranked.best) == asked else 0.0,
+                         asked, ranked.best, ranked.score)
+        reader.note("task-by-verb", text, reading=asked, **by_verb.trace(),
+                    reason="the turn asks with a verb of this task's name and of no other's")
+        return apply_reading(reader, by_verb, text, "task-semantic")  # "I want to reserve some vitamin D"
     if ranked.score < threshold:
         return threshold <= TASK_THRESHOLD and _option_named(reader, ranked, text, roots)
     by_verb = _by_verb(reader, ranked, text, roots)
