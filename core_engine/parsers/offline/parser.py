@@ -225,6 +225,7 @@ class TurnReader:
         self.row_words = ""
         self.undecided = False  # the user said the row asked for is not chosen yet: a question then fills nothing
         self.answered = False
+        self._left = ""  # what no rule read, when nothing was (see `_by_parts`)
         self.introduced = False
         self.answers = AnswerReader(ctx.spec, self.view, ctx.today)
         self.answers.note = self.note
@@ -319,6 +320,8 @@ class TurnReader:
         hours_from_range(self, self.text)  # "2 til 5", "7pm, out by 11": the hours of a booking
         declined_optional(self, self.text)  # "07700 900118. no email thanks": the optional e-mail declined
         one_constructor(self)  # a record opened by two rules: one statement with the values of both
+        if not self.lines and any(r["rule"] == "no-match" for r in self.rules):
+            self._by_parts(self._left)  # "ok, not bad. Tom Ashworth": a remark hid the value from every rule
         self._confirm_last()
         if self.lines:  # a pass after the rules read what they did not: the turn was understood after all
             self.rules = [r for r in self.rules if r["rule"] != "no-match"]
@@ -373,7 +376,48 @@ class TurnReader:
                 self.note("no-match", rest, reason="the user goes to look for the answer; the agent waits",
                           say="No problem, take your time.")
                 return
+            self._left = rest
             self.note("no-match", rest, reason="nothing in the turn was understood; the agent says so")
+
+    def _by_parts(self, text: str) -> bool:
+        """Nothing read the whole turn: its sentences and clauses one by one, the last first, as the answer to the
+        question asked ("ok, not bad. Tom Ashworth", "ok he's just texted, it's FG14 WRT"), then as values for other
+        fields ("just the one. reg RV15 GHT"). A remark around a value hid it from the rules that read whole turns."""
+        e = self.expect
+        if e is None or e.act != "ask" or e.field.type.startswith("List[") or self.view.kind_of(e.field) == "list":
+            return False  # a list's answer is read whole: a piece read alone would cut the list short
+        parts = [p.strip() for p in self._parts(text) if p.strip(" ,.!?;")]
+        if len(parts) < 2:
+            return False
+        for part in reversed(parts):
+            if is_question(part) or chit_chat(part) or closing(part) or len(part.split()) > 8 \
+                    or not set(re.findall(r"[a-z0-9']+", part.lower())) - _REMARK_WORDS:
+                continue
+            if not self.answered:
+                before = len(self.lines)
+                if (self._typed_answer(part) or self._str_answer(part)) and len(self.lines) > before:
+                    self.answered = True
+                    continue
+            self._other_fields(part)
+        if self.lines:
+            self.note("by-parts", text, reason="the turn read clause by clause: a remark hid its values")
+        return bool(self.lines)
+
+    def _parts(self, text: str) -> list[str]:
+        """Sentences, and clauses cut at a comma with two words or more on each side and no date across it
+        ("September 12th, 1975" stays one part)."""
+        dates = find_dates(text, self.today)
+        out = []
+        for sentence in re.split(r"(?<=[.!?;])\s+", text):
+            pieces = [sentence]
+            for m in reversed(list(re.finditer(r",\s+", sentence))):
+                left, right = sentence[:m.start()], pieces[0][m.end():] if pieces else ""
+                at = text.find(sentence) + m.start()
+                if len(left.split()) >= 2 and len(right.split()) >= 2 and not any(d.start <= at < d.end for d in dates):
+                    pieces = [left] + [right] + pieces[1:]
+                    sentence = left
+            out += pieces
+        return out
 
     def _without_greeting(self, text: str) -> str:
         """ "morning! lovely weather for it eh": a greeting by the part of the day, ended by its own punctuation, is
@@ -1482,6 +1526,9 @@ _POINTED_ROW = re.compile(r"\b(?:the\s+(?:first|second|third|fourth|fifth|last|t
 _ASKS_ABOUT_IT = re.compile(r"^\W*(?:(?:and|but|so|ok|okay|hmm)[,\s]+)*(?:does|do|is|are|will|would|can|could)\s+"
                             r"(?:that|it|this|they|those|these|the\s+\w+)\s+(?:\w+\s+){0,4}?\w+.*\?\s*$", re.I)
 """A question about the thing in focus ("does that work for city bikes?"): asked of the KB, not an answer."""
+_REMARK_WORDS = frozenset("""ok okay sorry yes yeah yep no nah right well hmm um erm er oh ah so thanks thank you cheers
+fine sure great lovely cool not bad good brilliant perfect alright and but then just actually wait hang on""".split())
+"""Words a remark around a value is made of ("ok, not bad", "sorry"): such a part is never read as a value."""
 _TAKING_REQUEST = re.compile(r"^\W*(?:(?:and|also|oh|ok|okay|so|then|hi|hiya|hey|hello|right)[,!.\s]+)*(?:can|could|may)\s+"
                              r"(?:i|we)\s+(?:please\s+)?(?:just\s+)?(?:grab|get|have|book|reserve|hire|rent|take|nab)\b"
                              r"(?!\s+(?:a\s+)?(?:refund|look|word|quote|answer|hand|idea)\b)", re.I)
