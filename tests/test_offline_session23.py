@@ -167,3 +167,17 @@ def test_words_most_rows_have_do_not_search_for_a_row(agent):
 def test_a_booking_told_as_already_had_leaves_the_booking_for_the_task_asked(agent):
     session, [*_, r] = talk(agent, JOB, "oh wait sorry, we already have a booking with you, I just need to move it to friday")
     assert "exitws(book_job)" in statements(r) and values(session, "main")["task"] == "Move Job"
+
+
+def test_a_value_after_a_remark_is_read_when_nothing_else_was(agent):
+    session, [*_, r] = booked(agent, "the 16th", "Email", "ok, not bad. Ann Lee")
+    assert values(session, "book_job")["customer_name"] == "Ann Lee"
+    session, [*_, r] = booked(agent, "the 16th", "Email", "sorry")
+    assert "customer_name" not in values(session, "book_job")  # a remark alone is no name
+
+
+def test_a_row_of_a_recent_answer_named_the_word_one(agent):
+    session, [*_, r] = talk(agent, "what do you charge for pond cleaning?", "ok i'll take the pond one, on 9 August")
+    assert values(session, "main")["task"] == "Book Job"
+    assert any("result[0]" in s for s in statements(r))
+

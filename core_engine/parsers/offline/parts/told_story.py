@@ -14,7 +14,7 @@ category; the agent asks what happened).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..answering.slots import shape
 from ..intents import is_question, plea, request_only, sentences
@@ -62,6 +62,13 @@ _VALUE_SHAPED = re.compile(r"\d{3,}|@|\b[A-Za-z]{1,6}-?\d+[A-Za-z]*\b")
 """A reference, an id or an address given in the clause: a value for another field, not the story."""
 
 
+def _said_on(predicate: str, given: Any) -> bool:
+    """The fields a predicate tests are all given in the opening: a card's message waits until a card is asked for
+    ("self.add_card == True" with no add_card said), a fault's description does not once the repair is chosen."""
+    names = set(re.findall(r"\bself\.(\w+)", predicate)) or set(re.findall(r"\b([a-z_]\w*)\s*(?:==|!=|\bin\b)", predicate))
+    return names <= set(given)
+
+
 def flagged_story(reader: "TurnReader", text: str) -> None:
     """The story an opening tells, for the record it opens when the developer marked that record's one required
     free-text field `free_text` ("What happened, in your own words"): the clauses that tell something, without the
@@ -73,7 +80,7 @@ def flagged_story(reader: "TurnReader", text: str) -> None:
     slots = [(i, line, span, args, ws, texts[0]) for i, line, span, args, ws, given in _constructed(reader)
              for texts in [[f for f in ws.fields if f.kind == "input" and f.name not in given and f.type == "str"
                             and f.free_text and f.required and not f.dont_ask
-                            and not f.predicate.strip()]] if len(texts) == 1]  # a card's message only once a card
+                            and _said_on(f.predicate, given)]] if len(texts) == 1]
     if len(slots) != 1:
         return
     i, line, span, args, ws, f = slots[0]
