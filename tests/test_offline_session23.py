@@ -37,6 +37,7 @@ SPEC = {
             field("contact", "Enum", "How we confirm", enum_values=[
                 {"value": "Email", "description": "an email"}, {"value": "Text", "description": "a text message"}]),
             field("customer_name", "str", "The name the job is under"),
+            field("job_location", "str", "Where the garden is, if it is hard to find", required=False),
             field("confirm", "confirm", "Confirm the job")]},
         {"name": "StartPlan", "kind": "task", "predicate": 'task == "Start Plan"', "api": "start_plan",
          "description": "A maintenance plan.", "fields": [
@@ -181,3 +182,8 @@ def test_a_row_of_a_recent_answer_named_the_word_one(agent):
     assert values(session, "main")["task"] == "Book Job"
     assert any("result[0]" in s for s in statements(r))
 
+
+
+def test_where_the_user_is_told_in_the_opening(agent):
+    session, [r] = talk(agent, "can I book hedge trimming, we're in the cottage at the end of Mill Lane")
+    assert values(session, "book_job")["job_location"] == "the cottage at the end of Mill Lane"

@@ -60,6 +60,7 @@ from .answering.not_done import not_done_refusal
 from .answering.listed import listed_digits
 from .answering.option_story import story_after_option
 from .parts.told_story import flagged_story, story_in_opening
+from .parts.place_told import place_in_opening
 from .opening.for_that import task_for_that
 from .opening.next_task import next_task
 from .changes.told_again import story_told_again, told_again
@@ -314,6 +315,7 @@ class TurnReader:
         same_deal(self, self.text)  # "and CS 221 as well, same deal": the options of the record before
         options_by_preposition(self, self.text)  # "a taxi to Gatwick": To the Airport
         when_in_opening(self, self.text)  # "my scores were sent in June": when, in the record opened
+        place_in_opening(self, self.text)  # "I'm on the hard shoulder of the M5": where, in the record opened
         story_in_opening(self, self.text)  # "the oven won't heat, keeps showing E4": the trouble told
         flagged_story(self, self.text)  # the story an opening tells, for a field the spec marks free text
         schedule_pass(self, self.text)  # "tmrw 8am til fri": a start and an end, each in its own pair of fields
