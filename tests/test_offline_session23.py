@@ -187,3 +187,13 @@ def test_a_row_of_a_recent_answer_named_the_word_one(agent):
 def test_where_the_user_is_told_in_the_opening(agent):
     session, [r] = talk(agent, "can I book hedge trimming, we're in the cottage at the end of Mill Lane")
     assert values(session, "book_job")["job_location"] == "the cottage at the end of Mill Lane"
+
+
+def test_the_words_to_write_on_a_card():
+    from core_engine.parsers.offline.words.answers import said_words
+    from core_engine.spec.model import Field
+    card = Field(name="card_message", type="str", description="The message to write on the card")
+    assert said_words(card, "could it say 'Happy 10 years x'") == "Happy 10 years x"
+    assert said_words(card, "just put love from Sandra") == "love from Sandra"
+    assert said_words(card, "Happy birthday mum") is None  # the whole answer is the message
+    assert said_words(Field(name="notes", type="str", description="Anything we should know"), "just put it by the door") is None

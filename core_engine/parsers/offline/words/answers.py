@@ -39,6 +39,25 @@ from .value_labels import labelled_choice
 from .values import (PART_OF_DAY, TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_digit_strings, find_emails, find_postcodes,
                      find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
 
+_QUOTED = re.compile(r"(?:^|(?<=[\s:(]))[\"“'‘](?P<q>[^\"“”‘’]{2,300}?)[\"”'’](?=[\s.,!?;:)]|$)")
+_TO_WRITE = re.compile(r"^\W*(?:(?:just|please|ok|okay|yes|yeah|and|so|um|erm)[,.\s]+)*(?:(?:can|could|would)\s+"
+                       r"(?:it|you|the\s+\w+)\s+(?:please\s+|just\s+)?)?(?:put|write|say|says|read|reads|have\s+it\s+say)"
+                       r"\s*[:,-]?\s+(?P<m>.{2,300}?)[\s?]*$", re.I)
+_MESSAGE_FIELD = re.compile(r"\b(?:message|card|note|wording|inscription|writing|dedication)\b", re.I)
+
+
+def said_words(f: Field, text: str) -> str | None:
+    """The words to write, for a field that holds a message: the one quoted text of the answer ("could it say
+    'Happy 10 years x'"), or what follows "put", "write", "say" ("just put love from Sandra")."""
+    if not _MESSAGE_FIELD.search(f"{f.name.replace('_', ' ')} {f.description or ''}"):
+        return None
+    quoted = [m.group("q").strip() for m in _QUOTED.finditer(text)]
+    if len(quoted) == 1:
+        return quoted[0]
+    m = _TO_WRITE.match(text)
+    return m.group("m").strip() if m else None
+
+
 _HOUR_LAST = re.compile(r"(?:^|[,.?!]\s*)(?:(?:ok(?:ay)?|right|fine|yes|yeah|erm|um|so|hmm)[,.\s]+)*"
                         r"(?:(?:say|about|around|like|at|maybe|let'?s\s+(?:say|do|go\s+for)|go\s+for|make\s+it|"
                         r"shall\s+we\s+say|how\s+about|what\s+about)\s+)?(1[0-2]|[1-9])\s*(?:ish)?"
@@ -538,6 +557,8 @@ class AnswerReader:
                 # ("Your mother's maiden name"): a sentence, and the one capitalised name in it
                 return only_capitalised(text) or said_name
             return said_name
+        if kind in ("text", "short") and (words := said_words(f, text)) is not None:
+            return words  # "could it say 'Happy 10 years x'", "just put love from Sandra" for a card's message
         if kind == "text":
             return free_text(text)  # "I'm a senior, if that matters" -> "I'm a senior"
         if kind == "date":
