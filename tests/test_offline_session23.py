@@ -197,3 +197,9 @@ def test_the_words_to_write_on_a_card():
     assert said_words(card, "just put love from Sandra") == "love from Sandra"
     assert said_words(card, "Happy birthday mum") is None  # the whole answer is the message
     assert said_words(Field(name="notes", type="str", description="Anything we should know"), "just put it by the door") is None
+
+
+def test_a_shown_row_picked_by_one_of_its_values(agent):
+    session, [*_, shown, r] = talk(agent, JOB, "which jobs do you do for under 50?", "the one with leaves please")
+    names = [row["name"] for row in next(rec for rec in session.state["records"] if rec["var"] == "answer")["result"]]
+    assert statements(r) == [f"book_job.service = answer.result[{names.index('Leaf Clearing')}]"]

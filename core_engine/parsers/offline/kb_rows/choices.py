@@ -182,7 +182,9 @@ def _count_beside(reader: "TurnReader", rec: TaskRecord, rest: str, label: str) 
         # "250 of them", "3 years please"; not "we've got 2 cats", "after 3 please" (the number says something else)
 
 
-_POINTED = re.compile(r"\b(?:that|this)\s+one\b|\b(?:of\s+)?(?:those|these|them)\b|"
+_POINTED = re.compile(r"^\W*(?:(?:ok|okay|yes|yeah|yep|right|fine|go\s+on|alright|great|lovely|perfect)[,.!\s]+)*"
+                      r"(?:(?:with|book|get|have|take)\s+)?(?:her|him)(?:\s+(?:then|please|pls|thanks|ta))*\W*$|"
+                      r"\b(?:that|this)\s+one\b|\b(?:of\s+)?(?:those|these|them)\b|"
                       r"\b(?:take|want|have|hold|reserve|book|get|keep)\s+(?:it|that)\b", re.I)
 """Words that point at the one row just shown: "great, that one", "I'll take 3 of those", "hold it for me"."""
 
@@ -364,7 +366,24 @@ def _the_word_one(text: str, rows: list[dict[str, Any]]) -> tuple[int, str] | No
             named = [i for i, label in enumerate(labels) if last in label]  # "a normal pvc one": the PVC one
         if len(named) == 1:
             hits.add((named[0], row_label(rows[named[0]]) or m.group(0)))
+    if not hits:
+        for m in _THE_ONE_WITH.finditer(text):
+            before = re.split(r"[,;.!?]|\s-+\s", text[:m.start()])[-1]
+            if _TURNED_DOWN.search(before) or _SET_ASIDE.search(before):
+                continue
+            said = " " + re.sub(r"[^a-z0-9]+", " ", m.group("w").lower()).strip() + " "
+            cells = [" ".join(" " + re.sub(r"[^a-z0-9]+", " ", str(v).lower()).strip() + " "
+                              for k, v in row.items() if k != "id") for row in rows]
+            named = [i for i, c in enumerate(cells) if said in c]
+            if len(named) == 1:
+                hits.add((named[0], row_label(rows[named[0]]) or m.group(0)))
     return hits.pop() if len(hits) == 1 else None
+
+
+_THE_ONE_WITH = re.compile(r"\bthe\s+one\s+(?:in|at|from|with|near|on|by|based\s+in)\s+(?:the\s+)?"
+                           r"(?P<w>[A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*)??)(?=\s*(?:[,.!?;]|(?:please|then|thanks|pls|"
+                           r"for|we|i|and|but|so)\b|$))", re.I)
+"""A shown row picked by one of its values: "the one in Ashford please", "the one with the hot tub"."""
 
 
 def _same_as_last_time(reader: "TurnReader", ws: Any, text: str, kwargs: dict[str, str]) -> None:
