@@ -203,3 +203,8 @@ def test_a_shown_row_picked_by_one_of_its_values(agent):
     session, [*_, shown, r] = talk(agent, JOB, "which jobs do you do for under 50?", "the one with leaves please")
     names = [row["name"] for row in next(rec for rec in session.state["records"] if rec["var"] == "answer")["result"]]
     assert statements(r) == [f"book_job.service = answer.result[{names.index('Leaf Clearing')}]"]
+
+
+def test_a_doubt_then_a_question_about_what_there_is_declines_nothing(agent):
+    session, [*_, r] = talk(agent, JOB, "hedge trimming", "not sure tbh, what have you got free?")
+    assert statements(r) == [] and "job_date" not in values(session, "book_job")

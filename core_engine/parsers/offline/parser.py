@@ -772,6 +772,12 @@ class TurnReader:
             self._declinable(self.expect.field) and self._declines_optional(self.expect.field, text)
         if not words and not bare_no and not declines:
             return not_done_refusal(self, text)  # "no I haven't sent anything" to the photos' code
+        if words and not explicit and "?" in text[text.lower().find(words.lower()) + len(words):] \
+                and _ASKS_WHAT_FITS.search(text[text.lower().find(words.lower()) + len(words):]):
+            self.note("doubt-asks", text, reason="a doubt, then a question about what there is: nothing is declined; "
+                                                 "the agent asks again")
+            self.answered = True
+            return True  # "not sure tbh, what have you got free?": no "NA" for the day, which the user will choose
         if words and _OTHER_WILL_DO.search(text):
             self.note("refusal-asks", text, reason="it asks whether something else will do: a question, no refusal")
             self.answered = True
@@ -1528,6 +1534,10 @@ _POINTED_ROW = re.compile(r"\b(?:the\s+(?:first|second|third|fourth|fifth|last|t
 _ASKS_ABOUT_IT = re.compile(r"^\W*(?:(?:and|but|so|ok|okay|hmm)[,\s]+)*(?:does|do|is|are|will|would|can|could)\s+"
                             r"(?:that|it|this|they|those|these|the\s+\w+)\s+(?:\w+\s+){0,4}?\w+.*\?\s*$", re.I)
 """A question about the thing in focus ("does that work for city bikes?"): asked of the KB, not an answer."""
+_ASKS_WHAT_FITS = re.compile(r"\b(?:what|which|when|whats|what'?s)\b[^?]{0,40}\b(?:got|have|free|available|open|"
+                             r"recommend|suggest|left|next|earliest|soonest)\b|\bany\s+(?:suggestions|ideas|recommendations)\b|"
+                             r"\bwhenever\b[^?]{0,30}\?", re.I)
+"""A question after a doubt that asks what there is to choose from: "what have you got free?", "which days are open?"."""
 _REMARK_WORDS = frozenset("""ok okay sorry yes yeah yep no nah right well hmm um erm er oh ah so thanks thank you cheers
 fine sure great lovely cool not bad good brilliant perfect alright and but then just actually wait hang on""".split())
 """Words a remark around a value is made of ("ok, not bad", "sorry"): such a part is never read as a value."""
