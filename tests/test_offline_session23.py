@@ -208,3 +208,8 @@ def test_a_shown_row_picked_by_one_of_its_values(agent):
 def test_a_doubt_then_a_question_about_what_there_is_declines_nothing(agent):
     session, [*_, r] = talk(agent, JOB, "hedge trimming", "not sure tbh, what have you got free?")
     assert statements(r) == [] and "job_date" not in values(session, "book_job")
+
+
+def test_a_value_said_to_be_better_changes_the_one_held(agent):
+    session, [*_, r] = booked(agent, "the 16th", "Email", "Ann Lee", "2pm would be better, same day")
+    assert values(session, "book_job")["start_time"] == "14:00"

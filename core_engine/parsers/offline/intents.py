@@ -317,7 +317,9 @@ _CHANGE = re.compile(r"\b(?:change|changing|update|switch|modify|correct|(?<!\bc
                      r"(?<!\bcouldnt\s)make\s+it|make\s+that|instead|actually|"
                      r"rather|move\s+it|move\s+the|push\s+it|can\s+we\s+do|can\s+i\s+do|let's\s+do|should\s+be|"
                      r"not\s+\w+\s+but|i\s+meant|i\s+mean|sorry|on\s+second\s+thoughts?|changed?\s+my\s+mind|"
-                     r"(?:let'?s|we'?ll|i'?ll)\s+(?:go\s+with|take|have))\b", re.I)
+                     r"(?:let'?s|we'?ll|i'?ll)\s+(?:go\s+with|take|have)|"
+                     r"(?:would|will|'d|'ll)\s+(?:be|work|suit\s+(?:us|me))\s+better|(?:works|suits\s+(?:us|me))\s+better|"
+                     r"(?:would|'d)\s+(?:be|work)\s+best)\b", re.I)
 
 
 def change_marker(text: str) -> str | None:
