@@ -213,3 +213,32 @@ def test_a_doubt_then_a_question_about_what_there_is_declines_nothing(agent):
 def test_a_value_said_to_be_better_changes_the_one_held(agent):
     session, [*_, r] = booked(agent, "the 16th", "Email", "Ann Lee", "2pm would be better, same day")
     assert values(session, "book_job")["start_time"] == "14:00"
+
+
+VISIT = {
+    "name": "gutter_visits", "starting_prompt": "Hello.", "description": "Gutter clearing visits.",
+    "settings": {"start_worksheet": "Visit"},
+    "worksheets": [{"name": "Visit", "kind": "task", "api": "visit", "fields": [
+        field("address", "str", "The first line of your address"),
+        field("size", "Enum", "The size of the house", enum_values=[
+            {"value": "Terraced", "description": "a terraced house"}, {"value": "Detached", "description": "a detached house"}]),
+        field("had_before", "bool", "Whether we have cleared your gutters before"),
+        field("confirm", "confirm", "Confirm the visit")]}],
+    "apis": [{"name": "visit"}],
+}
+
+
+@pytest.fixture(scope="module")
+def visits(tmp_path_factory):
+    from tests.fakes.specs import agent_of
+    return agent_of(tmp_path_factory.mktemp("visits"), VISIT)
+
+
+def test_an_address_with_the_house_after_it(visits):
+    session, [*_, r] = talk(visits, "hi", "41 Unthank Road, it's detached")
+    assert values(session, "visit")["address"] == "41 Unthank Road" and values(session, "visit")["size"] == "Detached"
+
+
+def test_a_value_and_a_refusal_of_one_field_keep_the_value(visits):
+    session, [*_, r] = talk(visits, "hi", "41 Unthank Road", "detached", "no we've never had one")
+    assert [s for s in statements(r) if "had_before" in s] == ["visit.had_before = False"]

@@ -324,9 +324,22 @@ class TurnReader:
         one_constructor(self)  # a record opened by two rules: one statement with the values of both
         if not self.lines and any(r["rule"] == "no-match" for r in self.rules):
             self._by_parts(self._left)  # "ok, not bad. Tom Ashworth": a remark hid the value from every rule
+        self._no_refusal_beside_a_value()
         self._confirm_last()
         if self.lines:  # a pass after the rules read what they did not: the turn was understood after all
             self.rules = [r for r in self.rules if r["rule"] != "no-match"]
+
+    def _no_refusal_beside_a_value(self) -> None:
+        """ "no I've never had one": one rule read the value (False), another a refusal ("NA") of the same field. The
+        value stands; two statements that contradict each other would leave the field to the last one."""
+        valued = {m.group(1) for line in self.lines if (m := re.match(r"([\w.]+) = (?!\"NA\"$)", line))}
+        dropped = [r for r in self.rules if r.get("statement") and re.fullmatch(r"([\w.]+) = \"NA\"", r["statement"])
+                   and r["statement"].split(" = ")[0] in valued]
+        for r in dropped:
+            r["dropped"], r["statement"] = r["statement"], None
+            r["reason"] = "the same turn gives this field a value"
+        if dropped:
+            self.lines = [r["statement"] for r in self.rules if r.get("statement")]
 
     def _confirm_last(self) -> None:
         """ "Yes, and tell them it's urgent": the note goes in before the yes, so what is confirmed includes it."""
@@ -1342,6 +1355,13 @@ class TurnReader:
                 len(str(value).split()) > 3:  # the field's own reading found no short value (a month, a name)
             rest = leading_part(text, [m.span for m in extras if m.span is not None])  # "Drontal, just one pack"
             value = rest or value
+        starts = [m.span.start if m.span is not None else text.lower().find(str(m.matched).lower()) for m in extras]
+        if extras and is_address_field(e.field) and not rest and min(starts, default=-1) > 0:
+            first = min(starts)
+            head = re.sub(r"(?i)[\s,;.-]*(?:(?:and\s+)?(?:it'?s|its|it\s+is|which\s+is|that'?s)(?:\s+an?)?)?[\s,;.-]*$", "",
+                          text[:first]).strip()
+            if head and any(ch.isdigit() for ch in head) and _leftover(text, extras):
+                rest = value = head  # "41 Unthank Road, it's detached": the street, the size apart
         if is_address_field(e.field) and isinstance(value, str):
             value = with_town(value)  # "7 Mill Street in Westhill" is written "7 Mill Street, Westhill"
         if extras and not coded and not _leftover(text, extras):
