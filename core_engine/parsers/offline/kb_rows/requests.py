@@ -92,8 +92,8 @@ def _named_with_values(reader: "TurnReader", ws: Worksheet, text: str) -> bool:
     return len(find_mentions(text, fields, reader.view, reader.today)) >= 2
 
 
-_TAKING = frozenset("book reserve order buy purchase hire rent enrol enroll register join schedule".split())
-"""First words of task names that take a row for the user (a booking, an order), unlike "cancel", "report"."""
+TAKING = frozenset("book reserve order buy purchase hire rent enrol enroll register join schedule".split())
+"""First words of task names that take something for the user (a booking, an order), unlike "cancel", "report"."""
 
 
 def row_task(reader: "TurnReader", text: str = "") -> Worksheet | None:
@@ -111,7 +111,7 @@ def row_task(reader: "TurnReader", text: str = "") -> Worksheet | None:
         return named[0] if len(named) == 1 else None
     if any(stem(snake_case(ws.name).split("_")[0]) in said for ws in reader.spec.task_worksheets()):
         return None  # the turn names another task's verb ("cancel", "move")
-    taking = [ws for ws in found if snake_case(ws.name).split("_")[0] in _TAKING]
+    taking = [ws for ws in found if snake_case(ws.name).split("_")[0] in TAKING]
     return taking[0] if len(taking) == 1 else None
 
 

@@ -15,13 +15,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ..kb_rows.requests import TAKING
 from ..words.semantic_index import Entry, Ranked
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
 
-_TAKING = frozenset("book reserve order buy purchase hire rent enrol enroll register join schedule".split())
-"""First words of options that take something for the user: "we already have a booking" tells those as done."""
 _WANTS = re.compile(r"\b(?:need|want|would\s+like|'d\s+like|looking\s+for|(?:can|could|may)\s+(?:i|we|you)|any\s+news|"
                     r"what'?s\s+happening|where'?s|where\s+is|has\s+it|have\s+you)\b", re.I)
 _CLAUSES = re.compile(r"[.,;!?]+\s*|\s+(?:but|so)\s+", re.I)
@@ -53,7 +52,7 @@ def done_tasks(reader: "TurnReader") -> dict[str, str]:
                 verb = words[0].lower()
                 out[ev.value] = (rf"(?:(?:^|[.!?,;]\s*)(?:and\s+|but\s+|already\s+)?|\b(?:i|we)\s+(?:have\s+|'ve\s+|had\s+|"
                                  rf"'d\s+)?(?:already\s+|just\s+)?|\balready\s+){_past(verb)}\b")
-                if verb in _TAKING:  # "we already have a booking there", "I already have nutcracker tickets"; never
+                if verb in TAKING:  # "we already have a booking there", "I already have nutcracker tickets"; never
                     # for an option that acts on a thing held ("Move Booking")
                     things = [re.escape(verb[:-1] if verb.endswith("e") else verb) + "ing"]
                     things += [re.escape(w.lower()) for w in words[1:] if len(w) >= 4]
