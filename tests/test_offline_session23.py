@@ -242,3 +242,36 @@ def test_an_address_with_the_house_after_it(visits):
 def test_a_value_and_a_refusal_of_one_field_keep_the_value(visits):
     session, [*_, r] = talk(visits, "hi", "41 Unthank Road", "detached", "no we've never had one")
     assert [s for s in statements(r) if "had_before" in s] == ["visit.had_before = False"]
+
+
+# -- narrowed after the attack pass (docs/offline_parser.md, "Session 23") --------------------------------------------
+
+def test_a_day_with_a_coming_back_is_the_answer_not_a_leave(agent):
+    session, [*_, r] = talk(agent, JOB, "hedge trimming", "15 August", "we'll be back from holiday on the 17th")
+    assert "exitws" not in " ".join(statements(r)) and values(session, "book_job")["waste_date"] == "2024-08-17"
+    session, [*_, r] = booked(agent, "the 16th", "hang on, let me check with my husband first")
+    assert "stop" not in r.response.lower()
+
+
+def test_a_booking_had_already_and_another_asked_for_stays_a_booking(agent):
+    session, [*_, r] = talk(agent, JOB, "we already have a booking for friday, I'd like another job on sunday")
+    assert "exitws(book_job)" not in statements(r) and values(session, "main")["task"] == "Book Job"
+
+
+def test_a_row_asked_about_with_please_opens_nothing(agent):
+    session, [r] = talk(agent, "pond cleaning details please")
+    assert "task" not in values(session, "main")
+
+
+def test_no_place_from_a_figure_of_speech(agent):
+    session, [r] = talk(agent, "can I book hedge trimming, I'm at the end of my tether with it")
+    assert "job_location" not in values(session, "book_job")
+
+
+def test_put_with_no_words_to_write_is_no_message():
+    from core_engine.parsers.offline.words.answers import said_words
+    from core_engine.spec.model import Field
+    card = Field(name="card_message", type="str", description="The message to write on the card")
+    assert said_words(card, "put it in a nice box please") is None
+    assert said_words(card, "write whatever you think is best") is None
+    assert said_words(Field(name="note", type="str", description="A note for the cleaner"), "just put it by the door") is None

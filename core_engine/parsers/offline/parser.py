@@ -94,7 +94,7 @@ from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, labelled_values, new_task, other_fields, unopened_fields
 from .intents import (asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting)
-from .words.answers import NEGATIVE_QUESTION, NOTHING_OF_THE_KIND, AnswerReader, echoed_flag, flag_named, is_make_field, pro_form_flag
+from .words.answers import NEGATIVE_QUESTION, NOTHING_OF_THE_KIND, AnswerReader, echoed_flag, flag_named, is_make_field, pro_form_flag, said_words
 from .words.match import HEDGES, STOPWORDS, Bag, content_stems, field_mention, field_stems, holds, same_word, stem
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
@@ -267,7 +267,7 @@ class TurnReader:
                 return None
         return None
 
-    def date_held(self) -> "dt.date | None":
+    def date_held(self) -> "dt.date | tuple[dt.date, str] | None":
         """The date a day of the month said alone is read near (`DATE_HELD`): the asked field's own date, else the
         latest date its record holds, in a field about what is to come (a birth date anchors nothing)."""
         if self.expect is None:
@@ -282,7 +282,7 @@ class TurnReader:
             if f.name == asked.name:
                 return dt.date.fromisoformat(value)
             held.append(dt.date.fromisoformat(value))
-        return max(held) if held else None
+        return (max(held), "after") if held else None  # another field's date: the day said comes after it
 
     def has_kb(self) -> bool:
         return self.ctx.kb is not None or bool(self.spec.kb_worksheets())
@@ -406,8 +406,9 @@ class TurnReader:
             return False
         for part in reversed(parts):
             if is_question(part) or chit_chat(part) or closing(part) or len(part.split()) > 8 \
-                    or not set(re.findall(r"[a-z0-9']+", part.lower())) - _REMARK_WORDS:
-                continue
+                    or not set(re.findall(r"[a-z0-9']+", part.lower())) - _REMARK_WORDS \
+                    or (_ABOUT_SELF.match(part) and not re.search(r"\d", part)):
+                continue  # "I'm driving", "he's just texted": a sentence about someone, no value without a code
             if not self.answered:
                 before = len(self.lines)
                 if (self._typed_answer(part) or self._str_answer(part)) and len(self.lines) > before:
@@ -547,7 +548,14 @@ class TurnReader:
 
     def _code_after_yes(self, rec: TaskRecord, rest: str) -> str:
         """ "yep, HSC-30417" to "are you a member?": the code after the yes is the one code field the yes opens (its
-        predicate holds once the yes is in); the rest of the turn is read as before when it is anything else."""
+        predicate holds once the yes is in); the rest of the turn is read as before when it is anything else. So are
+        the words to write after a yes to "a card with a message?" ("yeah, 'Welcome to the world little Theo!'")."""
+        texts = [f for f in self.view.input_fields(rec) if self.view.kind_of(f) == "str" and self.view.unfilled(rec, f)
+                 and said_words(f, rest) is not None]
+        if len(texts) == 1:
+            self.assign("words-after-yes", rest, rec, texts[0], said_words(texts[0], rest),
+                        reason="the words to write, after the yes that asks for them")
+            return ""
         token = rest.strip(" ,.!;:-")
         if not re.fullmatch(r"(?=[\w-]*\d)[A-Za-z0-9]+(?:[-/ ][A-Za-z0-9]+){0,2}", token) or len(re.sub(r"\D", "", token)) < 4:
             return rest
@@ -1355,11 +1363,12 @@ class TurnReader:
                 len(str(value).split()) > 3:  # the field's own reading found no short value (a month, a name)
             rest = leading_part(text, [m.span for m in extras if m.span is not None])  # "Drontal, just one pack"
             value = rest or value
-        starts = [m.span.start if m.span is not None else text.lower().find(str(m.matched).lower()) for m in extras]
+        starts = [m.span.start if m.span is not None else _found_at(text, str(m.matched)) for m in extras]
         if extras and is_address_field(e.field) and not rest and min(starts, default=-1) > 0:
             first = min(starts)
+            head = re.split(r"(?i),\s*(?:and\s+)?(?:it'?s|its|it\s+is|which|that'?s|we'?re|i'?m)\b", text[:first])[0]
             head = re.sub(r"(?i)[\s,;.-]*(?:(?:and\s+)?(?:it'?s|its|it\s+is|which\s+is|that'?s)(?:\s+an?)?)?[\s,;.-]*$", "",
-                          text[:first]).strip()
+                          head).strip()
             if head and any(ch.isdigit() for ch in head) and _leftover(text, extras):
                 rest = value = head  # "41 Unthank Road, it's detached": the street, the size apart
         if is_address_field(e.field) and isinstance(value, str):
@@ -1555,9 +1564,18 @@ _ASKS_ABOUT_IT = re.compile(r"^\W*(?:(?:and|but|so|ok|okay|hmm)[,\s]+)*(?:does|d
                             r"(?:that|it|this|they|those|these|the\s+\w+)\s+(?:\w+\s+){0,4}?\w+.*\?\s*$", re.I)
 """A question about the thing in focus ("does that work for city bikes?"): asked of the KB, not an answer."""
 _ASKS_WHAT_FITS = re.compile(r"\b(?:what|which|when|whats|what'?s)\b[^?]{0,40}\b(?:got|have|free|available|open|"
-                             r"recommend|suggest|left|next|earliest|soonest)\b|\bany\s+(?:suggestions|ideas|recommendations)\b|"
+                             r"recommend|suggest|left|next|earliest|soonest|cheapest|cheaper|quietest|best)\b|"
+                             r"\bany\s+(?:suggestions|ideas|recommendations)\b|"
                              r"\bwhenever\b[^?]{0,30}\?", re.I)
 """A question after a doubt that asks what there is to choose from: "what have you got free?", "which days are open?"."""
+def _found_at(text: str, words: str) -> int:
+    """Where the words of a value start in the text, spaces and hyphens aside ("semi detached" in "semi-detached")."""
+    m = re.search(r"[\s-]+".join(map(re.escape, words.split())), text, re.I) if words.split() else None
+    return m.start() if m else -1
+
+
+_ABOUT_SELF = re.compile(r"\W*(?:i|i'?m|i\s+am|we|we'?re|he|he'?s|she|she'?s|they|they'?re|you|it'?s\s+(?:a|an|the|so|very|"
+                         r"really|just|not))\b", re.I)
 _REMARK_WORDS = frozenset("""ok okay sorry yes yeah yep no nah right well hmm um erm er oh ah so thanks thank you cheers
 fine sure great lovely cool not bad good brilliant perfect alright and but then just actually wait hang on""".split())
 """Words a remark around a value is made of ("ok, not bad", "sorry"): such a part is never read as a value."""

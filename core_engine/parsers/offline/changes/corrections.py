@@ -77,7 +77,7 @@ def _hours(reader: "TurnReader", said: str) -> bool:
     return True
 
 
-_HOUR_INSTEAD = re.compile(r"\b(?:do|make\s+it|say|at|how\s+about|move\s+it\s+to|change\s+it\s+to)\s+(?P<h>1[0-2]|[1-9])"
+_HOUR_INSTEAD = re.compile(r"\b(?P<lead>do|make\s+it|say|at|how\s+about|move\s+it\s+to|change\s+it\s+to)\s+(?P<h>1[0-2]|[1-9])"
                            r"(?:\s*o'?clock)?\s+instead\b(?!\s+of)", re.I)
 """A bare hour said instead ("actually can we do 11 instead, he's got physio at 10") when one time is held."""
 
@@ -93,6 +93,11 @@ def _hour_instead(reader: "TurnReader", said: str) -> bool:
     if len(fits) != 1:
         return False
     rec, f, current = fits[0]
+    if m.group("lead").lower() in ("do", "say", "how about") and any(
+            reader.view.kind_of(g) == "int" and isinstance(v, int) and 0 < v <= 20 for r, g, v in _filled(reader)
+            if r is rec):
+        return False  # "can we do 6 instead, my cousins are coming": a small count held beside the time may be what
+        # changes (an age of 78 is not what "do 11 instead" changes)
     new, was = int(m.group("h")), int(current[:2])
     hour = min((new % 12, new % 12 + 12), key=lambda h: abs(h - was))
     if hour == was or abs(hour - was) > 3:

@@ -175,6 +175,8 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
     confirming = e is not None and (e.act == "confirm" or reader.view.kind_of(e.field) == "confirm")
     if not marker and (is_question(text) or not (confirming or reader.answered)):
         return False
+    if marker and re.search(r"\b(?:better|best)$", marker, re.I) and is_question(text):
+        return False  # "would 8pm be better for the terrace?" asks; it changes nothing yet
     found = False
     named = change_to(text)
     if named:
@@ -243,10 +245,14 @@ def _dated_in_turn(reader: "TurnReader", text: str, tail: str | None, m):
     held = m.rec.values.get(m.field.name)
     said = (tail if tail is not None else text)
     before = said[:said.find(m.span.text)] if m.span.text in said else ""
-    if m.span.text.lower() in _WEEKDAYS and re.search(r"\bthe\s+$", before, re.I) and isinstance(held, str) \
-            and re.fullmatch(r"\d{4}-\d\d-\d\d", held):
+    said_day = re.sub(r"^on\s+", "", m.span.text.lower().strip())
+    if said_day in _WEEKDAYS and isinstance(held, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", held):
         anchor = dt.date.fromisoformat(held)
-        day = anchor + dt.timedelta(days=_WEEKDAYS.index(m.span.text.lower()) - anchor.weekday())
+        if re.search(r"\bthe\s+$", before, re.I):  # "the tuesday instead": that day of the held date's week
+            day = anchor + dt.timedelta(days=_WEEKDAYS.index(said_day) - anchor.weekday())
+        else:  # "saturday would be better" instead of Friday 2 Aug: the Saturday nearest the held day, 3 Aug
+            shift = (_WEEKDAYS.index(said_day) - anchor.weekday()) % 7
+            day = anchor + dt.timedelta(days=shift if shift <= 3 else shift - 7)
         if day >= reader.today and day != anchor:
             value = day.isoformat()
     return m if value == m.value else replace(m, value=value)

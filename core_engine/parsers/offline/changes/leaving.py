@@ -28,16 +28,19 @@ _PUT_OFF = re.compile(
     r"(?:\s+\w+){0,3}?\s+(?:with|to)\s+(?:my|our|the|her|him|them|his|your)\b|ask\s+(?:my|our|the|her|him|them|his)\b|"
     r"have\s+a\s+(?:word|chat)\s+with|run\s+(?:it|this|that)\s+(?:past|by)|think\s+about\s+it|"
     r"sleep\s+on\s+it|have\s+a\s+think|look\s+into\s+it)[^,.;!?]*"
-    r"|(?:(?:i'?ll|i\s+will|we'?ll|we\s+will|can\s+i|let\s+me)\s+)?(?:just\s+)?(?:come\s+back|ring\s+(?:you\s+)?back|"
-    r"call\s+(?:you\s+)?back|phone\s+(?:you\s+)?back|get\s+back\s+to\s+you|be\s+back|pop\s+back|"
-    r"(?:finish|do|sort|pick\s+up|continue)\s+(?:this|it|the\s+rest)\s+(?:later|another\s+time|tomorrow))\b[^,.;!?]*",
+    r"|(?:(?:i'?ll|i\s+will|we'?ll|we\s+will|can\s+i|let\s+me)\s+)?(?:just\s+)?(?:come\s+back(?:\s+to\s+(?:you|this|it))?|"
+    r"ring\s+(?:you\s+)?back|call\s+(?:you\s+)?back|phone\s+(?:you\s+)?back|get\s+back\s+to\s+you|pop\s+back|"
+    r"(?:finish|pick\s+up|continue)\s+(?:this|it|the\s+rest)\s+(?:later|another\s+time))"
+    r"(?:\s+(?:later|in\s+a\s+bit|another\s+time|when\s+[^,.;!?]+))?",
     re.I)
+"""Putting the task off. "come back", "ring back" end the clause (or say only when): "we'll be back with it on the
+14th" or "ring back first if the gate is locked" give a day or a note, not a leave."""
 _STOP = re.compile(
     r"(?:(?:no|so|then|please)\s+)*(?:just\s+)?(?:(?:forget|scrap|drop|cancel|stop|leave|park)\s+"
     r"(?:it|this|that|the\s+whole\s+thing|everything|all\s+(?:of\s+)?(?:it|that|this))|never\s?mind|nevermind|"
     r"let'?s\s+(?:just\s+)?(?:leave|park|stop|pause)\s+(?:it|this|that|there|here)|(?:can|could)\s+we\s+(?:just\s+)?"
-    r"(?:stop|leave\s+it|pause)(?:\s+(?:there|here|it))?|hold\s+off|not\s+(?:right\s+)?now|maybe\s+(?:later|another\s+time)|"
-    r"(?:i'?ve\s+)?(?:got|have|gotta)\s+(?:to\s+)?(?:run|go|dash)|another\s+time|i'?m\s+not\s+ready)"
+    r"(?:stop|leave\s+it|pause)(?:\s+(?:there|here|it))?|hold\s+off|"
+    r"(?:i'?ve\s+)?(?:got|have|gotta)\s+(?:to\s+)?(?:run|go|dash)|i'?m\s+not\s+ready)"
     r"(?:\s+(?:for\s+now|for\s+the\s+moment|then|there|after\s+all|today|please|thanks|ta|sorry))*", re.I)
 _FOR_NOW = re.compile(r"\b(?:first|later|back|for\s+now|for\s+the\s+moment|another\s+time|tomorrow|before\s+(?:i|we)\s+"
                       r"(?:commit|book|go\s+ahead|pay|decide|confirm)|(?:got|have|gotta)\s+(?:to\s+)?(?:run|go|dash)|"
@@ -47,6 +50,10 @@ _FOR_NOW = re.compile(r"\b(?:first|later|back|for\s+now|for\s+the\s+moment|anoth
 _FILLER = re.compile(r"(?:(?:oh|ok|okay|actually|sorry|no|nah|wait|hmm+|hm|um+|uh|ugh|ah|well|so|right|yeah|yes|"
                      r"honestly|tbh|you\s+know\s+what|on\s+second\s+thought|thinking\s+about\s+it|thanks|thank\s+you|"
                      r"ta|cheers|and|but|then|though|anyway|sorry\s+about\s+that)\W*)*", re.I)
+_STAYING = re.compile(r"\W*(?:hang\s+on|hold\s+on|one\s+sec|just\s+a\s+sec|wait\s+a\s+(?:sec|minute|moment)|"
+                      r"give\s+me\s+a\s+(?:sec|second|minute|moment)|bear\s+with\s+me)\b", re.I)
+"""A turn that starts by asking the agent to wait ("hang on, let me check with my husband first"): the user stays."""
+_SOFT_NO = re.compile(r"\b(?:hold\s+off|not\s+(?:right\s+)?now|maybe\s+later|another\s+time)\b", re.I)
 _AGREEING = re.compile(r"\W*(?:yes|yeah|yep|yup|ok|okay|sure|go\s+ahead|go\s+on|please\s+do|do\s+it)\b", re.I)
 _CLAUSES = re.compile(r"\s*(?:[,.;!]+|\s-+\s|\b(?:and|so|but|then|because|cos|coz|as)\b)\s*", re.I)
 
@@ -54,8 +61,10 @@ _CLAUSES = re.compile(r"\s*(?:[,.;!]+|\s-+\s|\b(?:and|so|but|then|because|cos|co
 def leaves_task(text: str, names_nothing: Callable[[str], bool], *, yes_no_asked: bool = False) -> bool:
     """The whole turn stops or puts off the task in progress (see the module docstring). `names_nothing` says
     that a reason clause names nothing of the agent's; `yes_no_asked`, that the agent's question wants a yes or no."""
-    if "?" in text or not _FOR_NOW.search(text) or (yes_no_asked and _AGREEING.match(text)):
-        return False  # "yes cancel it" to "shall I cancel your booking?" agrees to the question
+    if "?" in text or not _FOR_NOW.search(text) or _STAYING.match(text) or \
+            (yes_no_asked and (_AGREEING.match(text) or _SOFT_NO.search(text))):
+        return False  # "yes cancel it" to "shall I cancel your booking?" agrees, "no, hold off" to the summary is a no;
+        # "hang on, let me check" stays
     clauses = [c.strip() for c in _CLAUSES.split(text) if c and c.strip(" ,.;!-")]
     said_it = False
     for clause in clauses:

@@ -39,8 +39,10 @@ _WH = re.compile(r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay)[,\s]+)*(?:what|which|w
 
 
 _PLEASE = re.compile(r"\bplease\b|\b(?:the|that|this)\s+(?:[\w'-]+\s+){0,4}?one\s+(?:then|for\s+me)\b", re.I)
-_ABOUT_IT = re.compile(r"\b(?:price|prices|cost|costs|how\s+much|info|information|details?|tell|know|more\s+about|explain|"
-                       r"describe|compare|difference|send\s+me|email\s+me)\b", re.I)
+_ABOUT_IT = re.compile(r"\b(?:price|prices|cost|costs|how\s+much|info|information|details?|tell|know|more|explain|"
+                       r"describe|compare|difference|send\s+me|email\s+me|directions?|hours|opening|open|menu|number|phone|"
+                       r"address|length|width|height|size|weight|capacity|reviews?|photos?|pictures?|website|parking|"
+                       r"location|where|when|what|which|list|options)\b", re.I)
 """Words of a turn that asks about a row rather than for it ("the price of the Deluxe please")."""
 
 
@@ -48,7 +50,9 @@ def _please(text: str) -> bool:
     """ "the Carpet Revive one please", "4 of those please", "the heated one then": a row asked for with no verb,
     in a turn that is no question and asks nothing about the row."""
     from ..intents import is_question  # late: intents imports the word helpers this module's callers use
-    return bool(_PLEASE.search(text)) and not is_question(text) and not _ABOUT_IT.search(text)
+    from ..words.negation import negations  # late: as above
+    return bool(_PLEASE.search(text)) and not is_question(text) and not _ABOUT_IT.search(text) \
+        and not negations(text) and not re.search(r"\b(?:not|but)\b", text, re.I)
 
 
 _ASKED_TO = re.compile(r"\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:come\s+and\s+)?(?P<verb>[a-z]+)", re.I)

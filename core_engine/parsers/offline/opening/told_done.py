@@ -52,8 +52,10 @@ def done_tasks(reader: "TurnReader") -> dict[str, str]:
                 verb = words[0].lower()
                 out[ev.value] = (rf"(?:(?:^|[.!?,;]\s*)(?:and\s+|but\s+|already\s+)?|\b(?:i|we)\s+(?:have\s+|'ve\s+|had\s+|"
                                  rf"'d\s+)?(?:already\s+|just\s+)?|\balready\s+){_past(verb)}\b")
-                if verb in TAKING:  # "we already have a booking there", "I already have nutcracker tickets"; never
-                    # for an option that acts on a thing held ("Move Booking")
+                if verb in TAKING:  # "we already have a booking there, I just need to change the time of it", "I
+                    # already have nutcracker tickets, I need to refund them"; never for an option that acts on a thing
+                    # held ("Move Booking"), and only with a word of changing it (`_CHANGING`): "we already have a
+                    # booking for friday, I'd like another table for sunday" asks for another booking
                     things = [re.escape(verb[:-1] if verb.endswith("e") else verb) + "ing"]
                     things += [re.escape(w.lower()) for w in words[1:] if len(w) >= 4]
                     out[ev.value] = (rf"(?:{out[ev.value]}|\b(?:i|we)\s*(?:'ve\s+got|\s+have|\s+had)?\s*already\s+"
@@ -61,11 +63,18 @@ def done_tasks(reader: "TurnReader") -> dict[str, str]:
     return out
 
 
+_CHANGING = re.compile(r"\b(?:change|changing|move|moving|cancel|reschedule|rearrange|amend|refund|swap|switch|update|fix|"
+                       r"correct|sooner|earlier|later|add|remove|extend|shorten|instead\s+of)\b", re.I)
+_HAD_ALREADY = re.compile(r"\balready\s+(?:have|got|had|made|placed)\b", re.I)
+
+
 def told_done(reader: "TurnReader", text: str) -> set[str]:
     """The start options whose verb the turn tells as done (never under a negation: "I haven't reported it")."""
     said = set()
     for value, pattern in done_tasks(reader).items():
         for m in re.finditer(pattern, text, re.I):
+            if _HAD_ALREADY.search(m.group(0)) and not _CHANGING.search(text[m.end():]):
+                continue  # "we already have a booking for friday, I'd like another table": no change of it asked
             if not re.search(r"\b(?:not|never)\s+(?:\w+\s+)?$|n't\s+(?:\w+\s+)?$", text[:m.end()].rsplit(" ", 1)[0] + " ",
                              re.I):
                 said.add(value)

@@ -21,9 +21,14 @@ if TYPE_CHECKING:
 
 _AT = re.compile(r"\b(?:(?:i'?m|i\s+am|we'?re|we\s+are|i'?ve\s+been|stuck|parked|broken\s+down|stopped|sat|sitting|"
                  r"waiting)\s+(?:just\s+|currently\s+|now\s+)?(?:at|on|in|outside|near|by)|"
-                 r"(?:me|us|it)\s+(?:at|on)(?=\s+the\b))\s+(?P<place>(?:the|a|an)\s+[^.;!?]{3,80}?)"
+                 r"(?:me|us|it)\s+(?:at|on)(?=\s+the\b))\s+(?P<place>(?:the|a|an)\s+[^.;!?]{2,80}?)"
                  r"(?=\s*(?:[.;!?]|,\s*(?:and|but|so|the|it|it'?s|its|i|i'?m|we|we'?re|can|could|please|my|our|his|"
                  r"her|their|he|she|they|you|there|no|not|just|about|around|for|with)\b|\s+(?:and|but|so)\s+|$))", re.I)
+_NOT_A_PLACE = re.compile(r"(?:the|a|an)\s+(?:(?:end|middle|process|midst|mood|habit|dark|loop|way|course|hands|"
+                          r"middle|position|state|business|market|queue|hospital\s+bed)\s+of\b|(?:aa|rac|army|navy|"
+                          r"habit|mood|process|loop|dark|know|wrong|right|same\s+boat|hospital|trouble)\b|"
+                          r"[^,]*\b(?:my|your)\s+(?:tether|mind|head|way))", re.I)
+"""Phrases after "I'm in/at" that are no place: "the end of my tether", "the process of moving", "the AA"."""
 _PLACE_WORDS = re.compile(r"\b(?:location|place|whereabouts)\b", re.I)
 _WHERE = re.compile(r"^\s*where\b", re.I)
 
@@ -40,7 +45,7 @@ def place_in_opening(reader: "TurnReader", text: str) -> None:
     """Fill the one place field of a record the opening builds with the one place phrase the turn says."""
     if not reader.lines:
         return
-    found = [m.group("place").strip() for m in _AT.finditer(text)]
+    found = [m.group("place").strip() for m in _AT.finditer(text) if not _NOT_A_PLACE.match(m.group("place"))]
     if len(found) != 1 or any(found[0] in _without_queries(line) for line in reader.lines):
         return
     slot = _constructor_slot(reader, place_field)

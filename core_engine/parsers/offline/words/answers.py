@@ -43,7 +43,10 @@ _QUOTED = re.compile(r"(?:^|(?<=[\s:(]))[\"“'‘](?P<q>[^\"“”‘’]{2,300
 _TO_WRITE = re.compile(r"^\W*(?:(?:just|please|ok|okay|yes|yeah|and|so|um|erm)[,.\s]+)*(?:(?:can|could|would)\s+"
                        r"(?:it|you|the\s+\w+)\s+(?:please\s+|just\s+)?)?(?:put|write|say|says|read|reads|have\s+it\s+say)"
                        r"\s*[:,-]?\s+(?P<m>.{2,300}?)[\s?]*$", re.I)
-_MESSAGE_FIELD = re.compile(r"\b(?:message|card|note|wording|inscription|writing|dedication)\b", re.I)
+_MESSAGE_FIELD = re.compile(r"\b(?:message|card|wording|inscription|writing|dedication)\b", re.I)
+_NOT_WORDS = re.compile(r"(?:it|them|her|his|their|him|something|anything|whatever|some|a|an|the|candles?|my|our|your|"
+                        r"that|this|what)\b", re.I)
+"""What follows "put" or "write" when it is no message: "put it in a box", "put her name on it", "write whatever"."""
 
 
 def said_words(f: Field, text: str) -> str | None:
@@ -55,7 +58,9 @@ def said_words(f: Field, text: str) -> str | None:
     if len(quoted) == 1:
         return quoted[0]
     m = _TO_WRITE.match(text)
-    return m.group("m").strip() if m else None
+    if m is None or _NOT_WORDS.match(m.group("m")) or re.search(r",\s*(?:and|but|no|also)\b", m.group("m"), re.I):
+        return None  # "say happy birthday mum, and can you put candles on it too": more than the words
+    return m.group("m").strip()
 
 
 _HOUR_LAST = re.compile(r"(?:^|[,.?!]\s*)(?:(?:ok(?:ay)?|right|fine|yes|yeah|erm|um|so|hmm)[,.\s]+)*"

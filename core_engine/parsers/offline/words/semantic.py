@@ -128,10 +128,31 @@ def _intent(reader: "TurnReader", text: str) -> str | None:
         intent = "cancel"
     if intent is None and (m := _CANCEL_PLAN.match(text)) and _plan_elsewhere(reader, m.group("plan")):
         intent = "cancel"
-    if intent is None and not (_yes_no_asked(reader) and _SOFT_NO.search(text)) and _task_in_progress(reader) \
+    if intent is None and _task_in_progress(reader) and not _answers_asked(reader, text) \
             and leaves_task(text, lambda clause: _plan_elsewhere(reader, clause), yes_no_asked=_yes_no_asked(reader)):
         intent = "cancel"  # "let me check with my partner first and I'll ring back": the task is left for now
     return intent
+
+
+def _answers_asked(reader: "TurnReader", text: str) -> bool:
+    """The turn holds a value for the typed field asked ("just me for now, I'll ring back if ...": one driver), a
+    date or a time anywhere, or answers a free-text question (a note "come back later if the gate's locked"): then
+    it is no leave, whatever else it says."""
+    e = reader.expect
+    if find_dates(text, reader.today) or find_times(text):
+        return True
+    if e is None or e.act != "ask":
+        return False
+    kind = reader.view.kind_of(e.field)
+    if kind == "str":
+        from ..answering.slots import shape  # late: slots imports this module's callers
+        return shape(e.field) == "text" and not _CANCEL_WORDS.search(text)  # a note, unless it drops the task
+    if kind in ("int", "float", "date", "time", "Enum"):
+        return reader.answers.value_for(e.field, text) is not None
+    return False
+
+
+_CANCEL_WORDS = re.compile(r"\b(?:forget|scrap|cancel|drop|never\s?mind|nevermind|stop|leave\s+it)\b", re.I)
 
 
 def _task_in_progress(reader: "TurnReader") -> bool:
@@ -141,8 +162,6 @@ def _task_in_progress(reader: "TurnReader") -> bool:
     return rec is not None and (start is None or rec.worksheet != start.name)
 
 
-_SOFT_NO = re.compile(r"\b(?:not\s+(?:right\s+)?now|maybe\s+later|another\s+time|hold\s+off)\b", re.I)
-"""To a yes/no question ("add a gift card?"), "not right now" is a no, not a stop."""
 
 
 _BOTHER = re.compile(r"\bbother\b", re.I)
@@ -615,8 +634,8 @@ def requested_task(reader: "TurnReader", text: str) -> str | None:
     """The one top-level task whose name (or the name of the option that opens it) has the verb the turn asks with
     ("I need to give up my allotment": Give Up Plot, not Apply For Plot; "I'd like to hire ...": Book Hire). With a
     particle in the name ("give up"), the turn says it too."""
-    asked = [(stem(m.group("verb").lower()), (m.group("part") or "").lower()) for m in _ASKING.finditer(text)
-             if m.group("verb").lower() not in _NO_TASK_VERB]
+    asked = [(stem(m.group("verb").lower()), (m.group("part") or "").lower(), text[m.end():])
+             for m in _ASKING.finditer(text) if m.group("verb").lower() not in _NO_TASK_VERB]
     if not asked:
         return None
     roots = task_roots(reader)
@@ -630,10 +649,41 @@ def requested_task(reader: "TurnReader", text: str) -> str | None:
             words = re.findall(r"[a-z]+", name.lower())
             for i, w in enumerate(words):
                 nxt = words[i + 1] if i + 1 < len(words) else ""
-                for verb, part in asked:
-                    if stem(w) == verb and (nxt not in _PARTICLES or nxt == part):
+                for verb, part, after in asked:
+                    if stem(w) == verb and (nxt not in _PARTICLES or nxt == part) and _object_of(reader, ws, after):
                         found.add(ws.name)
     return next(iter(found)) if len(found) == 1 else None
+
+
+_OBJECT_FREE = re.compile(r"^\s*(?:with|on|to|at|into|from|about|by|of|in)\b", re.I)
+_OBJECT_WORDS = frozenset("it them this that these those one ones mine ours my our his her their the a an some".split())
+
+
+def _object_of(reader: "TurnReader", ws: Worksheet, after: str) -> bool:
+    """What follows the verb asked with is something the task is about: a pronoun or a word of the task's own texts
+    or of the KB within the next few words ("give up my allotment", "hire 3 sets of the white folding chairs"); not a
+    preposition ("start with the gutters", "give up on doing them myself") nor another thing ("move house")."""
+    if _OBJECT_FREE.match(after):
+        return False
+    words = re.findall(r"[a-z][a-z'-]*|\d+", after.lower())[:6]
+    if not words or words[0] in ("it", "them", "this", "that", "one"):
+        return True
+    own = _task_words(reader, ws) | {s for t in ws.examples for s in content_stems(t)} | \
+        set(content_stems(f"{reader.spec.description} {ws.description}"))
+    for path, value in equalities(ws.predicate):
+        own |= set(content_stems(str(value)))
+        for other in reader.spec.task_worksheets():
+            f = other.field(path[-1])
+            own |= {s for ev in (f.enum_values if f is not None else []) if ev.value == value
+                    for t in [ev.description or "", *(getattr(ev, "examples", None) or [])] for s in content_stems(t)}
+    said = [w for w in words if w not in _OBJECT_WORDS and not w.isdigit()]
+    if any(stem(w) in own for w in said):
+        return True
+    kb = reader.ctx.kb
+    if kb is None:
+        return False
+    from ....knowledge.lexicon import known_words  # late: the parser loads without a KB too
+    return bool(known_words(kb, [w for w in said if len(w) > 2]))
 
 
 def _by_verb(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[str, str]) -> Ranked | None:

@@ -213,10 +213,12 @@ def _make(year: int | None, month: int, day: int, today: dt.date, past: bool = F
         return None
 
 
-DATE_HELD: ContextVar[dt.date | None] = ContextVar("date_held", default=None)
+_NEXT_MONTH = re.compile(r"\s+(?:of\s+)?(?:next|this|the\s+following)\s+month\b|\s+of\s+(?:each|every)\s+month\b", re.I)
+DATE_HELD: ContextVar["dt.date | tuple[dt.date, str] | None"] = ContextVar("date_held", default=None)
 """Set by the offline parser for each turn: the date the record being filled already holds (or None). A day of the
-month said alone ("the 17th") is the one nearest it: after an event on 16 May, "collect on the 17th" is 17 May, not
-the next 17th after today."""
+month said alone ("the 17th") is the one nearest it (a correction: "make it the 9th" instead of 2 June is 9 June); a
+date of another field of the record comes as (date, "after"), and the day said is the first such day on or after it
+(after an event on 16 May, "collect on the 17th" is 17 May, not the next 17th after today)."""
 DAY_FIRST: ContextVar[bool] = ContextVar("day_first", default=False)
 """Set by the offline parser for each turn from the spec (`spec.model.day_first`): 3/9/47 is 3 September."""
 
@@ -323,8 +325,11 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         back = past or bool(m.group(1)) and m.group(0).lower().startswith(("last", "past"))  # "last monday, the 4th"
         d = _day_of_month(int(m.group(2)), m.group(1), today, back, month=next(iter(named)) if len(named) == 1 else None)
         held = DATE_HELD.get()
-        if held is not None and not back and not named and not m.group(1):
-            d = day_near(held, int(m.group(2)), today) or d
+        if held is not None and not back and not named and not m.group(1) and not _NEXT_MONTH.match(text, m.end()):
+            if isinstance(held, tuple):  # the return after a pickup on 10 Aug: "the 2nd" is 2 Sep, not 2 Aug
+                d = day_near(held[0], int(m.group(2)), max(today, held[0])) or d
+            else:
+                d = day_near(held, int(m.group(2)), today) or d
         add(d, m)
         if d is None and m.group(1):
             slips.append(Span(None, m.start(), m.end(), m.group(0)))
