@@ -282,7 +282,10 @@ class TurnReader:
             if f.name == asked.name:
                 return dt.date.fromisoformat(value)
             held.append(dt.date.fromisoformat(value))
-        return (max(held), "after") if held else None  # another field's date: the day said comes after it
+        if not held:
+            return None
+        ends = _ENDS.search(f"{asked.name.replace('_', ' ')} {asked.description or ''}")
+        return (max(held), "after") if ends else max(held)  # a return date said after the pickup comes after it
 
     def has_kb(self) -> bool:
         return self.ctx.kb is not None or bool(self.spec.kb_worksheets())
@@ -1568,6 +1571,11 @@ _ASKS_WHAT_FITS = re.compile(r"\b(?:what|which|when|whats|what'?s)\b[^?]{0,40}\b
                              r"\bany\s+(?:suggestions|ideas|recommendations)\b|"
                              r"\bwhenever\b[^?]{0,30}\?", re.I)
 """A question after a doubt that asks what there is to choose from: "what have you got free?", "which days are open?"."""
+_ENDS = re.compile(r"\b(?:return|returns|returning|end|ends|ending|finish|finishes|until|till|back|check\s*out|"
+                   r"departure|leave|leaving|last)\b", re.I)
+"""Words of a date field that comes after the record's other dates (the return of a hire after its pickup)."""
+
+
 def _found_at(text: str, words: str) -> int:
     """Where the words of a value start in the text, spaces and hyphens aside ("semi detached" in "semi-detached")."""
     m = re.search(r"[\s-]+".join(map(re.escape, words.split())), text, re.I) if words.split() else None

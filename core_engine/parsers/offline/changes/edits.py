@@ -245,16 +245,13 @@ def _dated_in_turn(reader: "TurnReader", text: str, tail: str | None, m):
     held = m.rec.values.get(m.field.name)
     said = (tail if tail is not None else text)
     before = said[:said.find(m.span.text)] if m.span.text in said else ""
-    said_day = re.sub(r"^on\s+", "", m.span.text.lower().strip())
+    said_day = m.span.text.lower().strip()
     if said_day in _WEEKDAYS and isinstance(held, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", held):
         anchor = dt.date.fromisoformat(held)
         if re.search(r"\bthe\s+$", before, re.I):  # "the tuesday instead": that day of the held date's week
             day = anchor + dt.timedelta(days=_WEEKDAYS.index(said_day) - anchor.weekday())
-        else:  # "saturday would be better" instead of Friday 2 Aug: the Saturday nearest the held day, 3 Aug
-            shift = (_WEEKDAYS.index(said_day) - anchor.weekday()) % 7
-            day = anchor + dt.timedelta(days=shift if shift <= 3 else shift - 7)
-        if day >= reader.today and day != anchor:
-            value = day.isoformat()
+            if day >= reader.today and day != anchor:
+                value = day.isoformat()
     return m if value == m.value else replace(m, value=value)
 
 
