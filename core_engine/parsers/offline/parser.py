@@ -553,10 +553,10 @@ class TurnReader:
         """ "yep, HSC-30417" to "are you a member?": the code after the yes is the one code field the yes opens (its
         predicate holds once the yes is in); the rest of the turn is read as before when it is anything else. So are
         the words to write after a yes to "a card with a message?" ("yeah, 'Welcome to the world little Theo!'")."""
-        texts = [f for f in self.view.input_fields(rec) if self.view.kind_of(f) == "str" and self.view.unfilled(rec, f)
-                 and said_words(f, rest) is not None]
+        texts = [(f, words) for f in self.view.input_fields(rec) if self.view.kind_of(f) == "str"
+                 and self.view.unfilled(rec, f) and (words := said_words(f, rest)) is not None]
         if len(texts) == 1:
-            self.assign("words-after-yes", rest, rec, texts[0], said_words(texts[0], rest),
+            self.assign("words-after-yes", rest, rec, texts[0][0], texts[0][1],
                         reason="the words to write, after the yes that asks for them")
             return ""
         token = rest.strip(" ,.!;:-")

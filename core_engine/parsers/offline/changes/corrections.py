@@ -47,6 +47,11 @@ before."""
 _OLD_CLOCK = re.compile(r"(?P<half>half\s+(?:past\s+)?)?(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?(?:\s*[ap]\.?m\.?)?", re.I)
 
 
+def _nearest_hour(new: int, was: int) -> int:
+    """A clock hour 1-12 said without am/pm, on the side of noon nearest the hour held (0-23)."""
+    return min((new % 12, new % 12 + 12), key=lambda h: abs(h - was))
+
+
 def _hours(reader: "TurnReader", said: str) -> bool:
     """ "can we do 3 instead of 2" after 14:00: the one filled time whose hour is the old number (and whose minutes
     are the old ones, when said: "half 2" is 14:30) moves to the new hour nearest the old one (15:00; "12 instead of 11" after 11:00 is 12:00)."""
@@ -70,8 +75,7 @@ def _hours(reader: "TurnReader", said: str) -> bool:
     if told and int(told[-1].value[:2]) % 12 == new % 12:  # "should be half 2 not 2": the time said, 14:30
         reader.assign("correction", said, rec, f, told[-1].value, was=current, how="hours")
         return True
-    was = int(current[:2])
-    hour = min((new % 12, new % 12 + 12), key=lambda h: abs(h - was))  # "12 instead of 11" after 11:00 is noon
+    hour = _nearest_hour(new, int(current[:2]))  # "12 instead of 11" after 11:00 is noon
     kept = current[3:] if minutes is None else "00"  # "3 instead of half 2": 15:00, not 15:30
     reader.assign("correction", said, rec, f, f"{hour:02d}:{kept}", was=current, how="hours")
     return True
@@ -99,7 +103,7 @@ def _hour_instead(reader: "TurnReader", said: str) -> bool:
         return False  # "can we do 6 instead, my cousins are coming": a small count held beside the time may be what
         # changes (an age of 78 is not what "do 11 instead" changes)
     new, was = int(m.group("h")), int(current[:2])
-    hour = min((new % 12, new % 12 + 12), key=lambda h: abs(h - was))
+    hour = _nearest_hour(new, was)
     if hour == was or abs(hour - was) > 3:
         return False
     reader.assign("correction", m.group(0), rec, f, f"{hour:02d}:00", was=current, how="hours")

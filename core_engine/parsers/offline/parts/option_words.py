@@ -20,11 +20,11 @@ def spell_numbers(text: str) -> str:
                   lambda m: _NUMBER_WORDS[int(m.group(1))] if int(m.group(1)) <= 20 else m.group(1), text)
 
 
+_NUMBERS = frozenset(_NUMBER_WORDS)
+
+
 def _numbers(text: str) -> set[str]:
     return set(re.findall(r"[a-z]+|\d+", spell_numbers(text.lower()))) & _NUMBERS
-
-
-_NUMBERS = frozenset(_NUMBER_WORDS)
 
 
 def numbers_disagree(value: str, text: str) -> bool:

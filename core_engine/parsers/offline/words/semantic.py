@@ -128,8 +128,9 @@ def _intent(reader: "TurnReader", text: str) -> str | None:
         intent = "cancel"
     if intent is None and (m := _CANCEL_PLAN.match(text)) and _plan_elsewhere(reader, m.group("plan")):
         intent = "cancel"
-    if intent is None and _task_in_progress(reader) and not _answers_asked(reader, text) \
-            and leaves_task(text, lambda clause: _plan_elsewhere(reader, clause), yes_no_asked=_yes_no_asked(reader)):
+    if intent is None and _task_in_progress(reader) \
+            and leaves_task(text, lambda clause: _plan_elsewhere(reader, clause), yes_no_asked=_yes_no_asked(reader)) \
+            and not _answers_asked(reader, text):  # the cheap test first: most turns say nothing of leaving
         intent = "cancel"  # "let me check with my partner first and I'll ring back": the task is left for now
     return intent
 
@@ -633,7 +634,14 @@ _NO_TASK_VERB = frozenset("get have make take know see ask check book find talk 
 def requested_task(reader: "TurnReader", text: str) -> str | None:
     """The one top-level task whose name (or the name of the option that opens it) has the verb the turn asks with
     ("I need to give up my allotment": Give Up Plot, not Apply For Plot; "I'd like to hire ...": Book Hire). With a
-    particle in the name ("give up"), the turn says it too."""
+    particle in the name ("give up"), the turn says it too. Worked out once per text and turn (several rules ask)."""
+    memo = reader.view.memo.setdefault("requested_task", {})
+    if text not in memo:
+        memo[text] = _requested_task(reader, text)
+    return memo[text]
+
+
+def _requested_task(reader: "TurnReader", text: str) -> str | None:
     asked = [(stem(m.group("verb").lower()), (m.group("part") or "").lower(), text[m.end():])
              for m in _ASKING.finditer(text) if m.group("verb").lower() not in _NO_TASK_VERB]
     if not asked:
