@@ -45,7 +45,8 @@ from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .parts.one_constructor import one_constructor
-from .parts.addresses import address_answer, address_beside, address_parts, is_address_field, tidy_address, with_town
+from .parts.addresses import (address_answer, address_beside, address_parts, is_address_field, postcode_ends,
+                              tidy_address, with_town)
 from .parts.colours import rest_of_answer
 from .parts.made import make_beside_colour
 from .parts.comma_parts import leading_part
@@ -65,6 +66,7 @@ from .opening.for_that import task_for_that
 from .opening.next_task import next_task
 from .changes.told_again import story_told_again, told_again
 from .changes.item_withdrawn import item_withdrawn
+from .changes.found_later import found_later, give_found_code
 from .answering.standing_no import go_ahead_after_no
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
@@ -108,7 +110,7 @@ from .words.semantic import (apply_reading, control_rule, doubtful_value, option
                              rank_tasks, root_of, semantic_control, semantic_enum, semantic_task, shared_options, switch_task,
                              task_already_open, task_roots)
 from .answering.slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
-                            shape)
+                            own_field, shape)
 from .opening.tasks import describe_task, kwargs_text, literal, open_activated, predicted_answer, search_query, several_codes, task_verbs
 from .words.measures.months import is_month_field
 from .words.thing_names import thing_name
@@ -150,6 +152,39 @@ _THANKS = re.compile(r"\b(?:thanks|thank|thx|ty|cheers|appreciate)", re.I)
 _GREETING = re.compile(r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?[,.!\s]+", re.I)
 _DAY_PART_ALONE = re.compile(r"\W*(?:good\s+)?(?:morning|afternoon|evening|night)s?\W*", re.I)
 """A part of the day said alone: to a question asked, its answer ("Evening."), not a greeting."""
+def _said_before_tag(text: str) -> str | None:
+    """The statement before a question tagged on after a comma: "let's say 4, I can always extend right?",
+    "6 of us, is that ok?" -> "let's say 4", "6 of us"; None when the number is inside the question itself
+    ("how many units is CS 448?") or the question has numbers of its own."""
+    kept = []
+    for piece in re.split(r"(?<=\?)", text):
+        if not piece.strip():
+            continue
+        if not piece.rstrip().endswith("?"):
+            kept.append(piece)
+            continue
+        cut = max(piece.rfind(","), piece.rfind("."), piece.rfind(";"), piece.rfind(" - "))
+        head, tail = (piece[:cut], piece[cut + 1:]) if cut > 0 else ("", piece)
+        if re.search(r"\d", tail) or not re.search(r"\d", head) or _WH_START.match(head) or not _TAG.search(tail):
+            continue
+        kept.append(head)
+    said = " ".join(p.strip() for p in kept if p.strip())
+    return said if re.search(r"\d", said) else None
+
+
+_TAG = re.compile(r"(?:\b(?:right|yeah|ok|okay|alright|fine|correct|innit|yes|no)|^\s*(?:is|would|will|does)\s+(?:that|it|this)"
+                  r"\s+(?:be\s+)?(?:ok|okay|alright|fine|possible|enough|work|do)(?:\s+for\s+you)?)\W*\?\s*$", re.I)
+"""A question tagged on to a statement: "..., right?", "..., is that ok?" (it asks nothing of its own)."""
+_WH_START = re.compile(r"^\W*(?:how|what|which|when|where|who|why|whats|what's|hows|how's)\b", re.I)
+_TITLED = re.compile(r"\b(Mrs|Mr|Ms|Miss|Dr|Prof|Rev)\.?\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})")
+_WHAT_IS_THERE = re.compile(r"\bwhat\b.*\b(?:got|have|offer|do|options?|choices?|available)\b|\b(?:options?|choices?)\b", re.I)
+"""A question after what there is to choose from ("what have you got?", "what are the options?")."""
+_SORRY_FIRST = re.compile(r"^\W*(?:sorry|oops|whoops|apologies|my\s+bad)\s*[!.]+\s*", re.I)
+"""An apology said as its own sentence before the answer: "sorry! Margaret Doyle. ..."."""
+_AGREED_FIRST = re.compile(r"^\W*(?:yes|yeah|yea|yep|yup|sure|of\s+course|ok(?:ay)?|right)(?:\s*(?:[,.!-]+|\s)\s*"
+                           r"(?:sure|of\s+course|no\s+problem|no\s+worries)\b)?(?:\s*[,.!-]+\s*|\s+(?=(?:it'?s|its|it\s+is|"
+                           r"that'?s|thats|it\s+was)\b))", re.I)
+"""An agreement that starts an answer to a question that asks for a value: "yes it's ...", "yeah sure, ..."."""
 _DAY_GREETING = re.compile(r"^\W*(?:good\s+)?(?P<part>morning|afternoon|evening)(?:\s+(?:all|there|folks|guys|mate))?"
                            r"\s*[!,.]+\s*", re.I)
 
@@ -251,6 +286,9 @@ class TurnReader:
         value = _same_half_of_day(self.view.kind_of(f), rec.values.get(f.name), value, self.text)
         if isinstance(value, str) and value != REFUSAL and is_address_field(f) and self.view.kind_of(f) == "str":
             value = tidy_address(value) or value  # "17 Cedar Grove, it's" once the postcode went to its field
+        if isinstance(value, str) and value != REFUSAL and self.view.kind_of(f) == "str" and shape(f) == "name" \
+                and not own_field(f) and (titled := _TITLED.search(self.text)) and titled.group(2) == value:
+            value = titled.group(0)  # "Mrs Eileen Cartwright" for the flowers: another person's name keeps its title
         self.emit(rule, matched, f"{rec.var}.{f.name} = {literal(value)}", **extra)
         if self.view.kind_of(f) in ("str", "Enum", "bool", "int", "float"):
             self.view.pending.setdefault(rec.var, {})[f.name] = value
@@ -370,12 +408,13 @@ class TurnReader:
             return
         rest = introduction(self, rest)
         rest = self._without_greeting(rest)
+        rest = self._without_agreement(rest)
         if not rest.strip(" ,.!?;"):
             return
         if self.answered and (chit_chat(rest, after_answer=True) or closing(rest)):
             self.note("chit-chat", rest)
             return
-        for rule in (self._small_talk, self._story_told_again, self._reference, self._switch, self._choose, self._lists, self._withdrawn, self._correction, self._refusal,
+        for rule in (self._small_talk, self._story_told_again, self._reference, self._switch, self._choose, self._lists, self._withdrawn, self._found_later, self._correction, self._refusal,
                      self._same_as, self._refine, self._change, self._row_change, self._special_request, self._item_request,
                      self._labelled_turn, self._typed_answer, self._opening, self._new_task, self._next_task, self._semantic_task, self._row_request,
                      self._answer_and_question, self._for_that, self._question,
@@ -449,6 +488,18 @@ class TurnReader:
         if e is not None and e.act == "ask" and not self.task_choice(e):
             return text  # "morning, ideally before 10" to a question asked: the answer, not a greeting
         self.note("chit-chat", m.group(0).strip(), reason="a greeting by the part of the day")
+        return text[m.end():]
+
+    def _without_agreement(self, text: str) -> str:
+        """ "yes it's REID9801157CJ9XY", "yeah sure, 14 Elm Road" to a question that asks for a value (not a yes or
+        no): the agreement before the answer is no part of it. A bare yes stays a bare yes."""
+        e = self.expect
+        if e is None or e.act != "ask" or self.answered or self.view.kind_of(e.field) in ("bool", "confirm"):
+            return text
+        m = _AGREED_FIRST.match(text) or _SORRY_FIRST.match(text)
+        if m is None or not text[m.end():].strip(" ,.!?;"):
+            return text
+        self.note("chit-chat", m.group(0).strip(), reason="an agreement before the value asked for")
         return text[m.end():]
 
     def _proposal(self, text: str) -> str | None:
@@ -536,7 +587,8 @@ class TurnReader:
             else:
                 self.note("confirm-no", words, reason="the rest of the turn gives a new value")
         elif kind == "confirm" and not value and not held_back and (change_marker(rest) or self.would_change(rest)
-                                                                    or told_again(self, rest) is not None):
+                                                                    or told_again(self, rest) is not None
+                                                                    or found_later(self, rest) is not None):
             self.note("confirm-no", words, reason="the rest of the turn gives a new value; the summary is shown again")
         elif kind == "confirm":
             self.assign("answer-yes-no", words, e.rec, e.field, value, confirm_field=True)
@@ -774,6 +826,9 @@ class TurnReader:
     def _lists(self, text: str) -> bool:
         return membership_rule(self, text) or spread_rule(self, text)
 
+    def _found_later(self, text: str) -> bool:
+        return give_found_code(self, text)
+
     def _correction(self, text: str) -> bool:
         before = len(self.rules)
         if not (correction_rule(self, text) or shaped_correction(self, text)):
@@ -901,6 +956,10 @@ class TurnReader:
         if e is None or e.act != "ask" or self.answered:
             return False
         kind = self.view.kind_of(e.field)
+        if kind in ("Enum", "bool", "int", "float", "date", "time", "confirm") and not is_question(text) \
+                and not (kind == "Enum" and self.enum_value(e.field, text) is not None) and name_elsewhere(self, text):
+            self.answered = True  # "Oliver Pennington-Shaw" to "which test?": the name for the one name field open
+            return True
         if kind == "Enum" and (_asks_about_world(text) or _ASKS_ABOUT_IT.match(text)):
             return False  # "what's the deadline to drop a course?", "does that work for city bikes?" ask the KB
         if kind == "Enum" and describe_task(self, text, e.rec, e.field):
@@ -966,7 +1025,10 @@ class TurnReader:
             self.answered = True
             return True
         if kind in ("int", "float") and is_question(text):
-            return False  # "How many units is CS 448?" asks; it does not answer
+            said = _said_before_tag(text)  # "let's say 4, I can always extend right?": the number, then a tag
+            if said is None:
+                return False  # "How many units is CS 448?" asks; it does not answer
+            text = said
         if kind in ("int", "float") and labelled_numbers(self, text, e.rec, e.field):
             return True
         value = self.value_for(e.field, text)
@@ -1100,6 +1162,9 @@ class TurnReader:
             if query and mentions and len(content_stems(query)) <= 2 and self.ctx.kb is not None \
                     and not self.vocabulary.found_in(query, self.ctx.kb):
                 query = None  # "can I drop it at 7:45 on the 18th?": the values were the point, not a search
+            if query is None and not mentions and asked and e is not None and e.act == "ask" \
+                    and (e.rec.var, e.field.name) == (rec.var, f.name) and _WHAT_IS_THERE.search(text):
+                query = text.strip(" ?!.")  # "what have you got?" to "which inspection?": every row it can be
             if query:
                 self.emit("question-fills-field", self.row_words or asked or text,
                           f"{rec.var}.{f.name} = answer({literal(query)})")
@@ -1254,6 +1319,14 @@ class TurnReader:
         if e is None or e.act != "ask" or self.answered or self.view.kind_of(e.field) != "str":
             return False
         if several_codes(self, text, e.rec, e.field):
+            self.answered = True
+            return True
+        ends = postcode_ends(text, [f for f in self.view.input_fields(e.rec) if self.view.kind_of(f) == "str"
+                                    and (f.name == e.field.name or self.view.unfilled(e.rec, f))])
+        if e.field.name in ends:  # "SN1 4BJ -> GL50 3PR" to "which postcode are you moving from?"
+            for name, (value, said) in ends.items():
+                f = next(f for f in self.view.input_fields(e.rec) if f.name == name)
+                self.assign("answer-to-ask" if name == e.field.name else "extra-value", said, e.rec, f, value)
             self.answered = True
             return True
         if address_parts(self, text, e.rec, e.field):
@@ -1595,7 +1668,7 @@ _TAKING_REQUEST = re.compile(r"^\W*(?:(?:and|also|oh|ok|okay|so|then|hi|hiya|hey
 _OWN_BOOKING = re.compile(r"\b(?:my|our)\s+(?:\w+\s+){0,3}?(?:booking|appointment|order|reservation|session|visit|slot)\b",
                           re.I)
 """A booking the user already has ("can i move my booking from friday ..."): not a new one."""
-_MAY_I = re.compile(r"^\W*(?:(?:and|also|oh|ok|okay|so|then|hi|hiya|hey|hello|right)[,!.\s]+)*(?:could|can|would|will|may)\s+(?:i|we|you|she|he|they|"
+_MAY_I = re.compile(r"^\W*(?:(?:and|also|oh|ah|wait|hang\s+on|actually|sorry|um+|hmm+|ok|okay|so|then|hi|hiya|hey|hello|right)[,!.\s]+)*(?:could|can|would|will|may)\s+(?:i|we|you|she|he|they|"
                     r"it|my|our|the\s+\w+)\b|^\W*(?:is|would)\s+it\s+(?:be\s+)?(?:possible|ok(?:ay)?|fine|alright)\b|"
                     r"^\W*(?:would|will|does|do|how\s+about|what\s+about)\b.*\b(?:suit|work|do|be\s+(?:ok(?:ay)?|fine|possible|"
                     r"alright|free))\W*(?:you|for\s+you)?\W*$", re.I)

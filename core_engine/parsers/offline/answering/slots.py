@@ -163,13 +163,16 @@ class StateView:
 
 _PERSON_WORDS = {"full", "first", "last", "given", "family", "middle", "sur", "nick", "legal", "preferred", "my",
                  "your", "student", "customer", "patient", "user", "client", "person", "contact", "owner", "holder",
-                 "account", "guest", "passenger", "employee", "member", "applicant", "caller", "requester"}
+                 "account", "guest", "passenger", "employee", "member", "applicant", "caller", "requester",
+                 "driver", "learner", "donor", "sender", "swimmer", "pupil", "attendee", "visitor",
+                 "tenant", "buyer", "parent", "child", "organiser", "organizer", "lead", "booker", "resident",
+                 "traveller", "traveler", "rider", "player", "participant", "candidate"}
 """Words of a `*_name` field that say it is a person's name (anything else names a thing)."""
 _PERSON_NAME_DESC = re.compile(r"\b(?:full|first|last|given|family|legal|maiden)\s+names?\b|\bsurnames?\b|"
                                r"^\s*your\s+(?:own\s+)?name\b|^\s*(?:who|whom)\b", re.I)
 """A description that speaks of a person's name (things have names, only people have full or first names, and
 "Your name" or "Who the voucher is for" speak of a person)."""
-_WHOSE_NAME = re.compile(r"\s*(?:the\s+|your\s+)?(?:full\s+name\s+of\s+(?:the|your)\b|"
+_WHOSE_NAME = re.compile(r"\s*(?:the\s+|your\s+)?(?:full\s+name\s+of\s+(?:the|your)\b|name\s+of\s+the\s+person\b|"
                          r"name\s+(?:the|your)\s+\w+\s+(?:is|should\s+be|will\s+be)\s+(?:under|in)\b)", re.I)
 """A description that says whose name the field holds, whatever the field's name: "Full name of the lead passenger",
 "The name the booking is under"."""
@@ -251,6 +254,44 @@ class Mention:
 _TIME_UNIT = re.compile(r"(hour|day|night|week|fortnight|month|year)s?")
 
 
+def _short_for(after: list[str], f: Field) -> bool:
+    """The word after a number is the head of a compound the field's name is: "3 bed" for `bedrooms`,
+    "2 bath" for `bathrooms` (three letters at least, a whole first part of the name word)."""
+    if not after or len(after[0]) < 3 or not after[0].isalpha():
+        return False
+    word = after[0].lower()
+    return any(len(n) > len(word) + 2 and n.startswith(word) and n[len(word):] in _COMPOUND_TAILS
+               for n in (w.lower() for w in f.name.split("_")))
+
+
+_COMPOUND_TAILS = frozenset({"room", "rooms", "s", "es", "space", "spaces", "place", "places"})
+
+
+def _by_whose(text: str, span: Span, fits: list[tuple[TaskRecord, Field]]) -> list[tuple[TaskRecord, Field]]:
+    """Of two fields of one kind, one the user's own (`buyer_email`, "Your own email address") and one another
+    person's (`recipient_email`): the one whose the value's clause says it is ("her email is ...", "mine is ...")."""
+    start = max([text.rfind(c, 0, span.start) for c in ",.;!?"] + [0])
+    clause = text[start:span.start].lower()
+    if _OTHERS.search(clause):
+        whose = False
+    elif _MINE.search(clause):
+        whose = True
+    else:
+        return []
+    return [c for c in fits if own_field(c[1]) == whose]
+
+
+_OTHERS = re.compile(r"\b(?:her|his|their|hers|theirs)\b|\b\w+'s\b")
+_MINE = re.compile(r"\b(?:my|mine|me|i'?m|i\s+am)\b")
+
+
+def own_field(f: Field) -> bool:
+    """Whether a field holds the user's own details ("Your own email address", `customer_phone`)."""
+    name = set(f.name.lower().split("_"))
+    return bool(name & {"own", "my", "your", "customer", "buyer", "contact", "booker", "caller", "client"}
+                or re.search(r"\b(?:your|yours|you)\b", f.description.lower()))
+
+
 def _counts_in(f: Field, said: str) -> bool:
     """Whether a number said with the unit `said` ("six weeks") can be the value of `f`: a field counting no unit of
     time takes it as said, one counting another unit only when it converts to a whole number of that unit."""
@@ -317,7 +358,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
                     taken.append(span)
                 return
         for span in todo:
-            target = pick(fits)
+            target = pick(fits) or pick(_by_whose(text, span, fits))
             if target is None:
                 return
             out.append(Mention(target[0], target[1], convert(span), span.text, how, span))
@@ -390,7 +431,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         near = {stem(UNIT_SHORT.get(w, w)) for w in after}  # "3 hrs": hours
         if after and after[0] in UNIT_LINKS:
             near = set()  # "from 6 for 3 hrs": the unit after "for" is the next number's, not this one's
-        fits = [(r, f) for r, f in of_kind("int", "float") if near & field_stems(f)]
+        fits = [(r, f) for r, f in of_kind("int", "float") if near & field_stems(f) or _short_for(after, f)]
         if after and after[0] in _PEOPLE_UNITS and not {stem(after[0])} & {s for _r, f in fits for s in field_stems(f)}:
             fits = []  # "3 adults 4 suitcases": the word right after the number counts people, not the suitcases
         if len(fits) > 1 and after:  # "10 days, driver ...": the unit right after the number decides
@@ -430,7 +471,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             if lead and not near & field_stems(target[1]):
                 words = text[lead.start(): span.end]  # "a party of six": all of it names the party size
             if unit and (stem(unit.group(0).split()[-1]) in field_stems(target[1]) | {stem(w) for w in PEOPLE_WORDS}
-                         or unit.group(0).strip().lower() == "of us"):
+                         or unit.group(0).strip().lower() == "of us" or _short_for(after, target[1])):
                 words = text[span.start: span.end + unit.end()]
             value = span.value
             unit_of = field_unit(target[1].name, target[1].description) if said_unit else None

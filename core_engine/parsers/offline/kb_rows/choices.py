@@ -152,8 +152,10 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
     if target is not None:
         reader.emit("choose-result", words, f"{target} = {kb_var}.result[{index}]")
         if expect is not None and target == f"{expect.rec.var}.{expect.field.name}":
-            _count_beside(reader, expect.rec, re.sub(re.escape(words), " ", text, count=1, flags=re.I),
-                          str(row_label(rows[index]) or ""))
+            rest = re.sub(re.escape(words), " ", text, count=1, flags=re.I)
+            label = str(row_label(rows[index]) or "")
+            _values_beside(reader, expect.rec, rest, label)
+            _count_beside(reader, expect.rec, rest, label)
         return True
     return _open_with_row(reader, rows[index], f"{kb_var}.result[{index}]", words)
 
@@ -166,6 +168,17 @@ def _earlier_report(reader: "TurnReader", text: str, last: str) -> tuple[list[di
         if len(rows) > 1 and _the_word_one(text, rows) is not None:
             found.append((rows, rec.var))
     return found[0] if len(found) == 1 else None
+
+
+def _values_beside(reader: "TurnReader", rec: TaskRecord, rest: str, label: str) -> None:
+    """ "the 2nd one looks good, can you book it for wednesday": a day, a time, an option said beside the row chosen
+    are values of the record it fills (counts are `_count_beside`'s)."""
+    if label:
+        rest = re.sub(re.escape(label), " ", rest, flags=re.I)
+    candidates = [(rec, f) for f in reader.view.input_fields(rec) if reader.view.unfilled(rec, f)
+                  and reader.view.kind_of(f) in ("date", "time", "Enum", "bool")]
+    for m in find_mentions(rest, candidates, reader.view, reader.today) if candidates and rest.strip() else []:
+        reader.assign("extra-value", m.matched, m.rec, m.field, m.value)
 
 
 def _count_beside(reader: "TurnReader", rec: TaskRecord, rest: str, label: str) -> None:

@@ -434,8 +434,9 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
     `hints` are enum values a reading by meaning implies (offline_semantic); `scope`, the values of the
     records that opened it, decides the predicates of the worksheets nested in it."""
     var = reader.state.new_var(snake_case(ws.name))
-    from ..parts.addresses import journey_ends  # late: parts import this module's helpers
-    ends = journey_ends(text, [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str"])
+    from ..parts.addresses import journey_ends, postcode_ends  # late: parts import this module's helpers
+    strs = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str"]
+    ends = journey_ends(text, strs) or postcode_ends(text, strs)
     for _value, said in ends.values():  # "from 14 Hill Rd to 88 Park Lane": no "park" for an option, no search
         bag = bag.without(content_stems(said))
         text = text.replace(said, " " * len(said))

@@ -145,12 +145,25 @@ def address_beside(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field)
     spans = find_addresses(text)
     if len(places) != 1 or len(spans) != 1:
         return text
-    rest = (text[:spans[0].start] + text[spans[0].end:]).strip(" ,;.")
+    span = spans[0]
+    whole = [w for w in addresses_with_postcodes(text) if w.start == span.start]
+    if whole and is_postcode_field(places[0]):  # "Mrs Eileen Cartwright, 112 Wells Road, Knowle, Bristol BS4 2AG"
+        span = whole[0]
+    else:
+        town = _TOWNS_AFTER.match(text, span.end)  # "..., 112 Wells Road, Knowle, Bristol": the towns after it
+        if town and town.group(0).strip(" ,"):
+            span = Span(text[span.start:town.end()], span.start, town.end(), text[span.start:town.end()])
+    rest = (text[:span.start] + text[span.end:]).strip(" ,;.")
     rest = re.sub(r"\s*(?:,|\band\b)?\s*(?:i\s+live|i'm|i\s+am|living|based)\s+(?:at|in|on)\s*$", "", rest, flags=re.I)
     if not rest.strip(" ,;."):
         return text
-    reader.assign("extra-value", spans[0].text, rec, places[0], spans[0].value)
+    reader.assign("extra-value", span.text, rec, places[0], with_town(span.value) if span is not spans[0] else span.value)
     return rest.strip(" ,;.")
+
+
+_TOWNS_AFTER = re.compile(r"(?:,\s*(?!(?:I|I'm|It|It's|Its|My|We|And|But|Please|Thanks)\b)[A-Z][\w'-]*(?:[\s-]+[A-Z][\w'-]*){0,2}"
+                          r"(?=\s*(?:[,.;!?]|$))){0,3}")
+"""The towns said after a street, each after a comma: ", Knowle, Bristol" (not ", I'm ..." or ", Thanks")."""
 
 
 # ---------------------------------------------------------------- a move's two ends: "from X to Y"
@@ -184,6 +197,41 @@ def direction(f: Field) -> str | None:
         if words & _TO_CUES:
             return "to"
     return None
+
+
+def _postcode_direction(f: Field) -> str | None:
+    """Which end of a journey a postcode field is ("from_postcode", "The postcode you are moving to")."""
+    if not is_postcode_field(f):
+        return None
+    for words in (set(f.name.lower().split("_")), set(re.findall(r"[a-z]+", f.description.lower()))):
+        if words & _FROM_CUES and not words & _TO_CUES:
+            return "from"
+        if words & _TO_CUES and not words & _FROM_CUES:
+            return "to"
+    return None
+
+
+_POSTCODE_LINK = re.compile(r"^\s*,?\s*(?:-+>|=+>|>|→|(?i:to|into|then|and)|-|–)\s*(?:[A-Z][\w'’.-]*\s+){0,3}$")
+"""What joins the two postcodes of a move: "->", "to", or "to Stroud" (the second town before its postcode)."""
+
+
+def postcode_ends(text: str, fields: list[Field]) -> dict[str, tuple[str, str]]:
+    """Field name -> (postcode, words) for the two ends of a move said as two postcodes: "SN1 4BJ -> GL50 3PR",
+    "from GL1 2LR to GL5 1AA". Only for a record with one "from" and one "to" postcode field, and two postcodes
+    joined by a word of going (to, ->, then)."""
+    ends: dict[str, Field] = {}
+    for f in fields:
+        d = _postcode_direction(f)
+        if d is not None:
+            if d in ends:
+                return {}
+            ends[d] = f
+    if set(ends) != {"from", "to"}:
+        return {}
+    codes = find_postcodes(text)
+    if len(codes) != 2 or not _POSTCODE_LINK.match(text[codes[0].end:codes[1].start]):
+        return {}
+    return {ends["from"].name: (codes[0].value, codes[0].text), ends["to"].name: (codes[1].value, codes[1].text)}
 
 
 def _place(chunk: str) -> str | None:

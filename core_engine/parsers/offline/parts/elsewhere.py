@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ....spec.model import REFUSAL
 from ..answering.slots import find_mentions, shape
-from ..words.match import HEDGES, stem
+from ..words.match import HEDGES, Bag, field_mention, stem
 from ..words.values import PERSON_NAME, yes_no
 
 if TYPE_CHECKING:
@@ -49,6 +49,12 @@ def requested_values(reader: "TurnReader", text: str) -> bool:
     mentions = [m for m in find_mentions(text, open_fields, reader.view, reader.today,
                                          prefer=reader.expect.rec if reader.expect else None)
                 if m.how in TYPED_HOWS | {"address"}]
+    if not mentions:  # "ah wait can we start at half 5?": a held value the request names by its field's word, changed
+        bag = Bag.of(text)
+        held = [(r, f) for r, f in reader.candidates() if not reader.view.unfilled(r, f)
+                and field_mention(f, bag)[0] >= 2]
+        mentions = [m for m in find_mentions(text, held, reader.view, reader.today)
+                    if m.how in TYPED_HOWS and m.rec.values.get(m.field.name) != m.value]
     for m in mentions:
         reader.assign("requested-value", m.matched, m.rec, m.field, m.value, how=m.how)
     if mentions:

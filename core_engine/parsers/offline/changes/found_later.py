@@ -1,0 +1,44 @@
+"""A code the user could not give, given later: "don't have the ref to hand" (the field holds "NA"), then "oh wait
+it's in my emails, TY-58213". The one code-shaped token of the turn goes to the one declined code field; a turn
+with two such tokens, or two declined code fields, is left to the other rules."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..answering.slots import shape
+
+if TYPE_CHECKING:
+    from ..parser import TurnReader
+
+_CODE = re.compile(r"(?<![\w@.-])(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*"
+                   r"(?![\w@-])")
+"""A token of letters and digits that starts with a letter ("TY-58213", "REF4471"): a booking's or claim's code, not a
+count or a time (those start with a digit) and not an e-mail."""
+
+
+def found_later(reader: "TurnReader", text: str) -> tuple[Any, Any, str] | None:
+    """(record, field, code) when the turn gives the code of the one declined code field, else None."""
+    codes = [m.group(0) for m in _CODE.finditer(text) if len(re.sub(r"\D", "", m.group(0))) >= 3]
+    if len(codes) != 1:
+        return None
+    declined = [(r, f) for r in reader.view.live_records() for f in reader.view.input_fields(r)
+                if reader.view.kind_of(f) == "str" and shape(f) == "code" and r.values.get(f.name) == "NA"]
+    if len(declined) != 1:
+        return None
+    e = reader.expect
+    if e is not None and e.act == "ask" and e.field.name != declined[0][1].name and \
+            reader.view.kind_of(e.field) not in ("bool", "confirm"):
+        return None  # a value asked for now ("and the policy number?"): the code is more likely its answer
+    return declined[0][0], declined[0][1], codes[0]
+
+
+def give_found_code(reader: "TurnReader", text: str) -> bool:
+    found = found_later(reader, text)
+    if found is None:
+        return False
+    rec, f, code = found
+    reader.assign("found-later", code, rec, f, code, reason="the code declined before, given now")
+    reader.answered = True
+    return True

@@ -1,0 +1,132 @@
+"""Turn shapes from session 24's reading of the development agents' root misreadings, pinned on a flat-inspection
+and removals spec written here (not a sample, not a development agent). One test per mechanism; each fails
+without it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core_engine.parsers.offline.parser import _said_before_tag
+
+from tests.fakes.specs import agent_with_kb, field, record_values, statements, talk
+
+SPEC = {
+    "name": "keyholder_lettings", "starting_prompt": "Hello, Keyholder Lettings here.",
+    "description": "Property inspections, removals and key handovers for landlords.",
+    "settings": {"start_worksheet": "Main", "date_order": "day_first"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "fields": [field("task", "Enum", "What you would like to do", enum_values=[
+            {"value": "Book Inspection", "description": "book a property inspection"},
+            {"value": "Book Move", "description": "book a removal van"},
+            {"value": "Cancel Visit", "description": "cancel an inspection already booked"},
+            {"value": "Send Keys", "description": "post a set of keys to someone"},
+        ])]},
+        {"name": "BookInspection", "kind": "task", "predicate": 'task == "Book Inspection"', "api": "book_inspection",
+         "description": "An inspection of a let property.", "fields": [
+            field("service", "services", "The inspection to book"),
+            field("bedrooms", "int", "How many bedrooms the property has"),
+            field("bathrooms", "int", "How many bathrooms the property has"),
+            field("inspection_date", "date", "The day of the inspection"),
+            field("start_time", "time", "The time the inspector arrives"),
+            field("tenant_email", "str", "The tenant's email address"),
+            field("landlord_email", "str", "Your own email address for the report"),
+            field("confirm", "confirm", "Confirm the inspection")]},
+        {"name": "BookMove", "kind": "task", "predicate": 'task == "Book Move"', "api": "book_move",
+         "description": "A removal.", "fields": [
+            field("from_postcode", "str", "The postcode you are moving from"),
+            field("to_postcode", "str", "The postcode you are moving to"),
+            field("move_date", "date", "The day of the move"),
+            field("confirm", "confirm", "Confirm the move")]},
+        {"name": "CancelVisit", "kind": "task", "predicate": 'task == "Cancel Visit"', "api": "cancel_visit",
+         "description": "A visit cancelled.", "fields": [
+            field("visit_reference", "str", "The visit's reference, like KH-1234"),
+            field("contact_name", "str", "Your full name"),
+            field("confirm", "confirm", "Confirm the cancellation")]},
+        {"name": "SendKeys", "kind": "task", "predicate": 'task == "Send Keys"', "api": "send_keys",
+         "description": "Keys sent by post.", "fields": [
+            field("recipient_name", "str", "The name of the person receiving the keys"),
+            field("delivery_address", "str", "The delivery address, with the postcode"),
+            field("confirm", "confirm", "Confirm the delivery")]},
+        {"name": "services", "kind": "kb", "fields": [field("id", primary_key=True), field("name"), field("price", "float"),
+                                                      field("description")]},
+    ],
+    "apis": [{"name": "book_inspection"}, {"name": "book_move"}, {"name": "cancel_visit"}, {"name": "send_keys"}],
+}
+SERVICES = [
+    {"id": "i1", "name": "Check-in Inventory", "price": 90.0, "description": "a full inventory when a tenant moves in"},
+    {"id": "i2", "name": "Mid-term Inspection", "price": 60.0, "description": "a look round while the tenancy runs"},
+    {"id": "i3", "name": "Check-out Report", "price": 95.0, "description": "the inventory checked when a tenant leaves"},
+]
+INSPECTION = "I'd like to book an inspection"
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory):
+    yield from agent_with_kb(tmp_path_factory, "keyholder", SPEC, {"services": (SERVICES, ["description"])})
+
+
+values = record_values
+
+
+def test_a_number_before_the_head_of_a_field_names_compound(agent):
+    session, [r] = talk(agent, "I'd like to book an inspection for my 3 bed, 2 bath flat")
+    assert values(session, "book_inspection").get("bedrooms") == 3
+    assert values(session, "book_inspection").get("bathrooms") == 2
+
+
+def test_an_agreement_before_the_value_asked_is_no_part_of_it(agent):
+    session, [*_, r] = talk(agent, "I need to cancel an inspection", "yes it's KH-20931")
+    assert values(session, "cancel_visit")["visit_reference"] == "KH-20931"
+    session, [*_, r] = talk(agent, "I need to cancel an inspection", "yes")
+    assert "visit_reference" not in values(session, "cancel_visit")  # a bare yes is still no value
+
+
+def test_a_code_declined_then_found_fills_its_field(agent):
+    session, [*_, r] = talk(agent, "I need to cancel an inspection", "don't have the reference to hand sorry",
+                            "Ann Holt", "oh wait no it's in my emails, KH-58213")
+    assert values(session, "cancel_visit")["visit_reference"] == "KH-58213"
+    assert values(session, "cancel_visit").get("confirm") is not False
+
+
+def test_two_postcodes_joined_by_an_arrow_are_the_two_ends(agent):
+    session, [*_, r] = talk(agent, "I'd like to book a removal van", "SN1 4BJ -> GL50 3PR")
+    assert values(session, "book_move")["from_postcode"] == "SN1 4BJ"
+    assert values(session, "book_move")["to_postcode"] == "GL50 3PR"
+
+
+def test_whose_email_decides_between_two_email_fields(agent):
+    session, [r] = talk(agent, "I'd like to book an inspection, the tenant is Jo Lim and her email is jo.lim@proton.me")
+    assert values(session, "book_inspection").get("tenant_email") == "jo.lim@proton.me"
+    session, [r] = talk(agent, "I'd like to book an inspection, my email is me@lettings.co.uk")
+    assert values(session, "book_inspection").get("landlord_email") == "me@lettings.co.uk"
+
+
+def test_a_day_beside_the_row_chosen_fills_the_record(agent):
+    session, [*_, r] = talk(agent, INSPECTION, "what have you got?", "the 2nd one looks good, can you do it on wednesday")
+    assert statements(r) == ["book_inspection.service = answer.result[1]", 'book_inspection.inspection_date = "2024-07-03"']
+
+
+def test_what_there_is_to_choose_from_lists_the_rows(agent):
+    session, [*_, r] = talk(agent, INSPECTION, "what have you got?")
+    assert statements(r) == ['book_inspection.service = answer("what have you got")']
+    assert all(row["name"] in r.response for row in SERVICES)
+
+
+def test_an_address_beside_a_name_keeps_its_towns_and_postcode(agent):
+    session, [*_, r] = talk(agent, "can you post some keys for me", "Mrs Ann Holt, 12 Mill Lane, Knowle, Bristol BS4 2AG")
+    got = values(session, "send_keys")
+    assert got["recipient_name"] == "Mrs Ann Holt"
+    assert got["delivery_address"] == "12 Mill Lane, Knowle, Bristol BS4 2AG"
+
+
+def test_a_number_before_a_question_tag_answers():
+    assert _said_before_tag("let's say 4, I can always extend right?") == "let's say 4"
+    assert _said_before_tag("how many units is CS 448?") is None
+    assert _said_before_tag("4 people, or is 5 ok?") is None  # the question has a number of its own
+
+
+def test_a_request_naming_a_held_field_changes_it(agent):
+    session, [*_, r] = talk(agent, INSPECTION, "the mid-term one", "3", "1", "12 June", "10am",
+                            "ah wait can we start at half 11?")
+    assert values(session, "book_inspection")["start_time"] == "11:30"
