@@ -130,3 +130,67 @@ def test_a_request_naming_a_held_field_changes_it(agent):
     session, [*_, r] = talk(agent, INSPECTION, "the mid-term one", "3", "1", "12 June", "10am",
                             "ah wait can we start at half 11?")
     assert values(session, "book_inspection")["start_time"] == "11:30"
+
+
+# ---------------------------------------------------------------- round 2: times, names, addresses, doubts
+
+SUPPER = {
+    "name": "lantern_supper_club", "starting_prompt": "Hello, Lantern Supper Club.",
+    "description": "Tables at a supper club.", "settings": {"start_worksheet": "Main"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "fields": [field("task", "Enum", "What you would like to do", enum_values=[
+            {"value": "Book Table", "description": "book a table"}])]},
+        {"name": "BookTable", "kind": "task", "predicate": 'task == "Book Table"', "api": "book_table",
+         "description": "A table.", "fields": [
+            field("seating", "Enum", "Where you would like to sit", enum_values=[
+                {"value": "Window", "description": "by the window"}, {"value": "Garden", "description": "outside"}]),
+            field("date", "date", "The day"), field("time", "time", "The time"),
+            field("guests", "int", "How many people"), field("guest_name", "str", "The full name of the guest of honour"),
+            field("booker_name", "str", "Your full name"), field("confirm", "confirm", "Confirm the table")]},
+    ],
+    "apis": [{"name": "book_table"}],
+}
+
+
+@pytest.fixture(scope="module")
+def supper(tmp_path_factory):
+    from tests.fakes.specs import agent_of
+    yield agent_of(tmp_path_factory.mktemp("supper"), SUPPER)
+
+
+def test_an_evening_trades_clock_time_without_am_or_pm_is_the_evening(supper):
+    session, [r] = talk(supper, "can I book a table for saturday at 7:30 for two")
+    assert values(session, "book_table")["time"] == "19:30"
+
+
+def test_a_new_hour_goes_to_the_side_of_noon_nearest_the_time_held(agent):
+    session, [*_, r] = talk(agent, INSPECTION, "the mid-term one", "3", "1", "12 June", "2pm",
+                            "actually can you make it 11 instead")
+    assert values(session, "book_inspection")["start_time"] == "11:00"  # not 23:00
+
+
+def test_a_guess_after_a_doubt_answers(supper):
+    session, [*_, r] = talk(supper, "I'd like to book a table", "the window", "friday", "dunno, 7ish?")
+    assert values(session, "book_table")["time"] == "19:00"
+
+
+def test_a_name_to_an_option_question_fills_the_one_name_field_open(supper):
+    session, [first, r] = talk(supper, "I'd like to book a table, it's for my mum's birthday, her name is Ann Lee",
+                               "Priya Natarajan")
+    assert values(session, "book_table")["guest_name"] == "Ann Lee"  # "her name": not the speaker's own
+    assert statements(r) == ['book_table.booker_name = "Priya Natarajan"']  # not an option of the seating asked
+
+
+def test_a_remark_that_it_was_said_before_is_no_part_of_a_value(supper):
+    session, [*_, r] = talk(supper, "I'd like to book a table", "the window", "friday", "8pm", "4",
+                            "for my dad, Revd Alan Marsh", "Joanne Fairley like I said")
+    got = values(session, "book_table")
+    assert got["booker_name"] == "Joanne Fairley"
+    assert got["guest_name"] == "Revd Alan Marsh"  # another person's name keeps its title
+
+
+def test_an_address_beside_other_values_keeps_its_flat_and_postcode():
+    from core_engine.parsers.offline.parts.addresses import address_region
+    assert address_region("it's Flat 2, 31 Redland Grove, Bristol BS6 6PR. I'm Priya and my mobile is 07911 123456") \
+        == "Flat 2, 31 Redland Grove, Bristol BS6 6PR"
+    assert address_region("we need someone at 4 Mill Lane, Hexby. 07700 900123") == "4 Mill Lane, Hexby"

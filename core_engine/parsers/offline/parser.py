@@ -45,7 +45,8 @@ from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .parts.one_constructor import one_constructor
-from .parts.addresses import (address_answer, address_beside, address_parts, is_address_field, postcode_ends,
+from .parts.addresses import (address_answer, address_beside, address_parts, address_region, is_address_field,
+                              postcode_ends,
                               tidy_address, with_town)
 from .parts.colours import rest_of_answer
 from .parts.made import make_beside_colour
@@ -152,6 +153,12 @@ _THANKS = re.compile(r"\b(?:thanks|thank|thx|ty|cheers|appreciate)", re.I)
 _GREETING = re.compile(r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?[,.!\s]+", re.I)
 _DAY_PART_ALONE = re.compile(r"\W*(?:good\s+)?(?:morning|afternoon|evening|night)s?\W*", re.I)
 """A part of the day said alone: to a question asked, its answer ("Evening."), not a greeting."""
+def _after_words(text: str, words: str) -> str:
+    """What the turn says after `words` (the whole turn when they are not said as such: "dunno" for "don't know")."""
+    at = text.lower().find(words.lower())
+    return text[at + len(words):] if at >= 0 else text
+
+
 def _said_before_tag(text: str) -> str | None:
     """The statement before a question tagged on after a comma: "let's say 4, I can always extend right?",
     "6 of us, is that ok?" -> "let's say 4", "6 of us"; None when the number is inside the question itself
@@ -176,9 +183,13 @@ _TAG = re.compile(r"(?:\b(?:right|yeah|ok|okay|alright|fine|correct|innit|yes|no
                   r"\s+(?:be\s+)?(?:ok|okay|alright|fine|possible|enough|work|do)(?:\s+for\s+you)?)\W*\?\s*$", re.I)
 """A question tagged on to a statement: "..., right?", "..., is that ok?" (it asks nothing of its own)."""
 _WH_START = re.compile(r"^\W*(?:how|what|which|when|where|who|why|whats|what's|hows|how's)\b", re.I)
-_TITLED = re.compile(r"\b(Mrs|Mr|Ms|Miss|Dr|Prof|Rev)\.?\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})")
+_TITLED = re.compile(r"\b(Mrs|Mr|Ms|Miss|Mx|Dr|Prof|Revd|Rev|Fr|Sir|Dame|Lady|Lord)\.?\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})")
 _WHAT_IS_THERE = re.compile(r"\bwhat\b.*\b(?:got|have|offer|do|options?|choices?|available)\b|\b(?:options?|choices?)\b", re.I)
 """A question after what there is to choose from ("what have you got?", "what are the options?")."""
+_AS_I_SAID = re.compile(r"(?:^|[\s,;-]+)(?:like|as)\s+(?:i|we)\s+(?:said|say|mentioned|told\s+you|wrote)(?:\s+(?:before|"
+                        r"earlier|already))?(?=\s*[,.;!]?\s*$)|^\s*(?:like|as)\s+(?:i|we)\s+(?:said|mentioned|told\s+you)"
+                        r"(?:\s+(?:before|earlier|already))?\s*[,:;-]\s*", re.I)
+"""A remark that the value was given before ("like I said"), at its start or its end: no part of it."""
 _SORRY_FIRST = re.compile(r"^\W*(?:sorry|oops|whoops|apologies|my\s+bad)\s*[!.]+\s*", re.I)
 """An apology said as its own sentence before the answer: "sorry! Margaret Doyle. ..."."""
 _AGREED_FIRST = re.compile(r"^\W*(?:yes|yeah|yea|yep|yup|sure|of\s+course|ok(?:ay)?|right)(?:\s*(?:[,.!-]+|\s)\s*"
@@ -286,6 +297,8 @@ class TurnReader:
         value = _same_half_of_day(self.view.kind_of(f), rec.values.get(f.name), value, self.text)
         if isinstance(value, str) and value != REFUSAL and is_address_field(f) and self.view.kind_of(f) == "str":
             value = tidy_address(value) or value  # "17 Cedar Grove, it's" once the postcode went to its field
+        if isinstance(value, str) and value != REFUSAL and self.view.kind_of(f) == "str":
+            value = _AS_I_SAID.sub("", value).strip(" ,;-") or value  # "Joanne Fairley like I said": the name alone
         if isinstance(value, str) and value != REFUSAL and self.view.kind_of(f) == "str" and shape(f) == "name" \
                 and not own_field(f) and (titled := _TITLED.search(self.text)) and titled.group(2) == value:
             value = titled.group(0)  # "Mrs Eileen Cartwright" for the flowers: another person's name keeps its title
@@ -857,6 +870,10 @@ class TurnReader:
                                                  "the agent asks again")
             self.answered = True
             return True  # "not sure tbh, what have you got free?": no "NA" for the day, which the user will choose
+        if words and not explicit and self.expect is not None and self.expect.act == "ask" and \
+                self.view.kind_of(self.expect.field) in ("int", "float", "date", "time") and \
+                self.value_for(self.expect.field, _after_words(text, words)) is not None:
+            return False  # "dunno, 7ish?": a guess after the doubt is the answer, not a refusal
         if words and _OTHER_WILL_DO.search(text):
             self.note("refusal-asks", text, reason="it asks whether something else will do: a question, no refusal")
             self.answered = True
@@ -1437,7 +1454,8 @@ class TurnReader:
             rest = value = left  # "Euan MacLeod 07834 112233": the phone went to its field, the name is what is left
         elif extras and shape(e.field) == "short" and all(m.span is not None for m in extras) and \
                 len(str(value).split()) > 3:  # the field's own reading found no short value (a month, a name)
-            rest = leading_part(text, [m.span for m in extras if m.span is not None])  # "Drontal, just one pack"
+            rest = (address_region(text) if is_address_field(e.field) else None) or \
+                leading_part(text, [m.span for m in extras if m.span is not None])  # "Drontal, just one pack"
             value = rest or value
         starts = [m.span.start if m.span is not None else _found_at(text, str(m.matched)) for m in extras]
         if extras and is_address_field(e.field) and not rest and min(starts, default=-1) > 0:
@@ -1705,13 +1723,16 @@ def _needed(what: str) -> str:
 
 
 def _same_half_of_day(kind: str, old: Any, new: Any, text: str) -> Any:
-    """ "push it to 8:30" after 8 pm: a new time said with no am/pm or part of the day stays in the half of
-    the day of the time it replaces (20:30, not 08:30)."""
+    """ "push it to 8:30" after 8 pm: a new time said with no am/pm or part of the day is on the side of noon
+    nearest the time it replaces (20:30, not 08:30; "11" after 14:00 is 11:00, not 23:00)."""
     if kind != "time" or not isinstance(old, str) or not isinstance(new, str) or _DAY_WORDS.search(text):
         return new
     m_old, m_new = re.fullmatch(r"(\d\d):(\d\d)", old), re.fullmatch(r"(\d\d):(\d\d)", new)
     if m_old and m_new and int(m_old.group(1)) >= 13 and 1 <= int(m_new.group(1)) <= 11:
-        return f"{int(m_new.group(1)) + 12:02d}:{m_new.group(2)}"
+        held = int(m_old.group(1)) * 60 + int(m_old.group(2))
+        said = int(m_new.group(1)) * 60 + int(m_new.group(2))
+        if abs(said + 720 - held) < abs(said - held):  # on the side of noon nearest the time held: 11 after 14:00
+            return f"{int(m_new.group(1)) + 12:02d}:{m_new.group(2)}"  # stays 11:00, not 23:00
     if m_old and m_new and int(m_old.group(1)) == 12 and 1 <= int(m_new.group(1)) <= 6:
         return f"{int(m_new.group(1)) + 12:02d}:{m_new.group(2)}"  # "1:30 not 12:30": after noon, not at night
     return new

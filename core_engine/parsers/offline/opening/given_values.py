@@ -222,15 +222,20 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
     person-name field; "for my dog Pepper": the name after a noun, for the name field that noun means."""
     names = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) == "name"
              and f.name not in kwargs]
-    if len(names) > 1 and len([f for f in names if own_name(f)]) == 1:
+    clauses = re.split(r"[,;.!?]|\band\b", text)
+    clause = next((c for c in clauses if re.search(r"\b(?:name\s+is|name's|called|named)\b", c, re.I)), None)
+    theirs = clause is not None and _THEIR_NAME.search(clause) is not None
+    if len(names) > 1 and theirs and len([f for f in names if not own_name(f)]) == 1:
+        names = [f for f in names if not own_name(f)]  # "her name is Ann Lee": another person's name
+    elif len(names) > 1 and len([f for f in names if own_name(f)]) == 1:
         names = [f for f in names if own_name(f)]  # "I'm ...", "from me, ...": the speaker's own name
     below = [(holder, w, f) for holder, w, f in name_fields(reader, ws, kwargs) if holder and shape(f) == "name"]
     holder = None
     if not names and len(below) == 1:  # the person is the record nested in the task (a donation's donor)
         holder, sub, below_field = below[0]
         names = [below_field]
-    clauses = re.split(r"[,;.!?]|\band\b", text)
-    clause = next((c for c in clauses if re.search(r"\b(?:name\s+is|name's|called|named)\b", c, re.I)), None)
+    if theirs and names and own_name(names[0]) and len(names) == 1:
+        clause = None  # "her name is Ann Lee" and only the speaker's name to fill: not theirs
     value = name_span(clause) if clause and len(names) == 1 else None
     if value is None and len(names) == 1:
         intro = next((m for c in clauses for m in [_SELF_INTRO.search(c) or _NAME_HERE.fullmatch(c.strip())] if m),
@@ -255,6 +260,8 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
     _appositive_name(reader, ws, text, kwargs, matched)
 
 
+_THEIR_NAME = re.compile(r"\b(?:her|his|their|[a-z]+'s)\s+(?:full\s+|first\s+)?name\b", re.I)
+"""Another person's name said: "her name is ...", "my son's name is ..."."""
 _NAME_HERE = re.compile(r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})\s+here")
 """A caller's self-introduction as a clause of its own: "Hi, Carla Mendes here, ..."."""
 _SELF_INTRO = re.compile(r"(?:^|\b)(?i:i\s+am|i'm|this\s+is|my\s+name\s+is)\s+"

@@ -161,6 +161,33 @@ def address_beside(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field)
     return rest.strip(" ,;.")
 
 
+def address_region(text: str) -> str | None:
+    """The whole address said in a turn of other values: "it's Flat 2, 31 Redland Grove, Bristol BS6 6PR. I'm Priya
+    ..." -> "Flat 2, 31 Redland Grove, Bristol BS6 6PR". From the start of the street's sentence (a house name or
+    flat before it kept, "it's" dropped) to its postcode, or to the towns after it."""
+    streets = find_addresses(text)
+    if len(streets) != 1:
+        return None
+    a = streets[0]
+    ends = [text.rfind(stop, 0, a.start) for stop in (". ", "? ", "! ")]
+    start = max([e + 2 for e in ends if e >= 0], default=0)
+    head = text[start:a.start]
+    lead = _REGION_LEAD.match(head)
+    head = head[lead.end():] if lead else head
+    if head.strip() and not _HOUSE_BEFORE.fullmatch(head):
+        head = ""  # words before the street that name no flat or house ("we need someone at")
+    codes = [p for p in find_postcodes(text) if p.start >= a.end
+             and re.fullmatch(r"[,\s]+(?:[A-Za-z][\w'-]*[,\s]+){0,3}", text[a.end:p.start])]
+    end = codes[0].end if codes else (_TOWNS_AFTER.match(text, a.end).end())
+    value = (head + text[a.start:end]).strip(" ,;.")
+    return value or None
+
+
+_REGION_LEAD = re.compile(r"^\W*(?:(?:it'?s|its|it\s+is|that'?s|the\s+address\s+is|address\s+is|we'?re\s+at|i'?m\s+at|"
+                          r"i\s+live\s+at|we\s+live\s+at)\s*[:,]?\s*)", re.I)
+_HOUSE_BEFORE = re.compile(r"\s*(?:(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}|(?i:flat|apartment|apt|unit|suite|room)\s+"
+                           r"\w{1,4})\s*,?\s*")
+"""What may come before the street in its own part: a house's name ("The Old Forge, ") or a flat ("Flat 2, ")."""
 _TOWNS_AFTER = re.compile(r"(?:,\s*(?!(?:I|I'm|It|It's|Its|My|We|And|But|Please|Thanks)\b)[A-Z][\w'-]*(?:[\s-]+[A-Z][\w'-]*){0,2}"
                           r"(?=\s*(?:[,.;!?]|$))){0,3}")
 """The towns said after a street, each after a comma: ", Knowle, Bristol" (not ", I'm ..." or ", Thanks")."""

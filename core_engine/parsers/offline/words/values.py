@@ -708,8 +708,9 @@ def find_times(text: str) -> list[Span]:
             hour += 12
         elif day_part and day_part.lower() == "morning" and hour == 12:
             hour = 0
-        elif not day_part and 1 <= hour <= 6 and len(m.group(1)) == 1:
-            hour += 12  # "6:45" with no am/pm: the evening, as "at 6" and "half 6" are; "06:45" is a 24-hour clock
+        elif not day_part and 1 <= hour <= (8 if EVENING.get() else 6) and len(m.group(1)) == 1:
+            hour += 12  # "6:45" with no am/pm: read as "at 6" and "half 6" are (a restaurant's "7:30" is 19:30); "06:45"
+            # is a 24-hour clock
         found.append(Span(f"{hour:02d}:{m.group(2)}", m.start(), m.end(), m.group(0)))
     for m in _DOT_CLOCK_RE.finditer(text):  # "19.30": a 24-hour clock written with a dot (not "12.50", money)
         found.append(Span(f"{int(m.group(1)):02d}:{m.group(2)}", m.start(), m.end(), m.group(0)))
@@ -935,7 +936,7 @@ _NAME_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['.-])*(?:\s+[^\W\d_](?:[^\W\d_]|['
 """One to five words of letters (any alphabet's: "Lucía Moreno", "Zoë Brontë"), apostrophes, dots and hyphens."""
 
 
-TITLE = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof)\b\.?\s+(?=[A-Za-z][\w'’-]*\s+[A-Za-z])", re.I)
+TITLE = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|rev|revd|fr|sir|dame|lady|lord)\b\.?\s+(?=[A-Za-z][\w'’-]*\s+[A-Za-z])", re.I)
 """A title before a first and last name ("it's Mr Daniel Okafor"): how to address the person, not part of the
 name. A title and one name ("Mr Smith") is left as said."""
 
