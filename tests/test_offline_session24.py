@@ -194,3 +194,35 @@ def test_an_address_beside_other_values_keeps_its_flat_and_postcode():
     assert address_region("it's Flat 2, 31 Redland Grove, Bristol BS6 6PR. I'm Priya and my mobile is 07911 123456") \
         == "Flat 2, 31 Redland Grove, Bristol BS6 6PR"
     assert address_region("we need someone at 4 Mill Lane, Hexby. 07700 900123") == "4 Mill Lane, Hexby"
+
+
+# ---------------------------------------------------------------- round 3: ages, counts, clocks, surnames
+
+def test_an_age_answers_a_yes_no_question_about_an_age_limit():
+    from core_engine.parsers.offline.answering.age_flags import age_flag
+    from core_engine.spec.model import Field
+    over = Field(name="over_18", type="bool", description="Whether the volunteer is 18 or over")
+    assert (age_flag(over, "I'm 19"), age_flag(over, "I'm 18"), age_flag(over, "she's 16")) == (True, True, False)
+    assert age_flag(over, "yes") is None and age_flag(over, "I'm 19 and I like it") is None
+    under = Field(name="child", type="bool", description="Whether the child is under 16")
+    assert (age_flag(under, "he's 15"), age_flag(under, "he's 16")) == (True, False)
+    strict = Field(name="adult", type="bool", description="Whether you are over 18")
+    assert (age_flag(strict, "I'm 18"), age_flag(strict, "I'm 19")) == (False, True)
+
+
+def test_just_her_counts_one(supper):
+    session, [*_, r] = talk(supper, "I'd like to book a table", "the window", "friday", "8pm", "just her")
+    assert values(session, "book_table")["guests"] == 1
+
+
+def test_a_dotted_clock_beside_a_meal_is_a_time_not_a_count(supper):
+    session, [r] = talk(supper, "can I book a table for tomorrow lunch, 12.30, 3 people")
+    got = values(session, "book_table")
+    assert (got.get("time"), got.get("guests")) == ("12:30", 3)  # never 12.3 people
+
+
+def test_a_surname_said_by_its_label_in_the_opening():
+    from core_engine.parsers.offline.opening.given_values import _SURNAME_SAID
+    assert _SURNAME_SAID.search("can you check TRK-2290514? surname is Kowalski").group(1) == "Kowalski"
+    assert _SURNAME_SAID.search("ticket HR-77104, surname Mbeki").group(1) == "Mbeki"
+    assert _SURNAME_SAID.search("the surname is the same as before") is None

@@ -68,6 +68,7 @@ from .opening.next_task import next_task
 from .changes.told_again import story_told_again, told_again
 from .changes.item_withdrawn import item_withdrawn
 from .changes.found_later import found_later, give_found_code
+from .answering.age_flags import age_flag
 from .answering.standing_no import go_ahead_after_no
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
@@ -190,6 +191,9 @@ _AS_I_SAID = re.compile(r"(?:^|[\s,;-]+)(?:like|as)\s+(?:i|we)\s+(?:said|say|men
                         r"earlier|already))?(?=\s*[,.;!]?\s*$)|^\s*(?:like|as)\s+(?:i|we)\s+(?:said|mentioned|told\s+you)"
                         r"(?:\s+(?:before|earlier|already))?\s*[,:;-]\s*", re.I)
 """A remark that the value was given before ("like I said"), at its start or its end: no part of it."""
+_JUST_ONE = re.compile(r"\W*(?:(?:ok|oh|no|um+|er+)[,.\s]+)?(?:just|only)\s+(?:her|him|the\s+one|one|herself|himself)"
+                       r"(?:\s+(?:then|please|thanks|for\s+now))?\W*", re.I)
+"""A count of one person said by pointing at them: "just her", "only him"."""
 _SORRY_FIRST = re.compile(r"^\W*(?:sorry|oops|whoops|apologies|my\s+bad)\s*[!.]+\s*", re.I)
 """An apology said as its own sentence before the answer: "sorry! Margaret Doyle. ..."."""
 _AGREED_FIRST = re.compile(r"^\W*(?:yes|yeah|yea|yep|yup|sure|of\s+course|ok(?:ay)?|right)(?:\s*(?:[,.!-]+|\s)\s*"
@@ -570,6 +574,8 @@ class TurnReader:
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := echoed_flag(e.field, text)) is not None
              else None) or \
             (pro_form_flag(text) if kind == "bool" and e.act == "ask" else None) or \
+            ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := age_flag(e.field, text)) is not None
+             else None) or \
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := along_flag(e.field, text)) is not None
              else None) or \
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := kind_named(
@@ -1049,6 +1055,8 @@ class TurnReader:
         if kind in ("int", "float") and labelled_numbers(self, text, e.rec, e.field):
             return True
         value = self.value_for(e.field, text)
+        if value is None and kind == "int" and _JUST_ONE.fullmatch(text):
+            self.answers.matched, value = text, 1  # "just her" to "how many applicants?"
         if value is None:
             return False
         self.assign("answer-to-ask", self.answers.matched, e.rec, e.field, value, type=e.field.type)

@@ -99,11 +99,17 @@ def shaped_reference(f: Field, text: str) -> str | None:
     if len(fits) == 1:
         return fits.pop()
     fits = set()
+    exact = set()
+    lengths = {len(m.group("digits")) for text in (f.description, *f.examples) for m in _DESCRIBED_REFERENCE.finditer(text)}
     for token in (m.group(0) for m in _TOKEN.finditer(text)):
         for shape in shapes:
             m = shape.fullmatch(token)
             if m:  # written the example's way: "BK 2290" or "bk2290" for "like BK-2041" is "BK-2290"
                 fits.add(f"{m.group('letters').upper()}{_separator(f)}{m.group('digits')}")
+                if len(m.group("digits")) in lengths:
+                    exact.add(f"{m.group('letters').upper()}{_separator(f)}{m.group('digits')}")
+    if len(fits) > 1 and len(exact) == 1:
+        fits = exact  # "cl-40117.. no sorry CL-401177" for "like CL-208815": the one of the example's length
     if not fits and any(_SUBJECT_CODE.fullmatch(ex) for ex in _example_layouts(f)):
         fits = {f"{m.group(1).upper()} {m.group(2).upper()}" for m in _TYPED_SUBJECT_CODE.finditer(text)
                 if m.group(1).lower() not in _NOT_SUBJECTS and (m.group(1).isupper() or m.end(1) == m.start(2)

@@ -474,6 +474,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
                          or unit.group(0).strip().lower() == "of us" or _short_for(after, target[1])):
                 words = text[span.start: span.end + unit.end()]
             value = span.value
+            if view.kind_of(target[1]) == "int" and not float(value).is_integer():
+                continue  # "12.30" is no count of people: an int field never takes a fraction
             unit_of = field_unit(target[1].name, target[1].description) if said_unit else None
             if unit_of and unit_of != said_unit.group(1):
                 value = converted_duration(text[span.start:], unit_of)

@@ -223,7 +223,8 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
     names = [f for f in ws.fields if f.kind == "input" and reader.view.kind_of(f) == "str" and shape(f) == "name"
              and f.name not in kwargs]
     clauses = re.split(r"[,;.!?]|\band\b", text)
-    clause = next((c for c in clauses if re.search(r"\b(?:name\s+is|name's|called|named)\b", c, re.I)), None)
+    clause = next((c for c in clauses if re.search(r"\b(?:(?:sur|last\s+|family\s+)?name\s+is|(?:sur)?name's|called|named)\b"
+                                                   r"|\bsurname\s+(?=[A-Z])", c, re.I)), None)
     theirs = clause is not None and _THEIR_NAME.search(clause) is not None
     if len(names) > 1 and theirs and len([f for f in names if not own_name(f)]) == 1:
         names = [f for f in names if not own_name(f)]  # "her name is Ann Lee": another person's name
@@ -237,6 +238,10 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
     if theirs and names and own_name(names[0]) and len(names) == 1:
         clause = None  # "her name is Ann Lee" and only the speaker's name to fill: not theirs
     value = name_span(clause) if clause and len(names) == 1 else None
+    if value is None and clause and len(names) == 1 and re.search(r"surname|last\s+name|family\s+name",
+                                                                  f"{names[0].name} {names[0].description}", re.I):
+        said = _SURNAME_SAID.search(clause)  # "surname is Kowalski" for a surname field: the one word
+        value = said.group(1) if said else None
     if value is None and len(names) == 1:
         intro = next((m for c in clauses for m in [_SELF_INTRO.search(c) or _NAME_HERE.fullmatch(c.strip())] if m),
                      None) or _FROM_ME.search(text) \
@@ -260,6 +265,8 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
     _appositive_name(reader, ws, text, kwargs, matched)
 
 
+_SURNAME_SAID = re.compile(r"\b(?i:surname|last\s+name|family\s+name)(?i:\s+is|'s|:)?\s+([A-Z][\w'’]+(?:-[A-Z][\w'’]+)?)\b")
+"""A surname said by its label, written with its capital: "surname is Kowalski", "surname Mbeki"."""
 _THEIR_NAME = re.compile(r"\b(?:her|his|their|[a-z]+'s)\s+(?:full\s+|first\s+)?name\b", re.I)
 """Another person's name said: "her name is ...", "my son's name is ..."."""
 _NAME_HERE = re.compile(r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})\s+here")

@@ -717,7 +717,7 @@ def find_times(text: str) -> list[Span]:
     for m in _DOT12_RE.finditer(text):  # "tomorrow morning, 9.30", "at 7.45": a clock only with a time cue
         hour = int(m.group(1))
         if day_part is None and not re.search(r"\b(?:at|around|about|by|from|like|say)\s+$", text[:m.start()], re.I) \
-                and not _AFTER_A_DAY.search(text[:m.start()]):
+                and not _AFTER_A_DAY.search(text[:m.start()]) and not _MEAL.search(text):
             continue  # "26 sept, 12.30": a clock right after the day it is on
         value = bare_hour(hour, day_part)
         if value:
@@ -756,6 +756,8 @@ def find_times(text: str) -> list[Span]:
     return _longest_first(found)
 
 
+_MEAL = re.compile(r"\b(?:lunch(?:time)?|dinner|supper|brunch|breakfast)\b", re.I)
+"""A meal said in the turn: a time cue for a dotted clock ("tomorrow lunch, 12.30")."""
 _A_CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*[ap]\.?m\b", re.I)
 
 
