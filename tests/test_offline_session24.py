@@ -226,3 +226,52 @@ def test_a_surname_said_by_its_label_in_the_opening():
     assert _SURNAME_SAID.search("can you check TRK-2290514? surname is Kowalski").group(1) == "Kowalski"
     assert _SURNAME_SAID.search("ticket HR-77104, surname Mbeki").group(1) == "Mbeki"
     assert _SURNAME_SAID.search("the surname is the same as before") is None
+
+
+# ---------------------------------------------------------------- round 4: durations in minutes, short labels
+
+COURTS = {
+    "name": "riverside_padel", "starting_prompt": "Riverside Padel, hello.", "description": "Padel court bookings.",
+    "settings": {"start_worksheet": "Main"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "fields": [field("task", "Enum", "What you would like to do", enum_values=[
+            {"value": "Book Court", "description": "book a padel court"}])]},
+        {"name": "BookCourt", "kind": "task", "predicate": 'task == "Book Court"', "api": "book_court",
+         "description": "A court.", "fields": [
+            field("date", "date", "The day"), field("start_time", "time", "When play starts"),
+            field("duration_minutes", "int", "How long the court is booked for, in minutes"),
+            field("rackets", "int", "How many rackets to hire"),
+            field("membership_number", "str", "Your membership number"),
+            field("confirm", "confirm", "Confirm the court")]},
+    ],
+    "apis": [{"name": "book_court"}],
+}
+
+
+@pytest.fixture(scope="module")
+def courts(tmp_path_factory):
+    from tests.fakes.specs import agent_of
+    yield agent_of(tmp_path_factory.mktemp("courts"), COURTS)
+
+
+def test_a_range_of_hours_fills_a_start_and_a_length_in_minutes(courts):
+    session, [*_, r] = talk(courts, "I'd like to book a court", "friday", "8 till 9")
+    got = values(session, "book_court")
+    assert (got["start_time"], got["duration_minutes"]) == ("08:00", 60)  # a sports club's bare 8 is the morning
+
+
+def test_an_hour_said_short_converts_to_a_field_counted_in_minutes(courts):
+    session, [*_, r] = talk(courts, "I'd like to book a court", "friday at 7, for 1 hr")
+    assert values(session, "book_court")["duration_minutes"] == 60
+
+
+def test_a_code_after_a_field_name_said_short(courts):
+    session, [*_, r] = talk(courts, "I'd like to book a court", "friday at 7 for 60 minutes", "just the one. memb no 44120")
+    got = values(session, "book_court")
+    assert (got.get("rackets"), got.get("membership_number")) == (1, "44120")
+
+
+def test_short_labels():
+    from core_engine.parsers.offline.answering.slots import short_label
+    assert short_label("reg", {"registration"}) and short_label("acct", {"account", "number"})
+    assert not short_label("num", {"number"}) and not short_label("re", {"registration"})

@@ -834,7 +834,21 @@ class TurnReader:
         return next_task(self, text)  # "now I'd like to dispute a fee" once the fault report went through
 
     def _other_fields(self, text: str) -> bool:
-        return other_fields(self, text)
+        before = len(self.rules)
+        if not other_fields(self, text):
+            return False
+        e = self.expect
+        if e is not None and e.act == "ask" and not self.answered and self.view.kind_of(e.field) in ("int", "float", "date",
+                                                                                                       "time", "Enum"):
+            said = [r.get("matched") or "" for r in self.rules[before:]]
+            rest = text
+            for words in said:  # "just the one. reg RV15 GHT": the reg went to its field; "just the one" answers
+                for piece in words.split(" ... "):  # "memb ... 44120": the label and the value, said apart
+                    rest = rest.replace(piece, " ") if piece and piece in rest else rest
+            rest = re.sub(r"(?i)\b(?:no\.?|num|number|is)\s*(?=[\s,.;]*$)", " ", rest)
+            if rest.strip(" ,.!?;") and rest.strip() != text.strip():
+                self._typed_answer(re.sub(r"\s+", " ", rest).strip(" ,;"))
+        return True
 
     def _unopened(self, text: str) -> bool:
         return unopened_fields(self, text)
@@ -877,7 +891,7 @@ class TurnReader:
             self.answered = True
             return True  # "not sure tbh, what have you got free?": no "NA" for the day, which the user will choose
         if words and not explicit and self.expect is not None and self.expect.act == "ask" and \
-                self.view.kind_of(self.expect.field) in ("int", "float", "date", "time") and \
+                self.view.kind_of(self.expect.field) in ("date", "time") and \
                 self.value_for(self.expect.field, _after_words(text, words)) is not None:
             return False  # "dunno, 7ish?": a guess after the doubt is the answer, not a refusal
         if words and _OTHER_WILL_DO.search(text):
@@ -1054,6 +1068,11 @@ class TurnReader:
             text = said
         if kind in ("int", "float") and labelled_numbers(self, text, e.rec, e.field):
             return True
+        if kind in ("int", "float"):  # "just the one. memb no 44120": a number labelled for another field is not the count
+            others = [(r, f) for r, f in self.candidates(records=[e.rec], unfilled_only=True) if f.name != e.field.name]
+            for m in find_mentions(text, others, self.view, self.today):
+                if m.how in ("short label", "named field") and m.span is not None and m.span.text in text:
+                    text = text.replace(m.span.text, " " * len(m.span.text), 1)
         value = self.value_for(e.field, text)
         if value is None and kind == "int" and _JUST_ONE.fullmatch(text):
             self.answers.matched, value = text, 1  # "just her" to "how many applicants?"

@@ -457,7 +457,13 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if not fits and len(of_kind("int", "float")) > 0:
             fits, meaning = _number_by_meaning(text, span, of_kind("int", "float"), view)
             how = "number+meaning" if fits else how
-        said_unit = _TIME_UNIT.fullmatch(after[0]) if after else None
+        said_unit = _TIME_UNIT.fullmatch(UNIT_SHORT.get(after[0], after[0])) if after else None
+        if said_unit and not fits and not (len(after) > 1 and after[1] in ("old", "ago", "since", "running")) \
+                and not (before and before[-1] in ("every", "each", "per", "past", "last")):
+            # "for 1 hr" to `duration_minutes`: the one field counted in a unit of time (not "10 years old")
+            timed = [(r, f) for r, f in of_kind("int", "float") if field_unit(f.name, f.description) is not None
+                     and (r.var, f.name) not in used and _counts_in(f, said_unit.group(1))]
+            fits = timed if len({f.name for _r, f in timed}) == 1 else []
         if said_unit:  # "two years" to a field of months: converted, or no value for a field of another unit
             fits = [(r, f) for r, f in fits if _counts_in(f, said_unit.group(1))]
         target = pick(fits)
@@ -501,6 +507,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         used.add((people[0][0].var, people[0][1].name))
     _enum_mentions(text, of_kind("Enum"), out, used, pick)
     _named_codes(text, strs, bag, taken, out, used)
+    _short_labelled(text, strs, taken, out, used)
     out += bool_mentions(said, candidates, view, used)  # "yes I'm an international student"
     out += nothing_more(said, candidates, view, used)  # "Maya Cohen 07123 456789, nothing else he needs to know"
     return out
@@ -693,6 +700,50 @@ def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, take
         out.append(Mention(rec, f, span.value, f"{' '.join(hits)} ... {span.text}", "named field", span))
         used.add((rec.var, f.name))
         taken.append(span)
+
+
+def _short_labelled(text: str, strs: list[tuple[TaskRecord, Field]], taken: list[Span], out: list[Mention],
+                    used: set[tuple[str, str]]) -> None:
+    """A code after a field's name said short: "reg RV15 GHT" for `registration`, "acct no 55120934" for
+    `account_number`. The label is a name word's first three letters or more ("reg"), or a usual short form
+    ("acct", "ref", "tel", "mob"); the value has a digit, and is the field's only one."""
+    for rec, f in strs:
+        if (rec.var, f.name) in used:
+            continue
+        names = [w for w in f.name.lower().split("_") if len(w) >= 5 and w not in ("number", "details")]
+        shorts = {w[:n] for w in names for n in range(3, len(w) - 1)} | {a for a, full in _SHORT_FORMS.items()
+                                                                           if full in names}
+        if not shorts:
+            continue
+        label = "|".join(sorted(map(re.escape, shorts), key=len, reverse=True))
+        found = [m for m in re.finditer(rf"(?<![\w-])(?:{label})\.?(?:\s+(?:no\.?|num|number|is|:))*\s*[:=#]?\s*"
+                                        rf"(?P<v>(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{{2,}}(?:[ -][A-Z0-9]{{2,4}}(?![\w-]))?)",
+                                        text, re.I)]
+        if len(found) != 1:
+            continue
+        m = found[0]
+        span = Span(m.group("v").upper() if re.search(r"[a-z]", m.group("v")) and " " in m.group("v") else m.group("v"),
+                    m.start("v"), m.end("v"), m.group("v"))
+        if any(o.span is not None and o.span.start < span.end and span.start < o.span.end for o in out):
+            continue  # the value of another field (a span only put aside, as a plate is, is free to take)
+        out.append(Mention(rec, f, span.value, m.group(0), "short label", span))
+        used.add((rec.var, f.name))
+        taken.append(span)
+
+
+def short_label(word: str, names: set[str]) -> bool:
+    """Whether `word` is one of the field-name words `names` said short: "reg" for registration, "acct" for
+    account (the first three letters or more of a name word of five or more, or a usual short form)."""
+    word = word.lower().strip(".:")
+    if _SHORT_FORMS.get(word) in names:
+        return True
+    return len(word) >= 3 and word.isalpha() and any(len(n) >= 5 and len(n) >= len(word) + 2 and n.startswith(word)
+                                                     for n in names if n not in ("number", "details"))
+
+
+_SHORT_FORMS = {"acct": "account", "acc": "account", "ref": "reference", "tel": "telephone", "mob": "mobile",
+                "reg": "registration", "dob": "birth", "ph": "phone", "tkt": "ticket", "memb": "membership"}
+"""Short forms users type for the words of field names."""
 
 
 _HYPHEN_CODE = re.compile(r"(?<![\w-])[A-Z]{1,5}-\d{3,10}(?![\w-])")

@@ -18,7 +18,7 @@ from ....dialogue.state import TaskRecord
 from ....errors import StatementError
 from ....spec.model import Field, parse_type, snake_case
 from ....spec.values import coerce_value
-from ..answering.slots import shape
+from ..answering.slots import shape, short_label
 from ..opening.tasks import kwargs_text, literal
 from ..words.values import PERSON_NAME
 
@@ -29,9 +29,10 @@ _KINDS = ("str", "int", "float", "date", "time")
 _NOT_LABELS = {"my", "your", "the", "a", "an", "is", "of", "number", "no", "details", "info", "id", "student",
                "customer", "user", "client", "person", "full", "first", "second", "and"}
 _INTRODUCED = re.compile(r"^(?:i\s+am|i'?m|this\s+is|it'?s|my\s+name\s+is|name'?s)\s+", re.I)
-_SEP = re.compile(r"\s*;\s*|\s*,(?!(?<=\d,)\d{3}\b)\s*|\s+[-\u2013\u2014]+\s+|(?<=[a-z0-9])\.\s+(?=[A-Z])|(?<=\d)\.\s+")
+_SEP = re.compile(r"\s*;\s*|\s*,(?!(?<=\d,)\d{3}\b)\s*|\s+[-\u2013\u2014]+\s+|(?<=[a-z0-9]{2})\.\s+(?=[A-Za-z])|(?<=\d)\.\s+")
 """Parts end at a comma (not one inside an amount: "$1,250"), a semicolon, a dash with spaces round it ("passcode
-8841 - there's a charge ..."), a full stop before a capital or after a number ("member 55123. someone took it")."""
+8841 - there's a charge ..."), a full stop after a word or a number ("member 55123. someone took it", "fraud on my
+account. acct no 5512")."""
 
 
 def labelled_turn(reader: "TurnReader", text: str) -> bool:
@@ -127,8 +128,8 @@ def _labelled(reader: "TurnReader", part: str, fields: list[tuple[TaskRecord, Fi
             continue
         name = set(f.name.lower().split("_")) - _NOT_LABELS
         n = 0
-        while n < min(3, len(lead) - 1) and lead[n] in name:
-            n += 1
+        while n < min(3, len(lead) - 1) and (lead[n] in name or short_label(lead[n], name)):
+            n += 1  # "acct no 55120934": account said short
         if n:
             scored.append((n, r, f))
     if not scored:

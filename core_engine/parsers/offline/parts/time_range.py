@@ -72,7 +72,7 @@ def hours_from_range(reader: "TurnReader", text: str) -> None:
             return  # "the kids finish school at 3 so 4 to 6": two starts said; nothing is guessed
         _drop(reader, rec.var, clock.name)  # "half 7 to 11.30": the end was read as the start
         said_start = None
-    value = _hours_between(start, end, reader.view.kind_of(hours))
+    value = _hours_between(start, end, reader.view.kind_of(hours), hours)
     if value is None:
         return
     words = (m or end_m).group(0)
@@ -100,7 +100,7 @@ def _range_changed(reader: "TurnReader", text: str) -> None:
         held = _held(rec.values.get(clock.name))
         start = _near(m.group("a"), held)
         end = _minutes(m.group("b"), start) if start is not None else None
-        value = _hours_between(start, end, reader.view.kind_of(hours))
+        value = _hours_between(start, end, reader.view.kind_of(hours), hours)
         if held is None or value is None:
             return
         if start != held:
@@ -126,7 +126,7 @@ def _opening_range(reader: "TurnReader", fields: list[Any], text: str) -> tuple[
     m = _range(text, asked=False, from_lead=False, plain=True) if pair else None
     start = _start_of(m) if m else None
     end = _minutes(m.group("b"), start) if start is not None else None
-    value = _hours_between(start, end, reader.view.kind_of(pair[0])) if pair and end is not None else None
+    value = _hours_between(start, end, reader.view.kind_of(pair[0]), pair[0]) if pair and end is not None else None
     return (pair[0], pair[1], m, start, value) if value is not None else None
 
 
@@ -190,13 +190,17 @@ def _start_of(m: re.Match[str]) -> int | None:
     return start
 
 
-def _hours_between(start: int | None, end: int | None, kind: str) -> Any:
+def _hours_between(start: int | None, end: int | None, kind: str, f: Any = None) -> Any:
     """The hours from `start` to `end` (minutes after midnight) for a field of `kind`: between 1 and 16, and whole
-    for a whole-number field; else None."""
+    for a whole-number field; in minutes for a field counted in minutes (`duration_minutes`); else None."""
     if start is None or end is None or end <= start:
         return None
     diff = (end - start) / 60
-    if not 1 <= diff <= 16 or (kind == "int" and not diff.is_integer()):
+    if not 0.5 <= diff <= 16:
+        return None
+    if f is not None and field_unit(f.name, f.description) == "minute":
+        return int(end - start) if kind == "int" else float(end - start)
+    if diff < 1 or (kind == "int" and not diff.is_integer()):
         return None
     return int(diff) if kind == "int" else diff
 
@@ -206,9 +210,10 @@ def _clock(minutes: int) -> str:
 
 
 def _pair(reader: "TurnReader", fields: list[Any]) -> tuple[Any, Any] | None:
-    """(the one field counted in hours, not per week or month; the one time field) among `fields`, or None."""
-    hours = [f for f in fields if reader.view.kind_of(f) in ("int", "float") and field_unit(f.name, f.description) ==
-             "hour" and not _PER_PERIOD.search(f"{f.name.replace('_', ' ')} {f.description}")]
+    """(the one field counted in hours or minutes, not per week or month; the one time field) among `fields`, or
+    None."""
+    hours = [f for f in fields if reader.view.kind_of(f) in ("int", "float") and field_unit(f.name, f.description) in
+             ("hour", "minute") and not _PER_PERIOD.search(f"{f.name.replace('_', ' ')} {f.description}")]
     clocks = [f for f in fields if reader.view.kind_of(f) == "time"]
     return (hours[0], clocks[0]) if len(hours) == 1 and len(clocks) == 1 else None
 
