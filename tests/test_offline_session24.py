@@ -275,3 +275,50 @@ def test_short_labels():
     from core_engine.parsers.offline.answering.slots import short_label
     assert short_label("reg", {"registration"}) and short_label("acct", {"account", "number"})
     assert not short_label("num", {"number"}) and not short_label("re", {"registration"})
+
+
+# ---------------------------------------------------------------- round 5: words that are no values
+
+def test_a_word_said_in_passing_is_no_name(supper):
+    session, [*_, r] = talk(supper, "I'd like to book a table", "the window", "friday", "8pm", "4",
+                            "for my dad, Alan Marsh", "ouch. is there a corkage fee?")
+    assert "booker_name" not in values(session, "book_table")
+
+
+def test_one_of_the_group_is_no_new_count(supper):
+    session, [*_, r] = talk(supper, "I'd like to book a table", "the window", "friday", "8pm", "6",
+                            "sorry - one of the lads uses a wheelchair, is the window ok for that?")
+    assert values(session, "book_table")["guests"] == 6
+
+
+PHOTO = {
+    "name": "brightlight_photography", "starting_prompt": "Brightlight Photography.", "description": "Event photographers.",
+    "settings": {"start_worksheet": "Main"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "fields": [field("task", "Enum", "What you would like to do", enum_values=[
+            {"value": "Book Shoot", "description": "book a photographer"}])]},
+        {"name": "BookShoot", "kind": "task", "predicate": 'task == "Book Shoot"', "api": "book_shoot",
+         "description": "A shoot.", "fields": [
+            field("hours", "int", "How many hours of coverage you need"),
+            field("second_shooter", "bool", "Whether you want a second photographer, at 40 pounds an hour"),
+            field("venue_address", "str", "The address of the venue"),
+            field("confirm", "confirm", "Confirm the shoot")]},
+    ],
+    "apis": [{"name": "book_shoot"}],
+}
+
+
+@pytest.fixture(scope="module")
+def photo(tmp_path_factory):
+    from tests.fakes.specs import agent_of
+    yield agent_of(tmp_path_factory.mktemp("photo"), PHOTO)
+
+
+def test_a_price_is_no_count_of_hours(photo):
+    session, [*_, r] = talk(photo, "I'd like to book a photographer", "5", "£40 an hour on top? yeah ok, let's have one")
+    assert values(session, "book_shoot")["hours"] == 5
+
+
+def test_a_value_promised_for_later_is_no_value(photo):
+    session, [*_, r] = talk(photo, "I'd like to book a photographer", "5", "no", "ill have to come back to u on the address, cheers")
+    assert "venue_address" not in values(session, "book_shoot")

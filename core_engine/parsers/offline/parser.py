@@ -194,7 +194,15 @@ _AS_I_SAID = re.compile(r"(?:^|[\s,;-]+)(?:like|as)\s+(?:i|we)\s+(?:said|say|men
 _JUST_ONE = re.compile(r"\W*(?:(?:ok|oh|no|um+|er+)[,.\s]+)?(?:just|only)\s+(?:her|him|the\s+one|one|herself|himself)"
                        r"(?:\s+(?:then|please|thanks|for\s+now))?\W*", re.I)
 """A count of one person said by pointing at them: "just her", "only him"."""
-_SORRY_FIRST = re.compile(r"^\W*(?:sorry|oops|whoops|apologies|my\s+bad)\s*[!.]+\s*", re.I)
+_DEFERRED = re.compile(r"\b(?:i'?ll|ill|i\s+will|i'?d|i\s+need\s+to|i\s+have\s+to|let\s+me)\s+(?:have\s+to\s+|need\s+to\s+|just\s+)?"
+                       r"(?:come|get)\s+back\s+to\s+(?:you|u|ya)\b|\b(?:i'?ll|ill|i\s+will)\s+let\s+(?:you|u)\s+know\b", re.I)
+"""A value the user will give later ("I'll have to come back to you on the address", "I'll let you know"): none now."""
+_NO_NAME_WORDS = frozenset("""ouch cheers thanks thank ta thx oops whoops ugh urgh wow yay yikes hmm hm hmmm er erm um umm
+ok okay sure fine great cool lovely perfect brilliant nice sweet super awesome grand right alright yes yeah yep yup no
+nope nah hi hiya hello hey bye goodbye sorry pardon what eh huh oh ah aah damn dammit blimey crikey gosh jeez lol haha
+cheers! please pls done nothing none dunno idk same""".split())
+"""Words said in passing that are never a person's name on their own ("ouch.", "cheers")."""
+_SORRY_FIRST = re.compile(r"^\W*(?:sorry|oops|whoops|apologies|my\s+bad)\s*(?:[!.]+|\s[-–—]+)\s*", re.I)
 """An apology said as its own sentence before the answer: "sorry! Margaret Doyle. ..."."""
 _AGREED_FIRST = re.compile(r"^\W*(?:yes|yeah|yea|yep|yup|sure|of\s+course|ok(?:ay)?|right)(?:\s*(?:[,.!-]+|\s)\s*"
                            r"(?:sure|of\s+course|no\s+problem|no\s+worries)\b)?(?:\s*[,.!-]+\s*|\s+(?=(?:it'?s|its|it\s+is|"
@@ -303,6 +311,12 @@ class TurnReader:
             value = tidy_address(value) or value  # "17 Cedar Grove, it's" once the postcode went to its field
         if isinstance(value, str) and value != REFUSAL and self.view.kind_of(f) == "str":
             value = _AS_I_SAID.sub("", value).strip(" ,;-") or value  # "Joanne Fairley like I said": the name alone
+            if shape(f) == "name" and value.strip(" .!,?").lower() in _NO_NAME_WORDS:
+                self.note("not-a-name", matched, reason=f"'{value}' is a word said in passing, not a person's name")
+                return  # "ouch.", "cheers" to "what name is it under?"
+            if _DEFERRED.search(value):
+                self.note("deferred", matched, reason="the user will give this later: no value now")
+                return  # "ill have to come back to u on the address"
         if isinstance(value, str) and value != REFUSAL and self.view.kind_of(f) == "str" and shape(f) == "name" \
                 and not own_field(f) and (titled := _TITLED.search(self.text)) and titled.group(2) == value:
             value = titled.group(0)  # "Mrs Eileen Cartwright" for the flowers: another person's name keeps its title

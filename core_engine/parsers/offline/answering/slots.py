@@ -35,10 +35,15 @@ from ..words.value_labels import label_kind, label_of
 from ..words.values import (Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers, find_postcodes,
                              find_times, free, normalise)
 
-_SOME_OF_US = re.compile(r"\s+of\s+(?:us|them|you|the\s+\w+)\s+(?:is|are|was|were|uses?|has|have|needs?|can'?t|cannot|"
+_SOME_OF_US = re.compile(r"\s+of\s+(?:us|them|you|(?:the|my|our|his|her|their)\s+\w+)\s+(?:is|are|was|were|uses?|has|have|needs?|can'?t|cannot|"
                          r"will|won'?t|would|don'?t|doesn'?t|isn'?t|aren'?t|gets?|eats?|wants?|prefers?|might|may|must|"
-                         r"likes?|hates?|does|do|'s|'re|'ll)\b", re.I)
+                         r"likes?|hates?|wears?|brings?|takes?|does|do|'s|'re|'ll)\b", re.I)
 """A number that says some of the party ("one of us is gluten free"): what they need, not how many come."""
+
+
+def some_of(text: str, end: int) -> bool:
+    """Whether the number ending at `end` says some of a group ("one of the lads wears ..."), not a count."""
+    return _SOME_OF_US.match(text, end) is not None
 _KB_MARK = object()  # a field that points at a KB query: not None, not a value
 
 
@@ -432,6 +437,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if after and after[0] in UNIT_LINKS:
             near = set()  # "from 6 for 3 hrs": the unit after "for" is the next number's, not this one's
         fits = [(r, f) for r, f in of_kind("int", "float") if near & field_stems(f) or _short_for(after, f)]
+        if fits and is_money(text, span.start, span.end):  # "£40 an hour": a rate, not 40 hours
+            fits = [c for c in fits if c in money_fields(fits)]
         if after and after[0] in _PEOPLE_UNITS and not {stem(after[0])} & {s for _r, f in fits for s in field_stems(f)}:
             fits = []  # "3 adults 4 suitcases": the word right after the number counts people, not the suitcases
         if len(fits) > 1 and after:  # "10 days, driver ...": the unit right after the number decides
@@ -454,7 +461,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         money = is_money(text, span.start, span.end)
         if not fits and money:  # "£76", "76 pounds": the field about money
             fits, how = money_fields(of_kind("int", "float")), "money"
-        if not fits and len(of_kind("int", "float")) > 0:
+        if not fits and len(of_kind("int", "float")) > 0 and not money:  # a price counts no hours or people
             fits, meaning = _number_by_meaning(text, span, of_kind("int", "float"), view)
             how = "number+meaning" if fits else how
         said_unit = _TIME_UNIT.fullmatch(UNIT_SHORT.get(after[0], after[0])) if after else None

@@ -317,6 +317,14 @@ def _only_number(reader: "TurnReader", text: str, marker: str) -> bool:
     rec = reader.expect.rec if reader.expect else None
     if len(numbers) != 1 or rec is None:
         return False
+    from ..answering.slots import some_of  # late: slots imports this package's helpers
+    if some_of(text, numbers[0].end):
+        return False  # "sorry - one of the lads wears hearing aids": some of the group, not a new count
+    from ..answering.slots import is_money, money_fields  # late: slots imports this package's helpers
+    if is_money(text, numbers[0].start, numbers[0].end) and not money_fields(
+            [(rec, f) for f in reader.view.input_fields(rec) if reader.view.kind_of(f) in ("int", "float")
+             and not reader.view.unfilled(rec, f)]):
+        return False  # "£40 an hour on top? yeah ok": a price said, not a new number of hours
     filled = [f for f in reader.view.input_fields(rec) if reader.view.kind_of(f) in ("int", "float")
               and not reader.view.unfilled(rec, f)]
     if len(filled) != 1 or rec.values.get(filled[0].name) == numbers[0].value:
