@@ -322,3 +322,17 @@ def test_a_price_is_no_count_of_hours(photo):
 def test_a_value_promised_for_later_is_no_value(photo):
     session, [*_, r] = talk(photo, "I'd like to book a photographer", "5", "no", "ill have to come back to u on the address, cheers")
     assert "venue_address" not in values(session, "book_shoot")
+
+
+# ---------------------------------------------------------------- round 6: rows asked for by a word of their name
+
+def test_a_booking_asked_for_a_row_by_one_word_of_its_name(agent):
+    session, [r] = talk(agent, "can I book the mid-term please")
+    assert 'main.task = "Book Inspection"' in statements(r)
+    assert any(s.startswith("book_inspection = BookInspection(service=answer(") for s in statements(r))
+
+
+def test_a_proposal_taken_in_words_with_values():
+    from core_engine.parsers.offline.parser import _TAKES_IT
+    assert _TAKES_IT.match("right let's do the Land Rover, for 10 days") and _TAKES_IT.match("ok I'll take it")
+    assert not _TAKES_IT.match("what's the land rover like?") and not _TAKES_IT.match("let's see")

@@ -202,6 +202,10 @@ ok okay sure fine great cool lovely perfect brilliant nice sweet super awesome g
 nope nah hi hiya hello hey bye goodbye sorry pardon what eh huh oh ah aah damn dammit blimey crikey gosh jeez lol haha
 cheers! please pls done nothing none dunno idk same""".split())
 """Words said in passing that are never a person's name on their own ("ouch.", "cheers")."""
+_TAKES_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|right|great|lovely|perfect|cool|fine|brilliant|sounds\s+good)[,.!\s]+)*"
+                       r"(?:let'?s\s+(?:do|go\s+(?:with|for)|book|get|have|take)|i'?ll\s+(?:take|have|go\s+(?:with|for))|"
+                       r"we'?ll\s+(?:take|have|go\s+(?:with|for))|go\s+on\s+then|book\s+(?:it|that|me|us))\b", re.I)
+"""A proposal taken in words rather than with a yes: "right let's do the Land Rover", "ok I'll take it"."""
 _SORRY_FIRST = re.compile(r"^\W*(?:sorry|oops|whoops|apologies|my\s+bad)\s*(?:[!.]+|\s[-–—]+)\s*", re.I)
 """An apology said as its own sentence before the answer: "sorry! Margaret Doyle. ..."."""
 _AGREED_FIRST = re.compile(r"^\W*(?:yes|yeah|yea|yep|yup|sure|of\s+course|ok(?:ay)?|right)(?:\s*(?:[,.!-]+|\s)\s*"
@@ -536,6 +540,10 @@ class TurnReader:
     def _proposal(self, text: str) -> str | None:
         proposals = [a for a in self.acts if a.get("act") == "propose"]
         yn = yes_no(text) if proposals else None
+        if proposals and yn is None and not is_question(text) and _TAKES_IT.match(text) and not negations(text):
+            accept_proposal(self, proposals[-1], text)  # "right let's do the Land Rover, for 10 days": a yes in words
+            self.answered = True
+            return ""
         if proposals and yn is None and self._answers_proposal(proposals[-1], text):
             accept_proposal(self, proposals[-1], text)  # "four": a value for the proposed task accepts it
             self.answered = True

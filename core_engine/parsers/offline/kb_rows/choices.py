@@ -58,10 +58,11 @@ def accept_proposal(reader: "TurnReader", act: dict[str, Any], rest: str) -> Non
     ghost = TaskRecord(var=var, worksheet=ws.name)
     candidates = [(ghost, f) for f in ws.fields if f.kind == "input" and f.name not in kwargs
                   and reader.view.kind_of(f) not in ("confirm", "task", "row", "list")]
-    for m in find_mentions(rest, candidates, reader.view, reader.today) if rest else []:
+    mentions = find_mentions(rest, candidates, reader.view, reader.today) if rest else []
+    for m in mentions:
         kwargs[m.field.name] = literal(m.value)
     ints = [f for _r, f in candidates if reader.view.kind_of(f) == "int" and f.name not in kwargs]
-    numbers = find_numbers(rest) if rest and not reader.yes_words else []
+    numbers = find_numbers(rest) if rest and not reader.yes_words and not mentions else []  # a number read is spent
     if len(ints) == 1 and len(numbers) == 1:
         kwargs[ints[0].name] = literal(numbers[0].value)  # "four" in reply to the proposal: its one number
     reader.emit("proposal-accepted", reader.yes_words, f"{var} = {ws.name}({kwargs_text(kwargs)})")
@@ -112,7 +113,14 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
     expect = reader.expect
     text_slot = expect is not None and _names_rows(reader, expect.field, rows)
     if len(rows) == 1 and not text_slot:
-        return _the_one_shown(reader, text, kb_var, rows[0])  # else it filled its field or was proposed
+        if _the_one_shown(reader, text, kb_var, rows[0]):
+            return True
+        if (expect is None or expect.rec.parent is None and reader.view.kind_of(expect.field) == "Enum") \
+                and not is_question(text) and _TAKEN.search(text) and not _TURNED_DOWN.search(text):
+            named = _by_name(text, rows) or _by_short_name(text, rows) or _the_word_one(text, rows)
+            if named is not None:  # "right let's do the Land Rover, for 10 days" after it alone was shown
+                return _open_with_row(reader, rows[0], f"{kb_var}.result[0]", named[1])
+        return False  # else it filled its field or was proposed
     row_expected = expect is None or reader.view.kind_of(expect.field) == "row" or text_slot
     requested = False
     fragment = None
@@ -224,6 +232,12 @@ def _the_one_shown(reader: "TurnReader", text: str, kb_var: str, row: dict[str, 
     if len(counts) == 1 and len(numbers) == 1:
         reader.assign("extra-value", numbers[0].text, e.rec, counts[0], int(numbers[0].value))
     return True
+
+
+_TAKEN = re.compile(r"\b(?:let'?s\s+(?:do|go\s+(?:with|for)|book|get|have|take)|i'?ll\s+(?:take|have|go\s+(?:with|for))|"
+                    r"(?:can|could)\s+(?:i|we)\s+(?:book|have|get|take|hire|rent|reserve)|book|reserve|hire|rent|go\s+with)\b",
+                    re.I)
+"""Words that take the row just shown: "let's do the Land Rover", "I'll go with that", "can we book it"."""
 
 
 def _awaits_row(reader: "TurnReader", rec: TaskRecord, f: Field) -> bool:

@@ -119,6 +119,17 @@ def row_task(reader: "TurnReader", text: str = "") -> Worksheet | None:
     return taking[0] if len(taking) == 1 else None
 
 
+def _named_in_full(text: str, name: str) -> str:
+    """ "can I book the mid-term please" -> "can I book the Mid-term Inspection please": the words of the row's name
+    that the turn says, replaced by the whole name."""
+    words = [w for w in re.findall(r"[\w'-]+", name) if len(w) >= 4]
+    for w in sorted(words, key=len, reverse=True):
+        m = re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text, re.I)
+        if m:
+            return text[:m.start()] + name + text[m.end():]
+    return text
+
+
 def _reachable_from_start(reader: "TurnReader", ws: Worksheet) -> bool:
     """The worksheet is opened by values of a live top-level record (its predicate's equalities name them)."""
     names = {path[-1] for path, _v in equalities(ws.predicate)}
@@ -145,6 +156,12 @@ def row_request(reader: "TurnReader", text: str) -> bool:
             or not _reachable_from_start(reader, ws):
         return False
     terms = reader.vocabulary.found_in(text, reader.ctx.kb, plurals=True)
+    if not terms and (_asked_to_do(reader, ws, text) or _ASKS_FOR.search(text)):
+        from .change import named_row  # late: change imports the task rules
+        said = named_row(reader, text)  # "can I book the Golf please": a word only one row's name has
+        terms = [said] if said else []
+        if said and said.lower() not in text.lower():
+            text = _named_in_full(text, said)  # the task opens on the row's whole name, which its search finds
     if not terms:
         from ..opening.tasks import pronoun_row  # late: tasks imports this module's helpers indirectly
         held = pronoun_row(reader, text)  # "ok book that one for me": the one row just reported
