@@ -42,6 +42,7 @@ SPEC = {
          "description": "A visit cancelled.", "fields": [
             field("visit_reference", "str", "The visit's reference, like KH-1234"),
             field("contact_name", "str", "Your full name"),
+            field("reason", "str", "Why you are cancelling, in your own words", required=False),
             field("confirm", "confirm", "Confirm the cancellation")]},
         {"name": "SendKeys", "kind": "task", "predicate": 'task == "Send Keys"', "api": "send_keys",
          "description": "Keys sent by post.", "fields": [
@@ -336,3 +337,41 @@ def test_a_proposal_taken_in_words_with_values():
     from core_engine.parsers.offline.parser import _TAKES_IT
     assert _TAKES_IT.match("right let's do the Land Rover, for 10 days") and _TAKES_IT.match("ok I'll take it")
     assert not _TAKES_IT.match("what's the land rover like?") and not _TAKES_IT.match("let's see")
+
+
+# ---------------------------------------------------------------- round 7: times moved in words, names as bookings say them
+
+def test_a_clock_hour_changed_with_a_remark_after_it(agent):
+    session, [*_, r] = talk(agent, INSPECTION, "the mid-term one", "3", "1", "12 June", "9am",
+                            "actually can you change it to 10 not 9, i have to drop my son off")
+    assert values(session, "book_inspection")["start_time"] == "10:00"
+    session, [*_, r] = talk(agent, INSPECTION, "the mid-term one", "3", "1", "12 June", "2pm",
+                            "ah actually make it 3, the tenant finishes work at 2")
+    assert values(session, "book_inspection")["start_time"] == "15:00"
+
+
+def test_make_it_with_a_small_count_held_is_left_alone(supper):
+    session, [*_, r] = talk(supper, "I'd like to book a table", "the window", "friday", "8pm", "4", "make it 6")
+    got = values(session, "book_table")
+    assert got["time"] == "20:00"  # "make it 6" may be the party: the time is not moved on a guess
+
+
+def test_a_code_found_when_prose_is_asked(agent):
+    session, [*_, r] = talk(agent, "I need to cancel an inspection", "don't have the reference sorry", "Ann Holt",
+                            "ah found it in my emails, it's KH-66104")
+    assert "reason" not in values(session, "cancel_visit")  # the question asked prose; the code is not its answer
+    assert values(session, "cancel_visit")["visit_reference"] == "KH-66104"
+
+
+def test_a_name_said_the_way_a_booking_is_named():
+    from core_engine.parsers.offline.answering.slots import _UNDER_NAME
+    m = _UNDER_NAME.search("Under Dave Hughes. Could we do the following Sunday instead")
+    assert m.group("name") == "Dave Hughes"
+    assert _UNDER_NAME.search("its mb10552, name on it is Lucy Hart").group("name2") == "Lucy Hart"
+    assert _UNDER_NAME.search("the key is under the mat") is None
+
+
+def test_an_age_right_after_the_name_given():
+    from core_engine.parsers.offline.initiatives import _AGE_AFTER_NAME
+    assert _AGE_AFTER_NAME.match(", 27, hannah.lee@proton.me").group("age") == "27"
+    assert _AGE_AFTER_NAME.match(", 27 Mill Lane") is None

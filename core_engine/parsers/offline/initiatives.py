@@ -74,6 +74,12 @@ def introduction(reader: "TurnReader", text: str) -> str:
     if reader.expect is not None and reader.expect.field.name == f.name and reader.expect.rec.var == rec.var:
         reader.answered = True
     reader.introduced = True
+    aged = _AGE_AFTER_NAME.match(text, end)
+    ages = [g for g in reader.view.input_fields(rec) if reader.view.kind_of(g) == "int"
+            and "age" in g.name.lower().split("_") and reader.view.unfilled(rec, g)]
+    if aged is not None and len(ages) == 1 and 1 <= int(aged.group("age")) <= 110:
+        reader.assign("introduction", aged.group(0).strip(" ,"), rec, ages[0], int(aged.group("age")))
+        end = aged.end()  # "I'm Hannah Lee, 27, hannah.lee@...": the age said after the name
     rest = (text[: m.start()] + " " + text[end:]).strip()
     rest = _GREETING_LEFT.sub("", rest)
     rest = re.sub(r"\s+([.,!?;])(?:\s*[.,!?;])*", r"\1", rest)  # "there. . I think" -> the pieces joined cleanly
@@ -81,6 +87,8 @@ def introduction(reader: "TurnReader", text: str) -> str:
     return rest.strip(" ,;")
 
 
+_AGE_AFTER_NAME = re.compile(r"\s*,\s*(?:aged?\s+)?(?P<age>\d{1,3})(?:\s*(?:years?\s+old|yrs?|y/?o))?(?=\s*(?:[,.;!]|$|and\b))", re.I)
+"""An age right after the name the speaker gives: "I'm Hannah Lee, 27, ..."."""
 _SAID_AGAIN = re.compile(r"\s*[,.]\s*(?P<first>[A-Za-z][a-z'-]+)\s+(?P<family>[A-Z][A-Za-z'-]+(?:-[A-Z][a-z'-]+)?)\b")
 """The first name said again with the family name after it: "I'm Jo, Jo Malik"."""
 

@@ -1478,7 +1478,8 @@ class TurnReader:
         if shape(e.field) == "code" and (labelled := self.answers.labelled_code(e.field, text)) is not None \
                 and labelled.value == value:
             code = labelled  # "acc 40817726, pin 2291": the code its label names, among several
-        coded = code is not None
+        coded = code is not None or (isinstance(value, str) and value == shaped_reference(e.field, text))
+        # "ref is PS-31057 and email ...": a token of the field's example shape is its answer beside the others
         rest = None
         if code is not None and any(m.span is not None and m.span.start <= code.start < m.span.end for m in extras):
             if shape(e.field) == "code" and value == code.value:  # "485 777 3456" to the code asked: its answer,

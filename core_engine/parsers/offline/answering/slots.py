@@ -451,7 +451,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
                     if stem(before[-1]) in field_stems(f, with_description=False)]
         if not fits and after and after[0] in ("total", "altogether"):  # "so 8 total": the field the turn names
             fits = [(r, f) for r, f in of_kind("int", "float") if field_mention(f, bag)[0] > 0]
-        if not fits and _AGE_SAID.search(text[:span.start]) and (not after or after[0] in _AGE_AFTER):  # "I'm 34": a person's age, in plain English
+        if not fits and _AGE_SAID.search(text[:span.start]) and (not after or after[0] in _AGE_AFTER
+                                                                   or re.match(r"\s*[,.;]", text[span.end:])):  # "I'm 34": a person's age, in plain English
             fits = [(r, f) for r, f in of_kind("int") if "age" in f.name.lower().split("_")]
         if not fits and ((before and before[-1] in ("for", "of")) or after[:2] == ["of", "us"]):  # "3 of us"
             fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
@@ -515,6 +516,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     _enum_mentions(text, of_kind("Enum"), out, used, pick)
     _named_codes(text, strs, bag, taken, out, used)
     _short_labelled(text, strs, taken, out, used)
+    _name_phrase(text, strs, taken, out, used)
     out += bool_mentions(said, candidates, view, used)  # "yes I'm an international student"
     out += nothing_more(said, candidates, view, used)  # "Maya Cohen 07123 456789, nothing else he needs to know"
     return out
@@ -558,8 +560,10 @@ def says_more(f: Field) -> bool:
 
 
 _AGE_AFTER = frozenset({"and", "but", "so", "years", "year", "yrs", "now"})
-_AGE_SAID = re.compile(r"\b(?:i'?m|i\s+am|he'?s|she'?s|he\s+is|she\s+is|aged)\s*$", re.I)
-"""A bare number right after "I'm" or "she's" is an age ("I'm 34"), for a field whose name says age."""
+_AGE_SAID = re.compile(r"\b(?i:i'?m|i\s+am|he'?s|she'?s|he\s+is|she\s+is|aged)\s*$|"
+                       r"\b(?i:i'?m|i\s+am|this\s+is|it'?s|name'?s|my\s+name\s+is)\s+[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){0,2}\s*,\s*$")
+"""A bare number right after "I'm" or "she's" is an age ("I'm 34"), or right after the name the speaker gives ("I'm
+Hannah Lee, 27"), for a field whose name says age."""
 
 NUMBER_FIELD_SCORE = 0.40
 """Least cosine of a number's context words ("weighs about ... kilos") to a numeric field's texts."""
@@ -746,6 +750,34 @@ def short_label(word: str, names: set[str]) -> bool:
         return True
     return len(word) >= 3 and word.isalpha() and any(len(n) >= 5 and len(n) >= len(word) + 2 and n.startswith(word)
                                                      for n in names if n not in ("number", "details"))
+
+
+def _name_phrase(text: str, strs: list[tuple[TaskRecord, Field]], taken: list[Span], out: list[Mention],
+                 used: set[tuple[str, str]]) -> None:
+    """A person's name said the way a booking is named: "booked under Dave Hughes", "name on it is Lucy Hart", "in
+    the name of Ann Lee": the one name field open (of several, the user's own)."""
+    m = _UNDER_NAME.search(text)
+    if m is None:
+        return
+    g = "name" if m.group("name") else "name2"
+    if m.group(g).split()[0] in ("The", "My", "Our", "This", "That") or any(
+            o.span is not None and o.span.start < m.end(g) and m.start(g) < o.span.end for o in out):
+        return
+    names = [(r, f) for r, f in strs if shape(f) == "name" and (r.var, f.name) not in used]
+    if len(names) > 1:
+        names = [c for c in names if own_field(c[1])]
+    if len(names) != 1:
+        return
+    span = Span(m.group(g), m.start(g), m.end(g), m.group(g))
+    out.append(Mention(names[0][0], names[0][1], span.value, m.group(0), "name phrase", span))
+    used.add((names[0][0].var, names[0][1].name))
+    taken.append(span)
+
+
+_UNDER_NAME = re.compile(r"(?:\b(?i:booked|it'?s|its|it\s+is|it\s+was|all|reserved|that'?s)\s+)?\b(?i:under)\s+(?i:the\s+name\s+(?:of\s+)?)?"
+                         r"(?P<name>[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,2})\b|"
+                         r"\b(?i:name\s+on\s+(?:it|the\s+\w+)\s+is|in\s+the\s+name\s+of)\s+(?P<name2>[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){0,2})\b")
+"""How a booking's name is said: "Under Dave Hughes", "name on it is Lucy Hart", "in the name of Ann Lee"."""
 
 
 _SHORT_FORMS = {"acct": "account", "acc": "account", "ref": "reference", "tel": "telephone", "mob": "mobile",

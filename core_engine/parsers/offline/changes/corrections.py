@@ -41,7 +41,7 @@ _PLAIN = ("str", "int", "float", "date", "time", "Enum")
 
 
 _INSTEAD = re.compile(r"^(?P<new>[^;]*?\b\d{1,2})\s+(?:instead\s+of|rather\s+than|not)\s+(?P<old>(?:half\s+(?:past\s+)?)?"
-                      r"\d{1,2}(?:[:.]\d{2})?(?:\s*[ap]\.?m\.?)?)[\s.!?]*$", re.I)
+                      r"\d{1,2}(?:[:.]\d{2})?(?:\s*[ap]\.?m\.?)?)(?:\s*[,;]\s+[^\d]*)?[\s.!?]*$", re.I)
 """Two bare hours: "sorry can we do 3 instead of 2", "can we make it 8 rather than half 7" move a clock time given
 before."""
 _OLD_CLOCK = re.compile(r"(?P<half>half\s+(?:past\s+)?)?(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?(?:\s*[ap]\.?m\.?)?", re.I)
@@ -82,7 +82,9 @@ def _hours(reader: "TurnReader", said: str) -> bool:
 
 
 _HOUR_INSTEAD = re.compile(r"\b(?P<lead>do|make\s+it|say|at|how\s+about|move\s+it\s+to|change\s+it\s+to)\s+(?P<h>1[0-2]|[1-9])"
-                           r"(?:\s*o'?clock)?\s+instead\b(?!\s+of)", re.I)
+                           r"(?:\s*o'?clock)?\s+instead\b(?!\s+of)|"
+                           r"\b(?P<lead2>make\s+it|move\s+it\s+to|change\s+it\s+to|push\s+it\s+to)\s+(?P<h2>1[0-2]|[1-9])(?:\s*o'?clock)?"
+                           r"(?=\s*(?:[,.;!]|$|then\b|please\b|instead\b))(?!\s*instead\s+of)", re.I)
 """A bare hour said instead ("actually can we do 11 instead, he's got physio at 10") when one time is held."""
 
 
@@ -97,12 +99,13 @@ def _hour_instead(reader: "TurnReader", said: str) -> bool:
     if len(fits) != 1:
         return False
     rec, f, current = fits[0]
-    if m.group("lead").lower() in ("do", "say", "how about") and any(
+    lead, said_hour = (m.group("lead") or m.group("lead2")).lower(), m.group("h") or m.group("h2")
+    if (lead in ("do", "say", "how about") or m.group("lead2")) and any(
             reader.view.kind_of(g) == "int" and isinstance(v, int) and 0 < v <= 20 for r, g, v in _filled(reader)
             if r is rec):
         return False  # "can we do 6 instead, my cousins are coming": a small count held beside the time may be what
         # changes (an age of 78 is not what "do 11 instead" changes)
-    new, was = int(m.group("h")), int(current[:2])
+    new, was = int(said_hour), int(current[:2])
     hour = _nearest_hour(new, was)
     if hour == was or abs(hour - was) > 3:
         return False

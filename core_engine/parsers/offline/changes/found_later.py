@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ..answering.references import shaped_reference
 from ..answering.slots import shape
 
 if TYPE_CHECKING:
@@ -16,6 +17,11 @@ _CODE = re.compile(r"(?<![\w@.-])(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-
                    r"(?![\w@-])")
 """A token of letters and digits that starts with a letter ("TY-58213", "REF4471"): a booking's or claim's code, not a
 count or a time (those start with a digit) and not an e-mail."""
+
+
+_FOUND = re.compile(r"\b(?:found\s+it|here\s+it\s+is|got\s+it\s+(?:here|now)|just\s+found|it'?s\s+in\s+my\s+(?:e-?mails?|inbox))\b",
+                    re.I)
+"""Words that say the code declined before has been found."""
 
 
 def found_later(reader: "TurnReader", text: str) -> tuple[Any, Any, str] | None:
@@ -29,8 +35,10 @@ def found_later(reader: "TurnReader", text: str) -> tuple[Any, Any, str] | None:
         return None
     e = reader.expect
     if e is not None and e.act == "ask" and e.field.name != declined[0][1].name and \
-            reader.view.kind_of(e.field) not in ("bool", "confirm"):
-        return None  # a value asked for now ("and the policy number?"): the code is more likely its answer
+            reader.view.kind_of(e.field) not in ("bool", "confirm") and not (
+                shape(e.field) == "text" and (_FOUND.search(text) or shaped_reference(declined[0][1], codes[0]))):
+        return None  # a value asked for now ("and the policy number?"): the code is more likely its answer; not when
+        # the question asks for prose and the turn says the code was found ("ah found it in my emails, HC-66104")
     return declined[0][0], declined[0][1], codes[0]
 
 
