@@ -375,3 +375,23 @@ def test_an_age_right_after_the_name_given():
     from core_engine.parsers.offline.initiatives import _AGE_AFTER_NAME
     assert _AGE_AFTER_NAME.match(", 27, hannah.lee@proton.me").group("age") == "27"
     assert _AGE_AFTER_NAME.match(", 27 Mill Lane") is None
+
+
+def test_a_change_with_a_remark_naming_the_old_value(supper):
+    session, [*_, r] = talk(supper, "I'd like to book a table", "the window", "friday", "8pm", "4",
+                            "actually make it saturday, friday's gone mental at work")
+    got = values(session, "book_table")
+    assert got["date"] == "2024-07-06" and "booker_name" not in got and "guest_name" not in got
+
+
+def test_a_sentence_is_no_name():
+    from core_engine.parsers.offline.parser import _not_a_name
+    assert _not_a_name("Friday'S Gone Mental At Work") and _not_a_name("Is That Ok")
+    assert not _not_a_name("Will Smith") and not _not_a_name("June May") and not _not_a_name("Mary de la Cruz")
+
+
+def test_the_one_code_in_a_sentence_answers_the_code_asked(agent):
+    session, [*_, r] = talk(agent, "I need to cancel an inspection", "the letting agent gave me one, KH-REF-7781")
+    assert values(session, "cancel_visit")["visit_reference"] == "KH-REF-7781"
+    session, [*_, r] = talk(agent, "I need to cancel an inspection", "no idea, my flight is BA2491 if that helps")
+    assert values(session, "cancel_visit").get("visit_reference") != "BA2491"

@@ -46,7 +46,7 @@ from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .parts.one_constructor import one_constructor
 from .parts.addresses import (address_answer, address_beside, address_parts, address_region, is_address_field,
-                              postcode_ends,
+                              is_postcode_field, postcode_ends,
                               tidy_address, with_town)
 from .parts.colours import rest_of_answer
 from .parts.made import make_beside_colour
@@ -67,7 +67,7 @@ from .opening.for_that import task_for_that
 from .opening.next_task import next_task
 from .changes.told_again import story_told_again, told_again
 from .changes.item_withdrawn import item_withdrawn
-from .changes.found_later import found_later, give_found_code
+from .changes.found_later import code_tokens, found_later, give_found_code
 from .answering.age_flags import age_flag
 from .answering.standing_no import go_ahead_after_no
 from .parts.described import described_parts
@@ -118,7 +118,7 @@ from .words.measures.months import is_month_field
 from .words.thing_names import thing_name
 from .words.typed import restore_apostrophes
 from .words.value_labels import label_kind, label_start
-from .words.values import DATE_HELD, DAY_FIRST, EVENING, PERSON_NAME, clean_name, find_codes, find_dates, find_numbers, find_times, normalise, yes_no
+from .words.values import DATE_HELD, DAY_FIRST, EVENING, PERSON_NAME, clean_name, find_codes, find_dates, find_numbers, find_postcodes, find_times, normalise, yes_no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
@@ -197,6 +197,23 @@ _JUST_ONE = re.compile(r"\W*(?:(?:ok|oh|no|um+|er+)[,.\s]+)?(?:just|only)\s+(?:h
 _DEFERRED = re.compile(r"\b(?:i'?ll|ill|i\s+will|i'?d|i\s+need\s+to|i\s+have\s+to|let\s+me)\s+(?:have\s+to\s+|need\s+to\s+|just\s+)?"
                        r"(?:come|get)\s+back\s+to\s+(?:you|u|ya)\b|\b(?:i'?ll|ill|i\s+will)\s+let\s+(?:you|u)\s+know\b", re.I)
 """A value the user will give later ("I'll have to come back to you on the address", "I'll let you know"): none now."""
+def _not_a_name(value: str) -> bool:
+    """A person's name has no weekday, month or common word of a sentence in it ("Friday'S Gone Mental At Work" was
+    a remark, not a name), and five words at most."""
+    words = re.findall(r"[A-Za-z]+(?:'[A-Za-z]+)?", value)
+    return len(words) > 5 or any(w.lower() in _SENTENCE_WORDS for w in words)
+
+
+_SENTENCE_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight yesterday
+january february march july september october november december friday's monday's
+is are was were be been am have has had does did would can could should shall might must
+at in on of to for from with by about into over after before than then that this these those there here it its it's
+i i'm me my mine we us our you your he him his she her they them their what which who when where why how
+and or but so if because not no yes just very really gone going get got work working please thanks the a
+""".split())
+"""Words of a sentence, never of a person's name (a title, a first or a family name)."""
+
+
 _NO_NAME_WORDS = frozenset("""ouch cheers thanks thank ta thx oops whoops ugh urgh wow yay yikes hmm hm hmmm er erm um umm
 ok okay sure fine great cool lovely perfect brilliant nice sweet super awesome grand right alright yes yeah yep yup no
 nope nah hi hiya hello hey bye goodbye sorry pardon what eh huh oh ah aah damn dammit blimey crikey gosh jeez lol haha
@@ -206,6 +223,9 @@ _TAKES_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|right|great|lovely|perfect|cool|fin
                        r"(?:let'?s\s+(?:do|go\s+(?:with|for)|book|get|have|take)|i'?ll\s+(?:take|have|go\s+(?:with|for))|"
                        r"we'?ll\s+(?:take|have|go\s+(?:with|for))|go\s+on\s+then|book\s+(?:it|that|me|us))\b", re.I)
 """A proposal taken in words rather than with a yes: "right let's do the Land Rover", "ok I'll take it"."""
+_NAMED_THINGS = frozenset("flight train bus reg plate postcode zip phone mobile tel order invoice model serial vin "
+                          "room seat gate platform policy".split())
+"""Words that say a code is the number of some other thing ("my flight is BA2491")."""
 _SORRY_FIRST = re.compile(r"^\W*(?:sorry|oops|whoops|apologies|my\s+bad)\s*(?:[!.]+|\s[-–—]+)\s*", re.I)
 """An apology said as its own sentence before the answer: "sorry! Margaret Doyle. ..."."""
 _AGREED_FIRST = re.compile(r"^\W*(?:yes|yeah|yea|yep|yup|sure|of\s+course|ok(?:ay)?|right)(?:\s*(?:[,.!-]+|\s)\s*"
@@ -315,7 +335,7 @@ class TurnReader:
             value = tidy_address(value) or value  # "17 Cedar Grove, it's" once the postcode went to its field
         if isinstance(value, str) and value != REFUSAL and self.view.kind_of(f) == "str":
             value = _AS_I_SAID.sub("", value).strip(" ,;-") or value  # "Joanne Fairley like I said": the name alone
-            if shape(f) == "name" and value.strip(" .!,?").lower() in _NO_NAME_WORDS:
+            if shape(f) == "name" and (value.strip(" .!,?").lower() in _NO_NAME_WORDS or _not_a_name(value)):
                 self.note("not-a-name", matched, reason=f"'{value}' is a word said in passing, not a person's name")
                 return  # "ouch.", "cheers" to "what name is it under?"
             if _DEFERRED.search(value):
@@ -1387,6 +1407,17 @@ class TurnReader:
         if several_codes(self, text, e.rec, e.field):
             self.answered = True
             return True
+        if shape(e.field) == "code" and not is_postcode_field(e.field) and not is_phone_field(e.field):
+            tokens = [t for t in code_tokens(text) if not find_postcodes(t)]
+            before = re.findall(r"[a-z]+", text[:text.find(tokens[0])].lower())[-1:] if len(tokens) == 1 else []
+            others = {w for f in self.view.input_fields(e.rec) if f.name != e.field.name for w in f.name.split("_")}
+            if len(tokens) == 1 and not code_value(text) and text.strip(" .!") != tokens[0] and not negations(text) \
+                    and not (before and (before[0] in others or before[0] in _NAMED_THINGS)):
+                # "the hostel worker gave me one, KB-REF-7781": the one code in a sentence about it
+                self.assign("answer-to-ask", tokens[0], e.rec, e.field, tokens[0], type="str", shape="code")
+                self.answered = True
+                self._extras(text.replace(tokens[0], " "), e.rec)
+                return True
         ends = postcode_ends(text, [f for f in self.view.input_fields(e.rec) if self.view.kind_of(f) == "str"
                                     and (f.name == e.field.name or self.view.unfilled(e.rec, f))])
         if e.field.name in ends:  # "SN1 4BJ -> GL50 3PR" to "which postcode are you moving from?"

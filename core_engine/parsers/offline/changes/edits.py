@@ -184,7 +184,11 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
     said = _plain_words(named[1]) if found and named else ""
     prefer = e.rec if e else None
     tail = _marked_clause(text, marker) if marker else None  # "the 1st is a sunday, let's do monday the 2nd instead"
-    mentions = find_mentions(tail, reader.candidates(), reader.view, reader.today, prefer=prefer) if tail else []
+    piece = _marker_piece(tail or text, marker) if marker else None  # "make it saturday, friday's gone mental"
+    mentions = find_mentions(piece, reader.candidates(), reader.view, reader.today, prefer=prefer) if piece else []
+    tail = piece if mentions else tail
+    if not mentions:
+        mentions = find_mentions(tail, reader.candidates(), reader.view, reader.today, prefer=prefer) if tail else []
     if not mentions:
         mentions = find_mentions(text, reader.candidates(), reader.view, reader.today, prefer=prefer)
     if not found and marker and _CHOOSING.match(marker) and e is not None and e.act == "ask" \
@@ -283,6 +287,18 @@ def ruled_out_change(reader: "TurnReader", text: str) -> bool:
     m = offered[0]
     reader.assign("change-of-mind", m.matched, m.rec, m.field, m.value, ruled_out=ruled.group(0).strip())
     return True
+
+
+def _marker_piece(text: str, marker: str) -> str | None:
+    """The change said from its marker to the next comma, when a remark follows ("actually make it saturday, friday's
+    gone mental at work" -> "make it saturday"): the remark may name the value being replaced."""
+    at = text.lower().find(marker.lower())
+    if at < 0:
+        return None
+    comma = text.find(",", at + len(marker))
+    if comma < 0 or not text[comma + 1:].strip():
+        return None
+    return text[at:comma].strip() or None
 
 
 def _marked_clause(text: str, marker: str) -> str | None:

@@ -24,9 +24,14 @@ _FOUND = re.compile(r"\b(?:found\s+it|here\s+it\s+is|got\s+it\s+(?:here|now)|jus
 """Words that say the code declined before has been found."""
 
 
+def code_tokens(text: str) -> list[str]:
+    """The code-shaped tokens of a turn: a letter first, three digits or more ("TY-58213", "KB-REF-7781")."""
+    return [m.group(0) for m in _CODE.finditer(text) if len(re.sub(r"\D", "", m.group(0))) >= 3]
+
+
 def found_later(reader: "TurnReader", text: str) -> tuple[Any, Any, str] | None:
     """(record, field, code) when the turn gives the code of the one declined code field, else None."""
-    codes = [m.group(0) for m in _CODE.finditer(text) if len(re.sub(r"\D", "", m.group(0))) >= 3]
+    codes = code_tokens(text)
     if len(codes) != 1:
         return None
     declined = [(r, f) for r in reader.view.live_records() for f in reader.view.input_fields(r)
