@@ -395,3 +395,65 @@ def test_the_one_code_in_a_sentence_answers_the_code_asked(agent):
     assert values(session, "cancel_visit")["visit_reference"] == "KH-REF-7781"
     session, [*_, r] = talk(agent, "I need to cancel an inspection", "no idea, my flight is BA2491 if that helps")
     assert values(session, "cancel_visit").get("visit_reference") != "BA2491"
+
+
+# ---------------------------------------------------------------- the attack pass: near misses that must not fire
+
+def test_attack_a_count_before_another_noun_is_no_room_count(agent):
+    session, [r] = talk(agent, "I'd like to book an inspection, and please check the 2 bath mats")
+    assert "bathrooms" not in values(session, "book_inspection")
+
+
+def test_attack_only_a_count_alone_before_a_tag(supper):
+    from core_engine.parsers.offline.parser import _said_before_tag
+    assert _said_before_tag("the max is 8, right?") is None and _said_before_tag("she's 12, is that ok?") is None
+    assert _said_before_tag("tickets are 22 pounds each, right?") is None
+
+
+def test_attack_an_age_limit_for_a_group_or_a_pet_is_not_one_persons_age():
+    from core_engine.parsers.offline.answering.age_flags import age_flag
+    from core_engine.spec.model import Field
+    assert age_flag(Field(name="all_adults", type="bool", description="Whether everyone in the party is 18 or over"),
+                    "I'm 19") is None
+    assert age_flag(Field(name="senior_pet", type="bool", description="Whether the pet is over 8 years old"),
+                    "I'm 70") is None
+
+
+def test_attack_whose_email_is_a_persons_not_a_contraction(agent):
+    session, [r] = talk(agent, "I'd like to book an inspection, my email's me@lettings.co.uk")
+    assert values(session, "book_inspection").get("landlord_email") == "me@lettings.co.uk"
+    assert "tenant_email" not in values(session, "book_inspection")
+
+
+def test_attack_an_email_asked_is_its_answer_not_the_other_email(agent):
+    session, [*_, r] = talk(agent, INSPECTION, "the mid-term one", "3", "1", "12 June", "10am", "jo@tenant.me")
+    got = values(session, "book_inspection")
+    assert got.get("tenant_email") == "jo@tenant.me" and "landlord_email" not in got
+
+
+def test_attack_a_code_of_another_thing_fills_no_declined_reference(agent):
+    session, [*_, r] = talk(agent, "I need to cancel an inspection", "don't have the reference sorry", "Ann Holt",
+                            "yes cancel it, my flight is BA2490 so I can't make it")
+    assert values(session, "cancel_visit").get("visit_reference") != "BA2490"
+
+
+def test_attack_a_daytime_trade_keeps_a_morning_hour(agent):
+    session, [*_, r] = talk(agent, INSPECTION, "the mid-term one", "3", "1", "12 June", "5pm",
+                            "actually change the time to 10")
+    assert values(session, "book_inspection")["start_time"] == "10:00"  # not 22:00
+
+
+def test_attack_lengths_in_hours_to_a_minutes_field():
+    from core_engine.parsers.offline.words.measures.durations import converted_duration
+    assert [converted_duration(t, "minute") for t in ("1.5 hours", "2 hours 30 minutes", "1 hr 15", "2 hrs 30")] == \
+        [90, 150, 75, 150]
+
+
+def test_attack_a_pets_name_is_no_persons(agent):
+    from core_engine.parsers.offline.opening.given_values import _PET
+    assert _PET.search("an appointment for my dog, her name is Bella")
+
+
+def test_attack_a_number_before_a_count_word_is_no_short_labelled_code(agent):
+    session, [r] = talk(agent, "I need to cancel an inspection, I booked it through the app 12 days ago")
+    assert values(session, "cancel_visit").get("visit_reference") is None

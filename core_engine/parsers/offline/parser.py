@@ -67,7 +67,8 @@ from .opening.for_that import task_for_that
 from .opening.next_task import next_task
 from .changes.told_again import story_told_again, told_again
 from .changes.item_withdrawn import item_withdrawn
-from .changes.found_later import code_tokens, found_later, give_found_code
+from .answering.slots import counts_people
+from .changes.found_later import code_tokens, found_later, give_found_code, names_another_thing
 from .answering.age_flags import age_flag
 from .answering.standing_no import go_ahead_after_no
 from .parts.described import described_parts
@@ -99,6 +100,7 @@ from .initiatives import introduction, labelled_numbers, labelled_only, labelled
 from .intents import (asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting)
 from .words.answers import NEGATIVE_QUESTION, NOTHING_OF_THE_KIND, AnswerReader, echoed_flag, flag_named, is_make_field, pro_form_flag, said_words
+from .words.answers import is_message_field
 from .words.match import HEDGES, STOPWORDS, Bag, content_stems, field_mention, field_stems, holds, same_word, stem
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
@@ -173,8 +175,8 @@ def _said_before_tag(text: str) -> str | None:
             continue
         cut = max(piece.rfind(","), piece.rfind("."), piece.rfind(";"), piece.rfind(" - "))
         head, tail = (piece[:cut], piece[cut + 1:]) if cut > 0 else ("", piece)
-        if re.search(r"\d", tail) or not re.search(r"\d", head) or _WH_START.match(head) or not _TAG.search(tail):
-            continue
+        if re.search(r"\d", tail) or not _BARE_COUNT.fullmatch(head.strip()) or not _TAG.search(tail):
+            continue  # only a count said alone before the tag: not "the max is 8, right?", "she's 12, is that ok?"
         kept.append(head)
     said = " ".join(p.strip() for p in kept if p.strip())
     return said if re.search(r"\d", said) else None
@@ -183,6 +185,10 @@ def _said_before_tag(text: str) -> str | None:
 _TAG = re.compile(r"(?:\b(?:right|yeah|ok|okay|alright|fine|correct|innit|yes|no)|^\s*(?:is|would|will|does)\s+(?:that|it|this)"
                   r"\s+(?:be\s+)?(?:ok|okay|alright|fine|possible|enough|work|do)(?:\s+for\s+you)?)\W*\?\s*$", re.I)
 """A question tagged on to a statement: "..., right?", "..., is that ok?" (it asks nothing of its own)."""
+_BARE_COUNT = re.compile(r"\W*(?:(?:ok|so|um+|er+m?|well|right|hmm+|let'?s\s+say|say|maybe|about|around|probably|prob|"
+                         r"roughly|like)\W+)*\d{1,3}(?:\s+(?:of\s+us|people|persons|guests|adults|players|tickets|please))?\W*",
+                         re.I)
+"""A count said alone before a question tag: "let's say 4", "6 of us"."""
 _WH_START = re.compile(r"^\W*(?:how|what|which|when|where|who|why|whats|what's|hows|how's)\b", re.I)
 _TITLED = re.compile(r"\b(Mrs|Mr|Ms|Miss|Mx|Dr|Prof|Revd|Rev|Fr|Sir|Dame|Lady|Lord)\.?\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})")
 _WHAT_IS_THERE = re.compile(r"\bwhat\b.*\b(?:got|have|offer|do|options?|choices?|available)\b|\b(?:options?|choices?)\b", re.I)
@@ -223,15 +229,13 @@ _TAKES_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|right|great|lovely|perfect|cool|fin
                        r"(?:let'?s\s+(?:do|go\s+(?:with|for)|book|get|have|take)|i'?ll\s+(?:take|have|go\s+(?:with|for))|"
                        r"we'?ll\s+(?:take|have|go\s+(?:with|for))|go\s+on\s+then|book\s+(?:it|that|me|us))\b", re.I)
 """A proposal taken in words rather than with a yes: "right let's do the Land Rover", "ok I'll take it"."""
-_NAMED_THINGS = frozenset("flight train bus reg plate postcode zip phone mobile tel order invoice model serial vin "
-                          "room seat gate platform policy".split())
-"""Words that say a code is the number of some other thing ("my flight is BA2491")."""
 _SORRY_FIRST = re.compile(r"^\W*(?:sorry|oops|whoops|apologies|my\s+bad)\s*(?:[!.]+|\s[-–—]+)\s*", re.I)
 """An apology said as its own sentence before the answer: "sorry! Margaret Doyle. ..."."""
-_AGREED_FIRST = re.compile(r"^\W*(?:yes|yeah|yea|yep|yup|sure|of\s+course|ok(?:ay)?|right)(?:\s*(?:[,.!-]+|\s)\s*"
-                           r"(?:sure|of\s+course|no\s+problem|no\s+worries)\b)?(?:\s*[,.!-]+\s*|\s+(?=(?:it'?s|its|it\s+is|"
-                           r"that'?s|thats|it\s+was)\b))", re.I)
-"""An agreement that starts an answer to a question that asks for a value: "yes it's ...", "yeah sure, ..."."""
+_AGREED_FIRST = re.compile(r"^\W*(?i:yes|yeah|yea|yep|yup|sure|of\s+course|ok(?:ay)?|right)(?:\s*(?:[,.!-]+|\s)\s*"
+                           r"(?i:sure|of\s+course|no\s+problem|no\s+worries)\b)?(?:\s*[,.!-]+\s*|\s+(?=(?i:it'?s|its|it\s+is|"
+                           r"that'?s|thats|it\s+was)\s+[A-Z0-9]))")
+"""An agreement that starts an answer to a question that asks for a value: "yes it's KH-2093", "yeah sure, ..." (not
+"yes it's a rescue", which describes rather than gives the value)."""
 _DAY_GREETING = re.compile(r"^\W*(?:good\s+)?(?P<part>morning|afternoon|evening)(?:\s+(?:all|there|folks|guys|mate))?"
                            r"\s*[!,.]+\s*", re.I)
 
@@ -334,7 +338,8 @@ class TurnReader:
         if isinstance(value, str) and value != REFUSAL and is_address_field(f) and self.view.kind_of(f) == "str":
             value = tidy_address(value) or value  # "17 Cedar Grove, it's" once the postcode went to its field
         if isinstance(value, str) and value != REFUSAL and self.view.kind_of(f) == "str":
-            value = _AS_I_SAID.sub("", value).strip(" ,;-") or value  # "Joanne Fairley like I said": the name alone
+            if shape(f) in ("name", "short", "code", "email") and not is_message_field(f):
+                value = _AS_I_SAID.sub("", value).strip(" ,;-") or value  # "Joanne Fairley like I said": the name
             if shape(f) == "name" and (value.strip(" .!,?").lower() in _NO_NAME_WORDS or _not_a_name(value)):
                 self.note("not-a-name", matched, reason=f"'{value}' is a word said in passing, not a person's name")
                 return  # "ouch.", "cheers" to "what name is it under?"
@@ -934,7 +939,9 @@ class TurnReader:
             return True  # "not sure tbh, what have you got free?": no "NA" for the day, which the user will choose
         if words and not explicit and self.expect is not None and self.expect.act == "ask" and \
                 self.view.kind_of(self.expect.field) in ("date", "time") and \
-                self.value_for(self.expect.field, _after_words(text, words)) is not None:
+                len(_after_words(text, words).split()) <= 4 and not is_question(_after_words(text, words).replace("?", "")) \
+                and not re.search(r"\b(?:by|before|after|last|was|were|had)\b", _after_words(text, words), re.I) \
+                and self.value_for(self.expect.field, _after_words(text, words)) is not None:
             return False  # "dunno, 7ish?": a guess after the doubt is the answer, not a refusal
         if words and _OTHER_WILL_DO.search(text):
             self.note("refusal-asks", text, reason="it asks whether something else will do: a question, no refusal")
@@ -1116,7 +1123,7 @@ class TurnReader:
                 if m.how in ("short label", "named field") and m.span is not None and m.span.text in text:
                     text = text.replace(m.span.text, " " * len(m.span.text), 1)
         value = self.value_for(e.field, text)
-        if value is None and kind == "int" and _JUST_ONE.fullmatch(text):
+        if value is None and kind == "int" and _JUST_ONE.fullmatch(text) and counts_people(e.field):
             self.answers.matched, value = text, 1  # "just her" to "how many applicants?"
         if value is None:
             return False
@@ -1182,6 +1189,9 @@ class TurnReader:
         if at >= 0:  # blank the answer out, so that its words are read once
             text = text[:at] + " " * len(answered.strip()) + text[at + len(answered.strip()):]
         mentions = find_mentions(text, candidates, self.view, self.today, prefer=rec)
+        asked = self.expect.field if self.expect is not None and self.expect.act == "ask" else None
+        if asked is not None and self.view.kind_of(asked) == "str" and shape(asked) == "email":
+            mentions = [m for m in mentions if m.how != "email"]  # the e-mail asked for is its answer, not another's
         taken = {m.field.name for m in mentions}
         mentions += [m for m in column_mentions(text, candidates, self.vocabulary, self.ctx.kb)
                      if m.field.name not in taken]
@@ -1412,7 +1422,7 @@ class TurnReader:
             before = re.findall(r"[a-z]+", text[:text.find(tokens[0])].lower())[-1:] if len(tokens) == 1 else []
             others = {w for f in self.view.input_fields(e.rec) if f.name != e.field.name for w in f.name.split("_")}
             if len(tokens) == 1 and not code_value(text) and text.strip(" .!") != tokens[0] and not negations(text) \
-                    and not (before and (before[0] in others or before[0] in _NAMED_THINGS)):
+                    and not (before and before[0] in others) and not names_another_thing(text, tokens[0]):
                 # "the hostel worker gave me one, KB-REF-7781": the one code in a sentence about it
                 self.assign("answer-to-ask", tokens[0], e.rec, e.field, tokens[0], type="str", shape="code")
                 self.answered = True
@@ -1505,6 +1515,8 @@ class TurnReader:
                                self.view, self.today, prefer=e.rec)
         if is_address_field(e.field):  # "18 elm st eastfield" to the pickup address: not the delivery address
             extras = [m for m in extras if m.how != "address"]
+        if shape(e.field) == "email":  # "kate.lowe@gmail.com" to the recipient's e-mail: not also the buyer's
+            extras = [m for m in extras if m.how != "email"]
         code = code_value(text)
         if shape(e.field) == "code" and (labelled := self.answers.labelled_code(e.field, text)) is not None \
                 and labelled.value == value:
@@ -1810,6 +1822,8 @@ def _same_half_of_day(kind: str, old: Any, new: Any, text: str) -> Any:
         return new
     m_old, m_new = re.fullmatch(r"(\d\d):(\d\d)", old), re.fullmatch(r"(\d\d):(\d\d)", new)
     if m_old and m_new and int(m_old.group(1)) >= 13 and 1 <= int(m_new.group(1)) <= 11:
+        if not EVENING.get() and 7 <= int(m_new.group(1)) <= 11:
+            return new  # a daytime trade's "change it to 10" after 17:00 is the morning, not 22:00
         held = int(m_old.group(1)) * 60 + int(m_old.group(2))
         said = int(m_new.group(1)) * 60 + int(m_new.group(2))
         if abs(said + 720 - held) < abs(said - held):  # on the side of noon nearest the time held: 11 after 14:00

@@ -11,7 +11,9 @@ from ....spec.model import Field
 _LIMIT = re.compile(r"\b(?P<n>\d{1,2})\s*(?:\+|or\s+(?P<over>over|older|above)|or\s+(?P<under>under|younger|below))|"
                     r"\b(?P<side>over|under|above|below|at\s+least|older\s+than|younger\s+than)[\s_]+(?:the\s+age\s+of\s+)?"
                     r"(?P<m>\d{1,2})\b", re.I)
-_AGE = re.compile(r"(?:^|\b)(?:i'?m|i\s+am|she'?s|he'?s|they'?re|we'?re|she\s+is|he\s+is|aged?|just\s+turned|turned)\s+"
+_NOT_ONE_PERSON = re.compile(r"\b(?:everyone|everybody|all|each|party|group|pets?|dogs?|cats?|animals?|horses?|vehicle|car|"
+                             r"building|property)\b", re.I)
+_AGE = re.compile(r"(?:^|\b)(?:i'?m|i\s+am|she'?s|he'?s|she\s+is|he\s+is|aged?|just\s+turned|turned)\s+"
                   r"(?:only\s+|just\s+)?(?P<age>\d{1,3})(?:\s*(?:years?\s+old|yrs?(?:\s+old)?|y/?o))?\s*(?:[,.!;]|$)", re.I)
 
 
@@ -38,6 +40,8 @@ def age_flag(f: Field, text: str) -> bool | None:
     if "age" not in f.description.lower() and not _LIMIT.search(f.name.replace("_", " ")) and \
             not _LIMIT.search(f.description):
         return None
+    if _NOT_ONE_PERSON.search(f"{f.name.replace('_', ' ')} {f.description}"):
+        return None  # "everyone in the party is 18 or over", "the pet is over 8": one person's age does not say
     limit = age_limit(f)
     ages = [int(m.group("age")) for m in _AGE.finditer(text.strip())]
     if limit is None or len(ages) != 1 or not 0 < ages[0] < 120:

@@ -44,7 +44,7 @@ def _as_example(example: str, typed: str) -> str:
 
 def reference_shapes(f: Field) -> list[re.Pattern[str]]:
     """The shapes of the example references a field's description and examples give: the same letters, the
-    same separator (or none) and about as many digits ("HK-1234" fits "HK-4471", "hk4471" and "HK-44712", not "HK-44"); a single
+    same separator (or none) and about as many digits ("HK-1234" fits "HK-4471", "hk4471", "HK-447" and "HK-44712", not "HK-44"); a single
     letter stands for any letter ("C-214" fits "B-117")."""
     return [re.compile(rf"(?P<letters>{_prefix(m.group('letters'))})(?:{re.escape(m.group('sep'))}|\s)?"
                        rf"(?P<digits>\d{{{_digit_counts(m.group('letters'), len(m.group('digits')))}}})", re.I)
@@ -52,8 +52,8 @@ def reference_shapes(f: Field) -> list[re.Pattern[str]]:
 
 
 def _digit_counts(letters: str, n: int) -> str:
-    """How many digits a value may have: after the business's own prefix ("KH" of "like KH-1234") a digit fewer or
-    up to two more (writers of examples round them: "KH-20931" is a reference of that business); after a letter that
+    """How many digits a value may have: after the business's own prefix ("KH" of "like KH-1234") a digit fewer or up
+    to two more (writers of examples round them: "KH-20931" is a reference of that business); after a letter that
     stands for any letter, exactly as many (the shape is all there is to go on)."""
     if len(letters) >= 2 and not _placeholder(letters):
         return f"{max(3, n - 1)},{n + 2}"

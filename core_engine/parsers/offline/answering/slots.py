@@ -259,14 +259,31 @@ class Mention:
 _TIME_UNIT = re.compile(r"(hour|day|night|week|fortnight|month|year)s?")
 
 
-def _short_for(after: list[str], f: Field) -> bool:
+def counts_people(f: Field) -> bool:
+    """Whether an int field counts people (applicants, guests, passengers, ...), by its name or description."""
+    return bool(field_stems(f) & ({stem(w) for w in PEOPLE_WORDS} | {stem(w) for w in _PEOPLE_PLACES}))
+
+
+_PEOPLE_PLACES = ("tickets", "seats", "places", "performers", "participants", "attendees", "applicants", "riders")
+"""Counts of one per person: "just her" to "how many tickets?" is one."""
+
+
+def _short_for(after: list[str], f: Field, rest: str = "") -> bool:
     """The word after a number is the head of a compound the field's name is: "3 bed" for `bedrooms`,
     "2 bath" for `bathrooms` (three letters at least, a whole first part of the name word)."""
     if not after or len(after[0]) < 3 or not after[0].isalpha():
         return False
     word = after[0].lower()
+    nxt = re.match(r"\s*[A-Za-z]+\s*(?P<n>[A-Za-z]+)?", rest)
+    if nxt and nxt.group("n") and nxt.group("n").lower() not in _AFTER_COMPOUND:
+        return False  # "2 bath mats", "3 bed sheets": the word is part of another noun
     return any(len(n) > len(word) + 2 and n.startswith(word) and n[len(word):] in _COMPOUND_TAILS
                for n in (w.lower() for w in f.name.split("_")))
+
+
+_AFTER_COMPOUND = frozenset("""and house flat semi home property apartment bungalow cottage townhouse detached terrace
+terraced maisonette place one unit with please so but or the a it its this that in on at for""".split())
+"""Words that may follow "3 bed" in a count of rooms ("a 3 bed 2 bath house", "3 bed, 2 bath")."""
 
 
 _COMPOUND_TAILS = frozenset({"room", "rooms", "s", "es", "space", "spaces", "place", "places"})
@@ -275,7 +292,7 @@ _COMPOUND_TAILS = frozenset({"room", "rooms", "s", "es", "space", "spaces", "pla
 def _by_whose(text: str, span: Span, fits: list[tuple[TaskRecord, Field]]) -> list[tuple[TaskRecord, Field]]:
     """Of two fields of one kind, one the user's own (`buyer_email`, "Your own email address") and one another
     person's (`recipient_email`): the one whose the value's clause says it is ("her email is ...", "mine is ...")."""
-    start = max([text.rfind(c, 0, span.start) for c in ",.;!?"] + [0])
+    start = max([text.rfind(c, 0, span.start) for c in ",.;!?"] + [text.lower().rfind(" and ", 0, span.start), 0])
     clause = text[start:span.start].lower()
     if _OTHERS.search(clause):
         whose = False
@@ -286,7 +303,8 @@ def _by_whose(text: str, span: Span, fits: list[tuple[TaskRecord, Field]]) -> li
     return [c for c in fits if own_field(c[1]) == whose]
 
 
-_OTHERS = re.compile(r"\b(?:her|his|their|hers|theirs)\b|\b\w+'s\b")
+_OTHERS = re.compile(r"\b(?:her|his|their|hers|theirs)\b|\b(?:mum|mom|dad|mother|father|wife|husband|partner|son|daughter|"
+                     r"friend|sister|brother|boss|tenant|gran|grandma|grandad|nan|aunt|uncle|colleague|client)'s\b")
 _MINE = re.compile(r"\b(?:my|mine|me|i'?m|i\s+am)\b")
 
 
@@ -436,7 +454,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         near = {stem(UNIT_SHORT.get(w, w)) for w in after}  # "3 hrs": hours
         if after and after[0] in UNIT_LINKS:
             near = set()  # "from 6 for 3 hrs": the unit after "for" is the next number's, not this one's
-        fits = [(r, f) for r, f in of_kind("int", "float") if near & field_stems(f) or _short_for(after, f)]
+        fits = [(r, f) for r, f in of_kind("int", "float") if near & field_stems(f) or _short_for(after, f, text[span.end:])]
         if fits and is_money(text, span.start, span.end):  # "£40 an hour": a rate, not 40 hours
             fits = [c for c in fits if c in money_fields(fits)]
         if after and after[0] in _PEOPLE_UNITS and not {stem(after[0])} & {s for _r, f in fits for s in field_stems(f)}:
@@ -462,12 +480,17 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         money = is_money(text, span.start, span.end)
         if not fits and money:  # "£76", "76 pounds": the field about money
             fits, how = money_fields(of_kind("int", "float")), "money"
+        if not fits and any(_short_for(after, f) and not _short_for(after, f, text[span.end:]) for _r, f in
+                            of_kind("int", "float")):
+            continue  # "2 bath mats": the head of a field's compound name is part of another noun here
         if not fits and len(of_kind("int", "float")) > 0 and not money:  # a price counts no hours or people
             fits, meaning = _number_by_meaning(text, span, of_kind("int", "float"), view)
             how = "number+meaning" if fits else how
         said_unit = _TIME_UNIT.fullmatch(UNIT_SHORT.get(after[0], after[0])) if after else None
         if said_unit and not fits and not (len(after) > 1 and after[1] in ("old", "ago", "since", "running")) \
-                and not (before and before[-1] in ("every", "each", "per", "past", "last")):
+                and not (before and before[-1] in ("every", "each", "per", "past", "last")) \
+                and not re.search(r"\d[.,]$", text[:span.start]) and not re.match(r"\s*[a-z]+\s*\d", text[span.end:], re.I):
+            # not "1.5 hours" (read elsewhere as a whole) nor "2 hours 30 minutes", "1 hr 15" (two parts)
             # "for 1 hr" to `duration_minutes`: the one field counted in a unit of time (not "10 years old")
             timed = [(r, f) for r, f in of_kind("int", "float") if field_unit(f.name, f.description) is not None
                      and (r.var, f.name) not in used and _counts_in(f, said_unit.group(1))]
@@ -485,7 +508,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             if lead and not near & field_stems(target[1]):
                 words = text[lead.start(): span.end]  # "a party of six": all of it names the party size
             if unit and (stem(unit.group(0).split()[-1]) in field_stems(target[1]) | {stem(w) for w in PEOPLE_WORDS}
-                         or unit.group(0).strip().lower() == "of us" or _short_for(after, target[1])):
+                         or unit.group(0).strip().lower() == "of us" or _short_for(after, target[1], text[span.end:])):
                 words = text[span.start: span.end + unit.end()]
             value = span.value
             if view.kind_of(target[1]) == "int" and not float(value).is_integer():
@@ -727,9 +750,11 @@ def _short_labelled(text: str, strs: list[tuple[TaskRecord, Field]], taken: list
         if not shorts:
             continue
         label = "|".join(sorted(map(re.escape, shorts), key=len, reverse=True))
-        found = [m for m in re.finditer(rf"(?<![\w-])(?:{label})\.?(?:\s+(?:no\.?|num|number|is|:))*\s*[:=#]?\s*"
-                                        rf"(?P<v>(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{{2,}}(?:[ -][A-Z0-9]{{2,4}}(?![\w-]))?)",
-                                        text, re.I)]
+        found = [m for m in re.finditer(rf"(?<![\w-])(?i:{label})\.?(?P<lab>(?:\s+(?i:no\.?|num|number|is|:))*\s*[:=#]?)\s*"
+                                        rf"(?P<v>(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{{2,}}(?:[ -][A-Z0-9]{{2,4}}(?![\w-]))?)"
+                                        rf"(?!\s+[a-z])", text)]
+        found = [m for m in found if m.group("lab").strip() or not _english_word(m.group(0).split()[0])]
+        # "member 10 years", "the app 12 days ago": a word of English before a number labels nothing
         if len(found) != 1:
             continue
         m = found[0]
@@ -778,6 +803,11 @@ _UNDER_NAME = re.compile(r"(?:\b(?i:booked|it'?s|its|it\s+is|it\s+was|all|reserv
                          r"(?P<name>[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,2})\b|"
                          r"\b(?i:name\s+on\s+(?:it|the\s+\w+)\s+is|in\s+the\s+name\s+of)\s+(?P<name2>[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){0,2})\b")
 """How a booking's name is said: "Under Dave Hughes", "name on it is Lucy Hart", "in the name of Ann Lee"."""
+
+
+def _english_word(word: str) -> bool:
+    from ....embedding.semantic import model_words  # late: the embedding package is heavy to import
+    return word.lower().strip(".:") in model_words(None) and word.lower().strip(".:") not in _SHORT_FORMS
 
 
 _SHORT_FORMS = {"acct": "account", "acc": "account", "ref": "reference", "tel": "telephone", "mob": "mobile",

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..answering.references import shaped_reference
 from ..answering.slots import shape
+from ..words.negation import negations
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -19,9 +20,18 @@ _CODE = re.compile(r"(?<![\w@.-])(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-
 count or a time (those start with a digit) and not an e-mail."""
 
 
+NAMED_THINGS = frozenset("flight train bus reg plate postcode zip phone mobile tel order invoice model serial vin "
+                         "room seat gate platform policy transit van car".split())
+"""Words that say a code is the number of some other thing ("my flight is BA2491", "it's a Ford Transit T350")."""
 _FOUND = re.compile(r"\b(?:found\s+it|here\s+it\s+is|got\s+it\s+(?:here|now)|just\s+found|it'?s\s+in\s+my\s+(?:e-?mails?|inbox))\b",
                     re.I)
 """Words that say the code declined before has been found."""
+
+
+def names_another_thing(text: str, token: str) -> bool:
+    """The words just before the code name another thing ("my flight is BA2490", "a Ford Transit T350", "seat A104")."""
+    before = [w for w in re.findall(r"[a-z]+", text[:text.find(token)].lower())[-3:] if w not in ("is", "was", "no", "number", "num")]
+    return bool(before) and before[-1] in NAMED_THINGS
 
 
 def code_tokens(text: str) -> list[str]:
@@ -32,12 +42,16 @@ def code_tokens(text: str) -> list[str]:
 def found_later(reader: "TurnReader", text: str) -> tuple[Any, Any, str] | None:
     """(record, field, code) when the turn gives the code of the one declined code field, else None."""
     codes = code_tokens(text)
-    if len(codes) != 1:
-        return None
+    if len(codes) != 1 or negations(text):
+        return None  # "the invoice said INV2291 but I don't think that's it": not the code
+    if names_another_thing(text, codes[0]):
+        return None  # "my flight is BA2490": the code of another thing
     declined = [(r, f) for r in reader.view.live_records() for f in reader.view.input_fields(r)
                 if reader.view.kind_of(f) == "str" and shape(f) == "code" and r.values.get(f.name) == "NA"]
     if len(declined) != 1:
         return None
+    if not _FOUND.search(text) and not shaped_reference(declined[0][1], codes[0]):
+        return None  # only a code said to be found, or shaped like the field's example ("like HV-5521")
     e = reader.expect
     if e is not None and e.act == "ask" and e.field.name != declined[0][1].name and \
             reader.view.kind_of(e.field) not in ("bool", "confirm") and not (

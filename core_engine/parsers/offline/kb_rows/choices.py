@@ -18,7 +18,7 @@ from ....dialogue.state import TaskRecord, ref_target
 from ..focus import row_focus_label
 from ..intents import choice_index, is_question
 from ..words.match import Bag, best_enum, equalities, field_stems, stem
-from ..words.negation import without_negated
+from ..words.negation import negations, without_negated
 from ..answering.slots import find_mentions, shape
 from ..opening.tasks import kwargs_text, literal
 from ..words.values import find_numbers, normalise
@@ -183,10 +183,15 @@ def _values_beside(reader: "TurnReader", rec: TaskRecord, rest: str, label: str)
     are values of the record it fills (counts are `_count_beside`'s)."""
     if label:
         rest = re.sub(re.escape(label), " ", rest, flags=re.I)
+    if negations(rest) or not _ASKED_FOR.search(rest) or re.search(r"\b(?:last|ago|saw|was|were|had|did)\b", rest, re.I):
+        return  # "the 2nd one, my friend saw it last saturday", "not sure about saturday though": no value asked for
     candidates = [(rec, f) for f in reader.view.input_fields(rec) if reader.view.unfilled(rec, f)
                   and reader.view.kind_of(f) in ("date", "time", "Enum", "bool")]
     for m in find_mentions(rest, candidates, reader.view, reader.today) if candidates and rest.strip() else []:
         reader.assign("extra-value", m.matched, m.rec, m.field, m.value)
+
+
+_ASKED_FOR = re.compile(r"\b(?:book|reserve|for|on|at|do|make\s+it|can\s+(?:you|we|i)|could\s+(?:you|we|i)|please|pls)\b", re.I)
 
 
 def _count_beside(reader: "TurnReader", rec: TaskRecord, rest: str, label: str) -> None:

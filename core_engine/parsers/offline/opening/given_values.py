@@ -226,6 +226,8 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
     clause = next((c for c in clauses if re.search(r"\b(?:(?:sur|last\s+|family\s+)?name\s+is|(?:sur)?name's|called|named)\b"
                                                    r"|\bsurname\s+(?=[A-Z])", c, re.I)), None)
     theirs = clause is not None and _THEIR_NAME.search(clause) is not None
+    if theirs and _PET.search(text):
+        return  # "an appointment for my dog, her name is Bella": the pet's name, no person's
     if len(names) > 1 and theirs and len([f for f in names if not own_name(f)]) == 1:
         names = [f for f in names if not own_name(f)]  # "her name is Ann Lee": another person's name
     elif len(names) > 1 and len([f for f in names if own_name(f)]) == 1:
@@ -265,8 +267,11 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
     _appositive_name(reader, ws, text, kwargs, matched)
 
 
-_SURNAME_SAID = re.compile(r"\b(?i:surname|last\s+name|family\s+name)(?i:\s+is|'s|:)?\s+([A-Z][\w'’]+(?:-[A-Z][\w'’]+)?)\b")
+_SURNAME_SAID = re.compile(r"(?<!'s\s)\b(?i:surname|last\s+name|family\s+name)(?i:\s+is|'s|:)?\s+([A-Z][\w'’]+(?:-[A-Z][\w'’]+)?)"
+                           r"(?=\s*(?:[,.;!?]|$|(?i:and|please|thanks)\b))")
 """A surname said by its label, written with its capital: "surname is Kowalski", "surname Mbeki"."""
+_PET = re.compile(r"\b(?:dog|puppy|pup|cat|kitten|rabbit|bunny|hamster|guinea\s+pig|horse|pony|bird|parrot|tortoise|"
+                  r"ferret|pet)s?\b", re.I)
 _THEIR_NAME = re.compile(r"\b(?:her|his|their|[a-z]+'s)\s+(?:full\s+|first\s+)?name\b", re.I)
 """Another person's name said: "her name is ...", "my son's name is ..."."""
 _NAME_HERE = re.compile(r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})\s+here")

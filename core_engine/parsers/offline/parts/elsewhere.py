@@ -42,6 +42,9 @@ there well""".split())
 """Words after a yes that only agree ("yep that's right", "yes, go ahead")."""
 
 
+_OUR_REQUEST = re.compile(r"\b(?:can|could|would|will|may)\s+(?:we|i|you|u|it)\b", re.I)
+
+
 def requested_values(reader: "TurnReader", text: str) -> bool:
     """Typed values (a date, a time, an address, a phone number, an e-mail) for unfilled fields of the live
     records, said in a request phrased as a question; they fill those fields."""
@@ -49,7 +52,8 @@ def requested_values(reader: "TurnReader", text: str) -> bool:
     mentions = [m for m in find_mentions(text, open_fields, reader.view, reader.today,
                                          prefer=reader.expect.rec if reader.expect else None)
                 if m.how in TYPED_HOWS | {"address"}]
-    if not mentions:  # "ah wait can we start at half 5?": a held value the request names by its field's word, changed
+    if not mentions and _OUR_REQUEST.search(text):  # "ah wait can we start at half 5?": a held value the request
+        # names by its field's word, changed (not "can the performers start warming up at 6?")
         bag = Bag.of(text)
         held = [(r, f) for r, f in reader.candidates() if not reader.view.unfilled(r, f)
                 and field_mention(f, bag)[0] >= 2]

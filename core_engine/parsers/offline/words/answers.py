@@ -49,6 +49,11 @@ _NOT_WORDS = re.compile(r"(?:it|them|her|his|their|him|something|anything|whatev
 """What follows "put" or "write" when it is no message: "put it in a box", "put her name on it", "write whatever"."""
 
 
+def is_message_field(f: Field) -> bool:
+    """A field that holds words to write (a card's message, a cake's writing)."""
+    return bool(_MESSAGE_FIELD.search(f"{f.name.replace('_', ' ')} {f.description or ''}"))
+
+
 def said_words(f: Field, text: str) -> str | None:
     """The words to write, for a field that holds a message: the one quoted text of the answer ("could it say
     'Happy 10 years x'"), or what follows "put", "write", "say" ("just put love from Sandra")."""

@@ -16,10 +16,12 @@ _IN_MONTHS = {"month": 1, "year": 12}
 """Months and years convert exactly ("two years" is 24 months), days do not (a month is no fixed number of days)."""
 _COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "couple of": 2}
-_DURATION = re.compile(r"\b(?P<n>\d+|a\s+couple\s+of|couple\s+of|an?|one|two|three|four|five|six|seven|eight|nine|"
+_DURATION = re.compile(r"\b(?P<n>\d+(?:\.\d+)?|a\s+couple\s+of|couple\s+of|an?|one|two|three|four|five|six|seven|eight|nine|"
                        r"ten|eleven|twelve|fifteen|twenty|thirty|forty(?:\s+|-)five|forty|ninety)\s*"
                        r"(?P<unit>hours?|hrs?|minutes?|mins?|days?|nights?|weeks?|fortnights?|months?|years?)\b"
                        r"|\b(?P<half>half\s+an?\s+(?:day|week|hour))\b", re.I)
+_MORE_PARTS = re.compile(r"\s*(?:and\s+)?(?P<m>[0-5]?\d)(?:\s*(?:minutes?|mins?|m))?\s*(?:[,.;!?]|$)", re.I)
+"""The minutes said after the hours of one length ("2 hours 30 minutes", "1 hr 15")."""
 _SHORT_UNITS = {"hr": "hour", "min": "minute"}
 _MINUTE_WORDS = {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty five": 45, "forty-five": 45,
                  "ninety": 90}
@@ -41,6 +43,11 @@ def converted_duration(text: str, unit: str) -> int | None:
     if unit not in _UNIT_DAYS:
         return None
     found = list(_DURATION.finditer(text))
+    if len(found) == 2 and unit == "minute" and found[0].group("unit") and found[1].group("unit") and \
+            found[0].group("unit").lower().startswith("h") and found[1].group("unit").lower().startswith("m") and \
+            re.fullmatch(r"\s*(?:and\s+)?", text[found[0].end():found[1].start()]) and found[0].group("n").isdigit() \
+            and found[1].group("n").isdigit():
+        return int(found[0].group("n")) * 60 + int(found[1].group("n"))  # "2 hours 30 minutes"
     if len(found) != 1:
         return None
     m = found[0]
@@ -57,9 +64,13 @@ def converted_duration(text: str, unit: str) -> int | None:
         # carry no number the number reading sees
         return _COUNT[raw] if raw in ("a", "an", "a couple of", "couple of") and not _MORE.match(text[m.end():]) \
             else None
-    n = int(raw) if raw.isdigit() else _COUNT.get(raw, _MINUTE_WORDS.get(raw))
+    n = int(raw) if raw.isdigit() else float(raw) if re.fullmatch(r"\d+\.\d+", raw) else \
+        _COUNT.get(raw, _MINUTE_WORDS.get(raw))  # "1.5 hours" is 90 minutes, not 5 hours' worth
     if n is None:
         return None
+    more = _MORE_PARTS.match(text, m.end())
+    if more and unit == "minute" and said_unit == "hour":  # "2 hours 30 minutes", "1 hr 15": both parts
+        return int(round(n * 60)) + int(more.group("m"))
     if _AND_A_HALF.match(text, m.end()):
         n += 0.5  # "a year and a half" is 18 months
     if said_unit in _IN_MONTHS and unit in _IN_MONTHS:  # "a year" is 12 months, not 365/30 of them
