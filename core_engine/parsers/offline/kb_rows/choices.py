@@ -116,7 +116,7 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
         if _the_one_shown(reader, text, kb_var, rows[0]):
             return True
         if (expect is None or expect.rec.parent is None and reader.view.kind_of(expect.field) == "Enum") \
-                and not is_question(text) and _TAKEN.search(text) and not _TURNED_DOWN.search(text):
+                and not reader.lines and not is_question(text) and _TAKEN.search(text) and not _TURNED_DOWN.search(text):
             named = _by_name(text, rows) or _by_short_name(text, rows) or _the_word_one(text, rows)
             if named is not None:  # "right let's do the Land Rover, for 10 days" after it alone was shown
                 return _open_with_row(reader, rows[0], f"{kb_var}.result[0]", named[1])
