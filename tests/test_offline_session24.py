@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from core_engine.parsers.offline.parser import _said_before_tag
-
 from tests.fakes.specs import agent_with_kb, field, record_values, statements, talk
 
 SPEC = {
@@ -122,6 +120,7 @@ def test_an_address_beside_a_name_keeps_its_towns_and_postcode(agent):
 
 
 def test_a_number_before_a_question_tag_answers():
+    from core_engine.parsers.offline.parser import _said_before_tag
     assert _said_before_tag("let's say 4, I can always extend right?") == "let's say 4"
     assert _said_before_tag("how many units is CS 448?") is None
     assert _said_before_tag("4 people, or is 5 ok?") is None  # the question has a number of its own
