@@ -186,8 +186,10 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
     tail = _marked_clause(text, marker) if marker else None  # "the 1st is a sunday, let's do monday the 2nd instead"
     piece = _marker_piece(tail or text, marker) if marker else None  # "make it saturday, friday's gone mental"
     mentions = find_mentions(piece, reader.candidates(), reader.view, reader.today, prefer=prefer) if piece else []
-    tail = piece if mentions else tail
-    if not mentions:
+    after = (tail or text)[(tail or text).find(piece) + len(piece):] if piece else ""
+    if mentions and any(find_mentions(after, [(m.rec, m.field)], reader.view, reader.today) for m in mentions):
+        tail = piece  # the remark after the change names another value of its field (the one replaced)
+    else:
         mentions = find_mentions(tail, reader.candidates(), reader.view, reader.today, prefer=prefer) if tail else []
     if not mentions:
         mentions = find_mentions(text, reader.candidates(), reader.view, reader.today, prefer=prefer)
