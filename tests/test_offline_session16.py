@@ -123,7 +123,13 @@ def test_an_hour_of_one_to_six_on_a_clock_is_the_afternoon_as_at_six_is():
     assert [t.value for t in find_times("06:45")] == ["06:45"]  # a 24-hour clock
     assert [t.value for t in find_times("6:30 in the morning")] == ["06:30"]
     assert [t.value for t in find_times("5:30 am")] == ["05:30"]
-    assert [t.value for t in find_times("7:30")] == ["07:30"]  # 7 and later: as before
+    from core_engine.parsers.offline.words.values import EVENING
+    token = EVENING.set(False)  # a daytime trade (a garage): 7 and later stay the morning
+    try:
+        assert [t.value for t in find_times("7:30")] == ["07:30"]
+    finally:
+        EVENING.reset(token)
+    assert [t.value for t in find_times("7:30")] == ["19:30"]  # an evening trade's 7:30 (session 24), as its "at 7"
 
 
 def test_a_postcode_answer_is_the_code_in_capitals_whatever_else_the_turn_says(hire):

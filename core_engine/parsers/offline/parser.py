@@ -216,6 +216,8 @@ is are was were be been am have has had does did would can could should shall mi
 at in on of to for from with by about into over after before than then that this these those there here it its it's
 i i'm me my mine we us our you your he him his she her they them their what which who when where why how
 and or but so if because not no yes just very really gone going get got work working please thanks the a
+morning afternoon evening night late early noon midday midnight weekend weekday lunchtime teatime
+road street avenue crescent
 """.split())
 """Words of a sentence, never of a person's name (a title, a first or a family name)."""
 
@@ -229,7 +231,7 @@ _TAKES_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|right|great|lovely|perfect|cool|fin
                        r"(?:let'?s\s+(?:do|go\s+(?:with|for)|book|get|have|take)|i'?ll\s+(?:take|have|go\s+(?:with|for))|"
                        r"we'?ll\s+(?:take|have|go\s+(?:with|for))|go\s+on\s+then|book\s+(?:it|that|me|us))\b", re.I)
 """A proposal taken in words rather than with a yes: "right let's do the Land Rover", "ok I'll take it"."""
-_SORRY_FIRST = re.compile(r"^\W*(?:sorry|oops|whoops|apologies|my\s+bad)\s*(?:[!.]+|\s[-–—]+)\s*", re.I)
+_SORRY_FIRST = re.compile(r"^\W*(?:sorry|oops|whoops|apologies|my\s+bad)\s*[!.]+\s*", re.I)
 """An apology said as its own sentence before the answer: "sorry! Margaret Doyle. ..."."""
 _AGREED_FIRST = re.compile(r"^\W*(?i:yes|yeah|yea|yep|yup|sure|of\s+course|ok(?:ay)?|right)(?:\s*(?:[,.!-]+|\s)\s*"
                            r"(?i:sure|of\s+course|no\s+problem|no\s+worries)\b)?(?:\s*[,.!-]+\s*|\s+(?=(?i:it'?s|its|it\s+is|"
@@ -1417,12 +1419,15 @@ class TurnReader:
         if several_codes(self, text, e.rec, e.field):
             self.answered = True
             return True
-        if shape(e.field) == "code" and not is_postcode_field(e.field) and not is_phone_field(e.field):
+        if shape(e.field) == "code" and not is_postcode_field(e.field) and not is_phone_field(e.field) \
+                and shaped_reference(e.field, text) is None:
             tokens = [t for t in code_tokens(text) if not find_postcodes(t)]
             before = re.findall(r"[a-z]+", text[:text.find(tokens[0])].lower())[-1:] if len(tokens) == 1 else []
             others = {w for f in self.view.input_fields(e.rec) if f.name != e.field.name for w in f.name.split("_")}
             if len(tokens) == 1 and not code_value(text) and text.strip(" .!") != tokens[0] and not negations(text) \
-                    and not (before and before[0] in others) and not names_another_thing(text, tokens[0]):
+                    and not (before and before[0] in others) and not names_another_thing(text, tokens[0]) \
+                    and not find_mentions(text, self.candidates(records=[e.rec], unfilled_only=True, exclude=e.field),
+                                          self.view, self.today):  # only a sentence about the code, no other values
                 # "the hostel worker gave me one, KB-REF-7781": the one code in a sentence about it
                 self.assign("answer-to-ask", tokens[0], e.rec, e.field, tokens[0], type="str", shape="code")
                 self.answered = True
@@ -1822,10 +1827,11 @@ def _same_half_of_day(kind: str, old: Any, new: Any, text: str) -> Any:
         return new
     m_old, m_new = re.fullmatch(r"(\d\d):(\d\d)", old), re.fullmatch(r"(\d\d):(\d\d)", new)
     if m_old and m_new and int(m_old.group(1)) >= 13 and 1 <= int(m_new.group(1)) <= 11:
-        if not EVENING.get() and 7 <= int(m_new.group(1)) <= 11:
-            return new  # a daytime trade's "change it to 10" after 17:00 is the morning, not 22:00
         held = int(m_old.group(1)) * 60 + int(m_old.group(2))
         said = int(m_new.group(1)) * 60 + int(m_new.group(2))
+        if not EVENING.get() and 7 <= int(m_new.group(1)) <= 11 and abs(said + 720 - held) > 180:
+            return new  # a daytime trade's "change it to 10" after 17:00 is the morning, not 22:00 (but "quarter past
+            # 8" after 20:00 is 20:15)
         if abs(said + 720 - held) < abs(said - held):  # on the side of noon nearest the time held: 11 after 14:00
             return f"{int(m_new.group(1)) + 12:02d}:{m_new.group(2)}"  # stays 11:00, not 23:00
     if m_old and m_new and int(m_old.group(1)) == 12 and 1 <= int(m_new.group(1)) <= 6:
