@@ -1419,8 +1419,9 @@ class TurnReader:
         if several_codes(self, text, e.rec, e.field):
             self.answered = True
             return True
+        shaped = shaped_reference(e.field, text)
         if shape(e.field) == "code" and not is_postcode_field(e.field) and not is_phone_field(e.field) \
-                and shaped_reference(e.field, text) is None:
+                and not (shaped and shaped.lower() in text.lower()):  # "plot a-009" for "like C-214": A-009, below
             tokens = [t for t in code_tokens(text) if not find_postcodes(t)]
             before = re.findall(r"[a-z]+", text[:text.find(tokens[0])].lower())[-1:] if len(tokens) == 1 else []
             others = {w for f in self.view.input_fields(e.rec) if f.name != e.field.name for w in f.name.split("_")}
