@@ -13,6 +13,7 @@ import datetime as dt
 import json
 import re
 from dataclasses import dataclass, field as dc_field
+from functools import lru_cache
 from typing import Any, Iterator
 
 from ....errors import KnowledgeError
@@ -744,15 +745,10 @@ def _short_labelled(text: str, strs: list[tuple[TaskRecord, Field]], taken: list
     for rec, f in strs:
         if (rec.var, f.name) in used:
             continue
-        names = [w for w in f.name.lower().split("_") if len(w) >= 5 and w not in ("number", "details")]
-        shorts = {w[:n] for w in names for n in range(3, len(w) - 1)} | {a for a, full in _SHORT_FORMS.items()
-                                                                           if full in names}
-        if not shorts:
+        pattern = _short_label_pattern(f.name)
+        if pattern is None:
             continue
-        label = "|".join(sorted(map(re.escape, shorts), key=len, reverse=True))
-        found = [m for m in re.finditer(rf"(?<![\w-])(?i:{label})\.?(?P<lab>(?:\s+(?i:no\.?|num|number|is|:))*\s*[:=#]?)\s*"
-                                        rf"(?P<v>(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{{2,}}(?:[ -][A-Z0-9]{{2,4}}(?![\w-]))?)"
-                                        rf"(?!\s+[a-z])", text)]
+        found = list(pattern.finditer(text))
         found = [m for m in found if m.group("lab").strip() or not _english_word(m.group(0).split()[0])]
         # "member 10 years", "the app 12 days ago": a word of English before a number labels nothing
         if len(found) != 1:
@@ -770,11 +766,27 @@ def _short_labelled(text: str, strs: list[tuple[TaskRecord, Field]], taken: list
 def short_label(word: str, names: set[str]) -> bool:
     """Whether `word` is one of the field-name words `names` said short: "reg" for registration, "acct" for
     account (the first three letters or more of a name word of five or more, or a usual short form)."""
-    word = word.lower().strip(".:")
-    if _SHORT_FORMS.get(word) in names:
-        return True
-    return len(word) >= 3 and word.isalpha() and any(len(n) >= 5 and len(n) >= len(word) + 2 and n.startswith(word)
-                                                     for n in names if n not in ("number", "details"))
+    return word.lower().strip(".:") in _short_forms(frozenset(names))
+
+
+@lru_cache(maxsize=1024)
+def _short_forms(names: frozenset[str]) -> frozenset[str]:
+    """Every short form of the name words `names`: their first 3 to n-2 letters (words of five letters or more, not
+    "number" or "details") and the usual short forms of `_SHORT_FORMS`."""
+    words = [w for w in names if len(w) >= 5 and w not in ("number", "details")]
+    return frozenset({w[:n] for w in words for n in range(3, len(w) - 1)} |
+                     {a for a, full in _SHORT_FORMS.items() if full in words})
+
+
+@lru_cache(maxsize=1024)
+def _short_label_pattern(field_name: str) -> re.Pattern[str] | None:
+    """The pattern of a code after the field's name said short (built once per field name, not per turn)."""
+    shorts = _short_forms(frozenset(field_name.lower().split("_")))
+    if not shorts:
+        return None
+    label = "|".join(sorted(map(re.escape, shorts), key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?i:{label})\.?(?P<lab>(?:\s+(?i:no\.?|num|number|is|:))*\s*[:=#]?)\s*"
+                      rf"(?P<v>(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{{2,}}(?:[ -][A-Z0-9]{{2,4}}(?![\w-]))?)(?!\s+[a-z])")
 
 
 def _name_phrase(text: str, strs: list[tuple[TaskRecord, Field]], taken: list[Span], out: list[Mention],
