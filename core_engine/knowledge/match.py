@@ -155,6 +155,7 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
     _proper_prefixes(scan, vocab)
     _value_runs(scan, vocab, schema)
     _name_parts(scan, vocab, schema)
+    _first_and_more_of_a_name(scan, vocab, schema)
     from .names import name_runs  # late: names builds on this module's scan
 
     name_runs(scan, vocab)
@@ -284,6 +285,27 @@ def _name_parts(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:
                 scan.add(i, j - 1, [sets[0][v] for v in sorted(common, key=str)], "name")
                 break
         i = j
+
+
+def _first_and_more_of_a_name(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:
+    """The first word of one row's name, which no other name has, said with another word of that name after it
+    ("just the standard tuning" for "Standard Piano Tuning"): that row. A first word alone ("password" of "Password
+    Reset") is a topic, and stays one."""
+    if not vocab.name_columns:
+        return
+    said = [t.norm for t in scan.tokens]
+    for i, token in enumerate(scan.tokens):
+        if i in scan.used or not is_content(token, schema):
+            continue
+        for column in sorted(vocab.name_columns):
+            entries = {e.value: e for e in vocab.by_word.get(token.norm, {}).get(column, [])}
+            if len(entries) != 1:
+                continue
+            entry = next(iter(entries.values()))
+            if len(entry.words) < 2 or entry.words[0] != token.norm or not set(entry.words[1:]) & set(said[i + 1:]):
+                continue
+            scan.add(i, i, [entry], "name")
+            break
 
 
 def _one_value_word(scan: _Scan, vocab: TableVocab, i: int, word: str, kind: str, score: float) -> bool:

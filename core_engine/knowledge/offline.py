@@ -131,8 +131,9 @@ class OfflineKnowledgeParser:
             raise KnowledgeError("the knowledge base has no tables", question=question)
         question = question.replace("\u2019", "'").replace("\u2018", "'")  # "aren’t": one length, one apostrophe
         vocab = vocabulary_for(kb)
-        tokens = tokenize(question)
         rules: list[dict[str, Any]] = []
+        question = _as_kb_says(question, vocab, rules)  # "just the usual tuning": the KB's "Standard Piano Tuning"
+        tokens = tokenize(question)
         schemas = {name: _schema_words(name, info, spec) for name, info in tables.items()}
         english = model_words(spec.settings.embedding_model)  # a word of its own is no misspelt name
         skipped = _price_verbs(question, tokens, rules)  # "what do you charge for ...": no value, no search term
@@ -392,6 +393,27 @@ def _yes_no_about_a_row(tokens: list[Token], matches: list[Match], name_columns:
                       "value": [e.value for e in m.entries][0] if len(m.entries) == 1 else [e.value for e in m.entries],
                       "why": "a yes/no question about a named row: the column is shown first, not filtered"})
     return kept
+
+
+_SAME_KIND = (frozenset("standard usual normal regular ordinary typical basic".split()),)
+"""Words that say "the ordinary one": a KB names its plain service with one of them ("Standard Piano Tuning"), a user
+with another ("just the usual tuning")."""
+
+
+def _as_kb_says(question: str, vocab: Any, rules: list[dict[str, Any]]) -> str:
+    """The question with a word of `_SAME_KIND` the KB never uses written as the one word of its kind the KB uses."""
+    words = {w for t in vocab.tables.values() for w in t.by_word}
+    for kind in _SAME_KIND:
+        used = kind & words
+        if len(used) != 1:
+            continue
+        kb_word = next(iter(used))
+        for said in kind - words:
+            new = re.sub(rf"(?i)\b{said}\b", kb_word, question)
+            if new != question:
+                rules.append({"rule": "same-kind-word", "said": said, "as": kb_word})
+                question = new
+    return question
 
 
 def _embedder(spec: Spec, rules: list[dict[str, Any]]) -> Any:

@@ -25,7 +25,9 @@ _NOT_A_THING = frozenset("""is was are were be been being does do did will would
     work works worked mean means meant look looks seem seems sound sounds feel feels right true wrong ok okay good
     fine great bad better best much many more less kind sort type time times way ways year years week weeks month
     months day days morning afternoon evening night weekend moment point case and or but for to of in on at with
-    about if then so""".split())
+    about if then so monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thurs fri sat sun
+    january february march april may june july august september october november december spring summer autumn
+    fall winter term semester season""".split())
 """Words after "this"/"that" that do not name a thing ("this weekend", "that is", "this way")."""
 _POINTING = re.compile(r"\b(?:this|that|the\s+same)\s+([a-z]+)\b", re.I)
 

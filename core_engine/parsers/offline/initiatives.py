@@ -317,8 +317,15 @@ def labelled_numbers(reader: "TurnReader", text: str, rec: TaskRecord, asked: Fi
                 if m.how.startswith("number")]
     if not any(m.field.name != asked.name for m in mentions):
         return False
+    rest = text
     for m in mentions:
         reader.assign("answer-to-ask" if m.field.name == asked.name else "extra-value", m.matched, m.rec,
                       m.field, m.value, how=m.how, **m.extra)
+        rest = rest.replace(m.matched, " " * len(m.matched), 1)
     reader.answered = True
+    taken = {m.field.name for m in mentions}
+    others = [(r, f) for r, f in reader.candidates(records=[rec], unfilled_only=True, exclude=asked)
+              if f.name not in taken and reader.view.kind_of(f) not in ("int", "float")]
+    for m in find_mentions(rest, others, reader.view, reader.today, prefer=rec) if rest.strip(" ,.!?") else []:
+        reader.assign("extra-value", m.matched, m.rec, m.field, m.value, how=m.how)  # "... and we're bringing the car"
     return True

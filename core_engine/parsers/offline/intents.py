@@ -79,6 +79,8 @@ _HEDGED_CODE = frozenset("uh um erm er hmm ok okay so it its it's is was that th
 def proposal(sentence: str) -> bool:
     """ "friday if poss?", "late morning, 11?", "about £250?", "whenever you open?": a value offered with a question
     mark, not a question (no question word, and nothing but the value, when it is, and hedges)."""
+    if _HEDGED_NUMBER.search(normalise(sentence)):
+        return True  # "its just one page, maybe 250 words??": a count offered with a doubt
     body = re.sub(r"\b(?:whenever|when)\s+you\s+open\b", " morning ", normalise(sentence).lower())
     coded = _CODE_TOKEN.sub(" ", body)
     if coded != body and all(w in _HEDGED_CODE for w in re.findall(r"[a-z][a-z']*", coded)):
@@ -90,6 +92,10 @@ def proposal(sentence: str) -> bool:
 
 
 _CALENDAR_WORDS = frozenset([*WEEKDAYS, *WEEKDAY_ABBREVIATIONS, *MONTHS])
+_HEDGED_NUMBER = re.compile(r"(?:^|[,;]\s*|\s-\s)(?:(?:so|ok|okay|um|erm|hmm)[,\s]+)?(?:maybe|probably|prob|about|around|roughly|"
+                            r"approx(?:imately)?|like|say|perhaps|i\s+think|i\s+guess|i'?d\s+say)\s+(?:about\s+|around\s+)?"
+                            r"[£$€]?\d[\d,.]*(?:ish)?(?:\s+[a-z]+){0,2}\s*\?+\s*$", re.I)
+"""A number offered with a hedge and a question mark: "maybe 250 words?", "about 40?", "say 45?"."""
 
 
 _TASK_REQUEST = re.compile(

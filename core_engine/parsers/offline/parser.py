@@ -61,6 +61,7 @@ from .answering.named_not import refused_by_name
 from .answering.not_done import not_done_refusal
 from .answering.listed import listed_digits
 from .answering.option_story import story_after_option
+from .parts.story_after import story_after
 from .parts.told_story import flagged_story, story_in_opening
 from .parts.place_told import place_in_opening
 from .opening.for_that import task_for_that
@@ -74,7 +75,7 @@ from .answering.standing_no import go_ahead_after_no
 from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
                               typed_elsewhere)
-from .words.spelling import respelled
+from .words.spelling import kb_words, respelled
 from .opening.task_values import task_by_values
 from .answering.declined import declined_optional
 from .answering.kinds_of import kind_named
@@ -305,7 +306,8 @@ class TurnReader:
         self.state = ctx.state
         self.today = ctx.today
         self.text = as_stored(self.text, self.vocabulary, ctx.kb)  # "cs161" -> "CS 161" when the KB writes it so
-        self.text = respelled(self.text, ctx.spec)[0]  # "cancle my lesson": the spec's own word
+        self.text = _SHORT_WORDS.sub(lambda m: _SHORT_WORD[m.group(0).lower()], self.text)  # "my appt is on tuesday"
+        self.text = respelled(self.text, ctx.spec, kb_words(ctx.kb))[0]  # "cancle my lesson": the spec's or KB's word
         self.view = StateView(ctx.spec, ctx.state)
         self.acts: list[dict[str, Any]] = list(ctx.state.last_acts or [])
         self.lines: list[str] = []
@@ -348,6 +350,8 @@ class TurnReader:
             if _DEFERRED.search(value):
                 self.note("deferred", matched, reason="the user will give this later: no value now")
                 return  # "ill have to come back to u on the address"
+            if shape(f) == "text" and not is_message_field(f):  # "the open day got called off unfortunately", "... at the ceremony!": the words
+                value = _PROSE_TAIL.sub("", value).strip() or value  # told, without the closing remark or "!"
         if isinstance(value, str) and value != REFUSAL and self.view.kind_of(f) == "str" and shape(f) == "name" \
                 and not own_field(f) and (titled := _TITLED.search(self.text)) and titled.group(2) == value:
             value = titled.group(0)  # "Mrs Eileen Cartwright" for the flowers: another person's name keeps its title
@@ -485,6 +489,8 @@ class TurnReader:
             if rule(rest):
                 if self.answered and rule != self._correction:
                     clause_correction(self, rest, after_answer=True)  # "x@y.com. oh and it's 3 bags not 2"
+                if not self.answered and rule in (self._change, self._correction):
+                    self._answer_before_change(rest)  # "WA14 2DT. could they come this thursday instead?"
                 return
         if not self.lines and not self.rules and semantic_control(self, rest):
             return
@@ -522,6 +528,24 @@ class TurnReader:
         if self.lines:
             self.note("by-parts", text, reason="the turn read clause by clause: a remark hid its values")
         return bool(self.lines)
+
+    def _answer_before_change(self, text: str) -> None:
+        """A first sentence that answers the question asked, before a sentence that changes a value held: the
+        change was read, and the answer is read from its own sentence alone (only when none of the change's words
+        are in it)."""
+        e = self.expect
+        if e is None or e.act != "ask" or not self.view.unfilled(e.rec, e.field) or self.view.kind_of(e.field) in (
+                "list", "confirm", "bool") or e.field.type.startswith("List["):
+            return
+        first = re.split(r"(?<=[.!?;])\s+", text.strip(), maxsplit=1)
+        if len(first) != 2 or len(first[0].split()) > 6 or is_question(first[0]) or chit_chat(first[0]):
+            return
+        if any(str(r.get("matched", "")).strip() and str(r.get("matched")).strip() in first[0]
+               for r in self.rules if r.get("statement")):
+            return
+        before = len(self.lines)
+        if (self._typed_answer(first[0]) or self._str_answer(first[0])) and len(self.lines) > before:
+            self.answered = True
 
     def _parts(self, text: str) -> list[str]:
         """Sentences, and clauses cut at a comma with two words or more on each side and no date across it
@@ -1190,8 +1214,14 @@ class TurnReader:
         at = text.lower().find(answered.strip().lower()) if answered.strip() else -1
         if at >= 0:  # blank the answer out, so that its words are read once
             text = text[:at] + " " * len(answered.strip()) + text[at + len(answered.strip()):]
-        mentions = find_mentions(text, candidates, self.view, self.today, prefer=rec)
         asked = self.expect.field if self.expect is not None and self.expect.act == "ask" else None
+        opened = [(r, f) for r, f in candidates if asked is not None and r.var == self.expect.rec.var
+                  and re.search(rf"\bself\.{re.escape(asked.name)}\b", f.predicate or "")]
+        first = find_mentions(text, opened, self.view, self.today, prefer=rec) if opened else []
+        for m in first:  # "email is fine, send it to rob@x.net": the e-mail the answer just asked for (the recipient's)
+            text = text.replace(str(m.matched), " " * len(str(m.matched)), 1)
+        mentions = first + find_mentions(text, [c for c in candidates if c[1].name not in {m.field.name for m in first}],
+                                         self.view, self.today, prefer=rec)
         if asked is not None and self.view.kind_of(asked) == "str" and shape(asked) == "email":
             mentions = [m for m in mentions if m.how != "email"]  # the e-mail asked for is its answer, not another's
         taken = {m.field.name for m in mentions}
@@ -1527,7 +1557,9 @@ class TurnReader:
         if shape(e.field) == "code" and (labelled := self.answers.labelled_code(e.field, text)) is not None \
                 and labelled.value == value:
             code = labelled  # "acc 40817726, pin 2291": the code its label names, among several
-        coded = code is not None or (isinstance(value, str) and value == shaped_reference(e.field, text))
+        coded = code is not None or (isinstance(value, str) and (value == shaped_reference(e.field, text) or (
+            shape(e.field) == "code" and [value] == [t for t in code_tokens(text) if not find_postcodes(t)])))
+        # "ref is INK-30577 and it's under Chloe Brennan": the one code token of the turn is the code asked
         # "ref is PS-31057 and email ...": a token of the field's example shape is its answer beside the others
         rest = None
         if code is not None and any(m.span is not None and m.span.start <= code.start < m.span.end for m in extras):
@@ -1586,6 +1618,8 @@ class TurnReader:
             rule = "free-text" if shape(e.field) == "short" else "answer-to-ask"
             self.assign(rule, text, e.rec, e.field, value, type="str", shape=shape(e.field))
             self.answered = True
+            if shape(e.field) == "name" and not extras and isinstance(value, str):
+                story_after(self, text, e, value)  # "Chris Palmer. found a cheaper cleaner to be honest"
             if value != text.strip():  # "for Max, my golden retriever": the other clause may choose an option
                 clause_options(self, text, e.rec, [str(value), *(m.matched for m in extras)])
         for m in extras:
@@ -1688,10 +1722,19 @@ def _compound_of(word: str, part: str) -> bool:
 
 _REFUSED_THING = re.compile(r"\b(?:give|share|tell|say|provide|disclose)\s+(?:you\s+)?(?:my|our|the)\s+([a-z]{3,})", re.I)
 """What a refusal says it will not give ("rather not give my number"): it refuses that thing."""
+_SHORT_WORD = {"appt": "appointment", "appts": "appointments", "msg": "message"}
+_SHORT_WORDS = re.compile(r"(?<![\w'-])(?:appts?|msg)(?![\w'-])", re.I)
+"""Words typed short in chat that no spec writes so ("my appt is on tuesday"): read in full."""
+_PROSE_TAIL = re.compile(r"(?:[\s,;.!-]*(?:unfortunately|to\s+be\s+honest|tbh|if\s+that'?s\s+ok(?:ay)?|if\s+thats\s+ok(?:ay)?|"
+                         r"thanks|thank\s+you|cheers|lol|haha)\b)*[\s!]*$", re.I)
+"""What ends a told story without being part of it: a closing remark, thanks and "!" (a full stop stays)."""
 _WANTS = re.compile(r"\b(?:i'?d\s+like|i\s+would\s+like|we'?d\s+like|we\s+would\s+like|i\s+want|we\s+want|"
                     r"i\s+need|we\s+need|(?:can|could|may)\s+(?:i|we)\s+(?:get|have|book|make|arrange|schedule)|"
-                    r"please\s+(?:book|arrange|schedule)|book\s+(?:me|us)|sign\s+(?:me|us)\s+up)\b", re.I)
-"""Words that ask for something to be done, which a story with a question beside it does not have."""
+                    r"please\s+(?:book|arrange|schedule)|book\s+(?:me|us)|sign\s+(?:me|us)\s+up|"
+                    r"(?:^|(?<=[.!?]\s))(?:just\s+|really\s+)?(?:wanna|want\s+to|looking\s+to|hoping\s+to))\b",
+                    re.I)
+"""Words that ask for something to be done, which a story with a question beside it does not have ("want to get
+one for my sister's birthday", a sentence whose "I" is left out, too)."""
 _ASKS_WHAT_THERE_IS = re.compile(
     r"^\W*(?:(?:hi|hello|hey|so|and|ok|okay|oh|um|quick\s+question)[,!\s]+)*(?:can|could|may)\s+(?:i|we)\b|"
     r"\b(?:do|does)\s+(?:you|u|ya|your\s+\w+)\s+(?:do|have|offer|sell|take|allow|let)\b|"

@@ -22,7 +22,7 @@ from ....dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 from ....spec.values import is_empty
 from .nothing_more import nothing_more
 from .bool_mentions import bool_mentions
-from ..words.measures.durations import converted_duration, field_unit
+from ..words.measures.durations import converted_duration, field_unit, worded_duration
 from ..words.measures.counts import couple_plus_span, head_count, joined_span, party_span, people_sum_span
 from ..words.negation import without_negated, without_unable
 from ..words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, initialism_enum, stem
@@ -325,12 +325,19 @@ def _counts_in(f: Field, said: str) -> bool:
     return converted_duration(f"1 {said}", unit) is not None
 
 
+_NEW_FIELD = re.compile(r"(?:new|preferred|changed)_", re.I)
+_HELD_DATE = re.compile(r"\b(?:(?:appointment|booking|reservation|slot|lesson|visit|session|class|one|it)\s+(?:is|was|'s)|"
+                        r"(?:booked|scheduled|down)\s+(?:in\s+)?|currently|originally)\s+(?:(?:on|for)\s+)?(?:the\s+)?$", re.I)
+"""How the day already booked is said ("my appointment is on", "booked for"): not the value of a field for the new day."""
+
+
 def _after_words(text: str, span: Span, n: int = 3) -> list[str]:
-    return re.findall(r"[a-z]+", text[span.end:].lower())[:n]
+    """The words after a value, up to the end of its sentence ("for 4 nights. Boat is Puffin": not "boat")."""
+    return re.findall(r"[a-z]+", re.split(r"[.!?;](?:\s|$)", text[span.end:].lower(), maxsplit=1)[0])[:n]
 
 
 def _before_words(text: str, span: Span, n: int = 3) -> list[str]:
-    return re.findall(r"[a-z]+", text[: span.start].lower())[-n:]
+    return re.findall(r"[a-z]+", re.split(r"[.!?;]\s", text[: span.start].lower())[-1])[-n:]
 
 
 def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: StateView, today: dt.date,
@@ -419,6 +426,10 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             "place")  # "BW 417 from lisbon": "The city or airport you flew in from"
     past = bool(of_kind("date")) and all(past_field(f) for _r, f in of_kind("date"))  # "the day it was read"
     dates, times = find_dates(text, today, past=past), find_times(text)
+    coming = [f for _r, f in of_kind("date") if not past_field(f)]
+    if coming and all(_NEW_FIELD.match(f.name) for f in coming):
+        dates = [d for d in dates if not _HELD_DATE.search(text[:d.start])]  # "my appt is on tuesday but I can't make
+        # it": the day booked now, not the new day asked for
     ahead = [c for c in of_kind("date") if not past_field(c[1])]
     behind = [c for c in of_kind("date") if past_field(c[1])]
     if ahead and behind:  # "can it be the tuesday instead" beside a date of birth: a day to come is not a past date
@@ -531,6 +542,14 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             out.append(Mention(r, f, value, span.text, "ordinal+unit", span))
             used.add((r.var, f.name))
             taken.append(span)
+    timed = [(r, f, u) for r, f in of_kind("int") if (r.var, f.name) not in used
+             and (u := field_unit(f.name, f.description)) in ("day", "night", "week", "month", "year")]
+    if len({f.name for _r, f, _u in timed}) == 1:  # "Saturday 31st for a week": 7 nights, said in words only
+        worded = worded_duration(text, timed[0][2])
+        if worded is not None and free([Span(worded[0], worded[1], worded[2], text[worded[1]:worded[2]])], taken):
+            r, f, _u = timed[0]
+            out.append(Mention(r, f, worded[0], text[worded[1]:worded[2]].strip(), "duration in words"))
+            used.add((r.var, f.name))
     people = [(r, f) for r, f in of_kind("int") if (r.var, f.name) not in used
               and field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
     counted = head_count(text) if len(people) == 1 else None
@@ -710,6 +729,61 @@ def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Me
             said = next(m for m in re.findall(r"[a-z]+(?:/[a-z]+)+", text.lower()) if initialism_enum(target[1], m))
             out.append(Mention(target[0], target[1], value, said, "enum short form"))
             used.add((target[0].var, target[1].name))
+    _verb_options(text, fits, out, used, pick)
+    _variant_options(text, fits, out, used, pick)
+
+
+def _variant_options(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Mention],
+                     used: set[tuple[str, str]], pick) -> None:
+    """A one-word option said in another form: "varifocals" for Varifocal, "matt" for Matte. Only when the word fits
+    one option of the field and is not already another field's value."""
+    words = [w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4]
+    spans = [m.span for m in out if m.span is not None]
+    by_value: dict[str, list[tuple[TaskRecord, Field, str]]] = {}
+    for rec, f in fits:
+        if (rec.var, f.name) in used:
+            continue
+        hits = {}
+        for ev in f.enum_values:
+            v = ev.value.lower()
+            if not re.fullmatch(r"[a-z]{4,}", v):
+                continue
+            for w in words:
+                if w != v and (stem(w) == stem(v) or (v.endswith("e") and w == v[:-1])):
+                    hits[ev.value] = w
+        if len(hits) == 1:
+            value, word = next(iter(hits.items()))
+            at = re.search(rf"\b{word}\b", text.lower())
+            if at and not any(sp.start <= at.start() < sp.end for sp in spans):
+                by_value.setdefault(value, []).append((rec, f, word))
+    for value, options in by_value.items():
+        target = pick([(r, f) for r, f, _w in options])
+        if target is not None and (target[0].var, target[1].name) not in used:
+            word = next(w for r, f, w in options if r.var == target[0].var and f.name == target[1].name)
+            out.append(Mention(target[0], target[1], value, word, "enum variant"))
+            used.add((target[0].var, target[1].name))
+
+
+def _verb_options(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Mention],
+                  used: set[tuple[str, str]], pick) -> None:
+    """An option named by a verb ("Change", "Cancel") said in everyday words: "I need to move my appointment" is
+    Change. Only when the turn's words fit exactly one of the field's verb options and name no option outright."""
+    from ..words.semantic import VERB_STEMS  # late: the semantic rules import this module
+    said = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
+    by_value: dict[str, list[tuple[TaskRecord, Field]]] = {}
+    for rec, f in fits:
+        if (rec.var, f.name) in used:
+            continue
+        verbs = {ev.value: VERB_STEMS.get(stem(ev.value.lower())) for ev in f.enum_values}
+        hits = [v for v, words in verbs.items() if words and said & words]
+        if len(hits) == 1:
+            by_value.setdefault(hits[0], []).append((rec, f))
+    for value, options in by_value.items():
+        target = pick(options)
+        if target is not None and (target[0].var, target[1].name) not in used:
+            word = next(w for w in re.findall(r"[a-z]+", text.lower()) if stem(w) in VERB_STEMS[stem(value.lower())])
+            out.append(Mention(target[0], target[1], value, word, "enum verb"))
+            used.add((target[0].var, target[1].name))
 
 
 def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, taken: list[Span],
@@ -743,7 +817,7 @@ def _short_labelled(text: str, strs: list[tuple[TaskRecord, Field]], taken: list
     `account_number`. The label is a name word's first three letters or more ("reg"), or a usual short form
     ("acct", "ref", "tel", "mob"); the value has a digit, and is the field's only one."""
     for rec, f in strs:
-        if (rec.var, f.name) in used:
+        if (rec.var, f.name) in used or shape(f) == "date":  # "DOB 3rd June 85": a date, not the code "3rd"
             continue
         pattern = _short_label_pattern(f.name)
         if pattern is None:
@@ -795,6 +869,7 @@ def _name_phrase(text: str, strs: list[tuple[TaskRecord, Field]], taken: list[Sp
     the name of Ann Lee": the one name field open (of several, the user's own)."""
     m = _UNDER_NAME.search(text)
     if m is None:
+        _for_name(text, strs, out, used, taken)
         return
     g = "name" if m.group("name") else "name2"
     if m.group(g).split()[0] in ("The", "My", "Our", "This", "That") or any(
@@ -811,6 +886,26 @@ def _name_phrase(text: str, strs: list[tuple[TaskRecord, Field]], taken: list[Sp
     taken.append(span)
 
 
+def _for_name(text: str, strs: list[tuple[TaskRecord, Field]], out: list[Mention], used: set[tuple[str, str]],
+              taken: list[Span]) -> None:
+    """ "it's for Margaret Ellis": the one open name field of someone other than the user that a thing is for
+    ("The name of the person the voucher is for")."""
+    m = _FOR_NAME.search(text)
+    if m is None or m.group("name").split()[0] in ("The", "My", "Our", "This", "That") or any(
+            o.span is not None and o.span.start < m.end("name") and m.start("name") < o.span.end for o in out):
+        return
+    names = [(r, f) for r, f in strs if shape(f) == "name" and (r.var, f.name) not in used and not own_field(f)
+             and re.search(r"\bfor\b|\brecipient|\bgift", f"{f.name.replace('_', ' ')} {f.description}", re.I)]
+    if len(names) != 1:
+        return
+    span = Span(m.group("name"), m.start("name"), m.end("name"), m.group("name"))
+    out.append(Mention(names[0][0], names[0][1], span.value, m.group(0), "name phrase", span))
+    used.add((names[0][0].var, names[0][1].name))
+    taken.append(span)
+
+
+_FOR_NAME = re.compile(r"\b(?i:it'?s|its|it\s+is|this\s+is|that'?s|it'?ll\s+be)\s+(?i:a\s+\w+\s+)?(?i:for)\s+"
+                       r"(?P<name>[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,2})\b")
 _UNDER_NAME = re.compile(r"(?:\b(?i:booked|it'?s|its|it\s+is|it\s+was|all|reserved|that'?s)\s+)?\b(?i:under)\s+(?i:the\s+name\s+(?:of\s+)?)?"
                          r"(?P<name>[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,2})\b|"
                          r"\b(?i:name\s+on\s+(?:it|the\s+\w+)\s+is|in\s+the\s+name\s+of)\s+(?P<name2>[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){0,2})\b")

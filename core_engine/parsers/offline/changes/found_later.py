@@ -23,7 +23,9 @@ count or a time (those start with a digit) and not an e-mail."""
 NAMED_THINGS = frozenset("flight train bus reg plate postcode zip phone mobile tel order invoice model serial vin "
                          "room seat gate platform policy transit van car".split())
 """Words that say a code is the number of some other thing ("my flight is BA2491", "it's a Ford Transit T350")."""
-_FOUND = re.compile(r"\b(?:found\s+it|here\s+it\s+is|got\s+it\s+(?:here|now)|just\s+found|it'?s\s+in\s+my\s+(?:e-?mails?|inbox))\b",
+_FOUND = re.compile(r"\b(?:found\s+it|here\s+it\s+is|got\s+it\s+(?:here|now)|just\s+found|it'?s\s+in\s+my\s+(?:e-?mails?|inbox)|"
+                    r"(?:it'?s\s+)?on\s+(?:the|my)\s+(?:app|phone|card|email|letter|booking)|oh\s+wait|hang\s+on|"
+                    r"(?:just\s+)?remembered)\b",
                     re.I)
 """Words that say the code declined before has been found."""
 
@@ -41,7 +43,7 @@ def code_tokens(text: str) -> list[str]:
 
 def found_later(reader: "TurnReader", text: str) -> tuple[Any, Any, str] | None:
     """(record, field, code) when the turn gives the code of the one declined code field, else None."""
-    codes = code_tokens(text)
+    codes = code_tokens(text) or re.findall(r"(?<![\w-])(?<!\d\s)\d{6,12}(?![\w-])(?!\s\d)", text)  # "on the app! 40031457"
     if len(codes) != 1 or negations(text):
         return None  # "the invoice said INV2291 but I don't think that's it": not the code
     if names_another_thing(text, codes[0]):

@@ -303,6 +303,7 @@ _APPOSITIVE = re.compile(r"\b(?i:my|our|his|her)\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?
 _NOT_NAME_WORDS = {"I", "The", "My", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
                    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                    "November", "December", "Dr", "Mr", "Mrs", "Ms"}
+_NOT_A_NOUN = frozenset("with for at by to from and or of on in under".split())
 NAME_FIELD_SCORE = 0.30
 """Least cosine of the noun ("dog") to a name field's texts ("Your pet's name") for the name to go there."""
 NAME_FIELD_MARGIN = 0.05
@@ -324,6 +325,8 @@ def _appositive_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
         name = m.group("name")
         if name.split()[0] in _NOT_NAME_WORDS or _kb_words(reader, name) or literal(name) in kwargs.values():
             continue
+        if m.group("noun").split()[-1].lower() in _NOT_A_NOUN:
+            continue  # "my consult with Mara": the one the user meets, not a name the noun gives
         wanted = {(w.name, f.name): holder for holder, w, f in fields}
         others = {k: v for k, v in wanted.items() if not own_name(reader.spec.require_worksheet(k[0]).field(k[1]))}
         wanted = others or wanted  # "my sister Chloe Adams" names someone else, never the speaker

@@ -58,6 +58,10 @@ def options_by_meaning(reader: "TurnReader", ws: Worksheet, text: str, kwargs: d
     readings = [_said(text)] + ([_said(rest)] if given and rest != text else [])
     if len(readings) > 1 and len(rest_told) < 2:
         return None  # "do you fix electric bikes": without the bike's kind, nothing is told
+    named = {stem(w) for w in words_of(ws.name).lower().split()}  # the words of the task's name: the option must
+    plain = " ".join(w for w in text.split() if stem(re.sub(r"\W", "", w.lower())) not in named)  # win without
+    if plain and plain != text:  # them too ("do you do gift vouchers?": "e-voucher" is no reason to choose Email)
+        readings.append(_said(plain))
     for f in fields:
         ranks = [reader.view.index().rank(said, lambda e: e.kind == "enum" and e.worksheet == ws.name
                                           and e.field == f.name) for said in readings]

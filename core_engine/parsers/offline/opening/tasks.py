@@ -209,6 +209,12 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
             if overruled is not None:  # one word chose the option; the whole turn clearly means another
                 reader.note("lexical-overruled", next(iter(said)), **overruled)
                 return False
+        if found.items and len(said) == 1 and rec is None and \
+                (by_row := _row_named_for_other_task(reader, text, found.plain())) is not None:
+            reader.note("lexical-overruled", next(iter(said)), reading=by_row,
+                        reason="one word chose a task; the turn names a KB row that another task's field takes")
+            from ..kb_rows.requests import row_request  # late: the row rules import this module
+            return row_request(reader, text)  # "I'd like to book A12 ... Boat is Puffin": the berth, not the service
         if found.items and rec is None and not _asked_by_verb(found, text):
             from ..words.semantic import requested_task  # late: the semantic rules import this module
             asked = requested_task(reader, text)
@@ -229,6 +235,19 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
     open_activated(reader, overlay, text, bag)
     return True
 
+
+
+def _row_named_for_other_task(reader: "TurnReader", text: str, values: dict[str, Any]) -> str | None:
+    """The task whose row field takes a KB row the turn names by its name, when one word chose another task."""
+    if reader.ctx.kb is None:
+        return None
+    from ..kb_rows.requests import row_task  # late: the row rules import this module
+    ws = row_task(reader, text)
+    if ws is None or _opens(reader, values, ws.name):
+        return None
+    from ..kb_rows.change import named_row  # late: row_change imports this module
+    said = named_row(reader, text, whole_only=True)
+    return ws.name if said is not None and said.lower() in text.lower() else None
 
 
 def _opens(reader: "TurnReader", values: dict[str, Any], worksheet: str) -> bool:

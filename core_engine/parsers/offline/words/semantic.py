@@ -424,6 +424,9 @@ def rank_tasks(reader: "TurnReader", text: str, *, coarse: bool = False,
     whole = without_values(reader, without_kb_terms(reader, clean(text), keep_options=keep_options))
     parts = [whole, *(clean(p) for p in _CLAUSE.split(whole) if len(p.split()) >= 3)] \
         if len(whole.split()) > 12 else [whole]
+    if len(parts) == 1 and len(whole.split()) > 6:  # "repeat order of my dailies please. It's Marek Nowak, DOB 85":
+        said = [clean(p) for p in re.split(r"(?<=[.!?])\s+", whole) if len(p.split()) >= 3]  # each sentence too
+        parts += said if len(said) > 1 else []
     records = _record_types(reader)
     shared = shared_options(reader, roots)
     keep = keep or (lambda e: (e.kind == "enum" and e not in shared)  # noqa: E731
@@ -591,10 +594,11 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
 
 
 _VERB_WORDS = {"cancel": "cancel cancelling cancelled cancellation", "change": "change changing reschedule rearrange amend move",
-               "reschedule": "reschedule rearrange move moving", "refund": "refund refunded", "exchange": "exchange swap",
+               "reschedule": "reschedule rearrange move moving change changing", "refund": "refund refunded", "exchange": "exchange swap",
                "track": "track tracking trak", "renew": "renew renewal", "reorder": "reorder repeat", "return": "return",
                "report": "report reporting", "claim": "claim", "freeze": "freeze pause", "transfer": "transfer"}
 _VERBS = {stem(k): {stem(w) for w in v.split()} for k, v in _VERB_WORDS.items()}
+VERB_STEMS = _VERBS
 """The verbs that name what a task does to a thing (Cancel Visit, Change Appointment), with the everyday words for
 them, as stems."""
 
@@ -701,7 +705,10 @@ def _by_verb(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[str, s
     if task is None or roots.get(task, task) != task:
         return None
     best = root_of(reader, roots, ranked.best)
-    if best == task or (_name_verb(best) is not None and requested_task(reader, text) != task):
+    said = set(content_stems(without_values(reader, clean(text))))
+    best_verb = _name_verb(best)  # "I can't make it, can I change it?": Reschedule, though Cancel reads nearer; not
+    if best == task or (best_verb is not None and said & _VERBS[best_verb]  # when the turn says Cancel's verb too
+                        and requested_task(reader, text) != task):
         return None
     runner = ranked.runner_score if ranked.runner_up is not None and root_of(reader, roots, ranked.runner_up) == task \
         else 0.0

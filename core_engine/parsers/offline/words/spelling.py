@@ -80,7 +80,24 @@ def joined_words(spec: Any) -> dict[str, str]:
     return out
 
 
-def respelled(text: str, spec: Any) -> tuple[str, list[tuple[str, str]]]:
+def kb_words(kb: Any) -> frozenset[str]:
+    """Words of 5+ letters of the KB's short text and list values ("student" of "US Student Visa"), read once per KB
+    file version: a slip of one of them ("studnet") is read as it, as a spec word's is."""
+    if kb is None:
+        return frozenset()
+    from ....knowledge.vocab import vocabulary_for  # late: the parser loads without a KB too
+    try:
+        vocab = vocabulary_for(kb)
+    except Exception:  # noqa: BLE001 - a KB without a readable vocabulary corrects nothing
+        return frozenset()
+    cached = getattr(vocab, "_genie_spelling_words", None)
+    if cached is None:
+        cached = frozenset(w for t in vocab.tables.values() for w in t.by_word if len(w) >= 5 and w.isalpha())
+        vocab._genie_spelling_words = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def respelled(text: str, spec: Any, extra: frozenset[str] = frozenset()) -> tuple[str, list[tuple[str, str]]]:
     """The text with each slipped spec word written right, and the (typed, read) pairs; a hyphenated word of the
     spec typed as one word ("my ebike" for "an e-bike ...") is read hyphenated."""
     fixes: list[tuple[str, str]] = []
@@ -94,7 +111,7 @@ def respelled(text: str, spec: Any) -> tuple[str, list[tuple[str, str]]]:
             fixes.append((m.group(0), word))
             return word
         text = _WORD.sub(hyphened, text)
-    vocab = spec_words(spec)
+    vocab = spec_words(spec) | extra if extra else spec_words(spec)
     if not vocab:
         return text, fixes
     english = model_words(getattr(getattr(spec, "settings", None), "embedding_model", None))

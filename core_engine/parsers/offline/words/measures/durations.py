@@ -89,3 +89,35 @@ def said_in_other_unit(text: str, unit: str) -> bool:
         if said != unit and (said, unit) not in (("night", "day"), ("day", "night")):
             return True
     return False
+
+
+_WORDED = re.compile(r"(?:\bfor\s+|^\W*(?:just\s+)?)(?P<all>(?:the|a)\s+whole\s+|the\s+)?(?P<n>an?|one|two|three|four|five|six|"
+                     r"seven|eight|nine|ten|a\s+couple\s+of|couple\s+of)?\s*(?P<unit>weeks?|fortnights?|months?|years?|nights?|days?)\b",
+                     re.I)
+"""A length said in words after "for" (or as the whole answer): "for a week", "for the whole fortnight", "two nights"."""
+
+
+def worded_duration(text: str, unit: str) -> tuple[int, int, int] | None:
+    """(value in `unit`s, start, end) of the one length of time `text` says in words only ("Saturday 31st for a
+    week" is 7 nights), else None. A length said with digits is the number readings' (they convert it)."""
+    if unit not in _UNIT_DAYS:
+        return None
+    found = [m for m in _WORDED.finditer(text) if m.group("n") or m.group("all")]
+    if len(found) != 1:
+        return None
+    m = found[0]
+    raw = re.sub(r"\s+", " ", (m.group("n") or "one").lower())
+    n = _COUNT.get(raw)
+    said = m.group("unit").lower().rstrip("s")
+    if n is None:
+        return None
+    if said == unit or (said, unit) in (("night", "day"), ("day", "night")):
+        value: float = n  # "just the one night", "two nights": the field's own unit, in words
+    elif said in _IN_MONTHS and unit in _IN_MONTHS:
+        value = n * _IN_MONTHS[said] / _IN_MONTHS[unit]
+    else:
+        value = n * _UNIT_DAYS[said] / _UNIT_DAYS[unit]
+    if value < 1 or abs(value - round(value)) > 1e-9:
+        return None
+    return int(round(value)), m.start(), m.end()
+

@@ -1,0 +1,283 @@
+"""Turn shapes from session 25's reading of the development agents' root misreadings, pinned on a harbour studio spec
+written here (not a sample, not a development agent). One test per mechanism; each fails without it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fakes.specs import agent_with_kb, field, record_values, statements, talk
+
+SPEC = {
+    "name": "harbour_studio", "starting_prompt": "Hello, Harbour Studio here.",
+    "description": "A photo studio by the harbour that also rents rooms and sells vouchers.",
+    "settings": {"start_worksheet": "Main", "date_order": "day_first"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "fields": [field("task", "Enum", "What you would like to do", enum_values=[
+            {"value": "Manage Booking", "description": "move or cancel a booking already made"},
+            {"value": "Buy Voucher", "description": "buy a gift voucher"},
+            {"value": "Order Prints", "description": "order prints of your photos"},
+            {"value": "Book Room", "description": "book a room to stay in"},
+            {"value": "Reorder Lenses", "description": "a repeat order of contact lenses",
+             "examples": ["repeat order of my contacts"]},
+            {"value": "Order Translation", "description": "order a translation of a document"},
+            {"value": "Renew Membership", "description": "renew your studio membership"},
+        ])]},
+        {"name": "ManageBooking", "kind": "task", "predicate": 'task == "Manage Booking"', "api": "manage_booking",
+         "description": "Moving or cancelling a booking that is already made.", "fields": [
+            field("action", "Enum", "What to do with the booking: change it or cancel it",
+                  enum_values=[{"value": "Change"}, {"value": "Cancel"}]),
+            field("booking_reference", "str", "Your booking reference (it starts with HS)"),
+            field("client_name", "str", "The name the booking is under"),
+            field("postcode", "str", "The postcode of the address we visit"),
+            field("new_date", "date", "The new day you would like", predicate='self.action == "Change"'),
+            field("reason", "str", "Why you are cancelling, in your own words", predicate='self.action == "Cancel"'),
+            field("confirm", "confirm", "Confirm the change")]},
+        {"name": "BuyVoucher", "kind": "task", "predicate": 'task == "Buy Voucher"', "api": "buy_voucher",
+         "description": "A gift voucher.", "fields": [
+            field("amount", "float", "The voucher's value in pounds"),
+            field("recipient_name", "str", "The name of the person the voucher is for"),
+            field("buyer_name", "str", "Your full name"),
+            field("delivery", "Enum", "How the voucher should be delivered", enum_values=[
+                {"value": "Email", "description": "an e-voucher sent by email"},
+                {"value": "Post", "description": "a printed voucher card posted out"}]),
+            field("recipient_email", "str", "The recipient's email address", predicate='self.delivery == "Email"'),
+            field("buyer_email", "str", "Your own email address"),
+            field("confirm", "confirm", "Confirm the voucher")]},
+        {"name": "OrderPrints", "kind": "task", "predicate": 'task == "Order Prints"', "api": "order_prints",
+         "description": "Prints of your photos.", "fields": [
+            field("quantity", "int", "How many prints you would like"),
+            field("finish", "Enum", "The paper finish", enum_values=[
+                {"value": "Gloss", "description": "shiny paper"}, {"value": "Matte", "description": "a flat finish"},
+                {"value": "Lustre", "description": "a soft satin finish"}]),
+            field("confirm", "confirm", "Confirm the order")]},
+        {"name": "BookRoom", "kind": "task", "predicate": 'task == "Book Room"', "api": "book_room",
+         "description": "A room in the studio's guest house.", "fields": [
+            field("arrival_date", "date", "The day you arrive"),
+            field("nights", "int", "How many nights you are staying"),
+            field("party_size", "int", "How many people are staying"),
+            field("vehicle", "Enum", "The vehicle you are bringing", enum_values=[
+                {"value": "No Vehicle", "description": "arriving on foot or by bus"},
+                {"value": "Car", "description": "a car or a small van"},
+                {"value": "Campervan", "description": "a campervan you sleep in"}]),
+            field("confirm", "confirm", "Confirm the room")]},
+        {"name": "ReorderLenses", "kind": "task", "predicate": 'task == "Reorder Lenses"', "api": "reorder_lenses",
+         "description": "A repeat order of contact lenses.", "fields": [
+            field("customer_name", "str", "Your full name"),
+            field("date_of_birth", "str", "Your date of birth, to find your record"),
+            field("lens_type", "Enum", "The type of lenses", enum_values=[
+                {"value": "Varifocal"}, {"value": "Bifocal"}, {"value": "Reading"}]),
+            field("confirm", "confirm", "Confirm the order")]},
+        {"name": "OrderTranslation", "kind": "task", "predicate": 'task == "Order Translation"', "api": "translate",
+         "description": "A translation of a document.", "fields": [
+            field("word_count", "int", "Roughly how many words the document has"),
+            field("confirm", "confirm", "Confirm the order")]},
+        {"name": "RenewMembership", "kind": "task", "predicate": 'task == "Renew Membership"', "api": "renew",
+         "description": "A membership renewed.", "fields": [
+            field("membership_number", "str", "Your membership number"),
+            field("member_name", "str", "Your full name"),
+            field("confirm", "confirm", "Confirm the renewal")]},
+        {"name": "rooms", "kind": "kb", "fields": [field("id", primary_key=True), field("name"), field("description")]},
+    ],
+    "apis": [{"name": n} for n in ("manage_booking", "buy_voucher", "order_prints", "book_room", "reorder_lenses",
+                                   "translate", "renew")],
+}
+ROOMS = [{"id": "r1", "name": "Harbour View", "description": "a double room looking over the boats"},
+         {"id": "r2", "name": "Net Loft", "description": "a twin room in the old net loft"}]
+MANAGE = "I need to sort out a booking I already made"
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory):
+    yield from agent_with_kb(tmp_path_factory, "harbour", SPEC, {"rooms": (ROOMS, ["description"])})
+
+
+values = record_values
+
+
+def test_the_one_code_token_answers_the_code_asked_beside_a_name(agent):
+    session, [*_, r] = talk(agent, "I need to cancel my booking", "ref is HS-30577 and it's under Chloe Brennan")
+    got = values(session, "manage_booking")
+    assert got["booking_reference"] == "HS-30577"
+    assert got["client_name"] == "Chloe Brennan"
+
+
+def test_a_day_after_this_is_not_the_thing_in_focus():
+    from core_engine.parsers.offline.focus import _replace_pointing
+    assert _replace_pointing("can he do a little moth on my wrist this sunday?", "Callum Reid") == \
+        "can he do a little moth on my wrist this sunday?"
+    assert _replace_pointing("how much is this room?", "Net Loft") == "how much is Net Loft?"
+
+
+def test_an_option_named_by_a_verb_is_read_from_its_everyday_words(agent):
+    session, [r] = talk(agent, "hey, something's come up at work and I need to move my booking")
+    assert values(session, "manage_booking").get("action") == "Change"
+    session, [r] = talk(agent, "hey, I need to call off my booking")  # no verb of either option: nothing chosen
+    assert "action" not in values(session, "manage_booking")
+
+
+def test_a_name_after_with_is_not_the_users_own(agent):
+    session, [r] = talk(agent, "i need to move my booking with Mara")
+    assert "client_name" not in values(session, "manage_booking")
+
+
+def test_numbers_labelled_for_other_fields_leave_the_rest_of_the_turn_read(agent):
+    session, [*_, r] = talk(agent, "I'd like to book a room", "Saturday 14th June",
+                            "2 nights, there'll be 3 of us and we're bringing the car")
+    got = values(session, "book_room")
+    assert (got.get("nights"), got.get("party_size"), got.get("vehicle")) == (2, 3, "Car")
+
+
+def test_a_one_word_option_in_another_form(agent):
+    session, [r] = talk(agent, "I'd like to order 20 prints, matt please")
+    assert values(session, "order_prints").get("finish") == "Matte"
+
+
+def test_a_value_fitting_two_fields_goes_to_the_one_the_answer_opened(agent):
+    session, [*_, r] = talk(agent, "I'd like to buy a gift voucher", "£50", "Maya Rowe", "Tom Rowe",
+                            "email is fine, send it to maya.rowe@comcast.net")
+    got = values(session, "buy_voucher")
+    assert got["delivery"] == "Email"
+    assert got.get("recipient_email") == "maya.rowe@comcast.net"
+    assert "buyer_email" not in got
+
+
+def test_a_number_code_found_later_fills_the_declined_field(agent):
+    session, [*_, r] = talk(agent, "I'd like to renew my membership", "I don't have it on me, sorry", "Anita Roberts",
+                            "oh wait, it's on the app! 40031457")
+    assert values(session, "renew_membership")["membership_number"] == "40031457"
+
+
+def test_a_reason_told_after_the_name_fills_the_open_prose_field(agent):
+    session, [*_, r] = talk(agent, "I need to cancel my booking", "HS-20417",
+                            "Chris Palmer. found a cheaper studio to be honest")
+    got = values(session, "manage_booking")
+    assert got["client_name"] == "Chris Palmer"
+    assert got.get("reason") == "found a cheaper studio"
+
+
+def test_whom_a_thing_is_for_names_the_recipient(agent):
+    session, [*_, r] = talk(agent, "I'd like to buy a gift voucher", "ok £50 then. it's for Margaret Ellis")
+    got = values(session, "buy_voucher")
+    assert got.get("recipient_name") == "Margaret Ellis"
+    assert "buyer_name" not in got
+
+
+def test_a_task_said_in_one_sentence_of_several(agent):
+    session, [r] = talk(agent, "hi there, repeat order of my dailies please. It's Marek Nowak, DOB 3rd June 85")
+    got = values(session, "reorder_lenses")
+    assert got.get("customer_name") == "Marek Nowak"
+    assert got.get("date_of_birth") == "1985-06-03"  # a date of birth after "DOB" is a date, not the code "3rd"
+
+
+def test_an_answer_before_a_change_is_read_from_its_own_sentence(agent):
+    session, [*_, r] = talk(agent, MANAGE, "change it", "HS-20417", "Ann Lee", "14 June",
+                            "WA14 2DT. could you come on the 16th instead?")
+    got = values(session, "manage_booking")
+    assert got.get("postcode") == "WA14 2DT"
+    assert got.get("new_date", "").endswith("-16")
+
+
+def test_a_hedged_number_with_a_question_mark_answers(agent):
+    session, [*_, r] = talk(agent, "I'd like a document translated", "its just one page, maybe 250 words??")
+    assert values(session, "order_translation").get("word_count") == 250
+    assert not any(s.startswith("answer(") for s in statements(r))
+
+
+def test_a_length_said_in_words():
+    from core_engine.parsers.offline.words.measures.durations import worded_duration
+    assert worded_duration("yes please, Saturday 31st for a week", "night")[0] == 7
+    assert worded_duration("need it for the whole fortnight", "day")[0] == 14
+    assert worded_duration("just the one night", "night")[0] == 1
+    assert worded_duration("for a year", "month")[0] == 12
+    assert worded_duration("twice a day", "day") is None  # no length
+    assert worded_duration("for 2 weeks", "day") is None  # digits: the number readings convert those
+
+
+def test_a_length_in_words_fills_the_count_of_nights(agent):
+    session, [*_, r] = talk(agent, "I'd like to book a room", "Saturday 14th June for a week")
+    assert values(session, "book_room").get("nights") == 7
+
+
+def test_a_question_then_a_want_opens_the_task_and_its_words_choose_no_option(agent):
+    session, [r] = talk(agent, "do you do gift vouchers? want to get one for my sister's birthday")
+    assert 'main.task = "Buy Voucher"' in statements(r)
+    assert "delivery" not in values(session, "buy_voucher")  # "voucher" is the task's word, not the e-voucher's
+
+
+def test_a_story_keeps_no_closing_remark(agent):
+    session, [*_, r] = talk(agent, "I need to cancel my booking", "HS-20417", "Ann Lee", "BS1 4DJ",
+                            "the open day got called off unfortunately")
+    assert values(session, "manage_booking").get("reason") == "the open day got called off"
+
+
+MARINA = {
+    "name": "quayside_marina", "starting_prompt": "Quayside Marina office.",
+    "description": "A marina office: visitor berths and boat services.",
+    "settings": {"start_worksheet": "Main", "date_order": "day_first"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "fields": [field("task", "Enum", "What you would like to do", enum_values=[
+            {"value": "Book Berth", "description": "book a visitor berth"},
+            {"value": "Book Boat Service", "description": "book fuel, a lift-out or a pump-out for your boat"},
+            {"value": "Cancel Appointment", "description": "cancel an appointment"},
+            {"value": "Reschedule Appointment", "description": "move an appointment to another day"}])]},
+        {"name": "BookBerth", "kind": "task", "predicate": 'task == "Book Berth"', "api": "book_berth",
+         "description": "A visitor berth.", "fields": [
+            field("berth", "Berth", "The berth you would like"),
+            field("arrival_date", "date", "The day you arrive"),
+            field("nights", "int", "How many nights you are staying"),
+            field("boat_length_m", "float", "Your boat's length in metres"),
+            field("confirm", "confirm", "Confirm the berth")]},
+        {"name": "BookService", "kind": "task", "predicate": 'task == "Book Boat Service"', "api": "book_service",
+         "description": "A boat service.", "fields": [
+            field("service", "Enum", "The service", enum_values=[{"value": "Fuel"}, {"value": "Lift Out"}]),
+            field("date", "date", "The day of the service"),
+            field("boat_length_m", "float", "Your boat's length in metres"),
+            field("confirm", "confirm", "Confirm the service")]},
+        {"name": "CancelAppointment", "kind": "task", "predicate": 'task == "Cancel Appointment"', "api": "cancel",
+         "description": "An appointment cancelled.", "fields": [
+            field("booking_reference", "str", "Your booking reference"), field("confirm", "confirm", "Confirm")]},
+        {"name": "RescheduleAppointment", "kind": "task", "predicate": 'task == "Reschedule Appointment"',
+         "api": "reschedule", "description": "An appointment moved to another day.", "fields": [
+            field("booking_reference", "str", "Your booking reference"),
+            field("date_of_birth", "date", "Your date of birth"),
+            field("new_date", "date", "The new day you would like"),
+            field("confirm", "confirm", "Confirm")]},
+        {"name": "berths", "kind": "kb", "fields": [field("id", primary_key=True), field("name"), field("pontoon"),
+                                                    field("max_length_m", "float"), field("notes")]},
+        {"name": "Berth", "kind": "type", "fields": [field("id", primary_key=True), field("name"), field("pontoon"),
+                                                     field("max_length_m", "float"), field("notes")]},
+    ],
+    "apis": [{"name": n} for n in ("book_berth", "book_service", "cancel", "reschedule")],
+}
+BERTHS = [{"id": f"b{i}", "name": f"{p}{n}", "pontoon": p, "max_length_m": 8.0 + n, "notes": "a visitor berth"}
+          for i, (p, n) in enumerate([(p, n) for p in "ABC" for n in (3, 7, 12)])]
+
+
+@pytest.fixture(scope="module")
+def marina(tmp_path_factory):
+    yield from agent_with_kb(tmp_path_factory, "marina", MARINA, {"berths": (BERTHS, ["notes"])})
+
+
+def test_the_words_after_a_number_end_with_its_sentence(marina):
+    session, [r] = talk(marina, "can I book a lift out on Friday 18th July for my boat. 4 people aboard. Boat is 9m")
+    assert values(session, "book_service").get("boat_length_m") != 4  # "4 people aboard. Boat": not a length
+
+
+def test_a_kb_row_named_outweighs_one_word_of_another_task(marina):
+    session, [r] = talk(marina, "Hi, I'd like to book A12 from Friday 18th July for 4 nights. Boat is Puffin.")
+    assert 'main.task = "Book Berth"' in statements(r)
+    assert values(session, "book_berth").get("nights") == 4
+
+
+def test_a_chat_short_form_and_the_day_booked_now(marina):
+    session, [r] = talk(marina, "my appt is on tuesday but I can't make it anymore, can I change it?")
+    assert 'main.task = "Reschedule Appointment"' in statements(r)  # "change": Reschedule's verb, not Cancel's
+    assert "new_date" not in values(session, "reschedule_appointment")  # tuesday is the day booked, not the new one
+
+
+def test_a_slip_of_a_kb_word_is_read_as_it():
+    from core_engine.parsers.offline.words.spelling import respelled
+    spec = type("S", (), {"worksheets": [], "settings": None})()
+    assert respelled("my us studnet visa", spec, frozenset({"student"}))[0] == "my us student visa"
+    assert respelled("my us studnet visa", spec)[0] == "my us studnet visa"
