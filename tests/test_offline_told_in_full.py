@@ -229,9 +229,11 @@ def test_names_with_name_s(repairs):
                                                'book_repair.date = "2024-07-05"', 'book_repair.phone = "0655512345"']
 
 
-def test_a_reference_written_another_way_takes_the_examples_shape(repairs):
+def test_a_reference_written_another_way_is_read_as_typed(repairs):
+    # Session 25 changed this from the example's layout ("SC-2290") to the layout typed: the blind-set writers of
+    # sessions 23-25 kept a reference as the user wrote it in 6 of the 7 turns where the two differ.
     _s, (_r1, r2) = talk(repairs, "can you check on my repair?", "the reciept says sc 2290")
-    assert statements(r2) == ['check_repair.job_number = "SC-2290"']
+    assert statements(r2) == ['check_repair.job_number = "SC 2290"']
 
 
 def test_a_labelled_phone_beside_an_introduction_to_the_make_question(repairs):

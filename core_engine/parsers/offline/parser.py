@@ -341,6 +341,9 @@ class TurnReader:
         value = _same_half_of_day(self.view.kind_of(f), rec.values.get(f.name), value, self.text)
         if isinstance(value, str) and value != REFUSAL and is_address_field(f) and self.view.kind_of(f) == "str":
             value = tidy_address(value) or value  # "17 Cedar Grove, it's" once the postcode went to its field
+            if not re.search(r"\d", value) and any(w in _CLAUSE_WORDS for w in re.findall(r"[a-z']+", value.lower())):
+                self.note("not-an-address", matched, reason=f"'{value}' is a clause of a sentence, not an address")
+                return  # "the caddy can wait" is no street
         if isinstance(value, str) and value != REFUSAL and self.view.kind_of(f) == "str":
             if shape(f) in ("name", "short", "code", "email") and not is_message_field(f):
                 value = _AS_I_SAID.sub("", value).strip(" ,;-") or value  # "Joanne Fairley like I said": the name
@@ -1722,6 +1725,9 @@ def _compound_of(word: str, part: str) -> bool:
 
 _REFUSED_THING = re.compile(r"\b(?:give|share|tell|say|provide|disclose)\s+(?:you\s+)?(?:my|our|the)\s+([a-z]{3,})", re.I)
 """What a refusal says it will not give ("rather not give my number"): it refuses that thing."""
+_CLAUSE_WORDS = frozenset("""can can't cannot will won't wait need needs want wants is are was were be have has do does
+don't doesn't i i'm we we're you it it's that's please thanks""".split())
+"""Words of a clause that no address without a number has ("the caddy can wait")."""
 _SHORT_WORD = {"appt": "appointment", "appts": "appointments", "msg": "message"}
 _SHORT_WORDS = re.compile(r"(?<![\w'-])(?:appts?|msg)(?![\w'-])", re.I)
 """Words typed short in chat that no spec writes so ("my appt is on tuesday"): read in full."""

@@ -104,10 +104,14 @@ def shaped_reference(f: Field, text: str) -> str | None:
     for token in (m.group(0) for m in _TOKEN.finditer(text)):
         for shape in shapes:
             m = shape.fullmatch(token)
-            if m:  # written the example's way: "BK 2290" or "bk2290" for "like BK-2041" is "BK-2290"
-                fits.add(f"{m.group('letters').upper()}{_separator(f)}{m.group('digits')}")
+            if m:  # a business's reference as typed, letters in capitals ("bk2290" for "like BK-2041" is "BK2290",
+                # "kfb 31877" is "KFB 31877": people write one as they see it, the example only says what one looks
+                # like); a block and number laid out as the example is ("f122" for "like C-214" is "F-122")
+                sep = _separator(f) if len(m.group("letters")) == 1 else token[m.end("letters"):m.start("digits")]
+                typed = f"{m.group('letters').upper()}{sep}{m.group('digits')}"
+                fits.add(typed)
                 if len(m.group("digits")) in lengths:
-                    exact.add(f"{m.group('letters').upper()}{_separator(f)}{m.group('digits')}")
+                    exact.add(typed)
     if len(fits) > 1 and len(exact) == 1:
         fits = exact  # "cl-40117.. no sorry CL-401177" for "like CL-208815": the one of the example's length
     if not fits and any(_SUBJECT_CODE.fullmatch(ex) for ex in _example_layouts(f)):

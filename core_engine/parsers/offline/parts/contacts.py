@@ -8,6 +8,8 @@ e-mail field or phone field of the record the turn fills or was asked about. (A 
 
 from __future__ import annotations
 
+import re
+
 from typing import TYPE_CHECKING
 
 from ..answering.slots import shape
@@ -30,7 +32,8 @@ def contacts_left(reader: "TurnReader", text: str) -> None:
               and reader.view.unfilled(rec, f) and not any(line.startswith(f"{rec.var}.{f.name} = ")
                                                            for line in reader.lines)]
     for found, wanted in ((find_emails(text), lambda f: shape(f) == "email"), (find_phones(text), is_phone_field)):
-        left = [s for s in found if str(s.value) not in said]
+        left = [s for s in found if str(s.value) not in said and not (  # "401 023 2137" read as the code asked
+            re.sub(r"\D", "", str(s.value)) and re.sub(r"\D", "", str(s.value)) in re.sub(r"[^\d\n]", "", "\n".join(reader.lines)))]
         slots = [f for f in fields if wanted(f)]
         if len(left) == 1 and len(slots) == 1 and len(found) == 1:
             reader.assign("extra-value", left[0].text, rec, slots[0], left[0].value,
