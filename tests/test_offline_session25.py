@@ -281,3 +281,108 @@ def test_a_slip_of_a_kb_word_is_read_as_it():
     spec = type("S", (), {"worksheets": [], "settings": None})()
     assert respelled("my us studnet visa", spec, frozenset({"student"}))[0] == "my us student visa"
     assert respelled("my us studnet visa", spec)[0] == "my us studnet visa"
+
+
+HALLS = {
+    "name": "riverside_halls", "starting_prompt": "Residence office.",
+    "description": "A university's residence office.",
+    "settings": {"start_worksheet": "Main", "date_order": "day_first"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "fields": [field("task", "Enum", "What you would like to do", enum_values=[
+            {"value": "Guest Permit", "description": "get a permit for an overnight guest"},
+            {"value": "Report Maintenance", "description": "report something broken in your room or flat"},
+            {"value": "Room Swap", "description": "ask to move to another room"}])]},
+        {"name": "GuestPermit", "kind": "task", "predicate": 'task == "Guest Permit"', "api": "permit",
+         "description": "A guest permit.", "fields": [
+            field("residence", "Residence", "The residence you live in"),
+            field("room_number", "str", "Your flat and room"),
+            field("resident_name", "str", "Your full name"),
+            field("student_id", "str", "Your student number"),
+            field("guest_name", "str", "Your guest's full name"),
+            field("confirm", "confirm", "Confirm the permit")]},
+        {"name": "ReportMaintenance", "kind": "task", "predicate": 'task == "Report Maintenance"', "api": "report",
+         "description": "A maintenance report.", "fields": [
+            field("residence", "Residence", "The residence the problem is in"),
+            field("room_number", "str", "Your flat and room"),
+            field("problem_description", "str", "What is wrong, in your own words"),
+            field("urgent", "bool", "Whether it is urgent"),
+            field("confirm", "confirm", "Confirm the report")]},
+        {"name": "RoomSwap", "kind": "task", "predicate": 'task == "Room Swap"', "api": "swap",
+         "description": "A room swap.", "fields": [
+            field("current_residence", "Residence", "The residence you live in now"),
+            field("max_weekly_rent", "float", "The most you can pay per week, in pounds"),
+            field("confirm", "confirm", "Confirm the request")]},
+        {"name": "residences", "kind": "kb", "fields": [field("id", primary_key=True), field("name"), field("campus"),
+                                                        field("weekly_rent", "float"), field("notes")]},
+        {"name": "Residence", "kind": "type", "fields": [field("id", primary_key=True), field("name"), field("campus"),
+                                                         field("weekly_rent", "float"), field("notes")]},
+    ],
+    "apis": [{"name": n} for n in ("permit", "report", "swap")],
+}
+RESIDENCES = [{"id": f"h{i}", "name": name, "campus": ["Northfield", "Riverside"][i % 2], "weekly_rent": 120.0 + 10 * i,
+               "notes": "Self-catered flats of five to eight rooms."}
+              for i, name in enumerate(["Queen's Wharf", "Victoria Mills", "Thornbury Court", "Weavers Yard",
+                                        "Wrenfield House", "Ashby Hall", "Ivy Lodge", "Harcourt Tower", "Yew Tree Court"])]
+
+
+@pytest.fixture(scope="module")
+def halls(tmp_path_factory):
+    yield from agent_with_kb(tmp_path_factory, "halls", HALLS, {"residences": (RESIDENCES, ["notes"])})
+
+
+def test_a_room_said_after_the_row_goes_to_its_field(halls):
+    session, [*_, r] = talk(halls, "I need a guest permit", "queens wharf, flat 12 room 3")
+    assert values(session, "guest_permit").get("room_number") == "Flat 12, Room 3"
+    assert any(s.startswith("guest_permit.residence = answer(") and "flat" not in s for s in statements(r))
+    session, [r] = talk(halls, "Hi, I need to report a repair, the radiator in my room at Ashby Hall (flat 3 room 12) is "
+                               "stone cold")
+    assert values(session, "report_maintenance").get("room_number") == "Flat 3, Room 12"
+
+
+def test_an_answer_before_a_refusal_of_another_field(halls):
+    session, [*_, r] = talk(halls, "I need a guest permit", "Victoria Mills", "flat 2 room 1",
+                            "Marcus Lee. student number i dont know off the top of my head sorry")
+    got = values(session, "guest_permit")
+    assert (got.get("resident_name"), got.get("student_id")) == ("Marcus Lee", "NA")
+
+
+def test_a_flag_asked_for_by_its_word(halls):
+    session, [*_, r] = talk(halls, "I need to report something broken", "Ashby Hall", "flat 3 room 12",
+                            "the heating is off", "oh actually can u mark it urgent?")
+    assert values(session, "report_maintenance").get("urgent") is True
+
+
+def test_the_row_meant_after_the_one_said(halls):
+    session, [*_, r] = talk(halls, "I need to report something broken", "Weavers Yard",
+                            "wait sorry i said weavers yard, i meant wrenfield house, i always mix them up")
+    assert statements(r) == ['report_maintenance.residence = answer("Wrenfield House")']
+
+
+def test_money_beside_a_period_is_the_amount(halls):
+    session, [*_, r] = talk(halls, "I'd like a room swap", "Ivy Lodge", "no more than £150 a week, im on a tight budget")
+    assert values(session, "room_swap").get("max_weekly_rent") == 150
+
+
+def test_a_yes_no_question_about_a_row_chooses_none(halls):
+    session, [*_, r] = talk(halls, "I need a guest permit", "is yew tree court self catered?")
+    assert statements(r) and all(s.startswith("answer(") for s in statements(r))
+    assert "residence" not in values(session, "guest_permit")
+
+
+def test_a_title_of_rank_is_no_part_of_a_name():
+    from core_engine.parsers.offline.words.values import clean_name
+    assert clean_name("Captain Marco Bellini") == "Marco Bellini"
+    assert clean_name("Sgt. Amy Lo") == "Amy Lo"
+
+
+def test_a_length_in_metres_written_on_to_the_number(marina):
+    session, [*_, r] = talk(marina, "can I book a lift out on Friday 18th July", "Kittiwake, she's 9.4m")
+    assert values(session, "book_service").get("boat_length_m") == 9.4
+    session, [*_, r] = talk(marina, "can I book a lift out on Friday 18th July", "she's a lagoon 40, 12.2 metres")
+    assert values(session, "book_service").get("boat_length_m") == 12.2  # not the model's 40
+
+
+def test_a_row_named_by_a_letter_and_a_digit(marina):
+    session, [r] = talk(marina, "can we have A3 from saturday for 2 nights pls")
+    assert 'book_berth.berth = answer("A3")' in statements(r) or \
+        any('berth=answer("A3")' in s for s in statements(r))

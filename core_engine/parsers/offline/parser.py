@@ -62,6 +62,7 @@ from .answering.not_done import not_done_refusal
 from .answering.listed import listed_digits
 from .answering.option_story import story_after_option
 from .parts.story_after import story_after
+from .parts.rooms import room_after_row
 from .parts.told_story import flagged_story, story_in_opening
 from .parts.place_told import place_in_opening
 from .opening.for_that import task_for_that
@@ -492,8 +493,9 @@ class TurnReader:
             if rule(rest):
                 if self.answered and rule != self._correction:
                     clause_correction(self, rest, after_answer=True)  # "x@y.com. oh and it's 3 bags not 2"
-                if not self.answered and rule in (self._change, self._correction):
-                    self._answer_before_change(rest)  # "WA14 2DT. could they come this thursday instead?"
+                if rule in (self._change, self._correction, self._refusal) and self._asked_unread():
+                    self._answer_before_change(rest)  # "WA14 2DT. could they come this thursday instead?", "Marcus
+                    # Lee. student number i dont know off the top of my head"
                 return
         if not self.lines and not self.rules and semantic_control(self, rest):
             return
@@ -532,23 +534,31 @@ class TurnReader:
             self.note("by-parts", text, reason="the turn read clause by clause: a remark hid its values")
         return bool(self.lines)
 
+    def _asked_unread(self) -> bool:
+        """The field asked has no statement from this turn yet."""
+        e = self.expect
+        return e is not None and e.act == "ask" and not any(
+            line.startswith(f"{e.rec.var}.{e.field.name} = ") for line in self.lines)
+
     def _answer_before_change(self, text: str) -> None:
         """A first sentence that answers the question asked, before a sentence that changes a value held: the
         change was read, and the answer is read from its own sentence alone (only when none of the change's words
         are in it)."""
         e = self.expect
-        if e is None or e.act != "ask" or not self.view.unfilled(e.rec, e.field) or self.view.kind_of(e.field) in (
-                "list", "confirm", "bool") or e.field.type.startswith("List["):
-            return
+        if e is None or e.act != "ask" or not (self.view.unfilled(e.rec, e.field) or self.view.kind_of(e.field) == "row") \
+                or self.view.kind_of(e.field) in ("list", "confirm", "bool") or e.field.type.startswith("List["):
+            return  # (a row field holding the rows a search found is still to be chosen: "great, we'll take B6.")
         first = re.split(r"(?<=[.!?;])\s+", text.strip(), maxsplit=1)
         if len(first) != 2 or len(first[0].split()) > 6 or is_question(first[0]) or chit_chat(first[0]):
             return
         if any(str(r.get("matched", "")).strip() and str(r.get("matched")).strip() in first[0]
                for r in self.rules if r.get("statement")):
             return
-        before = len(self.lines)
+        before, was = len(self.lines), self.answered
+        self.answered = False  # the other sentence answered another field: this one is still to be read
         if (self._typed_answer(first[0]) or self._str_answer(first[0])) and len(self.lines) > before:
             self.answered = True
+        self.answered = self.answered or was
 
     def _parts(self, text: str) -> list[str]:
         """Sentences, and clauses cut at a comma with two words or more on each side and no date across it
@@ -976,7 +986,8 @@ class TurnReader:
             self.note("refusal-asks", text, reason="it asks whether something else will do: a question, no refusal")
             self.answered = True
             return True  # "I don't have the ticket, will the receipt do?": nothing is stored; the agent asks again
-        bag = Bag.of(text)
+        clause = next((c for c in re.split(r"[,;.!?]\s*|\s+-\s+", text) if words and words.lower() in c.lower()), text)
+        bag = Bag.of(clause)  # "rather not give my number out, I'll be on the boat anyway": the number, not the boat
         target = (self.expect.rec, self.expect.field) if self.expect else (None, None)
         best = field_mention(self.expect.field, bag)[0] if self.expect else 0
         if words:
@@ -1031,6 +1042,10 @@ class TurnReader:
         low = f" {' '.join(re.findall(r'[a-z0-9]+', text.lower()))} "
         named = any(f" {' '.join(re.findall(r'[a-z0-9]+', ev.value.lower()))} " in low
                     for ws in opened for g in ws.fields for ev in g.enum_values)
+        if opened and not named and self.ctx.kb is not None and any(
+                self.view.kind_of(g) == "row" for ws in opened for g in ws.fields if g.kind == "input"):
+            from .kb_rows.change import named_row  # late: the row rules import this module
+            named = named_row(self, text, whole_only=True) is not None  # "tickets for the phantom lighthouse pls"
         return bool(opened) and (named or bool(find_dates(text, self.today) or find_times(text)))
 
     def _declinable(self, f: Field) -> bool:
@@ -1123,6 +1138,7 @@ class TurnReader:
                     or option_elsewhere(self, text):
                 self.answered = True
                 return True  # "it's 0798765432", "Priya Nair", "standard": values for other fields, not a search
+            text = room_after_row(self, text, e.rec, e.field)  # "queens wharf, flat 12 room 3": the room apart
             extras = self._extras(text, e.rec)
             rejected = [n.words for n in negations(text) if find_dates(n.what, self.today) or find_times(n.what)]
             from .changes.edits import SAME_FIELDS, same_fields  # late: edits imports the intents
@@ -1290,6 +1306,10 @@ class TurnReader:
                 if m.rec.values.get(m.field.name) != m.value:
                     self.assign("extra-value", m.matched, m.rec, m.field, m.value)
             query = search_query(text, said_texts(mentions), set())
+            meant = _MEANT.search(text)
+            if meant and self.ctx.kb is not None:  # "i said weavers yard, i meant wrenfield house": the row meant
+                from .kb_rows.change import named_row  # late: the row rules import this module
+                query = named_row(self, meant.group("rest"), whole_only=True) or query
             if query and mentions and len(content_stems(query)) <= 2 and self.ctx.kb is not None \
                     and not self.vocabulary.found_in(query, self.ctx.kb):
                 query = None  # "can I drop it at 7:45 on the 18th?": the values were the point, not a search
@@ -1329,6 +1349,8 @@ class TurnReader:
             return None  # "not sure where yet, what's good for pizza?": the answer helps choose, it chooses nothing
         if asked and _POINTED_ROW.search(text) and self.state.kb_records():
             return None  # "does the first one have a patio?": a question about a row shown, not a new search
+        if asked and _YES_NO_ABOUT.match(text):
+            return None  # "is priya sharma any good?", "will it have peonies in February?": asked of the KB, no choice
         if e is not None and self.view.kind_of(e.field) == "row" and asked:
             return e.rec, e.field
         searching = _SEARCH_START.match(text) is not None
@@ -1725,6 +1747,11 @@ def _compound_of(word: str, part: str) -> bool:
 
 _REFUSED_THING = re.compile(r"\b(?:give|share|tell|say|provide|disclose)\s+(?:you\s+)?(?:my|our|the)\s+([a-z]{3,})", re.I)
 """What a refusal says it will not give ("rather not give my number"): it refuses that thing."""
+_MEANT = re.compile(r"\b(?:i|we)\s+(?:meant|mean)\s+(?:to\s+say\s+)?(?P<rest>.+)$", re.I)
+_YES_NO_ABOUT = re.compile(r"^\W*(?:(?:before\s+i\s+say\s+yes|ok|okay|so|and|but|hmm+|oh|wait|sorry|also)\W+)*"
+                           r"(?:is|are|was|does|do|did|will|would|has)\s+(?!there\b|you\b|u\b|any\b|i\b|we\b)", re.I)
+"""A yes/no question about something ("is priya sharma any good?"): not a search that chooses the row asked for
+("is there ...", "do you have ..." are)."""
 _CLAUSE_WORDS = frozenset("""can can't cannot will won't wait need needs want wants is are was were be have has do does
 don't doesn't i i'm we we're you it it's that's please thanks""".split())
 """Words of a clause that no address without a number has ("the caddy can wait")."""

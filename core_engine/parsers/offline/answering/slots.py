@@ -333,7 +333,8 @@ _HELD_DATE = re.compile(r"\b(?:(?:appointment|booking|reservation|slot|lesson|vi
 
 def _after_words(text: str, span: Span, n: int = 3) -> list[str]:
     """The words after a value, up to the end of its sentence ("for 4 nights. Boat is Puffin": not "boat")."""
-    return re.findall(r"[a-z]+", re.split(r"[.!?;](?:\s|$)", text[span.end:].lower(), maxsplit=1)[0])[:n]
+    rest = re.split(r"[.!?;](?:\s|$)|,\s*(?=[^a-z]*\d)", text[span.end:].lower(), maxsplit=1)[0]
+    return re.findall(r"[a-z]+", rest)[:n]  # not past a comma before another number ("lagoon 40, 12.2 metres")
 
 
 def _before_words(text: str, span: Span, n: int = 3) -> list[str]:
@@ -560,6 +561,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     _named_codes(text, strs, bag, taken, out, used)
     _short_labelled(text, strs, taken, out, used)
     _name_phrase(text, strs, taken, out, used)
+    _room_mention(text, strs, taken, out, used)
     out += bool_mentions(said, candidates, view, used)  # "yes I'm an international student"
     out += nothing_more(said, candidates, view, used)  # "Maya Cohen 07123 456789, nothing else he needs to know"
     return out
@@ -883,6 +885,23 @@ def _name_phrase(text: str, strs: list[tuple[TaskRecord, Field]], taken: list[Sp
     span = Span(m.group(g), m.start(g), m.end(g), m.group(g))
     out.append(Mention(names[0][0], names[0][1], span.value, m.group(0), "name phrase", span))
     used.add((names[0][0].var, names[0][1].name))
+    taken.append(span)
+
+
+def _room_mention(text: str, strs: list[tuple[TaskRecord, Field]], taken: list[Span], out: list[Mention],
+                  used: set[tuple[str, str]]) -> None:
+    """ "the radiator in my room at Ashby Hall (flat 3 room 12)": "Flat 3, Room 12" for the one open field whose name
+    says it holds a room."""
+    from ..parts.rooms import room_fields, room_span  # late: the parts import this module
+    fits = [(r, f) for r, f in strs if (r.var, f.name) not in used and f in room_fields([f])]
+    found = room_span(text) if len({f.name for _r, f in fits}) == 1 else None
+    if found is None:
+        return
+    span = Span(found[0], found[1], found[2], text[found[1]:found[2]])
+    if not free([span], taken) or any(o.span is not None and o.span.overlaps(span) for o in out):
+        return
+    out.append(Mention(fits[0][0], fits[0][1], found[0], span.text, "room", span))
+    used.add((fits[0][0].var, fits[0][1].name))
     taken.append(span)
 
 

@@ -56,7 +56,8 @@ def row_names(vocabulary: "KBVocabulary", kb: Any) -> dict[tuple[str, str], dict
                 if values and len(values) * 4 >= info.row_count * 3 and all(len(v.split()) <= 10 for v in values):
                     # "name" and "latin_name" share a key: both columns' names are kept, not the last one's only
                     out.setdefault((stem(table), stem(col.name.split("_")[-1])), {}).update(
-                        {_words(v): v for v in values if len(v) >= 3})
+                        {_words(v): v for v in values if len(v) >= 3 or re.fullmatch(r"[A-Za-z]\d|\d[A-Za-z]", v)})
+                    # a two-character name is a name only as a letter and a digit ("M2", a berth), never a word
         cache[key] = out
     return cache[key]
 

@@ -529,7 +529,8 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
             query = whole
         if query and not long_turn and len(query.split()) >= 8 and named and not free_named:
             query = None  # the KB words the turn says all went to other fields ("a taxi to Gatwick, 3 adults ...")
-        if query and (long_turn or _about_rows(reader, _REQUESTED_VERB.sub(r"\1", query), own | row_words)):
+        if query and (long_turn or (whole is not None and query == whole)
+                      or _about_rows(reader, _REQUESTED_VERB.sub(r"\1", query), own | row_words)):
             query = _row_named_alone(reader, query) or query
             if whole is None and not long_turn:  # "the zip on my leather jacket": the KB's words another field took
                 kept = [t for t in named if t not in free_named and t.lower() not in query.lower()]  # still narrow

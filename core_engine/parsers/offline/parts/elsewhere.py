@@ -45,9 +45,22 @@ there well""".split())
 _OUR_REQUEST = re.compile(r"\b(?:can|could|would|will|may)\s+(?:we|i|you|u|it)\b", re.I)
 
 
+_FLAG_ASKED = re.compile(r"\b(?:can|could|would|will)\s+(?:u|you)\s+(?:please\s+)?(?:mark|make|set|flag|put)\s+(?:it|this|that|"
+                         r"me|us|him|her|them|the\s+\w+)\s+(?:down\s+)?(?:as\s+)?(?:an?\s+)?(?P<word>[a-z][a-z-]+)\b", re.I)
+"""A yes/no field asked for by its word: "can u mark it urgent?", "could you put me down as a member?"."""
+
+
 def requested_values(reader: "TurnReader", text: str) -> bool:
     """Typed values (a date, a time, an address, a phone number, an e-mail) for unfilled fields of the live
     records, said in a request phrased as a question; they fill those fields."""
+    flag = _FLAG_ASKED.search(text)
+    if flag is not None:  # "can u mark it urgent?": the yes/no field the word names, set
+        flags = [(r, f) for r, f in reader.candidates() if reader.view.kind_of(f) == "bool" and r.values.get(f.name) is not True
+                 and stem(flag.group("word").lower()) in {stem(w) for w in f.name.lower().split("_")}]
+        if len(flags) == 1:
+            reader.assign("requested-value", flag.group(0), flags[0][0], flags[0][1], True, how="flag asked for")
+            reader.answered = True
+            return True
     open_fields = [(r, f) for r, f in reader.candidates() if reader.view.unfilled(r, f)]
     mentions = [m for m in find_mentions(text, open_fields, reader.view, reader.today,
                                          prefer=reader.expect.rec if reader.expect else None)

@@ -160,6 +160,10 @@ def _preferred(text: str, dates: list[Any]) -> list[Any]:
     return [best] + [d for d in dates if d is not best]
 
 
+_MONEY_SAID = re.compile(r"[£$€]\s?\d|\d\s?(?:pounds?|quid|dollars?|euros?|bucks)\b", re.I)
+"""An amount of money in the turn: a length of time beside it is the amount's period ("£150 a week")."""
+
+
 def _without_dates(text: str, today: Any) -> str:
     for span in sorted(find_dates(text, today), key=lambda d: -d.start):
         text = text[:span.start] + " " + text[span.end:]
@@ -332,6 +336,8 @@ class AnswerReader:
             return yn[0] if yn else (flag_named(f, text) if kind == "bool" else None)
         if kind in ("int", "float"):
             unit = field_unit(f.name, f.description)
+            if unit and _MONEY_SAID.search(text):
+                unit = None  # "no more than £150 a week" to the weekly rent: 150 a week, not one week
             converted = converted_duration(text, unit) if unit else None
             if converted is not None:  # "a week" for a field of days
                 return converted
@@ -366,7 +372,8 @@ class AnswerReader:
             if not spans:
                 return None
             units = field_stems(f)
-            near = [s for s in spans if (after := re.findall(r"[a-z]+", text[s.end:].lower())[:2])
+            near = [s for s in spans if (after := re.findall(r"[a-z]+", re.split(  # not past a comma before a number
+                r"[.!?;](?:\s|$)|,\s*(?=[^a-z]*\d)", text[s.end:].lower(), maxsplit=1)[0])[:2])
                     and after[0] not in UNIT_LINKS | {"to"} and {stem(UNIT_SHORT.get(w, w)) for w in after} & units]
             # "from 2 for 3 hrs": the number of the field's unit, not the one before "for"
             span = (near or spans)[0]

@@ -72,8 +72,8 @@ _WORD_NUMBER_RE = re.compile(rf"\b(?:(?P<tens>{'|'.join(TENS)})(?:[\s-](?P<unit>
                              rf"|(?P<single>{_WORD_NUM}))\b", re.I)
 MAX_NUMBER_DIGITS = 18  # longer digit runs are not read as numbers (a value's int is 64-bit)
 _DIGIT_NUMBER_RE = re.compile(r"(?<![\w.@/:-])\$?(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?"
-                              r"(?P<suffix>(?P<k>k|\s+grand\b)?(?:ish\b)?)"
-                              r"(?=(?i:kgs?|kilos?|lbs?|km|cm|mm|ml|oz|ft|kph|mph)\b|(?![\w@/:]|\.\d))")
+                              r"(?P<suffix>(?P<k>k(?![a-z])|\s+grand\b)?(?:ish\b)?)"
+                              r"(?=(?i:kgs?|kilos?|lbs?|km|cm|mm|ml|oz|ft|kph|mph|m|metres?|meters?|litres?|liters?|ltrs?)\b|(?![\w@/:]|\.\d))")
 """A number as digits; a unit of measure may be written on to it ("12kg", "5km"): the number is still read. "2k" and
 "3 grand" are thousands, "2400ish" a hedged 2400."""
 _PRONOUN_ONE = re.compile(r"\b(?:the|this|that|previous|last|other|same|which|another|each|every|any|no|new|next|"
@@ -938,7 +938,7 @@ _NAME_RE = re.compile(r"^[^\W\d_](?:[^\W\d_]|['.-])*(?:\s+[^\W\d_](?:[^\W\d_]|['
 """One to five words of letters (any alphabet's: "Lucía Moreno", "Zoë Brontë"), apostrophes, dots and hyphens."""
 
 
-TITLE = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|rev|revd|fr|sir|dame|lady|lord)\b\.?\s+(?=[A-Za-z][\w'’-]*\s+[A-Za-z])", re.I)
+TITLE = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr|prof|rev|revd|fr|sir|dame|lady|lord|captain|capt|sgt|sergeant|officer|pc|cllr|councillor)\b\.?\s+(?=[A-Za-z][\w'’-]*\s+[A-Za-z])", re.I)
 """A title before a first and last name ("it's Mr Daniel Okafor"): how to address the person, not part of the
 name. A title and one name ("Mr Smith") is left as said."""
 
