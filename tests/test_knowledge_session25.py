@@ -54,3 +54,7 @@ def test_a_name_said_by_its_first_word_and_another(workshop, question, ids):
 def test_a_word_every_row_of_a_kind_has_names_none_of_them(workshop):
     assert ask(workshop, "tuning")[0] == ["s1", "s2", "s3"]
     assert ask(workshop, "a concert tuning")[0] == ["s3"]
+
+
+def test_the_usual_kind_word_only_for_a_row_that_has_the_other_words(workshop):
+    assert ask(workshop, "the usual guitar setup")[0] == ["s5"]  # not Standard Piano Tuning

@@ -386,3 +386,69 @@ def test_a_row_named_by_a_letter_and_a_digit(marina):
     session, [r] = talk(marina, "can we have A3 from saturday for 2 nights pls")
     assert 'book_berth.berth = answer("A3")' in statements(r) or \
         any('berth=answer("A3")' in s for s in statements(r))
+
+
+# Guards from the session's attack pass (a helper's 355 cases on agents of its own): each misfired before its fix.
+
+def test_a_verb_about_something_else_chooses_no_option(agent):
+    session, [r] = talk(agent, "I've changed my mind about my booking, I want to cancel it")
+    assert values(session, "manage_booking").get("action") in (None, "Cancel")
+    session, [r] = talk(agent, "the removal men can move everything so I need to sort out my booking")
+    assert "action" not in values(session, "manage_booking")
+
+
+def test_a_verb_form_of_an_option_is_not_the_option(agent):
+    session, [*_, r] = talk(agent, "I'd like to buy a gift voucher", "£50, I posted one to her last year")
+    assert "delivery" not in values(session, "buy_voucher")
+
+
+def test_whose_address_a_turn_says_beats_the_field_just_opened(agent):
+    session, [*_, r] = talk(agent, "I'd like to buy a gift voucher", "£50", "Sue Blake", "Helen Ward",
+                            "email please, mine is helen@ward.net and hers is sue@blake.net")
+    assert values(session, "buy_voucher").get("recipient_email") != "helen@ward.net"
+
+
+def test_a_phone_number_is_no_declined_code_found(agent):
+    session, [*_, r] = talk(agent, "I'd like to renew my membership", "I don't have it on me, sorry", "Anita Roberts",
+                            "hang on, can you call me on 07700900123 instead")
+    assert values(session, "renew_membership").get("membership_number") != "07700900123"
+
+
+def test_a_remark_about_the_call_is_no_reason(agent):
+    session, [*_, r] = talk(agent, "I need to cancel my booking", "HS-20417", "Chris Palmer. I'm calling from my work phone")
+    assert "reason" not in values(session, "manage_booking")
+
+
+def test_a_holiday_or_a_shop_is_no_recipient(agent):
+    for said in ("£30, it's for Mother's Day", "£20, it's for Paws Parlour on King Street"):
+        session, [*_, r] = talk(agent, "I'd like to buy a gift voucher", said)
+        assert "recipient_name" not in values(session, "buy_voucher"), said
+
+
+def test_a_remark_before_a_change_is_no_answer(agent):
+    session, [*_, r] = talk(agent, MANAGE, "change it", "HS-20417", "Good question. could you come on the 16th instead?")
+    assert "client_name" not in values(session, "manage_booking")
+
+
+def test_a_length_followed_by_when_is_a_day():
+    from core_engine.parsers.offline.words.measures.durations import worded_duration
+    assert worded_duration("a week tomorrow", "night") is None
+    assert worded_duration("a fortnight on Saturday", "night") is None
+
+
+def test_wanting_to_know_is_no_request(agent):
+    session, [r] = talk(agent, "do you do gift vouchers? want to know before I come in")
+    assert 'main.task = "Buy Voucher"' not in statements(r)
+
+
+def test_short_forms_and_kb_slips_leave_addresses_and_names_alone():
+    from core_engine.parsers.offline.parser import _SHORT_WORDS
+    from core_engine.parsers.offline.words.spelling import respelled
+    assert not _SHORT_WORDS.search("msg.sue@blake.net") and not _SHORT_WORDS.search("appt.sue@blake.net")
+    spec = type("S", (), {"worksheets": [], "settings": None})()
+    assert respelled("Ben Lutton, 5 Lutton Place", spec, frozenset({"luton"}))[0] == "Ben Lutton, 5 Lutton Place"
+
+
+def test_the_day_wanted_said_with_the_appointment(marina):
+    session, [r] = talk(marina, "can you change it so my appointment is on Friday instead?")
+    assert values(session, "reschedule_appointment").get("new_date") == "2024-07-05"

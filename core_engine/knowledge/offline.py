@@ -408,6 +408,10 @@ def _as_kb_says(question: str, vocab: Any, rules: list[dict[str, Any]]) -> str:
         if len(used) != 1:
             continue
         kb_word = next(iter(used))
+        asked = {w for w in re.findall(r"[a-z]+", question.lower())} - kind
+        if not any(set(e.words) & asked for t in vocab.tables.values() for es in t.by_word.get(kb_word, {}).values()
+                   for e in es):
+            continue  # "the usual yoga" is no "Regular Lane Swim": no row's name has both words
         for said in kind - words:
             new = re.sub(rf"(?i)\b{said}\b", kb_word, question)
             if new != question:

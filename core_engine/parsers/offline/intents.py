@@ -81,6 +81,8 @@ def proposal(sentence: str) -> bool:
     mark, not a question (no question word, and nothing but the value, when it is, and hedges)."""
     if _HEDGED_NUMBER.search(normalise(sentence)):
         return True  # "its just one page, maybe 250 words??": a count offered with a doubt
+    if _HEDGED_WORDS.fullmatch(normalise(sentence)):
+        return True  # "sorting i think?", "the blue one maybe?": a choice offered with a doubt
     body = re.sub(r"\b(?:whenever|when)\s+you\s+open\b", " morning ", normalise(sentence).lower())
     coded = _CODE_TOKEN.sub(" ", body)
     if coded != body and all(w in _HEDGED_CODE for w in re.findall(r"[a-z][a-z']*", coded)):
@@ -92,6 +94,10 @@ def proposal(sentence: str) -> bool:
 
 
 _CALENDAR_WORDS = frozenset([*WEEKDAYS, *WEEKDAY_ABBREVIATIONS, *MONTHS])
+_HEDGED_WORDS = re.compile(r"\W*(?!(?:what|which|who|when|where|why|how|is|are|do|does|can|could|will|would)\b)[a-z][\w'-]*"
+                           r"(?:\s+[\w'-]+){0,2}\s*,?\s+(?:i\s+think|i\s+guess|i\s+reckon|maybe|probably|perhaps)\s*\?+",
+                           re.I)
+"""One to three words and a doubt, with a question mark: "sorting i think?" offers a value, it asks nothing."""
 _HEDGED_NUMBER = re.compile(r"(?:^|[,;]\s*|\s-\s)(?:(?:so|ok|okay|um|erm|hmm)[,\s]+)?(?:maybe|probably|prob|about|around|roughly|"
                             r"approx(?:imately)?|like|say|perhaps|i\s+think|i\s+guess|i'?d\s+say)\s+(?:about\s+|around\s+)?"
                             r"[£$€]?\d[\d,.]*(?:ish)?(?:\s+[a-z]+){0,2}\s*\?+\s*$", re.I)

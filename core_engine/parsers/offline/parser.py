@@ -342,7 +342,8 @@ class TurnReader:
         value = _same_half_of_day(self.view.kind_of(f), rec.values.get(f.name), value, self.text)
         if isinstance(value, str) and value != REFUSAL and is_address_field(f) and self.view.kind_of(f) == "str":
             value = tidy_address(value) or value  # "17 Cedar Grove, it's" once the postcode went to its field
-            if not re.search(r"\d", value) and any(w in _CLAUSE_WORDS for w in re.findall(r"[a-z']+", value.lower())):
+            if not re.search(r"\d", value) and not re.search(r"\s[A-Z]", value) and \
+                    any(w in _CLAUSE_WORDS for w in re.findall(r"[a-z']+", value.lower())):
                 self.note("not-an-address", matched, reason=f"'{value}' is a clause of a sentence, not an address")
                 return  # "the caddy can wait" is no street
         if isinstance(value, str) and value != REFUSAL and self.view.kind_of(f) == "str":
@@ -493,7 +494,7 @@ class TurnReader:
             if rule(rest):
                 if self.answered and rule != self._correction:
                     clause_correction(self, rest, after_answer=True)  # "x@y.com. oh and it's 3 bags not 2"
-                if rule in (self._change, self._correction, self._refusal) and self._asked_unread():
+                if rule in (self._change, self._correction, self._refusal, self._found_later) and self._asked_unread():
                     self._answer_before_change(rest)  # "WA14 2DT. could they come this thursday instead?", "Marcus
                     # Lee. student number i dont know off the top of my head"
                 return
@@ -551,6 +552,8 @@ class TurnReader:
         first = re.split(r"(?<=[.!?;])\s+", text.strip(), maxsplit=1)
         if len(first) != 2 or len(first[0].split()) > 6 or is_question(first[0]) or chit_chat(first[0]):
             return
+        if not re.search(r"\d|@", first[0]) and len(re.findall(r"\b[A-Z][a-z'-]+", first[0])) < 2:
+            return  # "Good question.", "Oh dear.", "Fair enough.": a remark, not the value asked
         if any(str(r.get("matched", "")).strip() and str(r.get("matched")).strip() in first[0]
                for r in self.rules if r.get("statement")):
             return
@@ -982,6 +985,11 @@ class TurnReader:
                 and not re.search(r"\b(?:by|before|after|last|was|were|had)\b", _after_words(text, words), re.I) \
                 and self.value_for(self.expect.field, _after_words(text, words)) is not None:
             return False  # "dunno, 7ish?": a guess after the doubt is the answer, not a refusal
+        last = [p for p in re.split(r"(?<=[.!?])\s+", _after_words(text, words) if words else "") if p.strip(" .?!")][-1:]
+        if words and not explicit and last and self.expect is not None and self.expect.act == "ask" and \
+                self.view.kind_of(self.expect.field) in ("date", "time") and len(last[0].split()) <= 4 and \
+                not _ASKS_START.match(last[0]) and self.value_for(self.expect.field, last[0].rstrip("?")) is not None:
+            return False  # "not sure yet... maybe the week after next? tuesday the 25th?": the day it ends on
         if words and _OTHER_WILL_DO.search(text):
             self.note("refusal-asks", text, reason="it asks whether something else will do: a question, no refusal")
             self.answered = True
@@ -1152,6 +1160,10 @@ class TurnReader:
             if query is None and not [w for w in content_stems(text) if w not in HEDGES]:
                 return False  # "um, maybe": no words to search for
             query = query or text.strip(" .!?")
+            if self.ctx.kb is not None and len(sentences(text)) > 1:
+                from .kb_rows.change import named_row  # late: the row rules import this module
+                query = named_row(self, text, whole_only=True) or query  # "the ashfield depot is closest to us.
+                # sorting i think?": the row named in full, not the whole story
             self.emit("answer-to-ask", text, f"{e.rec.var}.{e.field.name} = answer({literal(query)})", type="kb")
             self.answered = True
             return True
@@ -1235,7 +1247,8 @@ class TurnReader:
             text = text[:at] + " " * len(answered.strip()) + text[at + len(answered.strip()):]
         asked = self.expect.field if self.expect is not None and self.expect.act == "ask" else None
         opened = [(r, f) for r, f in candidates if asked is not None and r.var == self.expect.rec.var
-                  and re.search(rf"\bself\.{re.escape(asked.name)}\b", f.predicate or "")]
+                  and re.search(rf"\bself\.{re.escape(asked.name)}\b", f.predicate or "")
+                  and not _WHOSE.search(text)]  # "mine is helen@ward.net and hers is ...": the words say whose
         first = find_mentions(text, opened, self.view, self.today, prefer=rec) if opened else []
         for m in first:  # "email is fine, send it to rob@x.net": the e-mail the answer just asked for (the recipient's)
             text = text.replace(str(m.matched), " " * len(str(m.matched)), 1)
@@ -1747,6 +1760,8 @@ def _compound_of(word: str, part: str) -> bool:
 
 _REFUSED_THING = re.compile(r"\b(?:give|share|tell|say|provide|disclose)\s+(?:you\s+)?(?:my|our|the)\s+([a-z]{3,})", re.I)
 """What a refusal says it will not give ("rather not give my number"): it refuses that thing."""
+_WHOSE = re.compile(r"\b(?:my|mine|his|her|hers|their|theirs|own|your)\b", re.I)
+_ASKS_START = re.compile(r"\W*(?:what|which|when|where|who|why|how|is|are|do|does|can|could)\b", re.I)
 _MEANT = re.compile(r"\b(?:i|we)\s+(?:meant|mean)\s+(?:to\s+say\s+)?(?P<rest>.+)$", re.I)
 _YES_NO_ABOUT = re.compile(r"^\W*(?:(?:before\s+i\s+say\s+yes|ok|okay|so|and|but|hmm+|oh|wait|sorry|also)\W+)*"
                            r"(?:is|are|was|does|do|did|will|would|has)\s+(?!there\b|you\b|u\b|any\b|i\b|we\b)", re.I)
@@ -1756,15 +1771,17 @@ _CLAUSE_WORDS = frozenset("""can can't cannot will won't wait need needs want wa
 don't doesn't i i'm we we're you it it's that's please thanks""".split())
 """Words of a clause that no address without a number has ("the caddy can wait")."""
 _SHORT_WORD = {"appt": "appointment", "appts": "appointments", "msg": "message"}
-_SHORT_WORDS = re.compile(r"(?<![\w'-])(?:appts?|msg)(?![\w'-])", re.I)
+_SHORT_WORDS = re.compile(r"(?<![\w'.@-])(?:appts?|msg)(?![\w'.@-])", re.I)
 """Words typed short in chat that no spec writes so ("my appt is on tuesday"): read in full."""
 _PROSE_TAIL = re.compile(r"(?:[\s,;.!-]*(?:unfortunately|to\s+be\s+honest|tbh|if\s+that'?s\s+ok(?:ay)?|if\s+thats\s+ok(?:ay)?|"
-                         r"thanks|thank\s+you|cheers|lol|haha)\b)*[\s!]*$", re.I)
-"""What ends a told story without being part of it: a closing remark, thanks and "!" (a full stop stays)."""
+                         r"lol|haha)\b)*[\s!]*$", re.I)
+"""What ends a told story without being part of it: a closing hedge, laughter and "!" (a full stop stays; thanks
+may be the words told: "it says Cheers!")."""
 _WANTS = re.compile(r"\b(?:i'?d\s+like|i\s+would\s+like|we'?d\s+like|we\s+would\s+like|i\s+want|we\s+want|"
                     r"i\s+need|we\s+need|(?:can|could|may)\s+(?:i|we)\s+(?:get|have|book|make|arrange|schedule)|"
                     r"please\s+(?:book|arrange|schedule)|book\s+(?:me|us)|sign\s+(?:me|us)\s+up|"
-                    r"(?:^|(?<=[.!?]\s))(?:just\s+|really\s+)?(?:wanna|want\s+to|looking\s+to|hoping\s+to))\b",
+                    r"(?:^|(?<=[.!?]\s))(?:just\s+|really\s+)?(?:wanna|want\s+to|looking\s+to|hoping\s+to)"
+                    r"(?!\s+(?:know|check|ask|compare|hear|see|find\s+out|understand|make\s+sure|be\s+sure)\b))\b",
                     re.I)
 """Words that ask for something to be done, which a story with a question beside it does not have ("want to get
 one for my sister's birthday", a sentence whose "I" is left out, too)."""

@@ -326,7 +326,10 @@ def _counts_in(f: Field, said: str) -> bool:
 
 
 _NEW_FIELD = re.compile(r"(?:new|preferred|changed)_", re.I)
-_HELD_DATE = re.compile(r"\b(?:(?:appointment|booking|reservation|slot|lesson|visit|session|class|one|it)\s+(?:is|was|'s)|"
+_WANTED_AFTER = re.compile(r"\s*(?:instead|then|please|pls)\b", re.I)
+"""After a date, words that make it the day wanted ("so my appointment is on Friday instead")."""
+_HELD_DATE = re.compile(r"\b(?:(?:my|our|the|an?)\s+(?:appointment|booking|reservation|slot|lesson|visit|session|class)"
+                        r"(?:\s+(?:is|was)|'s)?|"
                         r"(?:booked|scheduled|down)\s+(?:in\s+)?|currently|originally)\s+(?:(?:on|for)\s+)?(?:the\s+)?$", re.I)
 """How the day already booked is said ("my appointment is on", "booked for"): not the value of a field for the new day."""
 
@@ -429,7 +432,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     dates, times = find_dates(text, today, past=past), find_times(text)
     coming = [f for _r, f in of_kind("date") if not past_field(f)]
     if coming and all(_NEW_FIELD.match(f.name) for f in coming):
-        dates = [d for d in dates if not _HELD_DATE.search(text[:d.start])]  # "my appt is on tuesday but I can't make
+        dates = [d for d in dates if not _HELD_DATE.search(text[:d.start]) or _WANTED_AFTER.match(text, d.end)]
+        # "my appt is on tuesday but I can't make
         # it": the day booked now, not the new day asked for
     ahead = [c for c in of_kind("date") if not past_field(c[1])]
     behind = [c for c in of_kind("date") if past_field(c[1])]
@@ -651,6 +655,37 @@ def _none_option(f: Field) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+_PREFERRED = re.compile(r"\b(?:best|better|prefer(?:red|ably)?|ideally|suits?|works?\s+(?:best|better|for)|please|pls|"
+                        r"rather|good\s+for)\b", re.I)
+
+
+def _two_options_of_one_field(text: str, by_value: dict[str, list[tuple[TaskRecord, Field, str]]],
+                              how: dict[str, str]) -> None:
+    """Two options of one field said in one turn ("Mornings are best, I go swimming in the afternoons"): the one whose
+    clause says it is preferred, when only one clause does; else neither (a wrong option is worse than asking).
+    Drops the keys of the options not kept from `by_value`. A name inside a longer one ("car" of "car and caravan")
+    and a negated option are not a second option."""
+    clauses = [c for c in re.split(r"[,.;!?]|\bbut\b", text.lower()) if c.strip()]
+    fields: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for key, options in by_value.items():
+        if how.get(key) == "enum value negated":
+            continue
+        for rec, f, value in options:
+            fields.setdefault((rec.var, f.name), []).append((key, value))
+    for pairs in fields.values():
+        keys = [k for k, _v in pairs]
+        own = [(k, v) for k, v in pairs if not any(k != o and k.strip() in o for o in keys)]
+        if len({v for _k, v in own}) < 2:
+            continue
+        liked = {v for k, v in own for c in clauses if f" {k.strip()} " in _norm_words(c) and _PREFERRED.search(c)}
+        keep = next(iter(liked)) if len(liked) == 1 else None
+        for k, v in own:
+            if v != keep:
+                by_value[k] = [o for o in by_value[k] if o[2] != v]
+        for k in [k for k, opts in by_value.items() if not opts]:
+            del by_value[k]
+
+
 def _norm_words(text: str) -> str:
     return " " + re.sub(r"[^a-z0-9]+", " ", text.lower()).strip() + " "
 
@@ -712,6 +747,7 @@ def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Me
                 if 2 <= len(key.split()) <= 4 and key in low and _said_as_clause(key.strip(), text):
                     by_value.setdefault(key, []).append((rec, f, ev.value))
                     how[key] = "enum example"
+    _two_options_of_one_field(text, by_value, how)
     for key in sorted(by_value, key=len, reverse=True):  # the longest first: "no car" before "car"
         options = by_value[key]
         target = pick([(r, f) for r, f, _ in options])
@@ -735,6 +771,12 @@ def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Me
     _variant_options(text, fits, out, used, pick)
 
 
+_VERB_ON_IT = re.compile(r"\b([a-z]+)\s+(?:it|my|our|this|that|the\s+(?:booking|appointment|reservation|visit|lesson|"
+                         r"session|order|slot|date|time|day))\b")
+"""A verb and its object when the object is the thing held ("move my booking", "change it")."""
+_MIND_CHANGED = re.compile(r"\bchang(?:ed|e|ing)\s+(?:my|our)\s+minds?\b", re.I)
+
+
 def _variant_options(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Mention],
                      used: set[tuple[str, str]], pick) -> None:
     """A one-word option said in another form: "varifocals" for Varifocal, "matt" for Matte. Only when the word fits
@@ -751,8 +793,12 @@ def _variant_options(text: str, fits: list[tuple[TaskRecord, Field]], out: list[
             if not re.fullmatch(r"[a-z]{4,}", v):
                 continue
             for w in words:
-                if w != v and (stem(w) == stem(v) or (v.endswith("e") and w == v[:-1])):
+                if w != v and (w in (v + "s", v + "es") or (v.endswith("e") and w == v[:-1])):
                     hits[ev.value] = w
+        if len(hits) > 1:  # "Mornings are best, I go swimming in the afternoons": the one said to be preferred
+            clauses = [c for c in re.split(r"[,.;!?]|\bbut\b", text.lower()) if c.strip()]
+            liked = {v: w for v, w in hits.items() for c in clauses if re.search(rf"\b{w}\b", c) and _PREFERRED.search(c)}
+            hits = liked if len(liked) == 1 else {}
         if len(hits) == 1:
             value, word = next(iter(hits.items()))
             at = re.search(rf"\b{word}\b", text.lower())
@@ -771,7 +817,10 @@ def _verb_options(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Men
     """An option named by a verb ("Change", "Cancel") said in everyday words: "I need to move my appointment" is
     Change. Only when the turn's words fit exactly one of the field's verb options and name no option outright."""
     from ..words.semantic import VERB_STEMS  # late: the semantic rules import this module
-    said = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
+    if _MIND_CHANGED.search(text):
+        return  # "I've changed my mind, I want to cancel it": no verb of the option
+    said = {stem(m.group(1)) for m in _VERB_ON_IT.finditer(text.lower())}  # "move my booking", "reschedule it";
+    # not "the car won't move", "the removal men can move everything"
     by_value: dict[str, list[tuple[TaskRecord, Field]]] = {}
     for rec, f in fits:
         if (rec.var, f.name) in used:
@@ -910,6 +959,9 @@ def _for_name(text: str, strs: list[tuple[TaskRecord, Field]], out: list[Mention
     """ "it's for Margaret Ellis": the one open name field of someone other than the user that a thing is for
     ("The name of the person the voucher is for")."""
     m = _FOR_NAME.search(text)
+    if m is not None and (re.search(r"'s\b|’s\b", m.group("name")) or m.group("name").split()[-1].lower() in _NOT_PEOPLE
+                          or re.match(r"\s+(?:on|in|at|near)\s+[A-Z]", text[m.end("name"):])):
+        return  # "it's for Mother's Day", "it's for Boxing Day", "it's for Sue Blake's birthday"
     if m is None or m.group("name").split()[0] in ("The", "My", "Our", "This", "That") or any(
             o.span is not None and o.span.start < m.end("name") and m.start("name") < o.span.end for o in out):
         return
@@ -923,6 +975,9 @@ def _for_name(text: str, strs: list[tuple[TaskRecord, Field]], out: list[Mention
     taken.append(span)
 
 
+_NOT_PEOPLE = frozenset("""day eve night weekend party class classes fitness aerobics birthday christmas easter
+anniversary wedding hall centre center club shop school team office parlour salon cafe ltd limited""".split())
+"""Last words of what a thing is for that no person's name ends with."""
 _FOR_NAME = re.compile(r"\b(?i:it'?s|its|it\s+is|this\s+is|that'?s|it'?ll\s+be)\s+(?i:a\s+\w+\s+)?(?i:for)\s+"
                        r"(?P<name>[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,2})\b")
 _UNDER_NAME = re.compile(r"(?:\b(?i:booked|it'?s|its|it\s+is|it\s+was|all|reserved|that'?s)\s+)?\b(?i:under)\s+(?i:the\s+name\s+(?:of\s+)?)?"

@@ -41,9 +41,24 @@ def code_tokens(text: str) -> list[str]:
     return [m.group(0) for m in _CODE.finditer(text) if len(re.sub(r"\D", "", m.group(0))) >= 3]
 
 
+def _digits_found(text: str) -> list[str]:
+    """A number of 6-12 digits as the whole answer's last word, after a cue that it was found, in a turn that asks
+    nothing and says no other number ("oh wait, it's on the app! 40031457"); never a phone number ("call me on
+    07700900123 instead"), a date or a count ("250000 units")."""
+    m = re.search(r"(?<![\w-])(\d{6,12})[\s.!]*$", text)
+    if m is None or "?" in text or len(re.findall(r"\d+", text)) != 1 or not _FOUND.search(text[:m.start()]):
+        return []
+    if m.group(1).startswith("0") or _CALL_ME.search(text):
+        return []
+    return [m.group(1)]
+
+
+_CALL_ME = re.compile(r"\b(?:call|ring|text|phone|mobile|number\s+is|reach\s+me)\b", re.I)
+
+
 def found_later(reader: "TurnReader", text: str) -> tuple[Any, Any, str] | None:
     """(record, field, code) when the turn gives the code of the one declined code field, else None."""
-    codes = code_tokens(text) or re.findall(r"(?<![\w-])(?<!\d\s)\d{6,12}(?![\w-])(?!\s\d)", text)  # "on the app! 40031457"
+    codes = code_tokens(text) or _digits_found(text)  # "oh wait, it's on the app! 40031457"
     if len(codes) != 1 or negations(text):
         return None  # "the invoice said INV2291 but I don't think that's it": not the code
     if names_another_thing(text, codes[0]):

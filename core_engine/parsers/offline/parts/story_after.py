@@ -22,13 +22,21 @@ _TRAILING_HEDGE = re.compile(r"[\s,]*(?:to\s+be\s+honest|tbh|if\s+i'?m\s+honest|
                              r"unfortunately|i\s+guess)[\s.!]*$", re.I)
 
 
+_ABOUT_THE_CALL = re.compile(r"\b(?:calling|ringing|phoning|texting|messaging|line|phone|mobile|number|email|"
+                             r"signal|booking\s+(?:is|was)|(?:made|booked|arranged)\s+(?:the|it|this|that)|on\s+behalf)\b|^(?:i'?m|i\s+am)\s+the\b|"
+                             r"^(?:sorry|apologies)\b", re.I)
+"""A sentence about the call or the caller ("I'm calling from my work phone", "my husband made the booking"), not a
+reason."""
+
+
 def story_after(reader: "TurnReader", text: str, e: "Expect", value: str) -> None:
     parts = sentences(text)
     if len(parts) != 2 or value.lower() not in parts[0].lower() or value.lower() in parts[1].lower():
         return
     rest = parts[1].strip(" .!")
-    if len(rest.split()) < 3 or is_question(rest) or chit_chat(rest, after_answer=True) or re.search(r"\d", rest):
-        return
+    if len(rest.split()) < 3 or is_question(rest) or chit_chat(rest, after_answer=True) or re.search(r"\d", rest) \
+            or _ABOUT_THE_CALL.search(rest):
+        return  # "I'm calling from my work phone", "sorry, bit of a noisy line": about the call, no reason
     if any(st.get("statement") and st.get("rule") != "answer-to-ask" for st in reader.rules):
         return  # another value came from the turn: the rest may be its words
     texts = [f for f in reader.view.input_fields(e.rec) if f.name != e.field.name

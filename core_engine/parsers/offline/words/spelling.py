@@ -97,6 +97,12 @@ def kb_words(kb: Any) -> frozenset[str]:
     return cached
 
 
+def _in_address(m: re.Match[str]) -> bool:
+    """The word is part of an e-mail or web address ("msg.sue@blake.net")."""
+    around = m.string[max(0, m.start() - 1):m.start()] + m.string[m.end():m.end() + 1]
+    return any(ch in ".@/" for ch in around)
+
+
 def respelled(text: str, spec: Any, extra: frozenset[str] = frozenset()) -> tuple[str, list[tuple[str, str]]]:
     """The text with each slipped spec word written right, and the (typed, read) pairs; a hyphenated word of the
     spec typed as one word ("my ebike" for "an e-bike ...") is read hyphenated."""
@@ -111,8 +117,8 @@ def respelled(text: str, spec: Any, extra: frozenset[str] = frozenset()) -> tupl
             fixes.append((m.group(0), word))
             return word
         text = _WORD.sub(hyphened, text)
-    vocab = spec_words(spec) | extra if extra else spec_words(spec)
-    if not vocab:
+    vocab = spec_words(spec)
+    if not vocab and not extra:
         return text, fixes
     english = model_words(getattr(getattr(spec, "settings", None), "embedding_model", None))
 
@@ -122,6 +128,8 @@ def respelled(text: str, spec: Any, extra: frozenset[str] = frozenset()) -> tupl
         if len(low) < 5 or low in vocab or low in STOPWORDS or low in english:
             return typed  # "there", "though" are words of their own, not "three", "through" typed with a slip
         near = [w for w in vocab if w[0] == low[0] and _one_slip(low, w) and not _inflected(low, w)]
+        if not near and extra and typed.islower() and not _in_address(m):  # a KB word only as typed in lower case:
+            near = [w for w in extra if w[0] == low[0] and _one_slip(low, w) and not _inflected(low, w)]  # not "Lutton"
         if len(near) != 1:
             return typed
         fixes.append((typed, near[0]))

@@ -850,7 +850,7 @@ _CAPS_WORDS = frozenset({"AND", "THE", "FOR", "BUT", "NOT", "YES", "ARE", "WAS",
 
 # ---------------------------------------------------------------- yes / no
 
-YES_PHRASES = ("yes please", "yes", "yeah", "yea", "yep", "yup", "ya", "sure", "correct", "that's correct",
+YES_PHRASES = ("go on then", "yes please", "yes", "yeah", "yea", "yep", "yup", "ya", "sure", "correct", "that's correct",
                "that is correct", "that's right", "that is right", "right", "absolutely", "definitely",
                "of course", "ok", "okay", "sounds good", "go ahead", "please do", "confirm", "confirmed", "true",
                "affirmative", "looks good", "looks right", "perfect", "exactly", "indeed", "i do", "i am",

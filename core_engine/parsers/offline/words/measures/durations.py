@@ -97,12 +97,17 @@ _WORDED = re.compile(r"(?:\bfor\s+|^\W*(?:just\s+)?)(?P<all>(?:the|a)\s+whole\s+
 """A length said in words after "for" (or as the whole answer): "for a week", "for the whole fortnight", "two nights"."""
 
 
+_THEN_WHEN = re.compile(r"\s+(?:today|tomorrow|tonight|on|from|after|before|next|this|last|ago|time|"
+                        r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I)
+"""Words after "a week" that make it a day ("a week tomorrow", "a fortnight on Saturday"), not a length."""
+
+
 def worded_duration(text: str, unit: str) -> tuple[int, int, int] | None:
     """(value in `unit`s, start, end) of the one length of time `text` says in words only ("Saturday 31st for a
     week" is 7 nights), else None. A length said with digits is the number readings' (they convert it)."""
     if unit not in _UNIT_DAYS:
         return None
-    found = [m for m in _WORDED.finditer(text) if m.group("n") or m.group("all")]
+    found = [m for m in _WORDED.finditer(text) if (m.group("n") or m.group("all")) and not _THEN_WHEN.match(text, m.end())]
     if len(found) != 1:
         return None
     m = found[0]
