@@ -452,3 +452,21 @@ def test_short_forms_and_kb_slips_leave_addresses_and_names_alone():
 def test_the_day_wanted_said_with_the_appointment(marina):
     session, [r] = talk(marina, "can you change it so my appointment is on Friday instead?")
     assert values(session, "reschedule_appointment").get("new_date") == "2024-07-05"
+
+
+def test_options_shared_by_two_fields_go_one_to_each(tmp_path):
+    from tests.fakes.specs import agent_of
+    langs = [{"value": v} for v in ("English", "German", "Polish")]
+    spec = {"name": "wordsmiths", "starting_prompt": "Hello.", "settings": {"start_worksheet": "Main"},
+            "worksheets": [{"name": "Main", "kind": "task", "fields": [field("task", "Enum", "What you would like", enum_values=[
+                {"value": "Order Translation", "description": "have a document translated"}])]},
+                {"name": "OrderTranslation", "kind": "task", "predicate": 'task == "Order Translation"', "api": "order",
+                 "description": "A translation.", "fields": [
+                    field("source_language", "Enum", "The language the document is in", enum_values=langs),
+                    field("target_language", "Enum", "The language to translate it into", enum_values=langs),
+                    field("confirm", "confirm", "Confirm")]}],
+            "apis": [{"name": "order"}]}
+    session, [r] = talk(agent_of(tmp_path, spec), "we need a machine manual translated german to english")
+    assert r.ok  # two options said, each of two fields: no error (it raised KeyError for one commit)
+    got = values(session, "order_translation")
+    assert (got.get("source_language"), got.get("target_language")) == ("German", "English")

@@ -1355,6 +1355,13 @@ class TurnReader:
         self.emit("question", asked or "?", f"answer({literal(query)})")
         return True
 
+    def _about_a_row(self, text: str) -> bool:
+        """The question is about a row it names or points at ("is priya sharma any good?", "will it have ...")."""
+        if re.search(r"\b(?:it|he|she|they|them|him|her|that|this|those|these)\b", text, re.I):
+            return True
+        from .kb_rows.change import named_row  # late: the row rules import this module
+        return self.ctx.kb is not None and named_row(self, text) is not None
+
     def _row_target(self, text: str, asked: bool) -> tuple[TaskRecord, Field] | None:
         """A field holding a KB row that this question searches for (e.g. the restaurant to book)."""
         e = self.expect
@@ -1362,7 +1369,7 @@ class TurnReader:
             return None  # "not sure where yet, what's good for pizza?": the answer helps choose, it chooses nothing
         if asked and _POINTED_ROW.search(text) and self.state.kb_records():
             return None  # "does the first one have a patio?": a question about a row shown, not a new search
-        if asked and _YES_NO_ABOUT.match(text):
+        if asked and _YES_NO_ABOUT.match(text) and self._about_a_row(text):
             return None  # "is priya sharma any good?", "will it have peonies in February?": asked of the KB, no choice
         if e is not None and self.view.kind_of(e.field) == "row" and asked:
             return e.rec, e.field

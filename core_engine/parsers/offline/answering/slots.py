@@ -591,13 +591,13 @@ def _ordinal_counts(text: str, ints: list[tuple[TaskRecord, Field]]) -> list[tup
         fits = [(r, f) for r, f in ints if stem(unit.lower()) in field_stems(f, with_description=False)]
         if len(fits) == 1 and not any(o[1].name == fits[0][1].name for o in out):
             value = int(digits) if digits else _ORDINAL_NUMBERS[word.lower()]
-            out.append((*fits[0], value, Span(m.group(0), m.start(), m.end(), value)))
+            out.append((*fits[0], value, Span(value, m.start(), m.end(), m.group(0))))
     for r, f in ints:
         for d in _DESCRIBED_NUMBER.finditer(f.description):
             phrase = d.group(2).lower()
             at = re.search(rf"\b{re.escape(phrase)}\b", text, re.I)
             if at and len(phrase.split()) >= 2 and not any(o[1].name == f.name for o in out):
-                out.append((r, f, int(d.group(1)), Span(at.group(0), at.start(), at.end(), int(d.group(1)))))
+                out.append((r, f, int(d.group(1)), Span(int(d.group(1)), at.start(), at.end(), at.group(0))))
     return out
 
 
@@ -672,18 +672,21 @@ def _two_options_of_one_field(text: str, by_value: dict[str, list[tuple[TaskReco
             continue
         for rec, f, value in options:
             fields.setdefault((rec.var, f.name), []).append((key, value))
+    owners = {k: {(r.var, f.name) for r, f, _v in opts} for k, opts in by_value.items()}
     for pairs in fields.values():
         keys = [k for k, _v in pairs]
+        if any(len(owners[k]) > 1 for k in keys):
+            continue  # "german to english" for a source and a target language: two fields, one option each
         own = [(k, v) for k, v in pairs if not any(k != o and k.strip() in o for o in keys)]
         if len({v for _k, v in own}) < 2:
             continue
         liked = {v for k, v in own for c in clauses if f" {k.strip()} " in _norm_words(c) and _PREFERRED.search(c)}
         keep = next(iter(liked)) if len(liked) == 1 else None
         for k, v in own:
-            if v != keep:
+            if v != keep and k in by_value:
                 by_value[k] = [o for o in by_value[k] if o[2] != v]
-        for k in [k for k, opts in by_value.items() if not opts]:
-            del by_value[k]
+    for k in [k for k, opts in by_value.items() if not opts]:
+        del by_value[k]
 
 
 def _norm_words(text: str) -> str:
