@@ -470,3 +470,6 @@ def test_options_shared_by_two_fields_go_one_to_each(tmp_path):
     assert r.ok  # two options said, each of two fields: no error (it raised KeyError for one commit)
     got = values(session, "order_translation")
     assert (got.get("source_language"), got.get("target_language")) == ("German", "English")
+    session, [*_, r] = talk(agent_of(tmp_path, spec), "I need something translated", "Polish to English")
+    got = values(session, "order_translation")  # the one asked, and the one it goes to for the other field
+    assert (got.get("source_language"), got.get("target_language")) == ("Polish", "English")

@@ -681,7 +681,10 @@ def _two_options_of_one_field(text: str, by_value: dict[str, list[tuple[TaskReco
         if len({v for _k, v in own}) < 2:
             continue
         liked = {v for k, v in own for c in clauses if f" {k.strip()} " in _norm_words(c) and _PREFERRED.search(c)}
-        keep = next(iter(liked)) if len(liked) == 1 else None
+        low = _norm_words(text)
+        to = {v for k, v in own for o, _w in own if o != k and f" {o.strip()} to {k.strip()} " in low}
+        keep = next(iter(to)) if len(to) == 1 else next(iter(liked)) if len(liked) == 1 else None
+        # "Portuguese to English", "from the morning to the afternoon": the one it goes to
         for k, v in own:
             if v != keep and k in by_value:
                 by_value[k] = [o for o in by_value[k] if o[2] != v]
