@@ -4,7 +4,8 @@ Two uses, both with the offline parser:
     python scripts/heldout/score.py base [--per]          # the samples and every tests/agents project
     python scripts/heldout/score.py DIR [--per] [--fail]  # a held-out set: DIR/<agent>/ projects and
                                                           # DIR/samples/<sample>/*.json tests on the samples
-Prints turns right (own / gold), goals and KB questions per part and in total. `--fail` lists the
+Prints turns right (own / gold), goals and KB questions per part and in total, and a RAISED line for any part where
+a turn raised (an internal error of the parser, counted by `genie eval` as `failed_turns`). `--fail` lists the
 turns read wrong in own context with the statements expected and got, `--gold-fail` those in
 gold context (each turn from the state its test expects: the root misreadings). Used to keep first and final
 scores of blind sets (docs/evaluation.md); nothing here changes a project.
@@ -59,6 +60,10 @@ def main(argv: list[str]) -> int:
                "kb": kb.get("right", 0), "kb_n": kb.get("n", 0)}
         for k in total:
             total[k] += row[k]
+        raised = {ctx: res[col].get("failed_turns") for ctx, col in (("own", "offline"), ("gold", "offline (gold context)"))}
+        if any(raised.values()):  # a turn that raised is a bug of the parser, not a misreading: said apart
+            print(f"RAISED {label}: own {raised['own']} gold {raised['gold']} turns; first: "
+                  f"{res['offline'].get('first_failure') or res['offline (gold context)'].get('first_failure')}")
         if "--per" in argv:
             print(f"{label:28} own {row['own']:4}/{row['n']:<4} gold {row['gold']:4}  goals {row['goals']}/{row['goals_n']}"
                   f"  KB {row['kb']}/{row['kb_n']}")
