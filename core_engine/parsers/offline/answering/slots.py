@@ -334,10 +334,15 @@ _HELD_DATE = re.compile(r"\b(?:(?:my|our|the|an?)\s+(?:appointment|booking|reser
 """How the day already booked is said ("my appointment is on", "booked for"): not the value of a field for the new day."""
 
 
+def words_after(text: str, end: int, n: int = 3) -> list[str]:
+    """The words after a value ending at `end`, up to the end of its sentence ("for 4 nights. Boat is Puffin": not
+    "boat") and not past a comma before another number ("lagoon 40, 12.2 metres")."""
+    rest = re.split(r"[.!?;](?:\s|$)|,\s*(?=[^a-z]*\d)", text[end:].lower(), maxsplit=1)[0]
+    return re.findall(r"[a-z]+", rest)[:n]
+
+
 def _after_words(text: str, span: Span, n: int = 3) -> list[str]:
-    """The words after a value, up to the end of its sentence ("for 4 nights. Boat is Puffin": not "boat")."""
-    rest = re.split(r"[.!?;](?:\s|$)|,\s*(?=[^a-z]*\d)", text[span.end:].lower(), maxsplit=1)[0]
-    return re.findall(r"[a-z]+", rest)[:n]  # not past a comma before another number ("lagoon 40, 12.2 metres")
+    return words_after(text, span.end, n)
 
 
 def _before_words(text: str, span: Span, n: int = 3) -> list[str]:
@@ -659,13 +664,18 @@ _PREFERRED = re.compile(r"\b(?:best|better|prefer(?:red|ably)?|ideally|suits?|wo
                         r"rather|good\s+for)\b", re.I)
 
 
+def _clauses(text: str) -> list[str]:
+    """The turn's clauses in lower case, cut at punctuation and "but"."""
+    return [c for c in re.split(r"[,.;!?]|\bbut\b", text.lower()) if c.strip()]
+
+
 def _two_options_of_one_field(text: str, by_value: dict[str, list[tuple[TaskRecord, Field, str]]],
                               how: dict[str, str]) -> None:
     """Two options of one field said in one turn ("Mornings are best, I go swimming in the afternoons"): the one whose
     clause says it is preferred, when only one clause does; else neither (a wrong option is worse than asking).
     Drops the keys of the options not kept from `by_value`. A name inside a longer one ("car" of "car and caravan")
     and a negated option are not a second option."""
-    clauses = [c for c in re.split(r"[,.;!?]|\bbut\b", text.lower()) if c.strip()]
+    clauses = _clauses(text)
     fields: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for key, options in by_value.items():
         if how.get(key) == "enum value negated":
@@ -802,7 +812,7 @@ def _variant_options(text: str, fits: list[tuple[TaskRecord, Field]], out: list[
                 if w != v and (w in (v + "s", v + "es") or (v.endswith("e") and w == v[:-1])):
                     hits[ev.value] = w
         if len(hits) > 1:  # "Mornings are best, I go swimming in the afternoons": the one said to be preferred
-            clauses = [c for c in re.split(r"[,.;!?]|\bbut\b", text.lower()) if c.strip()]
+            clauses = _clauses(text)
             liked = {v: w for v, w in hits.items() for c in clauses if re.search(rf"\b{w}\b", c) and _PREFERRED.search(c)}
             hits = liked if len(liked) == 1 else {}
         if len(hits) == 1:

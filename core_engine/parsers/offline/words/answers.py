@@ -34,6 +34,7 @@ from ..parts.addresses import is_postcode_field
 from ..parts.option_words import numbers_disagree
 from ..answering.references import off_shape, reference_shapes, shaped_reference
 from ..parts.addresses import is_address_field
+from ..answering.slots import words_after
 from ..answering.slots import PEOPLE_WORDS, UNIT_LINKS, UNIT_SHORT, StateView, number_of, code_value, find_mentions, past_field, shape
 from .value_labels import labelled_choice
 from .values import (PART_OF_DAY, TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_digit_strings, find_emails, find_postcodes,
@@ -372,8 +373,7 @@ class AnswerReader:
             if not spans:
                 return None
             units = field_stems(f)
-            near = [s for s in spans if (after := re.findall(r"[a-z]+", re.split(  # not past a comma before a number
-                r"[.!?;](?:\s|$)|,\s*(?=[^a-z]*\d)", text[s.end:].lower(), maxsplit=1)[0])[:2])
+            near = [s for s in spans if (after := words_after(text, s.end, 2))
                     and after[0] not in UNIT_LINKS | {"to"} and {stem(UNIT_SHORT.get(w, w)) for w in after} & units]
             # "from 2 for 3 hrs": the number of the field's unit, not the one before "for"
             span = (near or spans)[0]
