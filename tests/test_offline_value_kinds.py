@@ -212,7 +212,8 @@ def rules(result) -> list[dict]:
 def test_me_and_n_others_counts_the_speaker():
     from core_engine.parsers.offline.words.measures.counts import head_count
     assert head_count("me and three friends") == 4 and head_count("me plus 2 colleagues") == 3
-    assert head_count("my sister and I") == 2 and head_count("4") is None and head_count("me and my friend") is None
+    assert head_count("my sister and I") == 2 and head_count("4") is None and head_count("me and my friend") == 2
+    assert head_count("me and my friend and her kids") is None  # the list goes on past one person
 
 
 def test_there_points_at_the_place_just_shown_but_is_there_does_not():

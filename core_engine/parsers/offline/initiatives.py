@@ -166,11 +166,11 @@ def other_fields(reader: "TurnReader", text: str) -> bool:
 
 _NOT_NAME_WORDS = frozenset("""next last this coming morning afternoon evening night noon midnight today tomorrow
 tonight weekend week month early late please thanks thank yes no none nothing maybe sure both all just only""".split())
-_BARE_NAME = re.compile(r"^\s*(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*|de|van|von|da|di|le|la)){1,3})\s*[.!]?\s*$")
+_BARE_NAME = re.compile(r"^\s*(?:(?:it'?s|its|it\s+is|i'?m|i\s+am|my\s+name'?s|my\s+name\s+is|name'?s|this\s+is)\s+)?(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*|de|van|von|da|di|le|la)){1,3})\s*[.!]?\s*$")
 
 
 def _bare_name(reader: "TurnReader", text: str, open_fields: list[tuple[TaskRecord, Field]]) -> bool:
-    """A whole turn that is a person's name as typed ("Lena Fischer"), while a field that cannot hold it is asked
+    """A whole turn that is a person's name as typed ("Lena Fischer", "it's Lena Fischer"), while a field that cannot hold it is asked
     (a date, a number, yes/no): the one unfilled person-name field of the record asked takes it. Not a KB value
     or an option's name, and never when two name fields could take it."""
     e = reader.expect

@@ -26,7 +26,7 @@ def sentences(text: str) -> list[str]:
 # ---------------------------------------------------------------- questions
 
 _QUESTION_START = re.compile(
-    r"^(?:(?:so|and|also|ok|okay|but|hmm|well|then|hi|hello|hey|oh|um|uh|wait|hold\s+on|sorry|by\s+the\s+way|"
+    r"^(?:(?:so|and|also|ok|okay|but|hmm|well|then|hi|hello|hey|oh|um|uh|wait|hold\s+on|hang\s+on|sorry|by\s+the\s+way|"
     r"one\s+more\s+thing|quick\s+question|maybe|perhaps|cool|great|right|thanks|out\s+of\s+(?:interest|curiosity)|"
     r"just\s+(?:wondering|curious)|btw|random\s+question|while\s+i'?m\s+here|also\s+quickly)[,.\s]+)*"
     r"(?P<q>what|which|when|where|who|whom|whose|why|how|is\s+there|are\s+there|is\s+it|are\s+they|is\s+this|"
@@ -111,13 +111,22 @@ _TASK_REQUEST = re.compile(
     r"make|arrange|schedule|reserve)\s+(?:a|an|my|our|me|us)\b(?!.*\b(?:if|whether|when|what|which|how)\b)|"
     # "can i get my golf booked in for ...", "could we book ...": the user asks to have the task done
     r"(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:book|reserve|order|buy|"
-    r"(?:get|have)\s+(?:[\w']+\s+){1,4}?(?:booked|reserved|done|sorted)\b))", re.I)
+    r"(?:get|have)\s+(?:[\w']+\s+){1,4}?(?:booked|reserved|done|sorted)\b)|"
+    # "could someone come out and have a look at it?", "can you lot fix that?": a visit or a repair asked for
+    r"(?:can|could|would)\s+(?:some(?:one|body)|you(?:\s+(?:lot|guys|all))?|one\s+of\s+(?:you|your\s+\w+)|"
+    r"(?:an?|the|your)\s+(?:engineer|technician|tech|fitter|plumber|electrician|tuner|mechanic|cleaner|inspector))\s+"
+    r"(?:please\s+)?(?:come\b(?!\s+(?:to\s+the\s+phone|back\b))|(?:pop|call)\s+(?:out|round|over|around|by|in)|fix|repair|mend|sort\s+(?:it|this|that)\s+out|"
+    r"take\s+a\s+look\s+at|have\s+a\s+look\s+at)\b)", re.I)
 
 
 def task_request(sentence: str) -> bool:
     """ "Can you book me a French restaurant?", "can I get a removal booked for the 12th?": a request to do the task,
-    phrased as a question."""
-    return _TASK_REQUEST.match(normalise(sentence)) is not None
+    phrased as a question; also its last clause ("our upright has sticky keys, could someone come out?")."""
+    said = normalise(sentence)
+    if _TASK_REQUEST.match(said) is not None:
+        return True
+    last = re.split(r",\s*", said)[-1]
+    return last != said and is_question(sentence) and _TASK_REQUEST.match(last) is not None
 
 
 def asks_to(sentence: str, verbs: set[str]) -> bool:
@@ -335,8 +344,16 @@ _CHANGE = re.compile(r"\b(?:change|changing|update|switch|modify|correct|(?<!\bc
 
 
 def change_marker(text: str) -> str | None:
-    m = _CHANGE.search(normalise(text))
-    return m.group(0) if m else None
+    """The words that mark a change: the first of the last sentence that has any ("hmm actually we're away
+    saturday. make it mon 15/7": the change is said after the reason; "I meant the 26th, sorry, the friday after": one
+    sentence, its first marker)."""
+    body = normalise(text)
+    found = list(_CHANGE.finditer(body))
+    if not found:
+        return None
+    ends = [m.end() for m in re.finditer(r"[.!?]+\s+", body)]
+    last = [m for m in found if not any(m.start() < e <= found[-1].start() for e in ends)]
+    return last[0].group(0)
 
 
 _CHANGE_TO = re.compile(r"\b(?:change|update|set|switch|make|correct|modify)\s+(?P<what>[\w' /-]{1,60}?)\s+"

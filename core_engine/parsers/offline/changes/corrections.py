@@ -81,7 +81,7 @@ def _hours(reader: "TurnReader", said: str) -> bool:
     return True
 
 
-_HOUR_INSTEAD = re.compile(r"\b(?P<lead>do|make\s+it|say|at|how\s+about|move\s+it\s+to|change\s+it\s+to)\s+(?P<h>1[0-2]|[1-9])"
+_HOUR_INSTEAD = re.compile(r"\b(?P<lead>do|make\s+it|say|at|how\s+about|move\s+it\s+to|change\s+it\s+to|it\s+be)\s+(?P<h>1[0-2]|[1-9])"
                            r"(?:\s*o'?clock)?\s+instead\b(?!\s+of)|"
                            r"\b(?P<lead2>make\s+it|move\s+it\s+to|change\s+it\s+to|push\s+it\s+to)\s+(?P<h2>1[0-2]|[1-9])(?:\s*o'?clock)?"
                            r"(?=\s*(?:[,.;!]|$|then\b|please\b|instead\b))(?!\s*instead\s+of)", re.I)
@@ -94,13 +94,16 @@ def _hour_instead(reader: "TurnReader", said: str) -> bool:
     m = _HOUR_INSTEAD.search(said)
     if m is None:
         return False
+    e = reader.expect
+    if e is not None and e.act == "ask" and reader.view.kind_of(e.field) == "int" and re.search(r"\d", said[:m.start()]):
+        return False  # "8, or actually make it 9, Dave's coming" to "how many people?": the count asked, settled on
     fits = [(r, f, v) for r, f, v in _filled(reader) if reader.view.kind_of(f) == "time" and isinstance(v, str)
             and re.fullmatch(r"\d{2}:\d{2}", v)]
     if len(fits) != 1:
         return False
     rec, f, current = fits[0]
     lead, said_hour = (m.group("lead") or m.group("lead2")).lower(), m.group("h") or m.group("h2")
-    if (lead in ("do", "say", "how about") or m.group("lead2")) and any(
+    if (lead in ("do", "say", "how about") or lead.endswith("be") or m.group("lead2")) and any(
             reader.view.kind_of(g) == "int" and isinstance(v, int) and 0 < v <= 20 for r, g, v in _filled(reader)
             if r is rec):
         return False  # "can we do 6 instead, my cousins are coming": a small count held beside the time may be what
@@ -113,8 +116,13 @@ def _hour_instead(reader: "TurnReader", said: str) -> bool:
     return True
 
 
+_TRAILING_APOLOGY = re.compile(r"(?:[\s,.!-]+(?:sorry|soz|my\s+bad|oops|whoops|my\s+mistake|typo|lol|please|pls|"
+                               r"thanks|thank\s+you|ta))+[\s.!]*$", re.I)
+""""1500 not 1000 sorry": an apology or thanks after the correction is not part of the value it replaces."""
+
+
 def correction_rule(reader: "TurnReader", text: str) -> bool:
-    said = text.strip()
+    said = _TRAILING_APOLOGY.sub("", text.strip()) or text.strip()
     if _hours(reader, said) or _hour_instead(reader, said):
         return True
     m = _NEW_NOT_OLD.match(said) or _NOT_OLD_NEW.match(said)

@@ -550,9 +550,11 @@ _REQUESTED_VERB = re.compile(r"(?i)\b((?:can|could|would|will)\s+(?:you|u)\s+(?:
 word of the rows to search, even when a column's value shares its stem (a "collection" service)."""
 
 
-_AUXILIARIES = frozenset({"can", "could", "would", "will", "shall", "should", "might", "must", "going", "gonna"})
-"""Modal and auxiliary verbs ("Can you ...", "it's going to ..."): grammar, never what a search is about, even
-when a row's description has them ("can take large items")."""
+_AUXILIARIES = frozenset({"can", "could", "would", "will", "shall", "should", "might", "must", "going", "gonna",
+                          "every", "each", "literally", "really", "actually", "even", "still", "always", "never",
+                          "very", "much", "many", "lot", "lots"})
+"""Modal and auxiliary verbs ("Can you ...", "it's going to ...") and quantifiers and intensifiers ("literally every
+night"): grammar, never what a search is about, even when a row's description has them ("can take large items")."""
 
 
 _COMPARED = re.compile(r"\b(?:\w{3,}est|\w{3,}er\s+than|under|over|below|above|less|more|most|least|best|worst|top|"

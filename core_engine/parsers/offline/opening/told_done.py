@@ -116,7 +116,26 @@ def other_task(reader: "TurnReader", text: str, done: set[str]) -> tuple[str, st
     follow = [ev.value for ev in others
               for texts in [" ".join([ev.description or "", *ev.examples])]
               if _BEFORE.search(texts) and done_verbs & {stem(w) for w in re.findall(r"[a-z]+", texts.lower())}]
-    return (follow[0], "follows the task done") if len(follow) == 1 else None
+    if len(follow) == 1:
+        return follow[0], "follows the task done"
+    if follow or not asking:
+        return None
+    return _asked_by_meaning(reader, " ".join(asking), field, done)
+
+
+def _asked_by_meaning(reader: "TurnReader", asked: str, field, done: set[str]) -> tuple[str, str] | None:
+    """ "I already dropped it off last week, I just want to know if it's done yet": no other option's verb is said,
+    so the clauses that ask are read by meaning among the other options. The task told as done is out already, so
+    a weaker reading is taken when no other comes near it (0.25, with twice the usual margin)."""
+    from ..words.semantic import index  # late: semantic imports the opening modules
+    from ..words.semantic_index import TASK_MARGIN
+    ranked = index(reader).rank(asked, lambda e: e.kind == "enum" and e.field == field.name and e.value not in done)
+    if ranked.best is None or not ranked.decided(_ASKED_THRESHOLD, 2 * TASK_MARGIN):
+        return None
+    return str(ranked.best.value), "asked by meaning"
+
+
+_ASKED_THRESHOLD = 0.25
 
 
 def told_done_task(reader: "TurnReader", text: str, current_option: str | None = None) -> bool:

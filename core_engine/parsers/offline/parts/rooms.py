@@ -19,10 +19,10 @@ if TYPE_CHECKING:
     from ..parser import TurnReader
 
 _LABELS = ("flat", "room", "block", "unit", "apartment", "apt", "floor")
-_GROUP = re.compile(r"\b(?P<label>flat|room|block|unit|apartment|apt)\s*(?:no\.?\s*)?(?P<value>[0-9]+[a-z]?|[a-z]\b|[0-9]*[a-z][0-9]+)",
+_GROUP = re.compile(r"\b(?P<label>flat|room|block|unit|apartment|apt)(?!s\b)\s*(?:no\.?\s*)?(?P<value>[0-9]+[a-z]?|[a-z]\b|[0-9]*[a-z][0-9]+)",
                     re.I)
 _PART = re.compile(r"^(?P<head>[^,]+?)\s*,\s*(?P<tail>(?:(?:its|it's|in|and)\s+)?(?:(?:\d+(?:st|nd|rd|th)\s+floor|"
-                   r"(?:flat|room|block|unit|apartment|apt)\s*(?:no\.?\s*)?(?:[0-9]+[a-z]?|[a-z]\b|[0-9]*[a-z][0-9]+))"
+                   r"(?:flat|room|block|unit|apartment|apt)(?!s\b)\s*(?:no\.?\s*)?(?:[0-9]+[a-z]?|[a-z]\b|[0-9]*[a-z][0-9]+))"
                    r"[\s,]*)+)[.!]?$", re.I)
 
 

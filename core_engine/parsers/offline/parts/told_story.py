@@ -69,21 +69,96 @@ def _said_on(predicate: str, given: Any) -> bool:
     return names <= set(given)
 
 
+_OWN_WORDS = re.compile(r"\bin\s+(?:your|their|his|her|the\s+\w+'s)\s+own\s+words\b|^\s*(?:what\s+(?:happened|"
+                        r"is\s+wrong|went\s+wrong|the\s+problem\s+is)|why\s+you)\b", re.I)
+"""A field described as the user's story ("What happened, in your own words", "Why you would like to move"): free
+text whether or not the developer marked it so. "What happens" (an IT desk's symptoms) is not: the agent asks for the
+symptoms in full after an opening that names the fault."""
+
+
+def _without_values(clause: str, args: str) -> str:
+    """The clause without the values the constructor gave other fields ("flat 2 weavers yard": the room and the
+    residence, no story)."""
+    for value in re.findall(r'"([^"]{2,80})"', args):
+        clause = re.sub(re.escape(value), " ", clause, flags=re.I)
+    return re.sub(r"\s+", " ", clause).strip(" ,.!")
+
+
+def _told_values_only(clause: str, args: str, own: set[str]) -> bool:
+    """A clause that holds values the constructor gave and little else: "flat 2 weavers yard" (the room and the
+    residence), "my parcel turned up damaged" (the problem type): fewer than three words or two words of its own
+    are left without them. Checked for a field only described as the user's story; one the developer marked
+    free text takes the clauses as they are ("left on the train into Newcastle on Saturday")."""
+    from ..words.match import content_stems  # late: keeps this module's imports light
+    rest = _without_values(clause, args)
+    if rest == clause.strip(" ,.!"):
+        return False
+    return len(rest.split()) < 3 or len(set(content_stems(rest)) - own) < 2
+
+
+def _asks_only_the_task(text: str) -> bool:
+    """ "my accordion wheezes when you squeeze it, can you lot fix that?": the only question asks for the task."""
+    from ..intents import task_request  # late: intents imports the parts
+    asked = [s for s in sentences(text) if is_question(s)]
+    return bool(asked) and all(task_request(s) or plea(s) for s in asked)
+
+
 def flagged_story(reader: "TurnReader", text: str) -> None:
-    """The story an opening tells, for the record it opens when the developer marked that record's one required
-    free-text field `free_text` ("What happened, in your own words"): the clauses that tell something, without the
+    """The story an opening tells, for the record it opens when that record's one required free-text field is
+    marked `free_text` or described as the user's own words ("What happened, in your own words"): the clauses that tell something, without the
     greeting, the request for the task, the clauses that give references or numbers, and those made only of the
     task's own words ("I was overcharged", an example of the task). An optional free-text field ("anything else we should know") asks
     for more than the opening said, and is asked."""
-    if not reader.lines or reader.expect is not None or is_question(text):
+    if not reader.lines or reader.expect is not None or (is_question(text) and not _asks_only_the_task(text)):
         return
     slots = [(i, line, span, args, ws, texts[0]) for i, line, span, args, ws, given in _constructed(reader)
-             for texts in [[f for f in ws.fields if f.kind == "input" and f.name not in given and f.type == "str"
-                            and f.free_text and f.required and not f.dont_ask
-                            and _said_on(f.predicate, given)]] if len(texts) == 1]
+             for texts in [_story_fields(ws, given)] if len(texts) == 1]
+    if not slots and not list(_constructed(reader)):
+        _story_for_a_bare_opening(reader, text)  # "I want to report a problem, the glaze came out all bubbly"
+        return
     if len(slots) != 1:
         return
     i, line, span, args, ws, f = slots[0]
+    told = _story(reader, text, ws, f, args)
+    if told is None:
+        return
+    _replace(reader, i, line, _with_value(line, span, args, f.name, told), "story-in-opening", told, ws.name, f.name,
+             reason="the story the opening tells, for the record's free-text field")
+
+
+def _story_fields(ws: Any, given: Any) -> list[Any]:
+    return [f for f in ws.fields if f.kind == "input" and f.name not in given and f.type == "str"
+            and (f.free_text or _OWN_WORDS.search(f.description)) and f.required and not f.dont_ask
+            and _said_on(f.predicate, given)]
+
+
+def _story_for_a_bare_opening(reader: "TurnReader", text: str) -> None:
+    """The turn only chose the task (`main.task = "Report Problem"`, no values): the record it opens is constructed
+    with the story, when it has one story field."""
+    from ....spec.model import snake_case
+    from ..words.match import equalities
+    chosen = [m.group(1) for line in reader.lines for m in [re.fullmatch(r'\w+\.\w+ = "(.+)"', line)] if m]
+    opened = [ws for ws in reader.spec.task_worksheets()
+              if any(v in chosen for _p, v in equalities(ws.predicate))
+              and not any(r.status == "active" for r in reader.state.of_worksheet(ws.name))]
+    if len(opened) != 1 or len(fields := _story_fields(opened[0], set())) != 1:
+        return
+    ws, f = opened[0], fields[0]
+    told = _story(reader, text, ws, f, "")
+    if told is None:
+        return
+    var = reader.state.new_var(snake_case(ws.name))
+    reader.emit("story-in-opening", told, f"{var} = {ws.name}({f.name}={_quoted(told)})", worksheet=ws.name,
+                field=f.name, reason="the story the opening tells, for the record's free-text field")
+
+
+def _quoted(value: str) -> str:
+    from ..opening.tasks import literal  # late: the opening modules import parts
+    return literal(value)
+
+
+def _story(reader: "TurnReader", text: str, ws: Any, f: Any, args: str) -> str | None:
+    """The clauses of the opening that tell the story, or None when they are fewer than five words."""
     from ..opening.task_texts import opener_stems, task_text_stems  # late: the opening modules import parts
     from ..words.match import HEDGES, content_stems
     own = opener_stems(reader, ws) | task_text_stems(reader, ws) | set(content_stems(
@@ -93,11 +168,9 @@ def flagged_story(reader: "TurnReader", text: str) -> None:
         for clause in re.split(r"\s*(?:;|,(?!\d{3}\b))\s*", sentence.strip(" .!")):  # "£1,850" is one amount
             words = clause.split()
             if len(words) < 3 or plea(clause) or request_only(clause) or _WANTS.search(clause) or \
-                    _VALUE_SHAPED.search(clause) or not set(content_stems(clause)) - own:
+                    _VALUE_SHAPED.search(clause) or not set(content_stems(clause)) - own or \
+                    (not f.free_text and _told_values_only(clause, args, own)):
                 continue
             kept.append(clause)
     told = ", ".join(kept)
-    if len(told.split()) < 5:
-        return
-    _replace(reader, i, line, _with_value(line, span, args, f.name, told), "story-in-opening", told, ws.name, f.name,
-             reason="the story the opening tells, for the record's free-text field")
+    return told if len(told.split()) >= 5 else None

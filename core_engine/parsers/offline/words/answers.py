@@ -81,6 +81,7 @@ _PART_HOURS = {"morning": (5, 12), "afternoon": (1, 6), "evening": (4, 11), "ton
 _PLACES = {stem(w) for w in ("ticket", "place", "seat", "space", "spot", "pass", "admission", "passenger", "traveller",
                               "adult", "swimmer", "visitor", "attendee", "participant", "member")}
 """Counts of what each person takes or is (a ticket, a seat): a list of people answers them; a room count it does not."""
+_SURNAME_FIRST = re.compile(r"\s*([A-Z][a-z'’-]+(?:-[A-Z][a-z'’-]+)?)\s*,\s*([A-Z][a-z'’-]+)\s*\.?\s*")
 _PERSON_CUE = re.compile(r"\b(?:ask\s+for|speak\s+to|name|i'?m|it'?s|under|contact)\b", re.I)
 """Words that lead to a person's name later in an answer ("Hughes Farm, ask for Rhys Hughes")."""
 _FOR_AN_HOUR = re.compile(r"\b(?:(?:be|get)\s+(?:there|here|in)\s+(?:for|at|by)|arrive\s+(?:for|at|by)|like|after)\s+(1[0-2]|[1-9])\b(?!\s*(?:people|persons|guests|of\s+us|"
@@ -90,10 +91,11 @@ _FOR_AN_HOUR = re.compile(r"\b(?:(?:be|get)\s+(?:there|here|in)\s+(?:for|at|by)|
 5, so 5.30?" proposes 17:30)."""
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
-SETTLED_BEFORE = re.compile(r"(?:\b(?:say|make\s+it|call\s+it|go\s+with|let'?s\s+(?:say|do|go\s+for)|so|making)|"
+SETTLED_BEFORE = re.compile(r"(?:\b(?:say|make\s+it|call\s+it|go\s+with|let'?s\s+(?:say|do|go\s+for)|so|making|sorry|"
+                            r"i\s+mean|i\s+meant|oops|actually|no\s+wait)[,.!\s]*|"
                              r"\.\.\.?|…|=)\s*(?:£|\$|€)?$", re.I)
-"""Words that settle on a number after others were floated: "2, maybe 3... say 3", "2 or 3, let's say 3"; a sum
-worked out ("the rail was about 900 and the hull maybe 1,500 so 2400ish", "= £2,400")."""
+"""Words that settle on a number after others were floated: "2, maybe 3... say 3", "2 or 3, let's say 3", "three
+boxes. no sorry, two"; a sum worked out ("the rail was about 900 and the hull maybe 1,500 so 2400ish", "= £2,400")."""
 CHANGED_TO_BEFORE = re.compile(r"\b(?:up|down|going|gone|went|go|change[ds]?|changing|mov(?:e|es|ed|ing)|increas(?:e|ed|ing)|"
                                r"decreas(?:e|ed|ing)|drop(?:s|ped|ping)?|rais(?:e|ed|ing)|bump(?:ed|ing)?|"
                                r"cut(?:ting)?)\b[^.?!]*?\bfrom\s+(?:£|\$|€)?[\w.,]+\s+(?:up\s+|down\s+)?to\s+(?:£|\$|€)?$",
@@ -558,6 +560,9 @@ class AnswerReader:
             first = clean_name(clauses[0]) if len(clauses) > 1 else None
             later = " ".join(clauses[1:])
             from ..parts.given_name import not_a_name_word  # late: parts import this module
+            inverted = _SURNAME_FIRST.fullmatch(text)
+            if inverted and not any(not_a_name_word(w) for w in inverted.groups()):
+                return f"{inverted.group(2)} {inverted.group(1)}"  # "Patel, Raj": a form's order, the surname first
             if (beside := _name_beside_contacts(text)) is not None:
                 return beside  # "hannah whitfield, 07700 900333", "Mehmet, 07555 010203": the name, the phone apart
             if first and first.lower() == clauses[0].lower() and re.fullmatch(r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){1,3}", first) \
@@ -613,7 +618,8 @@ class AnswerReader:
             if span is not None and not span.value.isdigit() and len(body.split()) > len(span.text.split()) \
                     and not is_address_field(f):  # "27 Kingsley Drive, CF14 3NW": the postcode is part of it
                 return span.value
-            body = re.sub(r"^(?:my|our|a|an|the)\s+(?=\S)", "", body, flags=re.I)  # "my desktop PC" -> "desktop PC"
+            if not re.match(r"The\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*\W*$", body):  # "The Velvet Tremors": a name
+                body = re.sub(r"^(?:my|our|a|an|the)\s+(?=\S)", "", body, flags=re.I)  # "my desktop PC" -> "desktop PC"
             # "deliver to 400 Pine Ave": a lead-in of a few words ending in "to"/"at" before a street number
             body = re.sub(r"^(?:[a-z]+\s+){1,3}?(?:to|at)\s+(?=\d+\s+[A-Za-z])", "", body)
         return body or None

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 _LEAD = (r"^(?:(?:oh|ok(?:ay)?|actually|sorry|no|wait|hmm|hm|um|uh|ugh|argh|ah|eh|meh|geez|jeez|well|so|honestly|"
          r"right|alright|all\s+right|fine|erm|er|look|listen|"
          r"you\s+know\s+what|just|please)[,.!\s]+)*")
-_CANCEL_PHRASE = (r"(?:cancel(?:\s+(?:it|that|this|everything|the\s+whole\s+thing))?|stop(?:\s+(?:it|this|that))?|"
+_CANCEL_PHRASE = (r"(?:cancel(?:\s+(?:it|that(?:\s+one)?|this(?:\s+one)?|everything|the\s+whole\s+thing))?|stop(?:\s+(?:it|this|that))?|"
                   r"never\s?mind|nevermind|forget\s+(?:it|about\s+it|that|this)|quit|abort|"
                   r"i\s+(?:don'?t|do\s+not)\s+want\s+(?:it|this|that|to\s+do\s+this)(?:\s+any\s?more)?|"
                   r"i\s+(?:don'?t|do\s+not|no\s+longer)\s+(?:want|need)\s+to\s+"
@@ -45,8 +45,10 @@ _ELSEWHERE = (r"(?:[\s,.!;]+(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s
               r"decide|talk|discuss|sleep\s+on\s+it|have\s+a\s+think|keep\s+(?:it|them|mine)|"
               r"book\s+(?:it\s+)?later|try\s+again)\b[^?]{0,60})?")
 """A plan to do it another way or later after the cancel ("never mind, I'll go to the branch"): still a cancel."""
-_CANCEL = re.compile(_LEAD + _CANCEL_PHRASE + r"(?:[\s,.!;]+" + _CANCEL_PHRASE + r")*" + _ELSEWHERE +
-                     r"(?:\s*,?\s*(?:please|thanks|thank\s+you|sorry))?[\s.!]*$", re.I)
+_ASKED_TO = r"(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|just\s+)?)?"
+"""A cancel asked as a favour ("can you cancel this one"): a request, not a question to answer."""
+_CANCEL = re.compile(_LEAD + _ASKED_TO + _CANCEL_PHRASE + r"(?:[\s,.!;]+" + _CANCEL_PHRASE + r")*" + _ELSEWHERE +
+                     r"(?:\s*,?\s*(?:please|thanks|thank\s+you|sorry))?[\s.!?]*$", re.I)
 # "never mind, cancel the booking": a cancel with an object naming the task (unless the agent has a cancel task)
 _CANCEL_OBJECT = re.compile(_LEAD + r"(?:" + _CANCEL_PHRASE + r"[\s,.!;]+)*(?:please\s+)?(?:cancel|stop|forget\s+about)"
                             r"\s+(?:the|my|this|that|our|your)\s+(?!.*\b(?:and|instead|but|then|so|or)\b)"
@@ -55,9 +57,11 @@ _CANCEL_OBJECT = re.compile(_LEAD + r"(?:" + _CANCEL_PHRASE + r"[\s,.!;]+)*(?:pl
 _RESTART = re.compile(_LEAD + r"(?:start\s+(?:over|again|from\s+scratch)|let'?s\s+start\s+(?:over|again)|restart|"
                       r"reset|begin\s+again)(?:\s*,?\s*please)?[\s.!]*$", re.I)
 _SWITCH = re.compile(r"\b(?:actually|instead|rather|change\s+of\s+plans?|different\s+thing|something\s+else|"
+                     r"(?:wait|hang\s+on|hold\s+on)[,.!\s]+(?:no|sorry)|no[,.!\s]+wait|"
                      r"what\s+i\s+(?:really\s+|actually\s+)?(?:need|want)\s+is|"
                      r"(?:never\s?mind|forget)\s+(?:that|this|it|the\s+\w+)\s*[,.;]\s*(?=\w+\s+\w+\s+\w+))\b", re.I)
-"""A change of task: "actually", "instead", "what I really need is ...", "never mind that, <another request>"."""
+"""A change of task: "actually", "instead", "oh wait no", "what I really need is ...", "never mind that, <another
+request>"."""
 _LEAVING = re.compile(r"\b(?:bye|goodbye|good\s+bye|see\s+you|thanks\s+anyway|thank\s+you\s+anyway|never\s?mind)\b", re.I)
 """A goodbye said to "do you want me to stop?": the user is leaving, so the task stops."""
 CONTROL_MARK = "control"
@@ -114,7 +118,7 @@ def control_rule(reader: "TurnReader", text: str) -> bool:
             return True
     intent = _intent(reader, text)
     parts = sentences(text)
-    if intent is None and len(parts) > 1 and not is_question(parts[-1]) and \
+    if intent is None and len(parts) > 1 and (not is_question(parts[-1]) or _CANCEL.match(parts[-1])) and \
             not any(is_question(p) or task_request(p) for p in parts[:-1]):
         intent = _intent(reader, parts[-1])  # "oh no, I'm away that week. never mind, cancel it": the reason first
     return intent is not None and _control(reader, text, intent, {})
@@ -132,6 +136,8 @@ def _intent(reader: "TurnReader", text: str) -> str | None:
             and leaves_task(text, lambda clause: _plan_elsewhere(reader, clause), yes_no_asked=_yes_no_asked(reader)) \
             and not _answers_asked(reader, text):  # the cheap test first: most turns say nothing of leaving
         intent = "cancel"  # "let me check with my partner first and I'll ring back": the task is left for now
+    if intent == "cancel" and _cancel_is_an_option(reader):
+        return None  # "actually, just cancel it" while moving an appointment whose action may be Cancel: that option
     return intent
 
 
@@ -201,6 +207,22 @@ def _plan_elsewhere(reader: "TurnReader", plan: str) -> bool:
     from ....knowledge.vocab import fold, vocabulary_for  # late: the parser loads without a KB too
     vocab = vocabulary_for(kb)
     return not any(fold(w) in t.by_word for w in said for t in vocab.tables.values())
+
+
+def _cancel_is_an_option(reader: "TurnReader") -> bool:
+    """The task in progress holds another option of a field that has a cancel option ("Reschedule" of an action
+    that may be "Cancel"): a cancel said now chooses that option."""
+    rec = current_task(reader)
+    if rec is None:
+        return False
+    for r in [rec, *[c for c in reader.view.live_records() if rec in reader.state.ancestors(c)]]:
+        ws = reader.view.worksheet(r)
+        for f in ws.fields if ws is not None else []:
+            held = r.values.get(f.name)
+            if f.kind == "input" and f.type == "Enum" and isinstance(held, str) and not re.search(r"cancel", held, re.I) \
+                    and any(re.fullmatch(r"cancel(?:\s+\w+)?", v.value, re.I) for v in f.enum_values):
+                return True
+    return False
 
 
 def _has_cancel_task(reader: "TurnReader") -> bool:
@@ -636,8 +658,10 @@ _NO_TASK_VERB = frozenset("get have make take know see ask check book find talk 
 
 
 def requested_task(reader: "TurnReader", text: str) -> str | None:
-    """The one top-level task whose name (or the name of the option that opens it) has the verb the turn asks with
-    ("I need to give up my allotment": Give Up Plot, not Apply For Plot; "I'd like to hire ...": Book Hire). With a
+    """The one top-level task whose name (or the name of the option that opens it, or a one-word option of its own:
+    the "Reschedule" of its action) has the verb the turn asks with ("I need to give up my allotment": Give Up Plot,
+    not Apply For Plot; "I'd like to hire ...": Book Hire; "I need to reschedule my class booking": Manage Booking,
+    not Book Class). With a
     particle in the name ("give up"), the turn says it too. Worked out once per text and turn (several rules ask)."""
     memo = reader.view.memo.setdefault("requested_task", {})
     if text not in memo:
@@ -657,6 +681,8 @@ def _requested_task(reader: "TurnReader", text: str) -> str | None:
         if roots.get(ws.name, ws.name) != ws.name or (start is not None and ws.name == start.name):
             continue
         names = [words_of(ws.name)] + [str(v) for _p, v in equalities(ws.predicate)]
+        names += [ev.value for f in ws.fields if f.kind == "input" and f.type == "Enum" and not f.predicate.strip()
+                  for ev in f.enum_values if len(ev.value.split()) == 1]  # "Reschedule" of a booking's action
         for name in names:
             words = re.findall(r"[a-z]+", name.lower())
             for i, w in enumerate(words):
@@ -1010,7 +1036,8 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
     ranked = rank_tasks(reader, text)
     if not ranked.decided(TASK_THRESHOLD, TASK_MARGIN) or \
             not _conflict(reader, task_roots(reader), Entry("task", current.worksheet), ranked.best):  # type: ignore[arg-type]
-        ranked = _other_than(reader, text, current) or _other_by_name(reader, text, current)
+        ranked = _other_than(reader, text, current) or _other_by_name(reader, text, current) or \
+            _other_by_verb(reader, text, current)
         if ranked is None:  # the same task, or unclear: no other one is clearly meant
             return False
     reader.emit("switch-task", text, f"exitws({current.var})", reading=ranked.best.label, **ranked.trace())
@@ -1046,6 +1073,16 @@ def _other_than(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked 
     ranked = index(reader).rank(whole, lambda e: e.kind in ("task", "enum") and _conflict(reader, roots, mine, e),
                                 same=lambda a, b: not _conflict(reader, roots, a, b))
     return ranked if ranked.decided(TASK_THRESHOLD, TASK_MARGIN) else None
+
+
+def _other_by_verb(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked | None:
+    """ "oh wait no, I need to report a problem with a mug you fired": with a switch cue, the other task the turn
+    asks for with the verb of its name (`requested_task`), when the meaning is split between two."""
+    asked = requested_task(reader, text)
+    roots = task_roots(reader)
+    if asked is None or roots.get(asked, asked) == roots.get(current.worksheet, current.worksheet):
+        return None
+    return Ranked(Entry("task", asked), 1.0, asked, None, 0.0)
 
 
 def _other_by_name(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked | None:

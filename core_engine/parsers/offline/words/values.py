@@ -850,7 +850,7 @@ _CAPS_WORDS = frozenset({"AND", "THE", "FOR", "BUT", "NOT", "YES", "ARE", "WAS",
 
 # ---------------------------------------------------------------- yes / no
 
-YES_PHRASES = ("go on then", "yes please", "yes", "yeah", "yea", "yep", "yup", "ya", "sure", "correct", "that's correct",
+YES_PHRASES = ("go on then", "yes please", "yes", "yeah", "yea", "yep", "yup", "ya", "yh", "ye", "yas", "yess", "yesss", "sure", "correct", "that's correct",
                "that is correct", "that's right", "that is right", "right", "absolutely", "definitely",
                "of course", "ok", "okay", "sounds good", "go ahead", "please do", "confirm", "confirmed", "true",
                "affirmative", "looks good", "looks right", "perfect", "exactly", "indeed", "i do", "i am",
@@ -862,12 +862,16 @@ YES_PHRASES = ("go on then", "yes please", "yes", "yeah", "yea", "yep", "yup", "
                "all correct", "all looks good", "looks great", "looks fine", "everything looks good",
                "everything looks right", "everything's right", "lovely", "brilliant", "cool", "awesome", "nice one",
                "it does", "it did", "they do", "they did", "yes it does", "yes they do", "good", "all set",
+               "i think so", "think so", "i believe so", "i guess so", "i suppose so", "i reckon so", "pretty sure",
+               "i'm pretty sure", "im pretty sure",
                "oui", "ja", "sí", "si", "sim")
 """(The last ones: a yes in the other languages a customer may slip into, "oui, yes", "ja, passt".)"""
 WEAK_YES = frozenset({"please", "i do", "i am", "i would", "it is", "right", "fine", "great", "perfect", "true",
                       "exactly", "indeed", "alright", "all right", "ok", "okay", "it's right", "it is right",
                       "it's correct", "it is correct", "now it's right", "now it is right", "all good", "lovely",
-                      "brilliant", "cool", "awesome", "nice one", "good", "all set"})
+                      "brilliant", "cool", "awesome", "nice one", "good", "all set", "i think so", "think so",
+                      "i believe so", "i guess so", "i suppose so", "i reckon so", "pretty sure", "i'm pretty sure",
+                      "im pretty sure"})
 """Yes-words that also begin ordinary sentences ("please add ...", "I am a senior"): a yes only when they end
 the clause."""
 NO_PHRASES = ("no", "nope", "nah", "not really", "no thanks", "no thank you", "incorrect", "wrong",
@@ -887,6 +891,10 @@ def _lead_phrase(text: str, phrases: Iterable[str]) -> str | None:
     return None
 
 
+_HEDGED_YES = frozenset({"i think so", "think so", "i believe so", "i guess so", "i suppose so", "i reckon so",
+                         "pretty sure", "i'm pretty sure", "im pretty sure"})
+
+
 def yes_no(text: str) -> tuple[bool, str, str] | None:
     """(answer, the words that said it, the rest of the utterance) when the text opens with yes or no."""
     body = _INTERJECTIONS.sub("", normalise(text))
@@ -899,6 +907,8 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
     if value and phrase in ("perfect", "great", "exactly", "all good", "lovely", "brilliant", "awesome") and \
             re.fullmatch(r"\s*(?:thanks|thank\s+you|thx|ty|ta|cheers)[\s.!]*", after):
         return True, body[:len(phrase)], ""  # "perfect thanks": the yes and a thank-you ("ok thanks" stays small talk)
+    if value and phrase in _HEDGED_YES and re.match(r"\s*\?", after):
+        after = after.replace("?", ".", 1)  # "i think so? it said waitlist available": a hedged yes, not a question
     if value and phrase in WEAK_YES and after.strip() and not re.match(r"\s*[,.!;:-]", after):
         again = yes_no(after)  # "ok now it's right", "perfect yes": a word that agrees, then the yes itself
         if again is None or not again[0] or (phrase not in ("ok", "okay") and again[1] in WEAK_YES
@@ -983,10 +993,13 @@ _HEDGE_AFTER = re.compile(r"[\s,;.-]*\b(?:just\s+)?(?:if|in\s+case)\s+(?:that|it
 _TEXT_LEAD = re.compile(r"^(?i:it's|it\s+is|its|they're|they\s+are)\s+(?=(?!I\b|I')[A-Z])")
 
 
-_STORY_LEAD = re.compile(r"^(?:(?:ok(?:ay)?|right|well|so)(?:\s+(?:good|then|fine))?\s*[.,!]\s+)?"
+_STORY_LEAD = re.compile(r"^(?:(?:help|please\s+help(?:\s+me)?|(?:yes\s+|yeah\s+)?(?:hi|hello|hey)(?:\s+there)?|"
+                         r"oh\s+(?:no|god|dear))\b[\s,.!]*(?=\S))?"
+                         r"(?:(?:ok(?:ay)?|right|well|so)(?:\s+(?:good|then|fine))?\s*[.,!]\s+)?"
                          r"(?:(?:like|as)\s+i\s+(?:said|mentioned|told\s+you)(?:\s+(?:before|earlier))?\s*[,.:;-]?\s+)?"
                          r"(?:(?:so\s+)?what\s+happened\s+(?:was|is)(?:\s+that)?\s*[,:]?\s+)?", re.I)
-"""Words that lead into a story without being part of it: an acknowledgement ("ok good."), "like I said,", "what
+"""Words that lead into a story without being part of it: a cry for help or a greeting ("HELP someone just emptied
+my account", "yes hi, somebody's been using my card"), an acknowledgement ("ok good."), "like I said,", "what
 happened was"."""
 
 
