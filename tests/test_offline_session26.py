@@ -21,7 +21,12 @@ SPEC = {
              "examples": ["are my pots ready yet", "is my bowl done"]},
             {"value": "Report Problem", "description": "tell us something went wrong with a piece or the studio"},
             {"value": "Book Visit", "description": "ask a technician to come to your own kiln"},
+            {"value": "Cancel Clay Order", "description": "cancel an order of clay or glazes"},
         ])]},
+        {"name": "CancelClayOrder", "kind": "task", "predicate": 'task == "Cancel Clay Order"', "api": "cancel_order",
+         "description": "An order of clay or glazes cancelled.", "fields": [
+            field("order_number", "str", "Your order number, like CL-2210"),
+            field("confirm", "confirm", "Confirm the cancellation")]},
         {"name": "BookClass", "kind": "task", "predicate": 'task == "Book Class"', "api": "book_class",
          "description": "A place on a pottery class.", "fields": [
             field("teacher", "Teacher", "The teacher you would like, if you have a preference", required=False),
@@ -49,7 +54,8 @@ SPEC = {
             field("confirm", "confirm", "Confirm the drop-off")]},
         {"name": "CheckFiringStatus", "kind": "task", "predicate": 'task == "Check Firing Status"', "api": "status",
          "description": "Whether fired pieces are ready.", "fields": [
-            field("ticket_number", "str", "The number on your firing ticket")]},
+            field("ticket_number", "str", "The number on your firing ticket"),
+            field("surname", "str", "The surname the pieces were booked in under")]},
         {"name": "ReportProblem", "kind": "task", "predicate": 'task == "Report Problem"', "api": "report",
          "description": "Something that went wrong.", "fields": [
             field("contact_name", "str", "Your full name"),
@@ -62,7 +68,8 @@ SPEC = {
         {"name": "Teacher", "kind": "kb", "fields": [field("id", primary_key=True), field("name"),
                                                       field("description")]},
     ],
-    "apis": [{"name": n} for n in ("book_class", "manage_booking", "drop_off", "status", "report", "book_visit")],
+    "apis": [{"name": n} for n in ("book_class", "manage_booking", "drop_off", "status", "report", "book_visit",
+                                   "cancel_order")],
 }
 TEACHERS = [{"id": "t1", "name": "Ines Morgan", "description": "throwing on the wheel for beginners"},
             {"id": "t2", "name": "Kofi Mensah", "description": "hand building and raku firing"}]
@@ -225,4 +232,31 @@ def test_an_answer_after_asking_why_it_is_needed(agent):
 def test_a_persons_title_is_dropped_from_their_name(agent):
     session, [*_, r] = talk(agent, CLASS, "dont mind who", "Saturday 13th July", "10am", "3", "morning",
                             "Mrs Ada Okafor")
+    assert values(session, "book_class")["student_name"] == "Ada Okafor"
+
+
+def test_a_lost_source_declines_the_number_and_a_labelled_value_after_it_is_read(agent):
+    session, [*_, r] = talk(agent, "are my pots ready yet?", "uhh I've lost the ticket. surname's O'Donnell if that helps")
+    got = values(session, "check_firing_status")
+    assert (got.get("ticket_number"), got.get("surname")) == ("NA", "O'Donnell")
+
+
+def test_a_title_with_a_full_stop_in_an_introduction_is_no_name():
+    from core_engine.parsers.offline.initiatives import _INTRO
+    assert _INTRO.search("Hi, my name's Dr. Helen Marsh, my card was stolen").group("name") == "Helen Marsh"
+
+
+def test_a_cancel_said_to_the_summary_of_a_cancellation_confirms_it(agent):
+    session, [*_, r] = talk(agent, "I need to cancel my clay order", "CL-2210", "ok well cancel it anyway")
+    assert statements(r) == ["cancel_clay_order.confirm = True"]
+
+
+def test_coming_back_later_with_nothing_under_way_opens_nothing(agent):
+    session, [*_, r] = talk(agent, "which teachers do raku?", "cool cheers, gonna talk to my partner and come back")
+    assert statements(r) == [] and "task" not in values(session, "main")
+
+
+def test_a_title_in_an_opening_is_no_part_of_the_callers_name(agent):
+    session, [r] = talk(agent, "Hi, I'd like to book a pottery class on Saturday 13th July. This is Mrs Ada Okafor, "
+                               "07700 900123")
     assert values(session, "book_class")["student_name"] == "Ada Okafor"

@@ -34,7 +34,8 @@ _MORE = ("above", "over", "more than", "longer than", "no shorter than", "at lea
 _INCLUSIVE = ("no longer than", "no shorter than", "at most", "no more than", "at least", "no less than", "up to",
               "max", "maximum", "minimum", "min", "within", "since", "until")
 RANGE_SCORE = 0.5  # a column chosen because only its values span the number (no word named it)
-_MONEY = "price cost fee in dollars"
+_MONEY = "price cost fee rent charge in dollars pounds euros"
+"""What "cheapest" and "most expensive" rank by: a column named or described as money (a weekly rent "in pounds")."""
 _DISTANCE = "distance walking time away"
 """What "closest" and "nearest" rank by: a distance, or the time it takes to get there."""
 _AFTER = re.compile(r"\s*(or|and)\s+(more|higher|above|over|better|up|newer|later|after|less|fewer|lower|below|under|"

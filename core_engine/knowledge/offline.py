@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
 from ..session.agent import BACKEND_FACTORIES
 from ..errors import KnowledgeError
@@ -232,8 +232,9 @@ class OfflineKnowledgeParser:
             m.column in vocab.tables[name].name_columns and not m.negated for m in matches)
         the_one = len(tokens) > 2 and tokens[0].raw.lower() in _YES_NO and tokens[1].norm == "the" and \
             bool(matches) and not _plural(tokens[max(i for m in matches for i in m.span())])
-        if (named or the_one) and tokens and tokens[0].raw.lower() in _YES_NO:  # "is <row> dog friendly?", "is the
-            for b in yes_no:  # clay court floodlit?": the row is shown with the answer, not filtered by it
+        if ((named or the_one) and tokens and tokens[0].raw.lower() in _YES_NO) or _MUST_I.match(question):
+            # "is <row> dog friendly?", "is the clay court floodlit?", "do I have to be referred ...?": the rows are
+            for b in yes_no:  # shown with the answer, not filtered by it
                 query.asked.append(b.column)
                 rules.append({"rule": "asked", "words": b.words, "column": b.column,
                               "why": "a yes/no question about one row: the column is shown first, not filtered"})
@@ -900,6 +901,9 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
         return
     if query.conditions:
         words = beside_conditions(words, near, rules, info.name)
+        valued = vocabulary_for(kb).tables.get(info.name)
+        words = _asked_kind(words, tokens, rules, lambda w: valued is not None and any(
+            v in valued.by_word for v in (w, w[:-1], stem(w))))  # "tables": a word of the value "Dining table"
         words = _after_conditions(words, tokens, used, rules)
     close = [w for w in words if near.get(w, (0.0, 0.0))[0] >= ROW_NOUN_MIN]
     words = _drop_row_nouns(words, close, kb, info, rules)
@@ -954,14 +958,16 @@ def _without_preamble(words: list[str], tokens: list[Token], used: set[int], rul
     """Beside conditions the question itself sets, the words no row's text has in a sentence about the asker said
     before the question search nothing: they tell why, not which rows ("lunch break"). Its values ("I'm vegan, ...")
     were read as conditions, and its words a row's text has ("I dropped my phone in the toilet, can you save it")
-    are still searched."""
+    are still searched, unless the question after it sets a condition of its own ("my husband uses a wheelchair,
+    which berths have step-free access?": the access asked says what the wheelchair needs)."""
     m = _PREAMBLE.match(question)
     if m is None:
         return words
     told = {t.raw.lower() for i, t in enumerate(tokens) if t.start < m.end() and i not in used}
+    asked = any(t.start >= m.end() for i, t in enumerate(tokens) if i in used)  # the question part set a condition
     f = quote_identifier(info.fts_table or "")
-    dropped = [w for w in words if w in told and not kb.execute(  # a word some row's text has is the need itself
-        f"SELECT rowid FROM {f} WHERE {f} MATCH ? LIMIT 1", (fts_match([w]),), max_rows=1).rows]  # ("toilet")
+    dropped = [w for w in words if w in told and (asked or not kb.execute(  # a word some row's text has is the need
+        f"SELECT rowid FROM {f} WHERE {f} MATCH ? LIMIT 1", (fts_match([w]),), max_rows=1).rows)]  # ("toilet")
     if dropped:
         rules.append({"rule": "ignored", "words": dropped, "why": "said about the asker before the question"})
     return [w for w in words if w not in dropped]
@@ -1151,6 +1157,42 @@ furniture"); not stopwords, so a column's description ("Whether the boat takes p
 _PLACEHOLDERS = frozenset("thing things stuff job jobs option options choice choices kind kinds sort sorts type types "
                           "ones".split())
 """Nouns that stand for whatever the rows are ("the cheapest job you do", "what options"): they search nothing."""
+
+
+_WHICH = frozenset("which what any".split())
+_QUALIFYING = frozenset("with that which where who under over for without".split())
+_MUST_I = re.compile(r"^\W*(?:do|does|will|would)\s+(?:i|we|you|they|he|she|one)\s+(?:have|need)\s+to\b", re.I)
+"""A question of what the asker must do ("do I have to be referred to use the fridges?"): the yes/no column it names
+is the answer, shown for the rows the rest chooses, not a filter of them."""
+
+
+def _asked_kind(words: list[str], tokens: list[Token], rules: list[dict[str, Any]],
+                a_value: Callable[[str], bool]) -> list[str]:
+    """Beside structured conditions, the plural noun a "which"/"what"/"any" question asks for ("which boats are
+    members only", "which of your visas involve an interview", "what venues have a webcast"), or that a request
+    starts with and no value of the table has ("boats with 3 or more seats"), names the kind of row asked, whatever
+    the table is called; the conditions choose the rows, so the noun searches nothing."""
+    heads = set()
+    for i, t in enumerate(tokens[:-1]):
+        if t.raw.lower() not in _WHICH:
+            continue
+        j = i + 1
+        if tokens[j].raw.lower() == "of" and j + 2 < len(tokens) and tokens[j + 1].raw.lower() in ("your", "the", "these",
+                                                                                                  "those"):
+            j += 2  # "which of your visas"
+        word = tokens[j].raw.lower()
+        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            heads.add(word)
+    first = tokens[0].raw.lower() if tokens else ""
+    if len(tokens) > 2 and len(first) > 3 and first.endswith("s") and not first.endswith("ss") \
+            and tokens[1].raw.lower() in _QUALIFYING and first in words and not a_value(first):
+        heads.add(first)  # "boats with 3 or more seats", unless a word of a value ("tables that fold": of the value
+        # "Dining table", which restricts)
+    dropped = [w for w in words if w in heads]
+    if dropped:
+        rules.append({"rule": "ignored", "words": dropped, "why": "the kind of row the question asks for; the "
+                                                                   "conditions choose the rows"})
+    return [w for w in words if w not in dropped]
 
 
 def _free_words(tokens: list[Token], used: set[int], schema: set[str]) -> list[str]:

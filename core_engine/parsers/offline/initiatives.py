@@ -28,13 +28,14 @@ if TYPE_CHECKING:
 
 _INTRO = re.compile(r"\b(?i:my\s+name\s+is|my\s+name'?s|(?<![a-z] )name's|(?<![a-z] )the\s+name's|the\s+name\s+is|"
                     r"this\s+is|i\s+am|i'm|call\s+me)\s+"
+                    r"(?:(?i:mr|mrs|ms|miss|mx|dr|prof|rev|revd|sir|dame|captain|capt)\.?\s+)?"  # "my name's Dr. Helen Marsh"
                     r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){0,3})\b")
 
 
 _FAMILY_NAME = re.compile(r"\s*(?:,\s*)?(?:and\s+)?(?i:my\s+)?(?i:surname|last\s+name|family\s+name)(?:'s|\s+is)?\s+"
                           r"(?P<family>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*)?)\b")
 """The family name told apart, right after a first name: "My name's Priya and my surname is Natarajan"."""
-_GREETING_LEFT = re.compile(r"^(?i:(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+(?:there|all|everyone|folks|team))?"
+_GREETING_LEFT = re.compile(r"^(?i:(?:(?:yes|yeah|ok(?:ay)?)[,\s]+)?(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+(?:there|all|everyone|folks|team))?"
                             r"\b)?[\s,.!]*(?i:(?:and|but|so)\s+)?")
 """What is left of a greeting once the introduction inside it is taken out ("Hi there. <intro>. I think...")."""
 

@@ -64,6 +64,7 @@ from .answering.option_story import story_after_option
 from .parts.story_after import story_after
 from .parts.rooms import room_after_row
 from .parts.told_story import flagged_story, story_in_opening
+from .changes.leaving import leaves_task
 from .answering.no_preference import no_preference
 from .parts.place_told import place_in_opening
 from .opening.for_that import task_for_that
@@ -116,14 +117,14 @@ from .words.semantic_index import TASK_MARGIN, TASK_THRESHOLD, clean
 from .words.semantic import (apply_reading, control_rule, doubtful_value, option_words_task, owned_option,
                              rank_tasks, root_of, semantic_control, semantic_enum, semantic_task, shared_options, switch_task,
                              task_already_open, task_roots)
-from .answering.slots import (KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions, said_texts,
-                            shape)
+from .answering.slots import (ADDRESSEE, KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions,
+                            said_texts, shape)
 from .opening.tasks import describe_task, kwargs_text, literal, open_activated, predicted_answer, search_query, several_codes, task_verbs
 from .words.measures.months import is_month_field
 from .words.thing_names import thing_name
 from .words.typed import restore_apostrophes
 from .words.value_labels import label_kind, label_start
-from .words.values import DATE_HELD, DAY_FIRST, EVENING, PERSON_NAME, clean_name, find_codes, find_dates, find_numbers, find_postcodes, find_times, normalise, yes_no
+from .words.values import DATE_HELD, DAY_FIRST, EVENING, PERSON_NAME, clean_name, find_codes, find_dates, find_numbers, find_postcodes, find_times, free_text, normalise, yes_no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
@@ -198,11 +199,6 @@ _GRUDGING = re.compile(r"^\W*(?:(?:ugh|oh|well|ok(?:ay)?|fine|alright|go\s+on\s+
 _CODE_LEAD = re.compile(r"^(?:and\s+)?(?:(?:(?:my|the|our)\s+)?(?:[a-z]+\s+)?(?:number|no\.?|num|ref(?:erence)?|code|id)"
                         r"(?:'s|\s+is)?|it'?s|its|it\s+is)\s*:?\s+", re.I)
 """Words that lead a code after a yes ("number is", "it's", "my membership number's")."""
-_ADDRESSEE = re.compile(r"\b(?:recipient|addressee|deliver(?:ed|y)?\s+to|sent\s+to|send\s+to|addressed|receiving|"
-                        r"(?:guest|person)\s+of\s+honou?r)\b", re.I)
-"""A name field for whom something is sent or addressed, or who is honoured: the name is written as it will be on the
-card, the label or the table, title and all. Any other person's name (the caller's, a patient's, a hirer's) is kept without the title, as the
-blind writers kept it in 37 of the 41 such turns."""
 _TITLED = re.compile(r"\b(Mrs|Mr|Ms|Miss|Mx|Dr|Prof|Revd|Rev|Fr|Sir|Dame|Lady|Lord)\.?\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})")
 _WHAT_IS_THERE = re.compile(r"\bwhat\b.*\b(?:got|have|offer|do|options?|choices?|available)\b|\b(?:options?|choices?)\b", re.I)
 """A question after what there is to choose from ("what have you got?", "what are the options?")."""
@@ -374,7 +370,7 @@ class TurnReader:
             if shape(f) == "text" and not is_message_field(f):  # "the open day got called off unfortunately", "... at the ceremony!": the words
                 value = _PROSE_TAIL.sub("", value).strip() or value  # told, without the closing remark or "!"
         if isinstance(value, str) and value != REFUSAL and self.view.kind_of(f) == "str" and shape(f) == "name" \
-                and _ADDRESSEE.search(f"{f.name.replace('_', ' ')} {f.description}") and (titled := _TITLED.search(self.text)) \
+                and ADDRESSEE.search(f"{f.name.replace('_', ' ')} {f.description}") and (titled := _TITLED.search(self.text)) \
                 and titled.group(2) == value:
             value = titled.group(0)  # "Mrs Eileen Cartwright" for the flowers: an addressee's name keeps its title
         self.emit(rule, matched, f"{rec.var}.{f.name} = {literal(value)}", **extra)
@@ -514,6 +510,8 @@ class TurnReader:
                 if rule in (self._change, self._correction, self._refusal, self._found_later) and self._asked_unread():
                     self._answer_before_change(rest)  # "WA14 2DT. could they come this thursday instead?", "Marcus
                     # Lee. student number i dont know off the top of my head"
+                if rule == self._refusal and not self._asked_unread():
+                    self._labelled_after(rest)  # "uhh I've lost the receipt. surname's O'Donnell if that helps"
                 return
         if not self.lines and self._changed_at_the_end(rest):
             return
@@ -528,6 +526,17 @@ class TurnReader:
                 return
             self._left = rest
             self.note("no-match", rest, reason="nothing in the turn was understood; the agent says so")
+
+    def _labelled_after(self, text: str) -> None:
+        """A later sentence of a refusal that gives another field's value by its label ("I've lost the receipt.
+        surname's O'Donnell if that helps"): that field, when the label names exactly one open field."""
+        from .parts.labelled_turn import _candidates, _labelled  # late: parts import this module
+        from .words.values import free_text as said_plainly
+        for part in sentences(text)[1:]:
+            part = re.sub(r"^(\w+)'s\s+", r"\1 is ", said_plainly(part).strip(" .!"))
+            found = _labelled(self, part, _candidates(self), [])
+            if found is not None and not any(line.startswith(f"{found[0].var}.{found[1].name} = ") for line in self.lines):
+                self.assign("labelled-value", part, *found[:3], reason="a value given by its label after the refusal")
 
     def _changed_at_the_end(self, text: str) -> bool:
         """ "hmm actually she's away saturday. make it mon 17/2", "make it 75, it's for two of them": no rule read the
@@ -821,7 +830,17 @@ class TurnReader:
         if plea(text):
             self.note("chit-chat", text, reason="a request for help: the agent's next question is the help")
             return True
+        if self._nothing_in_progress() and not self._task_under_way() and leaves_task(text, lambda _clause: True):
+            self.note("chit-chat", text, reason="the user will come back later and nothing is under way",
+                      reply="No problem. Come back whenever you're ready.")
+            return True  # "cool cheers, gonna talk to the band and come back" after questions only: no task opened
         return False
+
+    def _task_under_way(self) -> bool:
+        """A task other than the start worksheet's choice is open."""
+        start = self.spec.start_worksheet()
+        return any(r.status == "active" and (start is None or r.worksheet != start.name)
+                   for r in self.state.tasks())
 
     def _nothing_in_progress(self) -> bool:
         """The agent's last question was the start worksheet's (what to do next), or there was none."""
@@ -1488,7 +1507,7 @@ class TurnReader:
                     if labelled and not kept:
                         return True
                     if kept:
-                        self.assign("problem-description", text, rec, f, " ".join(kept))
+                        self.assign("problem-description", text, rec, f, free_text(" ".join(kept)))  # no "HELP"
                         return True
                     self.note("task-request", text, reason="names the task without telling what happened")
                     return True
@@ -1779,16 +1798,19 @@ _OTHER_WILL_DO = re.compile(r"(?:\b(?:will|would|does|do|can|could|is|are)\b[^.?
 postcode instead?"): the user asks, and refuses nothing yet."""
 _LACKS = re.compile(r"\b(?:i|he|she|they|we|you|(?:my|our|his|her|their)\s+[a-z]+)\s+(?:doesn't|does\s+not|don't|do\s+not|doesnt|dont)\s+"
                     r"(?:have|use|do|own|got)\s+(?:an?\s+|any\s+)?(?P<thing>[a-z][a-z-]+)|"
-                    r"\b(?:has|have|got)\s+no\s+(?P<none>[a-z][a-z-]+)", re.I)
+                    r"\b(?:has|have|got)\s+no\s+(?P<none>[a-z][a-z-]+)|"
+                    r"\b(?:i'?ve|i\s+have|we'?ve|we\s+have|i|we)\s+(?:lost|misplaced|thrown\s+away|threw\s+away|binned|"
+                    r"can'?t\s+find)\s+(?:the|my|our)\s+(?P<lost>[a-z][a-z-]+)", re.I)
 
 
 def lacks_asked_thing(text: str, f: Field) -> str | None:
-    """ "he has no email", "my dad doesn't have one": the person has none of the thing the asked field names (a word
+    """ "he has no email", "my dad doesn't have one", "I've lost the receipt" (for a number "from the receipt"): the
+    person has none of the thing the asked field names (a word
     of its name or description, or "one"): the words, read as a refusal; None otherwise."""
     m = _LACKS.search(text)
     if m is None:
         return None
-    thing = stem((m.group("thing") or m.group("none")).lower())
+    thing = stem((m.group("thing") or m.group("none") or m.group("lost")).lower())  # "I've lost the receipt" it is on
     own = field_stems(f) | {stem(w) for w in f.name.lower().split("_")}
     return m.group(0) if thing == "one" or any(same_word(thing, s) for s in own) else None
 

@@ -48,7 +48,7 @@ _ELSEWHERE = (r"(?:[\s,.!;]+(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s
 _ASKED_TO = r"(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|just\s+)?)?"
 """A cancel asked as a favour ("can you cancel this one"): a request, not a question to answer."""
 _CANCEL = re.compile(_LEAD + _ASKED_TO + _CANCEL_PHRASE + r"(?:[\s,.!;]+" + _CANCEL_PHRASE + r")*" + _ELSEWHERE +
-                     r"(?:\s*,?\s*(?:please|thanks|thank\s+you|sorry))?[\s.!?]*$", re.I)
+                     r"(?:\s*,?\s*(?:please|thanks|thank\s+you|sorry|anyway|then))?[\s.!?]*$", re.I)
 # "never mind, cancel the booking": a cancel with an object naming the task (unless the agent has a cancel task)
 _CANCEL_OBJECT = re.compile(_LEAD + r"(?:" + _CANCEL_PHRASE + r"[\s,.!;]+)*(?:please\s+)?(?:cancel|stop|forget\s+about)"
                             r"\s+(?:the|my|this|that|our|your)\s+(?!.*\b(?:and|instead|but|then|so|or)\b)"
@@ -116,6 +116,12 @@ def control_rule(reader: "TurnReader", text: str) -> bool:
             else:
                 reader.note("control-kept", yn[1], reason="the user chose to go on with the task")
             return True
+    if _CANCEL.match(text) and _confirming_a_cancel(reader):
+        e = reader.expect
+        reader.assign("confirm-yes", text, e.rec, e.field, True, confirm_field=True,
+                      reason="a cancel said to the summary of a cancellation: it is confirmed")
+        reader.answered = True
+        return True  # "ok well cancel it anyway" to the summary of Cancel Order
     intent = _intent(reader, text)
     parts = sentences(text)
     if intent is None and len(parts) > 1 and (not is_question(parts[-1]) or _CANCEL.match(parts[-1])) and \
@@ -207,6 +213,29 @@ def _plan_elsewhere(reader: "TurnReader", plan: str) -> bool:
     from ....knowledge.vocab import fold, vocabulary_for  # late: the parser loads without a KB too
     vocab = vocabulary_for(kb)
     return not any(fold(w) in t.by_word for w in said for t in vocab.tables.values())
+
+
+def _own_option_said(reader: "TurnReader", current: TaskRecord, text: str) -> bool:
+    """The turn says, as a verb with "it"/"this"/"that" after it, a one-word option of the current task's own field
+    that the field does not hold ("just cancel it" while the action is Reschedule)."""
+    ws = reader.spec.worksheet(current.worksheet)
+    for f in ws.fields if ws is not None else []:
+        held = current.values.get(f.name)
+        if f.kind != "input" or f.type != "Enum" or not isinstance(held, str):
+            continue
+        for ev in f.enum_values:
+            if len(ev.value.split()) == 1 and ev.value != held and re.search(
+                    rf"\b{re.escape(ev.value.lower())}\s+(?:it|this|that|the\s+\w+)\b", text.lower()):
+                return True
+    return False
+
+
+def _confirming_a_cancel(reader: "TurnReader") -> bool:
+    """The agent asks to confirm a task that cancels something (its worksheet's name says so)."""
+    e = reader.expect
+    if e is None or e.act != "ask" or reader.view.kind_of(e.field) != "confirm":
+        return False
+    return bool(re.search(r"cancel", snake_case(e.rec.worksheet), re.I))
 
 
 def _cancel_is_an_option(reader: "TurnReader") -> bool:
@@ -1025,6 +1054,8 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
     current = current_task(reader)
     if current is None:
         return False
+    if _own_option_said(reader, current, text):
+        return False  # "actually, just cancel it" while rescheduling: the task's own Cancel, not the Cancel task
     from ..answering.slots import find_mentions  # late: a rare path
     if _MAKE_IT.search(text):
         if find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
