@@ -26,11 +26,11 @@ __all__ = ["BoolCondition", "bool_conditions", "described_bools"]
 
 LINKING = frozenset(stem(w) for w in """allowed allow allows permitted permit accepts accept accepting accepted has
     have having is are can includes include included offers offer offered with available supports support
-    supported friendly welcome welcomed ok okay required require requires needed need needs involve involves
-    involved involving mandatory compulsory""".split())
-"""Verbs of permission, possession, need or state, and "friendly"/"welcome" ("dog friendly"): grammar words of
-column names or said next to a column's word, not what a column is about ("which visas involve an interview" names
-`interview_required` by "interview")."""
+    supported friendly welcome welcomed ok okay required require requires involve involves involved involving
+    mandatory compulsory""".split())
+"""Verbs of permission, possession, requirement or state, and "friendly"/"welcome" ("dog friendly"): grammar words
+of column names or said next to a column's word, not what a column is about ("which visas involve an interview" names
+`interview_required` by "interview"). "need" is not one: "do I need to bring a carer" names `escort_needed` by it."""
 _AFTER_NEGATION = re.compile(r"^\W*(?:(?:is|are|was|were|be)\s+)?(?:not|never|no|isn't|aren't|wasn't|weren't|"
                              r"don't|doesn't|can't|cannot|won't)\b", re.I)
 _NON = re.compile(r"\bnon[- ]?$", re.I)

@@ -232,14 +232,18 @@ class OfflineKnowledgeParser:
             m.column in vocab.tables[name].name_columns and not m.negated for m in matches)
         the_one = len(tokens) > 2 and tokens[0].raw.lower() in _YES_NO and tokens[1].norm == "the" and \
             bool(matches) and not _plural(tokens[max(i for m in matches for i in m.span())])
-        if ((named or the_one) and tokens and tokens[0].raw.lower() in _YES_NO) or _MUST_I.match(question):
-            # "is <row> dog friendly?", "is the clay court floodlit?", "do I have to be referred ...?": the rows are
-            for b in yes_no:  # shown with the answer, not filtered by it
+        if (named or the_one) and tokens and tokens[0].raw.lower() in _YES_NO:  # "is <row> dog friendly?", "is the
+            for b in yes_no:  # clay court floodlit?": the row is shown with the answer, not filtered by it
                 query.asked.append(b.column)
                 rules.append({"rule": "asked", "words": b.words, "column": b.column,
                               "why": "a yes/no question about one row: the column is shown first, not filtered"})
         else:
-            apply_bools(query, yes_no, used, rules)
+            must = _must_i_bools(question, tokens, yes_no)  # "do I have to be referred to use the fridges?"
+            for b in must:
+                query.asked.append(b.column)
+                rules.append({"rule": "asked", "words": b.words, "column": b.column,
+                              "why": "what the asker must do: the column is shown with the rows, not filtered"})
+            apply_bools(query, [b for b in yes_no if b not in must], used, rules)
         can_have = availability(question, tokens, used, vocab.tables.get(name))
         if can_have and not any(m.column == can_have[0] for m in matches):  # "which plots are free": Vacant
             op = "!=" if can_have[3] else "="  # "which cottages are not available"
@@ -279,7 +283,8 @@ class OfflineKnowledgeParser:
                           "why": "a column's name word written as two words"})
         used |= when_words(question, tokens, used, vocab.tables.get(name), rules)  # "for the same day"
         _free_text(query, kb, tokens, used, info, free_schema, embedder, rules, near, _agent_words(spec), english,
-                   _unsaid_columns_words(info, spec, rules), question=question)
+                   _unsaid_columns_words(info, spec, rules), question=question,
+                   table_text=getattr(spec.worksheet(name), "description", "") or "")
         return query, rules
 
 
@@ -886,7 +891,8 @@ def _condition(m: Match, alias: str) -> str:
 def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], info: TableInfo,
                schema: set[str], embedder: Any, rules: list[dict[str, Any]],
                near: dict[str, tuple[float, float]], agent_words: frozenset[str] = frozenset(),
-               english: frozenset[str] = frozenset(), unsaid: frozenset[str] = frozenset(), question: str = "") -> None:
+               english: frozenset[str] = frozenset(), unsaid: frozenset[str] = frozenset(), question: str = "",
+               table_text: str = "") -> None:
     """Content words no other rule used: FTS5 bm25 and vector search, fused by reciprocal rank."""
     words = _free_words(tokens, used, schema)
     if not words:
@@ -902,8 +908,16 @@ def _free_text(query: Query, kb: SQLiteKB, tokens: list[Token], used: set[int], 
     if query.conditions:
         words = beside_conditions(words, near, rules, info.name)
         valued = vocabulary_for(kb).tables.get(info.name)
-        words = _asked_kind(words, tokens, rules, lambda w: valued is not None and any(
-            v in valued.by_word for v in (w, w[:-1], stem(w))))  # "tables": a word of the value "Dining table"
+        f_table = quote_identifier(info.fts_table)
+
+        def restricts(w: str) -> bool:  # a word of a value ("tables": "Dining table"), or of some rows' text that
+            if valued is not None and any(v in valued.by_word for v in (w, w[:-1], stem(w))):  # is not the table's
+                return True  # kind in other words ("capes" restricts; "boats" for the club's kayaks and canoes does not)
+            if not kb.execute(f"SELECT rowid FROM {f_table} WHERE {f_table} MATCH ? LIMIT 1", (fts_match([w]),),
+                              max_rows=1).rows:
+                return False
+            return not _kind_of_table(w, table_text, embedder)
+        words = _asked_kind(words, tokens, rules, restricts)
         words = _after_conditions(words, tokens, used, rules)
     close = [w for w in words if near.get(w, (0.0, 0.0))[0] >= ROW_NOUN_MIN]
     words = _drop_row_nouns(words, close, kb, info, rules)
@@ -958,16 +972,14 @@ def _without_preamble(words: list[str], tokens: list[Token], used: set[int], rul
     """Beside conditions the question itself sets, the words no row's text has in a sentence about the asker said
     before the question search nothing: they tell why, not which rows ("lunch break"). Its values ("I'm vegan, ...")
     were read as conditions, and its words a row's text has ("I dropped my phone in the toilet, can you save it")
-    are still searched, unless the question after it sets a condition of its own ("my husband uses a wheelchair,
-    which berths have step-free access?": the access asked says what the wheelchair needs)."""
+    are still searched."""
     m = _PREAMBLE.match(question)
     if m is None:
         return words
     told = {t.raw.lower() for i, t in enumerate(tokens) if t.start < m.end() and i not in used}
-    asked = any(t.start >= m.end() for i, t in enumerate(tokens) if i in used)  # the question part set a condition
     f = quote_identifier(info.fts_table or "")
-    dropped = [w for w in words if w in told and (asked or not kb.execute(  # a word some row's text has is the need
-        f"SELECT rowid FROM {f} WHERE {f} MATCH ? LIMIT 1", (fts_match([w]),), max_rows=1).rows)]  # ("toilet")
+    dropped = [w for w in words if w in told and not kb.execute(  # a word some row's text has is the need itself
+        f"SELECT rowid FROM {f} WHERE {f} MATCH ? LIMIT 1", (fts_match([w]),), max_rows=1).rows]  # ("toilet")
     if dropped:
         rules.append({"rule": "ignored", "words": dropped, "why": "said about the asker before the question"})
     return [w for w in words if w not in dropped]
@@ -1164,14 +1176,38 @@ _QUALIFYING = frozenset("with that which where who under over for without".split
 _MUST_I = re.compile(r"^\W*(?:do|does|will|would)\s+(?:i|we|you|they|he|she|one)\s+(?:have|need)\s+to\b", re.I)
 """A question of what the asker must do ("do I have to be referred to use the fridges?"): the yes/no column it names
 is the answer, shown for the rows the rest chooses, not a filter of them."""
+_RELATIVE = frozenset("that which who whose with where".split())
+
+
+def _must_i_bools(question: str, tokens: list[Token], yes_no: list[Any]) -> list[Any]:
+    """The yes/no conditions a "do I have to ..." question names before any relative clause ("do I have to pay a
+    deposit for the costumes that need a fitting?": the deposit is asked; the fitting still chooses the rows)."""
+    if not _MUST_I.match(question):
+        return []
+    stop = next((i for i, t in enumerate(tokens) if i > 2 and t.raw.lower() in _RELATIVE), len(tokens))
+    return [b for b in yes_no if b.tokens and max(b.tokens) < stop]
+
+
+_KIND_OF_TABLE = 0.45
+"""Cosine of a noun to the KB table's description at or above which the noun is the rows' kind in other words
+("boats" to "The club's kayaks, canoes and paddleboards" 0.60; "capes" to "The costumes for hire ..." 0.22)."""
+
+
+def _kind_of_table(word: str, table_text: str, embedder: Any) -> bool:
+    if not table_text.strip() or embedder is None or getattr(embedder, "fallback_reason", None):
+        return False
+    vectors = embedder.encode([word, table_text])
+    return float(vectors[0] @ vectors[1]) >= _KIND_OF_TABLE
 
 
 def _asked_kind(words: list[str], tokens: list[Token], rules: list[dict[str, Any]],
                 a_value: Callable[[str], bool]) -> list[str]:
     """Beside structured conditions, the plural noun a "which"/"what"/"any" question asks for ("which boats are
-    members only", "which of your visas involve an interview", "what venues have a webcast"), or that a request
-    starts with and no value of the table has ("boats with 3 or more seats"), names the kind of row asked, whatever
-    the table is called; the conditions choose the rows, so the noun searches nothing."""
+    members only") or that a request starts with ("boats with 3 or more seats") names the kind of row asked, whatever
+    the table is called, when it restricts nothing (`a_value` false: no value has it, and no row's text, or it means
+    the table's description in other words): the conditions choose the rows, so the noun searches nothing. A word
+    of the rows' values or text ("which doublets are in medium", "any capes that need a fitting", "tables that
+    fold") restricts as before. (Words of the table's description are no search words already.)"""
     heads = set()
     for i, t in enumerate(tokens[:-1]):
         if t.raw.lower() not in _WHICH:
@@ -1181,8 +1217,8 @@ def _asked_kind(words: list[str], tokens: list[Token], rules: list[dict[str, Any
                                                                                                   "those"):
             j += 2  # "which of your visas"
         word = tokens[j].raw.lower()
-        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-            heads.add(word)
+        if len(word) > 3 and word.endswith("s") and not word.endswith("ss") and not a_value(word):
+            heads.add(word)  # ("which doublets are in medium": a word of rows' names, which restricts)
     first = tokens[0].raw.lower() if tokens else ""
     if len(tokens) > 2 and len(first) > 3 and first.endswith("s") and not first.endswith("ss") \
             and tokens[1].raw.lower() in _QUALIFYING and first in words and not a_value(first):

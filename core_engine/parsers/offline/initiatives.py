@@ -167,6 +167,9 @@ def other_fields(reader: "TurnReader", text: str) -> bool:
 
 _NOT_NAME_WORDS = frozenset("""next last this coming morning afternoon evening night noon midnight today tomorrow
 tonight weekend week month early late please thanks thank yes no none nothing maybe sure both all just only""".split())
+_NOT_IN_NAMES = frozenset("""mail post royal express courier delivery parcel bank office council eve christmas easter
+    year day holiday weekend""".split())
+"""Words of a firm, a service or a day said after "it's" ("Royal Mail", "New Year's Eve"): no person's name."""
 _BARE_NAME = re.compile(r"^\s*(?:(?:it'?s|its|it\s+is|i'?m|i\s+am|my\s+name'?s|my\s+name\s+is|name'?s|this\s+is)\s+)?(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*|de|van|von|da|di|le|la)){1,3})\s*[.!]?\s*$")
 
 
@@ -180,6 +183,8 @@ def _bare_name(reader: "TurnReader", text: str, open_fields: list[tuple[TaskReco
         return False
     name = m.group("name")
     low = name.lower()
+    if "'s" in low or "’s" in low or set(low.split()) & _NOT_IN_NAMES:
+        return False  # "it's New Year's Eve", "it's Royal Mail": a day or a firm, not a person
     if set(low.split()) & _NOT_NAME_WORDS or yes_no(text) or find_dates(text, reader.today) or find_times(text):
         return False  # "Late Afternoon", "Next Friday", "Yes Please": words of the answer asked, not a name
     if reader.ctx.kb is not None and reader.vocabulary.found_in(text, reader.ctx.kb):

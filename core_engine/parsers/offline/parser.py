@@ -65,6 +65,7 @@ from .parts.story_after import story_after
 from .parts.rooms import room_after_row
 from .parts.told_story import flagged_story, story_in_opening
 from .changes.leaving import leaves_task
+from .words.semantic import _plan_elsewhere as plan_elsewhere
 from .answering.no_preference import no_preference
 from .parts.place_told import place_in_opening
 from .opening.for_that import task_for_that
@@ -194,6 +195,8 @@ _BARE_COUNT = re.compile(r"\W*(?:(?:ok|so|um+|er+m?|well|right|hmm+|let'?s\s+say
                          re.I)
 """A count said alone before a question tag: "let's say 4", "6 of us"."""
 _WH_START = re.compile(r"^\W*(?:how|what|which|when|where|who|why|whats|what's|hows|how's)\b", re.I)
+_ASKS_PRICE = re.compile(r"\b(?:what|how\s+much|how\s+long|which|when|where|who)\b", re.I)
+"""A question word anywhere: the turn asks something, even with no question mark."""
 _GRUDGING = re.compile(r"^\W*(?:(?:ugh|oh|well|ok(?:ay)?|fine|alright|go\s+on\s+then|sure|if\s+you\s+must)[\s,.!]+)*", re.I)
 """Words that give in before an answer ("fine, 07700 900777")."""
 _CODE_LEAD = re.compile(r"^(?:and\s+)?(?:(?:(?:my|the|our)\s+)?(?:[a-z]+\s+)?(?:number|no\.?|num|ref(?:erence)?|code|id)"
@@ -830,10 +833,10 @@ class TurnReader:
         if plea(text):
             self.note("chit-chat", text, reason="a request for help: the agent's next question is the help")
             return True
-        if self._nothing_in_progress() and not self._task_under_way() and leaves_task(text, lambda _clause: True):
-            self.note("chit-chat", text, reason="the user will come back later and nothing is under way",
-                      reply="No problem. Come back whenever you're ready.")
-            return True  # "cool cheers, gonna talk to the band and come back" after questions only: no task opened
+        if self._nothing_in_progress() and not self._task_under_way() and not _ASKS_PRICE.search(text) \
+                and leaves_task(text, lambda clause: plan_elsewhere(self, clause)):
+            self.note("chit-chat", text, reason="the user will come back later and nothing is under way")
+            return True  # "cool cheers, gonna talk to my partner and come back" after questions only: no task opened
         return False
 
     def _task_under_way(self) -> bool:
@@ -1019,6 +1022,9 @@ class TurnReader:
                 self.view.kind_of(self.expect.field) == "str":
             # "he has no email"; "I've only got the card number, not the account number"
             words = lacks_asked_thing(text, self.expect.field) or refused_by_name(text, self.expect.field)
+            if words and self.value_for(self.expect.field, _after_words(text, words)) is not None \
+                    and shape(self.expect.field) in ("code", "email"):
+                words = None  # "I've lost my phone, use my daughter's: 07700 900123": the value is given after all
         bare_no = self.expect is not None and self.expect.act == "ask" and self._declinable(self.expect.field) and (
             closing(text) or re.fullmatch(r"(?:no|nope|nah|none|nothing)(?:[,\s]+(?:thanks|thank\s+you|ta))?"
                                           r"(?:[,\s]+(?:that'?s|that\s+is)\s+all)?"

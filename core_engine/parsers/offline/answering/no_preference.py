@@ -21,7 +21,7 @@ _DONT_CARE = re.compile(
     r"no\s+(?:real\s+)?preference|not\s+(?:fussed|bothered)(?:\s+(?:who|which|really))*|"
     r"(?:any(?:one|body|thing)?|either(?:\s+one)?)(?:'s|\s+is|\s+will\s+do|\s+would\s+be)?(?:\s+(?:fine|ok|okay|good|great))?|"
     r"who(?:m)?ever|whichever|whatever|up\s+to\s+you|surprise\s+me|any\s+of\s+them|happy\s+with\s+any(?:one)?|"
-    r"(?:i'?m\s+)?easy|open\s+to\s+anything)"
+    r"open\s+to\s+anything)"
     r"(?:\s+(?:really|honestly|tbh|thanks|then|is\s+fine|to\s+be\s+honest))*", re.I)
 _ANY_OPTION = re.compile(r"^(?:any(?:one|body|\s+\w+)?|no\s+preference|either|whoever'?s?\s+free|first\s+available)$",
                          re.I)
@@ -34,6 +34,8 @@ def no_preference(reader: "TurnReader") -> bool:
     kind = reader.view.kind_of(e.field)
     if kind not in ("row", "Enum"):
         return False
+    if kind == "Enum" and any(v.value.lower() == reader.text.strip(" .!?").lower() for v in e.field.enum_values):
+        return False  # "either" to a field with an Either option: the option itself, read as one
     clauses = [c.strip() for c in re.split(r"[,.;!?]+|\s+-\s+", reader.text) if c.strip()]
     if not clauses or not all(_DONT_CARE.fullmatch(c) for c in clauses):
         return False

@@ -245,7 +245,8 @@ _PEOPLE_UNITS = {"ppl", "pax", "people", "persons", "adults", "adult", "guests",
 # ---------------------------------------------------------------- mentions
 
 ADDRESSEE = re.compile(r"\b(?:recipient|addressee|deliver(?:ed|y)?\s+to|sent\s+to|send\s+to|addressed|receiving|"
-                        r"(?:guest|person)\s+of\s+honou?r)\b", re.I)
+                        r"(?:guest|person)\s+of\s+honou?r|print(?:ed)?|engrav(?:e|ed)|written\s+on|"
+                        r"on\s+the\s+(?:card|voucher|certificate|label|cake|plaque))\b", re.I)
 """A name field for whom something is sent or addressed, or who is honoured: the name is written as it will be on the
 card, the label or the table, title and all. Any other person's name (the caller's, a patient's, a hirer's) is kept without the title, as the
 blind writers kept it in 37 of the 41 such turns."""

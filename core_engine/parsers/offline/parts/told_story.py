@@ -168,9 +168,23 @@ def _story(reader: "TurnReader", text: str, ws: Any, f: Any, args: str) -> str |
         for clause in re.split(r"\s*(?:;|,(?!\d{3}\b))\s*", sentence.strip(" .!")):  # "£1,850" is one amount
             words = clause.split()
             if len(words) < 3 or plea(clause) or request_only(clause) or _WANTS.search(clause) or \
+                    (not f.free_text and _ABOUT_THE_CALL.match(clause)) or \
                     _VALUE_SHAPED.search(clause) or not set(content_stems(clause)) - own or \
                     (not f.free_text and _told_values_only(clause, args, own)):
                 continue
             kept.append(clause)
     told = ", ".join(kept)
+    if not f.free_text and not (_TROUBLE.search(told) or _WENT_WRONG.search(told)):
+        return None  # a field only described as the user's story takes a trouble told, not "I'm not happy at all"
     return told if len(told.split()) >= 5 else None
+
+
+_ABOUT_THE_CALL = re.compile(r"^\W*(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:calling|ringing|phoning|writing|contacting|"
+                             r"getting\s+in\s+touch|here)\b|^\W*(?:my|our)\s+name\b|\btold\s+me\s+to\b", re.I)
+"""A clause about the call itself ("I'm calling to report damage", "my name is Jo Baxter", "my doctor told me to
+ring"): no part of the story."""
+_WENT_WRONG = re.compile(r"\b(?:damaged?|broke|ripped|torn|stained|cracked|dented|scratched|late|rude|stolen|lost|"
+                         r"leak(?:s|ed|ing)?|cold|freezing|noisy|noise|mould|smell(?:s|y)?|flooded|dead|sleep|party|"
+                         r"parties|mice|rats|pests?|wheezes|squeaks?|rattles?|bubbly|faulty|fault|overcharged|twice)\b",
+                         re.I)
+"""Words of something gone wrong beyond `_TROUBLE`'s ("stone cold", "my flatmates party every night")."""

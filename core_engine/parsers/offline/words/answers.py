@@ -81,6 +81,9 @@ _PART_HOURS = {"morning": (5, 12), "afternoon": (1, 6), "evening": (4, 11), "ton
 _PLACES = {stem(w) for w in ("ticket", "place", "seat", "space", "spot", "pass", "admission", "passenger", "traveller",
                               "adult", "swimmer", "visitor", "attendee", "participant", "member")}
 """Counts of what each person takes or is (a ticket, a seat): a list of people answers them; a room count it does not."""
+_KIN_WORDS = frozenset("""grandma grandad granddad grandpa granny gran nan nana nanna nanny auntie aunty aunt uncle mum
+    mom dad mother father sis bro ta thanks cheers hi hello hey dear love mate sir madam""".split())
+"""A relation or a courtesy before a name ("Grandma, Joyce", "Ta, Jo"): no surname said first."""
 _SURNAME_FIRST = re.compile(r"\s*([A-Z][a-z'’-]+(?:-[A-Z][a-z'’-]+)?)\s*,\s*([A-Z][a-z'’-]+)\s*\.?\s*")
 _PERSON_CUE = re.compile(r"\b(?:ask\s+for|speak\s+to|name|i'?m|it'?s|under|contact)\b", re.I)
 """Words that lead to a person's name later in an answer ("Hughes Farm, ask for Rhys Hughes")."""
@@ -561,7 +564,7 @@ class AnswerReader:
             later = " ".join(clauses[1:])
             from ..parts.given_name import not_a_name_word  # late: parts import this module
             inverted = _SURNAME_FIRST.fullmatch(text)
-            if inverted and not any(not_a_name_word(w) for w in inverted.groups()):
+            if inverted and not any(not_a_name_word(w) or w.lower() in _KIN_WORDS for w in inverted.groups()):
                 return f"{inverted.group(2)} {inverted.group(1)}"  # "Patel, Raj": a form's order, the surname first
             if (beside := _name_beside_contacts(text)) is not None:
                 return beside  # "hannah whitfield, 07700 900333", "Mehmet, 07555 010203": the name, the phone apart

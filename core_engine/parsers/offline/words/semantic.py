@@ -45,7 +45,7 @@ _ELSEWHERE = (r"(?:[\s,.!;]+(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s
               r"decide|talk|discuss|sleep\s+on\s+it|have\s+a\s+think|keep\s+(?:it|them|mine)|"
               r"book\s+(?:it\s+)?later|try\s+again)\b[^?]{0,60})?")
 """A plan to do it another way or later after the cancel ("never mind, I'll go to the branch"): still a cancel."""
-_ASKED_TO = r"(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|just\s+)?)?"
+_ASKED_TO = r"(?:(?:can|could)\s+(?:you|u)\s+(?:please\s+|just\s+)?)?"
 """A cancel asked as a favour ("can you cancel this one"): a request, not a question to answer."""
 _CANCEL = re.compile(_LEAD + _ASKED_TO + _CANCEL_PHRASE + r"(?:[\s,.!;]+" + _CANCEL_PHRASE + r")*" + _ELSEWHERE +
                      r"(?:\s*,?\s*(?:please|thanks|thank\s+you|sorry|anyway|then))?[\s.!?]*$", re.I)
@@ -56,6 +56,9 @@ _CANCEL_OBJECT = re.compile(_LEAD + r"(?:" + _CANCEL_PHRASE + r"[\s,.!;]+)*(?:pl
                             r"(?:\s*,?\s*(?:please|thanks|thank\s+you|sorry))?[\s.!]*$", re.I)
 _RESTART = re.compile(_LEAD + r"(?:start\s+(?:over|again|from\s+scratch)|let'?s\s+start\s+(?:over|again)|restart|"
                       r"reset|begin\s+again)(?:\s*,?\s*please)?[\s.!]*$", re.I)
+_SLIP_CUE = re.compile(r"\b(?:(?:wait|hang\s+on|hold\s+on)[,.!\s]+(?:no|sorry)|no[,.!\s]+wait)\b", re.I)
+"""A slip ("oh wait no", "hang on, sorry"): a switch cue only when the turn gives no value of the task in progress
+("oh wait no, I need to change the pickup time to 10" corrects the booking)."""
 _SWITCH = re.compile(r"\b(?:actually|instead|rather|change\s+of\s+plans?|different\s+thing|something\s+else|"
                      r"(?:wait|hang\s+on|hold\s+on)[,.!\s]+(?:no|sorry)|no[,.!\s]+wait|"
                      r"what\s+i\s+(?:really\s+|actually\s+)?(?:need|want)\s+is|"
@@ -142,8 +145,9 @@ def _intent(reader: "TurnReader", text: str) -> str | None:
             and leaves_task(text, lambda clause: _plan_elsewhere(reader, clause), yes_no_asked=_yes_no_asked(reader)) \
             and not _answers_asked(reader, text):  # the cheap test first: most turns say nothing of leaving
         intent = "cancel"  # "let me check with my partner first and I'll ring back": the task is left for now
-    if intent == "cancel" and _cancel_is_an_option(reader):
+    if intent == "cancel" and _CANCEL_SAID.search(text) and (_cancel_is_an_option(reader) or _cancel_asked(reader)):
         return None  # "actually, just cancel it" while moving an appointment whose action may be Cancel: that option
+        # ("never mind", "forget it", "stop" still leave the task)
     return intent
 
 
@@ -238,6 +242,17 @@ def _confirming_a_cancel(reader: "TurnReader") -> bool:
     return bool(re.search(r"cancel", snake_case(e.rec.worksheet), re.I))
 
 
+_CANCEL_SAID = re.compile(r"\bcancel\s+(?:it|this|that|the\s+\w+)\b", re.I)
+
+
+def _cancel_asked(reader: "TurnReader") -> bool:
+    """The agent asks for an option of a field that has a cancel option ("what would you like to do with the walk?"):
+    "could you cancel it please" chooses it."""
+    e = reader.expect
+    return e is not None and e.act == "ask" and e.field.type == "Enum" and any(
+        re.match(r"cancel\b", v.value, re.I) for v in e.field.enum_values)
+
+
 def _cancel_is_an_option(reader: "TurnReader") -> bool:
     """The task in progress holds another option of a field that has a cancel option ("Reschedule" of an action
     that may be "Cancel"): a cancel said now chooses that option."""
@@ -248,8 +263,8 @@ def _cancel_is_an_option(reader: "TurnReader") -> bool:
         ws = reader.view.worksheet(r)
         for f in ws.fields if ws is not None else []:
             held = r.values.get(f.name)
-            if f.kind == "input" and f.type == "Enum" and isinstance(held, str) and not re.search(r"cancel", held, re.I) \
-                    and any(re.fullmatch(r"cancel(?:\s+\w+)?", v.value, re.I) for v in f.enum_values):
+            if f.kind == "input" and f.type == "Enum" and isinstance(held, str) and held.lower() != "cancel" \
+                    and any(v.value.lower() == "cancel" for v in f.enum_values):
                 return True
     return False
 
@@ -698,6 +713,12 @@ def requested_task(reader: "TurnReader", text: str) -> str | None:
     return memo[text]
 
 
+_HELD_VERBS = frozenset("reschedule cancel change move extend shorten renew upgrade downgrade amend rearrange "
+                        "postpone".split())
+"""One-word options that act on a thing already held (a booking's action): verbs of its task. "Post" or "Collect"
+(how a thing is handed over) are not."""
+
+
 def _requested_task(reader: "TurnReader", text: str) -> str | None:
     asked = [(stem(m.group("verb").lower()), (m.group("part") or "").lower(), text[m.end():])
              for m in _ASKING.finditer(text) if m.group("verb").lower() not in _NO_TASK_VERB]
@@ -711,7 +732,7 @@ def _requested_task(reader: "TurnReader", text: str) -> str | None:
             continue
         names = [words_of(ws.name)] + [str(v) for _p, v in equalities(ws.predicate)]
         names += [ev.value for f in ws.fields if f.kind == "input" and f.type == "Enum" and not f.predicate.strip()
-                  for ev in f.enum_values if len(ev.value.split()) == 1]  # "Reschedule" of a booking's action
+                  for ev in f.enum_values if ev.value.lower() in _HELD_VERBS]  # "Reschedule" of a booking's action
         for name in names:
             words = re.findall(r"[a-z]+", name.lower())
             for i, w in enumerate(words):
@@ -1057,6 +1078,10 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
     if _own_option_said(reader, current, text):
         return False  # "actually, just cancel it" while rescheduling: the task's own Cancel, not the Cancel task
     from ..answering.slots import find_mentions  # late: a rare path
+    if _SLIP_CUE.search(text) and not _SWITCH.search(_SLIP_CUE.sub(" ", text)) and (
+            find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today)
+            or _names_own_field(reader, current, text) or _changed_to_own_value(reader, current, text)):
+        return False  # "wait sorry, I need to swap the size to medium": a change of this task, said after a slip
     if _MAKE_IT.search(text):
         if find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
             return False  # "make it 12 days instead": a new value for the current task, a change of mind
@@ -1106,9 +1131,33 @@ def _other_than(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked 
     return ranked if ranked.decided(TASK_THRESHOLD, TASK_MARGIN) else None
 
 
+_CHANGED_TO = re.compile(r"\b(?:change|move|swap|switch|make|put|bring)\b.*?\bto\s+(?P<new>.+?)[\s.!?]*$", re.I)
+
+
+def _changed_to_own_value(reader: "TurnReader", current: TaskRecord, text: str) -> bool:
+    """ "I need to change the pickup time to 10": what it changes to is a value of a field the task in progress
+    holds (a time, a date, a number or an option)."""
+    m = _CHANGED_TO.search(text)
+    if m is None:
+        return False
+    return any(reader.view.kind_of(f) in ("date", "time", "int", "float", "Enum") and f.name in current.values
+               and reader.answers.value_for(f, m.group("new")) is not None for f in reader.view.input_fields(current))
+
+
+def _names_own_field(reader: "TurnReader", current: TaskRecord, text: str) -> bool:
+    """The turn names a field of the task in progress by its name's words ("the pickup time", "the size")."""
+    ws = reader.spec.worksheet(current.worksheet)
+    said = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
+    return any(len(parts) and set(parts) <= said for f in (ws.fields if ws is not None else []) if f.kind == "input"
+               for parts in [[stem(w) for w in f.name.lower().split("_") if len(w) > 2]])
+
+
 def _other_by_verb(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked | None:
     """ "oh wait no, I need to report a problem with a mug you fired": with a switch cue, the other task the turn
     asks for with the verb of its name (`requested_task`), when the meaning is split between two."""
+    from ..answering.slots import find_mentions  # late: a rare path
+    if find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
+        return None  # a value of the task in progress: a change of it
     asked = requested_task(reader, text)
     roots = task_roots(reader)
     if asked is None or roots.get(asked, asked) == roots.get(current.worksheet, current.worksheet):

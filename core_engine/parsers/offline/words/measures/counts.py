@@ -13,7 +13,7 @@ from ..values import find_numbers
 _ME_AND = re.compile(r"\b(?:me|myself|i)\s+(?:and|plus|\+|with)\s+(?P<rest>.{1,30})", re.I)
 _ONE_OTHER = re.compile(r"my\s+(?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|mum|mom|dad|mother|"
                         r"father|son|daughter|brother|sister|friend|mate|pal|buddy|colleague|flatmate|neighbou?r)\b"
-                        r"(?!'s|\s+(?:and|plus|with|\+|&)\b)", re.I)
+                        r"(?!'s|\s*,?\s*(?:and|plus|with|\+|&)(?!\w))", re.I)
 """One person named by a relation in the singular ("me and my wife", "just me and my mate"); "my friend and her
 kids" goes on past it, so it is not counted."""
 _AND_ME = re.compile(r"\b(?:my|a|one)\s+[a-z]+\s+and\s+(?:me|i|myself)\b", re.I)
