@@ -260,3 +260,51 @@ def test_a_title_in_an_opening_is_no_part_of_the_callers_name(agent):
     session, [r] = talk(agent, "Hi, I'd like to book a pottery class on Saturday 13th July. This is Mrs Ada Okafor, "
                                "07700 900123")
     assert values(session, "book_class")["student_name"] == "Ada Okafor"
+
+
+STAYS = {
+    "name": "pet_hotel", "starting_prompt": "Hello, the pet hotel here.", "description": "A hotel for cats and dogs.",
+    "settings": {"start_worksheet": "Main", "date_order": "day_first"},
+    "worksheets": [
+        {"name": "Main", "kind": "task", "fields": [field("task", "Enum", "What you would like to do", enum_values=[
+            {"value": "Book Stay", "description": "book a stay for your pet"},
+            {"value": "Reschedule Stay", "description": "new dates for a stay already booked"}])]},
+        {"name": "BookStay", "kind": "task", "predicate": 'task == "Book Stay"', "api": "book_stay",
+         "description": "A pet's stay.", "fields": [
+            field("pet_name", "str", "Your pet's name"),
+            field("check_in_date", "date", "The day the pet arrives"),
+            field("check_out_date", "date", "The day the pet goes home"),
+            field("last_booster_date", "date", "The date of the pet's last booster"),
+            field("confirm", "confirm", "Confirm the stay")]},
+        {"name": "RescheduleStay", "kind": "task", "predicate": 'task == "Reschedule Stay"', "api": "move_stay",
+         "description": "A stay moved to other dates.", "fields": [
+            field("booking_reference", "str", "Your booking reference, like PH-2210"),
+            field("new_check_in_date", "date", "The new day the pet arrives"),
+            field("confirm", "confirm", "Confirm the change")]},
+    ],
+    "apis": [{"name": "book_stay"}, {"name": "move_stay"}],
+}
+
+
+@pytest.fixture(scope="module")
+def hotel(tmp_path_factory):
+    from tests.fakes.specs import agent_of
+    return agent_of(tmp_path_factory.mktemp("pet_hotel"), STAYS)
+
+
+def test_two_days_of_one_month_are_a_range(hotel):
+    session, [r] = talk(hotel, "I'd like to book a stay for Zeus, 18th to 20th July")
+    got = values(session, "book_stay")
+    assert (got.get("check_in_date"), got.get("check_out_date")) == ("2024-07-18", "2024-07-20")
+
+
+def test_an_everyday_verb_of_a_task_name_chooses_it_over_the_words_of_another(hotel):
+    session, [r] = talk(hotel, "I need to move my stay booking, something's come up")
+    assert statements(r)[0] == 'main.task = "Reschedule Stay"'
+
+
+def test_a_reference_of_digit_groups_and_letters_is_one_code():
+    from core_engine.parsers.offline.answering.slots import code_value
+    assert code_value("card 3391-AOW-0412").value == "3391-AOW-0412"
+    assert code_value("card no. 5512-OW-2231").value == "5512-OW-2231"
+    assert code_value("2-3pm") is None

@@ -197,6 +197,8 @@ _BARE_COUNT = re.compile(r"\W*(?:(?:ok|so|um+|er+m?|well|right|hmm+|let'?s\s+say
 _WH_START = re.compile(r"^\W*(?:how|what|which|when|where|who|why|whats|what's|hows|how's)\b", re.I)
 _ASKS_PRICE = re.compile(r"\b(?:what|how\s+much|how\s+long|which|when|where|who)\b", re.I)
 """A question word anywhere: the turn asks something, even with no question mark."""
+_WEEKDAY_BEFORE = re.compile(r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?,?\s*(?:the\s+)?$", re.I)
+"""A weekday said right before a date ("friday 1st august")."""
 _GRUDGING = re.compile(r"^\W*(?:(?:ugh|oh|well|ok(?:ay)?|fine|alright|go\s+on\s+then|sure|if\s+you\s+must)[\s,.!]+)*", re.I)
 """Words that give in before an answer ("fine, 07700 900777")."""
 _CODE_LEAD = re.compile(r"^(?:and\s+)?(?:(?:(?:my|the|our)\s+)?(?:[a-z]+\s+)?(?:number|no\.?|num|ref(?:erence)?|code|id)"
@@ -1305,6 +1307,9 @@ class TurnReader:
         at = text.lower().find(answered.strip().lower()) if answered.strip() else -1
         if at >= 0:  # blank the answer out, so that its words are read once
             text = text[:at] + " " * len(answered.strip()) + text[at + len(answered.strip()):]
+            day = _WEEKDAY_BEFORE.search(text[:at])
+            if day is not None:  # "from friday 1st august": the weekday of the date answered is that date
+                text = text[:day.start()] + " " * (day.end() - day.start()) + text[day.end():]
         asked = self.expect.field if self.expect is not None and self.expect.act == "ask" else None
         opened = [(r, f) for r, f in candidates if asked is not None and r.var == self.expect.rec.var
                   and re.search(rf"\bself\.{re.escape(asked.name)}\b", f.predicate or "")

@@ -38,6 +38,16 @@ _BETWEEN = re.compile(r"^[\s,]*(?:to|-|–|—|and)[\s,]*$", re.I)
 """Only the word between two moments: "friday 10am to sunday 5pm" ("to" anywhere else is "I want to ...")."""
 _SAME = re.compile(r"\bsame\s+(day|date|time)\b", re.I)
 _DAY_OF_MONTH = re.compile(r"^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?$", re.I)
+_MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_SHARED_MONTH = re.compile(rf"\b(?P<a>\d{{1,2}}(?:st|nd|rd|th)?)(?P<to>\s*(?:-|–|to|till|til|until)\s*)"
+                           rf"(?P<b>\d{{1,2}}(?:st|nd|rd|th)?)\s+(?:of\s+)?(?P<m>{_MONTHS})\b", re.I)
+"""Two days sharing one month ("18th to 20th July", "4-11 August"): the first day is that month's too."""
+
+
+def _with_month(m: re.Match[str]) -> str:
+    """ "18th to 20th July" -> "18th July to 20th July" (lengths change; the moments are read from the new text)."""
+    return f"{m.group('a')} {m.group('m')}{m.group('to')}{m.group('b')} {m.group('m')}"
 
 
 @dataclass
@@ -68,8 +78,9 @@ def schedule_pass(reader: "TurnReader", text: str) -> None:
     pairs = _pairs(ws)
     if not any(p.end for p in pairs) or all(p.end for p in pairs):
         return
-    past = any(past_field(p.date) for p in pairs if p.date is not None)
-    moments = _moments(text, reader.today, past)
+    dated = [p for p in pairs if p.date is not None]
+    past = bool(dated) and all(past_field(p.date) for p in dated)  # a booster's date does not make a stay's past
+    moments = _moments(_SHARED_MONTH.sub(_with_month, text), reader.today, past)
     said = sum(m.has("date") + m.has("time") for m in moments)
     if len(moments) < 2 and said < 2 and not (moments and (moments[0].same_day or moments[0].same_time)):
         return  # one date or one time: the rules read it ("same time" alone repeats the other pair's)

@@ -872,9 +872,11 @@ def _verb_options(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Men
 def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, taken: list[Span],
                  out: list[Mention], used: set[tuple[str, str]]) -> None:
     """A code-shaped field named in the text with a digit string near it: "my pin is 0314"."""
-    digits = free(find_digit_strings(text), taken)
     hyphened = free([Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _HYPHEN_CODE.finditer(text)], taken)
-    codes = sorted(digits + hyphened, key=lambda c: c.start)
+    mixed = free([Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _MIXED_REF.finditer(text)],
+                 taken + hyphened)
+    digits = free(find_digit_strings(text), taken + mixed)  # "card 3391-AOW-0412": one reference, not "3391"
+    codes = sorted(digits + hyphened + mixed, key=lambda c: c.start)
     others = [g for _r, g in strs]
     for rec, f in strs:
         if shape(f) != "code" or (rec.var, f.name) in used or not codes:
@@ -1037,8 +1039,22 @@ def said_texts(mentions: list[Mention]) -> list[str]:
     return [m.matched if m.how == "number+unit" else m.span.text for m in mentions if m.span is not None]
 
 
+_MIXED_REF = re.compile(r"(?<![\w-])(?=(?:[A-Za-z-]*\d){4})(?=[A-Za-z0-9-]*[A-Za-z])"
+                        r"(?:[A-Za-z0-9]{2,}(?:-[A-Za-z0-9]{2,})+|\d{2,}[A-Za-z]{1,4}\d{2,})(?![\w-])")
+"""A reference of digit groups and letters in one token ("3391-AOW-0412", "5512-OW-2231", "2304OW1187")."""
+
+
 def code_value(text: str) -> Span | None:
-    """The one id-like token of an answer: a digit string, else a code such as CS147 or "CS 221"."""
+    """The one id-like token of an answer: a mixed reference ("3391-AOW-0412"), a digit string, else a code such as
+    CS147 or "CS 221"."""
+    found = _code_value(text)
+    mixed = list(_MIXED_REF.finditer(text))
+    if found is not None and len(mixed) == 1 and mixed[0].start() <= found.start < mixed[0].end():
+        return Span(mixed[0].group(0), mixed[0].start(), mixed[0].end(), mixed[0].group(0))  # not just its "3391"
+    return found
+
+
+def _code_value(text: str) -> Span | None:
     codes = find_codes(text)
     digits = free(find_digit_strings(text), codes)
     if len(digits) == 1 and not codes:

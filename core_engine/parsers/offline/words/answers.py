@@ -84,6 +84,8 @@ _PLACES = {stem(w) for w in ("ticket", "place", "seat", "space", "spot", "pass",
 _KIN_WORDS = frozenset("""grandma grandad granddad grandpa granny gran nan nana nanna nanny auntie aunty aunt uncle mum
     mom dad mother father sis bro ta thanks cheers hi hello hey dear love mate sir madam""".split())
 """A relation or a courtesy before a name ("Grandma, Joyce", "Ta, Jo"): no surname said first."""
+_DATE_WORDS_LEFT = re.compile(r"\b(?:from|on|for|at|the|by|until|till|starting|of|arriving|coming|in)\b", re.I)
+"""The small words around a date said alone ("from friday 2nd august"): what is left is no other value."""
 _SURNAME_FIRST = re.compile(r"\s*([A-Z][a-z'’-]+(?:-[A-Z][a-z'’-]+)?)\s*,\s*([A-Z][a-z'’-]+)\s*\.?\s*")
 _PERSON_CUE = re.compile(r"\b(?:ask\s+for|speak\s+to|name|i'?m|it'?s|under|contact)\b", re.I)
 """Words that lead to a person's name later in an answer ("Hughes Farm, ask for Rhys Hughes")."""
@@ -519,8 +521,8 @@ class AnswerReader:
             emails = find_emails(text)
             return emails[0].value if emails else None
         if kind in ("code", "short") and find_dates(text, self.today) and not _ASKS_WHEN.search(
-                f"{f.name} {f.description}") and not _without_dates(text, self.today).strip(" ,.!?"):
-            return None  # "September 12th, 1975" to a PIN or passcode question: a date is not its value
+                f"{f.name} {f.description}") and not _DATE_WORDS_LEFT.sub("", _without_dates(text, self.today)).strip(" ,.!?"):
+            return None  # "September 12th, 1975" to a PIN question, "from friday 2nd august" to a pet's name: a date
         if kind in ("code", "short") and (laid_out := shaped_reference(f, text)):
             return laid_out  # "reg is LR68 KXT" for "like KT19 WRX", "account number is BL-302211"
         if kind in ("code", "short") and reference_shapes(f):  # "account number is BL-302211" for "like BL-482913"

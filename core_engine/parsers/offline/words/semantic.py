@@ -738,8 +738,9 @@ def _requested_task(reader: "TurnReader", text: str) -> str | None:
             for i, w in enumerate(words):
                 nxt = words[i + 1] if i + 1 < len(words) else ""
                 for verb, part, after in asked:
-                    if stem(w) == verb and (nxt not in _PARTICLES or nxt == part) and _object_of(reader, ws, after):
-                        found.add(ws.name)
+                    said = stem(w) == verb or (i == 0 and verb in _VERBS.get(stem(w), ()))
+                    if said and (nxt not in _PARTICLES or nxt == part) and _object_of(reader, ws, after):
+                        found.add(ws.name)  # "I need to move my rescue course": Reschedule Booking by "move"
     return next(iter(found)) if len(found) == 1 else None
 
 
