@@ -1307,9 +1307,8 @@ class TurnReader:
         at = text.lower().find(answered.strip().lower()) if answered.strip() else -1
         if at >= 0:  # blank the answer out, so that its words are read once
             text = text[:at] + " " * len(answered.strip()) + text[at + len(answered.strip()):]
-            day = _WEEKDAY_BEFORE.search(text[:at])
-            if day is not None:  # "from friday 1st august": the weekday of the date answered is that date
-                text = text[:day.start()] + " " * (day.end() - day.start()) + text[day.end():]
+        day = _WEEKDAY_BEFORE.search(text[:at]) if at >= 0 else None  # "from friday 1st august": the weekday of
+        # the date answered is that date, no second one
         asked = self.expect.field if self.expect is not None and self.expect.act == "ask" else None
         opened = [(r, f) for r, f in candidates if asked is not None and r.var == self.expect.rec.var
                   and re.search(rf"\bself\.{re.escape(asked.name)}\b", f.predicate or "")
@@ -1321,6 +1320,9 @@ class TurnReader:
                                          self.view, self.today, prefer=rec)
         if asked is not None and self.view.kind_of(asked) == "str" and shape(asked) == "email":
             mentions = [m for m in mentions if m.how != "email"]  # the e-mail asked for is its answer, not another's
+        if day is not None:
+            mentions = [m for m in mentions if not (m.span is not None and self.view.kind_of(m.field) == "date"
+                                                    and day.start() <= m.span.start < day.end())]
         taken = {m.field.name for m in mentions}
         mentions += [m for m in column_mentions(text, candidates, self.vocabulary, self.ctx.kb)
                      if m.field.name not in taken]
