@@ -308,3 +308,19 @@ def test_a_reference_of_digit_groups_and_letters_is_one_code():
     assert code_value("card 3391-AOW-0412").value == "3391-AOW-0412"
     assert code_value("card no. 5512-OW-2231").value == "5512-OW-2231"
     assert code_value("2-3pm") is None
+
+
+def test_a_value_not_to_hand_is_declined(agent):
+    session, [*_, r] = talk(agent, "are my pots ready yet?", "its on a card somewhere at home, havent got it on me")
+    assert values(session, "check_firing_status").get("ticket_number") == "NA"
+
+
+def test_a_number_settled_on_after_a_doubt(agent):
+    session, [*_, r] = talk(agent, "I want to drop off some pieces for firing", "not sure.. 6 maybe, with the lids? put 6")
+    assert values(session, "drop_off_pieces").get("pieces") == 6
+
+
+def test_a_name_spelt_again_corrects_the_part_said(agent):
+    session, [*_, r] = talk(agent, CLASS, "dont mind who", "Saturday 13th July", "10am", "3", "morning",
+                            "Tom Rudge", "no group", "sorry my surname's spelt Rudd, not Rudge")
+    assert values(session, "book_class")["student_name"] == "Tom Rudd"

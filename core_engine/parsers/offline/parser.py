@@ -1049,9 +1049,10 @@ class TurnReader:
             return False  # "dunno, 7ish?": a guess after the doubt is the answer, not a refusal
         last = [p for p in re.split(r"(?<=[.!?])\s+", _after_words(text, words) if words else "") if p.strip(" .?!")][-1:]
         if words and not explicit and last and self.expect is not None and self.expect.act == "ask" and \
-                self.view.kind_of(self.expect.field) in ("date", "time") and len(last[0].split()) <= 4 and \
+                (self.view.kind_of(self.expect.field) in ("date", "time") or (self.view.kind_of(self.expect.field) in (
+                    "int", "float") and "?" not in last[0])) and len(last[0].split()) <= 4 and \
                 not _ASKS_START.match(last[0]) and self.value_for(self.expect.field, last[0].rstrip("?")) is not None:
-            return False  # "not sure yet... maybe the week after next? tuesday the 25th?": the day it ends on
+            return False  # "not sure yet... maybe the week after next? tuesday the 25th?", "not sure.. 6 maybe? put 6"
         if words and _OTHER_WILL_DO.search(text):
             self.note("refusal-asks", text, reason="it asks whether something else will do: a question, no refusal")
             self.answered = True
@@ -1809,6 +1810,9 @@ _OTHER_WILL_DO = re.compile(r"(?:\b(?:will|would|does|do|can|could|is|are)\b[^.?
                             r"try)\b[^.?!]{0,60})\s*\?\s*$", re.I)
 """A question after "I don't have it" that offers something else ("will the order number do?", "can I give you my
 postcode instead?"): the user asks, and refuses nothing yet."""
+_NOT_ON_ME = re.compile(r"\b(?:i\s+)?(?:haven'?t|havent|have\s+not|don'?t\s+have|do\s+not\s+have)\s+(?:got\s+)?"
+                        r"(?:it|that|one|them)\s+(?:on\s+me|with\s+me|to\s+hand|here|handy)\b", re.I)
+"""The value is not to hand ("havent got it on me"): a refusal for now, as "I don't know it" is."""
 _LACKS = re.compile(r"\b(?:i|he|she|they|we|you|(?:my|our|his|her|their)\s+[a-z]+)\s+(?:doesn't|does\s+not|don't|do\s+not|doesnt|dont)\s+"
                     r"(?:have|use|do|own|got)\s+(?:an?\s+|any\s+)?(?P<thing>[a-z][a-z-]+)|"
                     r"\b(?:has|have|got)\s+no\s+(?P<none>[a-z][a-z-]+)|"
@@ -1820,6 +1824,9 @@ def lacks_asked_thing(text: str, f: Field) -> str | None:
     """ "he has no email", "my dad doesn't have one", "I've lost the receipt" (for a number "from the receipt"): the
     person has none of the thing the asked field names (a word
     of its name or description, or "one"): the words, read as a refusal; None otherwise."""
+    away = _NOT_ON_ME.search(text)
+    if away is not None:
+        return away.group(0)  # "its on my card somewhere, havent got it on me": not to hand now
     m = _LACKS.search(text)
     if m is None:
         return None

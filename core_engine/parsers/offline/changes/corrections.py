@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 _LEAD = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|hmm|oh|ah|um+|er+m?|ok(?:ay)?|(?:hold|hang)\s+on|"
                    r"one\s+(?:sec(?:ond)?|moment)|just\s+a\s+(?:sec(?:ond)?|moment))[,!.\s]+)*"
                    r"(?:i\s+meant|i\s+mean|i\s+said|it'?s|it\s+is|it\s+was|that\s+was|it\s+should\s+be|should\s+be|make\s+it|"
-                   r"change\s+it\s+to|(?:the|my)\s+[a-z ]{1,30}?\s+(?:is|was|should\s+be))?\s*", re.I)
+                   r"change\s+it\s+to|(?:(?:the|my)\s+[a-z ]{1,30}?|it)(?:'s|\s+is)\s+(?:spelt|spelled)|"
+                   r"(?:the|my)\s+[a-z ]{1,30}?\s+(?:is|was|should\s+be))?\s*", re.I)
 _NEW_NOT_OLD = re.compile(r"^(?P<new>[^;]+?)\s*,?\s+not\s+(?P<old>[^,;!?]+?)[\s.!]*$", re.I)
 _NOT_OLD_NEW = re.compile(r"^(?:(?:sorry|wait|no|actually)[,!.\s]+)*not\s+(?P<old>[^,;]+?)\s*(?:,|;|but|\s[-–—]+\s)\s*"
                           r"(?P<new>[^,;!?]+?)(?:[\s,;.!-]+(?:that'?s|that\s+is|it'?s|it\s+is|this\s+is)\s+the\s+"

@@ -97,6 +97,7 @@ _FOR_AN_HOUR = re.compile(r"\b(?:(?:be|get)\s+(?:there|here|in)\s+(?:for|at|by)|
 
 PEOPLE_STEMS = {stem(w) for w in PEOPLE_WORDS}
 SETTLED_BEFORE = re.compile(r"(?:\b(?:say|make\s+it|call\s+it|go\s+with|let'?s\s+(?:say|do|go\s+for)|so|making|sorry|"
+                            r"put(?:\s+it\s+down\s+as|\s+down)?|"
                             r"i\s+mean|i\s+meant|oops|actually|no\s+wait)[,.!\s]*|"
                              r"\.\.\.?|…|=)\s*(?:£|\$|€)?$", re.I)
 """Words that settle on a number after others were floated: "2, maybe 3... say 3", "2 or 3, let's say 3", "three
