@@ -65,7 +65,7 @@ from .parts.story_after import story_after
 from .parts.rooms import room_after_row
 from .parts.told_story import flagged_story, story_in_opening
 from .changes.leaving import leaves_task
-from .words.semantic import _plan_elsewhere as plan_elsewhere
+from .words.semantic import plan_elsewhere
 from .answering.no_preference import no_preference
 from .parts.place_told import place_in_opening
 from .opening.for_that import task_for_that
@@ -195,7 +195,7 @@ _BARE_COUNT = re.compile(r"\W*(?:(?:ok|so|um+|er+m?|well|right|hmm+|let'?s\s+say
                          re.I)
 """A count said alone before a question tag: "let's say 4", "6 of us"."""
 _WH_START = re.compile(r"^\W*(?:how|what|which|when|where|who|why|whats|what's|hows|how's)\b", re.I)
-_ASKS_PRICE = re.compile(r"\b(?:what|how\s+much|how\s+long|which|when|where|who)\b", re.I)
+_QUESTION_WORD = re.compile(r"\b(?:what|how\s+much|how\s+long|which|when|where|who)\b", re.I)
 """A question word anywhere: the turn asks something, even with no question mark."""
 _WEEKDAY_BEFORE = re.compile(r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?,?\s*(?:the\s+)?$", re.I)
 """A weekday said right before a date ("friday 1st august")."""
@@ -835,7 +835,7 @@ class TurnReader:
         if plea(text):
             self.note("chit-chat", text, reason="a request for help: the agent's next question is the help")
             return True
-        if self._nothing_in_progress() and not self._task_under_way() and not _ASKS_PRICE.search(text) \
+        if self._nothing_in_progress() and not self._task_under_way() and not _QUESTION_WORD.search(text) \
                 and leaves_task(text, lambda clause: plan_elsewhere(self, clause)):
             self.note("chit-chat", text, reason="the user will come back later and nothing is under way")
             return True  # "cool cheers, gonna talk to my partner and come back" after questions only: no task opened

@@ -584,12 +584,17 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
 
 
 def _untitled(m: Mention) -> Mention:
+    value = untitled(m.field, m.value)
+    return m if value is m.value else replace(m, value=value)
+
+
+def untitled(f: Field, value: Any) -> Any:
     """A person's name without the title said before it ("This is Mrs Joan Whitlock": Joan Whitlock), unless the
     field names an addressee, whose name is written as it will appear (`ADDRESSEE`)."""
-    if isinstance(m.value, str) and shape(m.field) == "name" and TITLE.match(m.value) \
-            and not ADDRESSEE.search(f"{m.field.name.replace('_', ' ')} {m.field.description}"):
-        return replace(m, value=TITLE.sub("", m.value, count=1))
-    return m
+    if isinstance(value, str) and shape(f) == "name" and TITLE.match(value) \
+            and not ADDRESSEE.search(f"{f.name.replace('_', ' ')} {f.description}"):
+        return TITLE.sub("", value, count=1)
+    return value
 
 
 _ORDINAL_NUMBERS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,

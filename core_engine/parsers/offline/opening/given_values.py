@@ -22,9 +22,9 @@ from .nested_names import name_fields, nested_enum_fields, put_nested
 from .options import option_by_task_verb, options_by_meaning
 from ..answering.counted import counted_thing
 from ..words.match import field_stems, stem
-from ..answering.slots import ADDRESSEE, shape
+from ..answering.slots import shape, untitled
 from .tasks import _codes_fit, literal
-from ..words.values import TITLE, find_codes, find_numbers, find_postcodes
+from ..words.values import find_codes, find_numbers, find_postcodes
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -258,8 +258,7 @@ def _introduced_name(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dic
         given = {n for n in names_in(reader, text, names[0]) if n not in matched}
         value = given.pop() if len(given) == 1 else None
         value = value.title() if value and value.islower() else value
-    if value and TITLE.match(value) and not ADDRESSEE.search(f"{names[0].name.replace('_', ' ')} {names[0].description}"):
-        value = TITLE.sub("", value, count=1)  # "This is Mrs Joan Whitlock": the caller's name without the title
+    value = untitled(names[0], value) if value else value  # "This is Mrs Joan Whitlock": the name without the title
     if value and holder:
         put_nested(kwargs, holder, sub, names[0].name, literal(value))
         matched.append(value)

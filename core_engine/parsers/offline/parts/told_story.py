@@ -148,13 +148,9 @@ def _story_for_a_bare_opening(reader: "TurnReader", text: str) -> None:
     if told is None:
         return
     var = reader.state.new_var(snake_case(ws.name))
-    reader.emit("story-in-opening", told, f"{var} = {ws.name}({f.name}={_quoted(told)})", worksheet=ws.name,
-                field=f.name, reason="the story the opening tells, for the record's free-text field")
-
-
-def _quoted(value: str) -> str:
     from ..opening.tasks import literal  # late: the opening modules import parts
-    return literal(value)
+    reader.emit("story-in-opening", told, f"{var} = {ws.name}({f.name}={literal(told)})", worksheet=ws.name,
+                field=f.name, reason="the story the opening tells, for the record's free-text field")
 
 
 def _story(reader: "TurnReader", text: str, ws: Any, f: Any, args: str) -> str | None:

@@ -56,12 +56,12 @@ _CANCEL_OBJECT = re.compile(_LEAD + r"(?:" + _CANCEL_PHRASE + r"[\s,.!;]+)*(?:pl
                             r"(?:\s*,?\s*(?:please|thanks|thank\s+you|sorry))?[\s.!]*$", re.I)
 _RESTART = re.compile(_LEAD + r"(?:start\s+(?:over|again|from\s+scratch)|let'?s\s+start\s+(?:over|again)|restart|"
                       r"reset|begin\s+again)(?:\s*,?\s*please)?[\s.!]*$", re.I)
-_SLIP_CUE = re.compile(r"\b(?:(?:wait|hang\s+on|hold\s+on)[,.!\s]+(?:no|sorry)|no[,.!\s]+wait)\b", re.I)
+_SLIP = r"(?:wait|hang\s+on|hold\s+on)[,.!\s]+(?:no|sorry)|no[,.!\s]+wait"
+_SLIP_CUE = re.compile(rf"\b(?:{_SLIP})\b", re.I)
 """A slip ("oh wait no", "hang on, sorry"): a switch cue only when the turn gives no value of the task in progress
 ("oh wait no, I need to change the pickup time to 10" corrects the booking)."""
 _SWITCH = re.compile(r"\b(?:actually|instead|rather|change\s+of\s+plans?|different\s+thing|something\s+else|"
-                     r"(?:wait|hang\s+on|hold\s+on)[,.!\s]+(?:no|sorry)|no[,.!\s]+wait|"
-                     r"what\s+i\s+(?:really\s+|actually\s+)?(?:need|want)\s+is|"
+                     + _SLIP + r"|what\s+i\s+(?:really\s+|actually\s+)?(?:need|want)\s+is|"
                      r"(?:never\s?mind|forget)\s+(?:that|this|it|the\s+\w+)\s*[,.;]\s*(?=\w+\s+\w+\s+\w+))\b", re.I)
 """A change of task: "actually", "instead", "oh wait no", "what I really need is ...", "never mind that, <another
 request>"."""
@@ -139,10 +139,10 @@ def _intent(reader: "TurnReader", text: str) -> str | None:
         return None  # "nah don't bother" to "shall I text you a reminder?": a no to that question, not a cancel
     if intent is None and _CANCEL_OBJECT.match(text) and not _has_cancel_task(reader):
         intent = "cancel"
-    if intent is None and (m := _CANCEL_PLAN.match(text)) and _plan_elsewhere(reader, m.group("plan")):
+    if intent is None and (m := _CANCEL_PLAN.match(text)) and plan_elsewhere(reader, m.group("plan")):
         intent = "cancel"
     if intent is None and _task_in_progress(reader) \
-            and leaves_task(text, lambda clause: _plan_elsewhere(reader, clause), yes_no_asked=_yes_no_asked(reader)) \
+            and leaves_task(text, lambda clause: plan_elsewhere(reader, clause), yes_no_asked=_yes_no_asked(reader)) \
             and not _answers_asked(reader, text):  # the cheap test first: most turns say nothing of leaving
         intent = "cancel"  # "let me check with my partner first and I'll ring back": the task is left for now
     if intent == "cancel" and _CANCEL_SAID.search(text) and (_cancel_is_an_option(reader) or _cancel_asked(reader)):
@@ -196,7 +196,7 @@ _CANCEL_PLAN = re.compile(_LEAD + _CANCEL_PHRASE + r"[\s,.!;]+(?:(?:i|we)'?ll|(?
 """A cancel followed by a plan in any words ("forget it, I'm going to cook for her at home instead")."""
 
 
-def _plan_elsewhere(reader: "TurnReader", plan: str) -> bool:
+def plan_elsewhere(reader: "TurnReader", plan: str) -> bool:
     """A plan that names nothing of the agent: no word of its worksheets' names, fields or options, no KB value, no
     date or time. "I'll take the Thai place instead" or "I'll do Friday instead" name something the agent has, so
     they are no cancel; "I'm going to cook at home instead" is."""
