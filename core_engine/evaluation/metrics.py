@@ -169,6 +169,8 @@ def evaluate_tests(agent: Agent, tests: list[tuple[str, dict[str, Any]]], parser
         rows = []
         for spec_turn, check, out in zip(test["turns"], result.turns, result.outputs):
             row: dict[str, Any] = {"index": check.index, "user": check.user, "ok": not check.problems}
+            if check.problems:
+                row["problems"] = list(check.problems)
             turns_n += 1
             turns_ok += not check.problems
             broken = [c.get("error") for c in out.trace.get("parse", {}).get("llm_calls") or [] if c.get("error")]

@@ -270,21 +270,40 @@ def _name_parts(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:
     if not vocab.name_columns:
         return
     tokens, i = scan.tokens, 0
+    named = {w for w, cols in vocab.by_word.items() if any(c in vocab.name_columns for c in cols)}
+
+    def part(k: int) -> bool:  # "the Go Plus": a capitalised small word inside the run counts when a name has it
+        return is_content(tokens[k], schema) or (k > i and tokens[k].norm in named and k + 1 < len(tokens)
+                                                 and tokens[k + 1].capitalised and is_content(tokens[k + 1], schema))
+
     while i < len(tokens):
         j = i
-        while j < len(tokens) and j not in scan.used and tokens[j].capitalised and is_content(tokens[j], schema):
+        while j < len(tokens) and j not in scan.used and tokens[j].capitalised and part(j):
             j += 1
-        if j == i:
-            i += 1
+        if j == i and i + 1 < len(tokens) and tokens[i].capitalised and tokens[i].norm in named and \
+                i not in scan.used and tokens[i].norm not in ("i", "a") and part(i + 1) and tokens[i + 1].capitalised:
+            j = i + 1  # "Go" opening the run "Go Plus": kept when the next capitalised word is a name's
+            while j < len(tokens) and j not in scan.used and tokens[j].capitalised and part(j):
+                j += 1
+        if j == i or not any(is_content(tokens[k], schema) for k in range(i, j)):
+            i = max(j, i + 1)  # a small word alone ("The") names nothing
             continue
-        words = [t.norm for t in tokens[i:j]]
-        for column in sorted(vocab.name_columns):
-            sets = [{e.value: e for e in vocab.by_word.get(w, {}).get(column, [])} for w in words]
-            common = set(sets[0]).intersection(*sets[1:]) if sets else set()
-            if 0 < len(common) <= _MAX_NAME_VALUES:
-                scan.add(i, j - 1, [sets[0][v] for v in sorted(common, key=str)], "name")
+        for first in dict.fromkeys([i, *(k for k in range(i, j) if is_content(tokens[k], schema))][:2]):
+            # "The Kelbrook one": when no name has the small word too, the run without it
+            words = [t.norm for t in tokens[first:j]]
+            if _named_by_run(scan, vocab, first, j, words):
                 break
         i = j
+
+
+def _named_by_run(scan: _Scan, vocab: TableVocab, i: int, j: int, words: list[str]) -> bool:
+    for column in sorted(vocab.name_columns):
+        sets = [{e.value: e for e in vocab.by_word.get(w, {}).get(column, [])} for w in words]
+        common = set(sets[0]).intersection(*sets[1:]) if sets else set()
+        if 0 < len(common) <= _MAX_NAME_VALUES:
+            scan.add(i, j - 1, [sets[0][v] for v in sorted(common, key=str)], "name")
+            return True
+    return False
 
 
 def _first_and_more_of_a_name(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:

@@ -98,6 +98,8 @@ def name_runs(scan: Any, vocab: TableVocab) -> None:
         span = range(i, i + length)
         content = [j for j in span if tokens[j].norm not in STOPWORDS]
         inside = _overlapped(scan, span)
+        if inside is None and length == 2 and chosen and len(content) == 2:
+            inside = _pair_overlapped(scan, span, chosen, hits, names, others)
         typed = all(hits[j][chosen[0]][1] == "exact" and not tokens[j].capitalised for j in span)
         columns = [names[k].column for k in chosen]
         if typed and len(set(columns)) < len(columns):
@@ -129,6 +131,22 @@ def _overlapped(scan: Any, span: range) -> list[Any] | None:
             m.kind.startswith("name") or m.first < span[0] or m.last > span[-1] for m in inside):
         return None
     return inside
+
+
+def _pair_overlapped(scan: Any, span: range, chosen: list[int], hits: list[dict[int, tuple[str, str]]],
+                     names: list[ValueEntry], others: set[str]) -> list[Any] | None:
+    """ "the central warehouse": two words of one name, one of them a value of another column ("Warehouse", a
+    kind of site), are that name when the other word is the name's own (no other name, no other column has it)."""
+    inside = [m for m in scan.found if m.first <= span[-1] and span[0] <= m.last]
+    if len(chosen) != 1 or len(inside) != 1 or inside[0].kind.startswith("name") or \
+            inside[0].first < span[0] or inside[0].last > span[-1]:
+        return None
+    own = [j for j in span if j not in inside[0].span()]
+    if len(own) != 1 or hits[own[0]][chosen[0]][1] != "exact":
+        return None
+    word = hits[own[0]][chosen[0]][0]
+    holders = {k for k, e in enumerate(names) if word in e.words}
+    return inside if holders == set(chosen) and word not in others and len(word) >= 4 else None
 
 
 def _selects(content: list[int], chosen: list[int], hits: list[dict[int, tuple[str, str]]],

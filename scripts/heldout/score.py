@@ -7,7 +7,8 @@ Two uses, both with the offline parser:
 Prints turns right (own / gold), goals and KB questions per part and in total, and a RAISED line for any part where
 a turn raised (an internal error of the parser, counted by `genie eval` as `failed_turns`). `--fail` lists the
 turns read wrong in own context with the statements expected and got, `--gold-fail` those in
-gold context (each turn from the state its test expects: the root misreadings). Used to keep first and final
+gold context (each turn from the state its test expects: the root misreadings); `--problems` adds each listed
+turn's problems (statements, values or acts). Used to keep first and final
 scores of blind sets (docs/evaluation.md); nothing here changes a project.
 """
 
@@ -75,6 +76,8 @@ def main(argv: list[str]) -> int:
                     if not turn.get("ok", True):
                         print(f"  [{tag}] {label}/{test['name']} #{turn['index']}: {turn['user']!r}\n"
                               f"      want {turn.get('expected_statements')}\n      got  {turn.get('statements')}")
+                        if "--problems" in argv:
+                            print(f"      why  {turn.get('problems')}")
     print(f"TOTAL own {total['own']}/{total['n']} gold {total['gold']}/{total['n']} goals {total['goals']}/{total['goals_n']}"
           f" KB {total['kb']}/{total['kb_n']}")
     return 0

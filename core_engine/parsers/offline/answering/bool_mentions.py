@@ -32,6 +32,13 @@ _NEGATED = re.compile(r"\b(?:not|never|no)\b|n't\b", re.I)
 _WITH = re.compile(r"\b(?P<how>with|including|plus|without|no)\s+(?:the\s+|a\s+|an\s+)?(?P<word>[a-z]+)", re.I)
 
 
+_OWN_KIT = re.compile(r"\b(?:(?:i|we)(?:'ve|\s+have)(?:\s+got)?|(?:i|we)(?:'ll|\s+will)?\s+bring(?:ing)?|bringing|"
+                      r"(?:i|we)'?m\s+bringing|(?:i|we)\s+use)\s+(?:my|our)\s+own\b", re.I)
+_KIT_WORDS = frozenset({"gear", "kit", "equipment", "stuff", "set", "one", "ones"})
+_BORROWING = frozenset({"rent", "rental", "hire", "borrow", "loan", "lend"})
+"""A yes/no of taking the firm's things (`rent_equipment`, `hire_kit`) is answered no by "I've got my own gear"."""
+
+
 def _with_thing(clause: str, names: set[str]) -> bool | None:
     """True for "with breakfast", False for "without breakfast" / "no breakfast", None when no name word follows."""
     for m in _WITH.finditer(clause):
@@ -145,6 +152,14 @@ def bool_mentions(text: str, candidates: list[tuple["TaskRecord", "Field"]], vie
                 out.append(Mention(rec, f, said[1], said[0].strip(), "bool by first time"))
                 used.add((rec.var, f.name))
                 continue
+        own = _OWN_KIT.search(text) if set(f.name.lower().split("_")) & _BORROWING else None
+        thing = re.match(r"\s*([a-z]+)", text[own.end():].lower()) if own else None
+        if own and thing and (thing.group(1) in _KIT_WORDS or Bag.of(thing.group(1)).hits(field_stems(f))) and \
+                not re.search(r"\b(?:yes|yeah|yep|but|broke|broken|lost|forgot)\b", text[own.end():], re.I) and \
+                not re.search(r"\b(?:usually|normally|broke|broken)\b", text[:own.start()], re.I):
+            out.append(Mention(rec, f, False, own.group(0), "bool by own kit"))
+            used.add((rec.var, f.name))  # "I've got my own gear" to whether to rent equipment: no
+            continue
         along = along_flag(f, text)
         if along is not None:  # "oh hold on, my daughter said she'd come with me after all"
             out.append(Mention(rec, f, along, text.strip(), "bool by going along"))

@@ -143,7 +143,8 @@ def _pairs(ws: Worksheet) -> list[_Pair]:
         return bool(words & _END_WORDS)
 
     usable = [f for f in ws.fields if f.kind == "input" and not f.dont_ask and kind(f) in ("date", "time")]
-    dates = [f for f in usable if kind(f) == "date"]
+    dates = [f for f in usable if kind(f) == "date" and not past_field(f)]  # "The day you were last out on the
+    # water" is when something happened, never the end of what is booked ("last" and "out" say end elsewhere)
     times = [f for f in usable if kind(f) == "time"]
     pairs: list[_Pair] = []
     for d in dates:

@@ -25,7 +25,8 @@ from .bool_mentions import bool_mentions
 from ..words.measures.durations import converted_duration, field_unit, worded_duration
 from ..words.measures.counts import couple_plus_span, head_count, joined_span, party_span, people_sum_span
 from ..words.negation import without_negated, without_unable
-from ..words.match import Bag, Lookup, Unknown, field_mention, field_stems, holds, initialism_enum, stem
+from ..words.match import (Bag, Lookup, Unknown, capital_initialism, field_mention, field_stems, holds, initialism_enum,
+                           stem)
 from ..kb_rows.items import field_row_names
 from ..parts.addresses import addresses_with_postcodes, find_addresses, is_address_field, is_postcode_field
 from ..parts.colours import describes_brand, find_colours, is_colour_field
@@ -450,9 +451,15 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     ahead = [c for c in of_kind("date") if not past_field(c[1])]
     behind = [c for c in of_kind("date") if past_field(c[1])]
     if ahead and behind:  # "can it be the tuesday instead" beside a date of birth: a day to come is not a past date
-        add([d for d in dates if isinstance(d.value, str) and d.value > today.isoformat()], ahead, "date")
-        add([d for d in dates if isinstance(d.value, str) and d.value < today.isoformat()], behind, "date")
-    add(dates, of_kind("date"), "date")
+        told_past = {(d.start, d.end): d for d in find_dates(text, today, past=True)
+                     if _PAST_CUE.search(re.split(r"[,.;!?]", text[:d.start])[-1])}
+        # "yes, last booster was 20th November": a day told in the past tense is the last such day, for a past field
+        add([d for d in dates if isinstance(d.value, str) and d.value > today.isoformat()
+             and (d.start, d.end) not in told_past], ahead, "date")
+        add([told_past.get((d.start, d.end), d) for d in dates if isinstance(d.value, str) and (
+            d.value < today.isoformat() or (d.start, d.end) in told_past)], behind, "date")
+    add(dates, ahead if ahead and behind else of_kind("date"), "date")  # "from the 10th to the 12th": no day
+    # to come for a past field
     add(dates, [c for c in strs if shape(c[1]) == "date" and field_mention(c[1], bag)[0] > 0], "date",
         lambda s: s.value)
     add(times, of_kind("time"), "time")
@@ -803,6 +810,18 @@ def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Me
         if target is not None and (target[0].var, target[1].name) not in used:
             said = next(m for m in re.findall(r"[a-z]+(?:/[a-z]+)+", text.lower()) if initialism_enum(target[1], m))
             out.append(Mention(target[0], target[1], value, said, "enum short form"))
+            used.add((target[0].var, target[1].name))
+    capitals: dict[str, list[tuple[TaskRecord, Field]]] = {}  # "Sam O'Connell, OW, SSI number 774120"
+    said_short: dict[str, str] = {}
+    for rec, f in fits:
+        found = capital_initialism(f, text) if (rec.var, f.name) not in used else None
+        if found is not None and _norm_words(found[0]) not in by_value:
+            capitals.setdefault(found[0], []).append((rec, f))
+            said_short[found[0]] = found[1]
+    for value, options in capitals.items():
+        target = pick(options)
+        if target is not None and (target[0].var, target[1].name) not in used:
+            out.append(Mention(target[0], target[1], value, said_short[value], "enum short form"))
             used.add((target[0].var, target[1].name))
     _verb_options(text, fits, out, used, pick)
     _variant_options(text, fits, out, used, pick)
@@ -1156,6 +1175,10 @@ class KBVocabulary:
             self._normed[key] = tuple((t, _norm_words(t)) for t in self.terms(kb) if _norm_words(t) != "  ")
         return [t for t, normed in self._normed[key] if normed in low
                 or (plurals and (normed[:-1] + "s " in low or normed[:-1] + "es " in low))]
+
+
+_PAST_CUE = re.compile(r"\b(?:was|were|had|did|got|last|ago|since|given|done)\b", re.I)
+"""Words before a date that tell it in the past ("his booster was the 3rd of Feb")."""
 
 
 def column_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], vocabulary: KBVocabulary, kb: Any

@@ -43,7 +43,8 @@ def named_row(reader: "TurnReader", text: str, *, whole_only: bool = False) -> s
         return next(iter(whole))
     if whole or whole_only:
         return None
-    said = set(words(text)) - STOPWORDS - _CALENDAR_WORDS  # "let's do monday instead" names no "Cafe Monday"
+    said = {re.sub(r"['’]s$", "", w) for w in words(text)} - STOPWORDS - _CALENDAR_WORDS  # "let's do monday instead"
+    # names no "Cafe Monday"; "St Peter's" is said as the name's words are kept ("st peter s church")
     owners: dict[str, set[str]] = {}
     for n, v in names.items():
         for w in n.split():
@@ -51,6 +52,14 @@ def named_row(reader: "TurnReader", text: str, *, whole_only: bool = False) -> s
                 owners.setdefault(w, set()).add(v)
     found = {next(iter(vs)) for w, vs in owners.items() if w in said and len(vs) == 1}
     return next(iter(found)) if len(found) == 1 else None
+
+
+def _same_table(reader: "TurnReader", name: str, held: dict) -> bool:
+    """Whether the row named and the row held can be of one table: no table names both apart."""
+    from .items import name_tables
+    found = name_tables(reader.vocabulary, reader.ctx.kb, name)
+    held_in = {t for v in held.values() if isinstance(v, str) for t in name_tables(reader.vocabulary, reader.ctx.kb, v)}
+    return not found or not held_in or bool(found & held_in)
 
 
 def row_change(reader: "TurnReader", text: str) -> bool:
@@ -79,6 +88,8 @@ def row_change(reader: "TurnReader", text: str) -> bool:
     current = rec.values.get(f.name)
     if isinstance(current, dict) and any(isinstance(v, str) and v.lower() == name.lower() for v in current.values()):
         return False  # the row it already holds
+    if isinstance(current, dict) and not _same_table(reader, name, current):
+        return False  # "Pier Head" (a mooring) while an instructor is held: a row of another table, not a change
     rest = [w for w in words(text) if w not in STOPWORDS | HEDGES | _CHANGE_WORDS and w not in _words(name).split()]
     if not _CHANGE.search(text) and len(rest) > 1:
         return False

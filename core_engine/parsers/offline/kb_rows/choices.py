@@ -95,7 +95,9 @@ def row_label(row: dict[str, Any]) -> str | None:
     for key in ("name", "title", "label", *named):
         if isinstance(row.get(key), str):
             return row[key]
-    return next((v for v in row.values() if isinstance(v, str) and 2 < len(v) < 60), None)
+    texts = [(k, v) for k, v in row.items() if isinstance(v, str) and 2 < len(v) < 60]
+    return next((v for k, v in texts if k != "id" and not k.endswith("_id")), None) or next((v for _k, v in texts), None)
+    # a car's "model" before its id "v13": the id labels a row only when no other text does
 
 
 def choose_row(reader: "TurnReader", text: str) -> bool:
@@ -211,8 +213,12 @@ def _count_beside(reader: "TurnReader", rec: TaskRecord, rest: str, label: str) 
 _POINTED = re.compile(r"^\W*(?:(?:ok|okay|yes|yeah|yep|right|fine|go\s+on|alright|great|lovely|perfect)[,.!\s]+)*"
                       r"(?:(?:with|book|get|have|take)\s+)?(?:her|him)(?:\s+(?:then|please|pls|thanks|ta))*\W*$|"
                       r"\b(?:that|this)\s+one\b|\b(?:of\s+)?(?:those|these|them)\b|"
-                      r"\b(?:take|want|have|hold|reserve|book|get|keep)\s+(?:it|that)\b", re.I)
-"""Words that point at the one row just shown: "great, that one", "I'll take 3 of those", "hold it for me"."""
+                      r"\b(?:take|want|have|hold|reserve|book|get|keep)\s+(?:it|that)\b|"
+                      r"(?<!\bto\s)(?<!n't\s)(?<!\bnot\s)\b(?:book|put|get|sign|see)\s+(?:me|us)\s+(?:in\s+|down\s+|up\s+)?"
+                      r"(?:with|for)\s+(?:her|him|them|that|this|it)\b(?!\s+(?:is|was|are|were|to)\b)(?!\s+[a-z]+'s\b)"
+                      r"(?!\s+(?:month|week|year|newsletter|list|mailing)\b)", re.I)
+"""Words that point at the one row just shown: "great, that one", "I'll take 3 of those", "hold it for me",
+"ok book me with her for a checkup", "book me in for that"."""
 
 
 def _the_one_shown(reader: "TurnReader", text: str, kb_var: str, row: dict[str, Any]) -> bool:
@@ -226,11 +232,15 @@ def _the_one_shown(reader: "TurnReader", text: str, kb_var: str, row: dict[str, 
     if _TURNED_DOWN.search(text) or _SET_ASIDE.search(text) or re.search(r"\b(?:none|neither)\b", text, re.I):
         return False  # "none of those work for me", "that one is too small", "anything but the hawthorn one"
     m = _POINTED.search(text)
+    if m is not None and re.search(r"n't\b|\bnot\b|\bnever\b|\bno\b", re.split(r"[,;.!?]", text[:m.start()])[-1], re.I):
+        return False  # "I'd rather you didn't book me with her"
     valued = (valued_row(text, [row], row_label) or _the_word_one(text, [row])) if m is None else None
     # "the brixton one then": its site; "the hawthorn one": a word of its name
     if m is None and valued is None:
         return False
     reader.emit("choose-result", m.group(0) if m else valued[1], f"{e.rec.var}.{e.field.name} = {kb_var}.result[0]")
+    if m is not None and m.start() > 0 or m is not None and m.end() < len(text):  # "book me with her for a checkup"
+        _values_beside(reader, e.rec, text[:m.start()] + " " + text[m.end():], str(row_label(row) or ""))
     counts = [f for f in reader.view.input_fields(e.rec) if reader.view.kind_of(f) == "int"
               and reader.view.unfilled(e.rec, f)]
     numbers = find_numbers(text)
@@ -468,4 +478,11 @@ def _choice_target(reader: "TurnReader", kb_var: str, row: dict[str, Any]) -> st
 
 def _fits(reader: "TurnReader", f: Field, row: dict[str, Any]) -> bool:
     ws = reader.spec.worksheet(parse_type(f.type).base)
-    return ws is not None and bool(ws.fields) and {x.name for x in ws.fields} <= set(row)
+    if ws is None or not ws.fields or not {x.name for x in ws.fields} <= set(row):
+        return False
+    label = row_label(row)
+    if ws.kind == "kb" and reader.ctx.kb is not None and label:  # a clinic has a vet's columns and more: the table
+        from .items import name_tables  # whose names hold the row's name says which it is
+        tables = {t.lower() for t in name_tables(reader.vocabulary, reader.ctx.kb, label)}
+        return not tables or ws.name.lower() in tables
+    return True

@@ -58,8 +58,18 @@ def row_names(vocabulary: "KBVocabulary", kb: Any) -> dict[tuple[str, str], dict
                     out.setdefault((stem(table), stem(col.name.split("_")[-1])), {}).update(
                         {_words(v): v for v in values if len(v) >= 3 or re.fullmatch(r"[A-Za-z]\d|\d[A-Za-z]", v)})
                     # a two-character name is a name only as a letter and a digit ("M2", a berth), never a word
+                    tables = vocabulary.__dict__.setdefault("_name_tables", {}).setdefault(key, {})
+                    for v in values:
+                        tables.setdefault(v, set()).add(table)
         cache[key] = out
     return cache[key]
+
+
+def name_tables(vocabulary: "KBVocabulary", kb: Any, name: str) -> set[str]:
+    """The KB tables whose naming column holds `name` (read with `row_names`, once per KB)."""
+    row_names(vocabulary, kb)
+    key = (id(kb), str(getattr(kb, "path", "")))
+    return set(vocabulary.__dict__.get("_name_tables", {}).get(key, {}).get(name, set()))
 
 
 def names_for(reader: "TurnReader", f: Field) -> dict[str, str]:

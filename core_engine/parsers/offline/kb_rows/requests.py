@@ -167,6 +167,12 @@ def row_request(reader: "TurnReader", text: str) -> bool:
         held = pronoun_row(reader, text)  # "ok book that one for me": the one row just reported
         if held is None:
             return False
+        from ..opening.tasks import _held_row  # late, as above
+        from .choices import _fits
+        row = _held_row(reader, held)
+        if isinstance(row, dict) and not any(_fits(reader, f, row) for f in ws.fields
+                                             if reader.view.kind_of(f) == "row"):
+            return False  # "can you book me in for that" after a class was shown: no cake order's bakery
         terms = [held]
     from ..words.semantic import apply_reading  # a late import: offline_semantic imports the task rules
 

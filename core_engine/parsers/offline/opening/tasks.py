@@ -499,9 +499,15 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
             matched.append(said)
             rows = []
     if held:
-        kwargs[rows[0].name] = held  # "book me with her": the one row just reported
-        matched.append(held)
-        rows = []
+        from ..kb_rows.choices import _fits  # late: the row rules import this module
+        row = _held_row(reader, held)
+        fit = [f for f in rows if not isinstance(row, dict) or _fits(reader, f, row)]
+        if fit:  # "book me with her": the one row just reported, in the row field it fits (a clinic is no vet)
+            kwargs[fit[0].name] = held
+            matched.append(held)
+            rows = []
+        else:
+            held = None
     if rows:
         spent = [w for v in found.items.values() for w in v[2] if isinstance(w, str)]
         spent += _heads_after(text, spent)  # "a one bedroom flat": the noun the option's words describe
@@ -624,7 +630,11 @@ i this that these those""".split())
 
 _ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take|do|get|reserve)\s+(?:me\s+)?(?:her|him|them|it|that|this)"
                           r"(?:\s+one)?\b(?!\s+(?:is|was|are|for\s+me\s+to))|"
-                          r"\b(?:for|on|into)\s+(?:that|this)\s+one\b", re.I)  # "sign me up for that one"
+                          r"\b(?:for|on|into)\s+(?:that|this)\s+one\b|"  # "sign me up for that one"
+                          r"(?<!\bto\s)(?<!n't\s)(?<!\bnot\s)\b(?:book|put|sign|get)\s+(?:me|us)\s+(?:in|down|up)\s+"
+                          r"(?:for|on)\s+(?:that|this|it)\b(?!\s+(?:is|was|are|to)\b)(?!\s+[a-z]+'s\b)(?!\s+(?:month|week|"
+                          r"year|newsletter|list|mailing)\b)", re.I)  # "great, book me in for that in edinburgh please"; not
+# "I'll call back to book me in for that", not "sign me up for this month's newsletter"
 
 
 _THERE = re.compile(r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)\bthere\b(?!\s*(?:is|are|was|were|'s|'re)\b)",
@@ -653,9 +663,13 @@ def pronoun_row(reader: "TurnReader", text: str, ws: Worksheet | None = None) ->
             return f"{kb.var}.result[{hit[0]}]"
     if not _ROW_PRONOUN.search(text) and not _THERE.search(text) and not _task_verb_pronoun(reader, ws, text):
         return None
+    from ..kb_rows.choices import _fits  # late: the row rules import this module
+    fields = [f for f in (ws.fields if ws is not None else ()) if reader.view.kind_of(f) == "row"]
     for kb in list(reversed(reader.state.kb_records()))[:2]:  # the last question, or the one before it
         rows = kb.result
         if isinstance(rows, list) and len(rows) == 1:
+            if fields and not any(_fits(reader, f, rows[0]) for f in fields):
+                return None  # "book me in for that" after a clinic was shown: no vet of the task's
             return f"{kb.var}.result[0]"
     return None
 

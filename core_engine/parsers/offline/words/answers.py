@@ -161,6 +161,9 @@ def _preferred(text: str, dates: list[Any]) -> list[Any]:
     """Of several dates, the one said in the clause that prefers it (the others were context), first."""
     if len(dates) < 2:
         return dates
+    wanted = [d for d in dates if not _NOT_THE_DATE.search(text[:d.start])]
+    if len(wanted) == 1:  # "we're here till the 24th, so maybe wednesday the 21st?", "we were due the 18th but it'll
+        return wanted + [d for d in dates if d is not wanted[0]]  # be the 21st now": not the limit, not the day held
     clauses = [m for m in re.finditer(r"[^,;.!?]+", text) if _SUITS.search(m.group(0))]
     chosen = [d for d in dates if any(c.start() <= d.start < c.end() for c in clauses)]
     if not chosen or len(chosen) == len(dates):
@@ -314,6 +317,20 @@ def said_none(f: Field, text: str) -> bool:
     own = {stem(w) for w in f.name.lower().split("_")} | {stem(w) for w in re.findall(r"[a-z]+", desc)}
     said = stem(noun.lower())
     return said in own or any(said in kin and own & kin for kin in _KIN)
+
+
+_NOT_THE_DATE = re.compile(r"\b(?:till|until|til|due(?:\s+(?:in|on|for))?|instead\s+of|rather\s+than)\s+"
+                           r"(?:on\s+)?(?:the\s+|this\s+|next\s+)?\w*\W*$", re.I)
+"""Words right before a date that make it no answer: a limit ("here till the 24th") or the day held ("we were due
+the 18th", "instead of the 3rd")."""
+
+
+def _remark(sentence: str, not_a_name_word: Any) -> bool:
+    """A sentence that is no name: two or more words no name has ("I've got my own kit"), none capitalised
+    but "I"."""
+    said = re.findall(r"[A-Za-z][\w'’-]*", sentence)
+    return sum(bool(not_a_name_word(w)) for w in said) >= 2 and not any(
+        w[:1].isupper() and w.lower() not in ("i", "i'm", "i've", "i'll", "i'd") and k > 0 for k, w in enumerate(said))
 
 
 class AnswerReader:
@@ -557,6 +574,10 @@ class AnswerReader:
             return body if body else None
         if kind == "name":
             parts = [p for p in re.split(r"(?<=[.!?;])\s+", text.strip()) if p]
+            from ..parts.given_name import not_a_name_word  # late: parts import this module
+            while len(parts) > 1 and _remark(parts[-1], not_a_name_word) and not _remark(parts[0], not_a_name_word):
+                parts = parts[:-1]  # "Ahmed Karimi, rescue diver. I've got my own kit": the name first, then a remark
+                text = " ".join(parts)
             said = [n for n in (clean_name(p) for p in parts) if n]
             if len(said) > 1 and len(said[-1].split()) >= 2:
                 return said[-1]  # "its kev. kevin marsh": the full name said last, not the nickname before it

@@ -291,6 +291,25 @@ def initialism_enum(f: Field, text: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+_CAPITALS_NOT_SHORT = frozenset({"OK", "NO", "AM", "PM", "ID", "TV", "UK", "US", "USA", "EU", "ASAP", "FYI", "LOL",
+                                  "BTW", "TBH", "IMO", "OMG", "PS"})
+
+
+def capital_initialism(f: Field, text: str) -> tuple[str, str] | None:
+    """(option, short form) for a capitalised short form the text says of one option of several words ("OW" for
+    Open Water, "AOW" for Advanced Open Water), else None. Typed in capitals only: "ow" is a cry."""
+    hits: dict[str, set[str]] = {}
+    alone = {p.strip(" .!?") for p in re.split(r"[,;]|\band\b", text)}  # "Sam O'Connell, OW, SSI number 774120":
+    # said as a piece of its own, not inside a sentence ("my BB is creaking", "flying in from DC")
+    for token in {t for t in re.findall(r"\b[A-Z]{2,4}\b", text) if t in alone} - _CAPITALS_NOT_SHORT:
+        for value in f.enum_names:
+            said = re.findall(r"[A-Za-z]+", value)
+            if len(said) >= 2 and "".join(w[0] for w in said).upper() == token:
+                hits.setdefault(token, set()).add(value)
+    found = [(next(iter(vs)), t) for t, vs in hits.items() if len(vs) == 1]
+    return found[0] if len(found) == 1 else None
+
+
 def field_stems(f: Field, *, with_description: bool = True) -> set[str]:
     """Distinctive stems of a field's name (and description) for "which field is meant"."""
     name = {stem(w) for w in f.name.split("_") if w and w not in GENERIC and not w.isdigit()}

@@ -63,6 +63,29 @@ def head_names(head: str, f: Field) -> bool:
     return False
 
 
+def _described_only_by(head: str, f: Field, others: Iterable[Field]) -> bool:
+    """The label's head is a noun of the field's description that no other field's name or description has."""
+    def said(g: Field) -> set[str]:
+        return {stem(w) for w in re.findall(r"[a-z]+", f"{g.description} {g.name.replace('_', ' ')}".lower())}
+
+    if len(head) < 4 or head in _CODE_NOUNS or stem(head) not in said(f) or \
+            stem(head) in {stem(w) for w in re.findall(r"[a-z]+", f.name.lower())}:
+        return False
+    return not any(stem(head) in said(g) for g in others if g.name != f.name)
+
+
+def _unmodified(text: str, start: int, head: str, f: Field) -> bool:
+    """No word before the label's head that the field's description lacks: "my insurance certificate is PX-55120" is
+    not "The number on your microchip certificate"."""
+    before = re.findall(r"[a-z]+", re.split(r"[,;.!?()\n]|\s-\s", text[:start].lower())[-1])
+    k = max((i for i, w in enumerate(before) if w == head), default=-1)
+    if k <= 0:
+        return True
+    word = before[k - 1]
+    said = {stem(w) for w in re.findall(r"[a-z]+", f"{f.description} {f.name.replace('_', ' ')}".lower())}
+    return word in _NOT_HEADS or stem(word) in said
+
+
 def _in_order(short: str, word: str) -> bool:
     """The letters of `short` appear in `word` in the same order (how words are shortened: "acct", "tel")."""
     it = iter(word)
@@ -80,6 +103,8 @@ def label_kind(text: str, start: int, f: Field, others: Iterable[Field]) -> str:
         return "this"
     if any(head_names(head, g) for g in others if g.name != f.name):
         return "other"
+    if _described_only_by(head, f, others) and _unmodified(text, start, head, f):
+        return "this"  # "card RSC-00921" for "The number on the diver's certification card"
     return "foreign" if with_noun and head not in _CODE_NOUNS else "none"
 
 
