@@ -133,3 +133,10 @@ def test_of_two_dates_the_limit_and_the_day_held_are_not_the_answer(agent):
     session, [*_, r] = talk(agent, LESSON, "Ines Morgan", "refresher", "Pier Head",
                             "we were due the 18th but it'll be the 25th now")
     assert values(session, "book_lesson")["lesson_date"] == "2024-07-25"
+
+
+def test_a_number_after_at_before_a_plural_noun_is_no_time():
+    from core_engine.parsers.offline.words.values import find_times
+    assert find_times("could someone look at two trees for us") == []  # not 14:00
+    assert [t.value for t in find_times("meet at two, works for me")] == ["14:00"]
+    assert [t.value for t in find_times("at 2 works for me")] == ["14:00"]

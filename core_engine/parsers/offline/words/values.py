@@ -551,6 +551,8 @@ _BARE_HOUR_RE = re.compile(r"\b(?:at|around|by|(?P<loose>about|say|between))\s+(
                            r"(?:\s+o'?clock)?(?:\s+(?:in the\s+)?(morning|afternoon|evening|tonight|night))?\b"
                            r"(?!\s*(?:people|persons|guests|units|of us|days?|weeks?|months?|years?|hours?|hrs?|"
                            r"mins?|minutes?|miles?|%|dollars|pounds?|quid|euros?|[ap]\.?\s?m\b|[:.,]\d|/|-?\s*\d))"
+                           r"(?!\s+(?!(?:is|was|this|thanks|thx|pls|plz|as|works|suits|does|sounds|seems|always|perhaps|"
+                           r"yes|us|its|it's|his|hers|theirs|tuesdays?|thursdays?)\b)[a-z]{2,}s\b)"  # "look at two trees"
                            r"(?(loose)(?=\s*(?:$|[?!.,;]|(?:o'?clock|ish|then|please|if|is|would|works|suits|tomorrow|today|"
                            r"tonight|in\s+the|and\s+(?:1[0-2]|[1-9])\s*(?:$|[?!.,;]|is|would|works|suits|o'?clock|[ap]m))\b)))",
                            re.I)
