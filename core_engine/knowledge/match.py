@@ -278,13 +278,11 @@ def _name_parts(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:
 
     while i < len(tokens):
         j = i
+        if i + 1 < len(tokens) and tokens[i].capitalised and tokens[i].norm in named and i not in scan.used and \
+                not part(i) and tokens[i].norm not in ("i", "a") and part(i + 1) and tokens[i + 1].capitalised:
+            j = i + 1  # "Go" opening the run "Go Plus": kept when the next capitalised word is a name's
         while j < len(tokens) and j not in scan.used and tokens[j].capitalised and part(j):
             j += 1
-        if j == i and i + 1 < len(tokens) and tokens[i].capitalised and tokens[i].norm in named and \
-                i not in scan.used and tokens[i].norm not in ("i", "a") and part(i + 1) and tokens[i + 1].capitalised:
-            j = i + 1  # "Go" opening the run "Go Plus": kept when the next capitalised word is a name's
-            while j < len(tokens) and j not in scan.used and tokens[j].capitalised and part(j):
-                j += 1
         if j == i or not any(is_content(tokens[k], schema) for k in range(i, j)):
             i = max(j, i + 1)  # a small word alone ("The") names nothing
             continue

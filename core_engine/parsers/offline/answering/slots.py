@@ -14,7 +14,7 @@ import json
 import re
 from dataclasses import dataclass, field as dc_field, replace
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ....errors import KnowledgeError
 from ....spec.model import Field, Spec, Worksheet, parse_type, past_field  # noqa: F401 - past_field: read here too
@@ -800,29 +800,8 @@ def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Me
         value = next(v for r, f, v in options if r.var == target[0].var and f.name == target[1].name)
         out.append(Mention(target[0], target[1], value, key.strip(), how.get(key, "enum value")))
         used.add((target[0].var, target[1].name))
-    short = {}  # "cr/nc" for Credit/No Credit: a slashed short form names the option as its full name would
-    for rec, f in fits:
-        value = initialism_enum(f, text)
-        if value is not None and _norm_words(value) not in by_value:
-            short.setdefault(value, []).append((rec, f))
-    for value, options in short.items():
-        target = pick(options)
-        if target is not None and (target[0].var, target[1].name) not in used:
-            said = next(m for m in re.findall(r"[a-z]+(?:/[a-z]+)+", text.lower()) if initialism_enum(target[1], m))
-            out.append(Mention(target[0], target[1], value, said, "enum short form"))
-            used.add((target[0].var, target[1].name))
-    capitals: dict[str, list[tuple[TaskRecord, Field]]] = {}  # "Sam O'Connell, OW, SSI number 774120"
-    said_short: dict[str, str] = {}
-    for rec, f in fits:
-        found = capital_initialism(f, text) if (rec.var, f.name) not in used else None
-        if found is not None and _norm_words(found[0]) not in by_value:
-            capitals.setdefault(found[0], []).append((rec, f))
-            said_short[found[0]] = found[1]
-    for value, options in capitals.items():
-        target = pick(options)
-        if target is not None and (target[0].var, target[1].name) not in used:
-            out.append(Mention(target[0], target[1], value, said_short[value], "enum short form"))
-            used.add((target[0].var, target[1].name))
+    _options_by_short_form(text, fits, by_value, out, used, pick, _slashed_form)  # "cr/nc": Credit/No Credit
+    _options_by_short_form(text, fits, by_value, out, used, pick, capital_initialism, skip_used=True)  # "..., OW, ..."
     _verb_options(text, fits, out, used, pick)
     _variant_options(text, fits, out, used, pick)
 
@@ -890,6 +869,33 @@ def _verb_options(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Men
         if target is not None and (target[0].var, target[1].name) not in used:
             word = next(w for w in re.findall(r"[a-z]+", text.lower()) if stem(w) in VERB_STEMS[stem(value.lower())])
             out.append(Mention(target[0], target[1], value, word, "enum verb"))
+            used.add((target[0].var, target[1].name))
+
+
+def _slashed_form(f: Field, text: str) -> tuple[str, str] | None:
+    """(option, the words said) for a slashed short form of one option ("cr/nc" for Credit/No Credit)."""
+    value = initialism_enum(f, text)
+    if value is None:
+        return None
+    return value, next(m for m in re.findall(r"[a-z]+(?:/[a-z]+)+", text.lower()) if initialism_enum(f, m))
+
+
+def _options_by_short_form(text: str, fits: list[tuple[TaskRecord, Field]], by_value: dict[str, Any],
+                           out: list[Mention], used: set[tuple[str, str]], pick: Callable[..., Any],
+                           find: Callable[[Field, str], tuple[str, str] | None], *, skip_used: bool = False) -> None:
+    """An option said by a short form (`find`): a slashed one or capitalised initials, names it as its full name
+    would; one field of the options that have it is chosen as for the full name."""
+    options: dict[str, list[tuple[TaskRecord, Field]]] = {}
+    said: dict[str, str] = {}
+    for rec, f in fits:
+        found = None if skip_used and (rec.var, f.name) in used else find(f, text)
+        if found is not None and _norm_words(found[0]) not in by_value:
+            options.setdefault(found[0], []).append((rec, f))
+            said.setdefault(found[0], found[1])
+    for value, holders in options.items():
+        target = pick(holders)
+        if target is not None and (target[0].var, target[1].name) not in used:
+            out.append(Mention(target[0], target[1], value, said[value], "enum short form"))
             used.add((target[0].var, target[1].name))
 
 

@@ -227,7 +227,7 @@ def _the_one_shown(reader: "TurnReader", text: str, kb_var: str, row: dict[str, 
     for the record's one count ("I'll take 3 of those")."""
     e = reader.expect
     if e is None or e.act != "ask" or reader.view.kind_of(e.field) != "row" or not _awaits_row(reader, e.rec, e.field) \
-            or not _fits(reader, e.field, row) or is_question(text):
+            or not row_fits(reader, e.field, row) or is_question(text):
         return False
     if _TURNED_DOWN.search(text) or _SET_ASIDE.search(text) or re.search(r"\b(?:none|neither)\b", text, re.I):
         return False  # "none of those work for me", "that one is too small", "anything but the hawthorn one"
@@ -277,7 +277,7 @@ def _open_with_row(reader: "TurnReader", row: dict[str, Any], path: str, words: 
     for ws in reader.spec.task_worksheets():
         if ws.name in nested:
             continue
-        f = next((f for f in ws.fields if reader.view.kind_of(f) == "row" and _fits(reader, f, row)), None)
+        f = next((f for f in ws.fields if reader.view.kind_of(f) == "row" and row_fits(reader, f, row)), None)
         if f is None:
             continue
         for eq_path, value in equalities(ws.predicate):
@@ -471,12 +471,13 @@ def _choice_target(reader: "TurnReader", kb_var: str, row: dict[str, Any]) -> st
                 return f"{rec.var}.{name}"
     for rec in reader.view.live_records():
         for f in reader.view.input_fields(rec):
-            if reader.view.kind_of(f) == "row" and reader.view.unfilled(rec, f) and _fits(reader, f, row):
+            if reader.view.kind_of(f) == "row" and reader.view.unfilled(rec, f) and row_fits(reader, f, row):
                 return f"{rec.var}.{f.name}"
     return None
 
 
-def _fits(reader: "TurnReader", f: Field, row: dict[str, Any]) -> bool:
+def row_fits(reader: "TurnReader", f: Field, row: dict[str, Any]) -> bool:
+    """Whether a KB row can be the value of row field `f`: it has the columns of the field's type, from its table."""
     ws = reader.spec.worksheet(parse_type(f.type).base)
     if ws is None or not ws.fields or not {x.name for x in ws.fields} <= set(row):
         return False

@@ -168,9 +168,9 @@ def row_request(reader: "TurnReader", text: str) -> bool:
         if held is None:
             return False
         from ..opening.tasks import _held_row  # late, as above
-        from .choices import _fits
+        from .choices import row_fits  # late, as above
         row = _held_row(reader, held)
-        if isinstance(row, dict) and not any(_fits(reader, f, row) for f in ws.fields
+        if isinstance(row, dict) and not any(row_fits(reader, f, row) for f in ws.fields
                                              if reader.view.kind_of(f) == "row"):
             return False  # "can you book me in for that" after a class was shown: no cake order's bakery
         terms = [held]

@@ -499,9 +499,9 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
             matched.append(said)
             rows = []
     if held:
-        from ..kb_rows.choices import _fits  # late: the row rules import this module
+        from ..kb_rows.choices import row_fits  # late: the row rules import this module
         row = _held_row(reader, held)
-        fit = [f for f in rows if not isinstance(row, dict) or _fits(reader, f, row)]
+        fit = [f for f in rows if not isinstance(row, dict) or row_fits(reader, f, row)]
         if fit:  # "book me with her": the one row just reported, in the row field it fits (a clinic is no vet)
             kwargs[fit[0].name] = held
             matched.append(held)
@@ -663,12 +663,12 @@ def pronoun_row(reader: "TurnReader", text: str, ws: Worksheet | None = None) ->
             return f"{kb.var}.result[{hit[0]}]"
     if not _ROW_PRONOUN.search(text) and not _THERE.search(text) and not _task_verb_pronoun(reader, ws, text):
         return None
-    from ..kb_rows.choices import _fits  # late: the row rules import this module
+    from ..kb_rows.choices import row_fits  # late: the row rules import this module
     fields = [f for f in (ws.fields if ws is not None else ()) if reader.view.kind_of(f) == "row"]
     for kb in list(reversed(reader.state.kb_records()))[:2]:  # the last question, or the one before it
         rows = kb.result
         if isinstance(rows, list) and len(rows) == 1:
-            if fields and not any(_fits(reader, f, rows[0]) for f in fields):
+            if fields and not any(row_fits(reader, f, rows[0]) for f in fields):
                 return None  # "book me in for that" after a clinic was shown: no vet of the task's
             return f"{kb.var}.result[0]"
     return None

@@ -325,9 +325,10 @@ _NOT_THE_DATE = re.compile(r"\b(?:till|until|til|due(?:\s+(?:in|on|for))?|instea
 the 18th", "instead of the 3rd")."""
 
 
-def _remark(sentence: str, not_a_name_word: Any) -> bool:
+def _remark(sentence: str) -> bool:
     """A sentence that is no name: two or more words no name has ("I've got my own kit"), none capitalised
     but "I"."""
+    from ..parts.given_name import not_a_name_word  # late: parts import this module
     said = re.findall(r"[A-Za-z][\w'’-]*", sentence)
     return sum(bool(not_a_name_word(w)) for w in said) >= 2 and not any(
         w[:1].isupper() and w.lower() not in ("i", "i'm", "i've", "i'll", "i'd") and k > 0 for k, w in enumerate(said))
@@ -574,8 +575,7 @@ class AnswerReader:
             return body if body else None
         if kind == "name":
             parts = [p for p in re.split(r"(?<=[.!?;])\s+", text.strip()) if p]
-            from ..parts.given_name import not_a_name_word  # late: parts import this module
-            while len(parts) > 1 and _remark(parts[-1], not_a_name_word) and not _remark(parts[0], not_a_name_word):
+            while len(parts) > 1 and _remark(parts[-1]) and not _remark(parts[0]):
                 parts = parts[:-1]  # "Ahmed Karimi, rescue diver. I've got my own kit": the name first, then a remark
                 text = " ".join(parts)
             said = [n for n in (clean_name(p) for p in parts) if n]

@@ -63,15 +63,17 @@ def head_names(head: str, f: Field) -> bool:
     return False
 
 
+def _said(g: Field) -> set[str]:
+    """The stems of a field's description and name."""
+    return {stem(w) for w in re.findall(r"[a-z]+", f"{g.description} {g.name.replace('_', ' ')}".lower())}
+
+
 def _described_only_by(head: str, f: Field, others: Iterable[Field]) -> bool:
     """The label's head is a noun of the field's description that no other field's name or description has."""
-    def said(g: Field) -> set[str]:
-        return {stem(w) for w in re.findall(r"[a-z]+", f"{g.description} {g.name.replace('_', ' ')}".lower())}
-
-    if len(head) < 4 or head in _CODE_NOUNS or stem(head) not in said(f) or \
+    if len(head) < 4 or head in _CODE_NOUNS or stem(head) not in _said(f) or \
             stem(head) in {stem(w) for w in re.findall(r"[a-z]+", f.name.lower())}:
         return False
-    return not any(stem(head) in said(g) for g in others if g.name != f.name)
+    return not any(stem(head) in _said(g) for g in others if g.name != f.name)
 
 
 def _unmodified(text: str, start: int, head: str, f: Field) -> bool:
@@ -82,8 +84,7 @@ def _unmodified(text: str, start: int, head: str, f: Field) -> bool:
     if k <= 0:
         return True
     word = before[k - 1]
-    said = {stem(w) for w in re.findall(r"[a-z]+", f"{f.description} {f.name.replace('_', ' ')}".lower())}
-    return word in _NOT_HEADS or stem(word) in said
+    return word in _NOT_HEADS or stem(word) in _said(f)
 
 
 def _in_order(short: str, word: str) -> bool:
