@@ -67,6 +67,7 @@ from .parts.told_story import flagged_story, story_in_opening
 from .changes.leaving import leaves_task
 from .words.semantic import plan_elsewhere
 from .answering.no_preference import no_preference
+from .words.day_parts import day_part_option
 from .parts.place_told import place_in_opening
 from .opening.for_that import task_for_that
 from .opening.next_task import next_task
@@ -87,6 +88,7 @@ from .parts.labelled import labelled_parts
 from .parts.labelled_turn import labelled_turn, name_sentence
 from .parts.given_name import given_name
 from .parts.carried import carried_from_questions
+from .changes.head_count import head_count_change
 from .parts.contacts import contacts_left
 from .parts.by_preposition import options_by_preposition
 from .parts.name_fix import name_corrected
@@ -303,6 +305,11 @@ _POINTED_OBJECT = re.compile(r"\b(?:in|into|for|on|with|take|book|choose|get|add
 """The thing in focus as the object of a request ("enroll me in it", "I'll take that one")."""
 
 
+_NOT_THE_COUNT = re.compile(r"\b(?:minutes?|mins?|hours?|hrs?|days?|weeks?|ago|yesterday|check|give\s+me|"
+                            r"hang\s+on|hold\s+on|sec|second|moment)\b", re.I)
+"""Words beside a number that make it no answer to the field the summary lacks ("give me 10 minutes to check")."""
+
+
 @dataclass
 class Expect:
     """The question the agent asked last turn: Ask(record, field) or Confirm(record, field)."""
@@ -431,6 +438,15 @@ class TurnReader:
                 rec = self.state.get(act.get("var", ""))
                 if isinstance(rec, TaskRecord):
                     f = self.view.worksheet(rec).field(act.get("field", ""))
+                    missing = [m for m in act.get("missing") or [] if self.view.worksheet(rec).field(m) is not None]
+                    lacking = self.view.worksheet(rec).field(missing[0]) if len(missing) == 1 else None
+                    if f is not None and lacking is not None and self.view.kind_of(lacking) != "str" \
+                            and yes_no(self.text) is None and not _NOT_THE_COUNT.search(self.text):
+                        # a yes or a no still answers the summary; "give me 10 minutes", "2 days ago" give no value
+                        # "I can't submit this without the hedge's length. You can give it now, or tell me to stop":
+                        # that field is what the agent asks for (a declined code or name found later is read by
+                        # `give_found_code`, which checks its shape)
+                        return Expect("ask", rec, lacking)
                     if f is not None:  # "more": the agent asked "anything else?" of a list field
                         return Expect("more" if act.get("more") else act["act"], rec, f)
                 return None
@@ -494,6 +510,7 @@ class TurnReader:
         hours_from_range(self, self.text)  # "2 til 5", "7pm, out by 11": the hours of a booking
         declined_optional(self, self.text)  # "07700 900118. no email thanks": the optional e-mail declined
         one_constructor(self)  # a record opened by two rules: one statement with the values of both
+        head_count_change(self, self.text)  # "hmm actually 2 of them can't make it": the party, two fewer
         if not self.lines and any(r["rule"] == "no-match" for r in self.rules):
             self._by_parts(self._left)  # "ok, not bad. Tom Ashworth": a remark hid the value from every rule
         self._no_refusal_beside_a_value()
@@ -1216,6 +1233,11 @@ class TurnReader:
         if kind == "Enum" and not is_question(text) and not yes_no(text):
             if self.task_choice(e) and self._whole_reading(text):
                 return True  # "my key snapped in the lock": the task and the option inside it that the words mean
+            part = day_part_option(e.field, text)
+            if part is not None:  # "first thing ideally", "about 10am" to Morning / Afternoon / Any Time
+                self.assign("answer-day-part", text, e.rec, e.field, part, type="Enum")
+                self.answered = True
+                return True
             found = semantic_enum(self, e.field, text)
             if found is not None:
                 value, ranked = found

@@ -1,5 +1,5 @@
 """No preference said for the option or KB row asked: "dont mind who", "doesn't matter, anyone is fine",
-"whichever". An option of the field that says as much ("Any Time", "Anyone", "No Preference") is chosen; else an
+"whichever", "whenever, we're both in all day". An option of the field that says as much ("Any Time", "Anyone", "No Preference") is chosen; else an
 optional field is declined ("NA"). A required field with no such option is left to be asked again, and a
 criterion said with it ("whoever's cheapest") is a search, read elsewhere: every clause must be a don't-care.
 """
@@ -16,11 +16,13 @@ if TYPE_CHECKING:
 
 _DONT_CARE = re.compile(
     r"(?:(?:oh|um+|erm|hmm+|well|honestly|tbh|ok(?:ay)?|no|nah|really|i\s+guess|to\s+be\s+honest|then|thanks)\s+)*"
-    r"(?:i\s+)?(?:(?:do\s*n'?t|dont|do\s+not)\s+(?:mind|care)(?:\s+(?:who|which|what|when|really|at\s+all|either\s+way))*|"
+    r"(?:i\s+(?:really\s+|honestly\s+|genuinely\s+|truly\s+)?)?(?:(?:do\s*n'?t|dont|do\s+not)\s+(?:mind|care)(?:\s+(?:who|which|what|when|really|at\s+all|either\s+way))*|"
     r"(?:it\s+)?(?:does\s*n'?t|doesnt|does\s+not)\s+matter(?:\s+(?:who|which|what|really|to\s+me))*|"
     r"no\s+(?:real\s+)?preference|not\s+(?:fussed|bothered)(?:\s+(?:who|which|really))*|"
     r"(?:any(?:one|body|thing)?|either(?:\s+one)?)(?:'s|\s+is|\s+will\s+do|\s+would\s+be)?(?:\s+(?:fine|ok|okay|good|great))?|"
-    r"who(?:m)?ever|whichever|whatever|up\s+to\s+you|surprise\s+me|any\s+of\s+them|happy\s+with\s+any(?:one)?|"
+    r"who(?:m)?ever|whichever|whatever|whenever(?:\s+(?:suits(?:\s+you)?|works|is\s+(?:fine|good|easiest)))?|"
+    r"any\s*time(?:\s+(?:is\s+fine|works|suits))?|(?:i'?m|we'?re|i\s+am|we\s+are)\s+(?:both\s+|all\s+)?"
+    r"(?:in|home|at\s+home|around|about|free|flexible|easy)(?:\s+all\s+day)?|up\s+to\s+you|surprise\s+me|any\s+of\s+them|happy\s+with\s+any(?:one)?|"
     r"open\s+to\s+anything)"
     r"(?:\s+(?:really|honestly|tbh|thanks|then|is\s+fine|to\s+be\s+honest))*", re.I)
 _ANY_OPTION = re.compile(r"^(?:any(?:one|body|\s+\w+)?|no\s+preference|either|whoever'?s?\s+free|first\s+available)$",

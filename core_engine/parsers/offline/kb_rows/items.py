@@ -374,7 +374,9 @@ def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str
     return out
 
 
-_EVERY = re.compile(r"\b(?:each|both|all\s+of\s+them|for\s+all|for\s+both)\b", re.I)
+_EVERY = re.compile(r"\b(?:each|both|all\s+of\s+them|for\s+all|for\s+both)\b|"
+                    r"^\s*(?:and\s+)?all\b(?!\s+(?:day|week|night|morning|afternoon|evening|year|term)\b)", re.I)
+"""A clause for every item: "..., 3 units each", "both for a letter grade", "all letter grades"."""
 
 
 def shared_options(reader: "TurnReader", sub: Worksheet, text: str, skip: set[str]) -> dict[str, Any]:

@@ -96,6 +96,17 @@ def _named_with_values(reader: "TurnReader", ws: Worksheet, text: str) -> bool:
     return len(find_mentions(text, fields, reader.view, reader.today)) >= 2
 
 
+_CAN_I_IT = re.compile(r"\b(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:just\s+)?(?P<verb>[a-z]+)(?:\s+(?:in|out|up|round|over))?\s+"
+                       r"(?:(?:with|to|at|on)\s+)?(?:it|there|her|him|them|that(?:\s+one)?|this(?:\s+one)?)\b", re.I)
+
+
+def _asked_with_when(reader: "TurnReader", text: str) -> bool:
+    """ "could i see it saturday at 10?", "can i go there friday morning?": a row just shown, asked for on a day or at
+    a time; the day or the time makes it a request to do the task with it, not a question about it."""
+    from ..words.values import find_dates, find_times  # late: values is heavy and most turns never get here
+    return bool(_CAN_I_IT.search(text)) and bool(find_dates(text, reader.today) or find_times(text))
+
+
 TAKING = frozenset("book reserve order buy purchase hire rent enrol enroll register join schedule".split())
 """First words of task names that take something for the user (a booking, an order), unlike "cancel", "report"."""
 
@@ -151,10 +162,12 @@ def row_request(reader: "TurnReader", text: str) -> bool:
     ws = row_task(reader, text)
     if ws is None or any(r.status == "active" for r in reader.state.of_worksheet(ws.name)):
         return False
-    if not (_ASKS_FOR.search(text) or _asked_to_do(reader, ws, text) or _named_with_values(reader, ws, text)
-            or _please(text)) \
-            or not _reachable_from_start(reader, ws):
+    asked_by = _ASKS_FOR.search(text) or _asked_to_do(reader, ws, text) or _named_with_values(reader, ws, text) \
+        or _please(text)
+    if not (asked_by or _asked_with_when(reader, text)) or not _reachable_from_start(reader, ws):
         return False
+    if not asked_by and (m := _CAN_I_IT.search(text)):  # "could I ride with him on saturday?": the verb chooses no
+        text = text[:m.start("verb")] + " " * len(m.group("verb")) + text[m.end("verb"):]  # option ("can ride but ...")
     terms = reader.vocabulary.found_in(text, reader.ctx.kb, plurals=True)
     if not terms and (_asked_to_do(reader, ws, text) or _ASKS_FOR.search(text)):
         from .change import named_row  # late: change imports the task rules

@@ -81,6 +81,9 @@ def named_items_opening(reader: "TurnReader", text: str, item_ws: Worksheet, nam
             or chain[-1][1].name != item_ws.name:
         return False
     said = new_names(reader, ItemList(chain[0][0], chain[-2][1], item_ws, name, []), text)
+    said = [s for i, s in enumerate(said) if not any(later[1] == s[1] for later in said[i + 1:])]
+    # "machine learning, CS 229, for 4 units": a title and the code of the same row are one item (the last said,
+    # which the options follow)
     if not said:
         return False
     _rec, ws2, f2 = chain[-2]

@@ -37,6 +37,8 @@ from ..parts.addresses import is_address_field
 from ..answering.slots import words_after
 from ..answering.slots import PEOPLE_WORDS, UNIT_LINKS, UNIT_SHORT, StateView, number_of, code_value, find_mentions, past_field, shape
 from .value_labels import labelled_choice
+from .day_parts import day_part_option
+from .measures.sizes import converted_size, field_size_unit
 from .values import (PART_OF_DAY, TENS, UNITS, Span, bare_hour, clean_name, dotted_clocks, find_codes, find_dates, find_digit_strings, find_emails, find_postcodes,
                      find_numbers, find_times, free, free_text, normalise, strip_fillers, yes_no)
 
@@ -368,6 +370,10 @@ class AnswerReader:
             converted = converted_duration(text, unit) if unit else None
             if converted is not None:  # "a week" for a field of days
                 return converted
+            size_unit = field_size_unit(f.name, f.description) if not unit else None
+            size = converted_size(text, size_unit) if size_unit else None
+            if size is not None:  # "1m52" to a height in centimetres, "17 stone" to a weight in kg
+                return size
             if unit and said_in_other_unit(text, unit):
                 return None  # "six weeks" to a field of months: not 6 (the agent asks again)
             counted = (people_sum(text) or head_count(text)) if field_stems(f) & PEOPLE_STEMS else None
@@ -508,6 +514,9 @@ class AnswerReader:
             return short
         if strict:
             return None
+        part = day_part_option(f, text)
+        if part is not None:  # "first thing ideally", "about 10am" to Morning / Afternoon / Any Time
+            return part
         best = best_enum(f, Bag.of(text).without(spent), minimum=1)
         if best and not self.one_word_doubt(f, best[0], best[1], text):
             return best[0]
@@ -773,6 +782,9 @@ def _shape_fits(sh: str, piece: str) -> bool:
 
 
 _NOT = re.compile(r"\b(?:not|no|never|without)\b|n'?t\b", re.I)
+_NONE_OF = re.compile(r"\b(?:nobody|no\s+one|noone|none|nothing|neither)\b", re.I)
+"""A quantifier that says there is none of the thing, before the flag's word in its clause ("nobody hurt"); after
+it ("my husband was hurt, nothing serious") it says nothing of the flag."""
 
 
 def flag_named(f: Field, text: str) -> bool | None:
@@ -780,9 +792,14 @@ def flag_named(f: Field, text: str) -> bool | None:
     "doesn't need heat" False for `heated`; None when the answer names none of the field's distinctive words or
     asks something ("heated?")."""
     names = {s for s in field_stems(f, with_description=False) if s not in STOPWORDS and len(s) >= 4}
+    if len(text.split()) > 8 and "?" not in text:
+        text = re.split(r"[,.;!]|\s-\s", text)[0]  # "nobody hurt, we were all in the kitchen": the first clause
     if not names or "?" in text or not Bag.of(text).hits(names) or len(text.split()) > 8:
         return None
-    return not _NOT.search(text)
+    clause = next((c for c in re.split(r"[,.;!]|\s-\s|\bbut\b", text) if Bag.of(c).hits(names)), text)
+    word = next((m for m in re.finditer(r"[a-z]+", clause.lower()) if Bag.of(m.group(0)).hits(names)), None)
+    none_before = word is not None and _NONE_OF.search(clause[:word.start()]) is not None
+    return not (_NOT.search(text) or none_before)
 
 
 _PRO_FORM = re.compile(

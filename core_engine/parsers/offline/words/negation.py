@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 _NEGATION = re.compile(
     r"\b(?P<neg>not|isn't|aren't|wasn't|never|(?:i\s+|we\s+)?(?:don't|do\s+not|didn't|did\s+not|doesn't|does\s+not)\s+(?:want|need|like|"
-    r"mean|feel\s+like|use|do)|rather\s+than|instead\s+of|other\s+than|except(?:\s+for)?|anything\s+but|"
+    r"mean|feel\s+like|use|do)|rather\s+than|instead\s+of|other\s+than|except(?:\s+for)?|apart\s+from|anything\s+but|"
     r"(?:nicer|better|easier|quicker|faster|simpler|safer|handier|more\s+(?:personal|useful|convenient))\s+than|"
     r"nothing\s+(?:with|like))\s+"
     r"(?:(?:interested\s+in|in\s+the\s+mood\s+for|a\s+fan\s+of|into|about|for|to\s+(?:have|get|take|do)|"

@@ -141,7 +141,7 @@ def _intent(reader: "TurnReader", text: str) -> str | None:
         intent = "cancel"
     if intent is None and (m := _CANCEL_PLAN.match(text)) and plan_elsewhere(reader, m.group("plan")):
         intent = "cancel"
-    if intent is None and _task_in_progress(reader) \
+    if intent is None and _task_in_progress(reader) and not _no_to_flag(reader, text) \
             and leaves_task(text, lambda clause: plan_elsewhere(reader, clause), yes_no_asked=_yes_no_asked(reader)) \
             and not _answers_asked(reader, text):  # the cheap test first: most turns say nothing of leaving
         intent = "cancel"  # "let me check with my partner first and I'll ring back": the task is left for now
@@ -188,6 +188,24 @@ def _yes_no_asked(reader: "TurnReader") -> bool:
     """The agent's question is a yes/no one (a flag, a confirmation, "anything else?")."""
     e = reader.expect
     return e is not None and (e.act in ("confirm", "more") or reader.view.kind_of(e.field) in ("bool", "confirm"))
+
+
+_NO_FIRST = re.compile(r"\W*(?:no|nah|nope|naw|not\s+really|no\s+thanks?|no\s+ta)\b", re.I)
+
+
+def _no_to_flag(reader: "TurnReader", text: str) -> bool:
+    """A turn that opens with a no to a yes/no field asked ("nah leave it, it all goes in our green bin" to "shall we
+    take the cuttings away?"): "leave it" or "forget it" after the no says what to do with that thing, not that the
+    task stops. (To the summary or a cancel question the same words still leave the task.)"""
+    e = reader.expect
+    return e is not None and e.act == "ask" and reader.view.kind_of(e.field) == "bool" and bool(_NO_FIRST.match(text)) \
+        and not _WHOLE_TASK.search(text)
+
+
+_WHOLE_TASK = re.compile(r"\b(?:whole|everything|all\s+of\s+it|booking|call\s+(?:you\s+)?back|ring\s+(?:you\s+)?back|"
+                         r"come\s+back|later|another\s+time|too\s+long|waste|ages|hassle|bother|any\s?more)\b", re.I)
+"""Words that make "no, leave it" a stop of the task after all: "no, leave it, I'll call back", "nah, forget the whole
+thing", "no, forget it, this is taking far too long"."""
 
 
 _CANCEL_PLAN = re.compile(_LEAD + _CANCEL_PHRASE + r"[\s,.!;]+(?:(?:i|we)'?ll|(?:i|we)\s+will|i'?m\s+going\s+to|"
@@ -692,13 +710,16 @@ def verb_task(reader: "TurnReader", text: str) -> str | None:
 
 
 _ASKING = re.compile(r"\b(?:(?:i|we)\s+(?:really\s+|just\s+)?(?:need|want|have|wish)\s+to|(?:i|we)\s*(?:'d|would)\s+"
-                     r"(?:like|love)\s+to|(?:can|could|may)\s+(?:i|we|you|u|someone)\s+(?:please\s+)?|"
+                     r"(?:like|love)\s+to|(?:can|could|may)\s+(?:i|we|you|u|someone)(?:\s+please)?|"
                      r"(?:wanna|gonna|(?:want|need|looking|trying|hoping)\s+to))\s+(?:just\s+|please\s+)?"
                      r"(?P<verb>[a-z]{3,})(?:\s+(?P<part>up|in|out|off|back|over|down|for|on)\b)?", re.I)
 """The verb a turn asks with: "I need to give up ...", "I'd like to hire ...", "can I renew ..."."""
 _PARTICLES = frozenset("up in out off back over down for on".split())
-_NO_TASK_VERB = frozenset("get have make take know see ask check book find talk speak sort".split())
+_NO_TASK_VERB = frozenset("get have make take know see ask check find talk speak sort".split())
 """Verbs that ask for almost anything: they tell no task apart even when one task's name has them."""
+_LEADING_ONLY = frozenset({"book"})
+"""Verbs that name a task only as its name's first word, said as it is: "can i book him in" is Book Lesson, not
+Change Booking (nor a Booking Enquiry)."""
 
 
 def requested_task(reader: "TurnReader", text: str) -> str | None:
@@ -738,8 +759,11 @@ def _requested_task(reader: "TurnReader", text: str) -> str | None:
             for i, w in enumerate(words):
                 nxt = words[i + 1] if i + 1 < len(words) else ""
                 for verb, part, after in asked:
-                    said = stem(w) == verb or (i == 0 and verb in _VERBS.get(stem(w), ()))
-                    if said and (nxt not in _PARTICLES or nxt == part) and _object_of(reader, ws, after):
+                    said = (stem(w) == verb and (verb not in _LEADING_ONLY or (i == 0 and w == verb))) or \
+                        (i == 0 and verb in _VERBS.get(stem(w), ()))
+                    if said and (nxt not in _PARTICLES or nxt == part) and \
+                            _object_of(reader, ws, after, kb=verb not in _LEADING_ONLY) and \
+                            not (verb in _LEADING_ONLY and _names_other_task(reader, ws, after)):
                         found.add(ws.name)  # "I need to move my rescue course": Reschedule Booking by "move"
     return next(iter(found)) if len(found) == 1 else None
 
@@ -748,14 +772,22 @@ _OBJECT_FREE = re.compile(r"^\s*(?:with|on|to|at|into|from|about|by|of|in)\b", r
 _OBJECT_WORDS = frozenset("it them this that these those one ones mine ours my our his her their the a an some".split())
 
 
-def _object_of(reader: "TurnReader", ws: Worksheet, after: str) -> bool:
+def _names_other_task(reader: "TurnReader", ws: Worksheet, after: str) -> bool:
+    """The words after "book" name another task ("can i book a bike for saturday" while Hire Bike is a task):
+    the verb alone does not choose Book Lesson then."""
+    said = {stem(w) for w in re.findall(r"[a-z]+", after.lower())[:4] if len(w) > 2}
+    return any(said & {stem(w) for w in snake_case(other.name).split("_")[1:]}
+               for other in reader.spec.task_worksheets() if other.name != ws.name)
+
+
+def _object_of(reader: "TurnReader", ws: Worksheet, after: str, *, kb: bool = True) -> bool:
     """What follows the verb asked with is something the task is about: a pronoun or a word of the task's own texts
     or of the KB within the next few words ("give up my allotment", "hire 3 sets of the white folding chairs"); not a
     preposition ("start with the gutters", "give up on doing them myself") nor another thing ("move house")."""
     if _OBJECT_FREE.match(after):
         return False
     words = re.findall(r"[a-z][a-z'-]*|\d+", after.lower())[:6]
-    if not words or words[0] in ("it", "them", "this", "that", "one"):
+    if not words or words[0] in ("it", "them", "this", "that", "one", "me", "him", "her", "us"):
         return True
     own = _task_words(reader, ws) | {s for t in ws.examples for s in content_stems(t)} | \
         set(content_stems(f"{reader.spec.description} {ws.description}"))
@@ -768,11 +800,10 @@ def _object_of(reader: "TurnReader", ws: Worksheet, after: str) -> bool:
     said = [w for w in words if w not in _OBJECT_WORDS and not w.isdigit()]
     if any(stem(w) in own for w in said):
         return True
-    kb = reader.ctx.kb
-    if kb is None:
-        return False
+    if not kb or reader.ctx.kb is None:
+        return False  # "book a bike" is no Book Lesson: after a verb that books anything, only the task's own words
     from ....knowledge.lexicon import known_words  # late: the parser loads without a KB too
-    return bool(known_words(kb, [w for w in said if len(w) > 2]))
+    return bool(known_words(reader.ctx.kb, [w for w in said if len(w) > 2]))
 
 
 def _by_verb(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[str, str]) -> Ranked | None:
@@ -1086,6 +1117,10 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
     if _MAKE_IT.search(text):
         if find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
             return False  # "make it 12 days instead": a new value for the current task, a change of mind
+        from ..kb_rows.requests import TAKING  # late: the row rules import this module
+        if snake_case(current.worksheet).split("_")[0] in TAKING and _MAKE_IT_TO.search(text):
+            return False  # "can you change it to 10 not 9" while booking: the booking being made, not another task
+            # ("I've already got one booked, I just need to move it" still switches)
     e = reader.expect
     if e is not None and e.act == "ask" and reader.view.kind_of(e.field) in ("date", "time", "int", "float") \
             and find_mentions(text, [(e.rec, e.field)], reader.view, reader.today):
@@ -1097,7 +1132,10 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
             _other_by_verb(reader, text, current)
         if ranked is None:  # the same task, or unclear: no other one is clearly meant
             return False
-    reader.emit("switch-task", text, f"exitws({current.var})", reading=ranked.best.label, **ranked.trace())
+    start = reader.spec.start_worksheet()
+    if start is None or current.worksheet != start.name:  # the menu that chooses tasks is no task to leave: its
+        # choice is replaced by the new one
+        reader.emit("switch-task", text, f"exitws({current.var})", reading=ranked.best.label, **ranked.trace())
     apply_reading(reader, ranked, text, "switch-task")
     return True
 
@@ -1114,6 +1152,7 @@ def told_done_switch(reader: "TurnReader", text: str) -> bool:
 
 
 _MAKE_IT = re.compile(r"\b(?:make|change|move|switch|put)\s+(?:it|that|this)\b", re.I)
+_MAKE_IT_TO = re.compile(r"\b(?:make|change|move|switch|put)\s+(?:it|that|this)\s+(?:to|for)\b", re.I)
 
 
 def _other_than(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked | None:

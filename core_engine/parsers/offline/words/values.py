@@ -179,6 +179,8 @@ _WEEKDAY_RE = re.compile(rf"\b(?:(next|this|coming|this coming|on|last|past)\s+)
                          rf"({'|'.join([*WEEKDAYS, *sorted(WEEKDAY_ABBREVIATIONS, key=len, reverse=True)])})\.?\b",
                          re.I)
 _IN_DAYS_RE = re.compile(r"\bin\s+(\d{1,5}|" + "|".join(UNITS) + r")\s+days?\b", re.I)
+_WEEK_AFTER_RE = re.compile(r"\ba\s+(week|fortnight)\s+(tomorrow|today|tmrw|tonight)\b", re.I)
+"""A week (or two) after a day named relative to today: "a week tomorrow" is eight days ahead."""
 _RELATIVE_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2, "the day after tomorrow": 2,
                   "yesterday": -1, "this morning": 0, "this afternoon": 0, "this evening": 0, "last night": -1,
                   # as people type them
@@ -275,6 +277,9 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
                   today, past), m)
     for m in _RELATIVE_RE.finditer(text):
         add(today + dt.timedelta(days=_RELATIVE_DAYS[" ".join(m.group(1).lower().split())]), m)
+    for m in _WEEK_AFTER_RE.finditer(text) if not past else ():  # "would a week tomorrow work?"
+        add(today + dt.timedelta(days=(7 if m.group(1).lower() == "week" else 14)
+                                 + _RELATIVE_DAYS[m.group(2).lower()]), m)
     for m in _WEEKDAY_RE.finditer(text):
         lead = (m.group(1) or "").lower()
         day = m.group(2).lower()
@@ -321,6 +326,8 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     named = {MONTHS[w.lower()] for w in _NAMED_MONTH_RE.findall(text) if w not in ("may", "march")}
     for m in _LAST_WEEKDAY_ORDINAL_RE.finditer(text):  # "last monday, the 4th": that past day, if it is a monday
         add(_day_of_month(int(m.group(2)), m.group(1), today, True), m)
+    for m in _WEEKDAY_BARE_DAY_RE.finditer(text):  # "tuesday 21 at half 9": the 21st, if it is a tuesday
+        add(_day_of_month(int(m.group(2)), m.group(1), today, past), m)
     for m in _ORDINAL_DAY_RE.finditer(text):
         back = past or bool(m.group(1)) and m.group(0).lower().startswith(("last", "past"))  # "last monday, the 4th"
         d = _day_of_month(int(m.group(2)), m.group(1), today, back, month=next(iter(named)) if len(named) == 1 else None)
@@ -470,6 +477,10 @@ _IN_WEEKS_RE = re.compile(r"\bin\s+(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\b|"
                           r"\b(a|\d+|" + "|".join(UNITS) + r")\s+weeks?\s+from\s+(?:now|today)\b", re.I)
 _LAST_WEEKDAY_ORDINAL_RE = re.compile(rf"\b(?:last|past)\s+({'|'.join(WEEKDAYS)})\s*,?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)\b",
                                       re.I)
+_WEEKDAY_BARE_DAY_RE = re.compile(rf"\b({'|'.join(WEEKDAYS)})\s+(?:the\s+)?(1[3-9]|2\d|3[01])\b"
+                                  r"(?!\s*(?:[:.]\d|am\b|pm\b|a\.m|p\.m|h\b|hrs?\b|hours?\b|mins?\b|minutes?\b|"
+                                  r"o'?clock|%|people|guests|of\s+us|adults|kids|children|nights?|days?|weeks?))", re.I)
+"""A weekday and a day of the month said without its ordinal ("tuesday 21 at half 9"): past 12 it is no hour."""
 _ORDINAL_DAY_RE = re.compile(rf"\b(?:(?:on\s+|last\s+|past\s+)?({'|'.join([*WEEKDAYS, *sorted(WEEKDAY_ABBREVIATIONS, key=len, reverse=True)])})"
                              rf"\.?\s+(?:the\s+)?|the\s+)(\d{{1,2}})(?:st|nd|rd|th)\b"
                              rf"(?!\s+(?:of\s+)?(?:{_MONTH})\b)(?!\s+{POSITION_NOUNS})(?!\s+{_COUNTED_NOUNS})", re.I)
