@@ -239,3 +239,19 @@ def test_a_number_of_minutes_at_a_summary_lacking_a_number_is_no_answer(agent):
     session, turns = talk(agent, *DATED, "morning", "170", "65", "no idea", "yes", "Sam Okoro",
                           "I'll have to check, give me 10 minutes")
     assert values(session, "book_session").get("wall_metres") == "NA"
+
+
+def test_an_account_holders_full_name_is_a_name_not_a_code(tmp_path):
+    from tests.fakes.specs import agent_of
+    spec = {"name": "phone_shop", "starting_prompt": "Hi.", "description": "A phone network's help desk.",
+            "worksheets": [{"name": "ChangePlan", "kind": "task", "api": "change_plan", "description": "Change plan.",
+                            "fields": [field("account_holder", "str", "The account holder's full name"),
+                                       field("confirm", "confirm", "Confirm")]}],
+            "apis": [{"name": "change_plan"}]}
+    session, turns = talk(agent_of(tmp_path, spec), "I want to change my plan", "Joanna Pike")
+    assert values(session, "change_plan").get("account_holder") == "Joanna Pike"
+
+
+def test_not_fussy_declines_an_optional_row(agent):
+    session, turns = talk(agent, BOOK, "nah we're not fussy")
+    assert values(session, "book_session").get("coach") == "NA"

@@ -200,8 +200,9 @@ def shape(f: Field) -> str:
         return "text"  # the spec marks the field as free text (the paper's `free_text` kind): prose, whatever its name
     if name_words & _EMAIL_WORDS:
         return "email"
-    if f.free_text:
-        return "text"  # the developer marked the field free text (the paper's `free_text` kind): prose, whatever its name
+    if name_words & _CODE_WORDS == {"account"} and (_PERSON_NAME_DESC.search(f.description)
+                                                    or re.search(r"'s\s+(?:full\s+)?name\b", f.description)):
+        return "name"  # account_holder, "The account holder's full name": a person, though "account" numbers things
     if name_words & _CODE_WORDS:
         return "code"  # before the description: "The order number from the confirmation email" is a number
     if "name" in name_words and name_words - {"name"} <= _PERSON_WORDS:  # full_name yes, product_name no
