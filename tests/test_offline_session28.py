@@ -255,3 +255,10 @@ def test_an_account_holders_full_name_is_a_name_not_a_code(tmp_path):
 def test_not_fussy_declines_an_optional_row(agent):
     session, turns = talk(agent, BOOK, "nah we're not fussy")
     assert values(session, "book_session").get("coach") == "NA"
+
+
+def test_a_change_of_head_count_while_a_row_is_asked_is_no_search(restaurants):
+    session, turns = talk(restaurants, "I'd like a table for 8 people this saturday at 7pm",
+                          "hmm actually 2 of them can't make it")
+    assert values(session, "book_restaurant").get("number_of_people") == 6
+    assert not any("answer(" in s for s in statements(turns[-1]))

@@ -61,6 +61,8 @@ def head_count_change(reader: "TurnReader", text: str) -> bool:
             if not value or value < 1:
                 return False
             _drop_other_readings(reader, f"{rec.var}.{f.name} = ")
+            said = (fewer or more).group(0).lower()  # type: ignore[union-attr]
+            _drop_searches_of(reader, said)  # "hmm actually 2 of them can't make it" is no search for the row asked
             reader.assign("head-count-change", (fewer or more).group(0), rec, f, value,  # type: ignore[union-attr]
                           reason=f"{held} {'less' if fewer else 'and'} {n}")
             return True
@@ -74,3 +76,12 @@ def _drop_other_readings(reader: "TurnReader", prefix: str) -> None:
             r["dropped"], r["statement"] = r["statement"], None
             r["reason"] = "the turn says how many come or drop out: the count is worked out from that"
     reader.lines = [line for line in reader.lines if not line.startswith(prefix)]
+
+
+def _drop_searches_of(reader: "TurnReader", said: str) -> None:
+    for r in reader.rules:
+        statement = r.get("statement") or ""
+        if "answer(" in statement and said in statement.lower():
+            r["dropped"], r["statement"] = statement, None
+            r["reason"] = "the words tell how many come, not what to look for"
+    reader.lines = [line for line in reader.lines if not ("answer(" in line and said in line.lower())]
