@@ -9,7 +9,7 @@ it ("3 of us can't make it, so 5 total"); a count that would fall below one is n
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..words.answers import PEOPLE_STEMS
 from ..words.match import field_stems
@@ -60,28 +60,19 @@ def head_count_change(reader: "TurnReader", text: str) -> bool:
             value = _number(total.group("n")) if total else held - n if fewer else held + n
             if not value or value < 1:
                 return False
-            _drop_other_readings(reader, f"{rec.var}.{f.name} = ")
             said = (fewer or more).group(0).lower()  # type: ignore[union-attr]
-            _drop_searches_of(reader, said)  # "hmm actually 2 of them can't make it" is no search for the row asked
+            _drop(reader, lambda line: line.startswith(f"{rec.var}.{f.name} = ")  # "..., so 5 total" read as 3
+                  or ("answer(" in line and said in line.lower()))  # no search for the row asked
             reader.assign("head-count-change", (fewer or more).group(0), rec, f, value,  # type: ignore[union-attr]
                           reason=f"{held} {'less' if fewer else 'and'} {n}")
             return True
     return False
 
 
-def _drop_other_readings(reader: "TurnReader", prefix: str) -> None:
-    """Another rule read a number of the turn as the count ("3 of us can't make it, so 5 total" as 3): dropped."""
+def _drop(reader: "TurnReader", other: Callable[[str], bool]) -> None:
+    """Drop what other rules read from the count's words: another number as the count, or a search of them."""
     for r in reader.rules:
-        if (r.get("statement") or "").startswith(prefix):
+        if r.get("statement") and other(r["statement"]):
             r["dropped"], r["statement"] = r["statement"], None
             r["reason"] = "the turn says how many come or drop out: the count is worked out from that"
-    reader.lines = [line for line in reader.lines if not line.startswith(prefix)]
-
-
-def _drop_searches_of(reader: "TurnReader", said: str) -> None:
-    for r in reader.rules:
-        statement = r.get("statement") or ""
-        if "answer(" in statement and said in statement.lower():
-            r["dropped"], r["statement"] = statement, None
-            r["reason"] = "the words tell how many come, not what to look for"
-    reader.lines = [line for line in reader.lines if not ("answer(" in line and said in line.lower())]
+    reader.lines = [line for line in reader.lines if not other(line)]

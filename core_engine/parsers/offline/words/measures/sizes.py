@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import re
 
-_FIELD_UNITS = (
-    ("cm", re.compile(r"\b(?:cm|cms|centimet(?:re|er)s?)\b", re.I)),
-    ("kg", re.compile(r"\b(?:kg|kgs|kilos?|kilograms?|kilogrammes?)\b", re.I)),
-    ("m", re.compile(r"(?<!')\b(?:m|metres?|meters?)\b", re.I)),
-)
+_UNIT_WORDS = {"cm": r"(?:cm|cms|centimet(?:re|er)s?)", "kg": r"(?:kg|kgs|kilos?|kilograms?|kilogrammes?)",
+               "m": r"(?<!')(?:m|metres?|meters?)"}
+_FIELD_UNITS = tuple((unit, re.compile(rf"\b{words}\b", re.I)) for unit, words in _UNIT_WORDS.items())
 _METRES_CM = re.compile(r"\b(?P<m>[12])\s*(?:m|metres?|meters?)\s*(?P<cm>\d{1,2})\b(?!\s*(?:kg|cm|%))"
                         r"|\b(?P<dec>[12][.,]\d{1,2})\s*(?:m|metres?|meters?)?\b(?![.,]?\d)", re.I)
 _FEET = re.compile(r"\b(?P<ft>\d{1,2}(?:\.\d)?)\s*(?:ft|feet|foot|')\s*(?:(?P<inch>\d{1,2}(?:\.\d)?)\s*"
@@ -29,13 +27,10 @@ def field_size_unit(name: str, description: str) -> str | None:
     return next((unit for unit, cue in _FIELD_UNITS if cue.search(said)), None)
 
 
-_OWN = {"cm": r"(?:cm|cms|centimet(?:re|er)s?)", "kg": r"(?:kg|kgs|kilos?|kilograms?)", "m": r"(?:m|metres?|meters?)"}
-
-
 def converted_size(text: str, unit: str) -> int | float | None:
     """The one measure in `text` said in another unit, converted to `unit` (rounded to a whole number), or None.
     A number said in the field's own unit wins ("6 foot high and about 20 metres long" is 20 metres of hedge)."""
-    own = _OWN.get(unit)
+    own = _UNIT_WORDS.get(unit)
     if own and re.search(rf"\d\s*{own}\b(?!\s*\d)", text, re.I) and not (unit == "cm" and _METRES_CM.search(text)):
         return None
     if unit == "cm":
