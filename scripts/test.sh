@@ -15,4 +15,6 @@ if [ -z "${GENIE_TEST_POSTGRES_URL:-}" ] && ! (exec 3<>/dev/tcp/127.0.0.1/5432) 
   SUDO=""; [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq postgresql
 fi
-python3 -m pytest "$@"
+# two workers (GENIE_TEST_WORKERS to change it); a test file's tests stay on one worker, so a file's
+# studio, browser and server fixtures start once
+python3 -m pytest -n "${GENIE_TEST_WORKERS:-2}" --dist loadfile "$@"

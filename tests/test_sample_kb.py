@@ -48,6 +48,21 @@ def test_ensure_builds_only_when_missing(tmp_path):
     assert ensure_sample_kb(project) == kb and kb.stat().st_mtime_ns == stamp
 
 
+def test_builds_of_one_folder_at_once_never_share_a_half_built_file(tmp_path):
+    """Two processes (test workers, servers) may build the same folder's KB at the same moment: each
+    writes a temporary file of its own, so both finish and the file left is a whole KB."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    project = copy_project("restaurant_reservation", tmp_path)
+    with ThreadPoolExecutor(4) as pool:  # SQLite works outside the GIL: the builds overlap
+        built = list(pool.map(build_sample_kb, [project] * 8))
+    assert built == [project / "kb.sqlite"] * 8
+    assert not [p.name for p in project.iterdir() if "building" in p.name]
+    rows = sum(1 for line in (project / "data" / "restaurants.jsonl").open() if line.strip())
+    with SQLiteKB(project / "kb.sqlite") as kb:
+        assert kb.execute("SELECT count(*) AS n FROM restaurants", max_rows=1).rows == [{"n": rows}]
+
+
 @pytest.mark.parametrize("name", ["restaurant_reservation", "course_enrollment"])
 def test_sample_conversation_tests_pass(name, tmp_path):
     project = copy_project(name, tmp_path)

@@ -24,6 +24,7 @@ import json
 import os
 import shutil
 import tempfile
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -100,8 +101,8 @@ def build_folder_kb(folder: str | Path, target: str | Path) -> Path:
             schema = jsonsafe.loads(schema_file.read_text(encoding="utf-8"))["tables"]
         except (ValueError, KeyError, TypeError) as exc:
             raise StorageError(f"{TABLES_FILE} is not a table description: {exc}", file=str(schema_file)) from exc
-        building = target.with_name(target.name + ".building")  # all tables, then one rename
-        building.unlink(missing_ok=True)
+        # all tables, then one rename; a name of its own, as two processes may build the same folder at once
+        building = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}.building")
         try:
             for table, info in schema.items():
                 columns = info["columns"]

@@ -3,14 +3,16 @@
 The KB files are not committed (they are derived data), so tests and the CLI
 rebuild them from the committed JSONL. The build is deterministic: files in
 name order, rows in file order, free-text columns taken from the spec's `kb`
-worksheets. It writes a temporary file and renames it over the old one, so a
-failed build never leaves a half-built KB behind.
+worksheets. It writes a temporary file of its own and renames it over the old one, so a
+failed build never leaves a half-built KB behind and two processes building at once never
+share a half-built file.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import uuid
 from pathlib import Path
 
 from core_engine.errors import StorageError
@@ -32,8 +34,7 @@ def build_sample_kb(project_dir: str | Path, target: str | Path | None = None) -
     if not files:
         raise StorageError("the project has no data/*.jsonl files", project=str(folder))
     out = Path(target) if target is not None else folder / "kb.sqlite"
-    tmp = out.with_name(out.name + ".building")
-    tmp.unlink(missing_ok=True)
+    tmp = out.with_name(f".{out.name}.{uuid.uuid4().hex[:8]}.building")  # own name: builds may run at once
     free_text = _free_text_columns(folder)
     try:
         for path in files:
