@@ -27,7 +27,7 @@ from ..session.agent import BACKEND_FACTORIES
 from ..errors import KnowledgeError
 from ..embedding.semantic import model_words
 from .kb import SQLiteKB, TableInfo, quote_identifier
-from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words, split_compounds
+from .tables import ASKED_BONUS, asked_column, asked_words, by_text_hits, column_words, split_compounds, warm_columns
 from .match import Match, is_content, lexical_matches, semantic_matches
 from .booleans import apply as apply_bools, bool_conditions, described_bools, names_in_full
 from .names import WORD_KIND
@@ -535,8 +535,9 @@ def offline_knowledge(agent: Any, **options: Any) -> tuple[SQLiteKB, SQLKnowledg
 
 
 def _warm(kb: SQLiteKB, spec: Spec) -> None:
-    """Read the KB's vocabulary and embed its enum-like values when a session starts (once per KB file
-    version and process), not in the middle of the first question's turn."""
+    """Read the KB's vocabulary and embed its enum-like values and its columns' texts when a session starts
+    (once per KB file version and process), not in the middle of the first question's turn (the columns took
+    150 ms of the course sample's first question). The model is loaded here only when enum-like values need it."""
     try:
         vocab = vocabulary_for(kb)
         embedder = None
@@ -544,6 +545,8 @@ def _warm(kb: SQLiteKB, spec: Spec) -> None:
             if table.semantic:
                 embedder = embedder or _embedder(spec, [])
                 vocab.value_vectors(name, embedder)
+        if embedder is not None and not embedder.fallback_reason:
+            warm_columns(spec, kb.tables(), embedder)
     except Exception:  # noqa: BLE001 - the first question builds them again and reports what failed
         pass
 

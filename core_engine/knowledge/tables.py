@@ -44,6 +44,11 @@ def _columns(spec: Spec, tables: dict[str, TableInfo], embedder: Any) -> tuple[l
     return _CACHE[key]
 
 
+def warm_columns(spec: Spec, tables: dict[str, TableInfo], embedder: Any) -> None:
+    """Embed the columns' texts now (a session's start), so the first question does not."""
+    _columns(spec, tables, embedder)
+
+
 def asked_column(question: str, head: str, spec: Spec, tables: dict[str, TableInfo], embedder: Any
                  ) -> dict[str, tuple[str, float]] | None:
     """{table: (its best column, score)} for the tables whose column clearly answers a wh-question, else None.

@@ -591,11 +591,17 @@ def _row_named_alone(reader: "TurnReader", query: str) -> str | None:
     terms = [t.lower() for t in reader.vocabulary.found_in(query, reader.ctx.kb, plurals=True)]
     low = _words(query)
     names = {v for table in row_names(reader.vocabulary, reader.ctx.kb).values() for n, v in table.items()
-             if v[:1].isupper() and not v.startswith("[") and re.search(rf" {re.escape(n.strip())}(?:e?s)? ", low)}
+             if v[:1].isupper() and not v.startswith("[") and _said_alone(n.strip(), low)}
     if len(names) != 1:
         return None
     name = next(iter(names))
     return name if all(t in name.lower() for t in terms) else None
+
+
+def _said_alone(name: str, low: str) -> bool:
+    """`name` as whole words of `low` (spaced words), in the singular or plural: plain string tests, as a regex per
+    row name would be compiled again on every turn (a KB has more names than Python's regex cache holds)."""
+    return any(f" {name}{end} " in low for end in ("", "s", "es"))
 
 
 def _about_rows(reader: "TurnReader", query: str, own: set[str]) -> bool:
