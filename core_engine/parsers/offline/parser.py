@@ -1800,6 +1800,10 @@ class TurnReader:
             else:
                 self.note("value-doubtful", text, reason="what is left holds the values of other fields, not this "
                                                          "field's own; the question is asked again")
+        elif extras and shape(e.field) == "short" and isinstance(value, str) and len(text.split()) > 3 and \
+                " ".join(value.split()).casefold() == " ".join(text.split()).casefold():
+            self.note("value-doubtful", text, reason="the whole turn, whose other values went to other fields, is no "
+                                                     "short value of this one; the question is asked again")
         elif shape(e.field) == "short" and not coded and not extras and (doubt := doubtful_value(self, e.field, value)):
             self.note("value-doubtful", text, **doubt, reason="a long answer that does not read as this field; "
                                                              "the question is asked again")

@@ -17,10 +17,14 @@ if TYPE_CHECKING:
 _CODE = re.compile(r"^([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})$")
 _SAID = re.compile(r"\b([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})\b")
 _NUMBER_ONLY = re.compile(r"(?<![\w.,/#-])(?<!flat )(?<!unit )(?<!room )(?<!apt )(\d{1,4}[A-Za-z]{1,2})(?![\w/-])|"
-                          r"\((\d{2,4})\)(?![\s.-]*\d)", re.I)
-"""A code's number said without its letters: with a letter after it ("115L") or alone in brackets ("the pastry
-class (210)"); a bare number ("210") is left alone, as it may count or time anything, and so are a flat or room number
-("flat 12B") and a phone's area code ("(555) 880-1200")."""
+                          r"\((\d{2,4})\)(?![\s.-]*\d)|"
+                          r"(?<=\bme up for )(\d{2,4})(?=\s*(?:[,.;!?]|$|and\b|too\b|as\s+well\b))|"
+                          r"(?<=\bme down for )(\d{2,4})(?=\s*(?:[,.;!?]|$|and\b|too\b|as\s+well\b))|"
+                          r"(?<=\bme in )(\d{2,4})(?=\s*(?:[,.;!?]|$|and\b|too\b|as\s+well\b))", re.I)
+"""A code's number said without its letters: with a letter after it ("115L"), alone in brackets ("the pastry
+class (210)") or alone as what a request signs the user up for ("ok sign me up for 229, letter grade", "put me down
+for 230", "enrol me in 106"); any other bare number ("210") is left alone, as it may count or time anything, and so
+are a flat or room number ("flat 12B") and a phone's area code ("(555) 880-1200")."""
 
 
 def kb_codes(vocabulary: "KBVocabulary", kb: Any) -> dict[str, str]:
@@ -72,12 +76,12 @@ def as_stored(text: str, vocabulary: "KBVocabulary", kb: Any) -> str:
     numbers = _by_number(codes)
 
     def whole(m: re.Match) -> str:
-        said = m.group(1) or m.group(2)
+        said = next(g for g in m.groups() if g)
         found = numbers.get(said.lower(), [])
         if len(found) != 1:
             return m.group(0)  # no code, or several departments end with it: as typed
         letters = _CODE.match(found[0]).group(1)  # type: ignore[union-attr]
         if re.search(rf"\b{re.escape(letters)}\s?$", m.string[:m.start()], re.I):
             return m.group(0)  # "XY 115L": the code was typed whole, its letters before the number
-        return found[0] if m.group(1) else f"({found[0]})"
+        return f"({found[0]})" if m.group(2) else found[0]
     return _NUMBER_ONLY.sub(whole, text)

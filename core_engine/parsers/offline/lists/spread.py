@@ -3,7 +3,8 @@
 "both medium", "3 units each", "all three for a letter grade": the options go to every item of the list.
 "three units for the first, four for the second", "pass/fail for 231N", "make the butter chicken 4 trays":
 each clause's options go to the item it names (by ordinal or by its name). "same for this one", "same for
-129": every option the other item has goes to the item asked. Options are read as the items' own options
+129": every option the other item has goes to the item asked. "4 and 3" to the first of two items' units: one value
+each, in the items' order. Options are read as the items' own options
 (enum values by name or description, labelled numbers, a lone number for the one number field).
 """
 
@@ -38,7 +39,33 @@ def spread_rule(reader: "TurnReader", text: str) -> bool:
     if len(lst.filled()) < 2:
         return _own_options(reader, lst, text)
     return _same_for(reader, lst, text) or _every(reader, lst, text) or _per_item(reader, lst, text) or \
-        _own_options(reader, lst, text)
+        _in_order(reader, lst, text) or _own_options(reader, lst, text)
+
+
+_IN_ORDER = re.compile(r"^\s*(?:ok(?:ay)?[,\s]+|um+[,\s]+)?([^,;]+?)(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+)([^,;]+?))+\s*"
+                       r"(?:respectively)?[.!]?\s*$", re.I)
+
+
+def _in_order(reader: "TurnReader", lst: ItemList, text: str) -> bool:
+    """ "4 and 3" to the units of the first of two items that both lack them: one bare value a clause, in the items'
+    order, from the item asked on. Each clause is a value of the asked field and nothing else, the turn names no
+    item, and there are as many values as items still without one; otherwise nothing is guessed."""
+    e = reader.expect
+    if e is None or e.act != "ask" or e.rec.parent is None or not _IN_ORDER.match(text) \
+            or referenced(lst, text) or by_ordinal(lst, text) or _EVERY.search(text):
+        return False
+    pending = [i for i in lst.filled() if i.rec.values.get(e.field.name) is None]
+    if len(pending) < 2 or pending[0].rec.var != e.rec.var:
+        return False
+    clauses = [c for c in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.sub(r"(?i)^\s*(?:ok(?:ay)?|um+)[,\s]+|"
+                                                                            r"\s*respectively[.!]?\s*$", "", text))
+               if c.strip(" .!")]
+    values = [_options(reader, lst, c.strip(" .!")) for c in clauses]
+    if len(values) != len(pending) or any(set(v) != {e.field.name} for v in values):
+        return False
+    n = sum(_set(reader, "list-in-order", c, item, v, overwrite=False) for c, item, v in zip(clauses, pending, values))
+    reader.answered = reader.answered or n > 0
+    return n > 0
 
 
 def _own_options(reader: "TurnReader", lst: ItemList, text: str) -> bool:

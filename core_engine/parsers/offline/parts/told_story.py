@@ -3,10 +3,10 @@ opens the complaint and its delivery record (the courier) and says what went wro
 field for the problem ("A description of the problem or question") takes the words, as a top-level record's does
 (`TurnReader._problem`). It was asked again, and the user's next answer went to the wrong field.
 
-Only when the turn tells a trouble (something that does not work, keeps happening, fails or is missing: not "I want
-to quit X" alone, a request; with a reason after it, "I want to quit X, I'm over my limit this term", the reason is
-the story), the constructed record is nested in another one the turn opens and has exactly one unfilled
-free-text field, and the turn asks nothing. A top-level record's story stays `_problem`'s, which reads it only when
+Only when the turn tells a trouble (something that does not work, keeps happening, fails, is missing or is full:
+not "I want to quit X" alone, a request; with a reason after it, "I want to quit X, I'm over my limit this term", the
+reason is the story), the constructed record is nested in another one the turn opens and has exactly one unfilled
+free-text field, and the turn asks nothing but the task itself, at its end ("..., can I get on the waitlist?"). A top-level record's story stays `_problem`'s, which reads it only when
 the turn holds nothing else (an IT desk's "the vpn won't connect since this morning" opens the ticket with its
 category; the agent asks what happened).
 """
@@ -24,8 +24,14 @@ if TYPE_CHECKING:
     from ..parser import TurnReader
 
 _TROUBLE = re.compile(r"\b(?:won'?t|doesn'?t|does\s+not|didn'?t|isn'?t|can'?t|cannot|couldn'?t|wouldn'?t|never|"
-                      r"keeps?|kept|fail(?:s|ed|ing)?|error|broken|stuck|missing|wrong|not\s+working)\b", re.I)
-_GREETING = re.compile(r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?[,.!\s]+", re.I)
+                      r"keeps?|kept|fail(?:s|ed|ing)?|error|broken|stuck|missing|wrong|not\s+working|"
+                      r"(?:is|are|was|'s)\s+(?:already\s+)?(?:full|closed|blocked))\b", re.I)
+_ASKED_LAST = re.compile(r"(?:^|[,.;!?]\s*|\s+(?:so|and)\s+)(?:(?:so|and|but)\s+)?(?:(?:can|could|would|will)\s+(?:i|you|we|u)|"
+                         r"how\s+(?:do|can|would)\s+i)\b[^,.;!?]*[?.!]*\s*$", re.I)
+"""The request the opening ends with, put as a question ("..., can I get on the waitlist?"): the task it asks for,
+which the rest of the turn explains."""
+_GREETING = re.compile(r"^(?:(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+there)?|ugh|so|ok(?:ay)?|well|"
+                       r"um+|right)(?:[,.!\s]+(?:(?:ugh|so|ok(?:ay)?|well|um+)\b[,.!\s]*)*|$)", re.I)
 
 
 _WHY = re.compile(r"^(?:i\s+)?(?:really\s+)?(?:need|want|have|got|would\s+like|'d\s+like)\s+to\s+[^,;]+?"
@@ -34,7 +40,10 @@ _WHY = re.compile(r"^(?:i\s+)?(?:really\s+)?(?:need|want|have|got|would\s+like|'
 
 
 def story_in_opening(reader: "TurnReader", text: str) -> None:
-    if not reader.lines or is_question(text):
+    if not reader.lines:
+        return
+    text = _ASKED_LAST.sub("", text).strip()  # "CS 161 is full and I need it to graduate, can I get on the waitlist?"
+    if not text or is_question(text):
         return
     kept = [s for s in sentences(_GREETING.sub("", text)) if not plea(s) and not request_only(s)]
     told = " ".join(kept).strip()

@@ -400,7 +400,28 @@ def implied_path(reader: "TurnReader", entry: Entry) -> dict[str, str]:
     for path, value in equalities(root.predicate if root is not None else ""):
         if isinstance(value, str):
             implied.setdefault(path[-1], value)
+    for src in _predicates_above(reader, entry.worksheet):
+        for path, value in equalities(src):
+            if isinstance(value, str):
+                implied.setdefault(path[-1], value)
     return implied
+
+
+def _predicates_above(reader: "TurnReader", worksheet: str) -> list[str]:
+    """The predicates of the fields that hold `worksheet` and its parents, up to the top: a nested worksheet written
+    without a predicate of its own (`Main.exam_credit: ExamCredit` when `self.request == "Exam Credit"`) is reached
+    through its field's, as the policy reaches it. The paper's CSV layout repeats them on the worksheet instead."""
+    out: list[str] = []
+    seen = {worksheet}
+    while True:
+        holder = next(((ws, f) for ws in reader.spec.task_worksheets() for f in ws.fields
+                       if f.type.split("[")[-1].strip("]") == worksheet and ws.name not in seen), None)
+        if holder is None:
+            return out
+        ws, f = holder
+        out += [f.predicate or "", ws.predicate or ""]
+        worksheet = ws.name
+        seen.add(worksheet)
 
 
 def task_roots(reader: "TurnReader") -> dict[str, str]:
@@ -637,7 +658,8 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
                     reason="the turn asks with a verb of this task's name and of no other's")
         return apply_reading(reader, by_verb, text, "task-semantic")  # "I want to reserve some vitamin D"
     if ranked.score < threshold:
-        return threshold <= TASK_THRESHOLD and _option_named(reader, ranked, text, roots)
+        return threshold <= TASK_THRESHOLD and (_option_named(reader, ranked, text, roots)
+                                                 or _deep_option(reader, ranked, text))
     by_verb = _by_verb(reader, ranked, text, roots)
     if by_verb is not None:  # "i want to cancel my boiler service": nearest the booking's example, but it cancels
         reader.note("task-by-verb", text, reading=by_verb.best.label, **by_verb.trace(),
@@ -669,6 +691,8 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
                 reader.note("task-told-apart", text, reading=ranked.best.label, words=sorted(told), **ranked.trace(),
                             reason="two readings are close, but the turn has words only the first one's texts have")
             return applied
+        if _deep_option(reader, ranked, text):
+            return True
         reader.note("task-uncertain", text, reading=ranked.best.label, **ranked.trace(),
                     reason="two readings are close; nothing is guessed",
                     say=f"Sorry, I'm not sure what you would like: {_phrase(ranked.best)} or "
@@ -838,6 +862,21 @@ def _option_named(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[s
                 reason="the nearer reading is decided once the turn's words that also name the spec's options "
                        "are kept")
     return apply_reading(reader, named, text, "task-semantic")
+
+
+def _deep_option(reader: "TurnReader", ranked: Ranked, text: str) -> bool:
+    """A close or weak reading settled by the one nested option the turn names in full (`opening/deep_option.py`)."""
+    from ..opening.deep_option import named_deep_option  # late: the opening rules import this module
+
+    entry = named_deep_option(reader, text)
+    if entry is None:
+        return False
+    deep = Ranked(entry, 1.0, entry.value, ranked.best, ranked.score)
+    if not apply_reading(reader, deep, text, "task-option-words"):
+        return False
+    reader.note("task-deep-option", text, reading=entry.label, **deep.trace(),
+                reason="the turn names one option nested in one task, in full; the reading by meaning was not clear")
+    return True
 
 
 _OWNER = r"\b(?:my|our|his|her|their)\s+(?:[a-z]+(?:'s)?\s+){0,2}?"

@@ -181,6 +181,12 @@ _WEEKDAY_RE = re.compile(rf"\b(?:(next|this|coming|this coming|on|last|past)\s+)
 _IN_DAYS_RE = re.compile(r"\bin\s+(\d{1,5}|" + "|".join(UNITS) + r")\s+days?\b", re.I)
 _WEEK_AFTER_RE = re.compile(r"\ba\s+(week|fortnight)\s+(tomorrow|today|tmrw|tonight)\b", re.I)
 """A week (or two) after a day named relative to today: "a week tomorrow" is eight days ahead."""
+_AGO_RE = re.compile(r"\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+(day|week|fortnight)s?\s+ago\b",
+                     re.I)
+"""A day counted back from today: "two weeks ago", "3 days ago", "a fortnight ago" (months ago is no one day)."""
+_AGO_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+               "nine": 9, "ten": 10}
+_AGO_DAYS = {"day": 1, "week": 7, "fortnight": 14}
 _RELATIVE_DAYS = {"today": 0, "tonight": 0, "tomorrow": 1, "day after tomorrow": 2, "the day after tomorrow": 2,
                   "yesterday": -1, "this morning": 0, "this afternoon": 0, "this evening": 0, "last night": -1,
                   # as people type them
@@ -280,6 +286,10 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     for m in _WEEK_AFTER_RE.finditer(text) if not past else ():  # "would a week tomorrow work?"
         add(today + dt.timedelta(days=(7 if m.group(1).lower() == "week" else 14)
                                  + _RELATIVE_DAYS[m.group(2).lower()]), m)
+    for m in _AGO_RE.finditer(text):
+        count = int(m.group(1)) if m.group(1).isdigit() else _AGO_COUNTS.get(m.group(1).lower(), 0)
+        if 0 < count <= 60:
+            add(today - dt.timedelta(days=count * _AGO_DAYS[m.group(2).lower()]), m)
     for m in _WEEKDAY_RE.finditer(text):
         lead = (m.group(1) or "").lower()
         day = m.group(2).lower()
