@@ -6,8 +6,9 @@ the unit-award issue asks): that option, the options its predicates need on the 
 reading (`apply_reading` sets the path). An option counts as named when two of its own words are said ("the Abitur
 in Germany": German Abitur) or two of its words side by side ("A levels"); one word is not enough, and neither is
 an option of the task menu itself, which the reading by meaning already weighed. Only when exactly one option of
-all the task worksheets is named so, no task is in progress, and the user speaks of their own case ("I did ...",
-"my A levels"): "do A levels count for anything here?" asks about the rules, not for the task.
+all the task worksheets is named so, no task is in progress, the user speaks of their own case ("I did ...",
+"my A levels") and asks for something ("can I get ...", "I'd like ..."): "do A levels count for anything here?" asks
+about the rules and "is my petrol mower ready?" about the user's thing, not for the task.
 """
 
 from __future__ import annotations
@@ -23,6 +24,12 @@ if TYPE_CHECKING:
 
 
 _OWN_CASE = re.compile(r"\b(?:i|i'm|i've|i'd|im|ive|my|we|we've|our)\b", re.I)
+_ASKS_FOR = re.compile(r"\b(?:(?:can|could|may)\s+(?:i|we|you)\s+(?!tell\b|say\b|check\b)\w+|"
+                       r"(?:i|we)\s*(?:'d|would)\s+like|(?:i|we)\s+(?:want|need)\s+(?!to\s+(?:know|check|ask|find\s+out)\b)|"
+                       r"how\s+(?:do|can)\s+(?:i|we)\s+(?:get|claim|apply|sign|book)|please)\b", re.I)
+"""A request ("can I get units for them?", "I'd like ...", "how do I claim ..."): what the option leads to is asked
+for. "is my petrol mower ready?" and "I want to know when it will be ready" ask about the user's thing, not for
+the task its option belongs to."""
 
 
 def _side_by_side(value: str, said: str) -> bool:
@@ -37,7 +44,7 @@ def named_deep_option(reader: "TurnReader", text: str) -> "Entry | None":
     from ..words.semantic_index import Entry
 
     start = reader.spec.start_worksheet()
-    if not _OWN_CASE.search(text) or any(r.status == "active" and (start is None or r.worksheet != start.name) for r in reader.state.tasks()):
+    if not _OWN_CASE.search(text) or not _ASKS_FOR.search(text) or any(r.status == "active" and (start is None or r.worksheet != start.name) for r in reader.state.tasks()):
         return None
     bag, said = Bag.of(text), " " + " ".join(words(text)) + " "
     roots = task_roots(reader)
