@@ -60,15 +60,16 @@ def test_a_worksheet_nested_without_a_predicate_of_its_own_is_reached_through_it
     assert 'exam_board="Associated Board Grade Eight"' in " ".join(statements(r))
 
 
-TICKET = ROOT / "sample_projects" / "ticket_submission"
+def _sample(name: str):
+    from core_engine import Agent
+    from storage.kb.samples import ensure_sample_kb
+    ensure_sample_kb(ROOT / "sample_projects" / name)
+    return Agent.load(ROOT / "sample_projects" / name)
 
 
 @pytest.fixture(scope="module")
 def ticket():
-    from core_engine import Agent
-    from storage.kb.samples import ensure_sample_kb
-    ensure_sample_kb(TICKET)
-    return Agent.load(TICKET)
+    return _sample("ticket_submission")
 
 
 def test_an_option_nested_deep_in_one_task_named_in_full_settles_an_unclear_reading(ticket):
@@ -93,15 +94,9 @@ def test_the_story_before_a_request_put_as_a_question_goes_to_the_record_it_open
     assert next(a["field"] for a in r.acts if a.get("act") == "ask") == "waitlist_confirmation"
 
 
-COURSES = ROOT / "sample_projects" / "course_enrollment"
-
-
 @pytest.fixture(scope="module")
 def courses():
-    from core_engine import Agent
-    from storage.kb.samples import ensure_sample_kb
-    ensure_sample_kb(COURSES)
-    return Agent.load(COURSES)
+    return _sample("course_enrollment")
 
 
 def test_bare_values_in_order_go_to_the_items_still_without_one(courses):

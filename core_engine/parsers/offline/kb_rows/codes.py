@@ -18,9 +18,8 @@ _CODE = re.compile(r"^([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})$")
 _SAID = re.compile(r"\b([A-Za-z]{2,8})\s?(\d{1,4}[A-Za-z]{0,2})\b")
 _NUMBER_ONLY = re.compile(r"(?<![\w.,/#-])(?<!flat )(?<!unit )(?<!room )(?<!apt )(\d{1,4}[A-Za-z]{1,2})(?![\w/-])|"
                           r"\((\d{2,4})\)(?![\s.-]*\d)|"
-                          r"(?<=\bme up for )(\d{2,4})(?=\s*(?:[,.;!?]|$|and\b|too\b|as\s+well\b))|"
-                          r"(?<=\bme down for )(\d{2,4})(?=\s*(?:[,.;!?]|$|and\b|too\b|as\s+well\b))|"
-                          r"(?<=\bme in )(\d{2,4})(?=\s*(?:[,.;!?]|$|and\b|too\b|as\s+well\b))", re.I)
+                          r"(?:(?<=\bme up for )|(?<=\bme down for )|(?<=\bme in ))"
+                          r"(\d{2,4})(?=\s*(?:[,.;!?]|$|and\b|too\b|as\s+well\b))", re.I)
 """A code's number said without its letters: with a letter after it ("115L"), alone in brackets ("the pastry
 class (210)") or alone as what a request signs the user up for ("ok sign me up for 229, letter grade", "put me down
 for 230", "enrol me in 106"); any other bare number ("210") is left alone, as it may count or time anything, and so
