@@ -384,9 +384,9 @@ def test_a_change_with_a_remark_naming_the_old_value(supper):
 
 
 def test_a_sentence_is_no_name():
-    from core_engine.parsers.offline.parser import _not_a_name
-    assert _not_a_name("Friday'S Gone Mental At Work") and _not_a_name("Is That Ok")
-    assert not _not_a_name("Will Smith") and not _not_a_name("June May") and not _not_a_name("Mary de la Cruz")
+    from core_engine.parsers.offline.words.answers import not_a_name
+    assert not_a_name("Friday'S Gone Mental At Work") and not_a_name("Is That Ok")
+    assert not not_a_name("Will Smith") and not not_a_name("June May") and not not_a_name("Mary de la Cruz")
 
 
 def test_the_one_code_in_a_sentence_answers_the_code_asked(agent):

@@ -81,6 +81,11 @@ def proposal(sentence: str) -> bool:
     mark, not a question (no question word, and nothing but the value, when it is, and hedges)."""
     if _HEDGED_NUMBER.search(normalise(sentence)):
         return True  # "its just one page, maybe 250 words??": a count offered with a doubt
+    worded = _WORDED_NUMBER.match(normalise(sentence))
+    if worded and (worded.group("hedge") or len(re.findall(rf"\b{_NUMBER_WORD}\b|\b(?:one|two|three|four|five|six|seven|"
+                                                           r"eight|nine|ten|twenty|thirty|forty|fifty)\b",
+                                                           worded.group(0), re.I)) >= 2):
+        return True  # "maybe a hundred and twenty?", "three and a bit hours?" (not "two tickets?")
     if _HEDGED_WORDS.fullmatch(normalise(sentence)):
         return True  # "sorting i think?", "the blue one maybe?": a choice offered with a doubt
     body = re.sub(r"\b(?:whenever|when)\s+you\s+open\b", " morning ", normalise(sentence).lower())
@@ -102,6 +107,15 @@ _HEDGED_NUMBER = re.compile(r"(?:^|[,;]\s*|\s-\s)(?:(?:so|ok|okay|um|erm|hmm)[,\
                             r"approx(?:imately)?|like|say|perhaps|i\s+think|i\s+guess|i'?d\s+say)\s+(?:about\s+|around\s+)?"
                             r"[£$€]?\d[\d,.]*(?:ish)?(?:\s+[a-z]+){0,2}\s*\?+\s*$", re.I)
 """A number offered with a hedge and a question mark: "maybe 250 words?", "about 40?", "say 45?"."""
+_NUMBER_WORD = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+                r"fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen|couple|half|and|bit|odd)")
+_WORDED_NUMBER = re.compile(r"^\W*(?:(?:so|ok|okay|um|erm|hmm|oh)[,\s]+)*(?P<hedge>(?:maybe|probably|prob|about|around|roughly|"
+                            r"approx(?:imately)?|like|say|perhaps|i\s+think|i\s+guess|i'?d\s+say)\s+)?"
+                            rf"(?:{_NUMBER_WORD}\s+)*(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                            r"fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen|"
+                            rf"\d[\d,.]*[a-z]{{0,3}})(?:\s+{_NUMBER_WORD})*(?:\s+[a-z]+){{0,3}}?\s*\?+\s*$", re.I)
+"""A count offered in words or with its unit, with a question mark and at most a few words after it: "maybe a
+hundred and twenty?", "three and a bit hours?", "so maybe 40m all in?"."""
 
 
 _TASK_REQUEST = re.compile(
@@ -266,6 +280,29 @@ def refusal(text: str) -> tuple[str, bool] | None:
                 continue  # "which rooms dont have a screen": a question about things, no refusal
             if m and len(re.findall(r"[\w']+", sentence[: m.start()])) <= 4:
                 return m.group(0), explicit
+    return None
+
+
+_CLAUSE_START = re.compile(r"(?:[,;]|\b(?:but|though|although|however)\b)\s*", re.I)
+_ABOUT_IT = re.compile(r"^\s*(?:what|which|where|whether|if)\b", re.I)
+
+
+def late_refusal(text: str, f: Any) -> str | None:
+    """ "Her GP said they'd sent a referral over last week but I've no idea what the number is": a doubt at the
+    start of a later clause, about the thing the field asked names ("what the number is" to the referral voucher
+    number). `refusal` only reads a doubt near the start of a sentence, where a story before it is no risk."""
+    from .words.match import STOPWORDS, stem  # late: keeps this module light
+    asked = {stem(w) for w in re.findall(r"[a-z]+", f"{f.name.replace('_', ' ')} {f.description}".lower())} - STOPWORDS
+    for m in _CLAUSE_START.finditer(text):
+        clause = text[m.end():]
+        found = _REFUSAL.match(clause) or re.match(r"(?:i'?ve\s+|i\s+have\s+|i\s+|we\s+|i'?m\s+)(?:got\s+)?", clause, re.I)
+        lead = found.end() if found and found.re is not _REFUSAL else 0
+        doubt = _REFUSAL.match(clause, lead)
+        if doubt is None:
+            continue
+        after = clause[doubt.end():]
+        if _ABOUT_IT.match(after) and {stem(w) for w in re.findall(r"[a-z]+", after.lower())} & asked:
+            return doubt.group(0)
     return None
 
 
@@ -526,6 +563,23 @@ def declines(text: str) -> bool:
 
 _NEGATED_NOUN = re.compile(r"\b(?:no|not|without|(?:don'?t|do\s+not)\s+(?:have|do|use)|haven'?t\s+got)\s+"
                            r"(?:a\s+|an\s+|any\s+|my\s+)?([a-z]+(?:-[a-z]+)?)", re.I)
+
+
+_NEGATED_CLAUSE = re.compile(r"\b(?:(?:don'?t|do\s+not|doesn'?t|does\s+not|didn'?t|aren'?t|isn'?t|am\s+not|'m\s+not|"
+                             r"are\s+not|never|not)\s+|no\s+)(?P<rest>(?:[a-z'-]+\s+){0,4}[a-z'-]+)", re.I)
+
+
+def negates_described(words_of_field: set[str], text: str) -> bool:
+    """ "we don't climb with a club" to an optional "The name of your club or team, if you climb with one": a short
+    turn with no number whose negation reaches, within five words, a word of the field's name or description."""
+    from .words.match import same_word, stem  # late: as in `negates_field`
+
+    body = normalise(text)
+    if len(body.split()) > 14 or re.search(r"\d", body) or "?" in body or any(
+            w[:1].isupper() and w not in ("I", "I'm", "I've", "I'd") for w in text.split()[1:]):
+        return False  # "The Not So Steady Club": a name, capitalised
+    return any(same_word(stem(w), f) for m in _NEGATED_CLAUSE.finditer(body)
+               for w in re.findall(r"[a-z]{3,}", m.group("rest").lower()) for f in words_of_field)
 
 
 def negates_field(words_of_field: set[str], text: str) -> bool:

@@ -104,10 +104,10 @@ from .answering.references import shaped_reference
 from .words.libvalues import is_phone_field
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, labelled_values, new_task, other_fields, unopened_fields
-from .intents import (asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
+from .intents import (late_refusal, negates_described, asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting)
 from .words.answers import NEGATIVE_QUESTION, NOTHING_OF_THE_KIND, AnswerReader, echoed_flag, flag_named, is_make_field, pro_form_flag, said_words
-from .words.answers import is_message_field
+from .words.answers import is_message_field, not_a_name
 from .words.match import HEDGES, STOPWORDS, Bag, content_stems, field_mention, field_stems, holds, same_word, stem
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
@@ -253,31 +253,15 @@ _WHAT_IS_THERE = re.compile(r"\bwhat\b.*\b(?:got|have|offer|do|options?|choices?
 """A question after what there is to choose from ("what have you got?", "what are the options?")."""
 _AS_I_SAID = re.compile(r"(?:^|[\s,;-]+)(?:like|as)\s+(?:i|we)\s+(?:said|say|mentioned|told\s+you|wrote)(?:\s+(?:before|"
                         r"earlier|already))?(?=\s*[,.;!]?\s*$)|^\s*(?:like|as)\s+(?:i|we)\s+(?:said|mentioned|told\s+you)"
-                        r"(?:\s+(?:before|earlier|already))?\s*[,:;-]\s*", re.I)
-"""A remark that the value was given before ("like I said"), at its start or its end: no part of it."""
+                        r"(?:\s+(?:before|earlier|already))?\s*[,:;-]\s*|"
+                        r"(?<=\w)\s+(?:again|(?:same\s+)?as\s+(?:before|last\s+time))(?=\s*[,.;!]?\s*$)", re.I)
+"""A remark that the value was given before ("like I said", "Puffin again"), at its start or its end: no part of it."""
 _JUST_ONE = re.compile(r"\W*(?:(?:ok|oh|no|um+|er+)[,.\s]+)?(?:just|only)\s+(?:her|him|the\s+one|one|herself|himself)"
                        r"(?:\s+(?:then|please|thanks|for\s+now))?\W*", re.I)
 """A count of one person said by pointing at them: "just her", "only him"."""
 _DEFERRED = re.compile(r"\b(?:i'?ll|ill|i\s+will|i'?d|i\s+need\s+to|i\s+have\s+to|let\s+me)\s+(?:have\s+to\s+|need\s+to\s+|just\s+)?"
                        r"(?:come|get)\s+back\s+to\s+(?:you|u|ya)\b|\b(?:i'?ll|ill|i\s+will)\s+let\s+(?:you|u)\s+know\b", re.I)
 """A value the user will give later ("I'll have to come back to you on the address", "I'll let you know"): none now."""
-def _not_a_name(value: str) -> bool:
-    """A person's name has no weekday, month or common word of a sentence in it ("Friday'S Gone Mental At Work" was
-    a remark, not a name), and five words at most."""
-    words = re.findall(r"[A-Za-z]+(?:'[A-Za-z]+)?", value)
-    return len(words) > 5 or any(w.lower() in _SENTENCE_WORDS for w in words)
-
-
-_SENTENCE_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight yesterday
-january february march july september october november december friday's monday's
-is are was were be been am have has had does did would can could should shall might must
-at in on of to for from with by about into over after before than then that this these those there here it its it's
-i i'm me my mine we us our you your he him his she her they them their what which who when where why how
-and or but so if because not no yes just very really gone going get got work working please thanks the a
-morning afternoon evening night late early noon midday midnight weekend weekday lunchtime teatime
-road street avenue crescent
-""".split())
-"""Words of a sentence, never of a person's name (a title, a first or a family name)."""
 
 
 _NO_NAME_WORDS = frozenset("""ouch cheers thanks thank ta thx oops whoops ugh urgh wow yay yikes hmm hm hmmm er erm um umm
@@ -415,7 +399,7 @@ class TurnReader:
         if isinstance(value, str) and value != REFUSAL and self.view.kind_of(f) == "str":
             if shape(f) in ("name", "short", "code", "email") and not is_message_field(f):
                 value = _AS_I_SAID.sub("", value).strip(" ,;-") or value  # "Joanne Fairley like I said": the name
-            if shape(f) == "name" and (value.strip(" .!,?").lower() in _NO_NAME_WORDS or _not_a_name(value)):
+            if shape(f) == "name" and (value.strip(" .!,?").lower() in _NO_NAME_WORDS or not_a_name(value)):
                 self.note("not-a-name", matched, reason=f"'{value}' is a word said in passing, not a person's name")
                 return  # "ouch.", "cheers" to "what name is it under?"
             if _DEFERRED.search(value):
@@ -498,6 +482,7 @@ class TurnReader:
         proper_name_in_opening(self, self.text)  # "it's a Gazelle e-bike": the make, in the record opened
         contacts_left(self, self.text)  # "ill collect it. Gary Firth gfirth62@hotmail.co.uk 07811 223344"
         given_name(self, self.text)  # "names Gareth Lloyd btw, mobile is 07723 456789": the name beside the rest
+        self._answer_beside_name()  # "D8. name's Pete Harrow" to the berth asked: the name went to its field
         name_corrected(self, self.text)  # "sorry, put Samantha Lowe, that's what's on the account"
         carried_from_questions(self, self.text)  # "any A level chemistry tutors?" ... "can we book her?"
         same_deal(self, self.text)  # "and CS 221 as well, same deal": the options of the record before
@@ -514,6 +499,7 @@ class TurnReader:
         if not self.lines and any(r["rule"] == "no-match" for r in self.rules):
             self._by_parts(self._left)  # "ok, not bad. Tom Ashworth": a remark hid the value from every rule
         self._no_refusal_beside_a_value()
+        self._one_yes_or_no_per_field()
         self._confirm_last()
         if self.lines:  # a pass after the rules read what they did not: the turn was understood after all
             self.rules = [r for r in self.rules if r["rule"] != "no-match"]
@@ -527,6 +513,25 @@ class TurnReader:
         for r in dropped:
             r["dropped"], r["statement"] = r["statement"], None
             r["reason"] = "the same turn gives this field a value"
+        if dropped:
+            self.lines = [r["statement"] for r in self.rules if r.get("statement")]
+
+    def _one_yes_or_no_per_field(self) -> None:
+        """ "I don't have a schedule conflict": the yes/no rule read "I don't" as the no, and a later rule read the
+        rest ("have a schedule conflict") by meaning as a yes of the same field. A value read from the words
+        themselves wins over one read by meaning; two values of one field in one turn would leave it to the last."""
+        values: dict[str, set[str]] = {}
+        for r in self.rules:
+            if (m := re.fullmatch(r"([\w.]+) = (True|False)", r.get("statement") or "")) is not None:
+                values.setdefault(m.group(1), set()).add(m.group(2))
+        dropped = []
+        for (var, name), meant in self.view.by_meaning.items():
+            if len(values.get(f"{var}.{name}", ())) < 2:
+                continue
+            dropped += [r for r in self.rules if r.get("statement") == f"{var}.{name} = {meant}"]
+        for r in dropped:
+            r["dropped"], r["statement"] = r["statement"], None
+            r["reason"] = "another rule of the same turn read this field's value from the words themselves"
         if dropped:
             self.lines = [r["statement"] for r in self.rules if r.get("statement")]
 
@@ -640,6 +645,26 @@ class TurnReader:
         if self.lines:
             self.note("by-parts", text, reason="the turn read clause by clause: a remark hid its values")
         return bool(self.lines)
+
+    def _answer_beside_name(self) -> None:
+        """The turn gave a person's name for another field (`given_name`) and nothing else was read: the few words
+        left without the name and its cue answer the question asked ("D8. name's Pete Harrow" to the berth
+        number). Only a short answer of one to three words, read as the field's own type."""
+        given = [r for r in self.rules if r.get("statement") and r.get("how") == "a person's name given beside other values"]
+        if len(given) != 1 or len(self.lines) != 1 or not self._asked_unread() or self.answered:
+            return
+        e, name = self.expect, given[0]["matched"]
+        kind = self.view.kind_of(e.field)
+        if kind not in ("str", "int", "float") or (kind == "str" and shape(e.field) not in ("code", "short")):
+            return
+        cue = re.compile(rf"(?:\b(?:my\s+|the\s+|and\s+)?name(?:'?s|\s+is|\s*:)?\s*|\b(?:it'?s|i'?m|this\s+is)\s+|"
+                         rf"\b(?:booked\s+|it'?s\s+)?under\s+)?{re.escape(name)}", re.I)
+        rest = cue.sub(" ", self.text, count=1).strip(" ,.;:!-")
+        if not rest or rest == self.text.strip(" ,.;:!-") or len(re.findall(r"[\w'-]+", rest)) > 3:
+            return
+        before = len(self.lines)
+        if (self._typed_answer(rest) or self._str_answer(rest)) and len(self.lines) > before:
+            self.rules = [r for r in self.rules if r["rule"] != "no-match"]
 
     def _asked_unread(self) -> bool:
         """The field asked has no statement from this turn yet."""
@@ -1082,7 +1107,8 @@ class TurnReader:
         if words is None and self.expect is not None and self.expect.act == "ask" and \
                 self.view.kind_of(self.expect.field) == "str":
             # "he has no email"; "I've only got the card number, not the account number"
-            words = lacks_asked_thing(text, self.expect.field) or refused_by_name(text, self.expect.field)
+            words = lacks_asked_thing(text, self.expect.field) or refused_by_name(text, self.expect.field) \
+                or late_refusal(text, self.expect.field)
             if words and self.value_for(self.expect.field, _after_words(text, words)) is not None \
                     and shape(self.expect.field) in ("code", "email"):
                 words = None  # "I've lost my phone, use my daughter's: 07700 900123": the value is given after all
@@ -1189,7 +1215,8 @@ class TurnReader:
 
     def _declines_optional(self, f: Field, text: str) -> bool:
         """ "no thanks, it's not a gift" to an optional text question declines it; a bare "no" stays the text."""
-        return not f.required and (declines(text) or negates_field(field_stems(f, with_description=False), text))
+        return not f.required and (declines(text) or negates_field(field_stems(f, with_description=False), text)
+                                   or negates_described(field_stems(f), text))
 
     def _text_fields(self) -> list[tuple[TaskRecord, Field]]:
         return [(r, f) for r in self.view.live_records() for f in self.view.input_fields(r)

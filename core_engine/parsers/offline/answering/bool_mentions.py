@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..words.match import STOPWORDS, Bag, field_stems
 from ..words.values import Span
+from .bool_meaning import bools_by_meaning
 
 if TYPE_CHECKING:
     from ....dialogue.state import TaskRecord
@@ -185,6 +186,7 @@ def bool_mentions(text: str, candidates: list[tuple["TaskRecord", "Field"]], vie
             out.append(Mention(rec, f, not _NEGATED.search(clause), clause.strip(), "bool by name"))
             used.add((rec.var, f.name))
             break
+    out += bools_by_meaning(text, [(rec, f) for rec, f in candidates if view.kind_of(f) == "bool"], view, used)
     return out
 
 

@@ -62,6 +62,9 @@ class StateView:
         self.pending: dict[str, dict[str, Any]] = {}
         """Values this turn has assigned so far, per record variable: a field behind a predicate on one of them is
         live (or dead) as the turn leaves it ("a flat, 2nd floor": the floor of a flat is asked once it is a flat)."""
+        self.by_meaning: dict[tuple[str, str], bool] = {}
+        """Yes/no values read by meaning this turn (`bool_meaning.py`), per (record variable, field): a rule that reads
+        the same field from the words themselves wins over them."""
 
     def worksheet(self, rec: TaskRecord) -> Worksheet:
         return self.spec.require_worksheet(rec.worksheet)

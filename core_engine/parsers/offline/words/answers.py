@@ -327,6 +327,62 @@ _NOT_THE_DATE = re.compile(r"\b(?:till|until|til|due(?:\s+(?:in|on|for))?|instea
 the 18th", "instead of the 3rd")."""
 
 
+def not_a_name(value: str) -> bool:
+    """A person's name has no weekday, month or common word of a sentence in it ("Friday'S Gone Mental At Work" was
+    a remark, not a name), and five words at most."""
+    words = re.findall(r"[A-Za-z]+(?:'[A-Za-z]+)?", value)
+    return len(words) > 5 or any(w.lower() in _SENTENCE_WORDS for w in words)
+
+
+_SENTENCE_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight yesterday
+january february march july september october november december friday's monday's
+is are was were be been am have has had does did would can could should shall might must
+at in on of to for from with by about into over after before than then that this these those there here it its it's
+i i'm me my mine we us our you your he him his she her they them their what which who when where why how
+and or but so if because not no yes just very really gone going get got work working please thanks the a
+morning afternoon evening night late early noon midday midnight weekend weekday lunchtime teatime
+road street avenue crescent
+""".split())
+"""Words of a sentence, never of a person's name (a title, a first or a family name)."""
+
+
+_TITLES = frozenset("mr mrs ms miss mx dr prof rev sir dame lady lord captain sgt sergeant officer".split())
+
+
+def _fuller_name(value: str, text: str) -> str:
+    """ "it's under Fenwick, Alastair Fenwick": a one-word name the turn also gives in full, first name first."""
+    from ..parts.given_name import not_a_name_word  # late: parts import this module
+    if len(value.split()) != 1:
+        return value
+    fuller = re.search(rf"\b([A-Z][a-z][\w'’-]*)\s+{re.escape(value)}\b", text)
+    if fuller is None or not_a_name_word(fuller.group(1)) or fuller.group(1).lower() in _SENTENCE_WORDS \
+            or fuller.group(1).lower() in _TITLES:
+        return value
+    return f"{fuller.group(1)} {value}"
+
+
+def sentence_name(text: str) -> str | None:
+    """The one full name a turn of several sentences gives, said alone or led in by words, when its other
+    sentences are remarks, places or a nickname: "Glenys Pritchard. I'll pick them up from Castle Street", "his
+    name was Robert Ellison. Bob to everyone", "Sgt. Mike Doherty lol. just Mike Doherty". None when the turn
+    has one sentence, no full name, or two different ones."""
+    from ..parts.given_name import not_a_name_word  # late: parts import this module
+    parts = [p for p in re.split(r"(?<=[.!?;])\s+", text.strip()) if p]
+    if len(parts) < 2:
+        return None
+    names = []
+    for part in parts:
+        words = (name_span(part) or "").split()
+        while words and not_a_name_word(words[0]):
+            words = words[1:]  # "And Tom Smith": a second person, led by a word of the sentence
+        name = " ".join(words)
+        if not name or any(w.lower() in _SENTENCE_WORDS or not_a_name_word(w) for w in name.split()):
+            continue
+        names.append(name)
+    full = {n.casefold(): n for n in names if len(n.split()) >= 2}
+    return next(iter(full.values())) if len(full) == 1 else None
+
+
 def _remark(sentence: str) -> bool:
     """A sentence that is no name: two or more words no name has ("I've got my own kit"), none capitalised
     but "I"."""
@@ -583,38 +639,10 @@ class AnswerReader:
                 return led.group("v") if led else None
             return body if body else None
         if kind == "name":
-            parts = [p for p in re.split(r"(?<=[.!?;])\s+", text.strip()) if p]
-            while len(parts) > 1 and _remark(parts[-1]) and not _remark(parts[0]):
-                parts = parts[:-1]  # "Ahmed Karimi, rescue diver. I've got my own kit": the name first, then a remark
-                text = " ".join(parts)
-            said = [n for n in (clean_name(p) for p in parts) if n]
-            if len(said) > 1 and len(said[-1].split()) >= 2:
-                return said[-1]  # "its kev. kevin marsh": the full name said last, not the nickname before it
-            if len(parts) > 1 and len(said) == 1 and len(said[0].split()) >= 2 and clean_name(parts[-1]) == said[0]:
-                return said[0]  # "ok fine. Its Hannah Okafor": the name is the last sentence, after its lead-in
-            clauses = [c for c in re.split(r"\s*,\s*", text.strip(" .!?")) if c]
-            first = clean_name(clauses[0]) if len(clauses) > 1 else None
-            later = " ".join(clauses[1:])
-            from ..parts.given_name import not_a_name_word  # late: parts import this module
-            inverted = _SURNAME_FIRST.fullmatch(text)
-            if inverted and not any(not_a_name_word(w) or w.lower() in _KIN_WORDS for w in inverted.groups()):
-                return f"{inverted.group(2)} {inverted.group(1)}"  # "Patel, Raj": a form's order, the surname first
-            if (beside := _name_beside_contacts(text)) is not None:
-                return beside  # "hannah whitfield, 07700 900333", "Mehmet, 07555 010203": the name, the phone apart
-            if first and first.lower() == clauses[0].lower() and re.fullmatch(r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){1,3}", first) \
-                    and not any(not_a_name_word(w) for w in first.split()) \
-                    and not NAME_INTRO.search(text) and not _PERSON_CUE.search(later):
-                return first  # "Fiona Lindqvist, Lindqvist Accountancy": the person first, then whom they are with
-            introduced = name_span(text) if NAME_INTRO.search(text) else None  # "His name is Tom Baker"
-            plain = clean_name(text)
-            if plain and re.match(r"[a-z]", plain) and not plain.islower():
-                plain = name_span(text) or plain  # "the driver is Tom Baker": lower-case lead-in words, a name after
-            said_name = introduced or plain or clean_name(strip_fillers(text, f.name.split("_"))) or name_span(text)
-            if (said_name is None or sum(w[:1].islower() for w in said_name.split()) >= 2) and NAME_OF.search(f.description):
-                # "her maiden name's Ferreira", "mum was an Okonkwo before she married" for a name of someone else
-                # ("Your mother's maiden name"): a sentence, and the one capitalised name in it
-                return only_capitalised(text) or said_name
-            return said_name
+            value = self._name_value(f, text)
+            if value is None or not_a_name(value):
+                return sentence_name(text) or value  # "Glenys Pritchard. I'll pick them up from Castle Street"
+            return _fuller_name(value, text)
         if kind in ("text", "short") and (words := said_words(f, text)) is not None:
             return words  # "could it say 'Happy 10 years x'", "just put love from Sandra" for a card's message
         if kind == "text":
@@ -659,6 +687,42 @@ class AnswerReader:
             # "deliver to 400 Pine Ave": a lead-in of a few words ending in "to"/"at" before a street number
             body = re.sub(r"^(?:[a-z]+\s+){1,3}?(?:to|at)\s+(?=\d+\s+[A-Za-z])", "", body)
         return body or None
+
+
+    def _name_value(self, f: Field, text: str) -> str | None:
+        """A person's name asked for: the name span of the turn, not the sentence."""
+        parts = [p for p in re.split(r"(?<=[.!?;])\s+", text.strip()) if p]
+        while len(parts) > 1 and _remark(parts[-1]) and not _remark(parts[0]):
+            parts = parts[:-1]  # "Ahmed Karimi, rescue diver. I've got my own kit": the name first, then a remark
+            text = " ".join(parts)
+        said = [n for n in (clean_name(p) for p in parts) if n]
+        if len(said) > 1 and len(said[-1].split()) >= 2:
+            return said[-1]  # "its kev. kevin marsh": the full name said last, not the nickname before it
+        if len(parts) > 1 and len(said) == 1 and len(said[0].split()) >= 2 and clean_name(parts[-1]) == said[0]:
+            return said[0]  # "ok fine. Its Hannah Okafor": the name is the last sentence, after its lead-in
+        clauses = [c for c in re.split(r"\s*,\s*", text.strip(" .!?")) if c]
+        first = clean_name(clauses[0]) if len(clauses) > 1 else None
+        later = " ".join(clauses[1:])
+        from ..parts.given_name import not_a_name_word  # late: parts import this module
+        inverted = _SURNAME_FIRST.fullmatch(text)
+        if inverted and not any(not_a_name_word(w) or w.lower() in _KIN_WORDS for w in inverted.groups()):
+            return f"{inverted.group(2)} {inverted.group(1)}"  # "Patel, Raj": a form's order, the surname first
+        if (beside := _name_beside_contacts(text)) is not None:
+            return beside  # "hannah whitfield, 07700 900333", "Mehmet, 07555 010203": the name, the phone apart
+        if first and first.lower() == clauses[0].lower() and re.fullmatch(r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){1,3}", first) \
+                and not any(not_a_name_word(w) for w in first.split()) \
+                and not NAME_INTRO.search(text) and not _PERSON_CUE.search(later):
+            return first  # "Fiona Lindqvist, Lindqvist Accountancy": the person first, then whom they are with
+        introduced = name_span(text) if NAME_INTRO.search(text) else None  # "His name is Tom Baker"
+        plain = clean_name(text)
+        if plain and re.match(r"[a-z]", plain) and not plain.islower():
+            plain = name_span(text) or plain  # "the driver is Tom Baker": lower-case lead-in words, a name after
+        said_name = introduced or plain or clean_name(strip_fillers(text, f.name.split("_"))) or name_span(text)
+        if (said_name is None or sum(w[:1].islower() for w in said_name.split()) >= 2) and NAME_OF.search(f.description):
+            # "her maiden name's Ferreira", "mum was an Okonkwo before she married" for a name of someone else
+            # ("Your mother's maiden name"): a sentence, and the one capitalised name in it
+            return only_capitalised(text) or said_name
+        return said_name
 
     def labelled_code(self, f: Field, text: str) -> Span | None:
         """The value a label names among several ("account number 12345678, sort code 61-44-09"); None when the
