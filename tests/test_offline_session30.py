@@ -102,3 +102,33 @@ def test_a_count_offered_in_words_with_a_question_mark_answers_the_count_asked(a
     said = _last(agent, BOOK, "open climb", "Tom Hale", "no team", "no", "yes", "not a member",
                  "hard to say.. maybe twenty or so?")
     assert said == ["book_wall_session.group_size = 20"]
+
+
+# ---------------------------------------------------------------- guards from the session's attack pass
+
+def test_no_yes_no_by_meaning_from_someone_elses_habit_or_a_question_without_its_mark(agent):
+    for turn in ("open climb, my husband always hires shoes", "open climb, do you hire out shoes"):
+        assert _last(agent, BOOK, turn) == ['book_wall_session.session_type = "Open Climb"'], turn
+
+
+def test_no_full_name_from_a_sentence_about_someone_else(agent):
+    assert _last(agent, BOOK, "taster", "Hughes. Owen Hughes recommended you") != \
+        ['book_wall_session.climber_name = "Owen Hughes"']
+
+
+def test_a_greeting_beside_a_name_is_no_code(agent):
+    assert _last(agent, "I'd like to rent a locker", "hiya. name's Tom Hale") == ['rent_locker.renter_name = "Tom Hale"']
+
+
+def test_a_new_value_after_a_negation_is_not_declined(agent):
+    said = _last(agent, BOOK, "open climb", "Tom Hale", "we're not with the crag rats anymore, we're with edge club now")
+    assert said != ['book_wall_session.team_name = "NA"']
+
+
+def test_again_in_a_capitalised_name_stays(agent):
+    assert _last(agent, BOOK, "open climb", "Tom Hale", "Ride Again") == ['book_wall_session.team_name = "Ride Again"']
+
+
+def test_a_price_asked_in_words_is_no_count(agent):
+    said = _last(agent, BOOK, "open climb", "Tom Hale", "no team", "no", "yes", "not a member", "fifteen pounds a session?")
+    assert not any("group_size" in s for s in said)

@@ -82,9 +82,9 @@ def proposal(sentence: str) -> bool:
     if _HEDGED_NUMBER.search(normalise(sentence)):
         return True  # "its just one page, maybe 250 words??": a count offered with a doubt
     worded = _WORDED_NUMBER.match(normalise(sentence))
-    if worded and (worded.group("hedge") or len(re.findall(rf"\b{_NUMBER_WORD}\b|\b(?:one|two|three|four|five|six|seven|"
-                                                           r"eight|nine|ten|twenty|thirty|forty|fifty)\b",
-                                                           worded.group(0), re.I)) >= 2):
+    if worded and not _RATE_OR_RANGE.search(worded.group(0)) and (worded.group("hedge") or len(re.findall(
+            r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
+            r"sixty|seventy|eighty|ninety|hundred|thousand|dozen|bit|odd|half)\b", worded.group(0), re.I)) >= 2):
         return True  # "maybe a hundred and twenty?", "three and a bit hours?" (not "two tickets?")
     if _HEDGED_WORDS.fullmatch(normalise(sentence)):
         return True  # "sorting i think?", "the blue one maybe?": a choice offered with a doubt
@@ -109,6 +109,10 @@ _HEDGED_NUMBER = re.compile(r"(?:^|[,;]\s*|\s-\s)(?:(?:so|ok|okay|um|erm|hmm)[,\
 """A number offered with a hedge and a question mark: "maybe 250 words?", "about 40?", "say 45?"."""
 _NUMBER_WORD = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
                 r"fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen|couple|half|and|bit|odd)")
+_RATE_OR_RANGE = re.compile(r"\b(?:a|an|per|each)\s+(?:day|night|week|month|year|hour|visit|session|head|person|go)\b|"
+                            r"\b(?:pounds?|quid|dollars?|euros?|bucks|p|pence)\b|[£$€]|\bor\b(?!\s+so\b)|\bto\b|-", re.I)
+"""A price, a rate or a range asked about ("fifteen pounds a visit?", "twenty five a day?", "one or two?"): a
+question, or no one count."""
 _WORDED_NUMBER = re.compile(r"^\W*(?:(?:so|ok|okay|um|erm|hmm|oh)[,\s]+)*(?P<hedge>(?:maybe|probably|prob|about|around|roughly|"
                             r"approx(?:imately)?|like|say|perhaps|i\s+think|i\s+guess|i'?d\s+say)\s+)?"
                             rf"(?:{_NUMBER_WORD}\s+)*(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
@@ -565,16 +569,23 @@ _NEGATED_NOUN = re.compile(r"\b(?:no|not|without|(?:don'?t|do\s+not)\s+(?:have|d
                            r"(?:a\s+|an\s+|any\s+|my\s+)?([a-z]+(?:-[a-z]+)?)", re.I)
 
 
-_NEGATED_CLAUSE = re.compile(r"\b(?:(?:don'?t|do\s+not|doesn'?t|does\s+not|didn'?t|aren'?t|isn'?t|am\s+not|'m\s+not|"
-                             r"are\s+not|never|not)\s+|no\s+)(?P<rest>(?:[a-z'-]+\s+){0,4}[a-z'-]+)", re.I)
+_NEGATED_CLAUSE = re.compile(r"\b(?:i|we|he|she|they|it)(?:\s+|'re\s+|'m\s+|'s\s+)(?:(?:don'?t|do\s+not|doesn'?t|does\s+not|"
+                             r"didn'?t|aren'?t|isn'?t|am\s+not|are\s+not|is\s+not|never|not|haven'?t|have\s+not)\s+)"
+                             r"(?P<rest>(?:[a-z'-]+\s+){0,4}[a-z'-]+)", re.I)
+_NEW_VALUE = re.compile(r"\b(?:but|anymore|any\s+more|now|instead|these\s+days|actually|it'?s|its)\b", re.I)
 
 
 def negates_described(words_of_field: set[str], text: str) -> bool:
     """ "we don't climb with a club" to an optional "The name of your club or team, if you climb with one": a short
-    turn with no number whose negation reaches, within five words, a word of the field's name or description."""
+    turn with no number in which the speaker (or whom the booking is for) says they are not or do not, and the
+    negation reaches, within five words, a word of the field's name or description. An instruction ("don't feed her
+    from the table"), a place ("not under the bracket") or a new value ("not with them anymore, I'm with ... now")
+    is none of that."""
     from .words.match import same_word, stem  # late: as in `negates_field`
 
     body = normalise(text)
+    if _NEW_VALUE.search(body):
+        return False  # "i dont ride with wheelers anymore, im with velo leeds now": a new value, not none
     if len(body.split()) > 14 or re.search(r"\d", body) or "?" in body or any(
             w[:1].isupper() and w not in ("I", "I'm", "I've", "I'd") for w in text.split()[1:]):
         return False  # "The Not So Steady Club": a name, capitalised

@@ -254,7 +254,7 @@ _WHAT_IS_THERE = re.compile(r"\bwhat\b.*\b(?:got|have|offer|do|options?|choices?
 _AS_I_SAID = re.compile(r"(?:^|[\s,;-]+)(?:like|as)\s+(?:i|we)\s+(?:said|say|mentioned|told\s+you|wrote)(?:\s+(?:before|"
                         r"earlier|already))?(?=\s*[,.;!]?\s*$)|^\s*(?:like|as)\s+(?:i|we)\s+(?:said|mentioned|told\s+you)"
                         r"(?:\s+(?:before|earlier|already))?\s*[,:;-]\s*|"
-                        r"(?<=\w)\s+(?:again|(?:same\s+)?as\s+(?:before|last\s+time))(?=\s*[,.;!]?\s*$)", re.I)
+                        r"(?<=\w)\s+(?:(?:once\s+)?(?-i:again)|(?:same\s+)?as\s+(?:before|last\s+time))(?=\s*[,.;!]?\s*$)", re.I)
 """A remark that the value was given before ("like I said", "Puffin again"), at its start or its end: no part of it."""
 _JUST_ONE = re.compile(r"\W*(?:(?:ok|oh|no|um+|er+)[,.\s]+)?(?:just|only)\s+(?:her|him|the\s+one|one|herself|himself)"
                        r"(?:\s+(?:then|please|thanks|for\s+now))?\W*", re.I)
@@ -660,8 +660,9 @@ class TurnReader:
         cue = re.compile(rf"(?:\b(?:my\s+|the\s+|and\s+)?name(?:'?s|\s+is|\s*:)?\s*|\b(?:it'?s|i'?m|this\s+is)\s+|"
                          rf"\b(?:booked\s+|it'?s\s+)?under\s+)?{re.escape(name)}", re.I)
         rest = cue.sub(" ", self.text, count=1).strip(" ,.;:!-")
-        if not rest or rest == self.text.strip(" ,.;:!-") or len(re.findall(r"[\w'-]+", rest)) > 3:
-            return
+        if not rest or rest == self.text.strip(" ,.;:!-") or len(re.findall(r"[\w'-]+", rest)) > 3 \
+                or not re.search(r"\d", rest):
+            return  # "hiya. name's Tom Hale": a greeting is no code; an answer left beside the name has a digit
         before = len(self.lines)
         if (self._typed_answer(rest) or self._str_answer(rest)) and len(self.lines) > before:
             self.rules = [r for r in self.rules if r["rule"] != "no-match"]
@@ -1108,7 +1109,7 @@ class TurnReader:
                 self.view.kind_of(self.expect.field) == "str":
             # "he has no email"; "I've only got the card number, not the account number"
             words = lacks_asked_thing(text, self.expect.field) or refused_by_name(text, self.expect.field) \
-                or late_refusal(text, self.expect.field)
+                or (late_refusal(text, self.expect.field) if shape(self.expect.field) != "text" else None)
             if words and self.value_for(self.expect.field, _after_words(text, words)) is not None \
                     and shape(self.expect.field) in ("code", "email"):
                 words = None  # "I've lost my phone, use my daughter's: 07700 900123": the value is given after all
@@ -1216,7 +1217,7 @@ class TurnReader:
     def _declines_optional(self, f: Field, text: str) -> bool:
         """ "no thanks, it's not a gift" to an optional text question declines it; a bare "no" stays the text."""
         return not f.required and (declines(text) or negates_field(field_stems(f, with_description=False), text)
-                                   or negates_described(field_stems(f), text))
+                                   or (shape(f) != "text" and negates_described(field_stems(f), text)))
 
     def _text_fields(self) -> list[tuple[TaskRecord, Field]]:
         return [(r, f) for r in self.view.live_records() for f in self.view.input_fields(r)

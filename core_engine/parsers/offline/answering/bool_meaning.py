@@ -7,9 +7,10 @@ the record's worksheet (names, descriptions and the developer's examples, the sp
 whose best field is an unfilled yes/no field, clearly ahead of the runner-up, answers it: True, or False when
 the clause is negated ("none of us", "isn't", "no meds").
 
-Questions, hedges ("not sure if", "maybe"), clauses about whether something is so ("if you have one"), troubles
-("the page gives me an error") and clauses that gave another field its value this turn say nothing; a clause
-answers at most one field, and a field takes at most one clause.
+Questions (with or without their question mark), hedges ("not sure if", "maybe"), clauses about whether
+something is so ("if you have one"), troubles ("the page gives me an error"), someone else's things, the past
+("were tubeless last year") and clauses that gave another field its value this turn say nothing; a clause
+answers at most one field, and a field takes at most one clause (an attack pass in session 30 found the cases).
 """
 
 from __future__ import annotations
@@ -42,6 +43,17 @@ _TROUBLE = re.compile(r"\b(?:error\w*|broken|broke|crash\w*|fail\w*|stuck|glitch
                       r"(?:won'?t|doesn'?t|isn'?t|not)\s+(?:work|working|load|loading|let\s+me))\b", re.I)
 """A clause that tells of a trouble ("the waitlist button just gives me an error") says what went wrong, not yes
 or no to the field it is about."""
+_ELSEWHERE = re.compile(r"\b(?:my|our|his|her|their)\s+(?:husband|wife|partner|neighbou?r|friend|mate|brother|sister|mum|"
+                        r"mom|dad|mother|father|boss|colleague|old|other|previous|last)\b|"
+                        r"\b(?:the|another)\s+(?:shop|place|firm|company|one)\s+(?:down|up|across|over|in|at|near)\b|"
+                        r"\b(?:used\s+to|last\s+(?:year|time|week|month)|years?\s+ago|anymore|any\s+more|before|"
+                        r"were|was|got\s+stolen|switched|started|starting|learning|trying)\b", re.I)
+"""A clause about someone else's thing ("my husband rides an e-bike", "my neighbour's alarm"), another firm, or
+the past or a beginning ("the tyres were tubeless last year", "he's just started swimming lessons"): it says
+nothing of the booking's yes/no."""
+_ASKING = re.compile(r"^\W*(?:(?:and|but|so|oh|also)\s+)?(?:do|does|did|can|could|will|would|is|are|have|has)\s+(?:you|u|they|it|he|she)\b|"
+                     r"\b(?:do|don'?t|does|doesn'?t|can|can'?t|is|isn'?t|are|aren'?t)\s+(?:you|u|they|it|we)\s*\W*$", re.I)
+"""A question without its question mark: "do you work on electric bikes", "you don't do tubeless setups do you"."""
 _MIN_WORDS = 3
 
 
@@ -57,7 +69,8 @@ def bools_by_meaning(text: str, flags: list[tuple["TaskRecord", "Field"]], view:
     flags = [(rec, f) for rec, f in flags if (rec.var, f.name) not in used]
     if not flags or "?" in text:
         return []
-    clauses = [c for c in _clauses(text) if not _UNSURE.search(c) and not _TROUBLE.search(c)]
+    clauses = [c for c in _clauses(text) if not _UNSURE.search(c) and not _TROUBLE.search(c)
+               and not _ELSEWHERE.search(c) and not _ASKING.search(c)]
     if not clauses:
         return []
     index = view.index()

@@ -350,15 +350,25 @@ _TITLES = frozenset("mr mrs ms miss mx dr prof rev sir dame lady lord captain sg
 
 
 def _fuller_name(value: str, text: str) -> str:
-    """ "it's under Fenwick, Alastair Fenwick": a one-word name the turn also gives in full, first name first."""
+    """ "it's under Fenwick, Alastair Fenwick": a one-word name said again at once in full, first name first ("Ford.
+    As in Harrison Ford" says whose name it is like, and stays "Ford")."""
     from ..parts.given_name import not_a_name_word  # late: parts import this module
     if len(value.split()) != 1:
         return value
-    fuller = re.search(rf"\b([A-Z][a-z][\w'’-]*)\s+{re.escape(value)}\b", text)
+    fuller = re.search(rf"\b{re.escape(value)}\s*,\s*([A-Z][a-z][\w'’-]*)\s+{re.escape(value)}\b", text)
     if fuller is None or not_a_name_word(fuller.group(1)) or fuller.group(1).lower() in _SENTENCE_WORDS \
             or fuller.group(1).lower() in _TITLES:
         return value
     return f"{fuller.group(1)} {value}"
+
+
+_SOMEONE_ELSE = re.compile(r"\b(?:for|is)\s+my\s+(?:son|daughter|husband|wife|partner|mum|mom|dad|mother|father|"
+                          r"brother|sister|friend|neighbou?r|boss|nan|gran|grandma|grandad)\b|\b(?:my\s+)?"
+                          r"(?:son|daughter|husband|wife|partner|mum|dad|mother|father|brother|sister|friend|neighbou?r)'s\b",
+                          re.I)
+_NAME_ASIDES = frozenset("""just only its it's it is my his her name names was is called lol haha sorry so ok okay yes
+yeah thanks cheers please sgt mr mrs ms miss dr""".split())
+"""Words a sentence that gives a name alone may have beside it ("his name was ...", "just ...", "... lol")."""
 
 
 def sentence_name(text: str) -> str | None:
@@ -370,6 +380,8 @@ def sentence_name(text: str) -> str | None:
     parts = [p for p in re.split(r"(?<=[.!?;])\s+", text.strip()) if p]
     if len(parts) < 2:
         return None
+    if _SOMEONE_ELSE.search(text):
+        return None  # "It's for my daughter. Lucy Grant. I'm just paying": whose name, the turn does not settle
     names = []
     for part in parts:
         words = (name_span(part) or "").split()
@@ -378,6 +390,9 @@ def sentence_name(text: str) -> str | None:
         name = " ".join(words)
         if not name or any(w.lower() in _SENTENCE_WORDS or not_a_name_word(w) for w in name.split()):
             continue
+        rest = re.sub(r"[^\w\s'’-]", " ", NAME_INTRO.sub(" ", part.replace(name, " ", 1))).split()
+        if any(w.lower() not in _NAME_ASIDES for w in rest):
+            continue  # "Owen Hughes recommended you", "Bought it from Pete Hale Cycles": a name in a sentence about else
         names.append(name)
     full = {n.casefold(): n for n in names if len(n.split()) >= 2}
     return next(iter(full.values())) if len(full) == 1 else None
