@@ -132,3 +132,37 @@ def test_again_in_a_capitalised_name_stays(agent):
 def test_a_price_asked_in_words_is_no_count(agent):
     said = _last(agent, BOOK, "open climb", "Tom Hale", "no team", "no", "yes", "not a member", "fifteen pounds a session?")
     assert not any("group_size" in s for s in said)
+
+
+# ---------------------------------------------------------------- the knowledge parser: short values by their column
+
+LOCKERS = [{"id": f"L{i:02d}", "block": block, "size": size, "monthly_price": price}
+           for i, (block, size, price) in enumerate([
+               ("A", "Small", 8), ("A", "Large", 12), ("B", "Small", 8), ("B", "Large", 12), ("B", "Large", 13),
+               ("C", "Small", 7), ("C", "Large", 11), ("D", "Small", 9), ("D", "Large", 14), ("D", "Small", 9)], 1)]
+
+
+@pytest.fixture(scope="module")
+def lockers(tmp_path_factory):
+    from tests.fakes.specs import agent_with_kb
+    yield from agent_with_kb(tmp_path_factory, "lockers", SPEC, {"lockers": (LOCKERS, [])})
+
+
+def _found(agent, question):
+    import json
+    session = agent.new_session(parser="formal")
+    r = session.inject(f"answer({json.dumps(question)})", strict=False)
+    entry = next(e for e in r.trace["kb"] if e.get("query") == question)
+    return entry["sql"], entry["rows"]
+
+
+def test_a_one_letter_value_beside_its_columns_name_is_a_filter(lockers):
+    sql, rows = _found(lockers, "large lockers in block B")
+    assert "\"block\" = 'B'" in sql and rows == 2
+    sql, rows = _found(lockers, "anything on D block?")
+    assert "\"block\" = 'D'" in sql and rows == 3
+
+
+def test_the_article_before_a_columns_name_is_no_value(lockers):
+    sql, _rows = _found(lockers, "is there a block with large lockers")
+    assert "\"block\" = 'A'" not in sql

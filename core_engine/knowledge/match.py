@@ -151,6 +151,7 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
             i += hit[0]
         else:
             i += 1
+    _labelled_short(scan, vocab)
     _abbreviations(scan, vocab, schema)
     _proper_prefixes(scan, vocab)
     _value_runs(scan, vocab, schema)
@@ -187,6 +188,23 @@ def _with_both(m: Match, vocab: TableVocab, text: str = "") -> Match:
     if extra:
         m.entries = m.entries + extra[:1]
     return m
+
+
+def _labelled_short(scan: _Scan, vocab: TableVocab) -> None:
+    """ "alongside berths on D pontoon", "pontoon B with wifi": a value of one or two letters or digits, typed
+    right before or after its column's name word (the column `pontoon`, singular or plural)."""
+    tokens = scan.tokens
+    for column, values in vocab.labelled.items():
+        names = {w for w in column.lower().split("_") if len(w) >= 3}
+        names |= {f"{w}s" for w in names}
+        for i, token in enumerate(tokens):
+            entry = values.get(token.raw.lower())
+            if entry is None or i in scan.used or token.raw in ("a", "i", "A", "I") and (
+                    i + 1 < len(tokens) and tokens[i + 1].norm in names):
+                continue  # "a pontoon with power": the article, before the column's word, is no value
+            beside = [tokens[j].norm for j in (i - 1, i + 1) if 0 <= j < len(tokens)]
+            if any(b in names for b in beside):
+                scan.add(i, i, [entry], "exact")
 
 
 def _letters(text: str) -> str:

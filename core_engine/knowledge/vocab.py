@@ -137,6 +137,8 @@ class TableVocab:
     stems: dict[str, list[str]] | None = None  # rough stem -> words, built on first use (knowledge_match)
     covers_all: dict[str, ValueEntry] = field(default_factory=dict)  # column -> its "Both"/"Any" value
     can_be_had: list[ValueEntry] = field(default_factory=list)  # status values like "Vacant", "In stock"
+    labelled: dict[str, dict[str, ValueEntry]] = field(default_factory=dict)  # column -> short value -> entry
+    """Values too short to be words ("B", "D", "2"): matched only right beside their column's name ("pontoon B")."""
 
     def add(self, entry: ValueEntry) -> None:
         self.phrases.setdefault(entry.words, []).append(entry)
@@ -267,6 +269,9 @@ def _table_vocab(kb: SQLiteKB, info: TableInfo) -> TableVocab:
                 vocab.can_be_had.append(ValueEntry(info.name, col.name, col.type, value, (value.lower(),), position,
                                                    False))
             if not words:
+                if col.type == "text" and not name_like and re.fullmatch(r"[A-Za-z0-9]{1,2}", value.strip()):
+                    vocab.labelled.setdefault(col.name, {})[value.strip().lower()] = ValueEntry(
+                        info.name, col.name, col.type, value, (value.strip().lower(),), position, False)
                 continue
             entry = ValueEntry(info.name, col.name, col.type, value, words, position, name_like)
             vocab.add(entry)
