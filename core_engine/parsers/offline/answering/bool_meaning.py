@@ -2,10 +2,12 @@
 
 The lexical rules of `bool_mentions` need the field's own name words in a first-person clause. People say the
 same thing in their own words, beside other values: "Boat is Puffin, we need shore power", "None of us are
-under 16 and we can all swim". Each statement clause of the turn is ranked by meaning among all the fields of
-the record's worksheet (names, descriptions and the developer's examples, the spec's semantic index). A clause
-whose best field is an unfilled yes/no field, clearly ahead of the runner-up, answers it: True, or False when
-the clause is negated ("none of us", "isn't", "no meds").
+under 16 and we can all swim". Each statement clause of the turn is ranked by meaning among the fields of the
+record's worksheet, every task and every option (names, descriptions and the developer's examples: the spec's
+semantic index). A clause whose best entry is an unfilled yes/no field, clearly ahead of the runner-up, answers
+it: True, or False when the clause is negated ("none of us", "isn't", "no meds"). A clause closer to a task or an
+option ("I'd like to book a photographer" to the task, not to "Whether you want a second photographer") is about
+that.
 
 Questions (with or without their question mark), hedges ("not sure if", "maybe"), clauses about whether
 something is so ("if you have one"), troubles ("the page gives me an error"), someone else's things, the past
@@ -87,7 +89,8 @@ def bools_by_meaning(text: str, flags: list[tuple["TaskRecord", "Field"]], view:
             if given & set(re.findall(r"[a-z]{4,}", clause.lower())):
                 continue  # "he's in a wheelchair since his stroke" gave the option Wheelchair: no yes/no besides
             best = rank.best
-            if best is None or best.field not in mine or best.field in taken \
+            if best is None or best.kind != "field" or best.worksheet != ws or best.field not in mine \
+                    or best.field in taken \
                     or not rank.decided(BOOL_MEANING_THRESHOLD, BOOL_MEANING_MARGIN):
                 continue
             rec, f = mine[best.field]
