@@ -510,11 +510,7 @@ class TurnReader:
         valued = {m.group(1) for line in self.lines if (m := re.match(r"([\w.]+) = (?!\"NA\"$)", line))}
         dropped = [r for r in self.rules if r.get("statement") and re.fullmatch(r"([\w.]+) = \"NA\"", r["statement"])
                    and r["statement"].split(" = ")[0] in valued]
-        for r in dropped:
-            r["dropped"], r["statement"] = r["statement"], None
-            r["reason"] = "the same turn gives this field a value"
-        if dropped:
-            self.lines = [r["statement"] for r in self.rules if r.get("statement")]
+        self._drop(dropped, "the same turn gives this field a value")
 
     def _one_yes_or_no_per_field(self) -> None:
         """ "I don't have a schedule conflict": the yes/no rule read "I don't" as the no, and a later rule read the
@@ -529,9 +525,13 @@ class TurnReader:
             if len(values.get(f"{var}.{name}", ())) < 2:
                 continue
             dropped += [r for r in self.rules if r.get("statement") == f"{var}.{name} = {meant}"]
+        self._drop(dropped, "another rule of the same turn read this field's value from the words themselves")
+
+    def _drop(self, dropped: list[dict[str, Any]], reason: str) -> None:
+        """Take these rules' statements back (the trace keeps them as `dropped`, with the reason)."""
         for r in dropped:
             r["dropped"], r["statement"] = r["statement"], None
-            r["reason"] = "another rule of the same turn read this field's value from the words themselves"
+            r["reason"] = reason
         if dropped:
             self.lines = [r["statement"] for r in self.rules if r.get("statement")]
 
