@@ -9,6 +9,7 @@ one value of a column has, then a near spelling, then the embedder.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from dataclasses import dataclass, field
@@ -163,7 +164,8 @@ def lexical_matches(tokens: list[Token], text: str, vocab: TableVocab, schema: s
     for i, token in enumerate(tokens):
         if i not in scan.used and is_content(token, schema):
             if not _one_value_word(scan, vocab, i, token.norm, "word", 1.0) and token.norm not in vocab.by_word:
-                for word in same_stem(vocab, token.norm):  # "park" for "Parking", "inspection" for "inspected"
+                for word in same_stem(vocab, token.norm) or _clipped(vocab, token.norm):
+                    # "park" for "Parking", "inspection" for "inspected", "physio" for "Physiotherapy"
                     if _one_value_word(scan, vocab, i, word, "stem", 0.95):
                         break
     for i, token in enumerate(tokens):
@@ -244,12 +246,22 @@ def _value_runs(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:
                 if column in vocab.name_columns:
                     continue
                 values = {e.value: e for e in entries if all(w in e.words for w in words)}
-                if len(values) == 1 and names_value(vocab, next(iter(values.values())), set(words)):
+                if len(values) == 1 and (names_value(vocab, next(iter(values.values())), set(words))
+                                         or _inner_phrase(vocab, next(iter(values.values())), words)):
                     found = next(iter(values.values()))
                     break
             if found is not None:
                 scan.add(i, i + length - 1, [found], "words", 0.95)
                 break
+
+
+def _inner_phrase(vocab: TableVocab, entry: ValueEntry, words: list[str]) -> bool:
+    """Words said together as they stand inside one value, one of them in no other value of the column: "the night
+    market" for "Riverside Night Market" (its other words need not be said). Not an item of a list column: "vitamin D"
+    inside the symptom "low vitamin D" is what the rows' text says too, and the search keeps its sense."""
+    k = len(words)
+    return entry.ctype != "list" and any(list(entry.words[j:j + k]) == words for j in range(len(entry.words) - k + 1)) \
+        and any(len({e.value for e in vocab.by_word.get(w, {}).get(entry.column, [])}) == 1 for w in words)
 
 
 def _abbreviation_column(vocab: TableVocab, column: str) -> bool:
@@ -317,9 +329,23 @@ def _named_by_run(scan: _Scan, vocab: TableVocab, i: int, j: int, words: list[st
         sets = [{e.value: e for e in vocab.by_word.get(w, {}).get(column, [])} for w in words]
         common = set(sets[0]).intersection(*sets[1:]) if sets else set()
         if 0 < len(common) <= _MAX_NAME_VALUES:
+            place = _one_other_value(vocab, words) if len(common) >= 2 else None
+            if place is not None:  # "clinics at Northgate": two names and the site "Northgate Community Hospital"
+                scan.add(i, j - 1, [place], "word")
+                return True
             scan.add(i, j - 1, [sets[0][v] for v in sorted(common, key=str)], "name")
             return True
     return False
+
+
+def _one_other_value(vocab: TableVocab, words: list[str]) -> ValueEntry | None:
+    """The one value of a text column, not a name, that has the single word said: a word several names share is
+    then where or what those rows are (the names say it too), not one of them."""
+    if len(words) != 1:
+        return None
+    values = {(e.column, e.value): e for c, es in vocab.by_word.get(words[0], {}).items()
+              if c not in vocab.name_columns for e in es if e.ctype == "text"}
+    return next(iter(values.values())) if len(values) == 1 else None
 
 
 def _first_and_more_of_a_name(scan: _Scan, vocab: TableVocab, schema: set[str]) -> None:
@@ -441,6 +467,25 @@ def same_stem(vocab: TableVocab, word: str) -> list[str]:
                 index.setdefault(stem(w), []).append(w)
         vocab.stems = index
     return sorted(vocab.stems.get(st, []))
+
+
+CLIPPED_MIN = 5  # letters of a word said as the clipped front of a longer one ("physio", "chemo")
+
+
+def _clipped(vocab: TableVocab, word: str) -> list[str]:
+    """The one word of the vocabulary that a word begins, at least three letters longer: a clipped word
+    ("physio" for "physiotherapy"); none when several words begin so."""
+    if len(word) < CLIPPED_MIN or not word.isalpha():
+        return []
+    if vocab.sorted_words is None:
+        vocab.sorted_words = sorted(w for w in vocab.by_word if w.isalpha())
+    words, found = vocab.sorted_words, []
+    k = bisect.bisect_left(words, word)
+    while k < len(words) and words[k].startswith(word) and len(found) < 2:
+        if len(words[k]) >= len(word) + 3:
+            found.append(words[k])
+        k += 1
+    return found if len(found) == 1 else []
 
 
 def _modifier(vocab: TableVocab, entry: ValueEntry, word: str, said_as_such: bool = True) -> bool:

@@ -104,6 +104,8 @@ def name_runs(scan: Any, vocab: TableVocab) -> None:
         columns = [names[k].column for k in chosen]
         if typed and len(set(columns)) < len(columns):
             chosen = []  # "computer vision" in four titles: a topic said in lower case, not a row's name
+        if typed and length >= 2 and _plural_head(tokens[span[-1]], names):
+            chosen = []  # "heart clinics": a kind of row, said by the noun several names end in, in the plural
         if content and chosen and len(chosen) <= _MAX_NAMES and inside is not None and \
                 _selects(content, chosen, hits, names, others, length):
             for m in inside:  # "twin lake circut": the name holds the feature word "lake"
@@ -119,6 +121,13 @@ def name_runs(scan: Any, vocab: TableVocab) -> None:
             i += length
         else:
             i += 1
+
+
+def _plural_head(token: Any, names: list[ValueEntry]) -> bool:
+    """A word typed in the plural ("clinics") that several names hold in the singular."""
+    raw = token.raw.lower()
+    return raw != token.norm and raw.rstrip("'").endswith("s") and \
+        sum(token.norm in e.words for e in names) >= 2
 
 
 def _overlapped(scan: Any, span: range) -> list[Any] | None:

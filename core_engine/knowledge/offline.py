@@ -19,6 +19,7 @@ particular KB is built in.
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
@@ -64,6 +65,7 @@ class Query:
     fts_terms: list[str] = field(default_factory=list)
     limit: int = 50
     ranked: list[int] | None = None  # fused free-text ranking (rowids, best first), when vectors were used
+    fts_expr: str | None = None  # the FTS5 query when it is not "any of fts_terms" (see _most_words)
     asked: list[str] = field(default_factory=list)  # columns the question asks about: shown first in each row
     extra: list[str] = field(default_factory=list)  # more SELECT items: a joined row's name (see _joined_name)
     rank_only: bool = False  # the free text orders the rows the conditions find; it keeps none out (a purpose)
@@ -81,7 +83,7 @@ class Query:
             ids = "t.rowid IN (" + ", ".join(str(int(r)) for r in self.ranked) + ")"
             if self.fts_terms and self.fts_table:
                 f = quote_identifier(self.fts_table)
-                ids = f"(t.rowid IN (SELECT rowid FROM {f} WHERE {f} MATCH {_literal(fts_match(self.fts_terms))}) OR {ids})"
+                ids = f"(t.rowid IN (SELECT rowid FROM {f} WHERE {f} MATCH {_literal(self.fts_expr or fts_match(self.fts_terms))}) OR {ids})"
             where.append(ids)
             if self.ranked:
                 order.append("CASE t.rowid " + " ".join(f"WHEN {int(r)} THEN {i}" for i, r in enumerate(self.ranked))
@@ -89,7 +91,7 @@ class Query:
         elif self.fts_terms and self.fts_table:
             f = quote_identifier(self.fts_table)
             parts.append(f"JOIN {f} AS f ON f.rowid = t.rowid")
-            where.append(f"{f} MATCH {_literal(fts_match(self.fts_terms))}")
+            where.append(f"{f} MATCH {_literal(self.fts_expr or fts_match(self.fts_terms))}")
             order.append(f"bm25({f})")
         if where:
             parts.append("WHERE " + " AND ".join(where))
@@ -1252,6 +1254,7 @@ def _fuse(query: Query, kb: SQLiteKB, index: Any, info: TableInfo, words: list[s
     fts_sql = (f"SELECT t.rowid AS rid FROM {t} AS t JOIN {f} AS f ON f.rowid = t.rowid "
                f"WHERE {f} MATCH ?{where} ORDER BY bm25({f}) LIMIT {_CANDIDATES}")
     fts_ids = [r["rid"] for r in kb.execute(fts_sql, (fts_match(words),), max_rows=_CANDIDATES).rows]
+    fts_ids = _most_words(query, kb, info, words, fts_ids, rule)
     allowed = None
     if query.conditions:
         result = kb.execute(f"SELECT t.rowid AS rid FROM {t} AS t WHERE {' AND '.join(query.conditions)}",
@@ -1292,6 +1295,41 @@ def _fuse(query: Query, kb: SQLiteKB, index: Any, info: TableInfo, words: list[s
         query.fts_terms, query.ranked = [], None
         rule["dropped"] = UNKNOWN_WORDS
         rule["left_out"] = " ".join(words)
+
+
+MOST_WORDS = 0.6  # a row whose text has the rarer words of the question: kept when its words weigh at least this
+# share of the best row's (idf weights); "nelson sauvin hops" keeps the two rows with all three, not the nine
+# that only say "hops"
+
+
+def _most_words(query: Query, kb: SQLiteKB, info: TableInfo, words: list[str], fts_ids: list[int],
+                rule: dict[str, Any]) -> list[int]:
+    """Of the rows whose text has some of the words, those that have most of them, rare words weighing more (a
+    coordination match by idf): the words together say what is wanted, and a row with only the commonest of them
+    ("hops", "free", "blood") is not it. Sets `query.fts_expr` to the groups of words the kept rows have."""
+    if len(words) < 2 or len(fts_ids) < 2:
+        return fts_ids
+    f = quote_identifier(info.fts_table or "")
+    cover: dict[int, set[str]] = {r: set() for r in fts_ids}
+    weight: dict[str, float] = {}
+    total = max(info.row_count, 1)
+    among = ", ".join(str(int(r)) for r in fts_ids)
+    for w in words:
+        n = kb.execute(f"SELECT count(*) AS n FROM {f} WHERE {f} MATCH ?", (fts_match([w]),), max_rows=1).rows[0]["n"]
+        weight[w] = math.log((total + 1) / (n + 0.5))
+        for r in kb.execute(f"SELECT rowid AS rid FROM {f} WHERE {f} MATCH ? AND rowid IN ({among})", (fts_match([w]),),
+                            max_rows=len(fts_ids)).rows:
+            cover[r["rid"]].add(w)
+    score = {r: sum(weight[w] for w in c) for r, c in cover.items()}
+    best = max(score.values())
+    most = max(len(c) for c in cover.values())
+    keep = [r for r in fts_ids if score[r] >= MOST_WORDS * best]
+    if most < 2 or best <= 0 or len(keep) == len(fts_ids):
+        return fts_ids
+    groups = sorted({tuple(w for w in words if w in cover[r]) for r in keep})
+    query.fts_expr = " OR ".join("(" + " AND ".join('"' + w.replace('"', '""') + '"' for w in g) + ")" for g in groups)
+    rule["most_words"] = {"words": [list(g) for g in groups], "rows": len(keep), "of": len(fts_ids)}
+    return keep
 
 
 _INFLECTIONS = ("s", "es", "ed", "d", "ing", "er", "ers", "est", "iest", "ier", "ies", "ied", "ly")

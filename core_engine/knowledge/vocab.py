@@ -135,6 +135,7 @@ class TableVocab:
     day_columns: dict[str, list[str]] = field(default_factory=dict)  # columns whose values are day names
     schedules: dict[str, dict[str, frozenset[int]]] = field(default_factory=dict)  # opening-hours column -> value -> days
     stems: dict[str, list[str]] | None = None  # rough stem -> words, built on first use (knowledge_match)
+    sorted_words: list[str] | None = None  # the alphabetic words, sorted, built on first use (a clipped word)
     covers_all: dict[str, ValueEntry] = field(default_factory=dict)  # column -> its "Both"/"Any" value
     can_be_had: list[ValueEntry] = field(default_factory=list)  # status values like "Vacant", "In stock"
     labelled: dict[str, dict[str, ValueEntry]] = field(default_factory=dict)  # column -> short value -> entry
@@ -238,6 +239,11 @@ def _table_vocab(kb: SQLiteKB, info: TableInfo) -> TableVocab:
     vocab = TableVocab(info.name)
     vocab.ranges, vocab.date_ranges = _ranges(kb, info)
     for position, col in enumerate(info.columns):
+        if col.type == "bool" and " ".join(w for w in re.split(r"[_\W]+", col.name.lower()) if w) in CAN_BE_HAD:
+            # a yes/no column named as a status ("vacant", "available", "in_stock"): True is what "free" asks for
+            vocab.can_be_had.append(ValueEntry(info.name, col.name, col.type, True, (col.name.lower(),), position,
+                                               False))
+            continue
         if col.free_text or col.type not in ("text", "list") or is_identifier(col.name):
             continue
         distinct = kb.distinct_values(info.name, col.name, limit=_MAX_DISTINCT + 1)
