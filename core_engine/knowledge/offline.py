@@ -1324,7 +1324,9 @@ def _most_words(query: Query, kb: SQLiteKB, info: TableInfo, words: list[str], f
     best = max(score.values())
     most = max(len(c) for c in cover.values())
     keep = [r for r in fts_ids if score[r] >= MOST_WORDS * best]
-    if most < 2 or best <= 0 or len(keep) == len(fts_ids):
+    if most < len(words) or best <= 0 or len(keep) == len(fts_ids):
+        # some row must have every word for them to say together what is wanted: "wedding" and "band" of "I run a
+        # wedding band and need somewhere to rehearse" tell about the asker, not the one room that says both
         return fts_ids
     groups = sorted({tuple(w for w in words if w in cover[r]) for r in keep})
     query.fts_expr = " OR ".join("(" + " AND ".join('"' + w.replace('"', '""') + '"' for w in g) + ")" for g in groups)

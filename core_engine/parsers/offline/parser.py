@@ -54,6 +54,7 @@ from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
 from .answering.counted import zero_counts
 from .answering.bool_mentions import along_flag, bool_mentions, second_flag
+from .answering.gated_record import gated_record
 from .answering.then_asked import answer_then_question
 from .answering.schedule import schedule_pass
 from .answering.hedged import floated_range, hedged_value
@@ -838,6 +839,8 @@ class TurnReader:
             self.assign("answer-yes-no", words, e.rec, e.field, value)
             rest = second_flag(self, e.rec, e.field, rest)  # "yes it has one, and no, it doesn't clash"
             rest = self._code_after_yes(e.rec, rest) if value else rest
+            if value and gated_record(self, e.rec, e.field, rest if rest.strip() else text) == "":
+                rest = ""  # "I'd like to come with her, I'm her daughter, Karen Ellison": the whole turn was the yes
         self.answered = True
         return rest
 

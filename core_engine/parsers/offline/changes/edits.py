@@ -345,6 +345,16 @@ def _only_number(reader: "TurnReader", text: str, marker: str) -> bool:
         return False  # "£40 an hour on top? yeah ok": a price said, not a new number of hours
     filled = [f for f in reader.view.input_fields(rec) if reader.view.kind_of(f) in ("int", "float")
               and not reader.view.unfilled(rec, f)]
+    last = _answered_last(reader, rec)
+    if last is not None and reader.view.kind_of(last) == "time" and isinstance(numbers[0].value, (int, float)) \
+            and float(numbers[0].value).is_integer() and 1 <= numbers[0].value <= 12 \
+            and not re.search(rf"\b{re.escape(numbers[0].text)}\s*[a-z]", text[numbers[0].start:], re.I):
+        # "ah actually make it 3, the tenant finishes work at 2" just after "2pm": the value said last is changed
+        reader.assign("change-of-mind", f"{marker} {numbers[0].text}", rec, last, f"{int(numbers[0].value):02d}:00",
+                      reason="a bare hour changes the time given just before")
+        return True
+    if len(filled) > 1 and last in filled:
+        filled = [last]  # the number given just before is the one changed
     if len(filled) != 1 or rec.values.get(filled[0].name) == numbers[0].value:
         return False
     if _counts_else(text, numbers[0].start, numbers[0].end, filled[0]):
@@ -354,6 +364,20 @@ def _only_number(reader: "TurnReader", text: str, marker: str) -> bool:
         value = int(value)
     reader.assign("change-of-mind", f"{marker} {numbers[0].text}", rec, filled[0], value)
     return True
+
+
+def _answered_last(reader: "TurnReader", rec: Any) -> Field | None:
+    """The field answered just before the one asked now: the filled input field nearest before it in the
+    worksheet's order (the agent asks in that order), when the question asked is of the same record."""
+    e = reader.expect
+    if e is None or e.rec.var != rec.var:
+        return None
+    fields = reader.view.input_fields(rec)
+    names = [f.name for f in fields]
+    if e.field.name not in names:
+        return None
+    before = [f for f in fields[:names.index(e.field.name)] if not reader.view.unfilled(rec, f)]
+    return before[-1] if before else None
 
 
 def _change_named(reader: "TurnReader", what: str, value_text: str) -> bool:

@@ -184,7 +184,9 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
                           if isinstance(v, str) and _is_enum(reader, a, k) for s in content_stems(v))
         ws = reader.view.worksheet(root)
         hints = leaf_hints(reader, bag.without(spent), ws)
-        found = match_worksheet(reader, bag, ws, dict(root.values), [], root, start, spent=spent, hints=hints)
+        held = _without_finished_tasks(reader, root, ws) if rec is None else dict(root.values)
+        found = match_worksheet(reader, bag, ws, held, [], root, start, spent=spent, hints=hints)
+        found.items = {k: v for k, v in found.items.items() if literal(root.values.get(k)) != v[0]}
         if found.items:  # the words named an option; its meaning may name the one below it
             from ..words.semantic import deeper_hints  # late: the semantic rules import this module
             said = {**root.values, **found.plain(), **{k: v for k, (v, _w) in hints.items()}}
@@ -235,6 +237,25 @@ def describe_task(reader: "TurnReader", text: str, rec: TaskRecord | None = None
     open_activated(reader, overlay, text, bag)
     return True
 
+
+
+def _without_finished_tasks(reader: "TurnReader", root: TaskRecord, ws: Worksheet) -> dict[str, Any]:
+    """The values of a root record with its task choices left open when the task chosen is finished and the root
+    asks nothing more either (every field is filled: "I'd like to book a trip" after the eligibility check is
+    answered chooses anew; a summary still to confirm keeps the choice)."""
+    from ..words.semantic import _held_task_finished  # late: the semantic rules import this module
+    values = dict(root.values)
+    if any(reader.view.unfilled(root, f) and f.required and reader.view.kind_of(f) != "list"
+           for f in reader.view.input_fields(root)):
+        return values
+    return {k: v for k, v in values.items()
+            if not (ws.field(k) is not None and reader.view.kind_of(ws.field(k)) == "Enum"
+                    and _held_task_chooses(reader, k, v) and _held_task_finished(reader, k, v))}
+
+
+def _held_task_chooses(reader: "TurnReader", name: str, held: Any) -> bool:
+    return held is not None and any(p[-1] == name and v == held for w in reader.spec.task_worksheets()
+                                    for p, v in equalities(w.predicate))
 
 
 def _row_named_for_other_task(reader: "TurnReader", text: str, values: dict[str, Any]) -> str | None:

@@ -342,6 +342,8 @@ i i'm me my mine we us our you your he him his she her they them their what whic
 and or but so if because not no yes just very really gone going get got work working please thanks the a
 morning afternoon evening night late early noon midday midnight weekend weekday lunchtime teatime
 road street avenue crescent
+i'd i'll i've we'd we'll we're we've you'd you'll you're you've he'd he'll he's she'd she'll she's they'd they'll they're
+they've that's there's it'll let's don't can't won't isn't aren't wasn't didn't doesn't haven't hasn't couldn't wouldn't
 """.split())
 """Words of a sentence, never of a person's name (a title, a first or a family name)."""
 

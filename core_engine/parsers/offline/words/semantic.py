@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ....spec.model import Field, Worksheet, snake_case
 from ....dialogue.state import TaskRecord, ref_target
-from .match import CATCH_ALL, HEDGES, Bag, content_stems, equalities, same_word, silent_e, stem
+from .match import CATCH_ALL, HEDGES, STOPWORDS, Bag, content_stems, equalities, same_word, silent_e, stem
 from ..intents import is_question, sentences, task_request
 from ..opening.tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
 from .libvalues import find_phones
@@ -43,8 +43,9 @@ _ELSEWHERE = (r"(?:[\s,.!;]+(?:i'?ll|i\s+will|i'?m\s+going\s+to|i\s+am\s+going\s
               r"\s+(?:just\s+)?(?:go|call|phone|ring|come\s+back|do\s+it|try|sort\s+it|handle\s+it|deal\s+with\s+it|"
               r"visit|ask|check|email|write|pop\s+in|stop\s+by|fix|repair|figure|manage|look|sort|wait|think|leave\s+it|"
               r"decide|talk|discuss|sleep\s+on\s+it|have\s+a\s+think|keep\s+(?:it|them|mine)|"
-              r"book\s+(?:it\s+)?later|try\s+again)\b[^?]{0,60})?")
-"""A plan to do it another way or later after the cancel ("never mind, I'll go to the branch"): still a cancel."""
+              r"book\s+(?:it\s+)?later|try\s+again|[a-z]+\s+(?:it|them|that)\s+(?:myself|ourselves))\b[^?]{0,60})?")
+"""A plan to do it another way or later after the cancel ("never mind, I'll go to the branch", "... I'll photograph it
+myself when I'm in"): still a cancel."""
 _ASKED_TO = r"(?:(?:can|could)\s+(?:you|u)\s+(?:please\s+|just\s+)?)?"
 """A cancel asked as a favour ("can you cancel this one"): a request, not a question to answer."""
 _CANCEL = re.compile(_LEAD + _ASKED_TO + _CANCEL_PHRASE + r"(?:[\s,.!;]+" + _CANCEL_PHRASE + r")*" + _ELSEWHERE +
@@ -102,6 +103,10 @@ def holds_values(reader: "TurnReader", rec: TaskRecord) -> bool:
     return False
 
 
+_COURTESY = re.compile(r"\b(?:thanks|thank\s+you|thx|ta|cheers|please|pls|ok|okay|mate|love)\b", re.I)
+"""Words of courtesy after a yes or no ("yes, thanks"): they add nothing to the answer."""
+
+
 def control_rule(reader: "TurnReader", text: str) -> bool:
     """Cancel / never mind / start over (and the yes or no to "do you want to stop?")."""
     pending = next((a for a in reader.acts if a.get(CONTROL_MARK)), None)
@@ -112,7 +117,7 @@ def control_rule(reader: "TurnReader", text: str) -> bool:
             return True
     if pending is not None:
         yn = yes_no(text)
-        if yn is not None and (not yn[2].strip(" ,.!?") or _intent(reader, yn[2]) == pending[CONTROL_MARK]):
+        if yn is not None and (not _COURTESY.sub("", yn[2]).strip(" ,.!?") or _intent(reader, yn[2]) == pending[CONTROL_MARK]):
             rec = reader.state.get(pending.get("var", ""))
             if yn[0] and isinstance(rec, TaskRecord):
                 _exit(reader, rec, pending[CONTROL_MARK], yn[1], confirmed=True)
@@ -214,6 +219,10 @@ _CANCEL_PLAN = re.compile(_LEAD + _CANCEL_PHRASE + r"[\s,.!;]+(?:(?:i|we)'?ll|(?
 """A cancel followed by a plan in any words ("forget it, I'm going to cook for her at home instead")."""
 
 
+_FUNCTION = frozenset("what who how when where which why you your yours that this there them they the and for with "
+                      "from have has had tell".split())
+
+
 def plan_elsewhere(reader: "TurnReader", plan: str) -> bool:
     """A plan that names nothing of the agent: no word of its worksheets' names, fields or options, no KB value, no
     date or time. "I'll take the Thai place instead" or "I'll do Friday instead" name something the agent has, so
@@ -226,13 +235,15 @@ def plan_elsewhere(reader: "TurnReader", plan: str) -> bool:
         for f in ws.fields:
             own |= {stem(w) for w in f.name.split("_") if len(w) > 2}
             own |= {stem(w) for v in f.enum_values for w in words_of(v.value).split() if len(w) > 2}
-    said = [w for w in re.findall(r"[a-z]+", plan.lower()) if len(w) > 2 and w not in HEDGES]
+    from ....knowledge.vocab import fold, vocabulary_for  # late: the parser loads without a KB too
+
+    # a function word is no name of the agent's ("what" of the field "what_happened" in "tell you what")
+    said = [w for w in re.findall(r"[a-z]+", plan.lower()) if len(w) > 2 and w not in HEDGES and w not in _FUNCTION]
     if {stem(w) for w in said} & own:
         return False
     kb = getattr(reader.ctx, "kb", None)
     if kb is None:
         return True
-    from ....knowledge.vocab import fold, vocabulary_for  # late: the parser loads without a KB too
     vocab = vocabulary_for(kb)
     return not any(fold(w) in t.by_word for w in said for t in vocab.tables.values())
 
@@ -646,7 +657,7 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
     if not [w for w in content_stems(without_values(reader, clean(text))) if w not in HEDGES]:
         return False
     ranked = rank_tasks(reader, text)
-    if ranked.best is None:
+    if ranked.best is None or _frame_only(reader, ranked, clean(text)):
         return False
     roots = task_roots(reader)
     asked = requested_task(reader, text)
@@ -656,7 +667,7 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
                          asked, ranked.best, ranked.score)
         reader.note("task-by-verb", text, reading=asked, **by_verb.trace(),
                     reason="the turn asks with a verb of this task's name and of no other's")
-        return apply_reading(reader, by_verb, text, "task-semantic")  # "I want to reserve some vitamin D"
+        return apply_reading(reader, by_verb, text, "task-semantic", asked_for=True)  # "I want to reserve some vitamin D"
     if ranked.score < threshold:
         return threshold <= TASK_THRESHOLD and (_option_named(reader, ranked, text, roots)
                                                  or _deep_option(reader, ranked, text))
@@ -1028,9 +1039,27 @@ def _held_task_live(reader: "TurnReader", name: str, held: Any) -> bool:
     return False
 
 
-def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) -> bool:
+def _held_task_finished(reader: "TurnReader", name: str, held: Any) -> bool:
+    """The option held in `name` opened a task whose live records have every field they ask filled (an
+    eligibility check answered): a new task asked for may take its place."""
+    if held is None:
+        return False
+    for ws in reader.spec.task_worksheets():
+        if not any(p[-1] == name and v == held for p, v in equalities(ws.predicate)):
+            continue
+        for rec in reader.state.of_worksheet(ws.name):
+            if rec.status == "active" and any(
+                    reader.view.unfilled(rec, f) and reader.view.kind_of(f) not in ("list",) and f.required
+                    for f in reader.view.input_fields(rec)):
+                return False
+    return True
+
+
+def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str, *, asked_for: bool = False) -> bool:
     """Set the enum values the reading implies on the live records, and open the worksheets they activate
-    (or the reading's own top-level worksheet). Each statement carries the score and the runner-up."""
+    (or the reading's own top-level worksheet). Each statement carries the score and the runner-up.
+    `asked_for`: the user asked for this task by a verb of its name ("can you book him for friday then?"), so
+    it replaces the option of a task that has nothing left to ask."""
     entry = ranked.best
     assert entry is not None
     before = len(reader.rules)
@@ -1050,10 +1079,16 @@ def apply_reading(reader: "TurnReader", ranked: Ranked, text: str, rule: str) ->
             if literal(rec.values.get(name)) != value_text:
                 reader.emit(rule, text, f"{rec.var}.{name} = {value_text}")
         overlay[rec.var] = found.plain()
-        if rule == "switch-task" or rule == "row-request":  # the new task replaces the old one's option
+        if rule in ("switch-task", "row-request") or (rule == "task-semantic" and asked_for):
+            # the new task replaces the old one's option (asked for by a verb of its own: only a task that has
+            # nothing left to ask)
             for name, value in hints.items():
                 if rule == "row-request" and _held_task_live(reader, name, rec.values.get(name)):
                     continue  # a request for a row while another task is in progress does not end that task
+                if rule == "task-semantic" and (not _held_task_finished(reader, name, rec.values.get(name)) or any(
+                        reader.view.unfilled(rec, g) and g.required and reader.view.kind_of(g) != "list"
+                        for g in reader.view.input_fields(rec))):
+                    continue  # the root still asks something (a summary to confirm): the task is not done
                 if ws.field(name) is not None and rec.values.get(name) not in (None, value[0]):
                     reader.emit(rule, text, f"{rec.var}.{name} = {literal(value[0])}")
                     overlay[rec.var][name] = value[0]
@@ -1270,16 +1305,24 @@ def _other_by_name(reader: "TurnReader", text: str, current: TaskRecord) -> Rank
 
 # ---------------------------------------------------------------- an enum answer by meaning
 
+_SAME_AS_BEFORE = re.compile(r"(?:(?:and|but|at|on|for)\s+)?(?:the\s+)?same(?:\s+\w+)?(?:\s+as\s+(?:before|last\s+time|that|it))?",
+                             re.I)
+
+
 def semantic_enum(reader: "TurnReader", f: Field, text: str, worksheet: str | None = None
                   ) -> tuple[str, Ranked] | None:
     """The value of the asked enum field (of `worksheet`'s field `f` when given) that the answer means, when one
     clearly wins."""
     ws = worksheet or (reader.expect.rec.worksheet if reader.expect else "")
+    if _SAME_AS_BEFORE.fullmatch(text.strip(" ,.!?")):
+        return None  # "same time": what was said before stays; it is no new option
     kept = without_negated(text)  # "post it please, she doesn't do email": the rejected option never wins
     ranked = index(reader).rank(clean(kept if kept.strip(" ,.!?") else text),
                                 lambda e: e.kind == "enum" and e.worksheet == ws and e.field == f.name)
     if ranked.best is not None and numbers_disagree(ranked.best.value, text):
         return None  # "every 4 weeks" means no option named "Every 8 Weeks", however close the words
+    if _frame_only(reader, ranked, kept if kept.strip(" ,.!?") else text):
+        return None
     if ranked.decided(ENUM_THRESHOLD, ENUM_MARGIN) or (ranked.best is not None and ranked.score >= ENUM_THRESHOLD
                                                        and said_verbatim(ranked.text, text)):
         return ranked.best.value, ranked  # type: ignore[union-attr]
@@ -1289,6 +1332,21 @@ def semantic_enum(reader: "TurnReader", f: Field, text: str, worksheet: str | No
                     say=f"Sorry, I'm not sure which you mean: {_phrase(ranked.best)} or "
                         f"{_phrase(ranked.runner_up)}?" if ranked.runner_up else None)
     return None
+
+
+def _frame_only(reader: "TurnReader", ranked: Ranked, text: str) -> bool:
+    """The turn is near an example of an option only by the small words they share: "I'd rather do the plane one"
+    and the example "the evening one" share "the ... one", no word that means anything. Then the turn's content
+    words alone must still choose that option, or it is no reading of the option."""
+    best = ranked.best
+    said = content_stems(text)
+    if best is None or best.kind != "enum" or not said or ranked.text.strip().lower() == best.value.strip().lower() \
+            or set(said) & set(content_stems(ranked.text)):
+        return False
+    alone = index(reader).rank(" ".join(w for w in re.findall(r"[\w'-]+", text)
+                                        if w.lower() not in STOPWORDS and w.lower() not in HEDGES),
+                               lambda e: e.kind == "enum" and e.worksheet == best.worksheet and e.field == best.field)
+    return alone.best != best or alone.score < ENUM_THRESHOLD
 
 
 def said_verbatim(taught: str, text: str) -> bool:
