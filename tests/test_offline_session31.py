@@ -29,6 +29,7 @@ SPEC = {
             field("has_companion", "bool", "Whether someone travels with them"),
             {**field("companion", "Companion", "Who travels with them"), "predicate": "self.has_companion == True"},
             field("bags", "int", "How many bags they bring"),
+            field("trip_date", "date", "The day of the trip"),
             field("confirm", "confirm", "Book the seat")]},
         {"name": "Companion", "kind": "task", "fields": [
             field("companion_name", "str", "The companion's name"),
@@ -37,6 +38,8 @@ SPEC = {
             field("over_seventy", "bool", "Whether the rider is over 70"),
             field("lives_in_parish", "bool", "Whether the rider lives in the parish")]},
         {"name": "ReportProblem", "kind": "task", "predicate": 'main.task == "Report Problem"', "fields": [
+            field("caller_name", "str", "Your full name"),
+            field("relationship", "str", "How you are related to the rider"),
             field("what_happened", "str", "What went wrong")]},
     ],
 }
@@ -121,3 +124,19 @@ def test_a_new_task_after_a_finished_one_is_chosen_anew(agent):
     # while the check still asks something, the same words are no switch (that needs "actually", "instead" ...)
     assert not any(s.startswith("main.task") for s in _last(agent, "can I check if my mum gets the free pass?",
                                                              "yes she's 82", "I'd like to book a trip for friday"))
+
+
+def test_who_the_speaker_is_to_someone_fills_the_relationship(agent):
+    said = _last(agent, "I need to report a problem with a trip", "I'm her daughter, Karen Doyle")
+    assert said == ['report_problem.caller_name = "Karen Doyle"', 'report_problem.relationship = "daughter"']
+
+
+def test_guard_a_relative_named_in_passing_is_no_relationship(agent):
+    said = _last(agent, "I need to report a problem with a trip", "Karen Doyle, my daughter was on the bus")
+    assert not any("relationship" in s for s in said)
+
+
+def test_a_day_beside_a_count_in_a_turn_of_several_values(agent):
+    said = _last(agent, BOOK, "the morning run", "Edna Marsh, she's going saturday the 20th with 2 bags")
+    assert 'book_trip.rider_name = "Edna Marsh"' in said and "book_trip.bags = 2" in said
+    assert 'book_trip.trip_date = "2024-07-20"' in said

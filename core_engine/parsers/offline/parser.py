@@ -1744,6 +1744,11 @@ class TurnReader:
                      and self.view.unfilled(e.rec, f) and f.name not in {g.name for g, _v, _p in several}]
             for m in bool_mentions(text, flags, self.view, set()):  # "..., meilin@x.edu. I am an international student."
                 self.assign("extra-value", m.matched, m.rec, m.field, m.value)
+            dated = [(e.rec, f) for f in self.view.input_fields(e.rec) if self.view.kind_of(f) in ("date", "time")
+                     and self.view.unfilled(e.rec, f) and f.name not in {g.name for g, _v, _p in several}]
+            for m in find_mentions(text, dated, self.view, self.today, prefer=e.rec) if dated else []:
+                self.assign("extra-value", m.matched, m.rec, m.field, m.value)  # "Hannah Price, she's arriving
+                # friday the 20th for 5 nights": the day beside the count
             self.answered = True
             return True
         if shape(e.field) in ("short", "name") and typed_elsewhere(self, text, e):

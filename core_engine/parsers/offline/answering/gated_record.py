@@ -11,6 +11,8 @@ shapes, they go into the nested record's constructor at once:
 - one word of kinship or care after a possessive ("her daughter", "his wife", "my neighbour") for its one field
   about how the person is related (its name says "relation").
 
+`kin_spans` gives the second shape said as an introduction ("I'm his daughter"), for `find_mentions`.
+
 Anything else in the turn is left to the other rules, and nothing is written when either shape is said twice.
 """
 
@@ -23,6 +25,7 @@ from ....dialogue.state import TaskRecord
 from ....spec.model import Field, Worksheet, parse_type
 from ..opening.tasks import literal
 from ..words.answers import not_a_name
+from ..words.values import Span
 from .slots import shape
 
 if TYPE_CHECKING:
@@ -34,6 +37,8 @@ KIN = ("wife husband partner daughter son mother mum mom father dad sister broth
        "stepdaughter stepmother stepfather stepmum stepdad guardian").split()
 _KIN_SAID = re.compile(r"\b(?:his|her|their|my|the\s+patient'?s)\s+((?:step-?)?(?:" + "|".join(KIN) +
                        r")(?:-in-law)?)\b", re.I)
+_KIN_OF = re.compile(r"\b(?:i'?m|i\s+am|she'?s|he'?s|they'?re|she\s+is|he\s+is)\s+(?:his|her|their|the\s+\w+'s)\s+"
+                     r"((?:step-?)?(?:" + "|".join(KIN) + r")(?:-in-law)?)\b", re.I)
 _FULL_NAME = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,2}\b")
 
 
@@ -61,6 +66,12 @@ def gated_record(reader: "TurnReader", rec: TaskRecord, flag: Field, rest: str) 
     reader.emit("gated-record", rest, f"{rec.var}.{holder.name} = {sub.name}({args})",
                 reason=f"the yes opens {holder.name}; the rest of the turn tells it")
     return ""
+
+
+def kin_spans(text: str) -> list[Span]:
+    """Who someone is to another, said as a self-introduction ("I'm his daughter", "she's her neighbour"): the
+    value of a field about how someone is related."""
+    return [Span(m.group(1).lower(), m.start(1), m.end(1), m.group(1)) for m in _KIN_OF.finditer(text)]
 
 
 def _opened_by(f: Field, flag: Field) -> bool:

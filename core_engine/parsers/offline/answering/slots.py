@@ -442,6 +442,10 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     if tints:
         add(find_colours(text, with_brand=all(describes_brand(f) for _r, f in tints)), tints,
             "colour")  # "black Ford Focus": the colour beside the model; "a green Osprey rucksack": colour and brand
+    kin = [c for c in strs if "relation" in c[1].name.lower()]
+    if kin:  # "I'm his daughter, Karen Doyle": how the speaker is related, beside the name
+        from .gated_record import kin_spans  # late: gated_record imports this module
+        add(kin_spans(text), kin, "kin")
     for word in sorted({w for _r, f in strs if shape(f) == "short" and (w := place_preposition(f))}):
         add(place_spans(text, word), [c for c in strs if shape(c[1]) == "short" and place_preposition(c[1]) == word],
             "place")  # "BW 417 from lisbon": "The city or airport you flew in from"

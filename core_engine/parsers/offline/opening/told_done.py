@@ -59,13 +59,15 @@ def done_tasks(reader: "TurnReader") -> dict[str, str]:
                     things = [re.escape(verb[:-1] if verb.endswith("e") else verb) + "ing"]
                     things += [re.escape(w.lower()) for w in words[1:] if len(w) >= 4]
                     out[ev.value] = (rf"(?:{out[ev.value]}|\b(?:i|we)\s*(?:'ve\s+got|\s+have|\s+had)?\s*already\s+"
-                                     rf"(?:have|got|had|made|placed)\s+(?:[\w']+\s+){{0,3}}?(?:{'|'.join(things)})s?\b)")
+                                     rf"(?:have|got|had|made|placed)\s+(?:[\w']+\s+){{0,3}}?(?:{'|'.join(things)})s?\b|"
+                                     rf"\b(?:i|we)(?:'ve|\s+have)?\s+(?:already\s+)?got\s+(?:[\w']+\s+){{0,2}}?"
+                                     rf"{_past(verb)}\b)")  # "I've already got one booked, I just need to move it"
     return out
 
 
 _CHANGING = re.compile(r"\b(?:change|changing|move|moving|cancel|reschedule|rearrange|amend|refund|swap|switch|update|fix|"
                        r"correct|sooner|earlier|later|add|remove|extend|shorten|instead\s+of)\b", re.I)
-_HAD_ALREADY = re.compile(r"\balready\s+(?:have|got|had|made|placed)\b", re.I)
+_HAD_ALREADY = re.compile(r"\balready\s+(?:have|got|had|made|placed)\b|\bgot\s+(?:[\w']+\s+){0,2}?\w+ed\b", re.I)
 
 
 def told_done(reader: "TurnReader", text: str) -> set[str]:
@@ -116,11 +118,13 @@ def other_task(reader: "TurnReader", text: str, done: set[str]) -> tuple[str, st
     follow = [ev.value for ev in others
               for texts in [" ".join([ev.description or "", *ev.examples])]
               if _BEFORE.search(texts) and done_verbs & {stem(w) for w in re.findall(r"[a-z]+", texts.lower())}]
+    meant = _asked_by_meaning(reader, " ".join(asking), field, done) if asking else None
+    if meant is not None and (not follow or meant[0] in follow or _CHANGING.search(" ".join(asking))):
+        return meant  # "I've already got one booked, I just need to change the time of it": what the clause asks,
+        # by meaning (Move Booking), over the one option whose text speaks of a booking made before (Cancel Booking)
     if len(follow) == 1:
         return follow[0], "follows the task done"
-    if follow or not asking:
-        return None
-    return _asked_by_meaning(reader, " ".join(asking), field, done)
+    return None
 
 
 def _asked_by_meaning(reader: "TurnReader", asked: str, field, done: set[str]) -> tuple[str, str] | None:

@@ -1200,9 +1200,12 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
             and find_mentions(text, [(e.rec, e.field)], reader.view, reader.today):
         return False  # "now landing thursday 30th at 21:50 instead of wednesday" to "the new date?": the answer
     ranked = rank_tasks(reader, text)
-    if not ranked.decided(TASK_THRESHOLD, TASK_MARGIN) or \
+    # "actually scrap that, I have to check the grant thing first": the current task is dropped in words, so the
+    # other task needs a little less to be read
+    threshold = TASK_THRESHOLD - DROPPED_EASE if _CANCEL_WORDS.search(text) else TASK_THRESHOLD
+    if not ranked.decided(threshold, TASK_MARGIN) or \
             not _conflict(reader, task_roots(reader), Entry("task", current.worksheet), ranked.best):  # type: ignore[arg-type]
-        ranked = _other_than(reader, text, current) or _other_by_name(reader, text, current) or \
+        ranked = _other_than(reader, text, current, threshold) or _other_by_name(reader, text, current) or \
             _other_by_verb(reader, text, current)
         if ranked is None:  # the same task, or unclear: no other one is clearly meant
             return False
@@ -1229,7 +1232,12 @@ _MAKE_IT = re.compile(r"\b(?:make|change|move|switch|put)\s+(?:it|that|this)\b",
 _MAKE_IT_TO = re.compile(r"\b(?:make|change|move|switch|put)\s+(?:it|that|this)\s+(?:to|for)\b", re.I)
 
 
-def _other_than(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked | None:
+DROPPED_EASE = 0.05
+"""How much less a task's reading needs when the turn also drops the current task in words ("scrap that")."""
+
+
+def _other_than(reader: "TurnReader", text: str, current: TaskRecord, threshold: float = TASK_THRESHOLD
+                ) -> Ranked | None:
     """ "actually, can you first check on my order?": "actually" says the user wants a task other than the
     current one, so the current task's own readings are left out and the best other task is taken when it clears
     the threshold and the margin over the remaining readings. Never when the turn gives a value for the current
@@ -1242,7 +1250,7 @@ def _other_than(reader: "TurnReader", text: str, current: TaskRecord) -> Ranked 
     whole = without_values(reader, without_kb_terms(reader, clean(text)))
     ranked = index(reader).rank(whole, lambda e: e.kind in ("task", "enum") and _conflict(reader, roots, mine, e),
                                 same=lambda a, b: not _conflict(reader, roots, a, b))
-    return ranked if ranked.decided(TASK_THRESHOLD, TASK_MARGIN) else None
+    return ranked if ranked.decided(threshold, TASK_MARGIN) else None
 
 
 _CHANGED_TO = re.compile(r"\b(?:change|move|swap|switch|make|put|bring)\b.*?\bto\s+(?P<new>.+?)[\s.!?]*$", re.I)
