@@ -53,7 +53,7 @@ from .parts.made import make_beside_colour
 from .parts.comma_parts import leading_part
 from .parts.contrast import contrast_answer
 from .answering.counted import zero_counts
-from .answering.bool_mentions import along_flag, bool_mentions, second_flag
+from .answering.bool_mentions import along_flag, bool_mentions, declined_tail, second_flag
 from .answering.gated_record import gated_record
 from .answering.then_asked import answer_then_question
 from .answering.schedule import schedule_pass
@@ -108,7 +108,7 @@ from .initiatives import introduction, labelled_numbers, labelled_only, labelled
 from .intents import (late_refusal, negates_described, asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting)
 from .words.answers import NEGATIVE_QUESTION, NOTHING_OF_THE_KIND, AnswerReader, echoed_flag, flag_named, is_make_field, pro_form_flag, said_words
-from .words.answers import is_message_field, not_a_name
+from .words.answers import is_message_field, none_clause, not_a_name
 from .words.match import HEDGES, STOPWORDS, Bag, content_stems, field_mention, field_stems, holds, same_word, stem
 from .words.negation import negations, refine_search
 from .kb_rows.requests import row_request
@@ -1333,6 +1333,11 @@ class TurnReader:
             if said is None:
                 return False  # "How many units is CS 448?" asks; it does not answer
             text = said
+        if kind == "int" and (clause := none_clause(e.field, text)):  # "no cars needed, and maybe 30 people"
+            self.assign("answer-to-ask", clause, e.rec, e.field, 0, type=e.field.type)
+            self.answered = True
+            self._extras(text, e.rec, answered=clause)
+            return True
         if kind in ("int", "float") and labelled_numbers(self, text, e.rec, e.field):
             return True
         if kind in ("int", "float"):  # "just the one. memb no 44120": a number labelled for another field is not the count
@@ -1451,6 +1456,10 @@ class TurnReader:
     def _question(self, text: str) -> bool:
         asked = is_question(text)
         e = self.expect
+        echo = _ECHOED.match(text) if asked and e is not None and e.act == "ask" else None
+        if echo and {stem(w) for w in re.findall(r"[a-z]+", echo.group("word").lower())} <= field_stems(e.field):
+            typed = self.view.kind_of(e.field) in ("int", "float", "date", "time")  # "cars? no, none": the field's
+            return (self._typed_answer if typed else self._str_answer)(echo.group("rest"))  # word echoed, answered
         if e is not None and e.act == "ask" and _WHY_ASKED.match(text):
             given = _GRUDGING.sub("", text[text.find("?") + 1:]).strip() if "?" in text else ""
             before = len(self.lines)
@@ -1474,6 +1483,10 @@ class TurnReader:
             return False
         if asked and _MAY_I.match(text) and requested_values(self, text):
             return True  # "could she be picked up from 14 Elm Grove please?": the values asked for, not the KB
+        last = sentences(text)[-1] if asked and len(sentences(text)) > 1 else ""
+        if last and _MAY_I.match(last) and is_question(last) and not any(is_question(p) for p in sentences(text)[:-1]) \
+                and requested_values(self, last):
+            return True  # "we got it at auction last month. could someone come Friday 14th at 3?": the same, last
         target = self._row_target(text, asked is not None)
         if not asked and target is None and not (_LOOKING_FOR.match(text) and self.ctx.kb is not None and (
                 e is None or self.view.kind_of(e.field) in ("Enum", "row"))):  # never a text field's answer
@@ -1585,10 +1598,35 @@ class TurnReader:
         questions = [p for p in parts if is_question(p) and not plea(p) and p not in requests]
         if not statements or not (describe_task(self, statements) or (requests and semantic_task(
                 self, statements, threshold=REQUEST_TASK_THRESHOLD, margin=REQUEST_TASK_MARGIN))):
-            return False
+            return bool(statements) and self._offer_asked_for_oneself(questions, statements)
         if questions and self.has_kb() and not any("answer(" in line for line in self.lines):
             self._question(" ".join(questions))
         return True
+
+    def _offer_asked_for_oneself(self, questions: list[str], told: str) -> bool:
+        """ "Do you do adult group lessons for snowboarding? we're 3 mates, intermediate-ish": a question whether
+        the agent offers something, beside sentences that give values of the task it names (or say the user wants
+        it: "Want to bring the family this weekend"), asks for that task, not the KB. The task is read from the
+        question with the sentences; it is kept only when the sentences added values to it, give a number or say
+        a wish ("ours is a bit on the wide side lol" beside "do you do berths for catamarans?" stays a question)."""
+        if len(questions) != 1 or not _OFFER_ASKED.match(questions[0]) or is_question(told):
+            return False
+        asked = _OFFER_ASKED.sub("", questions[0]).strip()  # "do you do" asks whether; it is no word of the task
+
+        def opens(text: str) -> bool:
+            return describe_task(self, text) or semantic_task(self, text, threshold=REQUEST_TASK_THRESHOLD,
+                                                              margin=REQUEST_TASK_MARGIN)
+        lines, rules = len(self.lines), len(self.rules)
+        alone = opens(asked)
+        given = _values_given(self.lines[lines:])
+        del self.lines[lines:], self.rules[rules:]
+        if not alone:
+            return False
+        if opens(f"{asked} {told}") and (_values_given(self.lines[lines:]) > given or _WISH.search(told)
+                                          or _COUNT_TOLD.search(told)):
+            return True
+        del self.lines[lines:], self.rules[rules:]
+        return False
 
     def _describe(self, text: str) -> bool:
         if self.expect is not None and self.expect.act == "ask" and self.view.kind_of(self.expect.field) == "str":
@@ -1771,6 +1809,12 @@ class TurnReader:
             self.note("not-a-row-name", text, field=e.field.name, reason="names no row of the KB the field names")
             return False
         if shape(e.field) == "text":
+            flags = [(e.rec, f) for f in self.view.input_fields(e.rec) if self.view.kind_of(f) == "bool"
+                     and self.view.unfilled(e.rec, f)]
+            tail = declined_tail(text, flags) if flags and isinstance(value, str) and value == text.strip() else None
+            if tail is not None and text[:tail[0]].strip(" ,.;!"):  # "... I'll bring a bag. No meds, he's fit"
+                value = text[:tail[0]].strip(" ,.;!")
+                self.assign("declined-after-text", text[tail[0]:], tail[1], tail[2], False)
             self.assign("free-text", text, e.rec, e.field, value, type="str", shape="text")
             self.answered = True
             return True
@@ -2080,6 +2124,29 @@ _TAKING_REQUEST = re.compile(r"^\W*(?:(?:and|also|oh|ok|okay|so|then|hi|hiya|hey
 _OWN_BOOKING = re.compile(r"\b(?:my|our)\s+(?:\w+\s+){0,3}?(?:booking|appointment|order|reservation|session|visit|slot)\b",
                           re.I)
 """A booking the user already has ("can i move my booking from friday ..."): not a new one."""
+_ECHOED = re.compile(r"^\W*(?:(?:the|my|our|um+|er+|erm|hmm+)\s+)?(?P<word>[a-z]+(?:\s+[a-z]+)?)\s*\?+\s*(?P<rest>\w.*)$", re.I)
+"""The word of the question asked, echoed with a question mark, then the answer ("cars? no, none")."""
+_OFFER_ASKED = re.compile(r"^\W*(?:(?:hi|hello|hiya|hey|ok|okay|so|and|also|just\s+wondering|quick\s+question)(?:\s+there)?"
+                          r"[,!.\s]+)*(?:do\s+(?:you|u)\s+(?:guys\s+)?(?:do|offer|run|provide|have|take|organi[sz]e)|"
+                          r"have\s+you\s+got|(?:is|are)\s+there\s+(?:still\s+)?(?:any|an?|some)?)\b", re.I)
+"""A question whether the agent offers something: "do you do visits for cubs?", "is there still a grant ...?"."""
+_WISH = re.compile(r"(?:\b(?:i'?d|i\s+would|we'?d|we\s+would|id|wed)\s+(?:like|love)\s+to\b|^\W*(?:i|we)?\s*(?:want|wanna|"
+                   r"need|hoping|looking)\s+to\b)(?!\s+(?:know|ask|check|find\s+out|see\s+if|understand|hear))|\b(?:i|we)\s+(?:want|need)\s+to\s+(?:book|bring|come|go|do|get)\b", re.I)
+"""The user says they want it ("id like to go", "Want to bring the family this weekend")."""
+_COUNT_TOLD = re.compile(r"\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+                         r"forty|fifty|dozen|couple)\b", re.I)
+"""A number in what the user tells of themselves ("we're 3 mates", "a pack of about 20", "a 16.2 irish draught")."""
+
+
+def _values_given(lines: list[str]) -> int:
+    """How many values statements give (a constructor's arguments each count)."""
+    n = 0
+    for line in lines:
+        m = re.match(r"\w+ = [A-Z]\w*\((.*)\)$", line)
+        n += len(re.findall(r"(?:^|, )\w+=", m.group(1))) if m else (0 if line.startswith("main.") else 1)
+    return n
+
+
 _MAY_I = re.compile(r"^\W*(?:(?:and|also|oh|ah|wait|hang\s+on|actually|sorry|um+|hmm+|ok|okay|so|then|hi|hiya|hey|hello|right)[,!.\s]+)*(?:could|can|would|will|may)\s+(?:i|we|you|she|he|they|some(?:one|body)|"
                     r"it|my|our|the\s+\w+)\b|^\W*(?:is|would)\s+it\s+(?:be\s+)?(?:possible|ok(?:ay)?|fine|alright)\b|"
                     r"^\W*(?:would|will|does|do|how\s+about|what\s+about)\b.*\b(?:suit|work|do|be\s+(?:ok(?:ay)?|fine|possible|"

@@ -105,6 +105,11 @@ _IDIOMS = frozenset("problem problems worries worry bother rush hurry idea clue 
 """Things a "no" declines in set phrases only ("no problem", "no rush", "no idea"): no field's thing."""
 
 
+def _clipped_of(word: str, stems: set[str] | frozenset[str]) -> bool:
+    """A word of a field, or its clipped form ("meds" of "medication", "vax" no, "physio" of "physiotherapy")."""
+    return word in stems or (len(word) >= 3 and any(len(s) > len(word) + 1 and s.startswith(word) for s in stems))
+
+
 def _declined(clauses: list[str], flags: list[tuple["TaskRecord", "Field"]]) -> tuple[int, "TaskRecord", "Field"] | None:
     """The one yes/no field a clause declines by a word of its name or description ("no allergies" to "Whether
     anyone eating the cake has an allergy or dietary need"), with the clause's index; None when no clause declines
@@ -118,11 +123,31 @@ def _declined(clauses: list[str], flags: list[tuple["TaskRecord", "Field"]]) -> 
             continue
         bag = Bag.of(thing)
         said_need = bool(_NEED_WORDS.search(thing))  # "no allergies" to "has an allergy": the need itself, no
-        fits = [(rec, f) for rec, f in flags if bag.stems and len(bag.hits(field_stems(f))) == len(bag.stems)
+        fits = [(rec, f) for rec, f in flags if bag.stems and all(_clipped_of(w, field_stems(f)) for w in bag.stems)
                 and (said_need or not _NEGATIVE_FIELD.search(f"{f.name.replace('_', ' ')} {f.description or ''}"))]
         # every word of the thing is the field's ("no kids menu" is no high chair)
         if len(fits) == 1:
             return i, fits[0][0], fits[0][1]
+    return None
+
+
+_TAIL_START = re.compile(r"(?:[.;!]|,)\s*(?:and\s+)?|\s+and\s+", re.I)
+_PRONOUN_NEED = re.compile(r"^(?:(?:and|but|oh|also|plus)\s+)*no[,\s]+(?:she|he|they|it)\s+(?:doesn'?t|does\s+not|don'?t|do\s+not)"
+                           r"\s+(?:need|take|have)\s+", re.I)
+
+
+def declined_tail(text: str, flags: list[tuple["TaskRecord", "Field"]]) -> tuple[int, "TaskRecord", "Field"] | None:
+    """Where a free-text answer ends and a clause declining one yes/no field begins ("2 scoops of his kibble, I'll
+    bring a bag. No meds, he's fit as a fiddle": the feeding notes, then no medication), with that field. The
+    clause is a later one, and only declines: "no", the thing, and thanks or the like."""
+    for m in _TAIL_START.finditer(text):
+        if m.start() == 0:
+            continue
+        rest = text[m.end():]
+        clause = _PRONOUN_NEED.sub("no ", re.split(r"[,.;!]", rest, maxsplit=1)[0]).strip()
+        found = _declined([clause], flags) if clause else None
+        if found is not None:
+            return m.start(), found[1], found[2]
     return None
 
 

@@ -121,6 +121,10 @@ _DATEISH = re.compile(r"\d|\b(?:ago|last|yesterday|today|tonight|tomorrow|week|w
 """Words an answer about when something happened has ("a while ago", "not sure"); without any, it is no date."""
 _JUST_THE_ONE = re.compile(r"^\W*(?:just|only)\s+the\s+(?P<one>one)(?:\s+(?:please|thanks))?\W*$", re.I)
 """A count of one said as "just the one" (the number words read "the one" as a pointer, not a count)."""
+_THE_ONE_THING = re.compile(r"^\W*(?:(?:just|only|oh|um+|er+|erm)[,\s]+)*the\s+(?P<one>one)\s+(?P<noun>[a-z]+)\b(?!\s+(?:with|that|"
+                            r"which|who|where|in|on|at|from|near)\b)", re.I)
+"""A count of one said as "the one" and the thing counted ("just the one car I think, for mum and my brothers"),
+when the field's name or description says that thing; "the one with the view" points at a row."""
 _ONLY_THE_THING = re.compile(r"^\W*(?:just|only)\s+(?:the|my|our)\s+(?P<one>(?:[a-z]+\s+)?(?P<noun>[a-z]+))"
                             r"(?:\s+(?:please|thanks))?\W*$", re.I)
 """A count of one said by the one thing counted ("only the buggy", "just my backpack"); not a plural ("just the
@@ -240,9 +244,9 @@ _DECLINING = re.compile(r"^\W*(?:(?:hmm+|hm|um+|uh+|well|ok|okay|oh|ah)[,.!\s]+)
                         re.I)
 """A turn that starts by declining ("no more of those", "nothing else", "not that one")."""
 
-_NONE = re.compile(r"^\W*(?:(?:um+|erm|oh|well|ok|okay|ah)[,.!\s]+)?"
+_NONE = re.compile(r"^\W*(?:(?:um+|erm|oh|well|ok|okay|ah|no|nope)[,.!\s]+)?"
                    r"(?P<none>none|zero|nil|nobody|no\s*one|not\s+any|no)"
-                   r"(?:\s+(?P<noun>[a-z-]+))?(?:\s+(?:at\s+all|this\s+time|thanks|thank\s+you|please))?\W*$", re.I)
+                   r"(?:\s+(?P<noun>[a-z-]+))?(?:\s+(?:at\s+all|this\s+time|thanks|thank\s+you|please|needed|required|necessary))?\W*$", re.I)
 _KIN = ({"kid", "child", "children"}, {"adult", "grown-up", "grownup"}, {"pet", "dog", "cat", "animal"})
 """Words that count the same kind of thing ("no kids" answers how many children)."""
 
@@ -301,6 +305,16 @@ def spoken_year(text: str) -> str | None:
 
     said = _SPOKEN_YEAR.sub(digits, text)
     return said if said != text else None
+
+
+def none_clause(f: Field, text: str) -> str | None:
+    """The clause before others that says none of what a count field counts, by its noun ("no cars needed" of "no
+    cars needed, and maybe 30 people")."""
+    for c in re.split(r"[,;]|\band\b|\bbut\b", text)[:-1]:
+        m = _NONE.match(c.strip())
+        if m is not None and m.group("noun") and said_none(f, c):
+            return c.strip()
+    return None
 
 
 def said_none(f: Field, text: str) -> bool:
@@ -458,6 +472,9 @@ class AnswerReader:
             if said is not None:  # "the second floor", "ground floor" (described as 1)
                 self.matched = said[1]
                 return said[0]
+            if kind == "int" and (clause := none_clause(f, said_text)):
+                self.matched = clause
+                return 0  # "no cars needed, and maybe 30 people" to "how many cars?": the clause that names them
             spans = free(find_large_numbers(text) + find_numbers(text),
                          find_dates(text, self.today) + find_times(text) + find_codes(text))
             if not spans and kind == "int" and (times := times_count(f.name, f.description, text, said_text)):
@@ -465,6 +482,9 @@ class AnswerReader:
                 return times[0]  # "twice", "never taken it" to "how many times have you sat it?"
             if not spans and (single := _JUST_THE_ONE.match(text)):  # "just the one" to "how many packs?"
                 spans = [Span(1, single.start("one"), single.end("one"), "one")]
+            if not spans and kind == "int" and (single := _THE_ONE_THING.match(text)) and \
+                    stem(single.group("noun")) in {stem(w) for w in re.findall(r"[a-z]+", f"{f.name} {f.description}".lower())}:
+                spans = [Span(1, single.start("one"), single.end("one"), "one")]  # "just the one car I think, for mum"
             if not spans and kind == "int" and not unit and (single := _ONLY_THE_THING.match(text)) \
                     and not single.group("noun").lower().endswith("s") and not _TIME_WORD.match(single.group("noun")) \
                     and not set(single.group("one").lower().split()) & _NO_SINGLE:  # "only the buggy": one
