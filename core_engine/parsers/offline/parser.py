@@ -46,7 +46,7 @@ from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .parts.one_constructor import one_constructor
 from .parts.addresses import (address_answer, address_beside, address_parts, address_region, is_address_field,
-                              is_postcode_field, postcode_ends,
+                              is_postcode_field, new_postcode_in, postcode_ends,
                               tidy_address, with_town)
 from .parts.colours import rest_of_answer
 from .parts.made import make_beside_colour
@@ -392,6 +392,8 @@ class TurnReader:
     def assign(self, rule: str, matched: str, rec: TaskRecord, f: Field, value: Any, **extra: Any) -> None:
         value = _same_half_of_day(self.view.kind_of(f), rec.values.get(f.name), value, self.text)
         if isinstance(value, str) and value != REFUSAL and is_address_field(f) and self.view.kind_of(f) == "str":
+            value = new_postcode_in(rec.values.get(f.name), value) or value  # "ah no the postcode's wrong, it's
+            # CF14 2LF": the address held, with the new postcode in place of its old one
             value = tidy_address(value) or value  # "17 Cedar Grove, it's" once the postcode went to its field
             if not re.search(r"\d", value) and not re.search(r"\s[A-Z]", value) and \
                     any(w in _CLAUSE_WORDS for w in re.findall(r"[a-z']+", value.lower())):
@@ -1611,11 +1613,10 @@ class TurnReader:
         a wish ("ours is a bit on the wide side lol" beside "do you do berths for catamarans?" stays a question)."""
         if len(questions) != 1 or not _OFFER_ASKED.match(questions[0]) or is_question(told):
             return False
-        asked = _OFFER_ASKED.sub("", questions[0]).strip()  # "do you do" asks whether; it is no word of the task
+        asked = _OFFER_ASKED.sub("", questions[0]).strip(" ?!.")  # "do you do" asks whether; no word of the task
 
         def opens(text: str) -> bool:
-            return describe_task(self, text) or semantic_task(self, text, threshold=REQUEST_TASK_THRESHOLD,
-                                                              margin=REQUEST_TASK_MARGIN)
+            return describe_task(self, text) or semantic_task(self, text) or option_words_task(self, text)
         lines, rules = len(self.lines), len(self.rules)
         alone = opens(asked)
         given = _values_given(self.lines[lines:])

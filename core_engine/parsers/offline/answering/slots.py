@@ -338,6 +338,9 @@ def _counts_in(f: Field, said: str) -> bool:
 
 
 _NEW_FIELD = re.compile(r"(?:new|preferred|changed)_", re.I)
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+|this\s+|next\s+|on\s+)?$", re.I)
+_TO_BEFORE = re.compile(r"\b(?:to|till|until)\s+(?:the\s+|this\s+|next\s+|on\s+)?$", re.I)
+"""A change of day said "from saturday to sunday": for a field of the new day, the day after "to"."""
 _WANTED_AFTER = re.compile(r"\s*(?:instead|then|please|pls)\b", re.I)
 """After a date, words that make it the day wanted ("so my appointment is on Friday instead")."""
 _HELD_DATE = re.compile(r"\b(?:(?:my|our|the|an?)\s+(?:appointment|booking|reservation|slot|lesson|visit|session|class)"
@@ -453,7 +456,10 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     dates, times = find_dates(text, today, past=past), find_times(text)
     coming = [f for _r, f in of_kind("date") if not past_field(f)]
     if coming and all(_NEW_FIELD.match(f.name) for f in coming):
-        dates = [d for d in dates if not _HELD_DATE.search(text[:d.start]) or _WANTED_AFTER.match(text, d.end)]
+        moved = [d for d in dates if _FROM_BEFORE.search(text[:d.start]) and any(
+            e.start > d.end and _TO_BEFORE.search(text[:e.start]) for e in dates)]  # "from saturday to sunday"
+        dates = [d for d in dates if d not in moved and (not _HELD_DATE.search(text[:d.start])
+                                                         or _WANTED_AFTER.match(text, d.end))]
         # "my appt is on tuesday but I can't make
         # it": the day booked now, not the new day asked for
     ahead = [c for c in of_kind("date") if not past_field(c[1])]

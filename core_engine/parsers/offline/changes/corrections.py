@@ -350,7 +350,8 @@ def _by_old_value(reader: "TurnReader", new_text: str, old_text: str, said: str)
     if len({(r.var, f.name) for r, f, _v in found}) != 1:
         return False  # several fields hold it: not clear which one is corrected
     rec, f, current = found[0]
-    value = _new_value(reader, f, new_text, current, old_text, rec)
+    from ..parts.addresses import new_postcode_in  # late: the address parts import the correction helpers
+    value = new_postcode_in(current, new_text) or _new_value(reader, f, new_text, current, old_text, rec)
     if value is None and reader.view.kind_of(f) != "str":  # "my brother just bailed so it's 5 not 6": the words
         close = _LEAD.sub("", _LAST_CLAUSE.split(new_text)[-1].strip(" ,")).strip(" ,")  # just before the "not"
         value = _new_value(reader, f, close, current, old_text, rec) if close != new_text else None

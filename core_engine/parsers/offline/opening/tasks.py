@@ -567,6 +567,9 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         elif query:
             reader.note("no-search", query, reason="the words left say nothing about the KB's rows (no value or "
                                                    "column of it): the agent asks for the row instead")
+    if not kwargs and ws.predicate and (conds := equalities(ws.predicate)) and all(
+            any(line.endswith(f".{path[-1]} = {literal(value)}") for line in reader.lines) for path, value in conds):
+        return  # `main.task = "Book Berth"` just said opens the record: an empty constructor beside it says nothing
     if kwargs or rule != "task-description":
         reader.emit(rule, " ".join(matched) or bag.text, f"{var} = {ws.name}({kwargs_text(kwargs)})")
 
@@ -786,6 +789,8 @@ def search_query(text: str, drop: list[str], task_words: set[str]) -> str | None
     body = re.sub(r"\b(?:for|at|on|in|with)\s+(?=(?:for|at|on|in|with)\b)", "", body)
     body = re.sub(r"\b(?:for|at|on|in|with)(?:\s+(?:the|a|an|my|our))?\s*(?=[,.!?]|$)", "", body.strip()).strip(" ,.!?")
     phrase = search_phrase(body)
+    phrase = re.sub(r"\s*\b(?:next|this|last|coming)\b(?=\s*(?:please|pls|thanks)?\s*[,.!?]*$)", "", phrase, flags=re.I)
+    # "... for next week please" once the week went: "next" alone is no word to search for
     words = [w for w in content_stems(phrase) if w not in BOOKING_WORDS | _SMALL_TALK | HEDGES
              and w not in {stem(t) for t in task_words} and not _NUMBER_WORD.fullmatch(w)]
     return phrase if words else None

@@ -6,7 +6,7 @@ street-type word (English street types, not any agent's values); an e-mail addre
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ....spec.model import Field
 from ..words.values import Span, find_postcodes
@@ -426,3 +426,17 @@ def _address_then_more(text: str) -> tuple[str, str]:
     if m is None:
         return "", ""
     return text[:codes[0].end], text[codes[0].end + m.end():].strip()
+
+
+def new_postcode_in(held: Any, value: str) -> str | None:
+    """The address held with its postcode swapped for the one new value gives, when the new value gives a
+    postcode and nothing of a street (no other digits): "sorry postcode is TR11 2AD not AB"."""
+    if not isinstance(held, str):
+        return None
+    old, new = find_postcodes(held), find_postcodes(value)
+    if len(old) != 1 or len(new) != 1 or old[0].value == new[0].value:
+        return None
+    rest = value[:new[0].start] + value[new[0].end:]
+    if re.search(r"\d", rest):
+        return None
+    return held[:old[0].start] + str(new[0].value) + held[old[0].end:]

@@ -704,6 +704,11 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
             return applied
         if _deep_option(reader, ranked, text):
             return True
+        named = _name_said(reader, ranked, text)
+        if named is not None:  # "Can I book a berth for next week please": Book Berth by its name, in full
+            reader.note("task-name-said", text, reading=named.best.label, **named.trace(),
+                        reason="two readings are close, but the turn says every word of one's name and not the other's")
+            return apply_reading(reader, named, text, "task-semantic")
         reader.note("task-uncertain", text, reading=ranked.best.label, **ranked.trace(),
                     reason="two readings are close; nothing is guessed",
                     say=f"Sorry, I'm not sure what you would like: {_phrase(ranked.best)} or "
@@ -873,6 +878,25 @@ def _option_named(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[s
                 reason="the nearer reading is decided once the turn's words that also name the spec's options "
                        "are kept")
     return apply_reading(reader, named, text, "task-semantic")
+
+
+def _name_said(reader: "TurnReader", ranked: Ranked, text: str) -> Ranked | None:
+    """Of two close readings, the one whose name (an option's value, a task's name: two words or more) the turn
+    says in full, when the other's it does not."""
+    if ranked.best is None or ranked.runner_up is None:
+        return None
+    said = silent_e(set(content_stems(clean(text))))
+
+    def name_said(entry: Entry) -> bool:
+        name = entry.value if entry.kind == "enum" else words_of(entry.worksheet)
+        stems = silent_e(set(content_stems(str(name or ""))))
+        return len(stems) >= 2 and stems <= said
+    best, other = name_said(ranked.best), name_said(ranked.runner_up)
+    if best == other:
+        return None
+    if best:
+        return ranked
+    return Ranked(ranked.runner_up, ranked.runner_score, ranked.runner_up.label, ranked.best, ranked.score)
 
 
 def _deep_option(reader: "TurnReader", ranked: Ranked, text: str) -> bool:

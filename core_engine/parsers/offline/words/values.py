@@ -353,7 +353,26 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     if not past:  # "limping since the weekend": when something began, never the day of what is booked
         found = [s for s in found if not _SINCE_RE.search(text[:s.start])
                  and not (_STARTING_RE.search(text[:s.start]) and str(s.value) < today.isoformat())]
-    return _weekday_with_date(text, _longest_first([s for s in found if not any(s.overlaps(x) for x in slips)]))
+    return _following(text, _weekday_with_date(text, _longest_first([s for s in found
+                                                                       if not any(s.overlaps(x) for x in slips)])))
+
+
+_FOLLOWING = re.compile(r"\b(?:the\s+)?following\s+$", re.I)
+
+
+def _following(text: str, spans: list[Span]) -> list[Span]:
+    """A weekday said as "the following Saturday" is the first one after the date said before it in the turn
+    ("on Saturday the 26th ... till the following Saturday" is a week later), not the coming one."""
+    out = []
+    for s in spans:
+        day = str(s.text).strip().lower()
+        earlier = [x for x in spans if x.end <= s.start and isinstance(x.value, str)]
+        if day in WEEKDAYS and earlier and _FOLLOWING.search(text[:s.start]):
+            base = dt.date.fromisoformat(str(earlier[-1].value))
+            s = Span((base + dt.timedelta(days=(WEEKDAYS[day] - base.weekday()) % 7 or 7)).isoformat(), s.start, s.end,
+                     s.text)
+        out.append(s)
+    return out
 
 
 _NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": -1}
