@@ -139,3 +139,18 @@ def test_the_following_weekday_is_the_one_after_the_date_said_before_it():
     spans = find_dates("we're away on Saturday the 26th and need a kennel till the following Saturday", dt.date(2025, 7, 10))
     assert [s.value for s in spans] == ["2025-07-26", "2025-08-02"]
     assert [s.value for s in find_dates("the following saturday", dt.date(2025, 7, 10))] == ["2025-07-12"]
+
+
+def test_a_number_with_ish_to_a_count_is_the_count_not_a_time(agent):
+    assert _last(agent, SESSION, "no", "12ish") == ["book_session.group_size = 12"]
+
+
+def test_a_request_that_is_only_a_day_and_a_time_fills_them_not_the_notes(agent):
+    said = _last(agent, SESSION, "no", "4", "could we do thursday 14th november, getting there about half 9?")
+    assert not any("group_notes" in s for s in said), said
+    assert any(s.startswith("book_session.session_date = ") for s in said), said
+
+
+def test_some_weekday_is_no_day(agent):
+    said = _last(agent, SESSION, "no", "4", "not sure yet tbh, some friday in november?")
+    assert not any(s.startswith('book_session.session_date = "20') for s in said), said

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ....spec.model import REFUSAL, Field
 from ....dialogue.state import TaskRecord, ref_target
 from ..intents import change_marker, change_to, is_question, same_as, sentences, special_request
-from ..words.match import Bag, content_stems, field_mention, field_stems, name_coverage, stem
+from ..words.match import HEDGES, Bag, content_stems, field_mention, field_stems, name_coverage, stem
 from ..answering.slots import find_mentions, shape
 from ..words.values import find_codes
 
@@ -414,6 +414,8 @@ def special_request_rule(reader: "TurnReader", text: str) -> str | None:
     told = e is not None and reader.view.kind_of(e.field) == "str" and shape(e.field) == "text"
     for sentence in sentences(text):
         found = special_request(sentence, reasons=not told)  # a reason told to a free-text question answers it
+        if found and _values_asked_for(reader, found[1]):
+            continue  # "could we do thursday 14th november, getting there about half 9?": the day and time, asked for
         if found:
             rec, f = targets[0]
             old = rec.values.get(f.name)
@@ -421,6 +423,23 @@ def special_request_rule(reader: "TurnReader", text: str) -> str | None:
             reader.assign("special-request", found[0], rec, f, value)
             return sentence
     return None
+
+
+_TYPED = frozenset({"date", "time", "phone", "email", "people summed"})
+"""Values read by their shape (as `parts/elsewhere.TYPED_HOWS`)."""
+
+
+def _values_asked_for(reader: "TurnReader", said: str) -> bool:
+    """A request that is typed values (a date, a time, a count) for unfilled fields of the live records and little
+    else: those fields are its point, no note."""
+    open_fields = [(r, f) for r, f in reader.candidates() if reader.view.unfilled(r, f) and shape(f) != "text"]
+    found = [m for m in find_mentions(said, open_fields, reader.view, reader.today) if m.how in _TYPED]
+    if not found:
+        return False
+    rest = said
+    for m in found:
+        rest = rest.replace(str(m.matched), " ")
+    return len([w for w in content_stems(rest) if w not in HEDGES]) <= 3
 
 
 def _plain_words(text: str) -> str:

@@ -121,6 +121,8 @@ _DATEISH = re.compile(r"\d|\b(?:ago|last|yesterday|today|tonight|tomorrow|week|w
 """Words an answer about when something happened has ("a while ago", "not sure"); without any, it is no date."""
 _JUST_THE_ONE = re.compile(r"^\W*(?:just|only)\s+the\s+(?P<one>one)(?:\s+(?:please|thanks))?\W*$", re.I)
 """A count of one said as "just the one" (the number words read "the one" as a pointer, not a count)."""
+_BARE_HOUR_ISH = re.compile(r"\d{1,2}\s*-?\s*ish", re.I)
+"""A number with "ish" and nothing that makes it a clock time ("12ish"): a count to a count question."""
 _THE_ONE_THING = re.compile(r"^\W*(?:(?:just|only|oh|um+|er+|erm)[,\s]+)*the\s+(?P<one>one)\s+(?P<noun>[a-z]+)\b(?!\s+(?:with|that|"
                             r"which|who|where|in|on|at|from|near)\b)", re.I)
 """A count of one said as "the one" and the thing counted ("just the one car I think, for mum and my brothers"),
@@ -475,8 +477,10 @@ class AnswerReader:
             if kind == "int" and (clause := none_clause(f, said_text)):
                 self.matched = clause
                 return 0  # "no cars needed, and maybe 30 people" to "how many cars?": the clause that names them
+            clocks = [t for t in find_times(text) if not _BARE_HOUR_ISH.fullmatch(t.text.strip())]  # "12ish" to
+            # "how many children?" is a count, not a time
             spans = free(find_large_numbers(text) + find_numbers(text),
-                         find_dates(text, self.today) + find_times(text) + find_codes(text))
+                         find_dates(text, self.today) + clocks + find_codes(text))
             if not spans and kind == "int" and (times := times_count(f.name, f.description, text, said_text)):
                 self.matched = times[1]
                 return times[0]  # "twice", "never taken it" to "how many times have you sat it?"

@@ -357,15 +357,19 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
                                                                        if not any(s.overlaps(x) for x in slips)])))
 
 
+_ANY_BEFORE = re.compile(r"\b(?:some|any|one|a)\s+$", re.I)
 _FOLLOWING = re.compile(r"\b(?:the\s+)?following\s+$", re.I)
 
 
 def _following(text: str, spans: list[Span]) -> list[Span]:
     """A weekday said as "the following Saturday" is the first one after the date said before it in the turn
-    ("on Saturday the 26th ... till the following Saturday" is a week later), not the coming one."""
+    ("on Saturday the 26th ... till the following Saturday" is a week later), not the coming one; "some friday"
+    or "any monday" is no day at all."""
     out = []
     for s in spans:
         day = str(s.text).strip().lower()
+        if day in WEEKDAYS and _ANY_BEFORE.search(text[:s.start]):
+            continue  # "some friday in november": no one day
         earlier = [x for x in spans if x.end <= s.start and isinstance(x.value, str)]
         if day in WEEKDAYS and earlier and _FOLLOWING.search(text[:s.start]):
             base = dt.date.fromisoformat(str(earlier[-1].value))
