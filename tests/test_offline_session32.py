@@ -154,3 +154,22 @@ def test_a_request_that_is_only_a_day_and_a_time_fills_them_not_the_notes(agent)
 def test_some_weekday_is_no_day(agent):
     said = _last(agent, SESSION, "no", "4", "not sure yet tbh, some friday in november?")
     assert not any(s.startswith('book_session.session_date = "20') for s in said), said
+
+
+def test_half_an_hour_with_ish_is_half_past():
+    from core_engine.parsers.offline.words.values import find_times
+    assert [t.value for t in find_times("thursday evening, half 7ish, there'll be seven of us")] == ["19:30"]
+
+
+@pytest.mark.parametrize("said, name", [("Name: Tomás Herrera", "Tomás Herrera"),
+                                        ("my name is Zoë Ødegaard", "Zoë Ødegaard")])
+def test_a_name_with_accented_letters_is_read_whole(said, name):
+    from core_engine.parsers.offline.words.libvalues import name_span
+    assert name_span(said) == name
+
+
+@pytest.mark.parametrize("said, total", [("two adults and a toddler", 3), ("3 adults plus a toddler who'll need a high chair", 4),
+                                         ("a table for 2 and a high chair", None)])
+def test_a_person_said_with_a_after_a_count_is_one_more(said, total):
+    from core_engine.parsers.offline.words.measures.counts import people_sum
+    assert people_sum(said) == total

@@ -156,7 +156,8 @@ NAME_INTRO = re.compile(r"\b(?:(?:my|his|her|their|the\s+patient'?s?|the|our|you
                          r"name(?:\s+is|\s+was|\s?'s)|^name(?:'s|\s*:)|(?:he|she|they)\s+(?:is|are)\s+called|(?:is\s+)?called|named|"
                          r"(?:it'?s|it\s+is|this\s+is)\s+for(?:\s+(?:my|our)\s+\w+)?|for\s+(?:my|our)\s+\w+|"
                          r"i\s+am|i'?m|this\s+is|call\s+me|under)\s+", re.I)
-_CAP_RUN = re.compile(r"\b([A-Z][A-Za-z'’-]*[a-z](?:\s+(?:[A-Z][A-Za-z'’-]*[a-z]|[A-Z]\.))*)")
+_UP, _LOW, _ANY = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ", "A-Za-zÀ-ÖØ-öø-ÿ"  # letters with accents too ("Tomás", "Zoë Ødegaard")
+_CAP_RUN = re.compile(rf"\b([{_UP}][{_ANY}'’-]*[{_LOW}](?:\s+(?:[{_UP}][{_ANY}'’-]*[{_LOW}]|[{_UP}]\.))*)")
 _NOT_NAMES = frozenset({"I", "Hi", "Hello", "Hey", "Yes", "No", "Ok", "Okay", "Sure", "Thanks", "Thank", "Please",
                         "Dr", "Mr", "Mrs", "Ms", "The", "My", "It", "This", "That", "Monday", "Tuesday", "Wednesday",
                         "Thursday", "Friday", "Saturday", "Sunday"})
@@ -180,7 +181,7 @@ def name_span(text: str) -> str | None:
     if m and not body.islower() and not _CAP_RUN.match(body[m.end():]):
         m = None  # "..., and I'm not international": the intro leads to no name; look elsewhere
     tail = body[m.end():] if m else body
-    words = re.findall(r"[A-Za-z][A-Za-z'’.-]*", tail)
+    words = re.findall(rf"[{_ANY}][{_ANY}'’.-]*", tail)
     if m and 1 <= len(words) <= 4 and not any(w.lower() in _NOT_NAME_TAIL for w in words):
         name = " ".join(words).strip(".")
         return name.title() if name.islower() else name

@@ -586,7 +586,7 @@ _DOT12_RE = re.compile(r"(?<![\d.$€£])\b(1[0-2]|0?[1-9])\.([0-5]\d)(?![\d.%]|
                        re.I)
 """A 12-hour clock written with a dot ("9.30"), read only beside a part of the day or after "at"."""
 _HOUR_WORDS = r"\d{1,2}|" + "|".join(list(UNITS)[1:13])
-_ISH_RE = re.compile(r"\b(?:(?P<half>half)\s+(?P<hour>" + _HOUR_WORDS + r")\b(?!\s*(?:past|to|an?\b|hours?|people|of|"
+_ISH_RE = re.compile(r"\b(?:(?P<half>half)\s+(?P<hour>" + _HOUR_WORDS + r")(?:\s*-?ish)?\b(?!\s*(?:past|to|an?\b|hours?|people|of|"
                      r"[:.]\d))(?:\s*(?P<ampm>[ap])\.?\s?m\b\.?)?(?:\s+(?:in\s+the\s+)?(?P<part>morning|afternoon|"
                      r"evening|tonight|night))?|(?P<hour2>" + _HOUR_WORDS + r")\s*-?ish\b)", re.I)
 _A_DAY = re.compile(rf"\b(?:{'|'.join([*WEEKDAYS, *WEEKDAY_ABBREVIATIONS])}|today|tomorrow|tmrw|tonight)\b", re.I)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..values import find_numbers
+from ..values import Span, find_numbers
 
 _ME_AND = re.compile(r"\b(?:me|myself|i)\s+(?:and|plus|\+|with)\s+(?P<rest>.{1,30})", re.I)
 _ONE_OTHER = re.compile(r"my\s+(?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|mum|mom|dad|mother|"
@@ -101,6 +101,9 @@ _PEOPLE_NOUN = re.compile(r"\s*(?:(?:little|young|older|small|extra|more)\s+)?(?
                           r"guests?|bab(?:y|ies)|toddlers?|teens?|teenagers?|seniors?|friends?|infants?|grown-?ups?|"
                           r"parents?|staff|teachers?|helpers?|carers?|students?|pupils?|members?|leaders?|volunteers?|"
                           r"grandparents?|boys|girls|lads|men|women|ladies)\b", re.I)
+_ONE_PERSON = re.compile(r"\b(?:and|plus|with|\+)\s+(?P<one>an?)(?=\s+(?:(?:little|young|small)\s+)?(?:toddler|baby|child|kid|"
+                         r"infant|teen|teenager|adult|grown-?up)\b)", re.I)
+"""One more person said with "a" after a count ("3 adults plus a toddler", "two adults and a baby")."""
 _PART_OF = re.compile(r"\b(?:including|incl|inc|of\s+which|of\s+whom|out\s+of|among\s+them|amongst\s+them)\b", re.I)
 _TOTAL_NOUN = re.compile(r"\s*(?:people|persons?|guests?|of\s+us|in\s+total|total)\b", re.I)
 _LINKED = re.compile(r"^\s*(?:,|\+|&|and|plus|with|,\s*(?:and|plus))?\s*$", re.I)
@@ -117,6 +120,9 @@ def people_sum_span(text: str, numbers: list | None = None) -> tuple[int, int, i
     """(the sum, start, end of the words that said it) for "2 adults and 1 kid"; `numbers`, the turn's numbers
     that are not parts of dates or times (all of them by default)."""
     numbers = find_numbers(text) if numbers is None else numbers
+    if numbers:  # "two adults and a toddler": the toddler is one more
+        numbers = sorted(numbers + [Span(1, m.start("one"), m.end("one"), m.group("one")) for m in _ONE_PERSON.finditer(text)
+                                    if not any(n.start <= m.start("one") < n.end for n in numbers)], key=lambda n: n.start)
     counted = [(n, _PEOPLE_NOUN.match(text[n.end:])) for n in numbers]
     if any(_PART_OF.search(text[a.end:b.start]) for a, b in zip(numbers, numbers[1:])):
         return None  # "8 people including 2 staff": the others are part of the first count, not added to it
