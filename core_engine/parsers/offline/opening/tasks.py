@@ -552,8 +552,8 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
         whole = named_row(reader, text, whole_only=True) if reader.ctx.kb is not None and not long_turn else None
         if whole is not None and any(whole.lower() in u for u in used):
             whole = None  # "12 Pier Street, Eastby": the town went to the address, it names no row here
-        if whole is not None and query:  # "2 pairs of curtains shortened": a row's whole name is what is searched
-            query = whole
+        if whole is not None:  # "2 pairs of curtains shortened", "order up QS/1/14 for my next visit": a row's
+            query = whole  # whole name is what is searched
         if query and not long_turn and len(query.split()) >= 8 and named and not free_named:
             query = None  # the KB words the turn says all went to other fields ("a taxi to Gatwick, 3 adults ...")
         if query and (long_turn or (whole is not None and query == whole)
