@@ -34,6 +34,7 @@ SPEC = {
         {"name": "BookShuttle", "kind": "task", "predicate": 'main.task == "Book Shuttle"', "fields": [
             field("cars", "int", "How many cars you need"),
             field("passengers", "int", "How many people are travelling"),
+            field("dogs", "int", "How many dogs travel with you"),
             field("pickup_address", "str", "The address we collect you from, with the postcode"),
             field("confirm", "confirm", "Book the shuttle")]},
         {"name": "MoveSession", "kind": "task", "predicate": 'main.task == "Move Session"', "fields": [
@@ -114,7 +115,7 @@ def test_guard_a_free_text_answer_with_no_declined_field_stays_whole(agent):
     assert said == ['book_session.group_notes = "one of them has no fear at all, keep an eye on him"']
 
 
-SHUTTLE_TO_CONFIRM = ("I need to book the shuttle", "2", "6", "14 Mill Lane, Oakford OX4 2AB")
+SHUTTLE_TO_CONFIRM = ("I need to book the shuttle", "2", "6", "none", "14 Mill Lane, Oakford OX4 2AB")
 
 
 @pytest.mark.parametrize("fix", ["sorry postcode is OX4 2AD not AB", "ah no the postcode's wrong, it's OX4 2AD"])
@@ -185,3 +186,54 @@ def test_a_number_field_never_takes_a_rows_name_with_no_digit():
     reader = SimpleNamespace()
     assert not _fits_shape(reader, number, "Blue Cathedral")
     assert _fits_shape(reader, number, "2011OW8842") and _fits_shape(reader, named, "Blue Cathedral")
+
+
+# -- guards from the attack pass on this session's rules ------------------------------------------------------------
+
+def test_guard_an_offer_asked_beside_a_number_of_something_else_stays_a_question(agent):
+    said = _last(agent, "do you do archery? my son is 12 and mad about Robin Hood")
+    assert said and said[0].startswith("answer(") and not any(s.startswith("main.task") for s in said)
+
+
+def test_guard_a_question_about_the_terms_stays_a_question(agent):
+    said = _last(agent, "is there a fee for climbing? we're 6 of us")
+    assert said and said[0].startswith("answer(") and not any(s.startswith("main.task") for s in said)
+
+
+def test_guard_a_whole_new_address_is_not_merged_into_the_old_one(agent):
+    said = _last(agent, *SHUTTLE_TO_CONFIRM, "actually pick us up at work instead: Harbour Office, Quay Street, "
+                                             "Falmouth TR11 3HT")
+    assert 'book_shuttle.pickup_address = "14 Mill Lane, Oakford TR11 3HT"' not in said, said
+
+
+def test_guard_none_of_another_kind_beside_the_count_is_no_zero(agent):
+    said = _last(agent, "I need to book the shuttle", "2", "6", "no cats, just 2 dogs")
+    assert "book_shuttle.dogs = 0" not in said, said
+
+
+def test_guard_a_time_to_avoid_is_no_time(agent):
+    said = _last(agent, SESSION, "no", "4", "next friday", "could we avoid 10am? it's too early for them")
+    assert 'book_session.start_time = "10:00"' not in said, said
+
+
+def test_guard_a_new_range_from_one_day_to_another_is_no_move(agent):
+    from core_engine.parsers.offline.answering.slots import _FROM_BEFORE
+    assert _FROM_BEFORE.search("can I move my session from ")
+    assert not _FROM_BEFORE.search("I need to change my booking, we now need him boarded from ")
+
+
+@pytest.mark.parametrize("said", ["4 adults and a child-free table please", "2 adults with a baby on the way"])
+def test_guard_a_word_made_of_a_person_noun_is_no_person(said):
+    from core_engine.parsers.offline.words.measures.counts import people_sum
+    assert people_sum(said) is None
+
+
+def test_guard_a_free_text_answer_whose_no_is_taken_back_stays_whole(agent):
+    said = _last(agent, SESSION, "no", "4", "next friday", "10am",
+                 "two of them are nervous of heights. no meds. oh wait actually one has an inhaler")
+    assert "book_session.takes_medication = False" not in said, said
+
+
+def test_guard_the_fields_word_echoed_before_a_question_is_asked(agent):
+    said = _last(agent, "I need to book the shuttle", "cars? is 3 too many for the car park?")
+    assert said and said[0].startswith("answer("), said

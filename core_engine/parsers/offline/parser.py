@@ -39,7 +39,7 @@ from ...errors import GenieError
 from ...spec.model import REFUSAL, Field, day_first, evening_hours, parse_type, past_field
 from ...dialogue.state import TaskRecord, ref_target
 from ..base import ParseContext, ParseResult
-from .changes.edits import change_rule, same_as_rule, special_request_rule
+from .changes.edits import AVOIDED, change_rule, same_as_rule, special_request_rule
 from .focus import asked_code, decontextualise, focus, is_bare_request, narrow_previous, state_question
 from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
@@ -392,7 +392,8 @@ class TurnReader:
     def assign(self, rule: str, matched: str, rec: TaskRecord, f: Field, value: Any, **extra: Any) -> None:
         value = _same_half_of_day(self.view.kind_of(f), rec.values.get(f.name), value, self.text)
         if isinstance(value, str) and value != REFUSAL and is_address_field(f) and self.view.kind_of(f) == "str":
-            value = new_postcode_in(rec.values.get(f.name), value) or value  # "ah no the postcode's wrong, it's
+            value = (new_postcode_in(rec.values.get(f.name), self.text) and new_postcode_in(rec.values.get(f.name), value)
+                     or value)  # "ah no the postcode's wrong, it's
             # CF14 2LF": the address held, with the new postcode in place of its old one
             value = tidy_address(value) or value  # "17 Cedar Grove, it's" once the postcode went to its field
             if not re.search(r"\d", value) and not re.search(r"\s[A-Z]", value) and \
@@ -1459,9 +1460,11 @@ class TurnReader:
         asked = is_question(text)
         e = self.expect
         echo = _ECHOED.match(text) if asked and e is not None and e.act == "ask" else None
-        if echo and {stem(w) for w in re.findall(r"[a-z]+", echo.group("word").lower())} <= field_stems(e.field):
+        if echo and {stem(w) for w in re.findall(r"[a-z]+", echo.group("word").lower())} <= field_stems(e.field) \
+                and not is_question(echo.group("rest")):
             typed = self.view.kind_of(e.field) in ("int", "float", "date", "time")  # "cars? no, none": the field's
-            return (self._typed_answer if typed else self._str_answer)(echo.group("rest"))  # word echoed, answered
+            if (self._typed_answer if typed else self._str_answer)(echo.group("rest")):  # word echoed, answered
+                return True
         if e is not None and e.act == "ask" and _WHY_ASKED.match(text):
             given = _GRUDGING.sub("", text[text.find("?") + 1:]).strip() if "?" in text else ""
             before = len(self.lines)
@@ -1487,7 +1490,7 @@ class TurnReader:
             return True  # "could she be picked up from 14 Elm Grove please?": the values asked for, not the KB
         last = sentences(text)[-1] if asked and len(sentences(text)) > 1 else ""
         if last and _MAY_I.match(last) and is_question(last) and not any(is_question(p) for p in sentences(text)[:-1]) \
-                and requested_values(self, last):
+                and not AVOIDED.search(last) and requested_values(self, last):
             return True  # "we got it at auction last month. could someone come Friday 14th at 3?": the same, last
         target = self._row_target(text, asked is not None)
         if not asked and target is None and not (_LOOKING_FOR.match(text) and self.ctx.kb is not None and (
@@ -1611,8 +1614,9 @@ class TurnReader:
         it: "Want to bring the family this weekend"), asks for that task, not the KB. The task is read from the
         question with the sentences; it is kept only when the sentences added values to it, give a number or say
         a wish ("ours is a bit on the wide side lol" beside "do you do berths for catamarans?" stays a question)."""
-        if len(questions) != 1 or not _OFFER_ASKED.match(questions[0]) or is_question(told):
-            return False
+        if len(questions) != 1 or not _OFFER_ASKED.match(questions[0]) or is_question(told) \
+                or _TERMS_ASKED.search(questions[0]):
+            return False  # "is there a cancellation fee? our booking is for 8": the terms, asked of the KB
         asked = _OFFER_ASKED.sub("", questions[0]).strip(" ?!.")  # "do you do" asks whether; no word of the task
 
         def opens(text: str) -> bool:
@@ -1623,9 +1627,14 @@ class TurnReader:
         del self.lines[lines:], self.rules[rules:]
         if not alone:
             return False
-        if opens(f"{asked} {told}") and (_values_given(self.lines[lines:]) > given or _WISH.search(told)
-                                          or _COUNT_TOLD.search(told)):
-            return True
+        if opens(f"{asked} {told}"):
+            added = _values_given(self.lines[lines:]) - given
+            # a word value (an option, a name, a day) the sentences added, or a count of the group said as one
+            # ("we're 3 mates", "a pack of about 20"); a number of something else ("my dog is 12", "the last
+            # one was 20 quid") is no reason to open the task
+            if any(not re.fullmatch(r"-?\d+(?:\.\d+)?", v) for v in added) or _WISH.search(told) \
+                    or _GROUP_TOLD.search(told):
+                return True
         del self.lines[lines:], self.rules[rules:]
         return False
 
@@ -2134,18 +2143,25 @@ _OFFER_ASKED = re.compile(r"^\W*(?:(?:hi|hello|hiya|hey|ok|okay|so|and|also|just
 _WISH = re.compile(r"(?:\b(?:i'?d|i\s+would|we'?d|we\s+would|id|wed)\s+(?:like|love)\s+to\b|^\W*(?:i|we)?\s*(?:want|wanna|"
                    r"need|hoping|looking)\s+to\b)(?!\s+(?:know|ask|check|find\s+out|see\s+if|understand|hear))|\b(?:i|we)\s+(?:want|need)\s+to\s+(?:book|bring|come|go|do|get)\b", re.I)
 """The user says they want it ("id like to go", "Want to bring the family this weekend")."""
-_COUNT_TOLD = re.compile(r"\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
-                         r"forty|fifty|dozen|couple)\b", re.I)
-"""A number in what the user tells of themselves ("we're 3 mates", "a pack of about 20", "a 16.2 irish draught")."""
+_GROUP_TOLD = re.compile(r"\b(?:we'?re|we\s+are|there'?(?:ll|d)?\s+be|there\s+(?:will|would)\s+be|(?:a|our)\s+(?:group|"
+                         r"party|pack|team|class|family)\s+of)\s+(?:about\s+|around\s+|roughly\s+)?(?:\d+|two|three|four|"
+                         r"five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty)\b", re.I)
+"""The size of the user's group, told ("we're 3 mates", "a pack of about 20", "there'll be 12 of us")."""
+_TERMS_ASKED = re.compile(r"\b(?:fee|fees|cost|costs|price|prices|charge|charges|penalty|deposit|refund|policy|rules?|"
+                          r"limit|minimum|maximum|too\s+late|notice)\b", re.I)
+"""A question about the terms of a task ("is there a cancellation fee?"), not a request for it."""
 
 
-def _values_given(lines: list[str]) -> int:
-    """How many values statements give (a constructor's arguments each count)."""
-    n = 0
+def _values_given(lines: list[str]) -> set[str]:
+    """The values statements give (a constructor's arguments each), as their texts."""
+    out = set()
     for line in lines:
         m = re.match(r"\w+ = [A-Z]\w*\((.*)\)$", line)
-        n += len(re.findall(r"(?:^|, )\w+=", m.group(1))) if m else (0 if line.startswith("main.") else 1)
-    return n
+        if m:
+            out |= {v.strip('"') for v in re.findall(r'(?:^|, )\w+=("[^"]*"|[^,()]+)', m.group(1))}
+        elif not line.startswith("main."):
+            out.add(line.split(" = ", 1)[-1].strip('"'))
+    return out
 
 
 _MAY_I = re.compile(r"^\W*(?:(?:and|also|oh|ah|wait|hang\s+on|actually|sorry|um+|hmm+|ok|okay|so|then|hi|hiya|hey|hello|right)[,!.\s]+)*(?:could|can|would|will|may)\s+(?:i|we|you|she|he|they|some(?:one|body)|"

@@ -110,7 +110,8 @@ def _clipped_of(word: str, stems: set[str] | frozenset[str]) -> bool:
     return word in stems or (len(word) >= 3 and any(len(s) > len(word) + 1 and s.startswith(word) for s in stems))
 
 
-def _declined(clauses: list[str], flags: list[tuple["TaskRecord", "Field"]]) -> tuple[int, "TaskRecord", "Field"] | None:
+def _declined(clauses: list[str], flags: list[tuple["TaskRecord", "Field"]], clipped: bool = False
+              ) -> tuple[int, "TaskRecord", "Field"] | None:
     """The one yes/no field a clause declines by a word of its name or description ("no allergies" to "Whether
     anyone eating the cake has an allergy or dietary need"), with the clause's index; None when no clause declines
     exactly one field."""
@@ -123,7 +124,9 @@ def _declined(clauses: list[str], flags: list[tuple["TaskRecord", "Field"]]) -> 
             continue
         bag = Bag.of(thing)
         said_need = bool(_NEED_WORDS.search(thing))  # "no allergies" to "has an allergy": the need itself, no
-        fits = [(rec, f) for rec, f in flags if bag.stems and all(_clipped_of(w, field_stems(f)) for w in bag.stems)
+        fits = [(rec, f) for rec, f in flags if bag.stems and (
+                    all(_clipped_of(w, field_stems(f)) for w in bag.stems) if clipped
+                    else len(bag.hits(field_stems(f))) == len(bag.stems))
                 and (said_need or not _NEGATIVE_FIELD.search(f"{f.name.replace('_', ' ')} {f.description or ''}"))]
         # every word of the thing is the field's ("no kids menu" is no high chair)
         if len(fits) == 1:
@@ -136,6 +139,10 @@ _PRONOUN_NEED = re.compile(r"^(?:(?:and|but|oh|also|plus)\s+)*no[,\s]+(?:she|he|
                            r"\s+(?:need|take|have)\s+", re.I)
 
 
+_TAKEN_BACK = re.compile(r"\b(?:actually|wait|hang\s+on|hold\s+on|sorry|scratch\s+that|i\s+mean)\b", re.I)
+"""Words that take back what was just said ("no meds. oh wait actually he has eye drops")."""
+
+
 def declined_tail(text: str, flags: list[tuple["TaskRecord", "Field"]]) -> tuple[int, "TaskRecord", "Field"] | None:
     """Where a free-text answer ends and a clause declining one yes/no field begins ("2 scoops of his kibble, I'll
     bring a bag. No meds, he's fit as a fiddle": the feeding notes, then no medication), with that field. The
@@ -145,8 +152,8 @@ def declined_tail(text: str, flags: list[tuple["TaskRecord", "Field"]]) -> tuple
             continue
         rest = text[m.end():]
         clause = _PRONOUN_NEED.sub("no ", re.split(r"[,.;!]", rest, maxsplit=1)[0]).strip()
-        found = _declined([clause], flags) if clause else None
-        if found is not None:
+        found = _declined([clause], flags, clipped=True) if clause else None
+        if found is not None and not _TAKEN_BACK.search(rest):
             return m.start(), found[1], found[2]
     return None
 

@@ -338,9 +338,11 @@ def _counts_in(f: Field, said: str) -> bool:
 
 
 _NEW_FIELD = re.compile(r"(?:new|preferred|changed)_", re.I)
-_FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+|this\s+|next\s+|on\s+)?$", re.I)
+_FROM_BEFORE = re.compile(r"\b(?:move|moving|change|changing|switch|swap|shift|reschedule|push|bring)\s+(?:[\w']+\s+){0,3}?"
+                          r"from\s+(?:the\s+|this\s+|next\s+|on\s+)?$", re.I)
 _TO_BEFORE = re.compile(r"\b(?:to|till|until)\s+(?:the\s+|this\s+|next\s+|on\s+)?$", re.I)
-"""A change of day said "from saturday to sunday": for a field of the new day, the day after "to"."""
+"""A change of day said "move my lesson from saturday to sunday": for a field of the new day, the day after "to"
+(not "we now need him boarded from friday to sunday", a new range)."""
 _WANTED_AFTER = re.compile(r"\s*(?:instead|then|please|pls)\b", re.I)
 """After a date, words that make it the day wanted ("so my appointment is on Friday instead")."""
 _HELD_DATE = re.compile(r"\b(?:(?:my|our|the|an?)\s+(?:appointment|booking|reservation|slot|lesson|visit|session|class)"

@@ -258,8 +258,7 @@ _TAKEN = re.compile(r"\b(?:let'?s\s+(?:do|go\s+(?:with|for)|book|get|have|take)|
 def _fits_shape(reader: "TurnReader", f: Field, label: str) -> bool:
     """A row's label can be the value of a text field only in the field's shape: a number, code or reference field
     ("certification_number") never takes a name with no digit ("Blue Cathedral")."""
-    numbered = shape(f) == "code" or bool({w for w in f.name.lower().split("_")} & {"number", "no", "code", "ref",
-                                                                                        "reference", "id"})
+    numbered = bool({w for w in f.name.lower().split("_")} & {"number", "code", "ref", "reference"})
     return not numbered or bool(re.search(r"\d", label))
 
 

@@ -428,6 +428,10 @@ def _address_then_more(text: str) -> tuple[str, str]:
     return text[:codes[0].end], text[codes[0].end + m.end():].strip()
 
 
+_POSTCODE_LABEL = frozenset("""postcode postcode's post code zip the my it it's its is was should be sorry oh ah no not wrong actually
+    correct right one new that's typo mistake i meant mean""".split())
+
+
 def new_postcode_in(held: Any, value: str) -> str | None:
     """The address held with its postcode swapped for the one new value gives, when the new value gives a
     postcode and nothing of a street (no other digits): "sorry postcode is TR11 2AD not AB"."""
@@ -437,6 +441,6 @@ def new_postcode_in(held: Any, value: str) -> str | None:
     if len(old) != 1 or len(new) != 1 or old[0].value == new[0].value:
         return None
     rest = value[:new[0].start] + value[new[0].end:]
-    if re.search(r"\d", rest):
-        return None
+    if re.search(r"\d", rest) or set(re.findall(r"[a-z']+", rest.lower())) - _POSTCODE_LABEL:
+        return None  # "send it to my work instead: Harbour Office, ... TR11 3HT" is a new address, not a new postcode
     return held[:old[0].start] + str(new[0].value) + held[old[0].end:]

@@ -124,7 +124,7 @@ _JUST_THE_ONE = re.compile(r"^\W*(?:just|only)\s+the\s+(?P<one>one)(?:\s+(?:plea
 _BARE_HOUR_ISH = re.compile(r"\d{1,2}\s*-?\s*ish", re.I)
 """A number with "ish" and nothing that makes it a clock time ("12ish"): a count to a count question."""
 _THE_ONE_THING = re.compile(r"^\W*(?:(?:just|only|oh|um+|er+|erm)[,\s]+)*the\s+(?P<one>one)\s+(?P<noun>[a-z]+)\b(?!\s+(?:with|that|"
-                            r"which|who|where|in|on|at|from|near)\b)", re.I)
+                            r"which|who|where|in|on|at|from|near|and|plus|we)\b)", re.I)
 """A count of one said as "the one" and the thing counted ("just the one car I think, for mum and my brothers"),
 when the field's name or description says that thing; "the one with the view" points at a row."""
 _ONLY_THE_THING = re.compile(r"^\W*(?:just|only)\s+(?:the|my|our)\s+(?P<one>(?:[a-z]+\s+)?(?P<noun>[a-z]+))"
@@ -312,10 +312,20 @@ def spoken_year(text: str) -> str | None:
 def none_clause(f: Field, text: str) -> str | None:
     """The clause before others that says none of what a count field counts, by its noun ("no cars needed" of "no
     cars needed, and maybe 30 people")."""
-    for c in re.split(r"[,;]|\band\b|\bbut\b", text)[:-1]:
+    clauses = re.split(r"[,;]|\band\b|\bbut\b", text)
+    own = {stem(w) for w in f.name.lower().split("_")}
+    for i, c in enumerate(clauses[:-1]):
         m = _NONE.match(c.strip())
-        if m is not None and m.group("noun") and said_none(f, c):
-            return c.strip()
+        if m is None or not m.group("noun") or not said_none(f, c):
+            continue
+        kind = own | next((kin for kin in _KIN if own & {stem(w) for w in kin}), set())
+        if stem(m.group("noun").lower()) not in own | {stem(w) for w in kind}:
+            continue  # "no children, just 2 adults" to the guests: children are some of them, not the count
+        later = " ".join(clauses[i + 1:])
+        if any(stem(n.lower()) in own | {stem(w) for w in kind}
+               for n in re.findall(r"\b(?:\d+|one|two|three|four|five|six|a|an)\s+([a-z]+)", later, re.I)):
+            continue  # "no dogs, just 2 cats" to the pets: the count is said after
+        return c.strip()
     return None
 
 

@@ -883,9 +883,10 @@ def _option_named(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[s
 def _name_said(reader: "TurnReader", ranked: Ranked, text: str) -> Ranked | None:
     """Of two close readings, the one whose name (an option's value, a task's name: two words or more) the turn
     says in full, when the other's it does not."""
-    if ranked.best is None or ranked.runner_up is None:
-        return None
-    said = silent_e(set(content_stems(clean(text))))
+    if ranked.best is None or ranked.runner_up is None or (is_question(text) and not task_request(text)):
+        return None  # "is it too late to book a table for 20?" asks about the task
+    said = silent_e(set(content_stems(re.sub(r"\b[a-z]+ed\b", " ", clean(text), flags=re.I))))  # "my wife booked a
+    # table": a booking made, not "book table"
 
     def name_said(entry: Entry) -> bool:
         name = entry.value if entry.kind == "enum" else words_of(entry.worksheet)

@@ -102,7 +102,8 @@ _PEOPLE_NOUN = re.compile(r"\s*(?:(?:little|young|older|small|extra|more)\s+)?(?
                           r"parents?|staff|teachers?|helpers?|carers?|students?|pupils?|members?|leaders?|volunteers?|"
                           r"grandparents?|boys|girls|lads|men|women|ladies)\b", re.I)
 _ONE_PERSON = re.compile(r"\b(?:and|plus|with|\+)\s+(?P<one>an?)(?=\s+(?:(?:little|young|small)\s+)?(?:toddler|baby|child|kid|"
-                         r"infant|teen|teenager|adult|grown-?up)\b)", re.I)
+                         r"infant|teen|teenager|adult|grown-?up)(?=\s*(?:$|[,.;!?()]|(?:who|that|and|aged|too|as\s+well|"
+                         r"please|pls)\b)))", re.I)
 """One more person said with "a" after a count ("3 adults plus a toddler", "two adults and a baby")."""
 _PART_OF = re.compile(r"\b(?:including|incl|inc|of\s+which|of\s+whom|out\s+of|among\s+them|amongst\s+them)\b", re.I)
 _TOTAL_NOUN = re.compile(r"\s*(?:people|persons?|guests?|of\s+us|in\s+total|total)\b", re.I)
