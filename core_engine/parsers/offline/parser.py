@@ -1624,10 +1624,12 @@ class TurnReader:
         lines, rules = len(self.lines), len(self.rules)
         alone = opens(asked)
         given = _values_given(self.lines[lines:])
+        chosen = [line for line in self.lines[lines:] if line.startswith("main.")]
         del self.lines[lines:], self.rules[rules:]
         if not alone:
             return False
-        if opens(f"{asked} {told}"):
+        if opens(f"{asked} {told}") and all(line in self.lines[lines:] for line in chosen):  # the task asked about:
+            # "covered in dust. Do you do after builders cleans?" must not become a complaint
             added = _values_given(self.lines[lines:]) - given
             # a word value (an option, a name, a day) the sentences added, or a count of the group said as one
             # ("we're 3 mates", "a pack of about 20"); a number of something else ("my dog is 12", "the last

@@ -428,8 +428,12 @@ def _address_then_more(text: str) -> tuple[str, str]:
     return text[:codes[0].end], text[codes[0].end + m.end():].strip()
 
 
-_POSTCODE_LABEL = frozenset("""postcode postcode's post code zip the my it it's its is was should be sorry oh ah no not wrong actually
-    correct right one new that's typo mistake i meant mean""".split())
+_POSTCODE_LABEL = frozenset("""postcode postcode's post code zip the my it it's its is was should be sorry oh ah no not wrong
+    actually correct right one new that's typo mistake i meant mean just noticed""".split())
+
+
+_STREET_WORD = re.compile(r"\b(?:street|st|road|rd|lane|ln|avenue|ave|close|way|drive|dr|house|office|cottage|court|"
+                          r"park|unit|flat|farm|place|square|terrace|crescent|grove|hall|building|estate)\b", re.I)
 
 
 def new_postcode_in(held: Any, value: str) -> str | None:
@@ -441,6 +445,7 @@ def new_postcode_in(held: Any, value: str) -> str | None:
     if len(old) != 1 or len(new) != 1 or old[0].value == new[0].value:
         return None
     rest = value[:new[0].start] + value[new[0].end:]
-    if re.search(r"\d", rest) or set(re.findall(r"[a-z']+", rest.lower())) - _POSTCODE_LABEL:
+    named = [w for w in re.findall(r"\b[A-Z][a-z']{2,}\b", rest) if w.lower() not in _POSTCODE_LABEL]
+    if re.search(r"\d", rest) or named or _STREET_WORD.search(rest):
         return None  # "send it to my work instead: Harbour Office, ... TR11 3HT" is a new address, not a new postcode
     return held[:old[0].start] + str(new[0].value) + held[old[0].end:]
