@@ -163,7 +163,8 @@ def test_half_an_hour_with_ish_is_half_past():
 
 
 @pytest.mark.parametrize("said, name", [("Name: Tomás Herrera", "Tomás Herrera"),
-                                        ("my name is Zoë Ødegaard", "Zoë Ødegaard")])
+                                        ("my name is Zoë Ødegaard", "Zoë Ødegaard"),
+                                        ("I'm Éamonn Ó Súilleabháin", "Éamonn Ó Súilleabháin")])
 def test_a_name_with_accented_letters_is_read_whole(said, name):
     from core_engine.parsers.offline.words.libvalues import name_span
     assert name_span(said) == name
