@@ -71,6 +71,7 @@ from .answering.no_preference import no_preference
 from .words.day_parts import day_part_option
 from .parts.place_told import place_in_opening
 from .opening.for_that import task_for_that
+from .opening.offer_asked import offer_asked_for_oneself
 from .opening.next_task import next_task
 from .changes.told_again import story_told_again, told_again
 from .changes.item_withdrawn import item_withdrawn
@@ -1603,42 +1604,10 @@ class TurnReader:
         questions = [p for p in parts if is_question(p) and not plea(p) and p not in requests]
         if not statements or not (describe_task(self, statements) or (requests and semantic_task(
                 self, statements, threshold=REQUEST_TASK_THRESHOLD, margin=REQUEST_TASK_MARGIN))):
-            return bool(statements) and self._offer_asked_for_oneself(questions, statements)
+            return bool(statements) and offer_asked_for_oneself(self, questions, statements)
         if questions and self.has_kb() and not any("answer(" in line for line in self.lines):
             self._question(" ".join(questions))
         return True
-
-    def _offer_asked_for_oneself(self, questions: list[str], told: str) -> bool:
-        """ "Do you do adult group lessons for snowboarding? we're 3 mates, intermediate-ish": a question whether
-        the agent offers something, beside sentences that give values of the task it names (or say the user wants
-        it: "Want to bring the family this weekend"), asks for that task, not the KB. The task is read from the
-        question with the sentences; it is kept only when the sentences added values to it, give a number or say
-        a wish ("ours is a bit on the wide side lol" beside "do you do berths for catamarans?" stays a question)."""
-        if len(questions) != 1 or not _OFFER_ASKED.match(questions[0]) or is_question(told) \
-                or _TERMS_ASKED.search(questions[0]):
-            return False  # "is there a cancellation fee? our booking is for 8": the terms, asked of the KB
-        asked = _OFFER_ASKED.sub("", questions[0]).strip(" ?!.")  # "do you do" asks whether; no word of the task
-
-        def opens(text: str) -> bool:
-            return describe_task(self, text) or semantic_task(self, text) or option_words_task(self, text)
-        lines, rules = len(self.lines), len(self.rules)
-        alone = opens(asked)
-        given = _values_given(self.lines[lines:])
-        chosen = [line for line in self.lines[lines:] if line.startswith("main.")]
-        del self.lines[lines:], self.rules[rules:]
-        if not alone:
-            return False
-        if opens(f"{asked} {told}") and all(line in self.lines[lines:] for line in chosen):  # the task asked about:
-            # "covered in dust. Do you do after builders cleans?" must not become a complaint
-            added = _values_given(self.lines[lines:]) - given
-            # a word value (an option, a name, a day) the sentences added, or a count of the group said as one
-            # ("we're 3 mates", "a pack of about 20"); a number of something else ("my dog is 12", "the last
-            # one was 20 quid") is no reason to open the task
-            if any(not re.fullmatch(r"-?\d+(?:\.\d+)?", v) for v in added) or _WISH.search(told) \
-                    or _GROUP_TOLD.search(told):
-                return True
-        del self.lines[lines:], self.rules[rules:]
-        return False
 
     def _describe(self, text: str) -> bool:
         if self.expect is not None and self.expect.act == "ask" and self.view.kind_of(self.expect.field) == "str":
@@ -2138,34 +2107,6 @@ _OWN_BOOKING = re.compile(r"\b(?:my|our)\s+(?:\w+\s+){0,3}?(?:booking|appointmen
 """A booking the user already has ("can i move my booking from friday ..."): not a new one."""
 _ECHOED = re.compile(r"^\W*(?:(?:the|my|our|um+|er+|erm|hmm+)\s+)?(?P<word>[a-z]+(?:\s+[a-z]+)?)\s*\?+\s*(?P<rest>\w.*)$", re.I)
 """The word of the question asked, echoed with a question mark, then the answer ("cars? no, none")."""
-_OFFER_ASKED = re.compile(r"^\W*(?:(?:hi|hello|hiya|hey|ok|okay|so|and|also|just\s+wondering|quick\s+question)(?:\s+there)?"
-                          r"[,!.\s]+)*(?:do\s+(?:you|u)\s+(?:guys\s+)?(?:do|offer|run|provide|have|take|organi[sz]e)|"
-                          r"have\s+you\s+got|(?:is|are)\s+there\s+(?:still\s+)?(?:any|an?|some)?)\b", re.I)
-"""A question whether the agent offers something: "do you do visits for cubs?", "is there still a grant ...?"."""
-_WISH = re.compile(r"(?:\b(?:i'?d|i\s+would|we'?d|we\s+would|id|wed)\s+(?:like|love)\s+to\b|^\W*(?:i|we)?\s*(?:want|wanna|"
-                   r"need|hoping|looking)\s+to\b)(?!\s+(?:know|ask|check|find\s+out|see\s+if|understand|hear))|\b(?:i|we)\s+(?:want|need)\s+to\s+(?:book|bring|come|go|do|get)\b", re.I)
-"""The user says they want it ("id like to go", "Want to bring the family this weekend")."""
-_GROUP_TOLD = re.compile(r"\b(?:we'?re|we\s+are|there'?(?:ll|d)?\s+be|there\s+(?:will|would)\s+be|(?:a|our)\s+(?:group|"
-                         r"party|pack|team|class|family)\s+of)\s+(?:about\s+|around\s+|roughly\s+)?(?:\d+|two|three|four|"
-                         r"five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty)\b", re.I)
-"""The size of the user's group, told ("we're 3 mates", "a pack of about 20", "there'll be 12 of us")."""
-_TERMS_ASKED = re.compile(r"\b(?:fee|fees|cost|costs|price|prices|charge|charges|penalty|deposit|refund|policy|rules?|"
-                          r"limit|minimum|maximum|too\s+late|notice)\b", re.I)
-"""A question about the terms of a task ("is there a cancellation fee?"), not a request for it."""
-
-
-def _values_given(lines: list[str]) -> set[str]:
-    """The values statements give (a constructor's arguments each), as their texts."""
-    out = set()
-    for line in lines:
-        m = re.match(r"\w+ = [A-Z]\w*\((.*)\)$", line)
-        if m:
-            out |= {v.strip('"') for v in re.findall(r'(?:^|, )\w+=("[^"]*"|[^,()]+)', m.group(1))}
-        elif not line.startswith("main."):
-            out.add(line.split(" = ", 1)[-1].strip('"'))
-    return out
-
-
 _MAY_I = re.compile(r"^\W*(?:(?:and|also|oh|ah|wait|hang\s+on|actually|sorry|um+|hmm+|ok|okay|so|then|hi|hiya|hey|hello|right)[,!.\s]+)*(?:could|can|would|will|may)\s+(?:i|we|you|she|he|they|some(?:one|body)|"
                     r"it|my|our|the\s+\w+)\b|^\W*(?:is|would)\s+it\s+(?:be\s+)?(?:possible|ok(?:ay)?|fine|alright)\b|"
                     r"^\W*(?:would|will|does|do|how\s+about|what\s+about)\b.*\b(?:suit|work|do|be\s+(?:ok(?:ay)?|fine|possible|"

@@ -425,11 +425,9 @@ def special_request_rule(reader: "TurnReader", text: str) -> str | None:
     return None
 
 
-_TYPED = frozenset({"date", "time", "phone", "email", "people summed"})
 AVOIDED = re.compile(r"\b(?:avoid|not|never|except|anything\s+but|other\s+than|rather\s+than|instead\s+of|"
                      r"(?:day|week|night|morning)\s+(?:after|before))\b|n't\b", re.I)
 """Words that make a value said the one not wanted, or a point from which the value is counted."""
-"""Values read by their shape (as `parts/elsewhere.TYPED_HOWS`)."""
 
 
 def _values_asked_for(reader: "TurnReader", said: str) -> bool:
@@ -437,8 +435,9 @@ def _values_asked_for(reader: "TurnReader", said: str) -> bool:
     else: those fields are its point, no note."""
     if AVOIDED.search(said):
         return False  # "can we avoid 7pm", "the day after the 14th": not the value said
+    from ..parts.elsewhere import TYPED_HOWS  # late: the parts import this module's rules
     open_fields = [(r, f) for r, f in reader.candidates() if reader.view.unfilled(r, f) and shape(f) != "text"]
-    found = [m for m in find_mentions(said, open_fields, reader.view, reader.today) if m.how in _TYPED]
+    found = [m for m in find_mentions(said, open_fields, reader.view, reader.today) if m.how in TYPED_HOWS]
     if not found:
         return False
     rest = said

@@ -154,7 +154,7 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
         return False
     index, words = pick
     label = row_focus_label(rows[index])
-    if text_slot and expect is not None and label and _fits_shape(reader, expect.field, label):
+    if text_slot and expect is not None and label and _fits_shape(expect.field, label):
         reader.emit("choose-result", words, f"{expect.rec.var}.{expect.field.name} = {literal(label)}",
                     row=f"{kb_var}.result[{index}]")
         return True
@@ -255,7 +255,7 @@ _TAKEN = re.compile(r"\b(?:let'?s\s+(?:do|go\s+(?:with|for)|book|get|have|take)|
 """Words that take the row just shown: "let's do the Land Rover", "I'll go with that", "can we book it"."""
 
 
-def _fits_shape(reader: "TurnReader", f: Field, label: str) -> bool:
+def _fits_shape(f: Field, label: str) -> bool:
     """A row's label can be the value of a text field only in the field's shape: a number, code or reference field
     ("certification_number") never takes a name with no digit ("Blue Cathedral")."""
     numbered = bool({w for w in f.name.lower().split("_")} & {"number", "code", "ref", "reference"})
