@@ -287,8 +287,16 @@ def refusal(text: str) -> tuple[str, bool] | None:
     return None
 
 
-_CLAUSE_START = re.compile(r"(?:[,;]|\b(?:but|though|although|however)\b)\s*", re.I)
+_CLAUSE_START = re.compile(r"(?:[,;]|\b(?:but|though|although|however|and)\b)\s*", re.I)
 _ABOUT_IT = re.compile(r"^\s*(?:what|which|where|whether|if)\b", re.I)
+_ADVERBS = r"(?:(?:honestly|really|just|genuinely|actually|simply|tbh)\s+)*"
+_DOUBTER = re.compile(rf"{_ADVERBS}(?:(?:i'?ve|i\s+have|i|we|i'?m)\s+)?{_ADVERBS}(?:got\s+)?", re.I)
+_IT_NAMED = re.compile(r"\s*(?:it|that|this|them|the\s+(?:new|old|right|current)\s+one|"
+                       r"(?:the|my|our|his|her|their)\s+(?:new\s+|old\s+|current\s+)?(?P<noun>[a-z]+))"
+                       r"(?:\s+(?:off\s+by\s+heart|by\s+heart|off\s*hand|off\s+the\s+top\s+of\s+my\s+head|either|"
+                       r"any\s*more|now|at\s+all|tbh|sorry))*\s*(?:$|[,.;!]|\s+(?:but|and|so|though|lol)\b)", re.I)
+"""What a doubt is about when it names the thing asked by a pronoun or its own noun ("I don't know it off by heart",
+"don't know the number", "can't remember the new one")."""
 
 
 def late_refusal(text: str, f: Any) -> str | None:
@@ -299,7 +307,7 @@ def late_refusal(text: str, f: Any) -> str | None:
     asked = {stem(w) for w in re.findall(r"[a-z]+", f"{f.name.replace('_', ' ')} {f.description}".lower())} - STOPWORDS
     for m in _CLAUSE_START.finditer(text):
         clause = text[m.end():]
-        found = _REFUSAL.match(clause) or re.match(r"(?:i'?ve\s+|i\s+have\s+|i\s+|we\s+|i'?m\s+)(?:got\s+)?", clause, re.I)
+        found = _REFUSAL.match(clause) or _DOUBTER.match(clause)
         lead = found.end() if found and found.re is not _REFUSAL else 0
         doubt = _REFUSAL.match(clause, lead)
         if doubt is None:
@@ -307,6 +315,11 @@ def late_refusal(text: str, f: Any) -> str | None:
         after = clause[doubt.end():]
         if _ABOUT_IT.match(after) and {stem(w) for w in re.findall(r"[a-z]+", after.lower())} & asked:
             return doubt.group(0)
+        named = _IT_NAMED.match(after) if re.match(r"(?:i\s+)?(?:do\s+not|don'?t|dont|can'?t|cannot|can\s+not|couldn'?t)\s",
+                                                   doubt.group(0), re.I) else None
+        if named and (named.group("noun") is None or stem(named.group("noun")) in asked
+                      or named.group("noun").lower() in ("number", "one", "details", "code")):
+            return doubt.group(0)  # "it's on a letter at home, I don't know it off by heart"
     return None
 
 

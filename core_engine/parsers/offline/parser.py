@@ -65,7 +65,7 @@ from .answering.option_story import story_after_option
 from .parts.story_after import story_after
 from .parts.rooms import room_after_row
 from .parts.told_story import flagged_story, story_in_opening
-from .changes.leaving import leaves_task
+from .changes.leaving import HOLD_BACK, leaves_task
 from .words.semantic import plan_elsewhere
 from .answering.no_preference import no_preference
 from .words.day_parts import day_part_option
@@ -795,6 +795,10 @@ class TurnReader:
              else None) or \
             ((False, held.group(0), text[held.end():]) if (e.act == "confirm" or kind == "confirm")
              and (held := _NOT_YET.search(text)) else None) or \
+            ((False, held.group(0), "") if (e.act == "confirm" or kind == "confirm")
+             and (held := HOLD_BACK.search(text)) else None) or \
+            ((False, held.group(0), text[held.end():]) if kind == "bool" and e.act == "ask"
+             and (held := _NOT_DONE.match(text)) and refusal(text) is None else None) or \
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := flag_named(e.field, text)) is not None
              else None) or \
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := echoed_flag(e.field, text)) is not None
@@ -817,7 +821,7 @@ class TurnReader:
             return text
         value, words, rest = yn
         # "no actually, don't book it yet": the rest holds the summary back; its "actually" changes no value
-        held_back = not value and bool(_NOT_YET.search(rest)) and not self.would_change(rest)
+        held_back = not value and bool(_NOT_YET.search(rest) or HOLD_BACK.search(text)) and not self.would_change(rest)
         if e.act == "more":  # "anything else?": no ends the list; yes opens one more item to fill
             item = parse_type(e.field.type).worksheet
             if not value:
@@ -2043,7 +2047,9 @@ def _settled_yes_no(text: str, *, clauses: bool = False) -> tuple[bool, str, str
     last clause of one sentence ("his wife, yes": who comes along, then the yes to "will anyone come with you?")."""
     parts = [p for p in re.split(r"\.{2,}|…|(?<=[.!?])\s+", normalise(text)) if p.strip(" .,!?")]
     if len(parts) == 1 and clauses:  # "his wife, yes": who, then the yes, in one sentence
-        parts = [p for p in re.split(r"\s*[,;]\s*|\s+-+\s+", parts[0]) if p.strip(" .,!?")]
+        parts = [p for p in re.split(r"\s*[,;]\s*|\s+-+\s+|\s+(?:so|then)\s+(?=(?:yes|yeah|yep|yup|no|nope|nah)\W*$)",
+                                     parts[0], flags=re.I) if p.strip(" .,!?")]
+        # "I'm on an F-1 visa so yes": the reason, then the answer it leads to
     if len(parts) < 2:
         return None
     last = yes_no(parts[-1])
@@ -2059,6 +2065,11 @@ _NOT_YET = re.compile(r"^.{0,40}?\b(?:don'?t|do\s+not|please\s+don'?t)\s+(?:subm
                       r"just\s+yet))?\b|^\W*(?:(?:hmm|wait|hold\s+on|ok(?:ay)?|so)[,.!\s]+)*not\s+(?:yet|now|just\s+yet)\b",
                       re.I)
 """A summary held back ("hmm hold on, don't submit it yet", "wait, not yet"): a no to the confirmation, for now."""
+_NOT_DONE = re.compile(
+    r"^\W*(?:(?:hmm+|um+|erm|well|oh|ah|no|nope|nah)[,.!\s]+)*(?:not\s+yet\b|(?:not|never)\s+(?!sure\b|certain\b)[a-z]+ed\b|"
+    r"(?:(?:i|we|he|she|they)\s+)?(?:haven'?t|havent|hasn'?t|hasnt|have\s+not|has\s+not)\b)", re.I)
+"""A yes/no question answered with what has not happened yet ("not yet, still deciding", "not asked them yet",
+"haven't joined"): no. A doubt ("not sure", "haven't a clue") is a refusal, read before this."""
 _THATS_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|yes|yeah|yep|great|perfect)[,.!\s]+)?(?:that'?s|thats|that\s+is)\s+"
                        r"(?:it|everything|all\s+of\s+it)(?:[\s,.!]+(?:yes|yeah|yep|yup|ok(?:ay)?|thanks|thank\s+you|ta|"
                        r"cheers|thx|great|perfect|lovely))*[\s.!]*$", re.I)

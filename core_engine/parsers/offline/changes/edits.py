@@ -80,8 +80,10 @@ def _new_item_same_as(reader: "TurnReader", text: str, words: str, what: str) ->
     return True
 
 
-SAME_FIELDS = re.compile(r"(?:^|[,;]|\band\b)\s*(?:the\s+)?same\s+(?P<words>[\w']+(?:\s*(?:,|and|&)\s*[\w']+)*)"
-                          r"\s*(?=[,;.!]|$)", re.I)
+SAME_FIELDS = re.compile(r"(?:^|[,;.!?]|\band\b)\s*(?:the\s+)?same\s+(?P<words>[\w']+(?:\s*(?:,|and|&)\s*[\w']+)*)"
+                          r"\s*(?=[,;.!]|$|\s+but\b)", re.I)
+"""A piece "same <field>" after a comma or a full stop, ending the sentence or before "but" ("and the cello too. same
+teacher but 30 minutes")."""
 
 
 def same_fields(reader: "TurnReader", text: str, rec: TaskRecord, taken: set[str]) -> set[str]:
@@ -177,6 +179,9 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
         return False
     if marker and re.search(r"\b(?:better|best)$", marker, re.I) and is_question(text):
         return False  # "would 8pm be better for the terrace?" asks; it changes nothing yet
+    if not marker and confirming and (settled := _SETTLED_NUMBER.search(text)) \
+            and _numbers_after(reader, text, settled.group(0)) and _only_number(reader, text, settled.group(0)):
+        return True  # "one of my aunts can't come now, so eleven": the count before is the reason
     found = False
     named = change_to(text)
     if named:
@@ -193,6 +198,9 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
         mentions = find_mentions(tail, reader.candidates(), reader.view, reader.today, prefer=prefer) if tail else []
     if not mentions:
         mentions = find_mentions(text, reader.candidates(), reader.view, reader.today, prefer=prefer)
+        later = _numbers_after(reader, text, marker) if marker and mentions else []
+        if later:  # "2 people just dropped out so make it 9": the count before the change is its reason
+            mentions = [m for m in mentions if m.span is not None and m.span.start >= later[0].start]
     if not found and marker and _CHOOSING.match(marker) and e is not None and e.act == "ask" \
             and reader.view.unfilled(e.rec, e.field) and mentions \
             and all(reader.view.unfilled(m.rec, m.field) for m in mentions):
@@ -210,6 +218,12 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
         reader.assign("change-of-mind", f"{marker or ''} {m.matched}".strip(), m.rec, m.field, m.value)
         found = True
     return found or bool(marker and _only_number(reader, text, marker))
+
+
+_SETTLED_NUMBER = re.compile(r"\b(?:so|put)\s+(?:it\s+(?:down\s+)?(?:as|at|for|to)\s+|(?:us|me)\s+down\s+(?:as|for)\s+)?"
+                             r"(?=(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\W*$)", re.I)
+"""A bare number that ends the turn after its reason, to the summary ("one of them can't come now, so eleven",
+"put 3"): the new value of the number held."""
 
 
 _CHOOSING = re.compile(r"^(?:sorry|(?:let'?s|we'?ll|i'?ll)\s+(?:go\s+with|take|have))$", re.I)
@@ -327,11 +341,30 @@ def _counts_else(text: str, start: int, end: int, f: Field) -> bool:
         and stem(after.group(1)) not in field_stems(f) and not re.match(r"(?:am|pm|h|hrs?|mins?)$", after.group(1))
 
 
+def _numbers_after(reader: "TurnReader", text: str, marker: str) -> list:
+    """The free numbers after the change marker, when a number comes before it too and all those after say one value
+    ("we might be 3 actually, put 3", "one of my aunts can't come now, so eleven"); else []."""
+    from ..words.values import find_dates, find_numbers, find_times, free
+    e = reader.expect
+    if e is not None and e.act == "ask" and reader.view.kind_of(e.field) in ("int", "float") \
+            and reader.view.unfilled(e.rec, e.field):
+        return []  # "8, or actually make it 9" to the count asked: an answer settled on, read as one
+    numbers = free(find_numbers(text), find_dates(text, reader.today) + find_times(text))
+    at = text.lower().rfind(marker.lower())
+    later = [n for n in numbers if at >= 0 and n.start >= at]
+    if any(n.text.lower() == "one" for n in later):
+        return []  # "£40 an hour on top? yeah ok, let's have one": "one" there stands for the thing, not a count
+    if not later or len(later) == len(numbers) or len({n.value for n in later}) != 1:
+        return []
+    return later
+
+
 def _only_number(reader: "TurnReader", text: str, marker: str) -> bool:
     """ "actually make it six packs": one number, no field named, and one number field already filled in the
     record being worked on: that number changes."""
     from ..words.values import find_dates, find_numbers, find_times, free
     numbers = free(find_numbers(text), find_dates(text, reader.today) + find_times(text))
+    numbers = _numbers_after(reader, text, marker)[-1:] or numbers  # the number after the reason for the change
     rec = reader.expect.rec if reader.expect else None
     if len(numbers) != 1 or rec is None:
         return False

@@ -54,6 +54,15 @@ _FILLER = re.compile(r"(?:(?:oh|ok|okay|actually|sorry|no|nah|wait|hmm+|hm|um+|u
 _STAYING = re.compile(r"\W*(?:hang\s+on|hold\s+on|one\s+sec|just\s+a\s+sec|wait\s+a\s+(?:sec|minute|moment)|"
                       r"give\s+me\s+a\s+(?:sec|second|minute|moment)|bear\s+with\s+me)\b", re.I)
 """A turn that starts by asking the agent to wait ("hang on, let me check with my husband first"): the user stays."""
+HOLD_BACK = re.compile(
+    r"^\W*(?:(?:hmm+|ok(?:ay)?|so|actually|nah|no|oh|wait)[,.!\s]+)*hold\s+off\b|"
+    r"\b(?:let\s+me|i\s+(?:need|have|want|ought)\s+to|i'?ll\s+(?:need\s+to|have\s+to)?|i\s+must|i\s+should|"
+    r"(?:i'?ve\s+)?got\s+to|gotta)\s*(?:check|ask|talk|speak|run\s+it\s+(?:past|by))\s+(?:with\s+|to\s+)?"
+    r"(?:my|the|our|his|her)\s+[a-z]+\s+first\b|"
+    r"^\W*(?:(?:nah|no|ok(?:ay)?|hmm+|actually|oh)[,.!\s]+)*(?:actually\s+)?leave\s+it(?!\s+(?:as|like|the\s+same))\b",
+    re.I)
+"""A summary held back to ask someone or left for now ("hold off, I need to check with the owner first", "nah actually
+leave it"): a no to the confirmation. "Leave it as it is" agrees, and is not this."""
 _SOFT_NO = re.compile(r"\b(?:hold\s+off|not\s+(?:right\s+)?now|maybe\s+later|another\s+time)\b", re.I)
 _AGREEING = re.compile(r"\W*(?:yes|yeah|yep|yup|ok|okay|sure|go\s+ahead|go\s+on|please\s+do|do\s+it)\b", re.I)
 _CLAUSES = re.compile(r"\s*(?:[,.;!]+|\s-+\s|\b(?:and|so|but|then|because|cos|coz|as)\b)\s*", re.I)

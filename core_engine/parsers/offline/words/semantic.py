@@ -21,7 +21,7 @@ from ..opening.tasks import literal, match_worksheet, open_activated, open_works
 from .libvalues import find_phones
 from .values import find_dates, find_emails, find_times, yes_no
 from .negation import without_negated
-from ..changes.leaving import leaves_task
+from ..changes.leaving import HOLD_BACK, leaves_task
 from ..parts.option_words import numbers_disagree
 from .semantic_index import (CONTROL_MARGIN, CONTROL_THRESHOLD, ENUM_MARGIN, FIELD_DOUBT, ENUM_THRESHOLD, TASK_MARGIN,
                              TASK_THRESHOLD, Entry, Ranked, SemanticIndex, clean, words_of)
@@ -150,6 +150,8 @@ def _intent(reader: "TurnReader", text: str) -> str | None:
             and leaves_task(text, lambda clause: plan_elsewhere(reader, clause), yes_no_asked=_yes_no_asked(reader)) \
             and not _answers_asked(reader, text):  # the cheap test first: most turns say nothing of leaving
         intent = "cancel"  # "let me check with my partner first and I'll ring back": the task is left for now
+    if intent == "cancel" and _summary_asked(reader) and HOLD_BACK.search(text):
+        return None  # "nah actually leave it for now" to the summary: a no to it, the task kept (not a cancel)
     if intent == "cancel" and _CANCEL_SAID.search(text) and (_cancel_is_an_option(reader) or _cancel_asked(reader)):
         return None  # "actually, just cancel it" while moving an appointment whose action may be Cancel: that option
         # ("never mind", "forget it", "stop" still leave the task)
@@ -187,6 +189,12 @@ def _task_in_progress(reader: "TurnReader") -> bool:
 
 
 _BOTHER = re.compile(r"\bbother\b", re.I)
+
+
+def _summary_asked(reader: "TurnReader") -> bool:
+    """The agent shows a summary and asks whether to go ahead."""
+    e = reader.expect
+    return e is not None and (e.act == "confirm" or reader.view.kind_of(e.field) == "confirm")
 
 
 def _yes_no_asked(reader: "TurnReader") -> bool:
