@@ -20,18 +20,22 @@ SPEC = {
             field("is_member", "bool", "Whether you are already a member of the school"),
             field("member_number", "str", "Your membership number", predicate="self.is_member == True"),
             field("owns_instrument", "bool", "Whether the pupil has their own instrument"),
+            field("lesson_type", "Enum", "Which kind of lessons", enum_values=[
+                {"value": "Private Lesson"}, {"value": "Group Lesson"}, {"value": "Taster"}]),
+            field("lesson_mode", "Enum", "Where the lessons happen", enum_values=[
+                {"value": "In Person"}, {"value": "Video Call"}]),
             field("pupils", "int", "How many pupils the lessons are for"),
             field("confirm", "confirm", "Book the lessons")]},
         {"name": "HireInstrument", "kind": "task", "predicate": 'main.task == "Hire Instrument"', "fields": [
             field("instrument", "Enum", "Which instrument", enum_values=[
-                {"value": "Violin"}, {"value": "Cello"}, {"value": "Flute"}]),
+                {"value": "Violin"}, {"value": "Cello"}, {"value": "Clarinet"}]),
             field("insured", "bool", "Whether you have home insurance that covers the instrument"),
             field("confirm", "confirm", "Hire the instrument")]},
     ],
 }
 
 LESSONS = "I'd like to book some lessons"
-TO_CONFIRM = (LESSONS, "no", "yes", "2")
+TO_CONFIRM = (LESSONS, "no", "yes", "private", "in person", "2")
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +115,42 @@ def test_guard_leave_it_as_it_is_holds_nothing_back(agent):
 
 def test_guard_a_number_after_a_marker_with_none_before_changes_as_before(agent):
     assert _last(agent, *TO_CONFIRM, "actually make it 3") == ["book_lessons.pupils = 3"]
+
+
+# -- options said short or with a slip -----------------------------------------------------------------------------
+
+
+def test_an_option_settled_on_with_then_beside_a_reason_naming_another(agent):
+    assert _last(agent, LESSONS, "no", "yes", "ok private then, I'd be nervous in a group") == \
+        ['book_lessons.lesson_type = "Private Lesson"']
+
+
+def test_an_option_settled_on_with_then_changes_the_option_held(agent):
+    assert _last(agent, LESSONS, "no", "yes", "private", "oh that's a shame. ok a taster then") == \
+        ['book_lessons.lesson_type = "Taster"']
+
+
+def test_a_change_to_an_option_by_the_one_word_no_other_option_has(agent):
+    assert _last(agent, *TO_CONFIRM, "and make it video actually so I can share my screen") == \
+        ['book_lessons.lesson_mode = "Video Call"']
+
+
+def test_guard_a_word_two_options_share_changes_nothing(agent):
+    assert 'book_lessons.lesson_type = "Group Lesson"' not in _last(agent, *TO_CONFIRM, "actually make it a lesson")
+
+
+def test_one_vowel_for_another_in_a_long_option_word_is_a_slip(agent):
+    assert _last(agent, "I'd like to hire an instrument", "the clarinat please") == \
+        ['hire_instrument.instrument = "Clarinet"']
+
+
+def test_same_field_after_a_full_stop_and_before_but():
+    from core_engine.session.agent import Agent
+    from tests.fakes.specs import TODAY
+    from pathlib import Path
+    agent = Agent.load(Path(__file__).resolve().parents[1] / "sample_projects" / "course_enrollment")
+    session = agent.new_session(parser="offline", today=TODAY)
+    for said in ("I want to enrol in CS 229", "letter grade", "4 units", "yes"):
+        session.turn(said)
+    r = session.turn("and CS 221 as well. same grading but 3 units")
+    assert 'course_2.grade_type = "Letter"' in r.trace["parse"]["statements"]

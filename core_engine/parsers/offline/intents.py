@@ -394,7 +394,9 @@ _CHANGE = re.compile(r"\b(?:change|changing|update|switch|modify|correct|(?<!\bc
                      r"not\s+\w+\s+but|i\s+meant|i\s+mean|sorry|on\s+second\s+thoughts?|changed?\s+my\s+mind|"
                      r"(?:let'?s|we'?ll|i'?ll)\s+(?:go\s+with|take|have)|"
                      r"(?:would|will|'d|'ll)\s+(?:be|work|suit\s+(?:us|me))\s+better|(?:works|suits\s+(?:us|me))\s+better|"
-                     r"(?:would|'d)\s+(?:be|work)\s+best)\b", re.I)
+                     r"(?:would|'d)\s+(?:be|work)\s+best|"
+                     r"(?<=[a-z0-9]\s)then(?=\s*(?:$|[,.!;])))\b", re.I)
+"""(The last: "ok a hack then", "private then, I'd be nervous in a group": a choice settled on after a thought.)"""
 
 
 def change_marker(text: str) -> str | None:

@@ -217,7 +217,35 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
             continue  # "switch to a 3 seater rowing boat": 3 seats, not 3 hours
         reader.assign("change-of-mind", f"{marker or ''} {m.matched}".strip(), m.rec, m.field, m.value)
         found = True
+    if not found and marker and not mentions and not is_question(text) and _option_by_its_own_word(reader, tail or text):
+        return True
     return found or bool(marker and _only_number(reader, text, marker))
+
+
+_GENERIC_OPTION_WORDS = frozenset(stem(w) for w in """call lesson session service option type plan package class
+    appointment booking visit meeting standard basic other general""".split())
+
+
+def _option_by_its_own_word(reader: "TurnReader", text: str) -> bool:
+    """ "and make it video actually": a change to an option held, said by the one word of its name no other option
+    of its field has ("video" of Video Call beside Phone Call). Only for a field already holding another option, and
+    only when one option of one field has the word."""
+    said = set(content_stems(text))
+    hits = []
+    for rec, f in reader.candidates():
+        held = rec.values.get(f.name)
+        if f.type != "Enum" or not isinstance(held, str) or reader.view.unfilled(rec, f):
+            continue
+        for ev in f.enum_values:
+            others = {s for o in f.enum_values if o is not ev for s in content_stems(o.value)}
+            own = {s for s in content_stems(ev.value) if len(s) >= 4} - others - _GENERIC_OPTION_WORDS
+            if own & said and ev.value != held:
+                hits.append((rec, f, ev.value, sorted(own & said)[0]))
+    if len(hits) != 1:
+        return False
+    rec, f, value, word = hits[0]
+    reader.assign("change-of-mind", word, rec, f, value, reason="the one word of the option's name no other option has")
+    return True
 
 
 _SETTLED_NUMBER = re.compile(r"\b(?:so|put)\s+(?:it\s+(?:down\s+)?(?:as|at|for|to)\s+|(?:us|me)\s+down\s+(?:as|for)\s+)?"
@@ -226,7 +254,7 @@ _SETTLED_NUMBER = re.compile(r"\b(?:so|put)\s+(?:it\s+(?:down\s+)?(?:as|at|for|t
 "put 3"): the new value of the number held."""
 
 
-_CHOOSING = re.compile(r"^(?:sorry|(?:let'?s|we'?ll|i'?ll)\s+(?:go\s+with|take|have))$", re.I)
+_CHOOSING = re.compile(r"^(?:sorry|then|(?:let'?s|we'?ll|i'?ll)\s+(?:go\s+with|take|have))$", re.I)
 """Markers that also start a plain answer ("sorry, ...", "I'll take that one for a letter"), unlike "actually" or
 "make that", which change a value given."""
 

@@ -607,6 +607,11 @@ class AnswerReader:
         return value
 
     def _enum_words(self, f: Field, text: str, spent: frozenset[str], strict: bool) -> str | None:
+        chosen = _CHOSEN_THEN.search(text)
+        if chosen and chosen.group("v") != text:  # "ok private then, I'd be nervous in a group": the choice said
+            value = self._enum_words(f, chosen.group("v"), spent, strict)
+            if value is not None:
+                return value
         body = strip_fillers(text).strip(" .!?")
         try:
             return match_enum(body, f)
@@ -859,6 +864,12 @@ class AnswerReader:
                 chosen[f.name] = (value, piece)
                 return True
         return False
+
+
+_CHOSEN_THEN = re.compile(r"(?:^|[.!?,;]\s*)(?:(?:ok(?:ay)?|right|fine|alright|so|oh|well|yeah|hmm+)[\s,]+)*"
+                          r"(?:(?:a|an|the)\s+)?(?P<v>[a-z][\w'-]*(?:\s+[\w'-]+){0,3}?)\s+then\b(?=\s*(?:$|[,.!;]))", re.I)
+"""A choice settled on, "<option> then", before or after a reason that may name another option ("ok private then,
+I'd be nervous in a group")."""
 
 
 _OWNER_WORDS = {"student", "customer", "user", "client", "person", "my", "your"}

@@ -1,7 +1,7 @@
 """The spec's own words with two letters swapped, or one missing or added ("cancle", "standrd", "provisonal").
 
 Why: users type fast, and a task or an option missed because of one slip costs the whole conversation. A word of the turn
-that is not itself a word of the spec, and is one slip (a swap of neighbours, a letter missing or added) from
+that is not itself a word of the spec, and is one slip (a swap of neighbours, a letter missing or added, one vowel for another inside a word of six letters or more) from
 exactly one word of at least five letters of the spec's worksheet names, field names, option values and option
 descriptions ("gutiar" for the "guitar" of "a guitar, violin, cello or other instrument"), is read as that word. A word that is a spec word with one more letter at its end, or one fewer, is that word inflected
 ("change" beside "Plans Changed"), not a slip, and is left alone. Shorter words, words close to two spec words and
@@ -41,11 +41,16 @@ def spec_words(spec: Any) -> frozenset[str]:
     return out
 
 
+_VOWELS = frozenset("aeiou")
+
+
 def _one_slip(a: str, b: str) -> bool:
     if a == b or abs(len(a) - len(b)) > 1:
         return False
     if len(a) == len(b):  # two neighbours swapped; a changed letter is too often another word ("stars", "start")
         diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        if len(diff) == 1 and len(a) >= 6 and a[diff[0]] in _VOWELS and b[diff[0]] in _VOWELS and 0 < diff[0]:
+            return True  # one vowel for another inside a long word ("survay", "calender", "independant")
         return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
     short, long_ = (a, b) if len(a) < len(b) else (b, a)
     return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
