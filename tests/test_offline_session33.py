@@ -30,6 +30,8 @@ SPEC = {
             field("instrument", "Enum", "Which instrument", enum_values=[
                 {"value": "Violin"}, {"value": "Cello"}, {"value": "Clarinet"}]),
             field("insured", "bool", "Whether you have home insurance that covers the instrument"),
+            field("terms", "int", "How many terms you want it for"),
+            field("locker", "str", "The number of the locker you keep it in at school"),
             field("confirm", "confirm", "Hire the instrument")]},
     ],
 }
@@ -154,3 +156,29 @@ def test_same_field_after_a_full_stop_and_before_but():
         session.turn(said)
     r = session.turn("and CS 221 as well. same grading but 3 units")
     assert 'course_2.grade_type = "Letter"' in r.trace["parse"]["statements"]
+
+
+# -- a question to oneself on the way to the answer -----------------------------------------------------------------
+
+
+def test_a_question_to_oneself_then_the_answer_settled_on(agent):
+    assert _last(agent, LESSONS, "no", "yes", "private", "in person usually.. or video call? no, go with in person") \
+        == ['book_lessons.lesson_mode = "In Person"']
+
+
+def test_did_i_say_then_the_new_value(agent):
+    assert _last(agent, *TO_CONFIRM, "wait did i say 2? make it 3, my neighbour's boy is coming") == \
+        ["book_lessons.pupils = 3"]
+
+
+def test_guard_a_real_question_after_another_stays_a_question(agent):
+    said = _last(agent, *TO_CONFIRM, "did i say 2? is that ok?")
+    assert "book_lessons.pupils = 2" not in said and not any(s.startswith("book_lessons.pupils") for s in said)
+
+
+HIRE_TO_CONFIRM = ("I'd like to hire an instrument", "cello", "yes", "2", "14")
+
+
+def test_go_with_a_number_replaces_the_field_holding_the_number_said_before_it(agent):
+    assert _last(agent, *HIRE_TO_CONFIRM, "hmm 14 or 15... go with 15, I always forget") == \
+        ['hire_instrument.locker = "15"']

@@ -218,6 +218,24 @@ def search_phrase(text: str) -> str:
     return body.strip(" ,")
 
 
+_SELF_QUESTION = re.compile(
+    r"(?:^|(?<=[.!?,;]\s)|(?<=\.\.))\s*(?:(?:wait|hmm+|oh|um+|erm)[,\s]+)?"
+    r"(?:did\s+i\s+(?:just\s+)?(?:say|put|write|type|mean|give\s+you)\b[^?.!]{0,40}|(?:or|maybe)\s+[\w' -]{1,25}|"
+    r"was\s+it\s+[\w' -]{1,25})\?+\s*", re.I)
+
+
+def without_self_questions(text: str) -> str:
+    """The turn without the questions the user asks themselves on the way to an answer ("medium normally.. or small?
+    no, go with medium", "wait did i say 10? half 10 is better"): what follows them settles it. Kept when nothing
+    but another question follows."""
+    out = text
+    for m in reversed(list(_SELF_QUESTION.finditer(text))):
+        after = text[m.end():]
+        if after.strip(" .,!") and not after.rstrip().endswith("?") and (m.start() > 0 or after):
+            out = out[:m.start()] + (" " if m.start() > 0 else "") + out[m.end():]
+    return out.strip() or text
+
+
 # ---------------------------------------------------------------- refusals
 
 _REFUSAL = re.compile(
@@ -395,8 +413,9 @@ _CHANGE = re.compile(r"\b(?:change|changing|update|switch|modify|correct|(?<!\bc
                      r"(?:let'?s|we'?ll|i'?ll)\s+(?:go\s+with|take|have)|"
                      r"(?:would|will|'d|'ll)\s+(?:be|work|suit\s+(?:us|me))\s+better|(?:works|suits\s+(?:us|me))\s+better|"
                      r"(?:would|'d)\s+(?:be|work)\s+best|"
-                     r"(?<=[a-z0-9]\s)then(?=\s*(?:$|[,.!;])))\b", re.I)
-"""(The last: "ok a hack then", "private then, I'd be nervous in a group": a choice settled on after a thought.)"""
+                     r"(?<=[a-z0-9]\s)then(?=\s*(?:$|[,.!;]))|(?<![a-z']\s)go\s+(?:with|for)(?=\s+\d))\b", re.I)
+"""(The last two: "ok a hack then", "private then, I'd be nervous in a group": a choice settled on after a thought;
+"45 or 46... go with 46": a number settled on. "go with the dunlop" is left to the rules that choose a row.)"""
 
 
 def change_marker(text: str) -> str | None:

@@ -107,7 +107,8 @@ from .words.libvalues import is_phone_field
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, labelled_values, new_task, other_fields, unopened_fields
 from .intents import (late_refusal, negates_described, asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
-                              question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting)
+                              question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting,
+                              without_self_questions)
 from .words.answers import NEGATIVE_QUESTION, NOTHING_OF_THE_KIND, AnswerReader, echoed_flag, flag_named, is_make_field, pro_form_flag, said_words
 from .words.answers import is_message_field, none_clause, not_a_name
 from .words.match import HEDGES, STOPWORDS, Bag, content_stems, field_mention, field_stems, holds, same_word, stem
@@ -361,6 +362,7 @@ class TurnReader:
         self.text = as_stored(self.text, self.vocabulary, ctx.kb)  # "cs161" -> "CS 161" when the KB writes it so
         self.text = _SHORT_WORDS.sub(lambda m: _SHORT_WORD[m.group(0).lower()], self.text)  # "my appt is on tuesday"
         self.text = respelled(self.text, ctx.spec, kb_words(ctx.kb))[0]  # "cancle my lesson": the spec's or KB's word
+        self.text = without_self_questions(self.text)  # "or small? no, go with medium": settled after the doubt
         self.view = StateView(ctx.spec, ctx.state)
         self.acts: list[dict[str, Any]] = list(ctx.state.last_acts or [])
         self.lines: list[str] = []

@@ -254,7 +254,7 @@ _SETTLED_NUMBER = re.compile(r"\b(?:so|put)\s+(?:it\s+(?:down\s+)?(?:as|at|for|t
 "put 3"): the new value of the number held."""
 
 
-_CHOOSING = re.compile(r"^(?:sorry|then|(?:let'?s|we'?ll|i'?ll)\s+(?:go\s+with|take|have))$", re.I)
+_CHOOSING = re.compile(r"^(?:sorry|then|go\s+(?:with|for)|(?:let'?s|we'?ll|i'?ll)\s+(?:go\s+with|take|have))$", re.I)
 """Markers that also start a plain answer ("sorry, ...", "I'll take that one for a letter"), unlike "actually" or
 "make that", which change a value given."""
 
@@ -391,11 +391,24 @@ def _only_number(reader: "TurnReader", text: str, marker: str) -> bool:
     """ "actually make it six packs": one number, no field named, and one number field already filled in the
     record being worked on: that number changes."""
     from ..words.values import find_dates, find_numbers, find_times, free
-    numbers = free(find_numbers(text), find_dates(text, reader.today) + find_times(text))
-    numbers = _numbers_after(reader, text, marker)[-1:] or numbers  # the number after the reason for the change
+    said = free(find_numbers(text), find_dates(text, reader.today) + find_times(text))
+    numbers = _numbers_after(reader, text, marker)[-1:] or said  # the number after the reason for the change
     rec = reader.expect.rec if reader.expect else None
     if len(numbers) != 1 or rec is None:
         return False
+    held_said = [f for f in reader.view.input_fields(rec) if reader.view.kind_of(f) in ("int", "float", "str")
+                 and rec.values.get(f.name) not in (None, REFUSAL)
+                 and any(n is not numbers[0] and str(n.value) == str(rec.values.get(f.name)).strip() for n in said)]
+    if len(held_said) == 1:  # "hmm 45 or 46... go with 46": the field holding the number said before it
+        f = held_said[0]
+        value = numbers[0].value
+        value = (str(int(value)) if float(value).is_integer() else str(value)) if reader.view.kind_of(f) == "str" \
+            else int(value) if reader.view.kind_of(f) == "int" and float(value).is_integer() else value
+        if rec.values.get(f.name) == value:
+            return False
+        reader.assign("change-of-mind", f"{marker} {numbers[0].text}", rec, f, value,
+                      reason="the number replaces the one held that the turn says before it")
+        return True
     from ..answering.slots import some_of  # late: slots imports this package's helpers
     if some_of(text, numbers[0].end):
         return False  # "sorry - one of the lads wears hearing aids": some of the group, not a new count

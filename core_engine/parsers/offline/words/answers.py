@@ -608,8 +608,9 @@ class AnswerReader:
 
     def _enum_words(self, f: Field, text: str, spent: frozenset[str], strict: bool) -> str | None:
         chosen = _CHOSEN_THEN.search(text)
-        if chosen and chosen.group("v") != text:  # "ok private then, I'd be nervous in a group": the choice said
-            value = self._enum_words(f, chosen.group("v"), spent, strict)
+        said = chosen and (chosen.group("v") or chosen.group("w"))
+        if said and said != text:  # "ok private then, I'd be nervous in a group", "no, go with medium": the choice
+            value = self._enum_words(f, said, spent, strict)
             if value is not None:
                 return value
         body = strip_fillers(text).strip(" .!?")
@@ -866,8 +867,10 @@ class AnswerReader:
         return False
 
 
-_CHOSEN_THEN = re.compile(r"(?:^|[.!?,;]\s*)(?:(?:ok(?:ay)?|right|fine|alright|so|oh|well|yeah|hmm+)[\s,]+)*"
-                          r"(?:(?:a|an|the)\s+)?(?P<v>[a-z][\w'-]*(?:\s+[\w'-]+){0,3}?)\s+then\b(?=\s*(?:$|[,.!;]))", re.I)
+_CHOSEN_THEN = re.compile(r"(?:^|[.!?,;]\s*)(?:(?:ok(?:ay)?|right|fine|alright|so|oh|well|yeah|hmm+|no)[\s,]+)*"
+                          r"(?:(?:(?:a|an|the)\s+)?(?P<v>[a-z][\w'-]*(?:\s+[\w'-]+){0,3}?)\s+then\b|"
+                          r"(?:just\s+)?(?:go\s+(?:with|for)|let'?s\s+(?:say|go\s+with|go\s+for))\s+(?:(?:a|an|the)\s+)?"
+                          r"(?P<w>[a-z0-9][\w'-]*(?:\s+[\w'-]+){0,3}?))(?=\s*(?:$|[,.!;]))", re.I)
 """A choice settled on, "<option> then", before or after a reason that may name another option ("ok private then,
 I'd be nervous in a group")."""
 
