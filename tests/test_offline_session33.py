@@ -15,7 +15,13 @@ SPEC = {
     "settings": {"start_worksheet": "Main"},
     "worksheets": [
         task_choice({"value": "Book Lessons", "description": "a course of instrument lessons"},
-                    {"value": "Hire Instrument", "description": "borrow an instrument for a term"}),
+                    {"value": "Hire Instrument", "description": "borrow an instrument for a term"},
+                    {"value": "Join Waiting List", "description": "wait for a place in a full class"}),
+        {"name": "JoinWaitingList", "kind": "task", "predicate": 'main.task == "Join Waiting List"', "fields": [
+            field("pupil_name", "str", "The pupil's full name"),
+            field("home_address", "str", "Your home address"),
+            field("first_time", "bool", "Whether this is the pupil's first time learning music"),
+            field("confirm", "confirm", "Join the list")]},
         {"name": "BookLessons", "kind": "task", "predicate": 'main.task == "Book Lessons"', "fields": [
             field("is_member", "bool", "Whether you are already a member of the school"),
             field("member_number", "str", "Your membership number", predicate="self.is_member == True"),
@@ -182,3 +188,77 @@ HIRE_TO_CONFIRM = ("I'd like to hire an instrument", "cello", "yes", "2", "14")
 def test_go_with_a_number_replaces_the_field_holding_the_number_said_before_it(agent):
     assert _last(agent, *HIRE_TO_CONFIRM, "hmm 14 or 15... go with 15, I always forget") == \
         ['hire_instrument.locker = "15"']
+
+
+# -- where the person lives, said after their name ----------------------------------------------------------------
+
+WAIT = "can I join the waiting list"
+
+
+@pytest.mark.parametrize("said, name, place", [
+    ("it's Mrs Edith Kowalski at 14 Tanners Yard", "Edith Kowalski", "14 Tanners Yard"),
+    ("Dan Morris, 2 Hawthorn Mews", "Dan Morris", "2 Hawthorn Mews")])
+def test_a_name_then_where_the_person_lives(agent, said, name, place):
+    assert sorted(_last(agent, WAIT, said)) == sorted([f'join_waiting_list.pupil_name = "{name}"',
+                                                       f'join_waiting_list.home_address = "{place}"'])
+
+
+def test_a_place_on_a_capitalised_street_is_not_the_name(agent):
+    assert _last(agent, WAIT, "Harold Pym, I'm on Museum Gate") == ['join_waiting_list.pupil_name = "Harold Pym"']
+
+
+def test_guard_a_surname_after_at_is_kept(agent):
+    assert _last(agent, WAIT, "Ana Lima") == ['join_waiting_list.pupil_name = "Ana Lima"']
+
+
+# -- guards from this session's attack pass -------------------------------------------------------------------------
+
+
+def test_guard_a_doubt_after_a_value_given_refuses_nothing(agent):
+    for said in ("my number is LM2231, but I don't know the code though",
+                 "the card is in my wife's name, Priya Shah, and I can't remember the number"):
+        assert 'book_lessons.member_number = "NA"' not in _last(agent, LESSONS, "yes", said), said
+
+
+@pytest.mark.parametrize("said", ["hasn't played before", "not started yet"])
+def test_guard_not_yet_to_a_first_time_question_is_no_no(agent, said):
+    assert "join_waiting_list.first_time = False" not in _last(agent, WAIT, "Ana Lima", "3 Elm Road", said)
+
+
+def test_guard_undecided_is_no_no(agent):
+    assert "book_lessons.is_member = False" not in _last(agent, LESSONS, "not decided yet")
+
+
+def test_guard_a_condition_then_yes_is_no_yes(agent):
+    assert "book_lessons.is_member = True" not in _last(agent, LESSONS, "if it's free then yes")
+
+
+@pytest.mark.parametrize("said", ["sorry, I can't do video", "lovely, we'll skip the video then"])
+def test_guard_an_option_word_said_in_passing_changes_nothing(agent, said):
+    assert 'book_lessons.lesson_mode = "Video Call"' not in _last(agent, *TO_CONFIRM, said)
+
+
+@pytest.mark.parametrize("said", ["nah leave it, cancel the whole thing", "ok leave it with you",
+                                  "let me check with my wife first - actually no it's fine, go ahead"])
+def test_guard_a_summary_not_held_back(agent, said):
+    assert "book_lessons.confirm = False" not in _last(agent, *TO_CONFIRM, said)
+
+
+@pytest.mark.parametrize("said", ["good to go? hmm the date's wrong", "good to go once my wife confirms"])
+def test_guard_good_to_go_with_a_doubt_or_a_condition_agrees_to_nothing(agent, said):
+    assert "book_lessons.confirm = True" not in _last(agent, *TO_CONFIRM, said)
+
+
+@pytest.mark.parametrize("said, wrong", [("hmm the concert is on till 7 so 8", 8), ("the kids are 5 and 7 so two", 2)])
+def test_guard_so_a_number_after_numbers_of_another_kind_is_no_count(agent, said, wrong):
+    assert f"book_lessons.pupils = {wrong}" not in _last(agent, *TO_CONFIRM, said)
+
+
+def test_a_list_of_same_fields_made_of_ands_is_read_in_time():
+    """A hostile turn ("same and and and ... x y") once took minutes: "and" is a separator, never a word of the list."""
+    import subprocess
+    import sys
+    code = ("from core_engine.parsers.offline.changes.edits import SAME_FIELDS; "
+            "print(SAME_FIELDS.search('same ' + 'and' * 60 + ' x y'))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr

@@ -45,7 +45,7 @@ from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .parts.one_constructor import one_constructor
-from .parts.addresses import (address_answer, address_beside, address_parts, address_region, is_address_field,
+from .parts.addresses import (place_after_name, address_answer, address_beside, address_parts, address_region, is_address_field,
                               is_postcode_field, new_postcode_in, postcode_ends,
                               tidy_address, with_town)
 from .parts.colours import rest_of_answer
@@ -800,7 +800,8 @@ class TurnReader:
             ((False, held.group(0), "") if (e.act == "confirm" or kind == "confirm")
              and (held := HOLD_BACK.search(text)) else None) or \
             ((False, held.group(0), text[held.end():]) if kind == "bool" and e.act == "ask"
-             and (held := _NOT_DONE.match(text)) and refusal(text) is None else None) or \
+             and (held := _NOT_DONE.match(text)) and refusal(text) is None and not _UNDECIDED.search(text)
+             and not _YET_MEANS_YES.search(f"{e.field.name.replace('_', ' ')} {e.field.description}") else None) or \
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := flag_named(e.field, text)) is not None
              else None) or \
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := echoed_flag(e.field, text)) is not None
@@ -814,6 +815,9 @@ class TurnReader:
                 e.field, text, self.view.index())) is not None else None)
         # "not heated", "heated please": the yes/no field's own word, negated or not; "it was out"; "I'll be coming
         # with him" to "will a carer travel with the patient?"; "2 dogs" to "any pets or young children?"
+        if yn is None and (e.act == "confirm" or kind == "confirm") and _GOOD_TO_GO.match(text):
+            yn = (True, text, "")  # "ok good to go": the whole turn agrees ("good to go? hmm", "... once my wife
+            # confirms" do not)
         if yn is None and (e.act == "confirm" or kind == "confirm") and self._agreed_last(text):
             yn = (True, text, "")  # "ok thanks, thats all fine. yes book it": thanks first, the yes last
         if yn is None and kind in ("bool", "confirm"):
@@ -1882,6 +1886,7 @@ class TurnReader:
             self.answered = True
             if shape(e.field) == "name" and not extras and isinstance(value, str):
                 story_after(self, text, e, value)  # "Chris Palmer. found a cheaper cleaner to be honest"
+                place_after_name(self, text, e.rec, value)  # "Dan Morris, 2 Hawthorn Mews"
             if value != text.strip():  # "for Max, my golden retriever": the other clause may choose an option
                 clause_options(self, text, e.rec, [str(value), *(m.matched for m in extras)])
         for m in extras:
@@ -2052,8 +2057,8 @@ def _settled_yes_no(text: str, *, clauses: bool = False) -> tuple[bool, str, str
         parts = [p for p in re.split(r"\s*[,;]\s*|\s+-+\s+|\s+(?:so|then)\s+(?=(?:yes|yeah|yep|yup|no|nope|nah)\W*$)",
                                      parts[0], flags=re.I) if p.strip(" .,!?")]
         # "I'm on an F-1 visa so yes": the reason, then the answer it leads to
-    if len(parts) < 2:
-        return None
+    if len(parts) < 2 or re.match(r"\W*(?:if|unless|only\s+if|as\s+long\s+as|provided)\b", parts[0], re.I):
+        return None  # "if it's free then yes": a condition, not the answer
     last = yes_no(parts[-1])
     if last is None or last[2].strip(" .,!?"):
         return None
@@ -2070,6 +2075,14 @@ _NOT_YET = re.compile(r"^.{0,40}?\b(?:don'?t|do\s+not|please\s+don'?t)\s+(?:subm
 _NOT_DONE = re.compile(
     r"^\W*(?:(?:hmm+|um+|erm|well|oh|ah|no|nope|nah)[,.!\s]+)*(?:not\s+yet\b|(?:not|never)\s+(?!sure\b|certain\b)[a-z]+ed\b|"
     r"(?:(?:i|we|he|she|they)\s+)?(?:haven'?t|havent|hasn'?t|hasnt|have\s+not|has\s+not)\b)", re.I)
+_GOOD_TO_GO = re.compile(r"^\W*(?:(?:ok(?:ay)?|yes|yeah|yep|great|perfect|lovely|right)[,.!\s]+)*(?:we'?re\s+|all\s+)?"
+                         r"good\s+to\s+go(?:[,.!\s]+(?:thanks|thank\s+you|cheers|ta|thx))*[\s.!]*$", re.I)
+_UNDECIDED = re.compile(r"\b(?:decided|bothered|fussed|thought|considered|sure|checked\s+yet|made\s+(?:up\s+)?my\s+mind|"
+                        r"worked\s+(?:it\s+)?out)\b", re.I)
+_YET_MEANS_YES = re.compile(r"\b(?:under|first|still|new|before|never|not|no|without|pending|outstanding|awaiting|"
+                            r"yet|unpaid|overdue|expired?)\b", re.I)
+"""A question whose "not yet" is a yes ("Whether the rider is under 18": "he hasn't turned 18 yet"; "the pet's first
+visit": "we haven't been before"): the no-yet rule keeps off it."""
 """A yes/no question answered with what has not happened yet ("not yet, still deciding", "not asked them yet",
 "haven't joined"): no. A doubt ("not sure", "haven't a clue") is a refusal, read before this."""
 _THATS_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|yes|yeah|yep|great|perfect)[,.!\s]+)?(?:that'?s|thats|that\s+is)\s+"

@@ -80,7 +80,7 @@ def _new_item_same_as(reader: "TurnReader", text: str, words: str, what: str) ->
     return True
 
 
-SAME_FIELDS = re.compile(r"(?:^|[,;.!?]|\band\b)\s*(?:the\s+)?same\s+(?P<words>[\w']+(?:\s*(?:,|and|&)\s*[\w']+)*)"
+SAME_FIELDS = re.compile(r"(?:^|[,;.!?]|\band\b)\s*(?:the\s+)?same\s+(?P<words>(?!and\b)[\w']+(?:\s*(?:,|\band\b|&)\s*(?!and\b)[\w']+)*)"
                           r"\s*(?=[,;.!]|$|\s+but\b)", re.I)
 """A piece "same <field>" after a comma or a full stop, ending the sentence or before "but" ("and the cello too. same
 teacher but 30 minutes")."""
@@ -179,7 +179,7 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
         return False
     if marker and re.search(r"\b(?:better|best)$", marker, re.I) and is_question(text):
         return False  # "would 8pm be better for the terrace?" asks; it changes nothing yet
-    if not marker and confirming and (settled := _SETTLED_NUMBER.search(text)) \
+    if not marker and confirming and (settled := _SETTLED_NUMBER.search(text)) and _SOME_OF.search(text[:settled.start()]) \
             and _numbers_after(reader, text, settled.group(0)) and _only_number(reader, text, settled.group(0)):
         return True  # "one of my aunts can't come now, so eleven": the count before is the reason
     found = False
@@ -222,6 +222,10 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
     return found or bool(marker and _only_number(reader, text, marker))
 
 
+_CHANGED_TO_WORD = re.compile(r"\b(?:make\s+(?:it|that|mine|ours)|switch\s+(?:it\s+)?to|change\s+(?:it\s+)?to|"
+                              r"go\s+for|let'?s\s+do|can\s+we\s+do)\s+(?:a\s+|an\s+|the\s+)?([a-z]+)\b", re.I)
+"""The word a change verb puts in place ("make it video"); a word said anywhere else in the turn ("we can't do video",
+"his weight is fine now") chooses nothing."""
 _GENERIC_OPTION_WORDS = frozenset(stem(w) for w in """call lesson session service option type plan package class
     appointment booking visit meeting standard basic other general""".split())
 
@@ -230,7 +234,7 @@ def _option_by_its_own_word(reader: "TurnReader", text: str) -> bool:
     """ "and make it video actually": a change to an option held, said by the one word of its name no other option
     of its field has ("video" of Video Call beside Phone Call). Only for a field already holding another option, and
     only when one option of one field has the word."""
-    said = set(content_stems(text))
+    said = {stem(m.group(1)) for m in _CHANGED_TO_WORD.finditer(text)}
     hits = []
     for rec, f in reader.candidates():
         held = rec.values.get(f.name)
@@ -248,6 +252,10 @@ def _option_by_its_own_word(reader: "TurnReader", text: str) -> bool:
     return True
 
 
+_SOME_OF = re.compile(r"\b(?:\d+|one|two|three|four|five|a\s+couple|a\s+few)\s+(?:of\s+(?:us|them|my|our|the)|"
+                      r"(?:people|guests|friends|kids|children|adults|pupils|players|riders|of\s+us))\b", re.I)
+"""Some of the group ("one of my aunts", "2 people"), said before "so eleven": the reason for a new count. Numbers of
+another kind ("on till 7 so 8", "the kids are 5 and 7 so two") are no such reason."""
 _SETTLED_NUMBER = re.compile(r"\b(?:so|put)\s+(?:it\s+(?:down\s+)?(?:as|at|for|to)\s+|(?:us|me)\s+down\s+(?:as|for)\s+)?"
                              r"(?=(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\W*$)", re.I)
 """A bare number that ends the turn after its reason, to the summary ("one of them can't come now, so eleven",
@@ -384,6 +392,8 @@ def _numbers_after(reader: "TurnReader", text: str, marker: str) -> list:
         return []  # "£40 an hour on top? yeah ok, let's have one": "one" there stands for the thing, not a count
     if not later or len(later) == len(numbers) or len({n.value for n in later}) != 1:
         return []
+    if all(n.value == later[0].value for n in numbers):
+        return []  # "we can only get 2 nights off, so make it 2": one number said twice
     return later
 
 
@@ -393,6 +403,8 @@ def _only_number(reader: "TurnReader", text: str, marker: str) -> bool:
     from ..words.values import find_dates, find_numbers, find_times, free
     said = free(find_numbers(text), find_dates(text, reader.today) + find_times(text))
     numbers = _numbers_after(reader, text, marker)[-1:] or said  # the number after the reason for the change
+    if len(numbers) > 1 and len({n.value for n in numbers}) == 1:
+        numbers = numbers[-1:]  # "we might be 4 actually, put 4": one number said twice
     rec = reader.expect.rec if reader.expect else None
     if len(numbers) != 1 or rec is None:
         return False

@@ -55,11 +55,12 @@ _STAYING = re.compile(r"\W*(?:hang\s+on|hold\s+on|one\s+sec|just\s+a\s+sec|wait\
                       r"give\s+me\s+a\s+(?:sec|second|minute|moment)|bear\s+with\s+me)\b", re.I)
 """A turn that starts by asking the agent to wait ("hang on, let me check with my husband first"): the user stays."""
 HOLD_BACK = re.compile(
-    r"^\W*(?:(?:hmm+|ok(?:ay)?|so|actually|nah|no|oh|wait)[,.!\s]+)*hold\s+off\b|"
+    r"^\W*(?:(?:hmm+|ok(?:ay)?|so|actually|nah|no|oh|wait)[,.!\s]+)*hold\s+off\b(?!\s+on\b)|"
     r"\b(?:let\s+me|i\s+(?:need|have|want|ought)\s+to|i'?ll\s+(?:need\s+to|have\s+to)?|i\s+must|i\s+should|"
     r"(?:i'?ve\s+)?got\s+to|gotta)\s*(?:check|ask|talk|speak|run\s+it\s+(?:past|by))\s+(?:with\s+|to\s+)?"
-    r"(?:my|the|our|his|her)\s+[a-z]+\s+first\b|"
-    r"^\W*(?:(?:nah|no|ok(?:ay)?|hmm+|actually|oh)[,.!\s]+)*(?:actually\s+)?leave\s+it(?!\s+(?:as|like|the\s+same))\b",
+    r"(?:my|the|our|his|her)\s+[a-z]+\s+first\b(?![^.!?]*\b(?:go\s+ahead|it'?s\s+fine|book\s+it|do\s+it)\b)|"
+    r"^\W*(?:(?:nah|no|ok(?:ay)?|hmm+|actually|oh)[,.!\s]+)*(?:actually\s+)?leave\s+it(?:\s+(?:for\s+now|for\s+the\s+moment|"
+    r"there))?(?=\s*(?:$|[.!]|,\s*(?:we'?ll|i'?ll|we\s+will|i\s+will|thanks|cheers)\b(?![^.!?]*\b(?:cancel|don'?t\s+want)\b)))",
     re.I)
 """A summary held back to ask someone or left for now ("hold off, I need to check with the owner first", "nah actually
 leave it"): a no to the confirmation. "Leave it as it is" agrees, and is not this."""

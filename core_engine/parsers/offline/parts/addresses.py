@@ -449,3 +449,25 @@ def new_postcode_in(held: Any, value: str) -> str | None:
     if re.search(r"\d", rest) or named or _STREET_WORD.search(rest):
         return None  # "send it to my work instead: Harbour Office, ... TR11 3HT" is a new address, not a new postcode
     return held[:old[0].start] + str(new[0].value) + held[old[0].end:]
+
+
+_PLACE_LEAD = re.compile(r"^(?:(?:i'?m|we'?re|i\s+am|we\s+are|living|i\s+live|we\s+live)\s+)?(?:(?:at|on|in|of|from)\s+)?",
+                         re.I)
+
+
+def place_after_name(reader: "TurnReader", text: str, rec: Any, name: str) -> None:
+    """ "Dan Morris, 2 Hawthorn Mews", "it's Mrs Edith Kowalski at 14 Tanners Yard": the name asked for, then where the
+    person lives. The place fills the record's one unfilled address field when it has a house or flat number (a
+    place without one, "I'm on Museum Gate", may be a pitch or a stall, and is left)."""
+    from ..words.answers import PLACE_AFTER_NAME  # late: the answers module imports this package
+    m = PLACE_AFTER_NAME.search(text)
+    if m is None or name.lower() not in text[:m.start()].lower():
+        return
+    place = _PLACE_LEAD.sub("", text[m.start():].strip(" ,.;")).strip(" ,.;")
+    place = re.sub(r"\s+at\s+(?=\d)", ", ", place)  # "room 3 at 22 Friars Walk" -> "room 3, 22 Friars Walk"
+    fields = [f for f in reader.view.input_fields(rec) if reader.view.kind_of(f) == "str" and is_address_field(f)
+              and reader.view.unfilled(rec, f)]
+    if len(fields) != 1 or not re.search(r"\d", place) or not re.search(r"[A-Za-z]{3}", place):
+        return
+    place = place[:1].upper() + place[1:] if re.match(r"(?:flat|room|apartment|unit)\b", place, re.I) else place
+    reader.assign("extra-value", place, rec, fields[0], place, reason="where the person lives, said after their name")

@@ -748,6 +748,14 @@ class AnswerReader:
 
     def _name_value(self, f: Field, text: str) -> str | None:
         """A person's name asked for: the name span of the turn, not the sentence."""
+        placed = PLACE_AFTER_NAME.search(text)
+        if placed and not text[:placed.start()].strip(" ,").lower().removeprefix("it").strip(" 'ʼ’s"):
+            return None  # "it's flat 2 kingfisher court" to the name: a place, no name
+        who = clean_name(text[:placed.start()].strip(" ,")) if placed else None
+        from ..parts.given_name import not_a_name_word  # late: parts import this module
+        if who and 1 <= len(who.split()) <= 4 and not any(not_a_name_word(w) for w in who.split()[-2:]):
+            text = text[:placed.start()]  # "Mrs Edith Kowalski at 14 Tanners Yard": the name, then where they live
+            self.matched = text
         parts = [p for p in re.split(r"(?<=[.!?;])\s+", text.strip()) if p]
         while len(parts) > 1 and _remark(parts[-1]) and not _remark(parts[0]):
             parts = parts[:-1]  # "Ahmed Karimi, rescue diver. I've got my own kit": the name first, then a remark
@@ -779,6 +787,8 @@ class AnswerReader:
             # "her maiden name's Ferreira", "mum was an Okonkwo before she married" for a name of someone else
             # ("Your mother's maiden name"): a sentence, and the one capitalised name in it
             return only_capitalised(text) or said_name
+        if said_name and all(not_a_name_word(w) for w in said_name.split()):
+            return None  # "it's flat" once the address took "2 kingfisher court": no word of a name
         return said_name
 
     def labelled_code(self, f: Field, text: str) -> Span | None:
@@ -873,6 +883,17 @@ _CHOSEN_THEN = re.compile(r"(?:^|[.!?,;]\s*)(?:(?:ok(?:ay)?|right|fine|alright|s
                           r"(?P<w>[a-z0-9][\w'-]*(?:\s+[\w'-]+){0,3}?))(?=\s*(?:$|[,.!;]))", re.I)
 """A choice settled on, "<option> then", before or after a reason that may name another option ("ok private then,
 I'd be nervous in a group")."""
+
+
+PLACE_AFTER_NAME = re.compile(
+    r"(?:\s*,\s*|\s+)(?:(?:i'?m|we'?re|i\s+am|we\s+are|living|i\s+live|we\s+live)\s+)?(?:(?:at|on|in|of|from)\s+)?"
+    r"(?:(?:flat|room|apartment|apt|unit)\s+\d+[a-z]?\b|\d{1,4}[a-z]?\s+(?:(?-i:[A-Z][a-z'-]+)|[a-z'-]+\s+(?:road|street|st|"
+    r"lane|close|mews|yard|court|avenue|way|walk|row|drive|place|terrace|crescent|gardens|grove|square|gate)\b))|"
+    r"(?:\s*,\s*|\s+)(?:(?:i'?m|we'?re|i\s+am|we\s+are)\s+)?(?:at|on)\s+(?:the\s+)?(?-i:[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s*$",
+    re.I)
+"""Where a person lives or trades, said after their name: a flat or room, a house number and street, or a capitalised
+place after "at" or "on" ("Mrs Edith Kowalski at 14 Tanners Yard", "Marcus Reid, room 3 at ...", "Harold Pym, I'm on
+Museum Gate")."""
 
 
 _OWNER_WORDS = {"student", "customer", "user", "client", "person", "my", "your"}

@@ -910,7 +910,7 @@ YES_PHRASES = ("go on then", "yes please", "yes", "yeah", "yea", "yep", "yup", "
                "it does", "it did", "they do", "they did", "yes it does", "yes they do", "good", "all set",
                "i think so", "think so", "i believe so", "i guess so", "i suppose so", "i reckon so", "pretty sure",
                "i'm pretty sure", "im pretty sure",
-               "good to go", "all good to go", "ys",
+               "ys",
                "oui", "ja", "sí", "si", "sim")
 """(The last ones: a yes in the other languages a customer may slip into, "oui, yes", "ja, passt".)"""
 WEAK_YES = frozenset({"please", "i do", "i am", "i would", "it is", "right", "fine", "great", "perfect", "true",
