@@ -262,3 +262,29 @@ def test_a_list_of_same_fields_made_of_ands_is_read_in_time():
             "print(SAME_FIELDS.search('same ' + 'and' * 60 + ' x y'))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
+
+
+# -- a head count, then a thing declined ------------------------------------------------------------------------------
+
+FLAT = {"name": "flat_viewings", "starting_prompt": "Hello.", "settings": {"start_worksheet": "Main"}, "worksheets": [
+    task_choice({"value": "Book Viewing", "description": "see a flat to rent"}),
+    {"name": "BookViewing", "kind": "task", "predicate": 'main.task == "Book Viewing"', "fields": [
+        field("household_size", "int", "How many people would live there"),
+        field("has_pets", "bool", "Whether you have any pets"),
+        field("confirm", "confirm", "Book the viewing")]}]}
+
+
+@pytest.fixture(scope="module")
+def flat(tmp_path_factory):
+    return agent_of(tmp_path_factory.mktemp("flat_viewings"), FLAT)
+
+
+@pytest.mark.parametrize("said, n", [("just me, no pets", 1), ("me and my girlfriend, and no pets", 2)])
+def test_a_head_count_then_a_thing_declined(flat, said, n):
+    assert sorted(_last(flat, "I'd like to book a viewing", said)) == \
+        ["book_viewing.has_pets = False", f"book_viewing.household_size = {n}"]
+
+
+def test_guard_a_pair_that_goes_on_is_no_count_of_two(flat):
+    assert "book_viewing.household_size = 2" not in _last(flat, "I'd like to book a viewing",
+                                                            "me and my friend and her kids")

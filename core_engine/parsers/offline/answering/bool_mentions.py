@@ -167,7 +167,9 @@ def bool_mentions(text: str, candidates: list[tuple["TaskRecord", "Field"]], vie
         return out
     clauses = [c for c in _CLAUSES.split(text) if c and c.strip()]
     flags = [(rec, f) for rec, f in candidates if view.kind_of(f) == "bool" and (rec.var, f.name) not in used]
-    declined = _declined(clauses, flags) if len(clauses) > 1 else None
+    after_answer = len(clauses) == 1 and re.match(r"\s*[,;.!]", text) is not None  # ", no pets" once "just me"
+    # answered the question and was blanked out
+    declined = _declined(clauses, flags) if len(clauses) > 1 or after_answer else None
     if declined is not None:  # "saturday morning, 9:30. and no alignment thanks": a value, then a thing declined
         i, rec, f = declined
         said = clauses[i].strip()

@@ -479,6 +479,9 @@ class AnswerReader:
             if counted is None and kind == "int" and not find_numbers(text) and field_stems(f) & _PLACES:
                 counted = head_count(text)  # "me, her and grandma" to "how many tickets?": 3 (a list of people)
             if counted is not None:  # "me and three friends" for a party size
+                clauses = [c for c in re.split(r"\s*[,;.!]\s*(?:and\s+)?", text) if c.strip()]
+                if len(clauses) > 1 and (people_sum(clauses[0]) or head_count(clauses[0])) == counted:
+                    self.matched = clauses[0]  # "just me, no pets": the rest is read for the other fields
                 return counted
             said = (ordinal_number(f, text) or taught_number(f, text)) if kind == "int" else None
             if said is not None:  # "the second floor", "ground floor" (described as 1)

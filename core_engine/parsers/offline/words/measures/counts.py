@@ -13,9 +13,9 @@ from ..values import Span, find_numbers
 _ME_AND = re.compile(r"\b(?:me|myself|i)\s+(?:and|plus|\+|with)\s+(?P<rest>.{1,30})", re.I)
 _ONE_OTHER = re.compile(r"my\s+(?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|mum|mom|dad|mother|"
                         r"father|son|daughter|brother|sister|friend|mate|pal|buddy|colleague|flatmate|neighbou?r)\b"
-                        r"(?!'s|\s*,?\s*(?:and|plus|with|\+|&)(?!\w))", re.I)
+                        r"(?!'s|\s*,?\s*(?:and|plus|with|\+|&)(?!\w)(?!\s+(?:no|not|nothing|none|never)\b))", re.I)
 """One person named by a relation in the singular ("me and my wife", "just me and my mate"); "my friend and her
-kids" goes on past it, so it is not counted."""
+kids" goes on past it, so it is not counted ("me and my girlfriend, and no pets" does not: what follows is no one)."""
 _AND_ME = re.compile(r"\b(?:my|a|one)\s+[a-z]+\s+and\s+(?:me|i|myself)\b", re.I)
 
 
@@ -89,10 +89,15 @@ def head_count(text: str) -> int | None:
         return 1 if _JUST_ME.search(text) else None  # "just me and my bike": the bike is no one
     if _AND_ME.search(text) and not find_numbers(text):
         return 2  # "my wife and I"
+    if _THEY_TWO.search(text) and not find_numbers(text):
+        return 2  # "her and her friend have both had a few lessons": two people, neither the speaker
     return 1 if _JUST_ME.search(text) else None
 
 
-_JUST_ME = re.compile(r"\b(?:just|only)\s+(?:me|myself)\b(?=\s*(?:$|[.!?,;]|(?:and|with|plus)\s+(?:my|the|a|our)\s+"
+_THEY_TWO = re.compile(r"^\W*(?:him|her|he|she)\s+and\s+(?:his|her)\s+(?:friend|mate|brother|sister|cousin|"
+                       r"boyfriend|girlfriend|partner|pal)\b(?!'s|\s*,?\s*(?:and|plus|with|&)\s)", re.I)
+"""Two people the booking is for, said as a pair at the start of the turn ("her and her friend have both ...")."""
+_JUST_ME = re.compile(r"\b(?:(?:it'?d|it\s+would|it'?ll|it\s+will|it'?s|it\s+is)\s+)?(?:just|only)\s+(?:be\s+)?(?:me|myself)\b(?=\s*(?:$|[.!?,;]|(?:and|with|plus)\s+(?:my|the|a|our)\s+"
                       r"(?:bike|bicycle|car|van|motorbike|dog|cat|bags?|luggage|suitcase|stuff|kit|tools?)\b))", re.I)
 """The speaker alone ("just me", "only myself and my bike"): one person, when what comes with them is no person."""
 
