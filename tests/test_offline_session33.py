@@ -288,3 +288,23 @@ def test_a_head_count_then_a_thing_declined(flat, said, n):
 def test_guard_a_pair_that_goes_on_is_no_count_of_two(flat):
     assert "book_viewing.household_size = 2" not in _last(flat, "I'd like to book a viewing",
                                                             "me and my friend and her kids")
+
+
+# -- a name corrected -------------------------------------------------------------------------------------------------
+
+
+def test_a_word_of_the_name_corrected_after_a_reason_clause(agent):
+    assert _last(agent, WAIT, "Jonathan Reilly", "sorry, I spelled his surname wrong before, it's Riley not Reilly") \
+        == ['join_waiting_list.pupil_name = "Jonathan Riley"']
+
+
+@pytest.mark.parametrize("said", ["sorry its Whitfield-Moore now, just got married lol",
+                                  "oh, my surname is Whitfield-Moore since I got married"])
+def test_a_new_surname_after_a_marriage(agent, said):
+    assert _last(agent, WAIT, "Sarah-Jane Whitfield", said) == \
+        ['join_waiting_list.pupil_name = "Sarah-Jane Whitfield-Moore"']
+
+
+def test_guard_it_is_x_now_without_a_marriage_is_no_new_surname(agent):
+    said = _last(agent, WAIT, "Sarah-Jane Whitfield", "its Tuesday now, sorry")
+    assert not any(s.startswith("join_waiting_list.pupil_name") for s in said)

@@ -130,7 +130,14 @@ def correction_rule(reader: "TurnReader", text: str) -> bool:
     if m and re.search(r"[.!?]\s+\S", m.group("new")):
         m = None  # "jo@x.com. oh and it's 4 rooms not 3": the other sentence answers; the clause corrects
     if m:
-        return _by_old_value(reader, m.group("new"), m.group("old"), said)
+        new = m.group("new")
+        if "," in new and re.fullmatch(r"[\w'’-]+", m.group("old").strip()):
+            last = _IT_IS.sub("", new.rsplit(",", 1)[1].strip())  # "sorry, I spelled my surname wrong before, it's
+            if re.fullmatch(r"[\w'’-]+", last):  # Riley not Reilly": the last clause says the new word
+                new = last
+        return _by_old_value(reader, new, m.group("old"), said)
+    if _new_surname(reader, said):
+        return True
     m = _WRONG.search(said)
     if m:
         return _by_field_words(reader, m.group("what"), m.group("new"), said)
@@ -178,8 +185,35 @@ def clause_correction(reader: "TurnReader", text: str, *, after_answer: bool = F
     return True
 
 
+_IT_IS = re.compile(r"^(?:it'?s|its|it\s+is)\s+", re.I)
+_SURNAME_NOW = re.compile(
+    r"\b(?:(?:my\s+)?(?:sur|last|family|married)\s*name(?:\s+on\s+(?:the|my)\s+\w+)?\s+(?:is|'s)\s+(?:now\s+)?|"
+    r"(?:it'?s|its|it\s+is)\s+(?=[A-Z][\w'’]*(?:-[A-Z][\w'’]*)*\s+now\b))"
+    r"(?P<name>[A-Z][\w'’]*(?:-[A-Z][\w'’]*)*)(?![\w'’-])")
+"""A new surname for the name held ("my surname on the account is O'Rourke-Byrne since I got married", "sorry its
+Whitfield-Moore now, just got married"): the last word of the name changes."""
+
+
+def _new_surname(reader: "TurnReader", said: str) -> bool:
+    from ..answering.slots import shape  # late: slots imports the word helpers this module uses
+    m = _SURNAME_NOW.search(said)
+    if m is None or (not re.search(r"surname|last\s*name|family\s*name|married\s*name", m.group(0), re.I)
+                     and not re.search(r"\bmarried\b|\bmaiden\b|\bwedding\b", said, re.I)):
+        return False  # "it's X now" is a new surname only beside a marriage
+    fits = [(rec, f, v) for rec, f, v in _filled(reader) if reader.view.kind_of(f) == "str" and shape(f) == "name"
+            and isinstance(v, str) and len(v.split()) >= 2]
+    if len(fits) != 1:
+        return False
+    rec, f, old = fits[0]
+    new = " ".join([*old.split()[:-1], m.group("name")])
+    if new == old:
+        return False
+    reader.assign("correction", m.group(0), rec, f, new, how="a new surname", was=old)
+    return True
+
+
 _SORRY_NAME = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|oh|i\s+meant|(?:i\s+)?should\s*(?:'ve|\s+have)\s+said)[,!.\s]+)+(?:(?:it'?s|its|it\s+is|i'?m|"
-                         r"i\s+am|my\s+name\s+is|the\s+name\s+is)\s+)?(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})\b")
+                         r"i\s+am|my\s+name\s+is|the\s+name\s+is)\s+)?(?:(?:spelt|spelled|spelt\s+as|spelled\s+as)\s+)?(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})\b")
 
 
 def _shares_word(words: set[str], old: str) -> bool:
