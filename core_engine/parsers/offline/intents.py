@@ -220,7 +220,7 @@ def search_phrase(text: str) -> str:
 
 _SELF_QUESTION = re.compile(
     r"(?:^|(?<=[.!?,;]\s)|(?<=\.\.))\s*(?:(?:wait|hmm+|oh|um+|erm)[,\s]+)?"
-    r"(?:did\s+i\s+(?:just\s+)?(?:say|put|write|type|mean|give\s+you)\b[^?.!]{0,40}|(?:or|maybe)\s+[\w' -]{1,25}|"
+    r"(?:did\s+i\s+(?:just\s+)?(?:say|put|write|type|mean|give\s+you)\b[^?.!]{0,40}|or\s+[\w' -]{1,25}|"
     r"was\s+it\s+[\w' -]{1,25})\?+\s*", re.I)
 
 
@@ -231,7 +231,7 @@ def without_self_questions(text: str) -> str:
     out = text
     for m in reversed(list(_SELF_QUESTION.finditer(text))):
         after = text[m.end():]
-        if after.strip(" .,!") and not after.rstrip().endswith("?") and (m.start() > 0 or after):
+        if after.strip(" .,!") and not after.rstrip().endswith("?") and not is_question(after) and (m.start() > 0 or after):
             out = out[:m.start()] + (" " if m.start() > 0 else "") + out[m.end():]
     return out.strip() or text
 

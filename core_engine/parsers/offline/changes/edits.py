@@ -219,6 +219,9 @@ def change_rule(reader: "TurnReader", text: str) -> bool:
         found = True
     if not found and marker and not mentions and not is_question(text) and _option_by_its_own_word(reader, tail or text):
         return True
+    if marker and re.fullmatch(r"then|go\s+(?:with|for)", marker, re.I) and e is not None and e.act == "ask" and not confirming \
+            and reader.view.unfilled(e.rec, e.field):
+        return found  # "oh ok, 30 litre kegs then" to the container asked: the answer, not a new count of anything
     return found or bool(marker and _only_number(reader, text, marker))
 
 
