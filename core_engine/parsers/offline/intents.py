@@ -335,10 +335,11 @@ def late_refusal(text: str, f: Any) -> str | None:
             return doubt.group(0)
         named = _IT_NAMED.match(after) if re.match(r"(?:i\s+)?(?:do\s+not|don'?t|dont|can'?t|cannot|can\s+not|couldn'?t)\s",
                                                    doubt.group(0), re.I) else None
+        if named is None or (named.group("noun") is not None and stem(named.group("noun")) not in asked):
+            continue
         before = text[:m.start()]
-        given = re.search(r"\d", before) or re.search(r"\b[A-Z][a-z'’-]+\s+[A-Z][a-z'’-]+", before)
-        if named and not given and (named.group("noun") is None or stem(named.group("noun")) in asked):
-            return doubt.group(0)  # "it's on a letter at home, I don't know it off by heart"
+        if not re.search(r"\d", before) and not re.search(r"\b[A-Z][a-z'’-]+\s+[A-Z][a-z'’-]+", before):
+            return doubt.group(0)  # "it's on a letter at home, I don't know it off by heart"; no value given before
     return None
 
 

@@ -45,8 +45,8 @@ from .kb_rows.items import item_request, named_answer, names_for, said_names
 from .lists.membership import membership_rule
 from .lists.spread import spread_rule
 from .parts.one_constructor import one_constructor
-from .parts.addresses import (place_after_name, address_answer, address_beside, address_parts, address_region, is_address_field,
-                              is_postcode_field, new_postcode_in, postcode_ends,
+from .parts.addresses import (address_answer, address_beside, address_parts, address_region, is_address_field,
+                              is_postcode_field, new_postcode_in, place_after_name, postcode_ends,
                               tidy_address, with_town)
 from .parts.colours import rest_of_answer
 from .parts.made import make_beside_colour
@@ -2075,6 +2075,8 @@ _NOT_YET = re.compile(r"^.{0,40}?\b(?:don'?t|do\s+not|please\s+don'?t)\s+(?:subm
 _NOT_DONE = re.compile(
     r"^\W*(?:(?:hmm+|um+|erm|well|oh|ah|no|nope|nah)[,.!\s]+)*(?:not\s+yet\b|(?:not|never)\s+(?!sure\b|certain\b)[a-z]+ed\b|"
     r"(?:(?:i|we|he|she|they)\s+)?(?:haven'?t|havent|hasn'?t|hasnt|have\s+not|has\s+not)\b)", re.I)
+"""A yes/no question answered with what has not happened yet ("not yet, still deciding", "not asked them yet",
+"haven't joined"): no. A doubt ("not sure", "haven't a clue") is a refusal, read before this."""
 _GOOD_TO_GO = re.compile(r"^\W*(?:(?:ok(?:ay)?|yes|yeah|yep|great|perfect|lovely|right)[,.!\s]+)*(?:we'?re\s+|all\s+)?"
                          r"good\s+to\s+go(?:[,.!\s]+(?:thanks|thank\s+you|cheers|ta|thx))*[\s.!]*$", re.I)
 _UNDECIDED = re.compile(r"\b(?:decided|bothered|fussed|thought|considered|sure|checked\s+yet|made\s+(?:up\s+)?my\s+mind|"
@@ -2083,8 +2085,6 @@ _YET_MEANS_YES = re.compile(r"\b(?:under|first|still|new|before|never|not|no|wit
                             r"yet|unpaid|overdue|expired?)\b", re.I)
 """A question whose "not yet" is a yes ("Whether the rider is under 18": "he hasn't turned 18 yet"; "the pet's first
 visit": "we haven't been before"): the no-yet rule keeps off it."""
-"""A yes/no question answered with what has not happened yet ("not yet, still deciding", "not asked them yet",
-"haven't joined"): no. A doubt ("not sure", "haven't a clue") is a refusal, read before this."""
 _THATS_IT = re.compile(r"^\W*(?:(?:ok(?:ay)?|yes|yeah|yep|great|perfect)[,.!\s]+)?(?:that'?s|thats|that\s+is)\s+"
                        r"(?:it|everything|all\s+of\s+it)(?:[\s,.!]+(?:yes|yeah|yep|yup|ok(?:ay)?|thanks|thank\s+you|ta|"
                        r"cheers|thx|great|perfect|lovely))*[\s.!]*$", re.I)

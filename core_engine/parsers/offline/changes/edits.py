@@ -13,7 +13,8 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ....spec.model import REFUSAL, Field
+from ....spec.model import REFUSAL, Field, parse_type
+from ....spec.values import coerce_scalar
 from ....dialogue.state import TaskRecord, ref_target
 from ..intents import change_marker, change_to, is_question, same_as, sentences, special_request
 from ..words.match import HEDGES, Bag, content_stems, field_mention, field_stems, name_coverage, stem
@@ -380,15 +381,20 @@ def _counts_else(text: str, start: int, end: int, f: Field) -> bool:
         and stem(after.group(1)) not in field_stems(f) and not re.match(r"(?:am|pm|h|hrs?|mins?)$", after.group(1))
 
 
-def _numbers_after(reader: "TurnReader", text: str, marker: str) -> list:
+def _free_numbers(reader: "TurnReader", text: str) -> list:
+    """The numbers of the turn that are no part of a date or a time."""
+    from ..words.values import find_dates, find_numbers, find_times, free
+    return free(find_numbers(text), find_dates(text, reader.today) + find_times(text))
+
+
+def _numbers_after(reader: "TurnReader", text: str, marker: str, numbers: list | None = None) -> list:
     """The free numbers after the change marker, when a number comes before it too and all those after say one value
     ("we might be 3 actually, put 3", "one of my aunts can't come now, so eleven"); else []."""
-    from ..words.values import find_dates, find_numbers, find_times, free
     e = reader.expect
     if e is not None and e.act == "ask" and reader.view.kind_of(e.field) in ("int", "float") \
             and reader.view.unfilled(e.rec, e.field):
         return []  # "8, or actually make it 9" to the count asked: an answer settled on, read as one
-    numbers = free(find_numbers(text), find_dates(text, reader.today) + find_times(text))
+    numbers = _free_numbers(reader, text) if numbers is None else numbers
     at = text.lower().rfind(marker.lower())
     later = [n for n in numbers if at >= 0 and n.start >= at]
     if any(n.text.lower() == "one" for n in later):
@@ -403,9 +409,8 @@ def _numbers_after(reader: "TurnReader", text: str, marker: str) -> list:
 def _only_number(reader: "TurnReader", text: str, marker: str) -> bool:
     """ "actually make it six packs": one number, no field named, and one number field already filled in the
     record being worked on: that number changes."""
-    from ..words.values import find_dates, find_numbers, find_times, free
-    said = free(find_numbers(text), find_dates(text, reader.today) + find_times(text))
-    numbers = _numbers_after(reader, text, marker)[-1:] or said  # the number after the reason for the change
+    said = _free_numbers(reader, text)
+    numbers = _numbers_after(reader, text, marker, said)[-1:] or said  # the number after the reason for the change
     if len(numbers) > 1 and len({n.value for n in numbers}) == 1:
         numbers = numbers[-1:]  # "we might be 4 actually, put 4": one number said twice
     rec = reader.expect.rec if reader.expect else None
@@ -416,9 +421,10 @@ def _only_number(reader: "TurnReader", text: str, marker: str) -> bool:
                  and any(n is not numbers[0] and str(n.value) == str(rec.values.get(f.name)).strip() for n in said)]
     if len(held_said) == 1:  # "hmm 45 or 46... go with 46": the field holding the number said before it
         f = held_said[0]
-        value = numbers[0].value
-        value = (str(int(value)) if float(value).is_integer() else str(value)) if reader.view.kind_of(f) == "str" \
-            else int(value) if reader.view.kind_of(f) == "int" and float(value).is_integer() else value
+        try:
+            value = coerce_scalar(numbers[0].value, parse_type(f.type), f)
+        except ValueError:
+            return False  # 4.5 for a whole number held
         if rec.values.get(f.name) == value:
             return False
         reader.assign("change-of-mind", f"{marker} {numbers[0].text}", rec, f, value,

@@ -751,11 +751,11 @@ class AnswerReader:
 
     def _name_value(self, f: Field, text: str) -> str | None:
         """A person's name asked for: the name span of the turn, not the sentence."""
+        from ..parts.given_name import not_a_name_word  # late: parts import this module
         placed = PLACE_AFTER_NAME.search(text)
         if placed and not text[:placed.start()].strip(" ,").lower().removeprefix("it").strip(" 'ʼ’s"):
             return None  # "it's flat 2 kingfisher court" to the name: a place, no name
         who = clean_name(text[:placed.start()].strip(" ,")) if placed else None
-        from ..parts.given_name import not_a_name_word  # late: parts import this module
         if who and 1 <= len(who.split()) <= 4 and not any(not_a_name_word(w) for w in who.split()[-2:]):
             text = text[:placed.start()]  # "Mrs Edith Kowalski at 14 Tanners Yard": the name, then where they live
             self.matched = text
@@ -771,7 +771,6 @@ class AnswerReader:
         clauses = [c for c in re.split(r"\s*,\s*", text.strip(" .!?")) if c]
         first = clean_name(clauses[0]) if len(clauses) > 1 else None
         later = " ".join(clauses[1:])
-        from ..parts.given_name import not_a_name_word  # late: parts import this module
         inverted = _SURNAME_FIRST.fullmatch(text)
         if inverted and not any(not_a_name_word(w) or w.lower() in _KIN_WORDS for w in inverted.groups()):
             return f"{inverted.group(2)} {inverted.group(1)}"  # "Patel, Raj": a form's order, the surname first
