@@ -308,3 +308,8 @@ def test_a_new_surname_after_a_marriage(agent, said):
 def test_guard_it_is_x_now_without_a_marriage_is_no_new_surname(agent):
     said = _last(agent, WAIT, "Sarah-Jane Whitfield", "its Tuesday now, sorry")
     assert not any(s.startswith("join_waiting_list.pupil_name") for s in said)
+
+
+def test_a_name_spelt_again_after_a_cue_replaces_the_name(agent):
+    assert _last(agent, WAIT, "John Smith", "sorry its spelt John Smythe") == \
+        ['join_waiting_list.pupil_name = "John Smythe"']
