@@ -106,7 +106,7 @@ from .answering.references import shaped_reference
 from .words.libvalues import is_phone_field
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, labelled_values, new_task, other_fields, unopened_fields
-from .intents import (late_refusal, negates_described, asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
+from .intents import (late_refusal, same_as, negates_described, asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting,
                               without_self_questions)
 from .words.answers import NEGATIVE_QUESTION, NOTHING_OF_THE_KIND, AnswerReader, echoed_flag, flag_named, is_make_field, pro_form_flag, said_words
@@ -583,6 +583,8 @@ class TurnReader:
             if rule(rest):
                 if self.answered and rule != self._correction:
                     clause_correction(self, rest, after_answer=True)  # "x@y.com. oh and it's 3 bags not 2"
+                if rule == self._same_as:
+                    self._answer_beside_same(rest)  # "Hannah Reeve, same number as before"
                 if rule in (self._change, self._correction, self._refusal, self._found_later) and self._asked_unread():
                     self._answer_before_change(rest)  # "WA14 2DT. could they come this thursday instead?", "Marcus
                     # Lee. student number i dont know off the top of my head"
@@ -699,6 +701,26 @@ class TurnReader:
         before, was = len(self.lines), self.answered
         self.answered = False  # the other sentence answered another field: this one is still to be read
         if (self._typed_answer(first[0]) or self._str_answer(first[0])) and len(self.lines) > before:
+            self.answered = True
+        self.answered = self.answered or was
+
+    def _answer_beside_same(self, text: str) -> None:
+        """The rest of a turn beside a "same <field> as before": the answer to the question asked when another field
+        was copied ("Hannah Reeve, same number as before"), else values of the record's other fields."""
+        found = same_as(text)
+        if found is None:
+            return
+        rest = re.sub(re.escape(found[0]), " ", text, count=1, flags=re.I).strip(" ,.!?;")
+        rest = re.sub(r"\s+(?:again|too|as\s+well)$", "", rest, flags=re.I)  # "Tasha Green again"
+        e = self.expect
+        if not rest or is_question(rest) or e is None or e.act != "ask":
+            return
+        if not self._asked_unread():  # "same name as before, postcode is MK5 6HT": the name copied, the postcode
+            self._extras(rest, e.rec)
+            return
+        before, was = len(self.lines), self.answered
+        self.answered = False
+        if (self._typed_answer(rest) or self._str_answer(rest)) and len(self.lines) > before:
             self.answered = True
         self.answered = self.answered or was
 

@@ -38,7 +38,7 @@ def same_as_rule(reader: "TurnReader", text: str) -> bool:
         return True
     targets = _same_as_targets(reader, field_words)
     for rec, f in targets:
-        earlier = _earlier_values(reader, rec, f)
+        earlier = _earlier_values(reader, rec, f) or _earlier_elsewhere(reader, rec, f)
         if what not in ("previous", "first"):
             key = re.sub(r"\W+", "", what.lower())
             named = [r for r in earlier if any(isinstance(v, str) and re.sub(r"\W+", "", v.lower()) == key
@@ -47,6 +47,12 @@ def same_as_rule(reader: "TurnReader", text: str) -> bool:
         if earlier:
             source = earlier[0] if what == "first" else earlier[-1]
             reader.emit("same-as-previous", words, f"{rec.var}.{f.name} = {source.var}.{f.name}")
+            return True
+    if field_words and what == "previous" and len(targets) == 1:
+        rec, f = targets[0]
+        found_in = _named_elsewhere(reader, rec, f, field_words)
+        if found_in is not None:  # "same name as before": the attendee's name of the class booked, for the visit
+            reader.emit("same-as-previous", words, f"{rec.var}.{f.name} = {found_in[0].var}.{found_in[1]}")
             return True
     return False
 
@@ -117,6 +123,11 @@ def _same_as_targets(reader: "TurnReader", field_words: str) -> list[tuple[TaskR
         scored.sort(key=lambda x: (-x[0], not x[1]))
         if scored:
             return [(rec, f) for _s, _mine, rec, f in scored]
+        said = set(content_stems(field_words))
+        described = [(e.rec, f) for f in reader.view.input_fields(e.rec) if reader.view.unfilled(e.rec, f)
+                     and said <= set(content_stems(f.description or ""))] if e is not None and said else []
+        if len(described) == 1:
+            return described  # "same number as before": the one empty field its description calls a number
     return [(e.rec, e.field)] if e is not None else []
 
 
@@ -130,6 +141,39 @@ def _earlier_values(reader: "TurnReader", rec: TaskRecord, f: Field) -> list[Tas
         if value not in (None, REFUSAL) and ref_target(value) is None:
             earlier.append(other)
     return earlier
+
+
+def _earlier_elsewhere(reader: "TurnReader", rec: TaskRecord, f: Field) -> list[TaskRecord]:
+    """Records of other worksheets, made before `rec`, whose field of the same name holds a plain value ("same
+    number as before": the phone given for the aftercare question, now for the piercing booked after it)."""
+    earlier = []
+    for other in reader.state.tasks():
+        if other.var == rec.var:
+            break
+        value = other.values.get(f.name)
+        if other.worksheet != rec.worksheet and value not in (None, REFUSAL) and ref_target(value) is None:
+            earlier.append(other)
+    return earlier
+
+
+def _named_elsewhere(reader: "TurnReader", rec: TaskRecord, f: Field, field_words: str) -> tuple[TaskRecord, str] | None:
+    """The latest earlier record of another worksheet with one field of `f`'s type that the words name and that
+    holds a plain value ("same name" -> `attendee_name` of the class booked before the home visit)."""
+    said = set(content_stems(field_words))
+    if not said:
+        return None
+    for other in reversed(reader.state.tasks()[:[r.var for r in reader.state.tasks()].index(rec.var)]
+                          if rec in reader.state.tasks() else reader.state.tasks()):
+        ws = reader.view.worksheet(other)
+        if ws is None or other.worksheet == rec.worksheet:
+            continue
+        named = [g for g in ws.fields if g.type == f.type and said <= set(content_stems(g.name.replace("_", " ")))
+                 and other.values.get(g.name) not in (None, REFUSAL) and ref_target(other.values.get(g.name)) is None]
+        if len(named) == 1:
+            return other, named[0].name
+        if named:
+            return None  # two of them ("boat name", "skipper name"): unclear
+    return None
 
 
 def option_unwanted(reader: "TurnReader", text: str) -> bool:

@@ -150,6 +150,19 @@ def _reachable_from_start(reader: "TurnReader", ws: Worksheet) -> bool:
                if r.parent is None for n in names)
 
 
+def _option_of_other_task(reader: "TurnReader", ws: Worksheet, text: str) -> bool:
+    """ "can i book a tragus at old town": "Old Town" is a branch in the KB, but "tragus" and "Old Town" are options
+    of the piercing's fields, word for word; the task they belong to is read by the task rules, not this one."""
+    from ..opening.said_option import said_option  # late: the opening rules import this module indirectly
+    from ..words.semantic import root_of, task_roots  # late, as above
+
+    told = said_option(reader, text)
+    if told is None:
+        return False
+    roots = task_roots(reader)
+    return root_of(reader, roots, told) != roots.get(ws.name, ws.name)
+
+
 def row_request(reader: "TurnReader", text: str) -> bool:
     """Open the row-taking task for a request that names KB rows (see the module docstring)."""
     if reader.ctx.kb is None or reader.lines:
@@ -161,6 +174,8 @@ def row_request(reader: "TurnReader", text: str) -> bool:
         return False
     ws = row_task(reader, text)
     if ws is None or any(r.status == "active" for r in reader.state.of_worksheet(ws.name)):
+        return False
+    if _option_of_other_task(reader, ws, text):
         return False
     asked_by = _ASKS_FOR.search(text) or _asked_to_do(reader, ws, text) or _named_with_values(reader, ws, text) \
         or _please(text)

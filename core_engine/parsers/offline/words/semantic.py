@@ -676,6 +676,14 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
         reader.note("task-by-verb", text, reading=asked, **by_verb.trace(),
                     reason="the turn asks with a verb of this task's name and of no other's")
         return apply_reading(reader, by_verb, text, "task-semantic", asked_for=True)  # "I want to reserve some vitamin D"
+    told = _said_option_reading(reader, ranked, text, roots) if threshold <= TASK_THRESHOLD else None
+    if told is not None:  # "can i get my septum done": nearest "I'm ready to get it done", but Septum is named
+        if not apply_reading(reader, told, text, "task-semantic", asked_for=True):
+            return False
+        reader.note("task-option-said", text, reading=told.best.label, **told.trace(),
+                    reason="the turn asks for this task by an option of it, named word for word and in no other "
+                           "task's texts, and says none of the nearer reading's own words")
+        return True
     if ranked.score < threshold:
         return threshold <= TASK_THRESHOLD and (_option_named(reader, ranked, text, roots)
                                                  or _deep_option(reader, ranked, text))
@@ -869,6 +877,30 @@ def _by_verb(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[str, s
     runner = ranked.runner_score if ranked.runner_up is not None and root_of(reader, roots, ranked.runner_up) == task \
         else 0.0
     return Ranked(Entry("task", task), runner, task, ranked.best, ranked.score)
+
+
+def _said_option_reading(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[str, str]) -> Ranked | None:
+    """The reading of the option named word for word (`opening/said_option.py`) when it leads to another task
+    than the reading by meaning, the turn says none of that reading's own words (its option, its task's name, less
+    the words both tasks share) and no verb of a third task ("cancel my septum appointment")."""
+    from ..opening.said_option import root_texts, said_option  # late: the opening rules import this module
+
+    entry = said_option(reader, text)
+    if entry is None:
+        return None
+    mine = root_of(reader, roots, entry)
+    if ranked.best is not None and root_of(reader, roots, ranked.best) == mine:
+        return Ranked(entry, 1.0, entry.value, ranked.runner_up, ranked.runner_score)  # the two agree
+    verb = verb_task(reader, text)
+    if verb is not None and roots.get(verb, verb) != mine:
+        return None
+    if ranked.best is not None:
+        best = ranked.best
+        name = best.value if best.kind == "enum" else words_of(root_of(reader, roots, best))
+        own = set(content_stems(name)) - root_texts(reader, roots).get(mine, set())
+        if own & set(content_stems(text)):
+            return None  # "book a tattoo session at old town": the nearer reading's own words are said too
+    return Ranked(entry, 1.0, entry.value, ranked.best, ranked.score)
 
 
 def _option_named(reader: "TurnReader", ranked: Ranked, text: str, roots: dict[str, str]) -> bool:
