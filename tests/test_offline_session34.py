@@ -42,6 +42,7 @@ SPEC = {
             field("date", "date", "The day of the appointment"),
             field("client_name", "str", "Your full name"),
             field("phone", "str", "A phone number we can text"),
+            field("notes", "str", "Anything the therapist should know, like allergies", required=False),
             field("confirm", "confirm", "Book the wax")]},
         {"name": "AftercareQuestion", "kind": "task", "predicate": 'main.task == "Aftercare Question"', "fields": [
             field("question", "str", "What you would like to ask"),
@@ -124,3 +125,23 @@ def test_same_name_as_before_then_another_value(agent):
 def test_guard_same_number_with_no_earlier_record_copies_nothing(agent):
     said = _last(agent, "can i get my underarms done on friday at market square", "Ana Silva", "same number as before")
     assert not any("aftercare" in s or "client_name" in s for s in said), said
+
+
+# -- a remark added to an answer goes to the record's notes ------------------------------------------------------
+
+
+@pytest.mark.parametrize("said, note", [("07700 900333. oh and im allergic to latex", "im allergic to latex"),
+                                        ("07700 900333. fyi my skin reacts to some waxes", "my skin reacts to some waxes"),
+                                        ("07700 900333. sensitive skin btw", "sensitive skin")])
+def test_a_remark_after_the_answer_is_a_note(agent, said, note):
+    assert sorted(_last(agent, *TO_PHONE, said)) == sorted(['book_wax.phone = "07700 900333"', f'book_wax.notes = "{note}"'])
+
+
+def test_guard_a_question_after_the_answer_is_no_note(agent):
+    said = _last(agent, *TO_PHONE, "07700 900333. oh and can I bring my sister along?")
+    assert not any("notes" in s for s in said), said
+
+
+def test_guard_a_remark_that_changes_a_value_is_no_note(agent):
+    said = _last(agent, *TO_PHONE, "07700 900333. oh and make it the day after tomorrow")
+    assert not any("notes" in s for s in said), said

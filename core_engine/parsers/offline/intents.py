@@ -486,6 +486,28 @@ def special_request(text: str, *, reasons: bool = True) -> tuple[str, str] | Non
     return None
 
 
+_ADDENDUM = re.compile(r"^(?P<cue>(?:(?:oh|and|also)[,.!\s]+)*(?:fyi|btw|by\s+the\s+way|just\s+so\s+you\s+know|"
+                       r"oh\s+and|one\s+more\s+thing|ps|p\.s\.?)[,:.!\s]+)(?P<what>[a-z].{5,})$|"
+                       r"^(?:(?:oh|and|also)[,\s]+)*(?P<what2>[a-z].{5,}?)[,\s]+(?P<cue2>btw|fyi)$", re.I)
+
+
+def addendum(text: str) -> tuple[str, str] | None:
+    """(cue, what is told) for a remark added to an answer: "oh and im allergic to latex", "fyi it started after a
+    gig in january", "parking's a nightmare btw". None for a question ("oh and can I get a pump out?")."""
+    body = normalise(text).rstrip(".! ")
+    m = _ADDENDUM.match(body)
+    if not m or "?" in body:
+        return None
+    what = (m.group("what") or m.group("what2")).strip(" ,")
+    if is_question(what) or _INTERROGATIVE_START.match(what):
+        return None
+    return (m.group("cue") or m.group("cue2")).strip(" ,.:!"), what
+
+
+_INTERROGATIVE_START = re.compile(r"^(?:can|could|would|will|shall|should|is|are|do|does|did|what|which|when|where|who|"
+                                  r"why|how)\b", re.I)
+
+
 _NEED_BECAUSE = re.compile(r"^(?P<why>[^\d?]{8,}?)[,\s]+(?P<need>so\s+(?:we|i)(?:'ll|\s+will|'d|\s+would)?\s+"
                            r"(?:also\s+)?(?:need|require))\s+(?!(?:it|them|this|that|to)\b)(?P<what>[^\d?]+)$", re.I)
 """A reason and the thing it needs, in one sentence with no number (a number is an answer, not a request); "..., so

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ....spec.model import REFUSAL, Field, parse_type
 from ....spec.values import coerce_scalar
 from ....dialogue.state import TaskRecord, ref_target
-from ..intents import change_marker, change_to, is_question, same_as, sentences, special_request
+from ..intents import addendum, change_marker, change_to, is_question, same_as, sentences, special_request
 from ..words.match import HEDGES, Bag, content_stems, field_mention, field_stems, name_coverage, stem
 from ..answering.slots import find_mentions, shape
 from ..words.values import find_codes
@@ -561,7 +561,23 @@ def special_request_rule(reader: "TurnReader", text: str) -> str | None:
             value = f"{old}; {found[1]}" if isinstance(old, str) and old and old not in (REFUSAL, "none") else found[1]
             reader.assign("special-request", found[0], rec, f, value)
             return sentence
+    notes = [(r, f) for r, f in targets if (f.dont_ask or not f.required) and reader.view.unfilled(r, f)]
+    for sentence in (sentences(text) if notes and not told else []):
+        added = addendum(sentence)
+        if added is None or _names_values(reader, added[1]):
+            continue
+        rec, f = notes[0]  # "cash when i get there. oh and im allergic to latex": a remark for the notes
+        reader.assign("special-request", sentence, rec, f, added[1], reason="a remark added to the answer")
+        return sentence
     return None
+
+
+def _names_values(reader: "TurnReader", said: str) -> bool:
+    """The words give a value of some field of the live records other than free text ("oh and it's 3 bags not 2",
+    "oh and I found my card, it's VN-31877"): a change or an answer, not a remark."""
+    fields = [(r, f) for r in reader.view.live_records() for f in reader.view.input_fields(r)
+              if shape(f) != "text" and reader.view.kind_of(f) not in ("confirm", "task")]
+    return bool(find_mentions(said, fields, reader.view, reader.today)) or bool(find_codes(said))
 
 
 AVOIDED = re.compile(r"\b(?:avoid|not|never|except|anything\s+but|other\s+than|rather\s+than|instead\s+of|"
