@@ -43,6 +43,7 @@ SPEC = {
             field("client_name", "str", "Your full name"),
             field("phone", "str", "A phone number we can text"),
             field("notes", "str", "Anything the therapist should know, like allergies", required=False),
+            field("slot", "Enum", "Morning or afternoon", enum_values=[{"value": "Morning"}, {"value": "Afternoon"}]),
             field("confirm", "confirm", "Book the wax")]},
         {"name": "AftercareQuestion", "kind": "task", "predicate": 'main.task == "Aftercare Question"', "fields": [
             field("question", "str", "What you would like to ask"),
@@ -103,6 +104,11 @@ def test_guard_a_verb_of_another_task_beats_the_option_named(agent):
 def test_guard_a_wh_question_naming_an_option_opens_nothing(agent):
     said = _last(agent, *ASKED, "thanks! where can i get my eyebrows done?")
     assert not any("Book Wax" in s for s in said), said
+
+
+def test_guard_an_option_that_only_says_when_tells_no_task(agent):
+    said = _last(agent, *ASKED, "I want to see Ruth Amos next tuesday morning")
+    assert not any("Book Wax" in s or "slot" in s for s in said), said
 
 
 # -- "same <field> as before" from a task of another worksheet ---------------------------------------------------

@@ -152,7 +152,8 @@ def _reachable_from_start(reader: "TurnReader", ws: Worksheet) -> bool:
 
 def _option_of_other_task(reader: "TurnReader", ws: Worksheet, text: str) -> bool:
     """ "can i book a tragus at old town": "Old Town" is a branch in the KB, but "tragus" and "Old Town" are options
-    of the piercing's fields, word for word; the task they belong to is read by the task rules, not this one."""
+    of the piercing's fields, word for word; the task they belong to is read by the task rules, not this one. Only
+    when every KB term of the turn is such an option."""
     from ..opening.said_option import said_option  # late: the opening rules import this module indirectly
     from ..words.semantic import root_of, task_roots  # late, as above
 
@@ -160,7 +161,13 @@ def _option_of_other_task(reader: "TurnReader", ws: Worksheet, text: str) -> boo
     if told is None:
         return False
     roots = task_roots(reader)
-    return root_of(reader, roots, told) != roots.get(ws.name, ws.name)
+    if root_of(reader, roots, told) == roots.get(ws.name, ws.name):
+        return False
+    options = {ev.value.casefold() for w in reader.spec.task_worksheets() if roots.get(w.name, w.name) == root_of(
+        reader, roots, told) for f in w.fields for ev in f.enum_values}
+    terms = reader.vocabulary.found_in(text, reader.ctx.kb, plurals=True)
+    return bool(terms) and all(t.casefold() in options for t in terms)  # "Old Town" is a branch option there too;
+    # "take Otter out" names a craft that no option explains: the row's task stands
 
 
 def row_request(reader: "TurnReader", text: str) -> bool:

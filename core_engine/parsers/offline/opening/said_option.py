@@ -22,6 +22,10 @@ _REQUEST = re.compile(r"\b(?:(?:can|could|may)\s+(?:i|we|you|u)|(?:i|we)\s*(?:'d
                       r"wants?|wanna|needs?|after|looking\s+for|please|pls|book|booking)\b", re.I)
 """A request in the turn: without one, a question that names an option asks about it ("is a septum painful?")."""
 _WH = frozenset({"what", "which", "when", "where", "who", "whom", "whose", "why", "how"})
+_WHEN_WORDS = frozenset("""morning mornings afternoon afternoons evening evenings night nights day days weekday weekdays
+weekend weekends lunchtime daytime am pm early late anytime monday tuesday wednesday thursday friday saturday sunday
+today tomorrow week month""".split())
+"""An option that only says when ("Morning" of a slot) tells no task: "take Otter out next Tuesday morning"."""
 _SHORT_EXAMPLE = 3
 """Examples of at most this many words are other names for their option ("nose stud" of Nostril); longer ones are
 sentences, which the reading by meaning weighs."""
@@ -107,7 +111,7 @@ def said_option(reader: "TurnReader", text: str) -> Entry | None:
     def distinctive(e: Entry) -> bool:
         owner = root_of(reader, roots, e)
         return not any(set(content_stems(e.value)) & stems for r, stems in texts.items() if r != owner)
-    found = [e for e in found if distinctive(e)]
+    found = [e for e in found if distinctive(e) and not set(words(e.value)) <= _WHEN_WORDS]
     if len({root_of(reader, roots, e) for e in found}) != 1:
         return None  # none left, or options of two tasks
     return found[0]
