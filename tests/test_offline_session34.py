@@ -151,3 +151,35 @@ def test_guard_a_question_after_the_answer_is_no_note(agent):
 def test_guard_a_remark_that_changes_a_value_is_no_note(agent):
     said = _last(agent, *TO_PHONE, "07700 900333. oh and make it the day after tomorrow")
     assert not any("notes" in s for s in said), said
+
+
+# -- a course code's number is no count (on the course sample: its list of courses) ------------------------------
+
+
+@pytest.fixture(scope="module")
+def courses(tmp_path_factory):
+    import shutil
+    from pathlib import Path
+
+    from core_engine.session.agent import Agent
+    root = tmp_path_factory.mktemp("courses") / "course_enrollment"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "sample_projects" / "course_enrollment", root)
+    return Agent.load(root)
+
+
+def test_a_bare_number_naming_a_code_said_is_no_count_of_units(courses):
+    said = _last(courses, "can I enrol in CS 110 and CS 107? letter grade for 110 please")
+    assert said and "course_num_units" not in said[0], said
+
+
+def test_a_course_code_beside_its_title_is_no_count_of_units(courses):
+    said = _last(courses, "I want to enroll in CS 143", "letter", "4", "yes",
+                 "and CS 110, the principles of computer systems one")
+    assert said == ['course_2.course_name = "CS 110"'], said
+
+
+def test_same_grading_and_units_beside_a_course_named_by_title(courses):
+    said = _last(courses, "I want to enroll in CS 143", "letter", "4", "yes",
+                 "oh and CS 178 as well, the digital photography class, same grading and units")
+    assert said == ['course_2.course_name = "CS 178"', 'course_2.grade_type = "Letter"',
+                    'course_2.course_num_units = 4'], said

@@ -164,10 +164,15 @@ def named_answer(reader: "TurnReader", text: str, rec: Any, f: Field) -> bool:
     reader.assign("answer-to-ask", name, rec, f, code_of_named(reader, f, name), type="str", shape="kb row name")
     rest = re.sub(re.escape(name), " ", text, flags=re.I)
     ws = reader.view.worksheet(rec)
+    taken = {f.name}
     for other, value in item_options(reader, ws, rest, {f.name}).items():
         field = ws.field(other)
         if field is not None and reader.view.unfilled(rec, field):
             reader.assign("extra-value", rest, rec, field, value)
+            taken.add(other)
+    from ..changes.edits import SAME_FIELDS, same_fields  # late: edits imports the intents this module uses
+    if SAME_FIELDS.search(rest):  # "CS 178, the digital photography one, same grading and units"
+        same_fields(reader, rest, rec, taken)
     return True
 
 
@@ -339,6 +344,19 @@ _THOSE_N = re.compile(r"\b(?:just|only)\s+(?:those|these|the)\s+(?:two|three|fou
                       r"\b(?:just|only)\s+(?:two|three|four)\s*[.!]*$", re.I)
 
 
+def without_codes(piece: str, turn: str) -> str:
+    """`piece` without the code-like tokens it says ("CS 178") and without bare numbers that are the number of a
+    code the turn says ("CS 161 and CS 154? letter grade for 161"): they name rows, they count nothing."""
+    from ..words.values import find_codes
+
+    numbers = {m.group(0) for c in find_codes(turn) for m in re.finditer(r"\d+", c.text)}
+    for c in sorted(find_codes(piece), key=lambda c: -c.start):
+        piece = piece[:c.start] + " " * (c.end - c.start) + piece[c.end:]
+    for n in numbers:
+        piece = re.sub(rf"(?<![\w.,]){n}(?![\w.,])", " " * len(n), piece)
+    return piece
+
+
 def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str]) -> dict[str, Any]:
     """The options one item's words give: enum values by their names or descriptions ("a drop-in session"),
     dates, times and labelled numbers, and a lone number for the item's one number field ("for two people")."""
@@ -347,6 +365,7 @@ def item_options(reader: "TurnReader", sub: Worksheet, piece: str, skip: set[str
     from ....dialogue.state import TaskRecord
 
     out: dict[str, Any] = {}
+    piece = without_codes(piece, reader.text)  # "CS 178, same grading": the code's number is no count of units
     piece = _THOSE_N.sub(" ", piece)  # "just those two": how many items there are, not an option of one
     piece = _TIMES.sub(lambda m: f" {m.group(1) or m.group(2)} ", piece)  # "X x2", "2x X": a count
     bag = Bag.of(piece)
