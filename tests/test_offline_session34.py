@@ -111,6 +111,13 @@ def test_guard_an_option_that_only_says_when_tells_no_task(agent):
     assert not any("Book Wax" in s or "slot" in s for s in said), said
 
 
+@pytest.mark.parametrize("said", ["thanks! do I need to book a bikini wax in advance?",
+                                  "I don't want a bikini wax, I want a consultation",
+                                  "I need to pay for my eyebrows at the desk, is that ok"])
+def test_guard_no_option_asked_for_in_a_question_a_negation_or_a_need(agent, said):
+    assert not any("area=" in s for s in _last(agent, *ASKED, said))
+
+
 # -- "same <field> as before" from a task of another worksheet ---------------------------------------------------
 
 
@@ -138,7 +145,7 @@ def test_guard_same_number_with_no_earlier_record_copies_nothing(agent):
 
 @pytest.mark.parametrize("said, note", [("07700 900333. oh and im allergic to latex", "im allergic to latex"),
                                         ("07700 900333. fyi my skin reacts to some waxes", "my skin reacts to some waxes"),
-                                        ("07700 900333. sensitive skin btw", "sensitive skin")])
+                                        ("07700 900333. very sensitive skin btw", "very sensitive skin")])
 def test_a_remark_after_the_answer_is_a_note(agent, said, note):
     assert sorted(_last(agent, *TO_PHONE, said)) == sorted(['book_wax.phone = "07700 900333"', f'book_wax.notes = "{note}"'])
 
@@ -183,3 +190,9 @@ def test_same_grading_and_units_beside_a_course_named_by_title(courses):
                  "oh and CS 178 as well, the digital photography class, same grading and units")
     assert said == ['course_2.course_name = "CS 178"', 'course_2.grade_type = "Letter"',
                     'course_2.course_num_units = 4'], said
+
+
+@pytest.mark.parametrize("said", ["07700 900333. oh and thank you so much", "07700 900333. oh and my email is ana@x.com",
+                                  "07700 900333. oh and no allergies", "07700 900333. oh and I also want a facial"])
+def test_guard_thanks_contacts_a_no_or_a_request_are_no_notes(agent, said):
+    assert not any("notes" in s for s in _last(agent, *TO_PHONE, said))

@@ -713,8 +713,8 @@ class TurnReader:
         rest = re.sub(re.escape(found[0]), " ", text, count=1, flags=re.I).strip(" ,.!?;")
         rest = re.sub(r"\s+(?:again|too|as\s+well)$", "", rest, flags=re.I)  # "Tasha Green again"
         e = self.expect
-        if not rest or is_question(rest) or e is None or e.act != "ask":
-            return
+        if not rest or is_question(rest) or e is None or e.act != "ask" or len(sentences(text)) > 1:
+            return  # "same number as before. she's called Biscuit": another sentence, read by the other rules
         if not self._asked_unread():  # "same name as before, postcode is MK5 6HT": the name copied, the postcode
             self._extras(rest, e.rec)
             return
@@ -1277,7 +1277,8 @@ class TurnReader:
             return False
         rest = text.replace(said, " ", 1).strip(" ,.!?;") if said in text else ""
         if rest and not self.answered and not is_question(rest):
-            self._typed_answer(rest)  # "6 people. one of us uses a wheelchair so we need ...": the answer too
+            self._typed_answer(rest) or self._str_answer(rest)  # "6 people. one of us uses a wheelchair so we need
+            # ...", "Jo Bloggs. btw my husband might drop her off": the answer too
         return True
 
     # ------------------------------------------------------------ answers to the question asked

@@ -151,9 +151,25 @@ def _earlier_elsewhere(reader: "TurnReader", rec: TaskRecord, f: Field) -> list[
         if other.var == rec.var:
             break
         value = other.values.get(f.name)
-        if other.worksheet != rec.worksheet and value not in (None, REFUSAL) and ref_target(value) is None:
+        ws = reader.view.worksheet(other)
+        g = ws.field(f.name) if ws is not None else None
+        if other.worksheet != rec.worksheet and value not in (None, REFUSAL) and ref_target(value) is None \
+                and g is not None and same_meaning(f, g):
             earlier.append(other)
     return earlier
+
+
+_GENERIC = {stem(w) for w in ("name", "number", "your", "the", "a")}
+
+
+def same_meaning(f: Field, g: Field) -> bool:
+    """Two fields of one name in two worksheets that mean the same thing: the same description, or descriptions
+    sharing a word beyond "name"/"number" ("A phone number we can text", "A phone number the team can call"); not
+    "Your pet's name" and "Your full name"."""
+    a, b = (f.description or "").strip().casefold(), (g.description or "").strip().casefold()
+    if not a or not b or a == b:
+        return True
+    return bool((set(content_stems(a)) & set(content_stems(b))) - _GENERIC)
 
 
 def _named_elsewhere(reader: "TurnReader", rec: TaskRecord, f: Field, field_words: str) -> tuple[TaskRecord, str] | None:
@@ -168,6 +184,7 @@ def _named_elsewhere(reader: "TurnReader", rec: TaskRecord, f: Field, field_word
         if ws is None or other.worksheet == rec.worksheet:
             continue
         named = [g for g in ws.fields if g.type == f.type and said <= set(content_stems(g.name.replace("_", " ")))
+                 and same_meaning(f, g)
                  and other.values.get(g.name) not in (None, REFUSAL) and ref_target(other.values.get(g.name)) is None]
         if len(named) == 1:
             return other, named[0].name
@@ -561,15 +578,39 @@ def special_request_rule(reader: "TurnReader", text: str) -> str | None:
             value = f"{old}; {found[1]}" if isinstance(old, str) and old and old not in (REFUSAL, "none") else found[1]
             reader.assign("special-request", found[0], rec, f, value)
             return sentence
-    notes = [(r, f) for r, f in targets if (f.dont_ask or not f.required) and reader.view.unfilled(r, f)]
-    for sentence in (sentences(text) if notes and not told else []):
+    notes = [(r, f) for r, f in targets if (f.dont_ask or not f.required) and reader.view.unfilled(r, f)
+             and (field_stems(f) & _NOTE_WORDS or _ANYTHING_TO_KNOW.search(f.description or ""))]
+    for sentence in (sentences(text)[1:] if notes and not told else []):  # a remark follows an answer
         added = addendum(sentence)
-        if added is None or _names_values(reader, added[1]):
+        if added is None or len(added[1].split()) < 3 or _names_values(reader, added[1]) or \
+                _not_a_remark(reader, added[1]):
             continue
         rec, f = notes[0]  # "cash when i get there. oh and im allergic to latex": a remark for the notes
         reader.assign("special-request", sentence, rec, f, added[1], reason="a remark added to the answer")
         return sentence
     return None
+
+
+_NOTE_WORDS = {stem(w) for w in ("note", "notes", "comment", "comments", "additional", "extra")}
+_ANYTHING_TO_KNOW = re.compile(r"\banything\b.*\b(?:know|add|else|mention)\b", re.I)
+"""A field for remarks: its name says notes or comments, or its description asks for anything else to know ("Anything
+the artist should know"); not a delivery instruction or an occasion, which a remark is not."""
+_INTRODUCED = re.compile(r"^(?i:i'?m|i\s+am|my\s+name(?:'s|\s+is)?|this\s+is)\s+[A-Z][a-z]+")
+_NOT_REMARK = re.compile(r"^(?:no|nothing|none|not|nope|nah|that'?s|that\s+is|it'?s\s+(?:a|my|the))\b|@|\b(?:email|e-mail|phone|mobile|number|name)\b|\b(?:thanks?|thank\s+you|cheers|cancel|order|book|"
+                         r"change|instead|want|need|like|one\s+more|another|extra|anything\s+else)\b|\d", re.I)
+"""Not a remark: a no ("oh and no occasion"), a word on the answer ("that's a mobile number"), an introduction ("I'm Jo
+Bloggs"), contact details, thanks, a request ("oh and cancel my coffee order", "I also want to order a latte"), a
+count ("there'll be one more person"), a number."""
+
+
+def _not_a_remark(reader: "TurnReader", said: str) -> bool:
+    """The words decline, thank, ask for something or count, or name an option of a field of the live records
+    ("oh and we'd like to sit outside"): an answer, a change or a request, not a remark for the notes."""
+    if _NOT_REMARK.search(said) or _INTRODUCED.match(said):
+        return True
+    low = " " + " ".join(content_stems(said)) + " "
+    return any(f" {' '.join(content_stems(ev.value))} " in low for r in reader.view.live_records()
+               for f in reader.view.input_fields(r) for ev in f.enum_values if content_stems(ev.value))
 
 
 def _names_values(reader: "TurnReader", said: str) -> bool:

@@ -346,11 +346,16 @@ _THOSE_N = re.compile(r"\b(?:just|only)\s+(?:those|these|the)\s+(?:two|three|fou
 
 def without_codes(piece: str, turn: str) -> str:
     """`piece` without the code-like tokens it says ("CS 178") and without bare numbers that are the number of a
-    code the turn says ("CS 161 and CS 154? letter grade for 161"): they name rows, they count nothing."""
-    from ..words.values import find_codes
+    code the turn says ("CS 161 and CS 154? letter grade for 161"): they name rows, they count nothing. Only numbers
+    of three digits or more, which no count of items shares."""
+    from ..words.values import find_codes, find_postcodes
 
-    numbers = {m.group(0) for c in find_codes(turn) for m in re.finditer(r"\d+", c.text)}
-    for c in sorted(find_codes(piece), key=lambda c: -c.start):
+    def codes(text: str) -> list:  # course-like codes with a number of three digits or more; no postcodes ("M4 6HJ")
+        posts = find_postcodes(text)  # and no "GU10", whose number a count may share ("10 GU10 spotlights")
+        return [c for c in find_codes(text) if re.search(r"\d{3}", c.text)
+                and not any(p.start < c.end and c.start < p.end for p in posts)]
+    numbers = {m.group(0) for c in codes(turn) for m in re.finditer(r"\d{3,}", c.text)}
+    for c in sorted(codes(piece), key=lambda c: -c.start):
         piece = piece[:c.start] + " " * (c.end - c.start) + piece[c.end:]
     for n in numbers:
         piece = re.sub(rf"(?<![\w.,]){n}(?![\w.,])", " " * len(n), piece)

@@ -161,7 +161,7 @@ def _option_of_other_task(reader: "TurnReader", ws: Worksheet, text: str) -> boo
     if told is None:
         return False
     roots = task_roots(reader)
-    if root_of(reader, roots, told) == roots.get(ws.name, ws.name):
+    if root_of(reader, roots, told) == roots.get(ws.name, ws.name) or reader.state.of_worksheet(root_of(reader, roots, told)):
         return False
     options = {ev.value.casefold() for w in reader.spec.task_worksheets() if roots.get(w.name, w.name) == root_of(
         reader, roots, told) for f in w.fields for ev in f.enum_values}

@@ -19,8 +19,16 @@ if TYPE_CHECKING:
     from ..parser import TurnReader
 
 _REQUEST = re.compile(r"\b(?:(?:can|could|may)\s+(?:i|we|you|u)|(?:i|we)\s*(?:'d|would)\s+like|"
-                      r"wants?|wanna|needs?|after|looking\s+for|please|pls|book|booking)\b", re.I)
-"""A request in the turn: without one, a question that names an option asks about it ("is a septum painful?")."""
+                      r"wants?|wanna|please|pls|book|booking)\b", re.I)
+"""A request in the turn: without one, a question that names an option asks about it ("is a septum painful?").
+"need" is not one: "do I need to bring cash?", "my son needs a junior size" ask for no option."""
+_OBJECT = re.compile(r"^(?:\s+(?:a|an|the|my|her|his|our|their|some|to|get|have|book|order|do|me|us|in|for|one|"
+                     r"booked|done|another|also|just|please|pls)\b){0,4}\s+$", re.I)
+"""Between the request and the option, only the words of asking for a thing ("can i get my", "can i book a", "wants
+her"): "i want to complain about the other staff member", "i need to pay cash at the door" name no thing asked for."""
+_YES_NO_CLAUSE = re.compile(r"(?:^|[.;!?]\s*|,\s*)(?:(?:hi|hello|hey|oh|so|ok|okay|and|also)[,\s]+)*"
+                            r"(?:do|does|did|is|are|am|was|were|will|should|would|have|has)(?:\s+[\w']+){1,3}\s*$", re.I)
+"""A yes/no question the request is part of ("do you want a ...", "do I need to book a bikini wax in advance?")."""
 _WH = frozenset({"what", "which", "when", "where", "who", "whom", "whose", "why", "how"})
 _WHEN_WORDS = frozenset("""morning mornings afternoon afternoons evening evenings night nights day days weekday weekdays
 weekend weekends lunchtime daytime am pm early late anytime monday tuesday wednesday thursday friday saturday sunday
@@ -46,7 +54,10 @@ def _asked_for_at(text: str, name: str) -> bool:
             before = re.search(r"(\w+)\W*$", text[:req.start()])
             if before is not None and before.group(1).lower() in _WH:
                 continue  # "where can i charge my electric car": a question, not a request
-            if not _CLAUSE_BREAK.search(text[req.end():hit.start()]):
+            if _YES_NO_CLAUSE.search(text[:req.start()]) or re.search(r"(?:n't|\bnot|\bnever)\s*$", text[:req.start()], re.I):
+                continue  # "do you want a ...", "I don't want a mocha"
+            if _OBJECT.match(" " + text[req.end():hit.start()] + " ") and \
+                    not _CLAUSE_BREAK.search(text[req.end():hit.start()]):
                 return True
     return False
 

@@ -889,6 +889,8 @@ def _said_option_reading(reader: "TurnReader", ranked: Ranked, text: str, roots:
     if entry is None:
         return None
     mine = root_of(reader, roots, entry)
+    if reader.state.of_worksheet(mine):
+        return None  # "can I order a mocha" after a latte was ordered: not a change of the order made
     if ranked.best is not None and root_of(reader, roots, ranked.best) == mine:
         return Ranked(entry, 1.0, entry.value, ranked.runner_up, ranked.runner_score)  # the two agree
     verb = verb_task(reader, text)
