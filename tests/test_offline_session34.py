@@ -196,3 +196,7 @@ def test_same_grading_and_units_beside_a_course_named_by_title(courses):
                                   "07700 900333. oh and no allergies", "07700 900333. oh and I also want a facial"])
 def test_guard_thanks_contacts_a_no_or_a_request_are_no_notes(agent, said):
     assert not any("notes" in s for s in _last(agent, *TO_PHONE, said))
+
+
+def test_guard_same_as_i_said_with_the_value_copies_nothing_from_another_task(agent):
+    assert _last(agent, *TO_PHONE, "same as I said, 07700 900444") == ['book_wax.phone = "07700 900444"']

@@ -38,7 +38,8 @@ def same_as_rule(reader: "TurnReader", text: str) -> bool:
         return True
     targets = _same_as_targets(reader, field_words)
     for rec, f in targets:
-        earlier = _earlier_values(reader, rec, f) or _earlier_elsewhere(reader, rec, f)
+        earlier = _earlier_values(reader, rec, f) or (_earlier_elsewhere(reader, rec, f) if what == "previous" else [])
+        # (another task's record only for "as before", "as last time": "same as I said, HG5 8JP" gives the value)
         if what not in ("previous", "first"):
             key = re.sub(r"\W+", "", what.lower())
             named = [r for r in earlier if any(isinstance(v, str) and re.sub(r"\W+", "", v.lower()) == key
