@@ -698,9 +698,14 @@ class TurnReader:
         if any(str(r.get("matched", "")).strip() and str(r.get("matched")).strip() in first[0]
                for r in self.rules if r.get("statement")):
             return
+        self._read_as_answer(first[0])
+
+    def _read_as_answer(self, text: str) -> None:
+        """Read `text` as the answer to the question asked, though another rule of the turn already answered: that
+        rule's words went to another field, so the field asked is still to be read."""
         before, was = len(self.lines), self.answered
-        self.answered = False  # the other sentence answered another field: this one is still to be read
-        if (self._typed_answer(first[0]) or self._str_answer(first[0])) and len(self.lines) > before:
+        self.answered = False
+        if (self._typed_answer(text) or self._str_answer(text)) and len(self.lines) > before:
             self.answered = True
         self.answered = self.answered or was
 
@@ -718,11 +723,7 @@ class TurnReader:
         if not self._asked_unread():  # "same name as before, postcode is MK5 6HT": the name copied, the postcode
             self._extras(rest, e.rec)
             return
-        before, was = len(self.lines), self.answered
-        self.answered = False
-        if (self._typed_answer(rest) or self._str_answer(rest)) and len(self.lines) > before:
-            self.answered = True
-        self.answered = self.answered or was
+        self._read_as_answer(rest)
 
     def _parts(self, text: str) -> list[str]:
         """Sentences, and clauses cut at a comma with two words or more on each side and no date across it

@@ -148,9 +148,7 @@ def _earlier_elsewhere(reader: "TurnReader", rec: TaskRecord, f: Field) -> list[
     """Records of other worksheets, made before `rec`, whose field of the same name holds a plain value ("same
     number as before": the phone given for the aftercare question, now for the piercing booked after it)."""
     earlier = []
-    for other in reader.state.tasks():
-        if other.var == rec.var:
-            break
+    for other in _records_before(reader, rec):
         value = other.values.get(f.name)
         ws = reader.view.worksheet(other)
         g = ws.field(f.name) if ws is not None else None
@@ -158,6 +156,13 @@ def _earlier_elsewhere(reader: "TurnReader", rec: TaskRecord, f: Field) -> list[
                 and g is not None and same_meaning(f, g):
             earlier.append(other)
     return earlier
+
+
+def _records_before(reader: "TurnReader", rec: TaskRecord) -> list[TaskRecord]:
+    """The task records made before `rec`, in order (all of them when `rec` is not in the state)."""
+    tasks = reader.state.tasks()
+    at = next((i for i, r in enumerate(tasks) if r.var == rec.var), len(tasks))
+    return tasks[:at]
 
 
 _GENERIC = {stem(w) for w in ("name", "number", "your", "the", "a")}
@@ -179,8 +184,7 @@ def _named_elsewhere(reader: "TurnReader", rec: TaskRecord, f: Field, field_word
     said = set(content_stems(field_words))
     if not said:
         return None
-    for other in reversed(reader.state.tasks()[:[r.var for r in reader.state.tasks()].index(rec.var)]
-                          if rec in reader.state.tasks() else reader.state.tasks()):
+    for other in reversed(_records_before(reader, rec)):
         ws = reader.view.worksheet(other)
         if ws is None or other.worksheet == rec.worksheet:
             continue
@@ -597,8 +601,10 @@ _ANYTHING_TO_KNOW = re.compile(r"\banything\b.*\b(?:know|add|else|mention)\b", r
 """A field for remarks: its name says notes or comments, or its description asks for anything else to know ("Anything
 the artist should know"); not a delivery instruction or an occasion, which a remark is not."""
 _INTRODUCED = re.compile(r"^(?i:i'?m|i\s+am|my\s+name(?:'s|\s+is)?|this\s+is)\s+[A-Z][a-z]+")
-_NOT_REMARK = re.compile(r"^(?:no|nothing|none|not|nope|nah|that'?s|that\s+is|it'?s\s+(?:a|my|the))\b|@|\b(?:email|e-mail|phone|mobile|number|name)\b|\b(?:thanks?|thank\s+you|cheers|cancel|order|book|"
-                         r"change|instead|want|need|like|one\s+more|another|extra|anything\s+else)\b|\d", re.I)
+_NOT_REMARK = re.compile(r"^(?:no|nothing|none|not|nope|nah|that'?s|that\s+is|it'?s\s+(?:a|my|the))\b|@|"
+                         r"\b(?:email|e-mail|phone|mobile|number|name)\b|"
+                         r"\b(?:thanks?|thank\s+you|cheers|cancel|order|book|change|instead|want|need|like|one\s+more|"
+                         r"another|extra|anything\s+else)\b|\d", re.I)
 """Not a remark: a no ("oh and no occasion"), a word on the answer ("that's a mobile number"), an introduction ("I'm Jo
 Bloggs"), contact details, thanks, a request ("oh and cancel my coffee order", "I also want to order a latte"), a
 count ("there'll be one more person"), a number."""

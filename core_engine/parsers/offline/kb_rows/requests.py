@@ -161,10 +161,11 @@ def _option_of_other_task(reader: "TurnReader", ws: Worksheet, text: str) -> boo
     if told is None:
         return False
     roots = task_roots(reader)
-    if root_of(reader, roots, told) == roots.get(ws.name, ws.name) or reader.state.of_worksheet(root_of(reader, roots, told)):
+    mine = root_of(reader, roots, told)
+    if mine == roots.get(ws.name, ws.name) or reader.state.of_worksheet(mine):
         return False
-    options = {ev.value.casefold() for w in reader.spec.task_worksheets() if roots.get(w.name, w.name) == root_of(
-        reader, roots, told) for f in w.fields for ev in f.enum_values}
+    options = {ev.value.casefold() for w in reader.spec.task_worksheets() if roots.get(w.name, w.name) == mine
+               for f in w.fields for ev in f.enum_values}
     terms = reader.vocabulary.found_in(text, reader.ctx.kb, plurals=True)
     return bool(terms) and all(t.casefold() in options for t in terms)  # "Old Town" is a branch option there too;
     # "take Otter out" names a craft that no option explains: the row's task stands

@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..words.match import Bag, content_stems, words
+from .said_option import task_options
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -49,16 +50,10 @@ def named_deep_option(reader: "TurnReader", text: str) -> "Entry | None":
     bag, said = Bag.of(text), " " + " ".join(words(text)) + " "
     roots = task_roots(reader)
     found: list[Entry] = []
-    for ws in reader.spec.task_worksheets():
-        if start is not None and ws.name == start.name:
-            continue
-        for f in ws.fields:
-            if not f.enum_values or f.kind != "input":
-                continue
-            for ev in f.enum_values:
-                own = len(set(bag.hits(set(content_stems(ev.value)))))  # its own words, not its description's
-                if own >= 2 or own >= 1 and _side_by_side(ev.value, said):
-                    found.append(Entry("enum", ws.name, f.name, ev.value))
+    for ws, f, ev in task_options(reader):
+        own = len(set(bag.hits(set(content_stems(ev.value)))))  # its own words, not its description's
+        if own >= 2 or own >= 1 and _side_by_side(ev.value, said):
+            found.append(Entry("enum", ws.name, f.name, ev.value))
     if len(found) != 1 or roots.get(found[0].worksheet, found[0].worksheet) == found[0].worksheet:
         return None  # none, several, or an option of a task's own first field (the reading by meaning weighed it)
     return found[0]

@@ -10,8 +10,9 @@ the turn also says that reading's own words or a verb of another task ("cancel m
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Iterator
 
+from ....spec.model import Field, Worksheet
 from ..words.match import content_stems, equalities, words
 from ..words.semantic_index import Entry, words_of
 
@@ -29,6 +30,7 @@ her"): "i want to complain about the other staff member", "i need to pay cash at
 _YES_NO_CLAUSE = re.compile(r"(?:^|[.;!?]\s*|,\s*)(?:(?:hi|hello|hey|oh|so|ok|okay|and|also)[,\s]+)*"
                             r"(?:do|does|did|is|are|am|was|were|will|should|would|have|has)(?:\s+[\w']+){1,3}\s*$", re.I)
 """A yes/no question the request is part of ("do you want a ...", "do I need to book a bikini wax in advance?")."""
+_NEGATED = re.compile(r"(?:n't|\bnot|\bnever)\s*$", re.I)
 _WH = frozenset({"what", "which", "when", "where", "who", "whom", "whose", "why", "how"})
 _WHEN_WORDS = frozenset("""morning mornings afternoon afternoons evening evenings night nights day days weekday weekdays
 weekend weekends lunchtime daytime am pm early late anytime monday tuesday wednesday thursday friday saturday sunday
@@ -54,7 +56,7 @@ def _asked_for_at(text: str, name: str) -> bool:
             before = re.search(r"(\w+)\W*$", text[:req.start()])
             if before is not None and before.group(1).lower() in _WH:
                 continue  # "where can i charge my electric car": a question, not a request
-            if _YES_NO_CLAUSE.search(text[:req.start()]) or re.search(r"(?:n't|\bnot|\bnever)\s*$", text[:req.start()], re.I):
+            if _YES_NO_CLAUSE.search(text[:req.start()]) or _NEGATED.search(text[:req.start()]):
                 continue  # "do you want a ...", "I don't want a mocha"
             if _OBJECT.match(" " + text[req.end():hit.start()] + " ") and \
                     not _CLAUSE_BREAK.search(text[req.end():hit.start()]):
@@ -69,6 +71,19 @@ def _inside_row_name(reader: "TurnReader", text: str, name: str) -> bool:
     low = " ".join(words(name))
     return any(low in " ".join(words(term)) and len(words(term)) > len(words(name))
                for term in reader.vocabulary.found_in(text, reader.ctx.kb))
+
+
+def task_options(reader: "TurnReader") -> Iterator[tuple[Worksheet, Field, Any]]:
+    """(worksheet, field, option) for every option of an input field of the task worksheets, the task menu's
+    worksheet apart."""
+    start = reader.spec.start_worksheet()
+    for ws in reader.spec.task_worksheets():
+        if start is not None and ws.name == start.name:
+            continue
+        for f in ws.fields:
+            if f.kind == "input":
+                for ev in f.enum_values:
+                    yield ws, f, ev
 
 
 def root_texts(reader: "TurnReader", roots: dict[str, str]) -> dict[str, set[str]]:
@@ -102,19 +117,12 @@ def said_option(reader: "TurnReader", text: str) -> Entry | None:
     text = text.replace("’", "'")
     if not _REQUEST.search(text):
         return None
-    start = reader.spec.start_worksheet()
     roots = task_roots(reader)
     found: list[Entry] = []
-    for ws in reader.spec.task_worksheets():
-        if start is not None and ws.name == start.name:
-            continue
-        for f in ws.fields:
-            if f.kind != "input":
-                continue
-            for ev in f.enum_values:
-                names = [ev.value, *(x for x in ev.examples if len(x.split()) <= _SHORT_EXAMPLE)]
-                if any(_asked_for_at(text, n) and not _inside_row_name(reader, text, n) for n in names):
-                    found.append(Entry("enum", ws.name, f.name, ev.value))
+    for ws, f, ev in task_options(reader):
+        names = [ev.value, *(x for x in ev.examples if len(x.split()) <= _SHORT_EXAMPLE)]
+        if any(_asked_for_at(text, n) and not _inside_row_name(reader, text, n) for n in names):
+            found.append(Entry("enum", ws.name, f.name, ev.value))
     if not found:
         return None
     texts = root_texts(reader, roots)
