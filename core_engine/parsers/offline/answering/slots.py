@@ -23,7 +23,7 @@ from ....spec.values import is_empty
 from .nothing_more import nothing_more
 from .bool_mentions import bool_mentions
 from ..words.measures.durations import converted_duration, field_unit, worded_duration
-from ..words.measures.counts import couple_plus_span, head_count, joined_span, party_span, people_sum_span
+from ..words.measures.counts import couple_plus_span, head_count, joined_span, me_plus_span, party_span, people_sum_span
 from ..words.negation import without_negated, without_unable
 from ..words.match import (Bag, Lookup, Unknown, capital_initialism, field_mention, field_stems, holds, initialism_enum,
                            stem)
@@ -272,9 +272,11 @@ class Mention:
 _TIME_UNIT = re.compile(r"(hour|day|night|week|fortnight|month|year)s?")
 
 
-def counts_people(f: Field) -> bool:
-    """Whether an int field counts people (applicants, guests, passengers, ...), by its name or description."""
-    return bool(field_stems(f) & ({stem(w) for w in PEOPLE_WORDS} | {stem(w) for w in _PEOPLE_PLACES}))
+def counts_people(f: Field, *, by_name: bool = False) -> bool:
+    """Whether an int field counts people (applicants, guests, passengers, ...), by its name or description (by its
+    name alone with `by_name`)."""
+    return bool(field_stems(f, with_description=not by_name) & ({stem(w) for w in PEOPLE_WORDS}
+                                                                 | {stem(w) for w in _PEOPLE_PLACES}))
 
 
 _PEOPLE_PLACES = ("tickets", "seats", "places", "performers", "participants", "attendees", "applicants", "riders")
@@ -485,7 +487,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         add(when_spans(text), whens, "when")
     taken.extend(dates + times + find_codes(text))
     group = people_sum_span(text, free(find_numbers(text), taken)) or party_span(text) or \
-        couple_plus_span(text, free(find_numbers(text), taken)) or joined_span(text)  # "my wife and I plus our 3 kids"
+        couple_plus_span(text, free(find_numbers(text), taken)) or joined_span(text) or me_plus_span(text)  # "my wife and I plus our 3 kids"
     crowd = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
     if group and len(crowd) == 1:  # "for 2 adults and 2 kids": one party of 4
         out.append(Mention(crowd[0][0], crowd[0][1], group[0], text[group[1]:group[2]], "people summed"))
@@ -524,8 +526,12 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if not fits and _AGE_SAID.search(text[:span.start]) and (not after or after[0] in _AGE_AFTER
                                                                    or re.match(r"\s*[,.;]", text[span.end:])):  # "I'm 34": a person's age, in plain English
             fits = [(r, f) for r, f in of_kind("int") if "age" in f.name.lower().split("_")]
-        if not fits and ((before and before[-1] in ("for", "of")) or after[:2] == ["of", "us"]):  # "3 of us"
-            fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
+        lead = [w for w in _before_words(text, span, 4) if w not in _ROUGHLY][-1:]  # "a pack of about 20"
+        hedged = bool(before) and before[-1] in _ROUGHLY
+        if not fits and ((lead and lead[-1] in ("for", "of")) or after[:2] == ["of", "us"]):  # "3 of us"
+            fits = [(r, f) for r, f in of_kind("int") if counts_people(f)]  # people, or tickets: one each
+            named = [(r, f) for r, f in fits if counts_people(f, by_name=True)]  # not "the youngest person's age"
+            fits = named if hedged else named or fits  # "for about 40 people": a party, never trays that feed 10
         if not fits and _WE_WILL_BE.search(text[:span.start]) and (not after or after[0] in _PEOPLE_AFTER):
             fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
         how, meaning = "number+unit", {}
@@ -657,6 +663,9 @@ def says_more(f: Field) -> bool:
     return re.search(r"\b(?:more|extra|additional)\b", f.name.replace("_", " ") + " " + f.description, re.I) is not None
 
 
+_ROUGHLY = frozenset({"about", "around", "roughly", "approximately", "approx", "maybe", "perhaps", "like", "some",
+                      "nearly", "almost", "just", "only"})
+"""Words of a guess or a limit between "of"/"for" and the number ("a pack of about 20", "for maybe 6")."""
 _AGE_AFTER = frozenset({"and", "but", "so", "years", "year", "yrs", "now"})
 _AGE_SAID = re.compile(r"\b(?i:i'?m|i\s+am|he'?s|she'?s|he\s+is|she\s+is|aged)\s*$|"
                        r"\b(?i:i'?m|i\s+am|this\s+is|it'?s|name'?s|my\s+name\s+is)\s+[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){0,2}\s*,\s*$")

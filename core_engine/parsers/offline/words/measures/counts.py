@@ -74,11 +74,31 @@ def party_span(text: str) -> tuple[int, int, int] | None:
     return None
 
 
+_MY_COUNTED = re.compile(r"\b(?:me|myself|i)\s+(?:and|plus|\+|with)\s+(?:my|our|the)\s+(?P<n>\d{1,2}|two|three|four|five|six|"
+                         r"seven|eight|nine|ten)(?=" + r"\s*(?:(?:little|young|older|small)\s+)?(?:kids|children|girls|boys|"
+                         r"sons|daughters|friends|mates|grandchildren|grandkids|nieces|nephews|cousins|sisters|brothers|"
+                         r"lads|pals)\b)", re.I)
+"""The speaker and a counted group of their own ("me and my two kids"): the group and one more."""
+
+
+def me_plus_span(text: str) -> tuple[int, int, int] | None:
+    """(the group with the speaker, start, end) for "me and my two kids" (3), else None."""
+    m = _MY_COUNTED.search(text)
+    if m is None:
+        return None
+    n = m.group("n")
+    noun = _PEOPLE_NOUN.match(text[m.end():])
+    return (int(n) if n.isdigit() else _WORD_NUMBER[n.lower()]) + 1, m.start(), m.end() + (noun.end() if noun else 0)
+
+
 def head_count(text: str) -> int | None:
     """The size of a group that includes the speaker, or None when the words do not say one."""
     party = party_span(text)
     if party is not None:
         return party[0]  # "me, my wife and the 3 kids"
+    mine = me_plus_span(text)
+    if mine is not None:
+        return mine[0]  # "me and my two kids"
     m = _ME_AND.search(text)
     if m:
         found = find_numbers(m.group("rest"))

@@ -1,0 +1,226 @@
+"""Values left over: a count or an option said beside the rest of the turn ("hmm actually I'll try the Fogbank, 2
+firkins", "it's a bungalow, just the one flue", "it's my violin that's cracked") that the rule which read the turn did
+not place.
+
+After every rule has run, the turn is read again for the empty fields of the records it fills or opens that no
+statement of the turn gave a value:
+- counts (int or float): the numbers no statement holds, placed by `find_mentions` by the word each counts, the
+  field's name, its unit or its meaning, as for an answer. A number right before an option of another field of the
+  record ("2 firkins") counts that option: the record's one field that counts things. "just the one flue" and "the
+  flues ... 4 of them" count the field whose own name is the noun.
+- options (Enum): an option said by its whole name, outside the turn's questions, whose words no statement holds.
+Numbers inside a knowledge question, dates, times, codes and contacts are not counts; two fields that fit one value
+leave it unread (a wrong value is worse than none). A turn that leaves or confirms a task gets nothing here.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import TYPE_CHECKING, Any
+
+from ....dialogue.state import TaskRecord
+from ....spec.model import Worksheet, snake_case
+from ..opening.tasks import literal
+from ..answering.slots import find_mentions
+from ..words.match import stem
+from ..words.values import find_numbers
+from .proper_names import _constructed, focus_records, set_in_opening
+from ..intents import is_question, sentences
+
+if TYPE_CHECKING:
+    from ..parser import TurnReader
+
+_QUERY = re.compile(r'answer\("((?:[^"\\]|\\.)*)"\)')
+_COUNTING = re.compile(r"\b(?:quantity|qty|number|count|how\s+many|amount)\b", re.I)
+"""Words of a field's name or description that say it counts things ("quantity", "Number of kegs", "How many")."""
+_ANY_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple|"
+                         r"(?:twen|thir|for|fif)ty)\b", re.I)
+_CODE = re.compile(r"\b[A-Z]{1,3}[ -]?\d+[A-Z]?\b")
+_LEAVING = re.compile(r"^(?:exitws|confirm)\(|\.confirm = ")
+
+
+def values_left(reader: "TurnReader", text: str) -> None:
+    if not reader.lines or any(_LEAVING.search(line) for line in reader.lines):
+        return
+    text = _without_queries(reader, text)
+    given = _given(reader)
+    targets: list[tuple[TaskRecord, Worksheet, int | None]] = [
+        (rec, reader.view.worksheet(rec), None) for rec in focus_records(reader)]
+    for i, _line, _span, args, ws, _names in _constructed(reader):
+        var = reader.lines[i].split(" = ", 1)[0].strip()
+        if re.fullmatch(r"\w+", var) and reader.state.get(var) is None:
+            targets.append((TaskRecord(var=var, worksheet=ws.name, values=_kwargs(args)), ws, i))
+    bare = _bare_opening(reader)
+    if bare is not None:
+        targets.append((TaskRecord(var=reader.state.new_var(snake_case(bare.name)), worksheet=bare.name), bare, -1))
+    sheets = [reader.view.worksheet(r).name for r in focus_records(reader)] + [ws.name for _r, ws, at in targets
+                                                                                if at is not None]
+    if len(sheets) != len(set(sheets)):
+        return  # two items of one kind ("52 is 4 pieces" of two parts): which one a value is for is the rules' call
+    text = _CODE.sub(lambda m: " " * len(m.group(0)), text)  # "KY 52": a code's number counts nothing
+    for rec, ws, line_at in targets:
+        if line_at is None and not reader.view.record_live(rec):
+            continue
+        done = given.get(rec.var, set()) | (set(_kwargs(reader.lines[line_at])) if line_at is not None and line_at >= 0
+                                             else set())
+        for found in (_counts(reader, text, rec, ws, done), _options(reader, text, rec, done)):
+            for m in found:
+                what = "a count" if reader.view.kind_of(m.field) in ("int", "float") else "an option named"
+                why = f"{what} the rest of the turn did not read, placed by its own words"
+                if line_at == -1:
+                    reader.emit("value-left", str(m.matched), f"{rec.var} = {ws.name}({m.field.name}={literal(m.value)})",
+                                worksheet=ws.name, field=m.field.name, reason=why)
+                    line_at = len(reader.lines) - 1
+                elif line_at is None:
+                    reader.assign("value-left", str(m.matched), rec, m.field, m.value, reason=why)
+                else:
+                    set_in_opening(reader, line_at, ws.name, m.field.name, m.value, "value-left", str(m.matched),
+                                   reason=why)
+                done.add(m.field.name)
+
+
+def _counts(reader: "TurnReader", text: str, rec: TaskRecord, ws: Worksheet, done: set[str]) -> list[Any]:
+    """The numbers no statement holds, for the record's empty count fields."""
+    if not _ANY_NUMBER.search(text):
+        return []
+    counts = [(rec, f) for f in reader.view.input_fields(rec) if reader.view.kind_of(f) in ("int", "float")
+              and f.name not in done and reader.view.unfilled(rec, f)]
+    if not counts:
+        return []
+    free = _without_values(text, reader.lines)
+    found = [m for m in find_mentions(free, counts, reader.view, reader.today, prefer=rec) if m.field.name not in done
+             and _own_count(m)]
+
+    return found or _counting_an_option(reader, free, rec, ws, counts) or _counted_by_name(free, counts)
+
+
+def _own_count(m: Any) -> bool:
+    """A count whose own words name the field ("2 hrs" the hours, "3 of us" the people, the tickets): not one read by
+    meaning alone or by a word of the field's description, which among the few empty fields would have no rival ("8
+    desks" is no floor, "for about 40 people" no number of trays that each feed ten people)."""
+    from ..answering.slots import UNIT_SHORT, counts_people
+    said = {stem(UNIT_SHORT.get(w, w)) for w in re.findall(r"[a-z]+", str(m.matched).lower())}
+    said |= {stem(w + "s") for w in said}
+    if _name_stems(m.field) & said:
+        return True
+    return counts_people(m.field, by_name=True) and m.how in ("people summed", "head count", "number+unit")
+
+
+def _options(reader: "TurnReader", text: str, rec: TaskRecord, done: set[str]) -> list[Any]:
+    """Options said by their whole name ("it's my violin that's cracked", "make ours a wreath") for the record's
+    empty option fields, outside questions, when no statement of the turn holds those words already."""
+    fields = [(rec, f) for f in reader.view.input_fields(rec) if reader.view.kind_of(f) == "Enum"
+              and f.name not in done and reader.view.unfilled(rec, f)]
+    if not fields:
+        return []
+    said = " ".join(sentence for sentence in sentences(text) if not is_question(sentence))
+    held = " ".join(reader.lines).lower()
+    return [m for m in find_mentions(said, fields, reader.view, reader.today, prefer=rec)
+            if m.how == "enum value" and m.field.name not in done and str(m.matched).lower() not in held]
+
+
+class _Found:
+    def __init__(self, f: Any, value: int, matched: str) -> None:
+        self.field, self.value, self.matched = f, value, matched
+
+
+def _bare_opening(reader: "TurnReader") -> Worksheet | None:
+    """The one task worksheet the turn's statements chose by its value (`main.task = "Book Taster Class"`) with no
+    record constructed and none active: its record is made here when a count is found for it."""
+    from ..words.match import equalities
+    chosen = [m.group(1) for line in reader.lines for m in [re.fullmatch(r'\w+\.\w+ = "(.+)"', line)] if m]
+    built = {ws.name for _i, _l, _s, _a, ws, _n in _constructed(reader)}
+    opened = [ws for ws in reader.spec.task_worksheets()
+              if any(v in chosen for _p, v in equalities(ws.predicate)) and ws.name not in built
+              and not any(r.status == "active" for r in reader.state.of_worksheet(ws.name))]
+    return opened[0] if len(opened) == 1 else None
+
+
+def _counting_an_option(reader: "TurnReader", text: str, rec: TaskRecord, ws: Worksheet,
+                        counts: list[tuple[TaskRecord, Any]]) -> list[_Found]:
+    """ "2 firkins", "3 double rooms": a number right before an option of another field of the record counts that
+    option; it goes to the record's one int field whose name or description says it counts."""
+    counting = [f for _r, f in counts if reader.view.kind_of(f) == "int"
+                and _COUNTING.search(f"{f.name.replace('_', ' ')} {f.description}")]
+    if len(counting) != 1:
+        return []
+    options = {stem(w) for f in ws.fields if reader.view.kind_of(f) == "Enum" for ev in f.enum_values
+               for w in re.findall(r"[a-z]+", ev.value.lower()) if len(w) > 2}
+    out = []
+    for span in find_numbers(text):
+        after = re.match(r"\s+(?:x\s+)?([a-z]+)", text[span.end:], re.I)
+        if after and stem(after.group(1).lower()) in options and isinstance(span.value, int) and 0 < span.value < 1000:
+            out.append(_Found(counting[0], span.value, f"{span.text} {after.group(1)}"))
+    return out if len(out) == 1 else []
+
+
+_THE_ONE = re.compile(r"\b(?:just|only)\s+(?:the\s+)?one\s+(?P<noun>[a-z]+)\b", re.I)
+_OF_THEM = re.compile(r"\b(?P<n>\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(?:them|those)\b", re.I)
+_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+
+def _counted_by_name(text: str, counts: list[tuple[TaskRecord, Any]]) -> list[_Found]:
+    """ "just the one flue" (a pronoun-like "one" with the field's own name word after it), "the flues ... - 4 of
+    them" (the plural the sentence named before "of them"): the one count field whose own name has that word."""
+    out = []
+    for m in _THE_ONE.finditer(text):
+        out += [(f, 1, m.group(0)) for _r, f in counts if _names(m.group("noun"), _name_stems(f))]
+    for m in _OF_THEM.finditer(text):
+        sentence = re.split(r"[.!?]", text[:m.start()])[-1]
+        nouns = [w for w in re.findall(r"[a-z]+", sentence.lower()) if w.endswith("s") and len(w) > 3]
+        if nouns:
+            n = int(m.group("n")) if m.group("n").isdigit() else _WORDS[m.group("n").lower()]
+            out += [(f, n, m.group(0)) for _r, f in counts if _names(nouns[-1], _name_stems(f))]
+    return [_Found(*out[0])] if len({(f.name, v) for f, v, _m in out}) == 1 else []
+
+
+def _names(word: str, stems: set[str]) -> bool:
+    """The word, singular or plural, is one of the stems ("flue" and "flues" stem apart)."""
+    word = word.lower()
+    return bool({stem(word), stem(word + "s"), stem(word.removesuffix("s"))} & stems)
+
+
+def _name_stems(f: Any) -> set[str]:
+    from ..words.match import field_stems
+    return field_stems(f, with_description=False)
+
+
+def _without_queries(reader: "TurnReader", text: str) -> str:
+    """The turn without the words of its knowledge questions: "any with 3 places left?" asks, it counts nothing."""
+    for line in reader.lines:
+        for q in _QUERY.finditer(line):
+            words = q.group(1).replace('\\"', '"')
+            at = text.find(words)
+            if at >= 0:
+                text = text[:at] + " " * len(words) + text[at + len(words):]
+    return text
+
+
+def _without_values(text: str, lines: list[str]) -> str:
+    """The turn with the numbers the statements already hold blanked out, so none is read twice."""
+    held = {m.group(1) for line in lines for m in re.finditer(r"(?<![\w.\"-])(\d+(?:\.\d+)?)(?![\w.\"-])",
+                                                           _QUERY.sub("", line))}
+    for number in held:
+        text = re.sub(rf"(?<![\w.]){re.escape(number)}(?![\w.])", lambda m: " " * len(m.group(0)), text)
+    return text
+
+
+def _given(reader: "TurnReader") -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for line in reader.lines:
+        m = re.match(r"(\w+)\.(\w+) = ", line)
+        if m:
+            out.setdefault(m.group(1), set()).add(m.group(2))
+    return out
+
+
+def _kwargs(args: str) -> dict[str, Any]:
+    """The literal keyword values of a constructor's arguments (others, such as references, as None)."""
+    out: dict[str, Any] = {}
+    for m in re.finditer(r"(\w+)=(\"(?:[^\"\\]|\\.)*\"|-?\d+(?:\.\d+)?|True|False)?", args):
+        try:
+            out[m.group(1)] = ast.literal_eval(m.group(2)) if m.group(2) else None
+        except (ValueError, SyntaxError):
+            out[m.group(1)] = None
+    return out
