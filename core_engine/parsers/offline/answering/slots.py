@@ -489,6 +489,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     group = people_sum_span(text, free(find_numbers(text), taken)) or party_span(text) or \
         couple_plus_span(text, free(find_numbers(text), taken)) or joined_span(text) or me_plus_span(text)  # "my wife and I plus our 3 kids"
     crowd = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
+    crowd = [c for c in crowd if counts_people(c[1], by_name=True)] or crowd  # "the youngest person's age" counts none
+    crowd = [c for c in crowd if not _SERVES.search(c[1].description)]  # nor do trays that each feed ten people
     if group and len(crowd) == 1:  # "for 2 adults and 2 kids": one party of 4
         out.append(Mention(crowd[0][0], crowd[0][1], group[0], text[group[1]:group[2]], "people summed"))
         used.add((crowd[0][0].var, crowd[0][1].name))
@@ -511,13 +513,16 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         fits = [(r, f) for r, f in of_kind("int", "float") if near & field_stems(f) or _short_for(after, f, text[span.end:])]
         if fits and is_money(text, span.start, span.end):  # "£40 an hour": a rate, not 40 hours
             fits = [c for c in fits if c in money_fields(fits)]
+        if after and after[0] in _PEOPLE_UNITS:  # "for 40 people": not the trays whose description says each serves ten
+            fits = [(r, f) for r, f in fits if not _SERVES.search(f.description)]
         if after and after[0] in _PEOPLE_UNITS and not {stem(after[0])} & {s for _r, f in fits for s in field_stems(f)}:
             fits = []  # "3 adults 4 suitcases": the word right after the number counts people, not the suitcases
         if len(fits) > 1 and after:  # "10 days, driver ...": the unit right after the number decides
             fits = [(r, f) for r, f in fits if stem(after[0]) in field_stems(f)] or fits
         before = _before_words(text, span, 2)
         if not fits and after and after[0] in _PEOPLE_UNITS:  # "4 ppl": a count of people
-            fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
+            fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}
+                    and not _SERVES.search(f.description)]
         if not fits and before:  # "age 29": a field's own name word labels the number before it
             fits = [(r, f) for r, f in of_kind("int", "float")
                     if stem(before[-1]) in field_stems(f, with_description=False)]
@@ -541,7 +546,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if not fits and any(_short_for(after, f) and not _short_for(after, f, text[span.end:]) for _r, f in
                             of_kind("int", "float")):
             continue  # "2 bath mats": the head of a field's compound name is part of another noun here
-        if not fits and len(of_kind("int", "float")) > 0 and not money:  # a price counts no hours or people
+        if not fits and len(of_kind("int", "float")) > 0 and not money \
+                and not (after and after[0] in _PEOPLE_UNITS):  # a price counts no hours or people; "40 people" no trays
             fits, meaning = _number_by_meaning(text, span, of_kind("int", "float"), view)
             how = "number+meaning" if fits else how
         said_unit = _TIME_UNIT.fullmatch(UNIT_SHORT.get(after[0], after[0])) if after else None
@@ -598,7 +604,9 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             used.add((r.var, f.name))
     people = [(r, f) for r, f in of_kind("int") if (r.var, f.name) not in used
               and field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
-    counted = head_count(text) if len(people) == 1 else None
+    people = [c for c in people if counts_people(c[1], by_name=True)] or people
+    people = [c for c in people if not _SERVES.search(c[1].description)]
+    counted = head_count(text) if len(people) == 1 and not any(m.how == "people summed" for m in out) else None
     if counted is not None:  # "a room for me and my husband": the group said with the speaker in it
         out.append(Mention(people[0][0], people[0][1], counted, text, "head count"))
         used.add((people[0][0].var, people[0][1].name))
@@ -663,6 +671,9 @@ def says_more(f: Field) -> bool:
     return re.search(r"\b(?:more|extra|additional)\b", f.name.replace("_", " ") + " " + f.description, re.I) is not None
 
 
+_SERVES = re.compile(r"\b(?:feeds?|serves?|seats?|sleeps?|per\s+(?:person|head)|for\s+every)\b", re.I)
+"""A count field's description that says how many people each counted thing is for ("one tray feeds ten people"):
+it counts the things, never the people."""
 _ROUGHLY = frozenset({"about", "around", "roughly", "approximately", "approx", "maybe", "perhaps", "like", "some",
                       "nearly", "almost", "just", "only"})
 """Words of a guess or a limit between "of"/"for" and the number ("a pack of about 20", "for maybe 6")."""

@@ -152,6 +152,11 @@ def _counting_an_option(reader: "TurnReader", text: str, rec: TaskRecord, ws: Wo
         after = re.match(r"\s+(?:x\s+)?([a-z]+)", text[span.end:], re.I)
         if after and stem(after.group(1).lower()) in options and isinstance(span.value, int) and 0 < span.value < 1000:
             out.append(_Found(counting[0], span.value, f"{span.text} {after.group(1)}"))
+    for m in _OF_THEM.finditer(text):  # "I'll take the rye, 2 of them": the option named before, counted
+        before = re.split(r"[.!?]", text[:m.start()])[-1]
+        if {stem(w) for w in re.findall(r"[a-z]+", before.lower())} & options:
+            n = m.group("n")
+            out.append(_Found(counting[0], int(n) if n.isdigit() else _WORDS[n.lower()], m.group(0)))
     return out if len(out) == 1 else []
 
 

@@ -1,0 +1,127 @@
+"""Turn shapes from session 35's reading of the development agents' misreadings, pinned on a bakery's spec written
+here (not a sample, not a development agent): counts and options left over after the rule that read a turn, and
+counts of people said with the speaker or hedged. One test per mechanism; each fails without it, except the guards,
+which keep a rule from reaching too far.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fakes.specs import agent_with_kb, field, statements, talk, task_choice
+
+SPEC = {
+    "name": "oven_door_bakery", "starting_prompt": "Hello, Oven Door Bakery.",
+    "description": "A bakery that takes bread orders for collection, celebration cakes and tasting sessions.",
+    "settings": {"start_worksheet": "Main"},
+    "worksheets": [
+        task_choice({"value": "Order Bread", "description": "order loaves of bread to collect",
+                     "examples": ["I'd like to order some bread"]},
+                    {"value": "Order Cake", "description": "order a celebration cake"},
+                    {"value": "Book Tasting", "description": "book a cake tasting session for a group"},
+                    {"value": "Order Catering", "description": "order trays of sandwiches and pastries for an event"}),
+        {"name": "OrderBread", "kind": "task", "predicate": 'main.task == "Order Bread"', "fields": [
+            field("loaf", "Enum", "Which loaf", enum_values=[{"value": "Sourdough"}, {"value": "Rye"},
+                                                            {"value": "Seeded Batch"}]),
+            field("quantity", "int", "How many you would like"),
+            field("collection_day", "date", "The day you will collect"),
+            field("customer_name", "str", "Your name"),
+            field("confirm", "confirm", "Place the order")]},
+        {"name": "OrderCake", "kind": "task", "predicate": 'main.task == "Order Cake"', "fields": [
+            field("flavour", "Enum", "The flavour of the sponge", enum_values=[
+                {"value": "Chocolate"}, {"value": "Lemon"}, {"value": "Carrot"}]),
+            field("number_of_tiers", "int", "How many tiers the cake has"),
+            field("message", "str", "The message piped on top", required=False),
+            field("collection_day", "date", "The day you will collect"),
+            field("customer_name", "str", "Your name"),
+            field("confirm", "confirm", "Place the order")]},
+        {"name": "BookTasting", "kind": "task", "predicate": 'main.task == "Book Tasting"', "fields": [
+            field("group_size", "int", "How many people are coming"),
+            field("youngest_age", "int", "The age of the youngest person in the group"),
+            field("tasting_day", "date", "The day of the tasting"),
+            field("contact_name", "str", "Your name"),
+            field("confirm", "confirm", "Book the tasting")]},
+        {"name": "OrderCatering", "kind": "task", "predicate": 'main.task == "Order Catering"', "fields": [
+            field("platter", "Enum", "Which platter", enum_values=[{"value": "Sandwiches"}, {"value": "Pastries"}]),
+            field("trays", "int", "How many trays (one tray feeds about ten people)"),
+            field("event_day", "date", "The day of the event"),
+            field("contact_name", "str", "Your name"),
+            field("confirm", "confirm", "Place the order")]},
+        {"name": "cakes", "kind": "kb", "fields": [field("id"), field("name"), field("flavour"), field("serves", "int")]},
+    ],
+}
+CAKES = [{"id": f"c{i}", "name": n, "flavour": f, "serves": s} for i, (n, f, s) in enumerate([
+    ("Midnight Fudge", "Chocolate", 12), ("Lemon Drizzle Tower", "Lemon", 20), ("Garden Carrot", "Carrot", 10)])]
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory):
+    yield from agent_with_kb(tmp_path_factory, "bakery", SPEC, {"cakes": (CAKES, [])})
+
+
+def _last(agent, *turns):
+    _s, results = talk(agent, *turns)
+    return statements(results[-1])
+
+
+BREAD = "I'd like to order some bread"
+
+
+# -- counts left over beside what another rule read ---------------------------------------------------------------
+
+
+def test_a_count_before_an_option_of_the_record_goes_to_its_count_field(agent):
+    assert _last(agent, BREAD, "2 seeded please") == ['order_bread.loaf = "Seeded Batch"', "order_bread.quantity = 2"]
+
+
+def test_a_count_before_an_option_said_as_a_change(agent):
+    assert _last(agent, BREAD, "rye", "3 sourdoughs actually") == \
+        ['order_bread.loaf = "Sourdough"', "order_bread.quantity = 3"]
+
+
+def test_n_of_them_after_the_option_named(agent):
+    assert _last(agent, BREAD, "i'll take the rye, 2 of them") == ['order_bread.loaf = "Rye"', "order_bread.quantity = 2"]
+
+
+def test_just_the_one_with_the_fields_own_noun(agent):
+    assert _last(agent, "I'd like to order a chocolate cake, just the one tier") == \
+        ['main.task = "Order Cake"', 'order_cake = OrderCake(flavour="Chocolate", number_of_tiers=1)']
+
+
+# -- counts of people ------------------------------------------------------------------------------------------
+
+
+def test_a_hedged_group_size_after_of(agent):
+    assert _last(agent, "can we book a tasting, we're a book club of about 12") == \
+        ['main.task = "Book Tasting"', "book_tasting = BookTasting(group_size=12)"]
+
+
+def test_me_and_my_two_kids_is_three_and_no_age(agent):
+    assert _last(agent, "can I book a tasting for me and my two kids") == \
+        ['main.task = "Book Tasting"', "book_tasting = BookTasting(group_size=3)"]
+
+
+# -- guards ----------------------------------------------------------------------------------------------------
+
+
+def test_guard_people_are_never_trays_that_each_feed_ten(agent):
+    said = _last(agent, "I'd like to order catering for about 40 people, sandwiches please")
+    assert said == ['main.task = "Order Catering"', 'order_catering = OrderCatering(platter="Sandwiches")']
+
+
+def test_guard_a_number_of_other_things_counts_no_people(agent):
+    assert _last(agent, "can we book a tasting, there are 3 cakes we'd like to try") == ['main.task = "Book Tasting"']
+
+
+def test_guard_a_number_inside_a_knowledge_question_is_no_count(agent):
+    said = _last(agent, "can we book a tasting? do you have cakes for 10 people?")
+    assert not any("group_size" in s for s in said), said
+
+
+def test_guard_a_count_already_given_is_not_given_again(agent):
+    assert _last(agent, BREAD, "Sourdough", "friday", "Ana Silva. make it 4 loaves") == ["order_bread.quantity = 4"]
+
+
+def test_guard_a_count_in_a_message_is_no_tier(agent):
+    said = _last(agent, "I'd like to order a cake", "lemon", "2", "saturday", "Ana Silva, and can it say Happy 40th Dad")
+    assert not any("tiers" in s for s in said), said
