@@ -91,7 +91,7 @@ from .parts.labelled_turn import labelled_turn, name_sentence
 from .parts.given_name import given_name
 from .parts.carried import carried_from_questions
 from .changes.head_count import head_count_change
-from .parts.left_over import values_left
+from .parts.counts_left import counts_left
 from .parts.contacts import contacts_left
 from .parts.by_preposition import options_by_preposition
 from .parts.name_fix import name_corrected
@@ -504,7 +504,7 @@ class TurnReader:
         declined_optional(self, self.text)  # "07700 900118. no email thanks": the optional e-mail declined
         one_constructor(self)  # a record opened by two rules: one statement with the values of both
         head_count_change(self, self.text)  # "hmm actually 2 of them can't make it": the party, two fewer
-        values_left(self, self.text)  # "I'll try the Fogbank, 2 firkins": a count or option beside what a rule read
+        counts_left(self, self.text)  # "I'll try the Fogbank, 2 firkins": a count beside what a rule read
         if not self.lines and any(r["rule"] == "no-match" for r in self.rules):
             self._by_parts(self._left)  # "ok, not bad. Tom Ashworth": a remark hid the value from every rule
         self._no_refusal_beside_a_value()

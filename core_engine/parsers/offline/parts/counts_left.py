@@ -1,16 +1,16 @@
-"""Values left over: a count or an option said beside the rest of the turn ("hmm actually I'll try the Fogbank, 2
-firkins", "it's a bungalow, just the one flue", "it's my violin that's cracked") that the rule which read the turn did
-not place.
+"""Counts left over: a number said beside the rest of the turn ("hmm actually I'll try the Fogbank, 2 firkins", "it's
+a bungalow, just the one flue", "we need the flues swept - 4 of them") that the rule which read the turn did not place.
 
-After every rule has run, the turn is read again for the empty fields of the records it fills or opens that no
-statement of the turn gave a value:
-- counts (int or float): the numbers no statement holds, placed by `find_mentions` by the word each counts, the
-  field's name, its unit or its meaning, as for an answer. A number right before an option of another field of the
-  record ("2 firkins") counts that option: the record's one field that counts things. "just the one flue" and "the
-  flues ... 4 of them" count the field whose own name is the noun.
-- options (Enum): an option said by its whole name, outside the turn's questions, whose words no statement holds.
-Numbers inside a knowledge question, dates, times, codes and contacts are not counts; two fields that fit one value
-leave it unread (a wrong value is worse than none). A turn that leaves or confirms a task gets nothing here.
+After every rule has run, the numbers of the turn that no statement holds are read again for the empty count fields
+(int or float) of the records the turn fills or opens, when no statement of the turn gave them a value:
+`find_mentions` places each number as for an answer, and only a count whose own words name the field is kept (its
+unit or noun is a word of the field's name, or it counts people for a field that counts them by its name). A number
+right before an option of another field of the record ("2 firkins", "the rye, 2 of them") counts that option: the
+record's one field that counts things. "just the one flue" and "the flues ... 4 of them" count the field whose own
+name is the noun. Numbers inside a knowledge question, codes ("KY 52"), dates, times and contacts are no counts; two
+fields that fit one number, or two records of one worksheet, leave it unread (a wrong value is worse than none). A
+turn that leaves or confirms a task gets nothing here. (Options said by name were tried too and dropped: "no clue
+where the card is" is no payment by card.)
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from ..answering.slots import find_mentions
 from ..words.match import stem
 from ..words.values import find_numbers
 from .proper_names import _constructed, focus_records, set_in_opening
-from ..intents import is_question, sentences
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -40,7 +39,7 @@ _CODE = re.compile(r"\b[A-Z]{1,3}[ -]?\d+[A-Z]?\b")
 _LEAVING = re.compile(r"^(?:exitws|confirm)\(|\.confirm = ")
 
 
-def values_left(reader: "TurnReader", text: str) -> None:
+def counts_left(reader: "TurnReader", text: str) -> None:
     if not reader.lines or any(_LEAVING.search(line) for line in reader.lines):
         return
     text = _without_queries(reader, text)
@@ -64,20 +63,17 @@ def values_left(reader: "TurnReader", text: str) -> None:
             continue
         done = given.get(rec.var, set()) | (set(_kwargs(reader.lines[line_at])) if line_at is not None and line_at >= 0
                                              else set())
-        for found in (_counts(reader, text, rec, ws, done), _options(reader, text, rec, done)):
-            for m in found:
-                what = "a count" if reader.view.kind_of(m.field) in ("int", "float") else "an option named"
-                why = f"{what} the rest of the turn did not read, placed by its own words"
-                if line_at == -1:
-                    reader.emit("value-left", str(m.matched), f"{rec.var} = {ws.name}({m.field.name}={literal(m.value)})",
-                                worksheet=ws.name, field=m.field.name, reason=why)
-                    line_at = len(reader.lines) - 1
-                elif line_at is None:
-                    reader.assign("value-left", str(m.matched), rec, m.field, m.value, reason=why)
-                else:
-                    set_in_opening(reader, line_at, ws.name, m.field.name, m.value, "value-left", str(m.matched),
-                                   reason=why)
-                done.add(m.field.name)
+        why = "a count the rest of the turn did not read, placed by the words it counts"
+        for m in _counts(reader, text, rec, ws, done):
+            if line_at == -1:
+                reader.emit("count-left", str(m.matched), f"{rec.var} = {ws.name}({m.field.name}={literal(m.value)})",
+                            worksheet=ws.name, field=m.field.name, reason=why)
+                line_at = len(reader.lines) - 1
+            elif line_at is None:
+                reader.assign("count-left", str(m.matched), rec, m.field, m.value, reason=why)
+            else:
+                set_in_opening(reader, line_at, ws.name, m.field.name, m.value, "count-left", str(m.matched), reason=why)
+            done.add(m.field.name)
 
 
 def _counts(reader: "TurnReader", text: str, rec: TaskRecord, ws: Worksheet, done: set[str]) -> list[Any]:
@@ -105,19 +101,6 @@ def _own_count(m: Any) -> bool:
     if _name_stems(m.field) & said:
         return True
     return counts_people(m.field, by_name=True) and m.how in ("people summed", "head count", "number+unit")
-
-
-def _options(reader: "TurnReader", text: str, rec: TaskRecord, done: set[str]) -> list[Any]:
-    """Options said by their whole name ("it's my violin that's cracked", "make ours a wreath") for the record's
-    empty option fields, outside questions, when no statement of the turn holds those words already."""
-    fields = [(rec, f) for f in reader.view.input_fields(rec) if reader.view.kind_of(f) == "Enum"
-              and f.name not in done and reader.view.unfilled(rec, f)]
-    if not fields:
-        return []
-    said = " ".join(sentence for sentence in sentences(text) if not is_question(sentence))
-    held = " ".join(reader.lines).lower()
-    return [m for m in find_mentions(said, fields, reader.view, reader.today, prefer=rec)
-            if m.how == "enum value" and m.field.name not in done and str(m.matched).lower() not in held]
 
 
 class _Found:
