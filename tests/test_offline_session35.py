@@ -125,3 +125,34 @@ def test_guard_a_count_already_given_is_not_given_again(agent):
 def test_guard_a_count_in_a_message_is_no_tier(agent):
     said = _last(agent, "I'd like to order a cake", "lemon", "2", "saturday", "Ana Silva, and can it say Happy 40th Dad")
     assert not any("tiers" in s for s in said), said
+
+
+# -- guards found by the attack pass (each was a wrong value in the first version) --------------------------------
+
+
+@pytest.mark.parametrize("said", ["2 seeded, no actually just 1", "the sourdough, 2 of them were burnt last time",
+                                  "I had 2 rye last week", "not 2 rye"])
+def test_guard_a_count_of_an_option_only_when_said_plainly_and_alone(agent, said):
+    assert not any("quantity = 2" in s for s in _last(agent, BREAD, said)), said
+
+
+def test_guard_a_count_field_that_names_another_thing_takes_no_option_count(agent):
+    said = _last(agent, "I'd like to order catering", "2 sandwiches please")
+    assert not any("trays = 2" in s for s in said) or said == ['order_catering.platter = "Sandwiches"',
+                                                                 "order_catering.trays = 2"], said
+
+
+@pytest.mark.parametrize("said", ["can we book a tasting, our budget is of about 150",
+                                  "can we book a tasting for around 60 pounds"])
+def test_guard_a_hedged_number_is_a_group_only_after_a_group_word(agent, said):
+    assert not any("group_size" in s for s in _last(agent, said)), said
+
+
+@pytest.mark.parametrize("said", ["last time it was me and my two kids, this time it's just me",
+                                  "can I book a tasting for me and my two kids and their dad"])
+def test_guard_me_and_my_two_kids_only_as_the_whole_group_now(agent, said):
+    assert not any("group_size=3" in s or "group_size = 3" in s for s in _last(agent, said)), said
+
+
+def test_a_name_with_accents_is_a_name(agent):
+    assert _last(agent, BREAD, "rye", "2", "friday", "Lucía Fernández") == ['order_bread.customer_name = "Lucía Fernández"']

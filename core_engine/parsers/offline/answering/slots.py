@@ -531,12 +531,12 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if not fits and _AGE_SAID.search(text[:span.start]) and (not after or after[0] in _AGE_AFTER
                                                                    or re.match(r"\s*[,.;]", text[span.end:])):  # "I'm 34": a person's age, in plain English
             fits = [(r, f) for r, f in of_kind("int") if "age" in f.name.lower().split("_")]
-        lead = [w for w in _before_words(text, span, 4) if w not in _ROUGHLY][-1:]  # "a pack of about 20"
         hedged = bool(before) and before[-1] in _ROUGHLY
+        lead = before[-1:] if not hedged else _group_lead(text, span)  # "a pack of about 20", not "a budget of about 150"
         if not fits and ((lead and lead[-1] in ("for", "of")) or after[:2] == ["of", "us"]):  # "3 of us"
             fits = [(r, f) for r, f in of_kind("int") if counts_people(f)]  # people, or tickets: one each
             named = [(r, f) for r, f in fits if counts_people(f, by_name=True)]  # not "the youngest person's age"
-            fits = named if hedged else named or fits  # "for about 40 people": a party, never trays that feed 10
+            fits = named if hedged else named or fits
         if not fits and _WE_WILL_BE.search(text[:span.start]) and (not after or after[0] in _PEOPLE_AFTER):
             fits = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
         how, meaning = "number+unit", {}
@@ -669,6 +669,20 @@ _INCREMENT = frozenset({"more", "extra", "additional", "fewer", "less"})
 def says_more(f: Field) -> bool:
     """A count field that is itself a difference ("How many more days you want to keep the car")."""
     return re.search(r"\b(?:more|extra|additional)\b", f.name.replace("_", " ") + " " + f.description, re.I) is not None
+
+
+_GROUP_OF = re.compile(r"\b(?:a|an|our|the|my)\s+(?:[a-z]+\s+){0,2}?(?:group|party|pack|class|team|troop|club|crowd|bunch|family|gang|choir|"
+                       r"coach(?:load)?|busload|squad|band|unit|year\s+group|cohort)\s+of\s+(?:about|around|roughly|"
+                       r"approximately|approx|maybe|perhaps|nearly|almost|some)\s+$", re.I)
+"""A group said with a guess at its size ("a pack of about 20"): a count of people when nothing but its end follows."""
+
+
+def _group_lead(text: str, span: Span) -> list[str]:
+    """["of"] for a hedged number that sizes a group of people and ends its clause, else []."""
+    if _GROUP_OF.search(text[:span.start]) and re.match(r"\s*(?:$|[,.;!?]|(?:of\s+us|people|kids|children|adults|"
+                                                          r"please|pls|or\s+so|ish)\b)", text[span.end:], re.I):
+        return ["of"]
+    return []
 
 
 _SERVES = re.compile(r"\b(?:feeds?|serves?|seats?|sleeps?|per\s+(?:person|head)|for\s+every)\b", re.I)

@@ -122,44 +122,101 @@ def _bare_opening(reader: "TurnReader") -> Worksheet | None:
 
 def _counting_an_option(reader: "TurnReader", text: str, rec: TaskRecord, ws: Worksheet,
                         counts: list[tuple[TaskRecord, Any]]) -> list[_Found]:
-    """ "2 firkins", "3 double rooms": a number right before an option of another field of the record counts that
-    option; it goes to the record's one int field whose name or description says it counts."""
+    """ "2 firkins", "3 sourdoughs actually", "the rye, 2 of them": a small number right before (or "N of them" after)
+    the option this turn gives, or the record holds, at the end of its clause, counts that option; it goes to the
+    record's one empty field whose name only says it counts ("quantity", "number"), never to a field that counts
+    some other thing (high chairs, rolls of tape, months)."""
     counting = [f for _r, f in counts if reader.view.kind_of(f) == "int"
-                and _COUNTING.search(f"{f.name.replace('_', ' ')} {f.description}")]
+                and not set(f.name.lower().split("_")) - _COUNT_NAME_WORDS]
     if len(counting) != 1:
         return []
-    options = {stem(w) for f in ws.fields if reader.view.kind_of(f) == "Enum" for ev in f.enum_values
-               for w in re.findall(r"[a-z]+", ev.value.lower()) if len(w) > 2}
+    held = {str(v).lower() for f in ws.fields if reader.view.kind_of(f) == "Enum"
+            for v in [_held_option(reader, rec, f)] if v}
+    options = {stem(w) for v in held for w in re.findall(r"[a-z]+", v) if len(w) > 2}
+    if not options or len(find_numbers(text)) != 1:
+        return []  # "2 black, no actually just 1": two numbers, the rules' call
     out = []
-    for span in find_numbers(text):
-        after = re.match(r"\s+(?:x\s+)?([a-z]+)", text[span.end:], re.I)
-        if after and stem(after.group(1).lower()) in options and isinstance(span.value, int) and 0 < span.value < 1000:
-            out.append(_Found(counting[0], span.value, f"{span.text} {after.group(1)}"))
-    for m in _OF_THEM.finditer(text):  # "I'll take the rye, 2 of them": the option named before, counted
-        before = re.split(r"[.!?]", text[:m.start()])[-1]
-        if {stem(w) for w in re.findall(r"[a-z]+", before.lower())} & options:
-            n = m.group("n")
-            out.append(_Found(counting[0], int(n) if n.isdigit() else _WORDS[n.lower()], m.group(0)))
+    for clause in _clauses(text):
+        for span in find_numbers(clause):
+            after = re.match(r"\s+([a-z]+)(?=\s*(?:$|(?:please|pls|thanks|actually|then|instead|too|each)\b))",
+                             clause[span.end:], re.I)
+            if after and stem(after.group(1).lower()) in options and _small_count(clause, span):
+                out.append(_Found(counting[0], span.value, f"{span.text} {after.group(1)}"))
+    for sentence in re.split(r"[.!?;]", text):  # "I'll take the rye, 2 of them": the option named before, counted
+        for m in _OF_THEM.finditer(sentence):
+            if not _NOT_SAID.search(sentence) and \
+                    {stem(w) for w in re.findall(r"[a-z]+", sentence[:m.start()].lower())} & options:
+                n = m.group("n")
+                out.append(_Found(counting[0], int(n) if n.isdigit() else _WORDS[n.lower()], m.group(0)))
     return out if len(out) == 1 else []
 
 
-_THE_ONE = re.compile(r"\b(?:just|only)\s+(?:the\s+)?one\s+(?P<noun>[a-z]+)\b", re.I)
-_OF_THEM = re.compile(r"\b(?P<n>\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(?:them|those)\b", re.I)
+_COUNT_NAME_WORDS = frozenset({"quantity", "qty", "count", "number", "amount", "how", "many", "total"})
+
+
+def _held_option(reader: "TurnReader", rec: TaskRecord, f: Any) -> str | None:
+    """The option this turn gives the field, else the one the record holds."""
+    for line in reader.lines:
+        m = re.search(rf'(?:\b{re.escape(rec.var)}\.{re.escape(f.name)} = |\b{re.escape(f.name)}=)"([^"]+)"', line)
+        if m:
+            return m.group(1)
+    value = rec.values.get(f.name)
+    return value if isinstance(value, str) else None
+
+
+def _small_count(clause: str, span: Any) -> bool:
+    """A count people order in: a whole number from 1 to 99, not a price ("£60"), a model's number ("Air Max 90") or
+    part of a longer figure."""
+    before = clause[:span.start]
+    return isinstance(span.value, int) and 0 < span.value < 100 and not re.search(r"(?:£|\$|€)\s*$", before) \
+        and not re.search(r"\b[A-Z][A-Za-z]+\s+$", before) and not re.search(r"[\d.,:/-]\s*$", before) \
+        and not _LABEL_BEFORE.search(before)
+
+
+_LABEL_BEFORE = re.compile(r"\b(?:code|ref|reference|number|no|order|room|table|flat|unit|size|page|model|version|"
+                           r"save|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+                           r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|the)\s*#?\s*$", re.I)
+"""A word that makes the number after it a label, a code or a day ("code save 20", "june 2", "room 4")."""
+
+
+def _clauses(text: str) -> list[str]:
+    """The turn's clauses that state something: no question, no negation, no clause about the past or someone's
+    other plans ("I had 2 black trainers last year", "not 2 black, just one")."""
+    out = []
+    for clause in re.split(r"[,;.!?]|\b(?:but|and|so)\b", text):
+        sentence_end = text[text.find(clause) + len(clause):][:1] if clause else ""
+        if not clause.strip() or sentence_end == "?" or _NOT_SAID.search(clause):
+            continue
+        out.append(clause)
+    return out
+
+
+_NOT_SAID = re.compile(r"\b(?:not|no|never|don'?t|didn'?t|doesn'?t|won'?t|can'?t|cancel|instead\s+of|had|was|were|"
+                       r"last\s+(?:time|year|week|month)|usually|normally|used\s+to|is\s+it|are\s+there|elsewhere)\b|n't\b",
+                       re.I)
+_CLAUSE_END = r"(?=\s*(?:$|[,.;!?]|(?:please|pls|thanks|actually|then|instead|too|each|in\s+total)\b))"
+_THE_ONE = re.compile(r"\b(?:just|only)\s+(?:the\s+)?one\s+(?P<noun>[a-z]+)\b" + _CLAUSE_END, re.I)
+_OF_THEM = re.compile(r"\b(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(?:them|those)\b"
+                      + _CLAUSE_END, re.I)
 _WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 
 def _counted_by_name(text: str, counts: list[tuple[TaskRecord, Any]]) -> list[_Found]:
-    """ "just the one flue" (a pronoun-like "one" with the field's own name word after it), "the flues ... - 4 of
-    them" (the plural the sentence named before "of them"): the one count field whose own name has that word."""
+    """ "just the one flue" (a pronoun-like "one" with the field's own name word after it), "the flues ... 4 of
+    them" (the plural the clause named before "of them"), each said to end its clause: the one count field whose
+    own name has that word."""
     out = []
-    for m in _THE_ONE.finditer(text):
-        out += [(f, 1, m.group(0)) for _r, f in counts if _names(m.group("noun"), _name_stems(f))]
-    for m in _OF_THEM.finditer(text):
-        sentence = re.split(r"[.!?]", text[:m.start()])[-1]
-        nouns = [w for w in re.findall(r"[a-z]+", sentence.lower()) if w.endswith("s") and len(w) > 3]
-        if nouns:
-            n = int(m.group("n")) if m.group("n").isdigit() else _WORDS[m.group("n").lower()]
-            out += [(f, n, m.group(0)) for _r, f in counts if _names(nouns[-1], _name_stems(f))]
+    for clause in _clauses(text):
+        for m in _THE_ONE.finditer(clause):
+            out += [(f, 1, m.group(0)) for _r, f in counts if _names(m.group("noun"), _name_stems(f))]
+    for sentence in re.split(r"[.!?;]", text):
+        for m in _OF_THEM.finditer(sentence):
+            if _NOT_SAID.search(sentence) or sentence.rstrip().endswith("?"):
+                continue
+            nouns = [w for w in re.findall(r"[a-z]+", sentence[:m.start()].lower()) if w.endswith("s") and len(w) > 3]
+            if nouns:
+                n = int(m.group("n")) if m.group("n").isdigit() else _WORDS[m.group("n").lower()]
+                out += [(f, n, m.group(0)) for _r, f in counts if _names(nouns[-1], _name_stems(f))]
     return [_Found(*out[0])] if len({(f.name, v) for f, v, _m in out}) == 1 else []
 
 

@@ -356,7 +356,7 @@ the 18th", "instead of the 3rd")."""
 def not_a_name(value: str) -> bool:
     """A person's name has no weekday, month or common word of a sentence in it ("Friday'S Gone Mental At Work" was
     a remark, not a name), and five words at most."""
-    words = re.findall(r"[A-Za-z]+(?:'[A-Za-z]+)?", value)
+    words = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", value)  # "Lucía" is one word, not "Luc" and "a"
     return len(words) > 5 or any(w.lower() in _SENTENCE_WORDS for w in words)
 
 

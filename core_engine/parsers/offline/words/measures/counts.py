@@ -81,13 +81,20 @@ _MY_COUNTED = re.compile(r"\b(?:me|myself|i)\s+(?:and|plus|\+|with)\s+(?:my|our|
 """The speaker and a counted group of their own ("me and my two kids"): the group and one more."""
 
 
+_NOT_NOW = re.compile(r"\b(?:last|usually|normally|used\s+to|was|were|had|not|never)\b|n't\b", re.I)
+_GROUP_ENDS = re.compile(r"\s*(?:$|[,.;!?]\s*(?!and\b|plus\b)|(?:please|pls|thanks|for|on|at|this|next|tomorrow|today|"
+                         r"tonight|in|to|then|too)\b)", re.I)
+
+
 def me_plus_span(text: str) -> tuple[int, int, int] | None:
     """(the group with the speaker, start, end) for "me and my two kids" (3), else None."""
     m = _MY_COUNTED.search(text)
-    if m is None:
-        return None
+    if m is None or _NOT_NOW.search(re.split(r"[,.;!?]", text[:m.start()])[-1]):
+        return None  # "last time it was me and my two kids": not the group now
     n = m.group("n")
     noun = _PEOPLE_NOUN.match(text[m.end():])
+    if noun is None or not _GROUP_ENDS.match(text[m.end() + noun.end():]):
+        return None  # "me and my two kids and their dad", "me and my two kids' father", "... can't come"
     return (int(n) if n.isdigit() else _WORD_NUMBER[n.lower()]) + 1, m.start(), m.end() + (noun.end() if noun else 0)
 
 
