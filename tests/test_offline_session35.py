@@ -26,6 +26,7 @@ SPEC = {
             field("quantity", "int", "How many you would like"),
             field("collection_day", "date", "The day you will collect"),
             field("customer_name", "str", "Your name"),
+            field("loyalty_number", "str", "Your loyalty card number, like LC123456"),
             field("confirm", "confirm", "Place the order")]},
         {"name": "OrderCake", "kind": "task", "predicate": 'main.task == "Order Cake"', "fields": [
             field("flavour", "Enum", "The flavour of the sponge", enum_values=[
@@ -156,3 +157,13 @@ def test_guard_me_and_my_two_kids_only_as_the_whole_group_now(agent, said):
 
 def test_a_name_with_accents_is_a_name(agent):
     assert _last(agent, BREAD, "rye", "2", "friday", "Lucía Fernández") == ['order_bread.customer_name = "Lucía Fernández"']
+
+
+def test_the_name_asked_beside_a_code_read_for_another_field(agent):
+    said = _last(agent, BREAD, "rye", "2", "friday", "Ana Silva, LC123456")
+    assert sorted(said) == ['order_bread.customer_name = "Ana Silva"', 'order_bread.loyalty_number = "LC123456"'], said
+
+
+@pytest.mark.parametrize("said", ["Sourdough Friday, LC123456", "The Usual, LC123456", "Thanks Again, LC123456"])
+def test_guard_no_name_beside_the_code_from_other_words(agent, said):
+    assert not any("customer_name" in s for s in _last(agent, BREAD, "rye", "2", "friday", said)), said
