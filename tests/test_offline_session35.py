@@ -17,9 +17,10 @@ SPEC = {
     "worksheets": [
         task_choice({"value": "Order Bread", "description": "order loaves of bread to collect",
                      "examples": ["I'd like to order some bread"]},
-                    {"value": "Order Cake", "description": "order a celebration cake"},
+                    {"value": "Order Cake", "description": "order a celebration cake", "examples": ["a birthday cake"]},
                     {"value": "Book Tasting", "description": "book a cake tasting session for a group"},
-                    {"value": "Order Catering", "description": "order trays of sandwiches and pastries for an event"}),
+                    {"value": "Order Catering", "description": "order trays of sandwiches and pastries for an event"},
+                    {"value": "Cancel Order", "description": "cancel an order you already placed"}),
         {"name": "OrderBread", "kind": "task", "predicate": 'main.task == "Order Bread"', "fields": [
             field("loaf", "Enum", "Which loaf", enum_values=[{"value": "Sourdough"}, {"value": "Rye"},
                                                             {"value": "Seeded Batch"}]),
@@ -48,6 +49,9 @@ SPEC = {
             field("event_day", "date", "The day of the event"),
             field("contact_name", "str", "Your name"),
             field("confirm", "confirm", "Place the order")]},
+        {"name": "CancelOrder", "kind": "task", "predicate": 'main.task == "Cancel Order"', "fields": [
+            field("order_reference", "str", "Your order reference, like OD-1234"),
+            field("confirm", "confirm", "Cancel the order")]},
         {"name": "cakes", "kind": "kb", "fields": [field("id"), field("name"), field("flavour"), field("serves", "int")]},
     ],
 }
@@ -167,3 +171,15 @@ def test_the_name_asked_beside_a_code_read_for_another_field(agent):
 @pytest.mark.parametrize("said", ["Sourdough Friday, LC123456", "The Usual, LC123456", "Thanks Again, LC123456"])
 def test_guard_no_name_beside_the_code_from_other_words(agent, said):
     assert not any("customer_name" in s for s in _last(agent, BREAD, "rye", "2", "friday", said)), said
+
+
+# -- a request opened with "please" asks with its verb ------------------------------------------------------------
+
+
+def test_please_and_a_verb_asks_for_the_task_of_that_verb(agent):
+    assert _last(agent, "please cancel my bread collection") == ['main.task = "Cancel Order"']
+    assert _last(agent, "hi, please cancel my celebration cake") == ['main.task = "Cancel Order"']
+
+
+def test_guard_please_and_the_verb_of_the_task_named(agent):
+    assert _last(agent, "please order me a lemon cake")[0] == 'main.task = "Order Cake"'
