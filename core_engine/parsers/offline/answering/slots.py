@@ -546,9 +546,11 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if not fits and any(_short_for(after, f) and not _short_for(after, f, text[span.end:]) for _r, f in
                             of_kind("int", "float")):
             continue  # "2 bath mats": the head of a field's compound name is part of another noun here
-        if not fits and len(of_kind("int", "float")) > 0 and not money \
-                and not (after and after[0] in _PEOPLE_UNITS):  # a price counts no hours or people; "40 people" no trays
-            fits, meaning = _number_by_meaning(text, span, of_kind("int", "float"), view)
+        if not fits and len(of_kind("int", "float")) > 0 and not money:  # a price counts no hours or people
+            counted = [c for c in of_kind("int", "float") if not (after and after[0] in _PEOPLE_UNITS
+                                                                  and _SERVES.search(c[1].description))]
+            fits, meaning = _number_by_meaning(text, span, counted, view) if counted else ([], {})  # "40 people": no
+            # trays that each feed ten
             how = "number+meaning" if fits else how
         said_unit = _TIME_UNIT.fullmatch(UNIT_SHORT.get(after[0], after[0])) if after else None
         if said_unit and not fits and not (len(after) > 1 and after[1] in ("old", "ago", "since", "running")) \
@@ -1228,7 +1230,7 @@ class KBVocabulary:
         low = _norm_words(text)
         key = (id(kb), "normed:" + str(getattr(kb, "path", "")))
         if key not in self._normed:
-            self._normed[key] = tuple((t, _norm_words(t)) for t in self.terms(kb) if _norm_words(t) != "  ")
+            self._normed[key] = tuple((t, _norm_words(t)) for t in sorted(self.terms(kb)) if _norm_words(t) != "  ")
         return [t for t, normed in self._normed[key] if normed in low
                 or (plurals and (normed[:-1] + "s " in low or normed[:-1] + "es " in low))]
 

@@ -82,7 +82,7 @@ _MY_COUNTED = re.compile(r"\b(?:me|myself|i)\s+(?:and|plus|\+|with)\s+(?:my|our|
 
 
 _NOT_NOW = re.compile(r"\b(?:last|usually|normally|used\s+to|was|were|had|not|never)\b|n't\b", re.I)
-_GROUP_ENDS = re.compile(r"\s*(?:$|[,.;!?]\s*(?!and\b|plus\b)|(?:please|pls|thanks|for|on|at|this|next|tomorrow|today|"
+_GROUP_ENDS = re.compile(r"\s*(?:$|[,.;!?(]\s*(?!and\b|plus\b)|(?:please|pls|thanks|for|on|at|this|next|tomorrow|today|"
                          r"tonight|in|to|then|too)\b)", re.I)
 
 
