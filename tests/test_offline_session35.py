@@ -142,9 +142,8 @@ def test_guard_a_count_of_an_option_only_when_said_plainly_and_alone(agent, said
 
 
 def test_guard_a_count_field_that_names_another_thing_takes_no_option_count(agent):
-    said = _last(agent, "I'd like to order catering", "2 sandwiches please")
-    assert not any("trays = 2" in s for s in said) or said == ['order_catering.platter = "Sandwiches"',
-                                                                 "order_catering.trays = 2"], said
+    said = _last(agent, "I'd like to order catering", "sandwiches, 3 of them")  # trays count trays, not the option
+    assert said == ['order_catering.platter = "Sandwiches"'], said
 
 
 @pytest.mark.parametrize("said", ["can we book a tasting, our budget is of about 150",
@@ -163,23 +162,56 @@ def test_a_name_with_accents_is_a_name(agent):
     assert _last(agent, BREAD, "rye", "2", "friday", "Lucía Fernández") == ['order_bread.customer_name = "Lucía Fernández"']
 
 
-def test_the_name_asked_beside_a_code_read_for_another_field(agent):
-    said = _last(agent, BREAD, "rye", "2", "friday", "Ana Silva, LC123456")
-    assert sorted(said) == ['order_bread.customer_name = "Ana Silva"', 'order_bread.loyalty_number = "LC123456"'], said
+# -- numbers that name, date or price something are no counts (older false readings the attack pass found) --------
+
+HOTEL = {
+    "name": "quayside_rooms", "starting_prompt": "Hello, Quayside Rooms.",
+    "description": "A small hotel that books rooms and tables in its restaurant.",
+    "settings": {"start_worksheet": "Main"},
+    "worksheets": [
+        task_choice({"value": "Book Room", "description": "book a hotel room", "examples": ["I'd like a room"]},
+                    {"value": "Book Table", "description": "book a table in the restaurant"}),
+        {"name": "BookRoom", "kind": "task", "predicate": 'main.task == "Book Room"', "fields": [
+            field("room_type", "Enum", "The kind of room", enum_values=[
+                {"value": "Single"}, {"value": "Double"}, {"value": "Twin"}]),
+            field("number_of_rooms", "int", "How many rooms"),
+            field("nights", "int", "How many nights you are staying"),
+            field("arrival_date", "date", "The day you arrive"),
+            field("guest_name", "str", "Your name")]},
+        {"name": "BookTable", "kind": "task", "predicate": 'main.task == "Book Table"', "fields": [
+            field("party_size", "int", "How many people are eating"),
+            field("area", "Enum", "Where you would like to sit", enum_values=[
+                {"value": "Terrace"}, {"value": "Window"}]),
+            field("table_date", "date", "The day of the booking"),
+            field("guest_name", "str", "Your name")]},
+        {"name": "rooms", "kind": "kb", "fields": [field("id"), field("name"), field("price", "int")]},
+    ],
+}
+ROOMS = [{"id": "r1", "name": "Harbour Double", "price": 120}, {"id": "r2", "name": "Garden Twin", "price": 95}]
 
 
-@pytest.mark.parametrize("said", ["Sourdough Friday, LC123456", "The Usual, LC123456", "Thanks Again, LC123456"])
-def test_guard_no_name_beside_the_code_from_other_words(agent, said):
-    assert not any("customer_name" in s for s in _last(agent, BREAD, "rye", "2", "friday", said)), said
+@pytest.fixture(scope="module")
+def hotel(tmp_path_factory):
+    yield from agent_with_kb(tmp_path_factory, "quayside", HOTEL, {"rooms": (ROOMS, [])})
 
 
-# -- a request opened with "please" asks with its verb ------------------------------------------------------------
+@pytest.mark.parametrize("said, wrong", [("Room 12 please, a double", "number_of_rooms"),
+                                         ("a double for 120 a night", "nights"),
+                                         ("a double, unit 4 if it's free", "number_of_rooms")])
+def test_a_label_or_a_rate_is_no_count(hotel, said, wrong):
+    statements_ = _last(hotel, "I'd like to book a room", said)
+    assert 'book_room.room_type = "Double"' in statements_ and not any(wrong in s for s in statements_), statements_
 
 
-def test_please_and_a_verb_asks_for_the_task_of_that_verb(agent):
-    assert _last(agent, "please cancel my bread collection") == ['main.task = "Cancel Order"']
-    assert _last(agent, "hi, please cancel my celebration cake") == ['main.task = "Cancel Order"']
+def test_the_group_with_the_speaker_leaves_the_rest_of_the_answer_to_read(hotel):
+    assert sorted(_last(hotel, "I'd like to book a table", "window, me and my 3 friends")) == \
+        ['book_table.area = "Window"', "book_table.party_size = 4"]
 
 
-def test_guard_please_and_the_verb_of_the_task_named(agent):
-    assert _last(agent, "please order me a lemon cake")[0] == 'main.task = "Order Cake"'
+def test_guard_a_quantity_that_looks_like_a_year_is_still_a_count(hotel):
+    assert _last(hotel, "I'd like to book a room", "a double", "2000") == ["book_room.number_of_rooms = 2000"]
+
+
+def test_a_year_after_since_is_no_count(hotel):
+    assert _last(hotel, "I'd like to book a room", "a double, since 2015 we come every year, 2 rooms") == \
+        ['book_room.room_type = "Double"', "book_room.number_of_rooms = 2"]

@@ -564,6 +564,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if said_unit:  # "two years" to a field of months: converted, or no value for a field of another unit
             fits = [(r, f) for r, f in fits if _counts_in(f, said_unit.group(1))]
         target = pick(fits)
+        if target is not None and _not_a_count(text, span, target[1], money):
+            continue  # "Room 12 please", "installed in 2015", "for 120 a night", "14 Elm Road": no count
         if target is not None and increment and target[0].values.get(target[1].name) is not None \
                 and not says_more(target[1]):
             continue  # "two more people are coming" to a filled count: a difference, not the value
@@ -685,6 +687,31 @@ def _group_lead(text: str, span: Span) -> list[str]:
                                                           r"please|pls|or\s+so|ish)\b)", text[span.end:], re.I):
         return ["of"]
     return []
+
+
+_LABELS = frozenset("room table flat unit page order no number code ref platform gate pitch berth plot seat bay door "
+                    "house apartment apt suite locker stand stall aisle row bus route".split())
+"""Words that make the number after them a name or a label ("Room 12", "table 9"), not a count."""
+_STREET = re.compile(r"\s+(?:[A-Z][a-z]+\s+){1,2}(?:Road|Rd|Street|St|Lane|Ln|Avenue|Ave|Close|Drive|Dr|Way|Crescent|"
+                     r"Place|Court|Terrace|Grove|Gardens|Hill|Row|Walk|Mews|Square|Park)\b")
+_RATE = re.compile(r"\s*(?:a|an|per|each|every)\s+(?:night|hour|hr|day|week|month|head|person|pp|session|visit|lesson|"
+                   r"class|item|piece|tray|unit)\b", re.I)
+
+
+def _not_a_count(text: str, span: Span, f: Field, money: bool) -> bool:
+    """The number names or labels something, or says a year, a rate or a house on a street: a count field takes none
+    of them, unless its own name is the label or says a year ("room 12" for a `room_number`)."""
+    words = set(f.name.lower().split("_"))
+    label = re.search(r"\b([a-z]+)\s*#?\s*$", text[:span.start].lower())  # "room 12", not "a flat, 2 movers"
+    if label and label.group(1) in _LABELS and label.group(1) not in words:
+        return True
+    if isinstance(span.value, int) and 1900 <= span.value <= 2100 and len(span.text) == 4 and not words & {"year", "yr"} \
+            and re.search(r"\b(?:in|since|from|during|year|circa|c\.)\s*$", text[:span.start], re.I) \
+            and not re.match(r"\s*[a-z]", text[span.end:], re.I):
+        return True  # "installed in 2015", not "2000 litres"
+    if _RATE.match(text, span.end) and not money and not words & {"rate", "price", "cost", "fee", "per"}:
+        return True
+    return bool(_STREET.match(text, span.end))
 
 
 _SERVES = re.compile(r"\b(?:feeds?|serves?|seats?|sleeps?|per\s+(?:person|head)|for\s+every)\b", re.I)

@@ -210,9 +210,7 @@ def names_in(reader: "TurnReader", text: str, field: "Field") -> list[str]:
             out.append(name)
     asked = reader.expect.field if reader.expect is not None else None
     read = {re.sub(r"\W", "", v).lower() for v in re.findall(r'= "([^"]*\d[^"]*)"', " ".join(reader.lines))}
-    beside = asked is not None and (not person_name_field(asked) or not any(  # the name asked, when the rule that
-        line.startswith(f"{reader.expect.rec.var}.{asked.name} = ") for line in reader.lines))  # read the turn took
-    # only the code beside it ("Sam Okoro, U2117730")
+    beside = asked is not None and not person_name_field(asked)
     # a phone or a reference asked or read from the turn, and a name typed beside it (the name asked is the answer's)
     for clause in re.split(r"\s*(?:[,;!?\n]|\.(?=\s|$)|\s-\s|\band\b)\s*", text) if beside else ():
         words = _FILLER.sub("", clause).strip()

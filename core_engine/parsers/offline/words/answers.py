@@ -480,8 +480,10 @@ class AnswerReader:
                 counted = head_count(text)  # "me, her and grandma" to "how many tickets?": 3 (a list of people)
             if counted is not None:  # "me and three friends" for a party size
                 clauses = [c for c in re.split(r"\s*[,;.!]\s*(?:and\s+)?", text) if c.strip()]
-                if len(clauses) > 1 and (people_sum(clauses[0]) or head_count(clauses[0])) == counted:
-                    self.matched = clauses[0]  # "just me, no pets": the rest is read for the other fields
+                own = [c for c in clauses if (people_sum(c) or head_count(c)) == counted] if len(clauses) > 1 else []
+                if own:
+                    self.matched = own[0]  # "just me, no pets", "window, me and my 3 friends": the rest is read for
+                    # the other fields
                 return counted
             said = (ordinal_number(f, text) or taught_number(f, text)) if kind == "int" else None
             if said is not None:  # "the second floor", "ground floor" (described as 1)

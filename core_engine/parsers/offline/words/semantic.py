@@ -767,12 +767,9 @@ def verb_task(reader: "TurnReader", text: str) -> str | None:
 
 _ASKING = re.compile(r"\b(?:(?:i|we)\s+(?:really\s+|just\s+)?(?:need|want|have|wish)\s+to|(?:i|we)\s*(?:'d|would)\s+"
                      r"(?:like|love)\s+to|(?:can|could|may)\s+(?:i|we|you|u|someone)(?:\s+please)?|"
-                     r"(?:wanna|gonna|(?:want|need|looking|trying|hoping)\s+to)|"
-                     r"(?:^|[,.!?]\s*)(?:(?:hi|hello|hey|hiya|morning|afternoon|evening)\W+)?(?:please|pls|plz|kindly)"
-                     r"(?=\s+[a-z]{3,}\s+(?:my|our|the|this|that|it|me|us)\b))\s+(?:just\s+|please\s+)?"
+                     r"(?:wanna|gonna|(?:want|need|looking|trying|hoping)\s+to))\s+(?:just\s+|please\s+)?"
                      r"(?P<verb>[a-z]{3,})(?:\s+(?P<part>up|in|out|off|back|over|down|for|on)\b)?", re.I)
-"""The verb a turn asks with: "I need to give up ...", "I'd like to hire ...", "can I renew ...", and a request
-opened with "please" and an object ("please cancel my chimney sweep appointment")."""
+"""The verb a turn asks with: "I need to give up ...", "I'd like to hire ...", "can I renew ..."."""
 _PARTICLES = frozenset("up in out off back over down for on".split())
 _NO_TASK_VERB = frozenset("get have make take know see ask check find talk speak sort".split())
 """Verbs that ask for almost anything: they tell no task apart even when one task's name has them."""
