@@ -246,8 +246,10 @@ def _without_values(text: str, lines: list[str]) -> str:
     """The turn with the numbers the statements already hold blanked out, so none is read twice."""
     held = {m.group(1) for line in lines for m in re.finditer(r"(?<![\w.\"-])(\d+(?:\.\d+)?)(?![\w.\"-])",
                                                            _QUERY.sub("", line))}
-    for number in held:
-        text = re.sub(rf"(?<![\w.]){re.escape(number)}(?![\w.])", lambda m: " " * len(m.group(0)), text)
+    values = {float(n) for n in held}
+    for span in reversed(find_numbers(text)):  # "for two nights": the two the nights hold, said in words too
+        if isinstance(span.value, (int, float)) and float(span.value) in values:
+            text = text[:span.start] + " " * (span.end - span.start) + text[span.end:]
     return text
 
 
