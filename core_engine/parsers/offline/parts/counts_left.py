@@ -4,10 +4,11 @@ a bungalow, just the one flue", "we need the flues swept - 4 of them") that the 
 After every rule has run, the numbers of the turn that no statement holds are read again for the empty count fields
 (int or float) of the records the turn fills or opens, when no statement of the turn gave them a value:
 `find_mentions` places each number as for an answer, and only a count whose own words name the field is kept (its
-unit or noun is a word of the field's name, or it counts people for a field that counts them by its name). A number
-right before an option of another field of the record ("2 firkins", "the rye, 2 of them") counts that option: the
-record's one field that counts things. "just the one flue" and "the flues ... 4 of them" count the field whose own
-name is the noun. Numbers inside a knowledge question, codes ("KY 52"), dates, times and contacts are no counts; two
+unit or noun is a word of the field's name, or it counts people for a field that counts them by its name). A small
+number right before the option the turn gives or the record holds, at the end of its clause ("2 firkins", "the rye, 2
+of them"), counts that option: it goes to the record's one field whose name only says it counts ("quantity").
+"just the one flue" and "the flues ... 4 of them" count the field whose own name is the noun. None of these in a
+question, a negation or a clause about the past. Numbers inside a knowledge question, codes ("KY 52"), dates, times and contacts are no counts; two
 fields that fit one number, or two records of one worksheet, leave it unread (a wrong value is worse than none). A
 turn that leaves or confirms a task gets nothing here. (Options said by name were tried too and dropped: "no clue
 where the card is" is no payment by card.)
@@ -31,8 +32,6 @@ if TYPE_CHECKING:
     from ..parser import TurnReader
 
 _QUERY = re.compile(r'answer\("((?:[^"\\]|\\.)*)"\)')
-_COUNTING = re.compile(r"\b(?:quantity|qty|number|count|how\s+many|amount)\b", re.I)
-"""Words of a field's name or description that say it counts things ("quantity", "Number of kegs", "How many")."""
 _ANY_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple|"
                          r"(?:twen|thir|for|fif)ty)\b", re.I)
 _CODE = re.compile(r"\b[A-Z]{1,3}[ -]?\d+[A-Z]?\b")
@@ -87,7 +86,6 @@ def _counts(reader: "TurnReader", text: str, rec: TaskRecord, ws: Worksheet, don
     free = _without_values(text, reader.lines)
     found = [m for m in find_mentions(free, counts, reader.view, reader.today, prefer=rec) if m.field.name not in done
              and _own_count(m)]
-
     return found or _counting_an_option(reader, free, rec, ws, counts) or _counted_by_name(free, counts)
 
 
