@@ -5,13 +5,17 @@
 For writers of held-out conversations, who must not run the parser: every turn is read as its
 `statements`, and the tool prints the agent's reply and any expected act, value or reply the turn
 does not produce. Zero problems means the annotation is consistent with the spec and the policy.
+The project is played from a temporary copy, so the knowledge base the engine builds (`kb.sqlite`) is never written
+into the writer's folder or the repository's samples.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from core_engine.evaluation.testing import ExpectedStatements, check_turn
@@ -44,8 +48,11 @@ def main(argv: list[str]) -> int:
     if len(argv) < 2:
         print(__doc__)
         return 2
-    agent = Agent.load(argv[0])
-    total = sum(replay(agent, Path(p)) for p in argv[1:])
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / Path(argv[0]).resolve().name
+        shutil.copytree(argv[0], copy, ignore=shutil.ignore_patterns("kb.sqlite*", "tests"))
+        agent = Agent.load(copy)
+        total = sum(replay(agent, Path(p)) for p in argv[1:])
     print(f"{total} problem(s)")
     return 1 if total else 0
 
