@@ -175,7 +175,8 @@ HOTEL = {
             field("room_type", "Enum", "The kind of room", enum_values=[
                 {"value": "Single"}, {"value": "Double"}, {"value": "Twin"}]),
             field("number_of_rooms", "int", "How many rooms"),
-            field("nights", "int", "How many nights you are staying"),
+            field("guests", "int", "How many guests are staying"),
+            field("nights", "int", "The nights you are staying"),
             field("arrival_date", "date", "The day you arrive"),
             field("guest_name", "str", "Your name")]},
         {"name": "BookTable", "kind": "task", "predicate": 'main.task == "Book Table"', "fields": [
@@ -184,10 +185,12 @@ HOTEL = {
                 {"value": "Terrace"}, {"value": "Window"}]),
             field("table_date", "date", "The day of the booking"),
             field("guest_name", "str", "Your name")]},
-        {"name": "rooms", "kind": "kb", "fields": [field("id"), field("name"), field("price", "int")]},
+        {"name": "rooms", "kind": "kb", "fields": [field("id"), field("name"), field("price", "int"),
+                                                    field("suits")]},
     ],
 }
-ROOMS = [{"id": "r1", "name": "Harbour Double", "price": 120}, {"id": "r2", "name": "Garden Twin", "price": 95}]
+ROOMS = [{"id": "r1", "name": "Harbour Double", "price": 120, "suits": "Adults"},
+         {"id": "r2", "name": "Garden Twin", "price": 95, "suits": "Families"}]
 
 
 @pytest.fixture(scope="module")
@@ -215,3 +218,12 @@ def test_guard_a_quantity_that_looks_like_a_year_is_still_a_count(hotel):
 def test_a_year_after_since_is_no_count(hotel):
     assert _last(hotel, "I'd like to book a room", "a double, since 2015 we come every year, 2 rooms") == \
         ['book_room.room_type = "Double"', "book_room.number_of_rooms = 2"]
+
+
+def test_people_are_no_count_of_rows_even_when_the_kb_names_them(hotel):
+    said = _last(hotel, "I'd like to book a double room for 2 adults and 1 child")  # "Adults": a KB value
+    assert not any("number_of_rooms" in s for s in said), said
+
+
+def test_an_age_told_is_no_answer_to_a_count(hotel):
+    assert _last(hotel, "I'd like to book a room", "a double", "ha, we're all fourteen") == []

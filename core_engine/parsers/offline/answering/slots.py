@@ -492,7 +492,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     crowd = [c for c in crowd if counts_people(c[1], by_name=True)] or crowd  # "the youngest person's age" counts none
     crowd = [c for c in crowd if not _SERVES.search(c[1].description)]  # nor do trays that each feed ten people
     if group and len(crowd) == 1:  # "for 2 adults and 2 kids": one party of 4
-        out.append(Mention(crowd[0][0], crowd[0][1], group[0], text[group[1]:group[2]], "people summed"))
+        out.append(Mention(crowd[0][0], crowd[0][1], group[0], text[group[1]:group[2]], "people summed",
+                           Span(group[0], group[1], group[2], text[group[1]:group[2]])))  # its words are spent
         used.add((crowd[0][0].var, crowd[0][1].name))
         taken.append(Span(group[0], group[1], group[2], text[group[1]:group[2]]))
     spent_upto = -1

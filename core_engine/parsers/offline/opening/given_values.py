@@ -187,8 +187,11 @@ def count_of_rows(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[s
     gap = _DESCRIBING if of_rows else ""
     terms = [_norm_words(t).strip() for t in reader.vocabulary.found_in(text, reader.ctx.kb, plurals=of_rows)]
     terms = [t for t in terms if t and not any(t != u and t in u for u in terms)]  # "freezer" in "fridge freezer"
+    from ..words.measures.counts import _PEOPLE_NOUN  # late: the measures import the spec helpers
     for span in find_numbers(text):
         after = _norm_words(text[span.end:]).strip()
+        if _PEOPLE_NOUN.match(text[span.end:]):
+            continue  # "3 adults" counts people, even where "Adults" names rows of the KB: no count of things
         if span.value > 0 and any(re.match(rf"{gap}{re.escape(t)}", after) for t in terms):
             kwargs[counts[0].name] = literal(span.value)  # "3 old mattresses": a word or two may describe them
             return span.text

@@ -353,6 +353,11 @@ _NOT_THE_DATE = re.compile(r"\b(?:till|until|til|due(?:\s+(?:in|on|for))?|instea
 the 18th", "instead of the 3rd")."""
 
 
+_AGE_TOLD = re.compile(r"\b(?:we'?re\s+all|we\s+are\s+all|they'?re\s+(?:both|all)|they\s+are\s+(?:both|all)|"
+                       r"(?:he|she)\s+is|(?:he|she)'s|i'?m|i\s+am)\s+$", re.I)
+"""Words that tell an age with the number right after them ("we're all fourteen", "she's 9")."""
+
+
 def not_a_name(value: str) -> bool:
     """A person's name has no weekday, month or common word of a sentence in it ("Friday'S Gone Mental At Work" was
     a remark, not a name), and five words at most."""
@@ -521,6 +526,9 @@ class AnswerReader:
                     and after[0] not in UNIT_LINKS | {"to"} and {stem(UNIT_SHORT.get(w, w)) for w in after} & units]
             # "from 2 for 3 hrs": the number of the field's unit, not the one before "for"
             span = (near or spans)[0]
+            if not near and _AGE_TOLD.search(text[:span.start]) and not {"age", "aged", "old"} & set(
+                    re.findall(r"[a-z]+", f"{f.name} {f.description}".lower())):
+                return None  # "lol no we're all fourteen" to "how many penguin aids?": an age, no count
             self.matched = span.text
             if kind == "float" and is_money(text, span.start, span.end):
                 return with_minor_units(text, span.end, span.value, number_of)[0]  # "ninety two pounds forty"
