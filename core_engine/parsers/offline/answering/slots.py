@@ -274,9 +274,14 @@ _TIME_UNIT = re.compile(r"(hour|day|night|week|fortnight|month|year)s?")
 
 def counts_people(f: Field, *, by_name: bool = False) -> bool:
     """Whether an int field counts people (applicants, guests, passengers, ...), by its name or description (by its
-    name alone with `by_name`)."""
+    name alone with `by_name`); a description that says they are coming counts people too ("How many climbers are
+    coming": things do not come)."""
     return bool(field_stems(f, with_description=not by_name) & ({stem(w) for w in PEOPLE_WORDS}
-                                                                 | {stem(w) for w in _PEOPLE_PLACES}))
+                                                                 | {stem(w) for w in _PEOPLE_PLACES})) \
+        or (not by_name and _COMING.search(f.description or "") is not None)
+
+
+_COMING = re.compile(r"^\s*how\s+many\s+\w+\s+(?:are|will\s+be)\s+(?:coming|attending|joining|taking\s+part)\b", re.I)
 
 
 _PEOPLE_PLACES = ("tickets", "seats", "places", "performers", "participants", "attendees", "applicants", "riders")
@@ -488,7 +493,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     taken.extend(dates + times + find_codes(text))
     group = people_sum_span(text, free(find_numbers(text), taken)) or party_span(text) or \
         couple_plus_span(text, free(find_numbers(text), taken)) or joined_span(text) or me_plus_span(text)  # "my wife and I plus our 3 kids"
-    crowd = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
+    crowd = [(r, f) for r, f in of_kind("int") if field_stems(f) & {stem(w) for w in PEOPLE_WORDS}
+             or _COMING.search(f.description or "")]
     crowd = [c for c in crowd if counts_people(c[1], by_name=True)] or crowd  # "the youngest person's age" counts none
     crowd = [c for c in crowd if not _SERVES.search(c[1].description)]  # nor do trays that each feed ten people
     if group and len(crowd) == 1:  # "for 2 adults and 2 kids": one party of 4
