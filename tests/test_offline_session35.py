@@ -227,3 +227,32 @@ def test_people_are_no_count_of_rows_even_when_the_kb_names_them(hotel):
 
 def test_an_age_told_is_no_answer_to_a_count(hotel):
     assert _last(hotel, "I'd like to book a room", "a double", "ha, we're all fourteen") == []
+
+
+# -- a count of those "coming" counts people ------------------------------------------------------------------------
+
+WALL = {
+    "name": "crag_wall", "starting_prompt": "Hello, Crag Wall.",
+    "description": "An indoor climbing wall that books climbing sessions.",
+    "settings": {"start_worksheet": "Main"},
+    "worksheets": [
+        task_choice({"value": "Book Session", "description": "book a climbing session"},
+                    {"value": "Cancel Session", "description": "cancel a session you booked"}),
+        {"name": "BookSession", "kind": "task", "predicate": 'main.task == "Book Session"', "fields": [
+            field("session_day", "date", "The day of the session"),
+            field("number_of_climbers", "int", "How many climbers are coming"),
+            field("booker_name", "str", "Your name")]},
+        {"name": "CancelSession", "kind": "task", "predicate": 'main.task == "Cancel Session"', "fields": [
+            field("booking_reference", "str", "Your booking reference")]},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def wall(tmp_path_factory):
+    yield from agent_with_kb(tmp_path_factory, "wall", WALL, {})
+
+
+def test_those_coming_are_people_so_the_speaker_counts_too(wall):
+    said = _last(wall, "can I book a climbing session on friday for me and my 2 kids")
+    assert said[0] == 'main.task = "Book Session"' and "number_of_climbers=3" in said[1], said
