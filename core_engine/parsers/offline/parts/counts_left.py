@@ -24,7 +24,7 @@ from ....dialogue.state import TaskRecord
 from ....spec.model import Worksheet, snake_case
 from ..opening.tasks import literal
 from ..answering.slots import find_mentions
-from ..words.match import stem
+from ..words.match import equalities, field_stems, stem
 from ..words.values import find_numbers
 from .proper_names import _constructed, focus_records, set_in_opening
 
@@ -96,7 +96,7 @@ def _own_count(m: Any) -> bool:
     from ..answering.slots import UNIT_SHORT, counts_people
     said = {stem(UNIT_SHORT.get(w, w)) for w in re.findall(r"[a-z]+", str(m.matched).lower())}
     said |= {stem(w + "s") for w in said}
-    if _name_stems(m.field) & said:
+    if field_stems(m.field, with_description=False) & said:
         return True
     return counts_people(m.field, by_name=True) and m.how in ("people summed", "head count", "number+unit")
 
@@ -109,7 +109,6 @@ class _Found:
 def _bare_opening(reader: "TurnReader") -> Worksheet | None:
     """The one task worksheet the turn's statements chose by its value (`main.task = "Book Taster Class"`) with no
     record constructed and none active: its record is made here when a count is found for it."""
-    from ..words.match import equalities
     chosen = [m.group(1) for line in reader.lines for m in [re.fullmatch(r'\w+\.\w+ = "(.+)"', line)] if m]
     built = {ws.name for _i, _l, _s, _a, ws, _n in _constructed(reader)}
     opened = [ws for ws in reader.spec.task_worksheets()
@@ -206,7 +205,7 @@ def _counted_by_name(text: str, counts: list[tuple[TaskRecord, Any]]) -> list[_F
     out = []
     for clause in _clauses(text):
         for m in _THE_ONE.finditer(clause):
-            out += [(f, 1, m.group(0)) for _r, f in counts if _names(m.group("noun"), _name_stems(f))]
+            out += [(f, 1, m.group(0)) for _r, f in counts if _names(m.group("noun"), field_stems(f, with_description=False))]
     for sentence in re.split(r"[.!?;]", text):
         for m in _OF_THEM.finditer(sentence):
             if _NOT_SAID.search(sentence) or sentence.rstrip().endswith("?"):
@@ -214,7 +213,7 @@ def _counted_by_name(text: str, counts: list[tuple[TaskRecord, Any]]) -> list[_F
             nouns = [w for w in re.findall(r"[a-z]+", sentence[:m.start()].lower()) if w.endswith("s") and len(w) > 3]
             if nouns:
                 n = int(m.group("n")) if m.group("n").isdigit() else _WORDS[m.group("n").lower()]
-                out += [(f, n, m.group(0)) for _r, f in counts if _names(nouns[-1], _name_stems(f))]
+                out += [(f, n, m.group(0)) for _r, f in counts if _names(nouns[-1], field_stems(f, with_description=False))]
     return [_Found(*out[0])] if len({(f.name, v) for f, v, _m in out}) == 1 else []
 
 
@@ -222,11 +221,6 @@ def _names(word: str, stems: set[str]) -> bool:
     """The word, singular or plural, is one of the stems ("flue" and "flues" stem apart)."""
     word = word.lower()
     return bool({stem(word), stem(word + "s"), stem(word.removesuffix("s"))} & stems)
-
-
-def _name_stems(f: Any) -> set[str]:
-    from ..words.match import field_stems
-    return field_stems(f, with_description=False)
 
 
 def _without_queries(reader: "TurnReader", text: str) -> str:
