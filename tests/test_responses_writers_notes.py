@@ -300,6 +300,24 @@ def test_a_no_to_the_summary_says_nothing_was_submitted_and_the_task_stays_open(
     assert "c@d.co" in again.response and again.acts[-1]["field"] == "confirm"
 
 
+def test_a_turn_that_changes_nothing_after_a_no_still_says_the_task_is_open():
+    """A writer's note (session 36): after the no, a turn that set nothing got "Is there anything else I can help you
+    with?" though the task was still open."""
+    spec = Spec.model_validate({"name": "t", "settings": {"start_worksheet": "Main"},
+                                "apis": [{"name": "send_form", "kind": "mock", "parameters": []}],
+                                "worksheets": [{"name": "Main", "kind": "task", "api": "send_form", "fields": [
+                                    {"name": "email", "type": "str", "description": "Your e-mail"},
+                                    {"name": "confirm", "type": "confirm", "description": "Confirm"}]}]})
+    s = Agent(spec=spec).new_session(parser="formal")
+    s.turn('main.email = "a@b.co"')
+    s.turn("main.confirm = False")
+    idle = s.turn("")
+    assert idle.response == "It isn't submitted yet. Tell me what to change, or say stop to leave it."
+    s.turn("exitws(main)")
+    after = s.turn("")
+    assert "submitted" not in after.response
+
+
 def test_a_mock_reference_takes_the_shape_of_the_output_fields_example():
     """A writer's note (session 14): the booking reference read out was a 36-character uuid, nothing like the
     'OP-20931' the agent asks for later."""

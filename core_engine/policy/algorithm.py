@@ -37,7 +37,23 @@ def run_policy(rt: Runtime, prev: DialogueState) -> list[A.Act]:
         question = _next_question(rt)
         if question is not None:
             rt.acts.append(question)
+    if not rt.acts:
+        rt.acts.extend(_still_pending(rt, prev))
     return rt.acts
+
+
+def _still_pending(rt: Runtime, prev: DialogueState) -> list[A.Act]:
+    """A turn that changed nothing and left the agent nothing to say: what it said last still stands. A yes/no
+    question about stopping is asked again; a task the user said no to at its summary, still open, is said to be
+    unsent (only while nothing else was said since the no: not after another task was sent or asked about)."""
+    said = prev.last_acts or []
+    pending = next((a for a in said if a.get("act") == "say" and a.get("control")), None)
+    if pending is not None:
+        return [dict(pending)]
+    if said and all(a.get("act") == "say" for a in said) and any(
+            r.status == "active" and r.outcome == "declined" for r in rt.state.open_tasks()):
+        return [A.say(STILL_NOT_SUBMITTED)]
+    return []
 
 
 # ---------------------------------------------------------------- line 0: activation
@@ -182,6 +198,9 @@ NOT_SUBMITTED = "OK, I haven't submitted it. Tell me what to change, or say stop
 """A no to the summary with no words of the spec's own for it: the agent said nothing and the template fell back to
 "Is there anything else I can help you with?", as if the task were over (a blind-set writer's note); it is still
 open, and a changed value shows the summary again."""
+
+STILL_NOT_SUBMITTED = "It isn't submitted yet. Tell me what to change, or say stop to leave it."
+"""The same, for a later turn that changed nothing: the template's "anything else?" read as if the task were over."""
 
 
 def _execute_completed(rt: Runtime) -> bool:

@@ -113,7 +113,7 @@ from .intents import (late_refusal, same_as, negates_described, asks_to, change_
 from .words.answers import NEGATIVE_QUESTION, NOTHING_OF_THE_KIND, AnswerReader, echoed_flag, flag_named, is_make_field, pro_form_flag, said_words
 from .words.answers import is_message_field, none_clause, not_a_name
 from .words.match import HEDGES, STOPWORDS, Bag, content_stems, field_mention, field_stems, holds, same_word, stem
-from .words.negation import negations, refine_search
+from .words.negation import OPTIONS_SAID_WITH_NOT, negations, options_said_with_not, refine_search
 from .kb_rows.requests import row_request
 from .kb_rows.choices import accept_proposal, choose_row
 from .answering.clause_options import clause_options
@@ -126,6 +126,7 @@ from .words.semantic import (apply_reading, control_rule, doubtful_value, option
                              task_already_open, task_roots)
 from .answering.slots import (ADDRESSEE, KBVocabulary, Mention, StateView, code_value, column_mentions, find_mentions,
                             said_texts, shape)
+from .opening.asked_task import asked_task
 from .opening.tasks import describe_task, kwargs_text, literal, open_activated, predicted_answer, search_query, several_codes, task_verbs
 from .words.measures.months import is_month_field
 from .words.thing_names import thing_name
@@ -314,20 +315,22 @@ class OfflineParser:
 
     def __init__(self) -> None:
         self.vocabulary = KBVocabulary()
-        self._readings: tuple[Any, tuple[str, str], tuple[bool, bool]] | None = None  # spec, its settings, readings
+        self._readings: tuple[Any, tuple[str, str], tuple[bool, bool, frozenset[str]]] | None = None  # spec, its settings, readings
 
-    def _spec_readings(self, spec: Any) -> tuple[bool, bool]:
-        """(`day_first(spec)`, `evening_hours(spec)`), worked out once per spec object and setting: they read the
+    def _spec_readings(self, spec: Any) -> tuple[bool, bool, frozenset[str]]:
+        """(`day_first(spec)`, `evening_hours(spec)`, `options_said_with_not(spec)`), worked out once per spec object and setting: they read the
         spec's texts, which is not a per-turn cost at a thousand worksheets."""
         settings = (spec.settings.date_order, spec.settings.bare_hours)
         cached = self._readings
         if cached is None or cached[0] is not spec or cached[1] != settings:
-            cached = self._readings = (spec, settings, (day_first(spec), evening_hours(spec)))
+            cached = self._readings = (spec, settings, (day_first(spec), evening_hours(spec),
+                                                         options_said_with_not(spec)))
         return cached[2]
 
     def parse(self, utterance: str, ctx: ParseContext) -> ParseResult:
-        day_first_, evening = self._spec_readings(ctx.spec)
+        day_first_, evening, said_with_not = self._spec_readings(ctx.spec)
         tokens = DAY_FIRST.set(day_first_), EVENING.set(evening)  # 3/9/47 and "at 8" read the spec's way
+        options_token = OPTIONS_SAID_WITH_NOT.set(said_with_not)  # "never ridden" names an option
         held = None
         try:
             reader = TurnReader(utterance, ctx, self.vocabulary)
@@ -341,6 +344,7 @@ class OfflineParser:
         finally:
             DAY_FIRST.reset(tokens[0])
             EVENING.reset(tokens[1])
+            OPTIONS_SAID_WITH_NOT.reset(options_token)
             if held is not None:
                 DATE_HELD.reset(held)
 
@@ -372,6 +376,7 @@ class TurnReader:
         self.row_words = ""
         self.undecided = False  # the user said the row asked for is not chosen yet: a question then fills nothing
         self.answered = False
+        self.kb_first = False  # a rule decided the turn's question is the KB's, whatever its words (`asked_task`)
         self._left = ""  # what no rule read, when nothing was (see `_by_parts`)
         self.introduced = False
         self.answers = AnswerReader(ctx.spec, self.view, ctx.today)
@@ -1010,6 +1015,7 @@ class TurnReader:
             if semantic_task(self, text, threshold=REQUEST_TASK_THRESHOLD, margin=REQUEST_TASK_MARGIN):
                 return True
         if self.has_kb() and _HYPOTHETICAL.match(text) and is_question(parts[-1]) and not _WANTS.search(text):
+            self.kb_first = True
             return False  # "if I take a leave of absence next quarter do I get my tuition back?": what would happen,
             # asked of the KB; the task it mentions is not requested
         if e is None and len(parts) > 1 and self.has_kb() and not _WANTS.search(text) and \
@@ -1022,10 +1028,12 @@ class TurnReader:
         if self.has_kb() and len(parts) > 1 and any(_HOW_IT_GOES.search(p) for p in parts[1:]) \
                 and is_question(parts[0]) and not _WANTS.search(text) \
                 and not any(task_request(p) or asks_to(p, task_verbs(self.spec)) for p in parts):
+            self.kb_first = True
             return False  # "can I take sailing lessons in the winter? what's the process?": how it goes,
             # asked of the KB; the task it names is not requested (the user may ask for it next)
         if self.has_kb() and is_question(text) and _ABOUT_IT.match(text) and not task_request(text) and any(
                 a.get("act") == "report" and a.get("kind") == "kb" for a in self.acts):
+            self.kb_first = True
             return False  # "does it come with a nord" after a room was shown: a question about it, for the KB
         if _WH_QUESTION.match(text) and not task_request(text):
             # "how do I reset my password?" is a question for the KB, read below; "where is my package?" asks
@@ -1580,6 +1588,8 @@ class TurnReader:
             if 0 < len(told) <= 2:
                 query = f"{query} {' '.join(told)}"
         query = decontextualise(self, query)
+        if (e is None or self.task_choice(e)) and not self.kb_first and asked_task(self, query, text):
+            return True  # "how do I pay the deposit?" with no deposit in the KB: the task Pay Deposit
         self.emit("question", asked or "?", f"answer({literal(query)})")
         return True
 

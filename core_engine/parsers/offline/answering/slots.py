@@ -21,6 +21,7 @@ from ....spec.model import Field, Spec, Worksheet, parse_type, past_field  # noq
 from ....dialogue.state import DialogueState, KBRecord, TaskRecord, ref_target
 from ....spec.values import is_empty
 from .nothing_more import nothing_more
+from .option_cues import option_cues
 from .bool_mentions import bool_mentions
 from ..words.measures.durations import converted_duration, field_unit, worded_duration
 from ..words.measures.counts import couple_plus_span, head_count, joined_span, me_plus_span, party_span, people_sum_span
@@ -890,6 +891,8 @@ def _enum_mentions(text: str, fits: list[tuple[TaskRecord, Field]], out: list[Me
     _options_by_short_form(text, fits, by_value, out, used, pick, capital_initialism, skip_used=True)  # "..., OW, ..."
     _verb_options(text, fits, out, used, pick)
     _variant_options(text, fits, out, used, pick)
+    for rec, f, value, words in option_cues(text, fits, used, pick):
+        out.append(Mention(rec, f, value, words, "enum cue"))  # "little motor cruiser": Motor Boat
 
 
 _VERB_ON_IT = re.compile(r"\b([a-z]+)\s+(?:it|my|our|this|that|the\s+(?:booking|appointment|reservation|visit|lesson|"

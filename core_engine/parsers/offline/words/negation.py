@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ....dialogue.state import TaskRecord
 from .match import content_stems, stem
@@ -42,6 +43,34 @@ _PARTICIPLE = re.compile(r"[a-z]{4,}ed", re.I)
 """A past participle right after "wasn't", "not" ("collected", "emptied"): a statement, as in `_NOT_AN_OBJECT`."""
 
 
+OPTIONS_SAID_WITH_NOT: ContextVar[frozenset[str]] = ContextVar("options_said_with_not", default=frozenset())
+"""The spec's options whose own words open with a negation ("Never Ridden", "Not Sure"), as plain lower-case words:
+saying one names the option, it rejects nothing. Set by the parser for the spec it reads."""
+
+
+def options_said_with_not(spec: Any) -> frozenset[str]:
+    """`OPTIONS_SAID_WITH_NOT` for a spec."""
+    out = set()
+    for ws in spec.worksheets:
+        for f in ws.fields:
+            for ev in f.enum_values:
+                words = " ".join(re.findall(r"[a-z0-9']+", ev.value.lower()))
+                if _NEGATION_WORD.match(words) and " " in words:
+                    out.add(words)
+    return frozenset(out)
+
+
+_NEGATION_WORD = re.compile(r"(?:not|never|no)\b")
+
+
+def _names_an_option(said: str) -> bool:
+    """The negated phrase is the option itself, perhaps with "before" or "yet" ("never ridden before"); not "never
+    ridden in a forest trek", whose forest trek is still rejected."""
+    words = " ".join(re.findall(r"[a-z0-9']+", said.lower()))
+    words = re.sub(r"\s+(?:before|yet|at\s+all)$", "", words)
+    return words in OPTIONS_SAID_WITH_NOT.get()
+
+
 @dataclass(frozen=True)
 class Negated:
     words: str     # the whole negated phrase, e.g. "don't want Thai"
@@ -62,6 +91,8 @@ def negations(text: str) -> list[Negated]:
         if _BE_NOT.fullmatch(m.group("neg")) and _PARTICIPLE.fullmatch(first) \
                 and body[m.end("neg"):].split()[0].lower() == first:  # not "isn't the heated one"
             continue  # "it wasn't collected this morning", "the bin isn't emptied": what did not happen, told
+        if _names_an_option(m.group(0)):
+            continue  # "never ridden, he's 6": the option Never Ridden, not a rejection of riding
         out.append(Negated(m.group(0), what, m.start(), m.end()))
     return out
 

@@ -1,0 +1,68 @@
+"""A question the KB cannot answer that names a task: "how do I pay the deposit?" to an agent with a Pay Deposit task
+and a KB of bands, "has my order been cleaned yet?" to one with Track Order. Read as a KB question it finds nothing or
+the wrong rows; the user is asking how to do the task, so the task is opened (by meaning, the usual threshold).
+
+Only for a question that asks to do something ("how do I", "can I", "do you do", "has my ...") and is not a
+hypothetical, only a question ("want to know before I come in"), a question the parser's task rules kept for the KB
+(`TurnReader.kb_first`: "what's the process?") or one pointing at rows just shown; and when no word of it is the KB's
+(its tables' names, a value, a column name, a word of its rows' text, by `_about_rows`) beyond the words of the agent
+and its tasks.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..words.match import content_stems, stem
+from .task_texts import opener_stems, task_text_stems
+
+if TYPE_CHECKING:
+    from ..parser import TurnReader
+
+
+def _own_words(reader: "TurnReader") -> set[str]:
+    """Stems of what the agent and its tasks are called and described as."""
+    own = set(content_stems(reader.spec.description or ""))
+    for ws in reader.spec.task_worksheets():
+        own |= task_text_stems(reader, ws) | opener_stems(reader, ws)
+        own |= {stem(w) for w in re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", ws.name).lower())}
+    return own
+
+
+def _table_words(reader: "TurnReader") -> set[str]:
+    """Stems of the names of the KB's tables and of the types of their rows ("bikes", "Bike")."""
+    names = [ws.name for ws in reader.spec.worksheets if ws.kind in ("kb", "type")]
+    return {stem(w) for n in names for w in re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", n).lower())
+            if len(w) > 2}
+
+
+_TO_DO = re.compile(r"^\W*(?:(?:hi+|hiya|hello|hey|so|and|also|oh|ok(?:ay)?|right|um+|erm+)[,!.\s]+)*(?:"
+                   r"how\s+(?:do|can|could|would|should)\s+(?:i|we)|(?:can|could|may)\s+(?:i|we|you|u|someone|somebody)|"
+                   r"do\s+(?:you|u)(?:\s+guys)?\s+(?:do|offer|run|rent|hire|sell|need|take|organi[sz]e|arrange)|"
+                   r"(?:where|when)\s+(?:is|are|'s)\s+my|(?:has|have)\s+my|is\s+(?:that|this|it)\s+something\s+you)\b",
+                   re.I)
+"""A question that asks to do something, or for the state of the user's own thing, rather than what the KB holds."""
+_JUST_ASKING = re.compile(r"\b(?:want(?:ed)?\s+to\s+know|wondering|just\s+asking|out\s+of\s+interest|curious|"
+                          r"before\s+I\s+(?:come|book|decide))\b", re.I)
+"""The user says the question is only a question ("want to know before I come in")."""
+_PRONOUN = re.compile(r"\b(?:it|its|they|them|that\s+one|this\s+one|one\s+of\s+(?:them|those))\b", re.I)
+
+
+def asked_task(reader: "TurnReader", query: str, text: str) -> bool:
+    """Open the task a question names when the KB has none of its words; False (nothing read) otherwise."""
+    from ..parser import _HYPOTHETICAL, question_sentences  # late: the parser imports this module
+    from ..words.semantic import semantic_task  # late: semantic imports the parser's modules
+    from .tasks import _about_rows
+    asked = question_sentences(text) or [text]
+    if reader.ctx.kb is None or _HYPOTHETICAL.match(text) or _JUST_ASKING.search(text) \
+            or not any(_TO_DO.match(q) for q in asked):
+        return False  # "if I pause my membership do I lose my place?": what would follow, asked of the KB
+    shown = any(a.get("act") == "report" and a.get("kind") == "kb" for a in reader.acts)
+    if shown and any(_PRONOUN.search(q) for q in asked):
+        return False  # "how big is it?" after boats were shown: a question about one of them
+    if {stem(w) for w in re.findall(r"[a-z]+", query.lower())} & _table_words(reader):
+        return False  # "can I take my dog on any of your bikes?" to a KB of bikes: what the business has
+    if _about_rows(reader, query, _own_words(reader)):
+        return False
+    return semantic_task(reader, text)
