@@ -100,6 +100,9 @@ def test_the_rule_alone_reads_a_taught_thing_and_a_run_of_a_long_options_words()
     "either an open canoe or a sea kayak",  # two options
     "two open canoes",  # counted
     "we live on Open Canoe Road",  # an address
+    "if the open canoe is free we'll take it",  # not chosen yet
+    "we met at the Family Canoe Club",  # a name
+    "I don't want an open canoe",  # "don't", split as "don" "t"
 ])
 def test_guard_the_rule_reads_no_option(said):
     assert _cued(said) == [] and _cued(said, "slot") == []
@@ -162,6 +165,8 @@ def test_a_do_you_do_question_of_a_thing_the_kb_lacks_opens_the_task(agent):
 
 
 @pytest.mark.parametrize("said", ["can I bring my dog on one of your boats?",  # the KB's table: what it has
+                                  "how do I paddle a sea kayak?",  # an option's words, not the task's
+                                  "can I pay by card?",  # nothing of any task's name or examples
                                   "do you do guided trips? just wondering",  # only a question, it says
                                   "if I book a guided trip can I bring my dog?"])  # what would follow
 def test_guard_a_question_about_the_kbs_things_or_only_asked_stays_a_question(agent, said):

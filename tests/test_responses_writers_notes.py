@@ -312,7 +312,7 @@ def test_a_turn_that_changes_nothing_after_a_no_still_says_the_task_is_open():
     s.turn('main.email = "a@b.co"')
     s.turn("main.confirm = False")
     idle = s.turn("")
-    assert idle.response == "It isn't submitted yet. Tell me what to change, or say stop to leave it."
+    assert idle.response.startswith("It isn't submitted yet. Tell me what to change")
     s.turn("exitws(main)")
     after = s.turn("")
     assert "submitted" not in after.response

@@ -43,13 +43,11 @@ def run_policy(rt: Runtime, prev: DialogueState) -> list[A.Act]:
 
 
 def _still_pending(rt: Runtime, prev: DialogueState) -> list[A.Act]:
-    """A turn that changed nothing and left the agent nothing to say: what it said last still stands. A yes/no
-    question about stopping is asked again; a task the user said no to at its summary, still open, is said to be
-    unsent (only while nothing else was said since the no: not after another task was sent or asked about)."""
+    """A turn that changed nothing and left the agent nothing to say: a task the user said no to at its summary,
+    still open, is said to be unsent (only while the agent said nothing else since the no: not after another task
+    was sent or asked about). An unanswered stop question is asked again by the turn (`session/turn.py`), which
+    knows whether the parser read the answer."""
     said = prev.last_acts or []
-    pending = next((a for a in said if a.get("act") == "say" and a.get("control")), None)
-    if pending is not None:
-        return [dict(pending)]
     if said and all(a.get("act") == "say" for a in said) and any(
             r.status == "active" and r.outcome == "declined" for r in rt.state.open_tasks()):
         return [A.say(STILL_NOT_SUBMITTED)]
@@ -199,7 +197,7 @@ NOT_SUBMITTED = "OK, I haven't submitted it. Tell me what to change, or say stop
 "Is there anything else I can help you with?", as if the task were over (a blind-set writer's note); it is still
 open, and a changed value shows the summary again."""
 
-STILL_NOT_SUBMITTED = "It isn't submitted yet. Tell me what to change, or say stop to leave it."
+STILL_NOT_SUBMITTED = "It isn't submitted yet. Tell me what to change, say send it to submit it as it is, or say stop to leave it."
 """The same, for a later turn that changed nothing: the template's "anything else?" read as if the task were over."""
 
 

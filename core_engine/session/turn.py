@@ -116,6 +116,10 @@ def run_turn(spec: Spec, prev: DialogueState, utterance: str, backends: Backends
         elif not statements.statements and any(r.get("rule") in NOT_UNDERSTOOD_RULES for r in parsed.rules):
             said = next((r["say"] for r in parsed.rules if r.get("say")), NOT_UNDERSTOOD)
             acts = [A.say(said), *acts]  # honest: say so (or ask which reading), then the policy repeats its question
+        pending = next((a for a in prev.last_acts or [] if a.get("act") == "say" and a.get("control")), None)
+        if pending is not None and not statements.statements and not any(
+                r.get("rule") == "control-kept" for r in parsed.rules) and all(a.get("act") == "say" for a in acts):
+            acts = [dict(pending)]  # "ok thanks" to "do you want me to stop? (yes or no)": the question again
         if parsed.error and not statements.statements:
             # nothing was understood (e.g. the LLM endpoint failed): the state is as before; say so, re-ask
             acts = [A.say(PARSE_FAILED), *acts]

@@ -1849,6 +1849,8 @@ class TurnReader:
                                self.view, self.today, prefer=e.rec)
         if is_address_field(e.field):  # "18 elm st eastfield" to the pickup address: not the delivery address
             extras = [m for m in extras if m.how != "address"]
+        extras = [m for m in extras if m.how != "enum cue"]  # a phrase of an option is too weak to take the answer's
+        # words away ("two margheritas, thin crust" to the dishes asked: the dishes, not the base)
         if shape(e.field) == "email":  # "kate.lowe@gmail.com" to the recipient's e-mail: not also the buyer's
             extras = [m for m in extras if m.how != "email"]
         code = code_value(text)

@@ -26,13 +26,18 @@ _DETERMINERS = frozenset("a an the some my our any".split())
 _PLAIN = frozenset("one ones thing things kind sort type".split())
 """Words a phrase may hold that say nothing of which option: "the town one" needs more than "town one"."""
 _AGAINST = frozenset("""skip skipping drop dropping scrap forget ditch lose cancel remove without instead no not nothing
-never hate hates hated bored sick tired too than rather except""".split())
-"""Words before a phrase that reject or drop what it names: "we'll skip the video", "no street food"."""
+never hate hates hated bored sick tired too than rather except scared afraid worried nervous don won didn doesn isn
+wouldn shouldn already parents mum dad wife husband partner friend sister brother""".split())
+"""Words before a phrase that reject or drop what it names ("we'll skip the video", "no street food", "I don't want
+a family canoe": "don" of "don't"), or give it to someone else ("the family membership is for my parents")."""
 _NUMBER_WORDS = frozenset("a one two three four five six seven eight nine ten couple few several".split())
-_STREET = frozenset("road rd street st lane ln way avenue ave close drive dr crescent place terrace grove".split())
+_STREET = frozenset("""road rd street st lane ln way avenue ave close drive dr crescent place terrace grove house hotel
+inn hall court ltd limited""".split())
+"""Words after a phrase that make it a place or a firm's name ("Gluten Free House", "Direct Debit Ltd")."""
 _PAST = re.compile(r"\b(?:ago|last\s+(?:year|time|week|month|summer)|used\s+to|previously|before|once|ever|was|were|"
                    r"did|went|had)\b")
 """A clause about what was ("we took a canoe out once"): what is wanted now is not told there."""
+_IF = re.compile(r"\b(?:if|unless|whether|in\s+case)\b")
 
 
 def _words(text: str) -> list[str]:
@@ -76,6 +81,16 @@ def _said_at(words: tuple[str, ...], said: list[str]) -> int | None:
     return None
 
 
+def _capitalised(words: tuple[str, ...], text: str) -> bool:
+    """The phrase is written with capitals inside a turn that is not all capitals or capitals at every word."""
+    m = re.search(r"\b" + r"\W+".join(map(re.escape, words)), text, re.I)
+    if m is None or m.start() == 0:
+        return False
+    said = m.group(0).split()
+    shouting = sum(w[:1].isupper() for w in text.split()) > len(text.split()) // 2
+    return not shouting and all(w[:1].isupper() for w in said)
+
+
 def _clause_before(said: list[str], at: int) -> list[str]:
     """The words of the phrase's clause before it."""
     start = max((i + 1 for i, w in enumerate(said[:at]) if w == ","), default=0)
@@ -85,7 +100,8 @@ def _clause_before(said: list[str], at: int) -> list[str]:
 def option_cues(text: str, fits: list[tuple[TaskRecord, Field]], used: set[tuple[str, str]], pick: Callable
                 ) -> list[tuple[TaskRecord, Field, str, str]]:
     """(record, field, option, words said) for each field with phrases of exactly one option in the turn."""
-    kept = [c for c in re.split(r"[,.;!]|\bbut\b", text.lower()) if not _PAST.search(c) and "?" not in c]
+    kept = [c for c in re.split(r"[,.;!]|\bbut\b", text.lower()) if not _PAST.search(c) and "?" not in c
+            and not _IF.search(c)]  # "if the full access is cheap I'll take it": not chosen yet
     said = [w for c in kept for w in [*_words(c), ","]]  # a clause asked ("does the electric one cost more?") chooses nothing
     found: dict[tuple[str, ...], list[tuple[TaskRecord, Field, str]]] = {}
     for rec, f in fits:
@@ -100,6 +116,8 @@ def option_cues(text: str, fits: list[tuple[TaskRecord, Field]], used: set[tuple
                 continue  # "two motor cruisers" counts them
             if at + len(words) < len(said) and said[at + len(words)] in _STREET:
                 continue  # "12 Motor Yacht Close" is an address
+            if _capitalised(words, text):
+                continue  # "the Garden Terrace Hotel": a name
             hits.append((words, value, (at, at + len(words))))
         hits = [h for h in hits if not any(o[2][0] <= h[2][0] and h[2][1] <= o[2][1] and o[2] != h[2]
                                            for o in hits)]  # the longer phrase over one inside it

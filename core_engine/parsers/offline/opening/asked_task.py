@@ -12,10 +12,11 @@ and its tasks.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..words.match import content_stems, stem
-from .task_texts import opener_stems, task_text_stems
+from ..words.match import content_stems, equalities, stem
+from .task_texts import _openers, opener_stems, task_text_stems
+from .tasks import BOOKING_WORDS
 
 if TYPE_CHECKING:
     from ..parser import TurnReader
@@ -40,11 +41,10 @@ def _table_words(reader: "TurnReader") -> set[str]:
 _TO_DO = re.compile(r"^\W*(?:(?:hi+|hiya|hello|hey|so|and|also|oh|ok(?:ay)?|right|um+|erm+)[,!.\s]+)*(?:"
                    r"how\s+(?:do|can|could|would|should)\s+(?:i|we)|(?:can|could|may)\s+(?:i|we|you|u|someone|somebody)|"
                    r"do\s+(?:you|u)(?:\s+guys)?\s+(?:do|offer|run|rent|hire|sell|need|take|organi[sz]e|arrange)|"
-                   r"(?:where|when)\s+(?:is|are|'s)\s+my|(?:has|have)\s+my|is\s+(?:that|this|it)\s+something\s+you)\b",
-                   re.I)
-"""A question that asks to do something, or for the state of the user's own thing, rather than what the KB holds."""
+                   r"is\s+(?:that|this|it)\s+something\s+you)\b", re.I)
+"""A question that asks to do something rather than what the KB holds."""
 _JUST_ASKING = re.compile(r"\b(?:want(?:ed)?\s+to\s+know|wondering|just\s+asking|out\s+of\s+interest|curious|"
-                          r"before\s+I\s+(?:come|book|decide))\b", re.I)
+                          r"deciding|before\s+I\s+\w+)\b", re.I)
 """The user says the question is only a question ("want to know before I come in")."""
 _PRONOUN = re.compile(r"\b(?:it|its|they|them|that\s+one|this\s+one|one\s+of\s+(?:them|those))\b", re.I)
 
@@ -53,7 +53,7 @@ def asked_task(reader: "TurnReader", query: str, text: str) -> bool:
     """Open the task a question names when the KB has none of its words; False (nothing read) otherwise."""
     from ..parser import _HYPOTHETICAL, question_sentences  # late: the parser imports this module
     from ..words.semantic import semantic_task  # late: semantic imports the parser's modules
-    from .tasks import _about_rows
+    from .tasks import _about_rows  # noqa: PLC0415
     asked = question_sentences(text) or [text]
     if reader.ctx.kb is None or _HYPOTHETICAL.match(text) or _JUST_ASKING.search(text) \
             or not any(_TO_DO.match(q) for q in asked):
@@ -65,4 +65,39 @@ def asked_task(reader: "TurnReader", query: str, text: str) -> bool:
         return False  # "can I take my dog on any of your bikes?" to a KB of bikes: what the business has
     if _about_rows(reader, query, _own_words(reader)):
         return False
-    return semantic_task(reader, text)
+    lines, rules = len(reader.lines), len(reader.rules)
+    if not semantic_task(reader, text):
+        return False
+    opened = [ws for line in reader.lines[lines:] for ws in reader.spec.task_worksheets() if _opens(ws, line)]
+    said = {stem(w) for w in re.findall(r"[a-z]+", text.lower())} - _GENERIC - _table_words(reader)
+    if opened and said & _task_words(reader, opened[0]):
+        return True
+    del reader.lines[lines:], reader.rules[rules:]  # "can I pay by card?" to a takeaway: an option's word, no task's
+    return False
+
+
+_GENERIC = {stem(w) for w in """book booking order make get request need want go do have take arrange set up new help
+start sign""".split()} | BOOKING_WORDS
+"""Words any task may be asked for with: the question must share another with the task's own texts."""
+
+
+def _task_words(reader: "TurnReader", ws: Any) -> set[str]:
+    """Stems of what the task is called (its name, the option that opens it, each also as one word: "daycare" of
+    Book Day Care) and of the developer's examples of asking for it; not its description ("fix" in "get your bike
+    fixed" is no request in "how do I fix a flat tyre?") nor its fields' options ("card" is no word of Order
+    Takeaway)."""
+    names = [re.sub(r"(?<=[a-z])(?=[A-Z])", " ", ws.name)] + [ev.value for ev in _openers(reader, ws)]
+    words = set()
+    for name in names:
+        parts = re.findall(r"[a-z]+", name.lower())
+        words |= {stem(w) for w in parts} | {stem(a + b) for a, b in zip(parts, parts[1:])}
+    return words | task_text_stems(reader, ws)
+
+
+def _opens(ws: Any, line: str) -> bool:
+    """The statement chooses the worksheet: its constructor, or the value its predicate asks for
+    (`main.task = "Book Day Care"`)."""
+    if re.match(rf"\w+ = {re.escape(ws.name)}\(", line):
+        return True
+    said = re.fullmatch(r'\w+\.\w+ = "(.+)"', line)
+    return said is not None and any(value == said.group(1) for _path, value in equalities(ws.predicate or ""))
