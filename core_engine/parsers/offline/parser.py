@@ -1849,8 +1849,9 @@ class TurnReader:
                                self.view, self.today, prefer=e.rec)
         if is_address_field(e.field):  # "18 elm st eastfield" to the pickup address: not the delivery address
             extras = [m for m in extras if m.how != "address"]
-        extras = [m for m in extras if m.how != "enum cue"]  # a phrase of an option is too weak to take the answer's
-        # words away ("two margheritas, thin crust" to the dishes asked: the dishes, not the base)
+        cues = [m for m in extras if m.how == "enum cue"]  # a phrase of an option is too weak to take the answer's
+        extras = [m for m in extras if m.how != "enum cue"]  # words away ("two margheritas, thin crust" to the
+        # dishes asked: the dishes); it is kept only beside the answer ("Mabel May, little motor cruiser")
         if shape(e.field) == "email":  # "kate.lowe@gmail.com" to the recipient's e-mail: not also the buyer's
             extras = [m for m in extras if m.how != "email"]
         code = code_value(text)
@@ -1929,6 +1930,9 @@ class TurnReader:
                 clause_options(self, text, e.rec, [str(value), *(m.matched for m in extras)])
         for m in extras:
             self.assign("extra-value", m.matched, m.rec, m.field, m.value)
+        for m in cues if self.answered and isinstance(value, str) else []:
+            if str(m.matched).lower() not in value.lower():
+                self.assign("extra-value", m.matched, m.rec, m.field, m.value)
         if self.answered and not extras and isinstance(value, str) and re.fullmatch(r"[\w-]*\d[\w-]*", value) \
                 and value in text:
             self._name_beside_code(text, e, value)  # "HR-38002, it's under Chidi Okafor"
