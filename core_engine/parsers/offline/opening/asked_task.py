@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ....spec.model import snake_case
 from ..words.match import content_stems, equalities, stem
 from .task_texts import _openers, opener_stems, task_text_stems
 from .tasks import BOOKING_WORDS
@@ -22,19 +23,24 @@ if TYPE_CHECKING:
     from ..parser import TurnReader
 
 
+def _name_words(name: str) -> list[str]:
+    """The words of a worksheet's name ("BookDayCare": book, day, care)."""
+    return [w for w in snake_case(name).split("_") if w]
+
+
 def _own_words(reader: "TurnReader") -> set[str]:
     """Stems of what the agent and its tasks are called and described as."""
     own = set(content_stems(reader.spec.description or ""))
     for ws in reader.spec.task_worksheets():
         own |= task_text_stems(reader, ws) | opener_stems(reader, ws)
-        own |= {stem(w) for w in re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", ws.name).lower())}
+        own |= {stem(w) for w in _name_words(ws.name)}
     return own
 
 
 def _table_words(reader: "TurnReader") -> set[str]:
     """Stems of the names of the KB's tables and of the types of their rows ("bikes", "Bike")."""
     names = [ws.name for ws in reader.spec.worksheets if ws.kind in ("kb", "type")]
-    return {stem(w) for n in names for w in re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", n).lower())
+    return {stem(w) for n in names for w in _name_words(n)
             if len(w) > 2}
 
 
@@ -86,7 +92,7 @@ def _task_words(reader: "TurnReader", ws: Any) -> set[str]:
     Book Day Care) and of the developer's examples of asking for it; not its description ("fix" in "get your bike
     fixed" is no request in "how do I fix a flat tyre?") nor its fields' options ("card" is no word of Order
     Takeaway)."""
-    names = [re.sub(r"(?<=[a-z])(?=[A-Z])", " ", ws.name)] + [ev.value for ev in _openers(reader, ws)]
+    names = [" ".join(_name_words(ws.name))] + [ev.value for ev in _openers(reader, ws)]
     words = set()
     for name in names:
         parts = re.findall(r"[a-z]+", name.lower())
