@@ -990,18 +990,23 @@ def _options_by_short_form(text: str, fits: list[tuple[TaskRecord, Field]], by_v
 
 def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, taken: list[Span],
                  out: list[Mention], used: set[tuple[str, str]]) -> None:
-    """A code-shaped field named in the text with a digit string near it: "my pin is 0314"."""
+    """A code-shaped field named in the text with a digit string near it: "my pin is 0314"; a short text field only
+    with the number right after its own name ("CARN ticket is 40221187" for `reader_ticket`)."""
     hyphened = free([Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _HYPHEN_CODE.finditer(text)], taken)
+    hyphened += free([Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _LETTERED_NUMBER.finditer(text)],
+                     taken + hyphened)  # "passport E12345678": like a hyphened code, only right after its field's name
     mixed = free([Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _MIXED_REF.finditer(text)],
                  taken + hyphened)
     digits = free(find_digit_strings(text), taken + mixed)  # "card 3391-AOW-0412": one reference, not "3391"
     codes = sorted(digits + hyphened + mixed, key=lambda c: c.start)
     others = [g for _r, g in strs]
     for rec, f in strs:
-        if shape(f) != "code" or (rec.var, f.name) in used or not codes:
+        if shape(f) not in ("code", "short") or (rec.var, f.name) in used or not codes:
             continue
         score, hits = field_mention(f, bag)
         kinds = [label_kind(text, c.start, f, others) for c in codes]
+        if shape(f) == "short" and kinds.count("this") != 1:
+            continue  # `reader_ticket`: "my ticket is 40221187", a number only right after the field's own name
         if "this" in kinds:  # "acc 40817726, pin 2291": the digits right after the field's own (short) name
             span = codes.pop(kinds.index("this"))
             hits = hits or [label_of(text, span.start)[0]]  # type: ignore[index]
@@ -1158,6 +1163,8 @@ def said_texts(mentions: list[Mention]) -> list[str]:
     return [m.matched if m.how == "number+unit" else m.span.text for m in mentions if m.span is not None]
 
 
+_LETTERED_NUMBER = re.compile(r"(?<![\w-])[A-Za-z]{1,2}\d{5,10}[A-Za-z]?(?![\w-])")
+"""A number with a letter or two before it ("E12345678", "AB123456C"), read only right after its field's name."""
 _MIXED_REF = re.compile(r"(?<![\w-])(?=(?:[A-Za-z-]*\d){4})(?=[A-Za-z0-9-]*[A-Za-z])"
                         r"(?:[A-Za-z0-9]{2,}(?:-[A-Za-z0-9]{2,})+|\d{2,}[A-Za-z]{1,4}\d{2,})(?![\w-])")
 """A reference of digit groups and letters in one token ("3391-AOW-0412", "5512-OW-2231", "2304OW1187")."""

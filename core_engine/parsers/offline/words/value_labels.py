@@ -26,9 +26,18 @@ _LABEL = re.compile(r"\b(?P<head>[a-z]+)(?:'s)?(?:\s+(?P<noun>number|no\.?|num|c
                     r"(?:\s*[:=#]|\s+(?:is|was))?\s*#?\s*$")
 
 
+_ABBREVIATED = re.compile(r"\b(no|num|nr|ref|tel|mob|acc|acct|reg)\.(?=\s*#?\s*$|\s+(?:is|was)\s*$)", re.I)
+"""A code noun shortened with a full stop right before the value ("card no. 5512-OW-2231"): no end of a clause."""
+
+
+def _unstopped(before: str) -> str:
+    """`before` with the full stop of a shortened code noun at its end made a space (same length)."""
+    return _ABBREVIATED.sub(lambda m: m.group(1) + " ", before)
+
+
 def label_of(text: str, start: int) -> tuple[str, bool] | None:
     """(head word, whether a code noun follows it) of the label right before position `start`, or None."""
-    before = text[:start].lower()
+    before = _unstopped(text[:start].lower())
     before = re.split(r"[,;.!?()\n]|\s-\s|\d", before)[-1]
     m = _LABEL.search(before)
     if m is None:
@@ -41,7 +50,7 @@ def label_of(text: str, start: int) -> tuple[str, bool] | None:
 
 def label_start(text: str, start: int) -> int:
     """Where the label of the value at `start` begins (`start` itself when it has none)."""
-    before = text[:start]
+    before = _unstopped(text[:start])
     clause = re.split(r"[,;.!?()\n]|\s-\s|\d", before.lower())[-1]
     m = _LABEL.search(clause)
     return start - (len(clause) - m.start()) if m is not None and label_of(text, start) is not None else start
@@ -79,7 +88,7 @@ def _described_only_by(head: str, f: Field, others: Iterable[Field]) -> bool:
 def _unmodified(text: str, start: int, head: str, f: Field) -> bool:
     """No word before the label's head that the field's description lacks: "my insurance certificate is PX-55120" is
     not "The number on your microchip certificate"."""
-    before = re.findall(r"[a-z]+", re.split(r"[,;.!?()\n]|\s-\s", text[:start].lower())[-1])
+    before = re.findall(r"[a-z]+", re.split(r"[,;.!?()\n]|\s-\s", _unstopped(text[:start].lower()))[-1])
     k = max((i for i, w in enumerate(before) if w == head), default=-1)
     if k <= 0:
         return True
