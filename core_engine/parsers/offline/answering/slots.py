@@ -277,6 +277,8 @@ def counts_people(f: Field, *, by_name: bool = False) -> bool:
     """Whether an int field counts people (applicants, guests, passengers, ...), by its name or description (by its
     name alone with `by_name`); a description that says they are coming counts people too ("How many climbers are
     coming": things do not come)."""
+    if {"age", "ages", "youngest", "oldest"} & set(f.name.lower().split("_")):
+        return False  # `youngest_rider_age`: a rider's age, not how many ride
     return bool(field_stems(f, with_description=not by_name) & ({stem(w) for w in PEOPLE_WORDS}
                                                                  | {stem(w) for w in _PEOPLE_PLACES})) \
         or (not by_name and _COMING.search(f.description or "") is not None)
@@ -537,7 +539,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if not fits and after and after[0] in ("total", "altogether"):  # "so 8 total": the field the turn names
             fits = [(r, f) for r, f in of_kind("int", "float") if field_mention(f, bag)[0] > 0]
         if not fits and _AGE_SAID.search(text[:span.start]) and (not after or after[0] in _AGE_AFTER
-                                                                   or re.match(r"\s*[,.;]", text[span.end:])):  # "I'm 34": a person's age, in plain English
+                                                                   or re.match(r"\s*(?:[,.;!?]|-\s)", text[span.end:])):  # "I'm 34": a person's age, in plain English
             fits = [(r, f) for r, f in of_kind("int") if "age" in f.name.lower().split("_")]
         hedged = bool(before) and before[-1] in _ROUGHLY
         lead = before[-1:] if not hedged else _group_lead(text, span)  # "a pack of about 20", not "a budget of about 150"
@@ -615,7 +617,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             out.append(Mention(r, f, worded[0], text[worded[1]:worded[2]].strip(), "duration in words"))
             used.add((r.var, f.name))
     people = [(r, f) for r, f in of_kind("int") if (r.var, f.name) not in used
-              and field_stems(f) & {stem(w) for w in PEOPLE_WORDS}]
+              and (field_stems(f) & {stem(w) for w in PEOPLE_WORDS} or counts_people(f))]  # riders, climbers coming
     people = [c for c in people if counts_people(c[1], by_name=True)] or people
     people = [c for c in people if not _SERVES.search(c[1].description)]
     counted = head_count(text) if len(people) == 1 and not any(m.how == "people summed" for m in out) else None
@@ -728,11 +730,14 @@ it counts the things, never the people."""
 _ROUGHLY = frozenset({"about", "around", "roughly", "approximately", "approx", "maybe", "perhaps", "like", "some",
                       "nearly", "almost", "just", "only"})
 """Words of a guess or a limit between "of"/"for" and the number ("a pack of about 20", "for maybe 6")."""
-_AGE_AFTER = frozenset({"and", "but", "so", "years", "year", "yrs", "now"})
-_AGE_SAID = re.compile(r"\b(?i:i'?m|i\s+am|he'?s|she'?s|he\s+is|she\s+is|aged)\s*$|"
+_AGE_AFTER = frozenset({"and", "but", "so", "years", "year", "yrs", "now", "btw", "if", "in", "next", "this", "tho",
+                        "though", "lol", "is", "on"})
+_AGE_SAID = re.compile(r"\b(?i:i'?m|i\s+am|he'?s|she'?s|he\s+is|she\s+is|aged|turns|turned|turning)\s*$|"
+                       r"\b(?i:my|our|his|her)\s+(?:[a-z]+\s+)?(?i:son|daughter|girl|boy|kid|child|grandson|"
+                       r"granddaughter|nephew|niece)\s+(?i:is|'s|turns|turned|will\s+be)\s*$|"
                        r"\b(?i:i'?m|i\s+am|this\s+is|it'?s|name'?s|my\s+name\s+is)\s+[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){0,2}\s*,\s*$")
-"""A bare number right after "I'm" or "she's" is an age ("I'm 34"), or right after the name the speaker gives ("I'm
-Hannah Lee, 27"), for a field whose name says age."""
+"""A bare number right after "I'm", "she's", "my son is" or "turns" is an age ("I'm 34", "my little girl turns 6 in
+january"), or right after the name the speaker gives ("I'm Hannah Lee, 27"), for a field whose name says age."""
 
 NUMBER_FIELD_SCORE = 0.40
 """Least cosine of a number's context words ("weighs about ... kilos") to a numeric field's texts."""

@@ -60,13 +60,14 @@ def asked_task(reader: "TurnReader", query: str, text: str) -> bool:
     from ..parser import _HYPOTHETICAL, question_sentences  # late: the parser imports this module
     from ..words.semantic import semantic_task  # late: semantic imports the parser's modules
     from .tasks import _about_rows  # noqa: PLC0415
-    asked = question_sentences(text) or [text]
-    if reader.ctx.kb is None or _HYPOTHETICAL.match(text) or _JUST_ASKING.search(text) \
-            or not any(_TO_DO.match(q) for q in asked):
+    asked = [c for q in question_sentences(text) or [text] if (c := _asking_clause(q))]
+    if reader.ctx.kb is None or _HYPOTHETICAL.match(text) or _JUST_ASKING.search(text) or not asked:
         return False  # "if I pause my membership do I lose my place?": what would follow, asked of the KB
     shown = any(a.get("act") == "report" and a.get("kind") == "kb" for a in reader.acts)
     if shown and any(_PRONOUN.search(q) for q in asked):
         return False  # "how big is it?" after boats were shown: a question about one of them
+    if len(asked) == 1 and asked[0] != query.strip():
+        query = asked[0]  # "she's pony mad, do you do birthday parties?": what is asked, not the story before it
     if {stem(w) for w in re.findall(r"[a-z]+", query.lower())} & _table_words(reader):
         return False  # "can I take my dog on any of your bikes?" to a KB of bikes: what the business has
     if _about_rows(reader, query, _own_words(reader)):
@@ -80,6 +81,18 @@ def asked_task(reader: "TurnReader", query: str, text: str) -> bool:
         return True
     del reader.lines[lines:], reader.rules[rules:]  # "can I pay by card?" to a takeaway: an option's word, no task's
     return False
+
+
+_CLAUSE_BREAK = re.compile(r"\s*(?:[,;]|\s-\s|\.{2,})\s*(?:(?:and|so|but)\s+)?|\s+(?:and|so|but)\s+", re.I)
+
+
+def _asking_clause(sentence: str) -> str | None:
+    """The sentence when it asks to do something, else its last clause when that does ("my little girl turns 6 in
+    january and she's pony mad, do you do birthday parties?": "do you do birthday parties?"); None otherwise."""
+    if _TO_DO.match(sentence):
+        return sentence
+    last = _CLAUSE_BREAK.split(sentence.strip())[-1]
+    return last if last != sentence.strip() and _TO_DO.match(last) else None
 
 
 _GENERIC = {stem(w) for w in """book booking order make get request need want go do have take arrange set up new help

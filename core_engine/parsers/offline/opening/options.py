@@ -9,13 +9,14 @@ asked, since a wrong value is worse than none. The score and runner-up are in th
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import TYPE_CHECKING
 
 from ....spec.model import Worksheet
 from .task_texts import opener_stems, task_text_stems
 from .tasks import BOOKING_WORDS, literal, task_words
-from ..words.match import HEDGES, content_stems, silent_e, stem
+from ..words.match import HEDGES, Unknown, content_stems, holds, silent_e, stem
 from ..words.negation import negations
 from ..words.semantic_index import clean, words_of
 
@@ -38,10 +39,27 @@ def _without_codes(text: str) -> str:
     return re.sub(r"\b[A-Za-z]*\d[\w-]*", " ", text)
 
 
+def ruled_out(f, kwargs: dict[str, str]) -> bool:
+    """The field's predicate is false by the values the turn already gives (`current_certification` asked only
+    `if self.course in ("Advanced Open Water", ...)`, the course read as Discover Scuba): no option of it is chosen."""
+    if not (f.predicate or "").strip():
+        return False
+
+    def lookup(path: tuple[str, ...]):
+        if len(path) == 2 and path[0] == "self" and path[1] in kwargs:
+            try:
+                return ast.literal_eval(kwargs[path[1]])
+            except (ValueError, SyntaxError):
+                raise Unknown(path[1]) from None
+        raise Unknown(".".join(path))
+
+    return holds(f.predicate, lookup) is False
+
+
 def options_by_meaning(reader: "TurnReader", ws: Worksheet, text: str, kwargs: dict[str, str]) -> str | None:
     """Fill `kwargs` with the clearly meant option of each unset enum field of `ws`; return the words read."""
     fields = [f for f in ws.fields if f.kind == "input" and not f.dont_ask and reader.view.kind_of(f) == "Enum"
-              and f.name not in kwargs and f.enum_values]
+              and f.name not in kwargs and f.enum_values and not ruled_out(f, kwargs)]
     from ..words.semantic import without_values  # late: semantic imports the opening rules
     agent_words = set(content_stems(reader.spec.description or ""))  # "a courier": what the agent is, not a story
     told = set(content_stems(without_values(reader, _without_codes(text)))) - HEDGES - BOOKING_WORDS - task_words(ws) \
@@ -101,7 +119,8 @@ def option_by_task_verb(reader: "TurnReader", ws: Worksheet, text: str, kwargs: 
     said = silent_e(set(content_stems(text))) & chose
     said -= silent_e({w for n in negations(text) for w in content_stems(n.what)})
     for f in ws.fields:
-        if f.kind != "input" or f.name in kwargs or reader.view.kind_of(f) != "Enum" or len(f.enum_values) < 2:
+        if f.kind != "input" or f.name in kwargs or reader.view.kind_of(f) != "Enum" or len(f.enum_values) < 2 \
+                or ruled_out(f, kwargs):
             continue
         words = {ev.value: silent_e(set(content_stems(f"{ev.value} {ev.description}"))) for ev in f.enum_values}
         own = {value: mine - set().union(*(w for v, w in words.items() if v != value)) for value, mine in words.items()}
