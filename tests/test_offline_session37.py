@@ -19,7 +19,9 @@ SPEC = {
     "settings": {"start_worksheet": "Main"},
     "worksheets": [
         task_choice({"value": "Book Course", "description": "book a place on a sailing course"},
-                    {"value": "Book Party", "description": "a sailing party for a child's birthday"}),
+                    {"value": "Book Party", "description": "a sailing party for a child's birthday"},
+                    {"value": "Book Charter", "description": "charter one of our dinghies with a skipper"},
+                    {"value": "Request Quote", "description": "a written quote for buying one of our used dinghies"}),
         {"name": "BookCourse", "kind": "task", "predicate": 'main.task == "Book Course"', "fields": [
             field("course", "Enum", "The course you would like to take", enum_values=[
                 {"value": "Taster Day"}, {"value": "Competent Crew"}, {"value": "Day Skipper"}]),
@@ -38,10 +40,22 @@ SPEC = {
             field("party_date", "date", "The day of the party"),
             field("child_age", "int", "How old the birthday child will be"),
             field("confirm", "confirm", "Book the party")]},
-        {"name": "dinghies", "kind": "kb", "fields": [field("id"), field("name"), field("crew", "int")]},
+        {"name": "BookCharter", "kind": "task", "predicate": 'main.task == "Book Charter"', "fields": [
+            field("boat", "Dinghy", "The dinghy to charter"),
+            field("charter_date", "date", "The day of the charter"),
+            field("start_time", "time", "When the charter starts"),
+            field("confirm", "confirm", "Book the charter")]},
+        {"name": "RequestQuote", "kind": "task", "predicate": 'main.task == "Request Quote"', "fields": [
+            field("boat", "Dinghy", "The dinghy you would like a quote for"),
+            field("email", "str", "Where to send the quote")]},
+        {"name": "dinghies", "kind": "kb", "fields": [field("id"), field("name"), field("crew", "int"),
+                                                       field("description", "str", "What the boat is like")]},
+        {"name": "Dinghy", "kind": "type", "fields": [field("id"), field("name"), field("crew", "int"),
+                                                     field("description", "str", "What the boat is like")]},
     ],
 }
-DINGHIES = [{"id": "d1", "name": "Topper", "crew": 1}, {"id": "d2", "name": "Wayfarer", "crew": 3}]
+DINGHIES = [{"id": "d1", "name": "Topper", "crew": 1, "description": "a small single-handed boat for beginners"},
+            {"id": "d2", "name": "Wayfarer", "crew": 3, "description": "a roomy family boat, stable and dry"}]
 
 
 @pytest.fixture(scope="module")
@@ -139,3 +153,28 @@ def test_no_option_is_chosen_for_a_field_the_turns_values_rule_out():
     assert ruled_out(prior, {"course": '"Taster Day"'})
     assert not ruled_out(prior, {"course": '"Day Skipper"'})
     assert not ruled_out(prior, {})  # nothing known: the field may still be asked
+
+
+# -- a request for the row just shown -------------------------------------------------------------------------------
+
+
+def test_a_request_for_the_row_shown_with_a_day_opens_the_task_with_it(agent):
+    got = _last(agent, "tell me about the Wayfarer", "lovely, could I take it out saturday at 10?")
+    assert got[0] == 'main.task = "Book Charter"'
+    assert "boat=answer.result[0]" in got[1] and 'charter_date="2024-07-06"' in got[1] and 'start_time="10:00"' in got[1]
+
+
+def test_can_you_put_me_down_for_it_asks_for_the_row_shown(agent):
+    got = _last(agent, "tell me about the Wayfarer", "great, can you put me down for it")
+    assert got[0] == 'main.task = "Book Charter"' and "boat=answer.result[0]" in got[1]
+
+
+def test_a_quote_for_it_takes_the_row_shown(agent):
+    got = _last(agent, "tell me about the Wayfarer", "ok can I get a written quote for it")
+    assert 'main.task = "Request Quote"' in got and any("boat=answer.result[0]" in s for s in got)
+
+
+@pytest.mark.parametrize("said", ["could I see it in the photos?", "is it good for beginners?"])
+def test_guard_a_question_about_the_row_shown_stays_a_question(agent, said):
+    got = _last(agent, "tell me about the Wayfarer", said)
+    assert got and got[0].startswith("answer(")
