@@ -2,7 +2,7 @@
 written here (not a sample, not a development agent): a value typed after the words that name its field ("card no.
 5512-OW-2231", "passport E12345678", "my club ticket is 40221187"), a postcode whose inward part looks like an
 ordinal ("KM12 4RD"), an age said of one's child ("my son is 11", "turns 6"), a head count for a field that counts
-sailors beside an age field, a question asked in a turn's last clause, and an option never chosen for a field the
+places beside an age field, a question asked in a turn's last clause, and an option never chosen for a field the
 turn's own values rule out. One test per mechanism; each fails without it, except the guards, which keep a rule from
 reaching too far.
 """
@@ -28,7 +28,7 @@ SPEC = {
             field("prior_level", "Enum", "The sailing you have done before", predicate='self.course == "Day Skipper"',
                   enum_values=[{"value": "Some Crewing"}, {"value": "Own Boat"}]),
             field("start_date", "date", "The day the course starts"),
-            field("number_of_sailors", "int", "How many sailors are coming"),
+            field("places", "int", "How many places you need on the course"),
             field("youngest_sailor_age", "int", "The age of the youngest sailor"),
             field("sailor_name", "str", "The sailor's full name"),
             field("licence_number", "str", "The number on the sailor's licence card"),
@@ -124,7 +124,7 @@ def test_guard_a_number_after_is_with_a_unit_is_no_age(agent, said):
 
 def test_a_head_count_fills_a_field_counting_sailors_beside_an_age_field(agent):
     got = _last(agent, COURSE, "competent crew", "me and my son, we've both done a bit before")
-    assert "book_course.number_of_sailors = 2" in got
+    assert "book_course.places = 2" in got
     assert not [s for s in got if "youngest_sailor_age" in s]
 
 

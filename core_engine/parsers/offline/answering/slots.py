@@ -538,9 +538,12 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
                     if stem(before[-1]) in field_stems(f, with_description=False)]
         if not fits and after and after[0] in ("total", "altogether"):  # "so 8 total": the field the turn names
             fits = [(r, f) for r, f in of_kind("int", "float") if field_mention(f, bag)[0] > 0]
-        if not fits and _AGE_SAID.search(text[:span.start]) and (not after or after[0] in _AGE_AFTER
-                                                                   or re.match(r"\s*(?:[,.;!?]|-\s)", text[span.end:])):  # "I'm 34": a person's age, in plain English
-            fits = [(r, f) for r, f in of_kind("int") if "age" in f.name.lower().split("_")]
+        child = not fits and bool(_CHILD_AGE_SAID.search(text[:span.start]))
+        if not fits and (child or _AGE_SAID.search(text[:span.start])) and age_after(text, span, after, child=child):
+            # "I'm 34", "my son is 11": a person's age, in plain English
+            third = not child and re.search(r"\b(?:he|she)(?:'s|\s+is)\s*$", text[:span.start], re.I) is not None
+            fits = [(r, f) for r, f in of_kind("int") if _age_field(f, child=child)
+                    or (third and "age" in f.name.lower().split("_"))]  # "she's 6" may be a pet's age; "I'm 30" not
         hedged = bool(before) and before[-1] in _ROUGHLY
         lead = before[-1:] if not hedged else _group_lead(text, span)  # "a pack of about 20", not "a budget of about 150"
         if not fits and ((lead and lead[-1] in ("for", "of")) or after[:2] == ["of", "us"]):  # "3 of us"
@@ -617,7 +620,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
             out.append(Mention(r, f, worded[0], text[worded[1]:worded[2]].strip(), "duration in words"))
             used.add((r.var, f.name))
     people = [(r, f) for r, f in of_kind("int") if (r.var, f.name) not in used
-              and (field_stems(f) & {stem(w) for w in PEOPLE_WORDS} or counts_people(f))]  # riders, climbers coming
+              and (field_stems(f) & {stem(w) for w in PEOPLE_WORDS} or counts_people(f, by_name=True))]  # riders
+    # (by its name: "How many pets are coming" counts no one that "me and my son" says)
     people = [c for c in people if counts_people(c[1], by_name=True)] or people
     people = [c for c in people if not _SERVES.search(c[1].description)]
     counted = head_count(text) if len(people) == 1 and not any(m.how == "people summed" for m in out) else None
@@ -730,14 +734,39 @@ it counts the things, never the people."""
 _ROUGHLY = frozenset({"about", "around", "roughly", "approximately", "approx", "maybe", "perhaps", "like", "some",
                       "nearly", "almost", "just", "only"})
 """Words of a guess or a limit between "of"/"for" and the number ("a pack of about 20", "for maybe 6")."""
-_AGE_AFTER = frozenset({"and", "but", "so", "years", "year", "yrs", "now", "btw", "if", "in", "next", "this", "tho",
-                        "though", "lol", "is", "on"})
-_AGE_SAID = re.compile(r"\b(?i:i'?m|i\s+am|he'?s|she'?s|he\s+is|she\s+is|aged|turns|turned|turning)\s*$|"
-                       r"\b(?i:my|our|his|her)\s+(?:[a-z]+\s+)?(?i:son|daughter|girl|boy|kid|child|grandson|"
-                       r"granddaughter|nephew|niece)\s+(?i:is|'s|turns|turned|will\s+be)\s*$|"
+_AGE_AFTER = frozenset({"and", "but", "so", "years", "year", "yrs", "now", "btw", "if", "tho", "though", "lol", "is"})
+_AGE_SAID = re.compile(r"\b(?i:i'?m|i\s+am|he'?s|she'?s|he\s+is|she\s+is|aged)\s*$|"
                        r"\b(?i:i'?m|i\s+am|this\s+is|it'?s|name'?s|my\s+name\s+is)\s+[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){0,2}\s*,\s*$")
-"""A bare number right after "I'm", "she's", "my son is" or "turns" is an age ("I'm 34", "my little girl turns 6 in
-january"), or right after the name the speaker gives ("I'm Hannah Lee, 27"), for a field whose name says age."""
+"""A bare number right after "I'm" or "she's" is an age ("I'm 34"), or right after the name the speaker gives ("I'm
+Hannah Lee, 27"), for a field whose name says age."""
+_CHILD_AGE_SAID = re.compile(
+    r"\b(?i:(?:my|our|his|her)\s+(?:[a-z]+\s+)?(?:son|daughter|girl|boy|kid|child|grandson|granddaughter|nephew|niece)|"
+    r"he|she)\s+(?i:turns|turned|turning|will\s+be)\s*$|"
+    r"\b(?i:my|our|his|her)\s+(?:[a-z]+\s+)?(?i:son|daughter|girl|boy|kid|child|grandson|granddaughter|nephew|niece)"
+    r"\s+(?i:is|'s)\s*$")
+"""A child's age: "my son is 11", "my little girl turns 6 in january", "she turned 9 on sunday"."""
+_CHILD_AGE_AFTER = _AGE_AFTER | {"in", "on", "this", "next"}
+_ANIMAL_WORDS = frozenset({"pet", "animal", "dog", "cat", "horse", "pony", "rabbit", "puppy", "kitten", "bird"})
+
+
+def _age_field(f: Field, *, child: bool) -> bool:
+    """A field a person's age said in words goes to: its name says age, it is no pet's age, and a child's age goes
+    to no field of the speaker's own age ("Your age")."""
+    if "age" not in f.name.lower().split("_") or field_stems(f) & {stem(w) for w in _ANIMAL_WORDS}:
+        return False
+    return not child or not re.search(r"\b(?:your|you)\b", f.description or "", re.I) or bool(
+        set(f.name.lower().split("_")) - {"age"})
+
+
+def age_after(text: str, span: Span, after: list[str], *, child: bool) -> bool:
+    """What follows a number said as an age lets it be one: nothing, a word of `_AGE_AFTER` ("I'm 34 and ..."), a
+    stop or a dash before words ("she's 15 - is that ok?", not "12 - 13 kilos"); "years" only as "years old" after a
+    child's ("my son is 2 years into piano" is no age)."""
+    if child and after and after[0] in ("years", "year", "yrs") and after[1:2] not in ([], ["old"]):
+        return False
+    return not after or after[0] in (_CHILD_AGE_AFTER if child else _AGE_AFTER) \
+        or re.match(r"\s*(?:[,.;!?]|-\s+(?!\d))", text[span.end:]) is not None
+
 
 NUMBER_FIELD_SCORE = 0.40
 """Least cosine of a number's context words ("weighs about ... kilos") to a numeric field's texts."""
@@ -1010,7 +1039,7 @@ def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, take
             continue
         score, hits = field_mention(f, bag)
         kinds = [label_kind(text, c.start, f, others) for c in codes]
-        if shape(f) == "short" and kinds.count("this") != 1:
+        if shape(f) == "short" and (kinds.count("this") != 1 or not _bare_code(text, codes[kinds.index("this")])):
             continue  # `reader_ticket`: "my ticket is 40221187", a number only right after the field's own name
         if "this" in kinds:  # "acc 40817726, pin 2291": the digits right after the field's own (short) name
             span = codes.pop(kinds.index("this"))
@@ -1023,6 +1052,19 @@ def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, take
         out.append(Mention(rec, f, span.value, f"{' '.join(hits)} ... {span.text}", "named field", span))
         used.add((rec.var, f.name))
         taken.append(span)
+
+
+_CODE_ENDS = re.compile(r"\s*(?:$|[,.;!?)]|(?:and|please|pls|thanks|ta|btw|if|x+)\b)", re.I)
+
+
+def _bare_code(text: str, span: Span) -> bool:
+    """A number that is a reference, not an amount: four digits or more, said with "is" or ":" (not "was"), and
+    nothing after it but the turn's end, a stop or "and"/"please" ("my wristband is 300 yards away", "the voucher
+    was 200 quid" are no references)."""
+    digits = re.sub(r"\D", "", span.text)
+    if len(digits) < 4 or re.search(r"\bwas\s*$", text[:span.start], re.I):
+        return False
+    return _CODE_ENDS.match(text, span.end) is not None
 
 
 def _short_labelled(text: str, strs: list[tuple[TaskRecord, Field]], taken: list[Span], out: list[Mention],

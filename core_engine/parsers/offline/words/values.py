@@ -853,11 +853,12 @@ _NOT_INWARD = {"am", "pm", "st", "nd", "rd", "th"}
 def find_postcodes(text: str) -> list[Span]:
     """Postcodes in a turn ("22 Canal Street, M4 6HJ" -> "M4 6HJ"), kept as typed: one code of two parts, where
     the letters-then-digits rule would keep only the first part ("CF14")."""
+    shouted = not re.search(r"[a-z]", text)  # a turn typed in capitals tells no postcode by its capitals
     return [Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _POSTCODE_RE.finditer(text)
-            if not _ordinal_or_hour(m.group(2)) and not m.group(1).isalpha()]
+            if not _ordinal_or_hour(m.group(2), shouted) and not m.group(1).isalpha()]
 
 
-def _ordinal_or_hour(inward: str) -> bool:
+def _ordinal_or_hour(inward: str, shouted: bool = False) -> bool:
     """ "3rd", "4th", "5pm": a day or an hour after a code-like word, not a postcode's inward part. A part typed in
     capitals that no ordinal has ("KM12 4RD": 4th, not 4rd) is the postcode's."""
     suffix = inward[1:].lower()
@@ -865,7 +866,7 @@ def _ordinal_or_hour(inward: str) -> bool:
         return True
     if suffix not in _NOT_INWARD:
         return False
-    return not inward.isupper() or suffix == {"1": "st", "2": "nd", "3": "rd"}.get(inward[0], "th")
+    return shouted or not inward.isupper() or suffix == {"1": "st", "2": "nd", "3": "rd"}.get(inward[0], "th")
 
 
 def find_codes(text: str) -> list[Span]:
