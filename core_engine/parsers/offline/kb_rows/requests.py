@@ -27,7 +27,6 @@ _ASKS_FOR = re.compile(
     r"(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:get|find|grab|set)\s+(?:me|us)\s+up\b|"
     r"(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:get|grab)\s+(?:me|us)\b|"
     r"put\s+(?:[\w'.-]+\s+){1,6}?on\s+hold|"
-    r"put\s+(?:me|us|him|her|them|(?:my|our)\s+[a-z]+)\s+(?:name\s+)?down\s+for|"  # "can you put my wife down for it?"
     r"(?:i|we)\s*(?:'d|would)\s+like|(?:i|we)\s+(?:want|need)|"
     r"(?:\band|,)\s+(?:want|need|would\s+like)\s+(?:a|an|the|to)\b|"
     # the subject left out, as people type: "Need a van for Monday", "looking to book ...", "looking for a room",
@@ -190,10 +189,8 @@ def row_request(reader: "TurnReader", text: str) -> bool:
         or _please(text)
     if not (asked_by or _asked_with_when(reader, text)) or not _reachable_from_start(reader, ws):
         return False
-    typed = text  # as typed: "could i see it saturday" points at the row with its verb
     if not asked_by and (m := _CAN_I_IT.search(text)):  # "could I ride with him on saturday?": the verb chooses no
-        text = text[:m.start("verb")] + "do".ljust(len(m.group("verb"))) + text[m.end("verb"):]  # option ("can ride
-        # but ..."); "do it" still points at the row
+        text = text[:m.start("verb")] + " " * len(m.group("verb")) + text[m.end("verb"):]  # option ("can ride but ...")
     terms = reader.vocabulary.found_in(text, reader.ctx.kb, plurals=True)
     if not terms and (_asked_to_do(reader, ws, text) or _ASKS_FOR.search(text)):
         from .change import named_row  # late: change imports the task rules
@@ -203,7 +200,7 @@ def row_request(reader: "TurnReader", text: str) -> bool:
             text = _named_in_full(text, said)  # the task opens on the row's whole name, which its search finds
     if not terms:
         from ..opening.tasks import pronoun_row  # late: tasks imports this module's helpers indirectly
-        held = pronoun_row(reader, typed)  # "ok book that one for me": the one row just reported
+        held = pronoun_row(reader, text)  # "ok book that one for me": the one row just reported
         if held is None:
             return False
         from ..opening.tasks import _held_row  # late, as above

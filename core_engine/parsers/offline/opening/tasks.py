@@ -661,8 +661,6 @@ i this that these those""".split())
 _ROW_PRONOUN = re.compile(r"\b(?:with|see|book|choose|take|do|get|reserve)\s+(?:me\s+)?(?:her|him|them|it|that|this)"
                           r"(?:\s+one)?\b(?!\s+(?:is|was|are|for\s+me\s+to))|"
                           r"\b(?:for|on|into)\s+(?:that|this)\s+one\b|"  # "sign me up for that one"
-                          r"\b(?:quote|price|booking|place|slot|appointment|visit|viewing)\s+(?:me\s+)?for\s+it\b"
-                          r"(?!\s+(?:to|is|was|be)\b)|"  # "can I get a proper quote for it"
                           r"\b(?:can|could|would|will)\s+(?:she|he)\s+(?:please\s+)?(?:come|do|see|look|visit|take|"
                           r"teach|fit|check|have\s+a\s+look)\b|"  # "could she come and look at our beech?"
                           r"(?<!\bto\s)(?<!n't\s)(?<!\bnot\s)\b(?:book|put|sign|get)\s+(?:me|us)\s+(?:in|down|up)\s+"
