@@ -541,7 +541,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         child = not fits and bool(_CHILD_AGE_SAID.search(text[:span.start]))
         if not fits and (child or _AGE_SAID.search(text[:span.start])) and age_after(text, span, after, child=child):
             # "I'm 34", "my son is 11": a person's age, in plain English
-            third = not child and re.search(r"\b(?:he|she)(?:'s|\s+is)\s*$", text[:span.start], re.I) is not None
+            third = not child and _THIRD_PERSON.search(text[:span.start]) is not None
             fits = [(r, f) for r, f in of_kind("int") if _age_field(f, child=child)
                     or (third and "age" in f.name.lower().split("_"))]  # "she's 6" may be a pet's age; "I'm 30" not
         hedged = bool(before) and before[-1] in _ROUGHLY
@@ -739,13 +739,13 @@ _AGE_SAID = re.compile(r"\b(?i:i'?m|i\s+am|he'?s|she'?s|he\s+is|she\s+is|aged)\s
                        r"\b(?i:i'?m|i\s+am|this\s+is|it'?s|name'?s|my\s+name\s+is)\s+[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){0,2}\s*,\s*$")
 """A bare number right after "I'm" or "she's" is an age ("I'm 34"), or right after the name the speaker gives ("I'm
 Hannah Lee, 27"), for a field whose name says age."""
-_CHILD_AGE_SAID = re.compile(
-    r"\b(?i:(?:my|our|his|her)\s+(?:[a-z]+\s+)?(?:son|daughter|girl|boy|kid|child|grandson|granddaughter|nephew|niece)|"
-    r"he|she)\s+(?i:turns|turned|turning|will\s+be)\s*$|"
-    r"\b(?i:my|our|his|her)\s+(?:[a-z]+\s+)?(?i:son|daughter|girl|boy|kid|child|grandson|granddaughter|nephew|niece)"
-    r"\s+(?i:is|'s)\s*$")
+_MY_CHILD = r"(?:my|our|his|her)\s+(?:[a-z]+\s+)?(?:son|daughter|girl|boy|kid|child|grandson|granddaughter|nephew|niece)"
+_CHILD_AGE_SAID = re.compile(rf"\b(?:{_MY_CHILD}|he|she)\s+(?:turns|turned|turning|will\s+be)\s*$|"
+                             rf"\b{_MY_CHILD}\s+(?:is|'s)\s*$", re.I)
 """A child's age: "my son is 11", "my little girl turns 6 in january", "she turned 9 on sunday"."""
 _CHILD_AGE_AFTER = _AGE_AFTER | {"in", "on", "this", "next"}
+_THIRD_PERSON = re.compile(r"\b(?:he|she)(?:'s|\s+is)\s*$", re.I)
+"""An age said of "he" or "she", who may be a pet ("she's 6")."""
 _ANIMAL_WORDS = frozenset({"pet", "animal", "dog", "cat", "horse", "pony", "rabbit", "puppy", "kitten", "bird"})
 
 
@@ -1026,13 +1026,13 @@ def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, take
                  out: list[Mention], used: set[tuple[str, str]]) -> None:
     """A code-shaped field named in the text with a digit string near it: "my pin is 0314"; a short text field only
     with the number right after its own name ("CARN ticket is 40221187" for `reader_ticket`)."""
-    hyphened = free([Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _HYPHEN_CODE.finditer(text)], taken)
-    hyphened += free([Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _LETTERED_NUMBER.finditer(text)],
-                     taken + hyphened)  # "passport E12345678": like a hyphened code, only right after its field's name
+    named_only = free([Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _HYPHEN_CODE.finditer(text)], taken)
+    named_only += free([Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _LETTERED_NUMBER.finditer(text)],
+                       taken + named_only)  # "passport E12345678": like a hyphened code, only after its field's name
     mixed = free([Span(m.group(0), m.start(), m.end(), m.group(0)) for m in _MIXED_REF.finditer(text)],
-                 taken + hyphened)
+                 taken + named_only)
     digits = free(find_digit_strings(text), taken + mixed)  # "card 3391-AOW-0412": one reference, not "3391"
-    codes = sorted(digits + hyphened + mixed, key=lambda c: c.start)
+    codes = sorted(digits + named_only + mixed, key=lambda c: c.start)
     others = [g for _r, g in strs]
     for rec, f in strs:
         if shape(f) not in ("code", "short") or (rec.var, f.name) in used or not codes:
@@ -1044,8 +1044,8 @@ def _named_codes(text: str, strs: list[tuple[TaskRecord, Field]], bag: Bag, take
         if "this" in kinds:  # "acc 40817726, pin 2291": the digits right after the field's own (short) name
             span = codes.pop(kinds.index("this"))
             hits = hits or [label_of(text, span.start)[0]]  # type: ignore[index]
-        elif score >= 2 and "none" in kinds and codes[kinds.index("none")] not in hyphened:
-            # never a value labelled for another field; a hyphened code only right after the field's own name
+        elif score >= 2 and "none" in kinds and codes[kinds.index("none")] not in named_only:
+            # never a value labelled for another field; a hyphened or lettered code only right after the field's own name
             span = codes.pop(kinds.index("none"))
         else:
             continue

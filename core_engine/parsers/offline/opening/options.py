@@ -13,7 +13,7 @@ import ast
 import re
 from typing import TYPE_CHECKING
 
-from ....spec.model import Worksheet
+from ....spec.model import Field, Worksheet
 from .task_texts import opener_stems, task_text_stems
 from .tasks import BOOKING_WORDS, literal, task_words
 from ..words.match import HEDGES, Unknown, content_stems, holds, silent_e, stem
@@ -39,9 +39,11 @@ def _without_codes(text: str) -> str:
     return re.sub(r"\b[A-Za-z]*\d[\w-]*", " ", text)
 
 
-def ruled_out(f, kwargs: dict[str, str]) -> bool:
+def ruled_out(f: Field, kwargs: dict[str, str]) -> bool:
     """The field's predicate is false by the values the turn already gives (`current_certification` asked only
-    `if self.course in ("Advanced Open Water", ...)`, the course read as Discover Scuba): no option of it is chosen."""
+    `if self.course in ("Advanced Open Water", ...)`, the course read as Discover Scuba): no option of it is chosen.
+    Not `StateView.lookup`: it reads a field not given as None, and an unknown value must leave the predicate
+    undecided here."""
     if not (f.predicate or "").strip():
         return False
 

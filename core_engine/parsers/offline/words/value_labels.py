@@ -88,13 +88,13 @@ def _described_only_by(head: str, f: Field, others: Iterable[Field]) -> bool:
 def _unmodified(text: str, start: int, head: str, f: Field) -> bool:
     """No word before the label's head that the field's description lacks: "my insurance certificate is PX-55120" is
     not "The number on your microchip certificate"."""
-    before = re.findall(r"[a-z]+", re.split(r"[,;.!?()\n]|\s-\s|\d", _unstopped(text[:start].lower()))[-1])
+    typed = re.findall(r"[A-Za-z]+", re.split(r"[,;.!?()\n]|\s-\s|\d", _unstopped(text[:start]))[-1])
+    before = [w.lower() for w in typed]
     k = max((i for i, w in enumerate(before) if w == head), default=-1)
     if k <= 0:
         return True
     word = before[k - 1]
-    typed = re.findall(r"[A-Za-z]+", re.split(r"[,;.!?()\n]|\s-\s|\d", _unstopped(text[:start]))[-1])
-    if len(typed) == len(before) and typed[k - 1].isupper() and len(word) >= 3:
+    if typed[k - 1].isupper() and len(word) >= 3:
         return True  # "my CARN ticket is 40221187": the scheme's own name in capitals (not "ID card")
     return word in _NOT_HEADS or stem(word) in _said(f)
 
