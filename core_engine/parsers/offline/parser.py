@@ -75,6 +75,7 @@ from .opening.offer_asked import offer_asked_for_oneself
 from .opening.next_task import next_task
 from .changes.told_again import story_told_again, told_again
 from .changes.item_withdrawn import item_withdrawn
+from .answering.dimensions import measure_of, measures
 from .answering.slots import counts_people
 from .changes.found_later import code_tokens, found_later, give_found_code, names_another_thing
 from .answering.age_flags import age_flag
@@ -1386,6 +1387,20 @@ class TurnReader:
             self.answered = True
             self._extras(text, e.rec, answered=clause)
             return True
+        if kind in ("int", "float") and measure_of(e.field) is not None:  # "130 x 160", "2m 40 wide"
+            sized = [(r, f) for r, f in self.candidates(records=[e.rec], unfilled_only=True)
+                     if self.view.kind_of(f) in ("int", "float")]
+            found = measures(text, sized, {f.name: self.view.kind_of(f) for _r, f in sized}, asked=e.field)
+            if any(f.name == e.field.name for _r, f, _v, _s in found):
+                rest = text
+                for rec, f, value, span in found:
+                    self.assign("answer-to-ask" if f.name == e.field.name else "extra-value", span.text, rec, f, value)
+                    rest = rest[:span.start] + " " * (span.end - span.start) + rest[span.end:]
+                self.answered = True
+                matched = next(span.text for _r, f, _v, span in found if f.name == e.field.name)
+                extras = self._extras(rest, e.rec, answered=matched)  # "she's 9 metres and filling up with water"
+                clause_options(self, text, e.rec, [matched, *(m.matched for m in extras)])
+                return True
         if kind in ("int", "float") and labelled_numbers(self, text, e.rec, e.field):
             return True
         if kind in ("int", "float"):  # "just the one. memb no 44120": a number labelled for another field is not the count

@@ -35,6 +35,7 @@ from .places import place_preposition, place_spans
 from ..words.libvalues import find_phones, is_phone_field
 from ..words.measures.money import is_money, money_fields, with_minor_units
 from ..words.value_labels import label_kind, label_of
+from .dimensions import measures
 from ..words.values import (TITLE, Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers, find_postcodes,
                              find_times, free, normalise)
 
@@ -435,6 +436,12 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     kinds = {(r.var, f.name): view.kind_of(f) for r, f in candidates}
     of_kind = lambda *ks: [(r, f) for r, f in candidates if kinds[(r.var, f.name)] in ks]  # noqa: E731
     strs = [(r, f) for r, f in candidates if kinds[(r.var, f.name)] == "str"]
+
+    sized = of_kind("int", "float")
+    for rec, f, value, span in measures(text, sized, {f.name: kinds[(r.var, f.name)] for r, f in sized}):
+        out.append(Mention(rec, f, value, span.text, "measure", span))  # "92cm wide by 140 drop"
+        used.add((rec.var, f.name))
+        taken.append(span)
 
     add(find_emails(text), [c for c in strs if shape(c[1]) == "email"], "email")
     phones = [c for c in strs if is_phone_field(c[1])]

@@ -30,6 +30,10 @@ def answer_then_question(reader: "TurnReader", text: str, answer: Callable[[str]
         return False
     parts = sentences(text)
     first = next((i for i, p in enumerate(parts) if is_question(p)), None)
+    dashed = re.match(r"\s*(?P<told>[^?]+?)\s+[-–—]+\s+(?P<asked>.+)$", parts[0]) if first == 0 else None
+    if dashed and reader.answers.strong_value(e.field, dashed.group("told")) is not None:
+        parts, first = [dashed.group("told"), dashed.group("asked"), *parts[1:]], 1  # "07912 345678 - will someone
+        # come out today?": the value asked for, then a question after a dash
     if first == 0:
         return _checked_then_given(reader, parts, answer)
     if not first:  # no question

@@ -54,6 +54,29 @@ def named_row(reader: "TurnReader", text: str, *, whole_only: bool = False) -> s
     return next(iter(found)) if len(found) == 1 else None
 
 
+def row_named_by_phrase(reader: "TurnReader", text: str) -> str | None:
+    """The one row whose name has two or more of its words said together, in its order ("those solar screen ones"
+    of "Solar Screen Roller"): a name said in part, as people shorten one. Not when the phrase is in two rows' names
+    ("oak effect" of "Oak Effect Venetian" and "Oak Effect Vertical")."""
+    names = {n: v for table in row_names(reader.vocabulary, reader.ctx.kb).values() for n, v in table.items()
+             if not v.startswith("[") and v[:1].isupper()}
+    low = _words(text)
+    found: set[str] = set()
+    for n, v in names.items():
+        parts = n.split()
+        for i in range(len(parts) - 1):
+            run = parts[i:i + 2]
+            if any(w in STOPWORDS or w in _CALENDAR_WORDS or not w.isalpha() for w in run) or \
+                    max(len(w) for w in run) < 4:
+                continue
+            if f" {' '.join(run)} " in low:
+                phrase = " ".join(run)
+                if any(f" {phrase} " in f" {m} " for m, u in names.items() if u != v):
+                    continue  # the words are in another row's name too
+                found.add(v)
+    return next(iter(found)) if len(found) == 1 else None
+
+
 def _same_table(reader: "TurnReader", name: str, held: dict) -> bool:
     """Whether the row named and the row held can be of one table: no table names both apart."""
     from .items import name_tables

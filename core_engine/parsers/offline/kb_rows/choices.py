@@ -165,6 +165,9 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
             rest = re.sub(re.escape(words), " ", text, count=1, flags=re.I)
             label = str(row_label(rows[index]) or "")
             _values_beside(reader, expect.rec, rest, label)
+            open_fields = [f for f in reader.view.input_fields(expect.rec) if reader.view.unfilled(expect.rec, f)]
+            for f, value in row_list_values(reader, open_fields, rest, rows[index]):
+                reader.assign("extra-value", value, expect.rec, f, value)  # "the starry ones, in pink"
             _count_beside(reader, expect.rec, rest, label)
         return True
     return _open_with_row(reader, rows[index], f"{kb_var}.result[{index}]", words)
@@ -191,6 +194,25 @@ def _values_beside(reader: "TurnReader", rec: TaskRecord, rest: str, label: str)
                   and reader.view.kind_of(f) in ("date", "time", "Enum", "bool")]
     for m in find_mentions(rest, candidates, reader.view, reader.today) if candidates and rest.strip() else []:
         reader.assign("extra-value", m.matched, m.rec, m.field, m.value)
+
+
+def row_list_values(reader: "TurnReader", fields: list[Field], text: str, row: dict[str, Any]) -> list[tuple[Field, str]]:
+    """ "the starry ones, in pink": a text field named as one of the chosen row's list columns (`colour` beside
+    `colours`) takes the one value of that list the turn says, as the row lists it."""
+    out: list[tuple[Field, str]] = []
+    for f in fields:
+        if reader.view.kind_of(f) != "str":
+            continue
+        mine = field_stems(f, with_description=False)
+        for column, values in row.items():
+            if not isinstance(values, list) or not {stem(w) for w in column.split("_") if w} & mine:
+                continue
+            said = {v for v in values if isinstance(v, str) and len(v) >= 3
+                    and re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", text, re.I)}
+            if len(said) == 1:
+                out.append((f, next(iter(said))))
+                break
+    return out
 
 
 _ASKED_FOR = re.compile(r"\b(?:book|reserve|for|on|at|do|make\s+it|can\s+(?:you|we|i)|could\s+(?:you|we|i)|please|pls)\b", re.I)
@@ -307,6 +329,9 @@ def _open_with_row(reader: "TurnReader", row: dict[str, Any], path: str, words: 
                 best = best_enum(x, bag)
                 if best:
                     kwargs[x.name] = literal(best[0])
+        listed = [x for x in ws.fields if x.kind == "input" and x.name not in kwargs]
+        for x, value in row_list_values(reader, listed, reader.text, row):
+            kwargs[x.name] = literal(value)  # "the velvet one, in mustard": a colour the row comes in
         count = count_after_verb(reader, ws, reader.text, kwargs, mentions)
         if count is not None:  # "reserve one peace lily": how many, said before the row's name
             kwargs[count[0].name] = literal(count[1])

@@ -39,15 +39,23 @@ def _without_codes(text: str) -> str:
     return re.sub(r"\b[A-Za-z]*\d[\w-]*", " ", text)
 
 
-def ruled_out(f: Field, kwargs: dict[str, str]) -> bool:
+def ruled_out(f: Field, kwargs: dict[str, str], rows: dict[str, dict] | None = None) -> bool:
     """The field's predicate is false by the values the turn already gives (`current_certification` asked only
-    `if self.course in ("Advanced Open Water", ...)`, the course read as Discover Scuba): no option of it is chosen.
-    Not `StateView.lookup`: it reads a field not given as None, and an unknown value must leave the predicate
-    undecided here."""
+    `if self.course in ("Advanced Open Water", ...)`, the course read as Discover Scuba), or by the KB row it
+    chooses (`rows`: field -> row; a curtain lining asked only when `self.product.category == "Curtains"`, a Roman
+    blind chosen): no option of it is chosen. Not `StateView.lookup`: it reads a field not given as None, and an
+    unknown value must leave the predicate undecided here."""
     if not (f.predicate or "").strip():
         return False
 
     def lookup(path: tuple[str, ...]):
+        if len(path) >= 2 and path[0] == "self" and path[1] in (rows or {}):
+            value: object = rows[path[1]]
+            for key in path[2:]:
+                if not isinstance(value, dict) or key not in value:
+                    raise Unknown(".".join(path))
+                value = value[key]
+            return value
         if len(path) == 2 and path[0] == "self" and path[1] in kwargs:
             try:
                 return ast.literal_eval(kwargs[path[1]])

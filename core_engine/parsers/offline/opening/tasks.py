@@ -550,6 +550,11 @@ def open_worksheet(reader: "TurnReader", ws: Worksheet, text: str, bag: Bag, rul
                          set(bag.hits(BOOKING_WORDS | task_words(ws) | own | row_words)))
         from ..kb_rows.change import named_row  # late: row_change imports this module
         whole = named_row(reader, text, whole_only=True) if reader.ctx.kb is not None and not long_turn else None
+        if whole is None and reader.ctx.kb is not None and not long_turn:
+            from ..kb_rows.change import row_named_by_phrase  # late: row_change imports this module
+            whole = row_named_by_phrase(reader, text)  # "one of those solar screen ones": the name said in part
+            if whole is not None and any(w in u for u in used for w in whole.lower().split() if len(w) >= 4):
+                whole = None  # a word of the name went to another field
         if whole is not None and any(whole.lower() in u for u in used):
             whole = None  # "12 Pier Street, Eastby": the town went to the address, it names no row here
         if whole is not None:  # "2 pairs of curtains shortened", "order up QS/1/14 for my next visit": a row's

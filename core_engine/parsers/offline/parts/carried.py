@@ -38,11 +38,15 @@ def carried_from_questions(reader: "TurnReader", text: str) -> None:
     mine, theirs = _people(text), set().union(*(_people(q) for q in queries))
     if mine and theirs and not mine & theirs:
         return  # asked for "my older one" or "adults", booked "for my daughter": another person's options
+    from ..opening.options import ruled_out  # late: the opening rules import the parts
     for i, _line, _span, args, ws, given in list(_constructed(reader)):
         said_of_row = _row_words(reader, args)
+        chosen = _chosen_rows(reader, args)
         for f in ws.fields:
             if f.kind != "input" or f.name in given or reader.view.kind_of(f) != "Enum" or f.dont_ask:
                 continue
+            if chosen and ruled_out(f, {}, chosen):
+                continue  # "blackout roman blinds?" ... "the velvet one": a lining is asked of curtains only
             found = _option_in(f, queries)
             if found is None:
                 continue
@@ -86,6 +90,17 @@ def _row_words(reader: "TurnReader", args: str) -> set[str]:
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str):
                 out |= {p.strip().lower() for p in re.split(r",|\band\b", item) if p.strip()} | {item.strip().lower()}
+    return out
+
+
+def _chosen_rows(reader: "TurnReader", args: str) -> dict[str, dict]:
+    """field -> KB row, for each field the constructor fills with a row of a search shown (`product=answer.result[0]`)."""
+    out: dict[str, dict] = {}
+    for m in re.finditer(r"\b(\w+)=(\w+)\.result\[(\d+)\]", args):
+        rec = reader.state.get(m.group(2))
+        rows = getattr(rec, "result", None) if isinstance(rec, KBRecord) else None
+        if rows and int(m.group(3)) < len(rows) and isinstance(rows[int(m.group(3))], dict):
+            out[m.group(1)] = rows[int(m.group(3))]
     return out
 
 

@@ -545,17 +545,20 @@ def rank_tasks(reader: "TurnReader", text: str, *, coarse: bool = False,
     """Task readings of the turn. Names of KB rows and values ("the Urbanline Laptop Backpack") are left out:
     they say what the task is about, not which task, and they dilute the sentence's meaning."""
     roots = task_roots(reader)
+    records = _record_types(reader)
+    shared = shared_options(reader, roots)
+    keep = keep or (lambda e: (e.kind == "enum" and e not in shared)  # noqa: E731
+                    or (e.kind == "task" and e.worksheet not in records))
+    same = lambda a, b: not _conflict(reader, roots, a, b, coarse=coarse)  # noqa: E731
+    verbatim = index(reader).said_verbatim(text, keep, same=same)
+    if verbatim is not None:
+        return verbatim  # the developer's own example, said word for word
     whole = without_values(reader, without_kb_terms(reader, clean(text), keep_options=keep_options))
     parts = [whole, *(clean(p) for p in _CLAUSE.split(whole) if len(p.split()) >= 3)] \
         if len(whole.split()) > 12 else [whole]
     if len(parts) == 1 and len(whole.split()) > 6:  # "repeat order of my dailies please. It's Marek Nowak, DOB 85":
         said = [clean(p) for p in re.split(r"(?<=[.!?])\s+", whole) if len(p.split()) >= 3]  # each sentence too
         parts += said if len(said) > 1 else []
-    records = _record_types(reader)
-    shared = shared_options(reader, roots)
-    keep = keep or (lambda e: (e.kind == "enum" and e not in shared)  # noqa: E731
-                    or (e.kind == "task" and e.worksheet not in records))
-    same = lambda a, b: not _conflict(reader, roots, a, b, coarse=coarse)  # noqa: E731
     if len(parts) < 3:
         return index(reader).rank_parts(parts, keep, same=same)
     clauses = list(dict.fromkeys(p.strip() for p in parts[1:] if p.strip()))
@@ -676,6 +679,14 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
         reader.note("task-by-verb", text, reading=asked, **by_verb.trace(),
                     reason="the turn asks with a verb of this task's name and of no other's")
         return apply_reading(reader, by_verb, text, "task-semantic", asked_for=True)  # "I want to reserve some vitamin D"
+    if asked is not None and ranked.score >= threshold and threshold <= TASK_THRESHOLD and \
+            root_of(reader, roots, ranked.best) == asked and not ranked.decided(threshold, margin) and \
+            (ranked.runner_up is None or root_of(reader, roots, ranked.runner_up) != asked) and \
+            not any(r.status == "active" for r in reader.state.of_worksheet(asked)):
+        reader.note("task-by-verb", text, reading=ranked.best.label, **ranked.trace(),
+                    reason="the nearest reading is close to the runner-up, but the turn asks with the verb of its "
+                           "task's name, which the runner-up's lacks")
+        return apply_reading(reader, ranked, text, "task-semantic", asked_for=True)  # "ok can I book the install"
     told = _said_option_reading(reader, ranked, text, roots) if threshold <= TASK_THRESHOLD else None
     if told is not None:  # "can i get my septum done": nearest "I'm ready to get it done", but Septum is named
         if not apply_reading(reader, told, text, "task-semantic", asked_for=True):
@@ -965,13 +976,22 @@ def _told_apart(reader: "TurnReader", ranked: Ranked, text: str) -> set[str]:
     only the runner-up's texts have; empty when the words do not tell the two apart."""
     if ranked.runner_up is None:
         return set()
-    best, other = silent_e(_entry_stems(reader, ranked.best)), silent_e(_entry_stems(reader, ranked.runner_up))
+    best, other = _root_words(_entry_stems(reader, ranked.best)), _root_words(_entry_stems(reader, ranked.runner_up))
     if not best or not other:
         return set()
-    said = silent_e(set(content_stems(without_values(reader, clean(text)))) - HEDGES)
+    said = _root_words(set(content_stems(without_values(reader, clean(text)))) - HEDGES)
     if said & (other - best):
         return set()
     return said & (best - other)
+
+
+_DERIVED = re.compile(r"(?<=\w{4})(?:ation|ment)$")
+
+
+def _root_words(stems: set[str]) -> set[str]:
+    """Stems without a silent e, and a noun's "-ation"/"-ment" ("installation" is "install", "appointment" is
+    "appoint"), so the verb a turn says and the noun a task's name says compare equal."""
+    return {_DERIVED.sub("", s) for s in silent_e(stems)}
 
 
 def _entry_stems(reader: "TurnReader", entry: Entry) -> set[str]:
@@ -1066,15 +1086,20 @@ def option_words_task(reader: "TurnReader", text: str, *, request: bool = False)
             if not _PROBLEM_PLACE.search(text[:m.start()])} & set(content_stems(text))
     said -= HEDGES
     roots = task_roots(reader)
+    named = {ws.name: _task_words(reader, ws) for ws in reader.spec.task_worksheets()
+             if roots.get(ws.name, ws.name) == ws.name and (start is None or ws.name != start.name)}
     hits: dict[Entry, set[str]] = {}
     for ws in reader.spec.task_worksheets():
         if start is not None and ws.name == start.name:
             continue
+        root = roots.get(ws.name, ws.name)
+        # "I'll order 2 of those": "order" names the Place Order task, not Late Delivery ("the order has not arrived")
+        theirs = set().union(*(w for name, w in named.items() if name != root)) - named.get(root, set())
         for f in ws.fields:
             words = {ev.value: set(content_stems(f"{ev.value} {ev.description}")) for ev in f.enum_values}
             for value, mine in words.items():
                 others = set().union(*(w for v, w in words.items() if v != value))
-                found = said & (mine - others - set(content_stems(f"{f.name} {f.description}")))
+                found = said & (mine - others - theirs - set(content_stems(f"{f.name} {f.description}")))
                 if found:
                     hits[Entry("enum", ws.name, f.name, value)] = found
     if not hits or len({roots.get(e.worksheet, e.worksheet) for e in hits}) != 1:
@@ -1255,6 +1280,8 @@ def switch_task(reader: "TurnReader", text: str) -> bool:
             find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today)
             or _names_own_field(reader, current, text) or _changed_to_own_value(reader, current, text)):
         return False  # "wait sorry, I need to swap the size to medium": a change of this task, said after a slip
+    if _held_code_corrected(reader, current, text):
+        return False  # "hmm actually the order number is BW-55210": the reference held, corrected
     if _MAKE_IT.search(text):
         if find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
             return False  # "make it 12 days instead": a new value for the current task, a change of mind
@@ -1331,6 +1358,22 @@ def _changed_to_own_value(reader: "TurnReader", current: TaskRecord, text: str) 
         return False
     return any(reader.view.kind_of(f) in ("date", "time", "int", "float", "Enum") and f.name in current.values
                and reader.answers.value_for(f, m.group("new")) is not None for f in reader.view.input_fields(current))
+
+
+def _held_code_corrected(reader: "TurnReader", current: TaskRecord, text: str) -> bool:
+    """The turn gives a field of the task in progress that already holds a reference or number a new value of the
+    same shape (letters, digits and marks in the same places): a correction of it, whatever other words it has."""
+    from ..answering.slots import find_mentions  # late: a rare path
+    for m in find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
+        held = current.values.get(m.field.name)
+        if isinstance(held, str) and isinstance(m.value, str) and held != m.value and re.search(r"\d", held) \
+                and _code_shape(held) == _code_shape(m.value):
+            return True
+    return False
+
+
+def _code_shape(value: str) -> str:
+    return re.sub(r"[A-Za-z]", "a", re.sub(r"\d", "9", value.strip()))
 
 
 def _names_own_field(reader: "TurnReader", current: TaskRecord, text: str) -> bool:

@@ -173,6 +173,19 @@ class SemanticIndex:
             return [Ranked(None, 0.0, "", None, 0.0) for _ in parts]
         return [self._rank(v, keep, same) for v in self.embedder.encode(parts)]
 
+    def said_verbatim(self, text: str, keep: Callable[[Entry], bool], *,
+                      same: Callable[[Entry, Entry], bool] | None = None) -> Ranked | None:
+        """The one reading whose developer's example the turn says word for word ("I want to buy a hive"), which
+        no score of meaning overrules (the turn's KB words are left out before ranking, the example keeps them)."""
+        said = _verbatim(text)
+        if len(said.split()) < 3:
+            return None  # "a hive", "yes please": too short to be a taught request
+        found = [e for e, t in zip(self.entries, self.texts) if keep(e) and _verbatim(t) == said]
+        same = same or (lambda a, b: a == b)
+        if not found or any(not same(found[0], e) for e in found[1:]):
+            return None
+        return Ranked(found[0], 1.0, said, None, 0.0)
+
     def _rank(self, vec: Any, keep: Callable[[Entry], bool], same: Callable[[Entry, Entry], bool] | None) -> Ranked:
         sims = self.matrix @ vec
         best: dict[Entry, tuple[float, str]] = {}
@@ -259,3 +272,11 @@ _FILLER = re.compile(r"^(?:(?:hi|hello|hey|ok(?:ay)?|so|well|um+|uh+|yeah|yes|pl
 def clean(text: str) -> str:
     """The turn without a leading greeting or filler, which carry no meaning for the index."""
     return _FILLER.sub("", text).strip() or text.strip()
+
+
+def _verbatim(text: str) -> str:
+    """Words as typed, for a word-for-word match: lower case, no punctuation, no greeting, no "please" at the end."""
+    words = re.sub(r"[^\w\s']+", " ", clean(text).lower()).split()
+    while words and words[-1] in ("please", "pls", "thanks", "thank", "you", "thx", "ta"):
+        words.pop()
+    return " ".join(words)

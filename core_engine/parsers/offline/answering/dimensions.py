@@ -1,0 +1,160 @@
+"""Sizes for measure fields: "92cm wide by 140 drop", "130 x 160", "2m 40 wide and a drop of 2.2m".
+
+A number field is a measure when its name says which ("width_cm", "height", "drop_mm", "length_m"). A number is a
+measure's when a word of that measure is right beside it ("92cm wide", "drop of 140", "width: 60"), or when two
+numbers are said as a size ("130 x 160", "90 by 120") and the record has a width and one other measure: the first
+is the width, as sizes are said width first. A unit said ("2.2m", "2m 40", "36 inches") is turned into the field's
+own unit when the field names one (in its name or description); a measure that does not come out whole for a whole
+number field is not read.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ....dialogue.state import TaskRecord
+from ....spec.model import Field
+from ..words.values import Span
+
+_FIELD_MEASURES = {"width": "width", "wide": "width", "height": "height", "high": "height", "tall": "height",
+                   "drop": "drop", "length": "length", "long": "length", "depth": "depth", "deep": "depth",
+                   "thickness": "thickness", "thick": "thickness"}
+"""The words of a field's name that say which measure it holds."""
+
+_SAID_MEASURES = {"wide": "width", "width": "width", "across": "width", "w": "width",
+                  "high": "height", "height": "height", "tall": "height", "h": "height",
+                  "drop": "drop", "long": "length", "length": "length", "deep": "depth", "depth": "depth",
+                  "thick": "thickness", "thickness": "thickness"}
+"""The words a user says a measure by."""
+
+_STAND_INS = {"drop": ("height", "length"), "height": ("drop",), "length": ("drop", "height"), "depth": ("thickness",),
+              "thickness": ("depth",)}
+"""A measure said of a record that has no field for it is the field that plays its part: a curtain's "drop" is
+its height or length, "long" of a curtain is its drop."""
+
+_UNIT_MM = {"mm": 1.0, "millimetre": 1.0, "millimeter": 1.0, "cm": 10.0, "centimetre": 10.0, "centimeter": 10.0,
+            "m": 1000.0, "metre": 1000.0, "meter": 1000.0, "in": 25.4, "inch": 25.4, '"': 25.4, "ft": 304.8,
+            "feet": 304.8, "foot": 304.8, "'": 304.8}
+
+_UNIT = r"(?:mm|cm|m|millimet(?:re|er)s?|centimet(?:re|er)s?|met(?:re|er)s?|inch(?:es)?|ft|feet|foot|\"|')"
+
+
+def _number(n: str, u: str, c: str) -> str:
+    """A number with its unit, if any; "2m 40" and "2m40" are 2.40 metres."""
+    return (rf"(?P<{n}>\d+(?:\.\d+)?)(?:\s*(?P<{u}>{_UNIT})(?:\s*(?P<{c}>\d{{1,2}})(?!\s*(?:mm|cm|\d|\.\d)))?)?"
+            r"(?![\w.]\d)(?!\w)")
+
+
+_ONE = re.compile(_number("n", "u", "c"), re.I)
+_SIZE = re.compile(_number("n1", "u1", "c1") + r"\s*(?:x|×|by|\*)\s*" + _number("n2", "u2", "c2") +
+                   r"(?=\s*(?:$|[,.;:!?)]|(?:and|please|pls|then|thanks|for|in|with|if|but|or)\b))", re.I)
+"""Two numbers said as a size ("130 x 160", "90 by 120 please"), not a count of things ("a 3 x 5 day job")."""
+_WORD = r"(?P<w>wide|width|across|high|height|tall|drop|long|length|deep|depth|thick|thickness|w|h)"
+_AFTER = re.compile(r"\s*(?:\(|-\s*)?" + _WORD + r"\b(?=\s*(?:$|[,.;:!?)]|(?:and|by|x|with|please|pls|then|drop|"
+                    r"high|wide|long|deep|tall)\b|×|\d))", re.I)
+"""A measure word right after the number, ending its phrase ("92cm wide by 140 drop"), not an adjective before a
+noun ("2 long weeks")."""
+_BEFORE = re.compile(_WORD + r"\s*(?:(?:is|of|=|:|about|around|approx\.?|roughly|maybe|them|it|to\s+be|to)\s*){0,2}$",
+                     re.I)
+
+
+def measure_of(f: Field) -> str | None:
+    """Which measure a number field holds, by the words of its name ("drop_cm": drop)."""
+    found = {_FIELD_MEASURES[w] for w in f.name.lower().split("_") if w in _FIELD_MEASURES}
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def unit_mm(f: Field) -> float | None:
+    """How many millimetres one of the field's units is, when its name or description names the unit."""
+    for w in f.name.lower().split("_"):
+        if w in ("mm", "cm", "m", "in", "inches", "ft"):
+            return _UNIT_MM.get(w.rstrip("es") if w == "inches" else w, 25.4)
+    found = {_UNIT_MM[_unit_key(m.group(0))] for m in re.finditer(
+        r"\b(?:millimet(?:re|er)s?|centimet(?:re|er)s?|met(?:re|er)s?|inch(?:es)?|mm|cm)\b", f.description or "", re.I)}
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def _unit_key(unit: str) -> str:
+    u = unit.lower()
+    for key in ("millimet", "centimet", "met", "inch"):
+        if u.startswith(key):
+            return {"millimet": "mm", "centimet": "cm", "met": "m", "inch": "in"}[key]
+    return u
+
+
+def _value(number: str, unit: str | None, extra: str | None, f: Field, kind: str) -> Any:
+    """The number in the field's unit; None when it does not fit the field."""
+    value = float(number)
+    if unit and extra:  # "2m 40": metres and centimetres
+        value += float(extra) / (100 if _unit_key(unit) == "m" else 12 if _unit_key(unit) in ("ft", "feet", "foot", "'")
+                                 else 1)
+    mine = unit_mm(f)
+    converted = bool(unit and mine and _UNIT_MM[_unit_key(unit)] != mine)
+    if unit and mine:
+        value = value * _UNIT_MM[_unit_key(unit)] / mine
+    elif unit is None and mine and mine >= 1000 and value >= 20:
+        return None  # "140" for a field in metres: no unit said, and no such size in metres
+    if kind == "int":
+        if (abs(value - round(value)) > 1e-6 and not converted) or round(value) <= 0:
+            return None  # "92.5" for whole centimetres; "36 inches" is 91 of them
+        return int(round(value))
+    return round(value, 3) if value > 0 else None
+
+
+def _field_for(said: str, fields: list[tuple[TaskRecord, Field]]) -> tuple[TaskRecord, Field] | None:
+    """The one field of the measure said, or of its stand-in when no field holds that measure."""
+    for measure in (said, *_STAND_INS.get(said, ())):
+        found = [c for c in fields if measure_of(c[1]) == measure]
+        if len({c[1].name for c in found}) == 1:
+            return found[0]
+        if found:
+            return None
+    return None
+
+
+def measures(text: str, fields: list[tuple[TaskRecord, Field]], kinds: dict[str, str], *,
+             asked: Field | None = None) -> list[tuple[TaskRecord, Field, Any, Span]]:
+    """(record, field, value, span) of each measure said, for the measure fields among `fields`; the one number
+    said with a unit and no measure word ("about 2 metres") is the `asked` field's."""
+    fields = [c for c in fields if measure_of(c[1]) is not None]
+    if not fields:
+        return []
+    out: list[tuple[TaskRecord, Field, Any, Span]] = []
+    done: set[str] = set()
+    spans: list[Span] = []
+
+    def put(target: tuple[TaskRecord, Field] | None, m: re.Match, n: str, u: str, c: str) -> bool:
+        if target is None or target[1].name in done:
+            return False
+        value = _value(m.group(n), m.group(u), m.group(c), target[1], kinds.get(target[1].name, "int"))
+        if value is None:
+            return False
+        span = Span(value, m.start(n), m.end(c) if m.group(c) else m.end(u) if m.group(u) else m.end(n),
+                    text[m.start(n):m.end(c) if m.group(c) else m.end(u) if m.group(u) else m.end(n)])
+        if any(span.overlaps(s) for s in spans):
+            return False
+        out.append((target[0], target[1], value, span))
+        done.add(target[1].name)
+        spans.append(span)
+        return True
+
+    for m in _ONE.finditer(text):  # "92cm wide", "drop of 140"
+        after = _AFTER.match(text, m.end())
+        before = _BEFORE.search(text[:m.start()])
+        said = after.group("w") if after else before.group("w") if before else None
+        if said is not None and (len(said) > 1 or m.group("u")):  # "w"/"h" only after a unit: "90cm w"
+            put(_field_for(_SAID_MEASURES[said.lower()], fields), m, "n", "u", "c")
+    width = [c for c in fields if measure_of(c[1]) == "width"]
+    others = [c for c in fields if measure_of(c[1]) not in ("width", None)]
+    if len(width) == 1 and len({c[1].name for c in others}) == 1:
+        for m in _SIZE.finditer(text):  # "130 x 160": width first
+            if not _AFTER.match(text, m.end()) and put(width[0], m, "n1", "u1", "c1"):
+                put(others[0], m, "n2", "u2", "c2")
+    if asked is not None and asked.name not in done:
+        target = next((c for c in fields if c[1].name == asked.name), None)
+        said = [m for m in _ONE.finditer(text) if m.group("u") and not any(
+            s.start < m.end() and m.start() < s.end for s in spans)]
+        if target is not None and len(said) == 1:
+            put(target, said[0], "n", "u", "c")
+    return out
