@@ -17,10 +17,12 @@ from ....dialogue.state import TaskRecord
 from ....spec.model import Field
 from ..words.values import Span
 
-_FIELD_MEASURES = {"width": "width", "wide": "width", "height": "height", "high": "height", "tall": "height",
-                   "drop": "drop", "length": "length", "long": "length", "depth": "depth", "deep": "depth",
-                   "thickness": "thickness", "thick": "thickness"}
-"""The words of a field's name that say which measure it holds."""
+_FIELD_MEASURES = {"width": "width", "height": "height", "drop": "drop", "length": "length", "depth": "depth",
+                   "thickness": "thickness"}
+"""The nouns a measure field is named by, as the last word of its name before a unit ("width_cm", "boat_length_m";
+not "drop_points" or "high_value_items", which count things)."""
+
+_UNIT_WORDS = frozenset({"mm", "cm", "m", "in", "inches", "ft", "metres", "meters", "centimetres", "millimetres"})
 
 _SAID_MEASURES = {"wide": "width", "width": "width", "across": "width", "w": "width",
                   "high": "height", "height": "height", "tall": "height", "h": "height",
@@ -42,7 +44,7 @@ _UNIT = r"(?:mm|cm|m|millimet(?:re|er)s?|centimet(?:re|er)s?|met(?:re|er)s?|inch
 
 def _number(n: str, u: str, c: str) -> str:
     """A number with its unit, if any; "2m 40" and "2m40" are 2.40 metres."""
-    return (rf"(?P<{n}>\d+(?:\.\d+)?)(?:\s*(?P<{u}>{_UNIT})(?:\s*(?P<{c}>\d{{1,2}})(?!\s*(?:mm|cm|\d|\.\d)))?)?"
+    return (rf"(?P<{n}>\d+(?:\.\d+)?)(?:\s*(?P<{u}>{_UNIT})(?:\s*(?P<{c}>\d{{2}})(?!\s*(?:mm|cm|\d|\.\d)))?)?(?![²2]|\s*sq)"
             r"(?![\w.]\d)(?!\w)")
 
 
@@ -55,14 +57,21 @@ _AFTER = re.compile(r"\s*(?:\(|-\s*)?" + _WORD + r"\b(?=\s*(?:$|[,.;:!?)]|(?:and
                     r"high|wide|long|deep|tall)\b|×|\d))", re.I)
 """A measure word right after the number, ending its phrase ("92cm wide by 140 drop"), not an adjective before a
 noun ("2 long weeks")."""
-_BEFORE = re.compile(_WORD + r"\s*(?:(?:is|of|=|:|about|around|approx\.?|roughly|maybe|them|it|to\s+be|to)\s*){0,2}$",
-                     re.I)
+_BEFORE = re.compile(r"(?P<w>width|height|drop|length|depth|thickness)\s*(?P<link>(?:(?:is|of|=|:|about|around|approx\.?|"
+                     r"roughly|maybe|them|it|to\s+be|to)\s*){0,2})$", re.I)
+"""A measure's noun right before the number ("width 60", "a drop of 140", "drop them 2.2m")."""
+
+_OTHER_SUBJECT = re.compile(r"(?:\b(?:the|my|our|your|his|her|their|a|an)\s+(?P<what>(?:[a-z]+\s+){0,2}?[a-z]+)\s+"
+                            r"(?:is|are|was|were|measures|'s|’s)|\b(?P<who>he|she|i|we|they)(?:'s|’s|'m|’m|'re|’re|\s+is|"
+                            r"\s+am|\s+are|\s+was)?)\s+(?:about|around|roughly|approx\.?|only|just|nearly|almost|over|"
+                            r"under)?\s*$", re.I)
+"""What the measure is said of: "the door is 80cm wide", "my kitchen is 4m long", "he's 6 foot tall"."""
 
 
 def measure_of(f: Field) -> str | None:
-    """Which measure a number field holds, by the words of its name ("drop_cm": drop)."""
-    found = {_FIELD_MEASURES[w] for w in f.name.lower().split("_") if w in _FIELD_MEASURES}
-    return next(iter(found)) if len(found) == 1 else None
+    """Which measure a number field holds, by the last word of its name before a unit ("drop_cm": drop)."""
+    words = [w for w in f.name.lower().split("_") if w and w not in _UNIT_WORDS]
+    return _FIELD_MEASURES.get(words[-1]) if words else None
 
 
 def unit_mm(f: Field) -> float | None:
@@ -100,6 +109,22 @@ def _value(number: str, unit: str | None, extra: str | None, f: Field, kind: str
             return None  # "92.5" for whole centimetres; "36 inches" is 91 of them
         return int(round(value))
     return round(value, 3) if value > 0 else None
+
+
+def _said_of_another(before: str, target: tuple[TaskRecord, Field]) -> bool:
+    """The clause says the size of a person or of a thing the field is not about ("the door is 80cm wide" for a
+    room's width, "he's 6 foot tall"): the words of the field, its description and its task name what it is about."""
+    clause = re.split(r"[,.;!?]|\b(?:but|and|so)\b", before)[-1]
+    m = _OTHER_SUBJECT.search(clause)
+    if m is None:
+        return False
+    if m.group("who"):
+        return True
+    f, rec = target[1], target[0]
+    about = {w.rstrip("s") for w in re.findall(r"[a-z]+", " ".join([f.name.replace("_", " "), f.description or "",
+                                                                     re.sub(r"(?<=[a-z])(?=[A-Z])", " ", rec.worksheet)]).lower())}
+    said = {w.rstrip("s") for w in m.group("what").lower().split()}
+    return not said & about
 
 
 def _field_for(said: str, fields: list[tuple[TaskRecord, Field]]) -> tuple[TaskRecord, Field] | None:
@@ -142,15 +167,21 @@ def measures(text: str, fields: list[tuple[TaskRecord, Field]], kinds: dict[str,
     for m in _ONE.finditer(text):  # "92cm wide", "drop of 140"
         after = _AFTER.match(text, m.end())
         before = _BEFORE.search(text[:m.start()])
+        if before is not None and not after and before.group("w").lower() == "drop" and not m.group("u") \
+                and not before.group("link").strip():
+            before = None  # "I can drop 2 photos over": the verb, not a drop of 2
         said = after.group("w") if after else before.group("w") if before else None
         if said is not None and (len(said) > 1 or m.group("u")):  # "w"/"h" only after a unit: "90cm w"
-            put(_field_for(_SAID_MEASURES[said.lower()], fields), m, "n", "u", "c")
+            target = _field_for(_SAID_MEASURES[said.lower()], fields)
+            if target is not None and not _said_of_another(text[:m.start()], target):
+                put(target, m, "n", "u", "c")
     width = [c for c in fields if measure_of(c[1]) == "width"]
     others = [c for c in fields if measure_of(c[1]) not in ("width", None)]
     if len(width) == 1 and len({c[1].name for c in others}) == 1:
-        for m in _SIZE.finditer(text):  # "130 x 160": width first
-            if not _AFTER.match(text, m.end()) and put(width[0], m, "n1", "u1", "c1"):
-                put(others[0], m, "n2", "u2", "c2")
+        for m in _SIZE.finditer(text):  # "130 x 160": width first; "12 foot by 14": both in feet
+            if not _AFTER.match(text, m.end()) and not _said_of_another(text[:m.start()], width[0]) \
+                    and put(width[0], m, "n1", "u1", "c1"):
+                put(others[0], m, "n2", "u2" if m.group("u2") else "u1", "c2")
     if asked is not None and asked.name not in done:
         target = next((c for c in fields if c[1].name == asked.name), None)
         said = [m for m in _ONE.finditer(text) if m.group("u") and not any(

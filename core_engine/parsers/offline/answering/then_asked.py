@@ -31,6 +31,8 @@ def answer_then_question(reader: "TurnReader", text: str, answer: Callable[[str]
     parts = sentences(text)
     first = next((i for i, p in enumerate(parts) if is_question(p)), None)
     dashed = re.match(r"\s*(?P<told>[^?]+?)\s+[-–—]+\s+(?P<asked>.+)$", parts[0]) if first == 0 else None
+    if dashed and re.match(r"\W*(?:no|nope|wait|sorry|oops|actually|hang\s+on|hold\s+on|scratch|not)\b", dashed.group("asked"), re.I):
+        dashed = None  # "07700 900123 - no wait, that's my old number": taken back
     if dashed and reader.answers.strong_value(e.field, dashed.group("told")) is not None:
         parts, first = [dashed.group("told"), dashed.group("asked"), *parts[1:]], 1  # "07912 345678 - will someone
         # come out today?": the value asked for, then a question after a dash

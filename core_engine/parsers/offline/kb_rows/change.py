@@ -56,20 +56,26 @@ def named_row(reader: "TurnReader", text: str, *, whole_only: bool = False) -> s
 
 def row_named_by_phrase(reader: "TurnReader", text: str) -> str | None:
     """The one row whose name has two or more of its words said together, in its order ("those solar screen ones"
-    of "Solar Screen Roller"): a name said in part, as people shorten one. Not when the phrase is in two rows' names
-    ("oak effect" of "Oak Effect Venetian" and "Oak Effect Vertical")."""
+    of "Solar Screen Roller"), one of them a word no other row's name has, said as "the ... one(s)": a name said in
+    part, as people shorten one ("a dining table", "a sofa bed" name a kind of thing, not the row whose name says it). Not when the phrase is in two rows' names ("oak effect" of "Oak Effect Venetian" and "Oak Effect
+    Vertical"), nor when each word is in other names too ("a piano tuning" among "Standard Piano Tuning", "Piano
+    Pitch Raise" and "Harpsichord Tuning")."""
     names = {n: v for table in row_names(reader.vocabulary, reader.ctx.kb).values() for n, v in table.items()
              if not v.startswith("[") and v[:1].isupper()}
     low = _words(text)
+    owners: dict[str, set[str]] = {}
+    for n, v in names.items():
+        for w in n.split():
+            owners.setdefault(w, set()).add(v)
     found: set[str] = set()
     for n, v in names.items():
         parts = n.split()
         for i in range(len(parts) - 1):
             run = parts[i:i + 2]
             if any(w in STOPWORDS or w in _CALENDAR_WORDS or not w.isalpha() for w in run) or \
-                    max(len(w) for w in run) < 4:
-                continue
-            if f" {' '.join(run)} " in low:
+                    max(len(w) for w in run) < 4 or not any(len(owners[w]) == 1 for w in run):
+                continue  # "a piano tuning" of "Standard Piano Tuning": words many rows' names have name none
+            if re.search(rf" {' '.join(run)} (?:one|ones) ", low):  # "those solar screen ones", not "a dining table"
                 phrase = " ".join(run)
                 if any(f" {phrase} " in f" {m} " for m, u in names.items() if u != v):
                     continue  # the words are in another row's name too

@@ -198,7 +198,8 @@ def _values_beside(reader: "TurnReader", rec: TaskRecord, rest: str, label: str)
 
 def row_list_values(reader: "TurnReader", fields: list[Field], text: str, row: dict[str, Any]) -> list[tuple[Field, str]]:
     """ "the starry ones, in pink": a text field named as one of the chosen row's list columns (`colour` beside
-    `colours`) takes the one value of that list the turn says, as the row lists it."""
+    `colours`) takes the one value of that list the turn says "in" ("in pink", not "we live in Stone") or names
+    the thing by ("the grey one", "the sand colour"), as the row lists it; "my kettle is red" says no colour."""
     out: list[tuple[Field, str]] = []
     for f in fields:
         if reader.view.kind_of(f) != "str":
@@ -207,8 +208,9 @@ def row_list_values(reader: "TurnReader", fields: list[Field], text: str, row: d
         for column, values in row.items():
             if not isinstance(values, list) or not {stem(w) for w in column.split("_") if w} & mine:
                 continue
-            said = {v for v in values if isinstance(v, str) and len(v) >= 3
-                    and re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", text, re.I)}
+            said = {v for v in values if isinstance(v, str) and len(v) >= 3 and re.search(
+                rf"(?<!\blive\s)(?<!\blives\s)(?<!\bliving\s)(?<!\bbased\s)\bin\s+(?:the\s+|a\s+)?{re.escape(v)}(?![\w-])|"
+                rf"(?<![\w-]){re.escape(v)}\s+(?:one|ones|colou?r|finish|shade|version)\b", text, re.I)}
             if len(said) == 1:
                 out.append((f, next(iter(said))))
                 break

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ....spec.model import Field, Worksheet, snake_case
 from ....dialogue.state import TaskRecord, ref_target
-from .match import CATCH_ALL, HEDGES, STOPWORDS, Bag, content_stems, equalities, same_word, silent_e, stem
+from .match import CATCH_ALL, HEDGES, STOPWORDS, Bag, content_stems, equalities, field_mention, same_word, silent_e, stem
 from ..intents import is_question, sentences, task_request
 from ..opening.tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
 from .libvalues import find_phones
@@ -682,6 +682,7 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
     if asked is not None and ranked.score >= threshold and threshold <= TASK_THRESHOLD and \
             root_of(reader, roots, ranked.best) == asked and not ranked.decided(threshold, margin) and \
             (ranked.runner_up is None or root_of(reader, roots, ranked.runner_up) != asked) and \
+            not _runner_words(reader, ranked, text) and \
             not any(r.status == "active" for r in reader.state.of_worksheet(asked)):
         reader.note("task-by-verb", text, reading=ranked.best.label, **ranked.trace(),
                     reason="the nearest reading is close to the runner-up, but the turn asks with the verb of its "
@@ -983,6 +984,16 @@ def _told_apart(reader: "TurnReader", ranked: Ranked, text: str) -> set[str]:
     if said & (other - best):
         return set()
     return said & (best - other)
+
+
+def _runner_words(reader: "TurnReader", ranked: Ranked, text: str) -> set[str]:
+    """The turn's words that only the runner-up's texts have ("a later date" of Change Booking's "move a booked
+    removal to a new date"): with them, the verb of the nearer task's name does not decide."""
+    if ranked.runner_up is None:
+        return set()
+    best, other = _root_words(_entry_stems(reader, ranked.best)), _root_words(_entry_stems(reader, ranked.runner_up))
+    said = _root_words(set(content_stems(without_values(reader, clean(text)))) - HEDGES)
+    return said & (other - best)
 
 
 _DERIVED = re.compile(r"(?<=\w{4})(?:ation|ment)$")
@@ -1361,14 +1372,20 @@ def _changed_to_own_value(reader: "TurnReader", current: TaskRecord, text: str) 
 
 
 def _held_code_corrected(reader: "TurnReader", current: TaskRecord, text: str) -> bool:
-    """The turn gives a field of the task in progress that already holds a reference or number a new value of the
-    same shape (letters, digits and marks in the same places): a correction of it, whatever other words it has."""
-    from ..answering.slots import find_mentions  # late: a rare path
+    """The turn names a field of the task in progress that holds a reference of letters and digits, and gives it a
+    new value of the same shape (letters, digits and marks in the same places), asking for no other task by its
+    verb: a correction of it ("hmm actually the order number is BW-55210"), whatever other words it has."""
+    from ..answering.slots import find_mentions, shape  # late: a rare path
+    if requested_task(reader, text) is not None:
+        return False  # "I'd rather report a problem with order TR-40013": another task asked for by its verb
+    bag = Bag.of(text)
     for m in find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
         held = current.values.get(m.field.name)
         if isinstance(held, str) and isinstance(m.value, str) and held != m.value and re.search(r"\d", held) \
+                and re.search(r"[A-Za-z]", held) and reader.view.kind_of(m.field) == "str" \
+                and shape(m.field) not in ("phone", "email") and field_mention(m.field, bag)[0] > 0 \
                 and _code_shape(held) == _code_shape(m.value):
-            return True
+            return True  # a code of letters and digits, named by its field's words: not a date, not a phone
     return False
 
 
