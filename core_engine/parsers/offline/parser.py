@@ -1398,7 +1398,8 @@ class TurnReader:
                     rest = rest[:span.start] + " " * (span.end - span.start) + rest[span.end:]
                 self.answered = True
                 matched = next(span.text for _r, f, _v, span in found if f.name == e.field.name)
-                extras = self._extras(rest, e.rec, answered=matched)  # "she's 9 metres and filling up with water"
+                extras = self._extras(rest, e.rec, answered=matched,  # "she's 9 metres and filling up with water"
+                                      skip={f.name for _r, f, _v, _s in found})
                 clause_options(self, text, e.rec, [matched, *(m.matched for m in extras)])
                 return True
         if kind in ("int", "float") and labelled_numbers(self, text, e.rec, e.field):
@@ -1464,13 +1465,15 @@ class TurnReader:
         self._extras(text, e.rec)
         return True
 
-    def _extras(self, text: str, rec: TaskRecord, answered: str = "") -> list[Mention]:
-        """Other unfilled fields of the same record that the answer also fills ("tomorrow at 7").
+    def _extras(self, text: str, rec: TaskRecord, answered: str = "", skip: set[str] | None = None) -> list[Mention]:
+        """Other unfilled fields of the same record that the answer also fills ("tomorrow at 7"), but those in
+        `skip` (fields the same turn's rule already filled).
 
         The words that answered the question give no second value: "three nights" fills the nights asked,
         not also the number of guests."""
-        candidates = self.candidates(records=[rec], unfilled_only=True,
-                                     exclude=self.expect.field if self.expect else None)
+        candidates = [c for c in self.candidates(records=[rec], unfilled_only=True,
+                                                 exclude=self.expect.field if self.expect else None)
+                      if c[1].name not in (skip or set())]
         at = text.lower().find(answered.strip().lower()) if answered.strip() else -1
         if at >= 0:  # blank the answer out, so that its words are read once
             text = text[:at] + " " * len(answered.strip()) + text[at + len(answered.strip()):]

@@ -35,7 +35,7 @@ from .places import place_preposition, place_spans
 from ..words.libvalues import find_phones, is_phone_field
 from ..words.measures.money import is_money, money_fields, with_minor_units
 from ..words.value_labels import label_kind, label_of
-from .dimensions import measures
+from .dimensions import measure_of, measures, size_spans
 from ..words.values import (TITLE, Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers, find_postcodes,
                              find_times, free, normalise)
 
@@ -442,6 +442,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         out.append(Mention(rec, f, value, span.text, "measure", span))  # "92cm wide by 140 drop"
         used.add((rec.var, f.name))
         taken.append(span)
+    if any(measure_of(f) for _r, f in sized):
+        taken.extend(size_spans(text))  # "a statue 2 foot wide": a size, whoever's, is no count
 
     add(find_emails(text), [c for c in strs if shape(c[1]) == "email"], "email")
     phones = [c for c in strs if is_phone_field(c[1])]

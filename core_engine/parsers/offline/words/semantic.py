@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ....spec.model import Field, Worksheet, snake_case
 from ....dialogue.state import TaskRecord, ref_target
-from .match import CATCH_ALL, HEDGES, STOPWORDS, Bag, content_stems, equalities, field_mention, same_word, silent_e, stem
+from .match import (CATCH_ALL, HEDGES, STOPWORDS, Bag, content_stems, equalities, field_mention, field_stems, same_word,
+                    silent_e, stem)
 from ..intents import is_question, sentences, task_request
 from ..opening.tasks import literal, match_worksheet, open_activated, open_worksheet, reachable
 from .libvalues import find_phones
@@ -1379,7 +1380,15 @@ def _held_code_corrected(reader: "TurnReader", current: TaskRecord, text: str) -
     if requested_task(reader, text) is not None:
         return False  # "I'd rather report a problem with order TR-40013": another task asked for by its verb
     bag = Bag.of(text)
+    roots = task_roots(reader)
+    mine = roots.get(current.worksheet, current.worksheet)
+    own = _task_words(reader, reader.spec.worksheet(mine))
+    others = set().union(set(), *(_task_words(reader, ws) for ws in reader.spec.task_worksheets()
+                                  if roots.get(ws.name, ws.name) == ws.name and ws.name != mine))
+    said = set(content_stems(text))
     for m in find_mentions(text, reader.candidates(records=[current]), reader.view, reader.today):
+        if said & (others - own - field_stems(m.field)):
+            continue  # "I'd rather check on my new order BB-20777": another task's own word ("check")
         held = current.values.get(m.field.name)
         if isinstance(held, str) and isinstance(m.value, str) and held != m.value and re.search(r"\d", held) \
                 and re.search(r"[A-Za-z]", held) and reader.view.kind_of(m.field) == "str" \
