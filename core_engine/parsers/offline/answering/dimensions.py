@@ -1,11 +1,13 @@
 """Sizes for measure fields: "92cm wide by 140 drop", "130 x 160", "2m 40 wide and a drop of 2.2m".
 
-A number field is a measure when its name says which ("width_cm", "height", "drop_mm", "length_m"). A number is a
-measure's when a word of that measure is right beside it ("92cm wide", "drop of 140", "width: 60"), or when two
-numbers are said as a size ("130 x 160", "90 by 120") and the record has a width and one other measure: the first
-is the width, as sizes are said width first. A unit said ("2.2m", "2m 40", "36 inches") is turned into the field's
-own unit when the field names one (in its name or description); a measure that does not come out whole for a whole
-number field is not read.
+A number field is a measure when the last word of its name before a unit says which ("width_cm", "boat_length_m";
+not "drop_points", a count). A number is a measure's when a word of that measure closes the phrase beside it ("92cm
+wide", "drop of 140", "width: 60"; not "2 long weeks"), or when two numbers are said as a size ("130 x 160", "90 by
+120") and the record has a width and one other measure: the first is the width, as sizes are said width first. A
+unit said ("2.2m", "2m 40", "36 inches", "4 foot 6") is turned into the field's own unit when the field names one
+(in its name or description). A size said of a person or of another thing ("he's 6 foot tall", "the door is 80cm
+wide" for a room) is the field's only when the turn gives it no other; a size that does not fit the field (92.5 for
+whole centimetres, "20m2") is not read.
 """
 
 from __future__ import annotations
@@ -78,9 +80,10 @@ def measure_of(f: Field) -> str | None:
 
 def unit_mm(f: Field) -> float | None:
     """How many millimetres one of the field's units is, when its name or description names the unit."""
+    named = {"mm": 1.0, "cm": 10.0, "m": 1000.0, "in": 25.4, "inches": 25.4, "ft": 304.8}
     for w in f.name.lower().split("_"):
-        if w in ("mm", "cm", "m", "in", "inches", "ft"):
-            return _UNIT_MM.get(w.rstrip("es") if w == "inches" else w, 25.4)
+        if w in named:
+            return named[w]
     found = {_UNIT_MM[_unit_key(m.group(0))] for m in re.finditer(
         r"\b(?:millimet(?:re|er)s?|centimet(?:re|er)s?|met(?:re|er)s?|inch(?:es)?|mm|cm)\b", f.description or "", re.I)}
     return next(iter(found)) if len(found) == 1 else None

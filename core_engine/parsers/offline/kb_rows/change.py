@@ -55,11 +55,10 @@ def named_row(reader: "TurnReader", text: str, *, whole_only: bool = False) -> s
 
 
 def row_named_by_phrase(reader: "TurnReader", text: str) -> str | None:
-    """The one row whose name has two or more of its words said together, in its order ("those solar screen ones"
-    of "Solar Screen Roller"), one of them a word no other row's name has, said as "the ... one(s)": a name said in
-    part, as people shorten one ("a dining table", "a sofa bed" name a kind of thing, not the row whose name says it). Not when the phrase is in two rows' names ("oak effect" of "Oak Effect Venetian" and "Oak Effect
-    Vertical"), nor when each word is in other names too ("a piano tuning" among "Standard Piano Tuning", "Piano
-    Pitch Raise" and "Harpsichord Tuning")."""
+    """The one row whose name has two of its words said together, in its order, one of them a word no other row's
+    name has, said as "the ... one(s)" ("those solar screen ones" of "Solar Screen Roller"): a name said in part, as
+    people shorten one. "a dining table", "a sofa bed" name a kind of thing, not the row whose name says it. Not when
+    the phrase is in two rows' names ("oak effect" of "Oak Effect Venetian" and "Oak Effect Vertical")."""
     names = {n: v for table in row_names(reader.vocabulary, reader.ctx.kb).values() for n, v in table.items()
              if not v.startswith("[") and v[:1].isupper()}
     low = _words(text)

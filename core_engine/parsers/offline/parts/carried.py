@@ -77,10 +77,7 @@ def _people(text: str) -> set[str]:
 
 def _row_words(reader: "TurnReader", args: str) -> set[str]:
     """The values (lower case, lists split) of the KB row the opening chooses (`tutor=answer_2.result[0]`)."""
-    m = re.search(r"\b(\w+)\.result\[(\d+)\]", args)
-    rec = reader.state.get(m.group(1)) if m else None
-    rows = getattr(rec, "result", None) if isinstance(rec, KBRecord) else None
-    row = rows[int(m.group(2))] if rows and int(m.group(2)) < len(rows) else None
+    row = next(iter(_chosen_rows(reader, args).values()), None)
     if row is None and (q := re.search(r'answer\("((?:[^"\\]|\\.)*)"\)', args)):
         row = _named_row_shown(reader, q.group(1))  # "ok book Dev please": the row shown whose name says Dev
     if not isinstance(row, dict):

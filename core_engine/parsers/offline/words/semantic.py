@@ -978,11 +978,8 @@ def _told_apart(reader: "TurnReader", ranked: Ranked, text: str) -> set[str]:
     only the runner-up's texts have; empty when the words do not tell the two apart."""
     if ranked.runner_up is None:
         return set()
-    best, other = _root_words(_entry_stems(reader, ranked.best)), _root_words(_entry_stems(reader, ranked.runner_up))
-    if not best or not other:
-        return set()
-    said = _root_words(set(content_stems(without_values(reader, clean(text)))) - HEDGES)
-    if said & (other - best):
+    best, other, said = _compared_words(reader, ranked, text)
+    if not best or not other or said & (other - best):
         return set()
     return said & (best - other)
 
@@ -992,9 +989,14 @@ def _runner_words(reader: "TurnReader", ranked: Ranked, text: str) -> set[str]:
     removal to a new date"): with them, the verb of the nearer task's name does not decide."""
     if ranked.runner_up is None:
         return set()
-    best, other = _root_words(_entry_stems(reader, ranked.best)), _root_words(_entry_stems(reader, ranked.runner_up))
-    said = _root_words(set(content_stems(without_values(reader, clean(text)))) - HEDGES)
+    best, other, said = _compared_words(reader, ranked, text)
     return said & (other - best)
+
+
+def _compared_words(reader: "TurnReader", ranked: Ranked, text: str) -> tuple[set[str], set[str], set[str]]:
+    """The root words of the best reading's texts, of the runner-up's, and of the turn (its values left out)."""
+    best, other = _root_words(_entry_stems(reader, ranked.best)), _root_words(_entry_stems(reader, ranked.runner_up))
+    return best, other, _root_words(set(content_stems(without_values(reader, clean(text)))) - HEDGES)
 
 
 _DERIVED = re.compile(r"(?<=\w{4})(?:ation|ment)$")
