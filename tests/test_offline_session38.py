@@ -104,7 +104,7 @@ def test_a_size_in_metres_is_turned_into_the_fields_centimetres(agent):
                                   "room 12 by the stairs"])
 def test_guard_a_number_beside_a_word_that_only_looks_like_a_measure_is_no_size(said):
     from core_engine.dialogue.state import TaskRecord
-    from core_engine.parsers.offline.answering.dimensions import measures
+    from core_engine.parsers.offline.words.measures.dimensions import measures
     from core_engine.spec.model import Spec
     spec = Spec.model_validate(SPEC)
     fields = [(TaskRecord(var="order_print", worksheet="OrderPrint"), f) for f in spec.worksheet("OrderPrint").fields

@@ -75,7 +75,7 @@ from .opening.offer_asked import offer_asked_for_oneself
 from .opening.next_task import next_task
 from .changes.told_again import story_told_again, told_again
 from .changes.item_withdrawn import item_withdrawn
-from .answering.dimensions import measure_of, measures
+from .words.measures.dimensions import measure_of, measures
 from .answering.slots import counts_people
 from .changes.found_later import code_tokens, found_later, give_found_code, names_another_thing
 from .answering.age_flags import age_flag

@@ -35,7 +35,7 @@ from .places import place_preposition, place_spans
 from ..words.libvalues import find_phones, is_phone_field
 from ..words.measures.money import is_money, money_fields, with_minor_units
 from ..words.value_labels import label_kind, label_of
-from .dimensions import measure_of, measures, size_spans
+from ..words.measures.dimensions import measure_of, measures, size_spans
 from ..words.values import (TITLE, Span, find_codes, find_dates, find_digit_strings, find_emails, find_numbers, find_postcodes,
                              find_times, free, normalise)
 

@@ -143,6 +143,7 @@ class SemanticIndex:
                                 f"{MAX_INDEX_TEXTS:,}: lexical matching only")
             self.entries, self.texts = [], []
         self.matrix = embedder.encode(self.texts) if self.texts else None
+        self.verbatim = [_verbatim(t) for t in self.texts]  # the texts as `said_verbatim` compares them, once
 
     @property
     def fallback_reason(self) -> str | None:
@@ -180,7 +181,7 @@ class SemanticIndex:
         said = _verbatim(text)
         if len(said.split()) < 3:
             return None  # "a hive", "yes please": too short to be a taught request
-        found = [e for e, t in zip(self.entries, self.texts) if keep(e) and _verbatim(t) == said]
+        found = [e for e, t in zip(self.entries, self.verbatim) if keep(e) and t == said]
         same = same or (lambda a, b: a == b)
         if not found or any(not same(found[0], e) for e in found[1:]):
             return None

@@ -1,5 +1,8 @@
 """Sizes for measure fields: "92cm wide by 140 drop", "130 x 160", "2m 40 wide and a drop of 2.2m".
 
+Beside `sizes.py`, which converts one height, length or weight said in another unit for the field asked ("5ft 2"
+to centimetres); this module places sizes said with their measure words among a record's width, height and drop.
+
 A number field is a measure when the last word of its name before a unit says which ("width_cm", "boat_length_m";
 not "drop_points", a count). A number is a measure's when a word of that measure closes the phrase beside it ("92cm
 wide", "drop of 140", "width: 60"; not "2 long weeks"), or when two numbers are said as a size ("130 x 160", "90 by
@@ -15,9 +18,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ....dialogue.state import TaskRecord
-from ....spec.model import Field
-from ..words.values import Span
+from .....dialogue.state import TaskRecord
+from .....spec.model import Field
+from ..values import Span
 
 _FIELD_MEASURES = {"width": "width", "height": "height", "drop": "drop", "length": "length", "depth": "depth",
                    "thickness": "thickness"}
