@@ -134,7 +134,10 @@ _TASK_REQUEST = re.compile(
     r"(?:can|could|would)\s+(?:some(?:one|body)|you(?:\s+(?:lot|guys|all))?|one\s+of\s+(?:you|your\s+\w+)|"
     r"(?:an?|the|your)\s+(?:engineer|technician|tech|fitter|plumber|electrician|tuner|mechanic|cleaner|inspector))\s+"
     r"(?:please\s+)?(?:come\b(?!\s+(?:to\s+the\s+phone|back\b))|(?:pop|call)\s+(?:out|round|over|around|by|in)|fix|repair|mend|sort\s+(?:it|this|that)\s+out|"
-    r"take\s+a\s+look\s+at|have\s+a\s+look\s+at)\b)", re.I)
+    r"take\s+a\s+look\s+at|have\s+a\s+look\s+at)\b|"
+    # "I think I need a certified copy of my birth certificate?": a need said with a question mark
+    r"(?:i\s+(?:think|guess)\s+)?(?:i|we)\s+(?:need|want|would\s+like|'d\s+like)\s+(?:a|an|my|our|some|to\s+(?:book|get|"
+    r"have|order|make|arrange|request|reserve))\b(?!.*\b(?:if|whether|when|what|which|how|who|where)\b))", re.I)
 
 
 def task_request(sentence: str) -> bool:

@@ -29,7 +29,8 @@ from ..words.negation import without_negated, without_unable
 from ..words.match import (Bag, Lookup, Unknown, capital_initialism, field_mention, field_stems, holds, initialism_enum,
                            stem)
 from ..kb_rows.items import field_row_names
-from ..parts.addresses import addresses_with_postcodes, find_addresses, is_address_field, is_postcode_field
+from ..words.countries import find_countries, is_country_field
+from ..parts.addresses import addresses_with_postcodes, is_address_field, is_postcode_field, whole_addresses
 from ..parts.colours import describes_brand, find_colours, is_colour_field
 from .places import place_preposition, place_spans
 from ..words.libvalues import find_phones, is_phone_field
@@ -459,9 +460,13 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     if postcodes:  # "18 Hollins Lane, SK4 2LW": the postcode for its own field, beside the street
         add(find_postcodes(text), postcodes, "postcode")
         strs = [c for c in strs if c not in postcodes]
+    nations = [c for c in strs if is_country_field(c[1]) and not is_address_field(c[1])]
+    if nations:  # "an apostille for a bank in Germany": the country the documents are for
+        add(find_countries(text), nations, "country")
     places = [c for c in strs if is_address_field(c[1])]
     if places:
-        add(find_addresses(text), places, "address")  # "301 Cedar Boulevard" beside the name asked
+        add(whole_addresses(text, with_code=not postcodes), places, "address")  # "301 Cedar Boulevard" beside the
+        # name asked; "Flat 3, 27 Cavendish Rd, Bristol BS6 7RL" whole
     tints = [c for c in strs if is_colour_field(c[1])]
     if tints:
         add(find_colours(text, with_brand=all(describes_brand(f) for _r, f in tints)), tints,

@@ -118,8 +118,11 @@ def choose_row(reader: "TurnReader", text: str) -> bool:
         if _the_one_shown(reader, text, kb_var, rows[0]):
             return True
         if (expect is None or expect.rec.parent is None and reader.view.kind_of(expect.field) == "Enum") \
-                and not reader.lines and not is_question(text) and _TAKEN.search(text) and not _TURNED_DOWN.search(text):
+                and not reader.lines and (not is_question(text) or _named_then_requested(text)) \
+                and _TAKEN.search(text) and not _TURNED_DOWN.search(text):
             named = _by_name(text, rows) or _by_short_name(text, rows) or _the_word_one(text, rows)
+            if named is None and (sign := _SIGN_UP.search(text)) and _FOR_THAT.search(text):
+                named = (0, sign.group(0))  # "sounds ideal tbh. sign me up for the 31st"
             if named is not None:  # "right let's do the Land Rover, for 10 days" after it alone was shown
                 return _open_with_row(reader, rows[0], f"{kb_var}.result[0]", named[1])
         return False  # else it filled its field or was proposed
@@ -273,10 +276,19 @@ def _the_one_shown(reader: "TurnReader", text: str, kb_var: str, row: dict[str, 
     return True
 
 
+_COMERS = r"(?:i|we|me\s+(?:n|and|&|\+)\s+(?:my|the)\s+\w+|my\s+\w+\s+and\s+(?:i|me)|(?:the\s+)?(?:two|three|four)\s+of\s+us)"
+"""Who asks to come: "we", "me n my boyfriend", "the two of us"."""
 _TAKEN = re.compile(r"\b(?:let'?s\s+(?:do|go\s+(?:with|for)|book|get|have|take)|i'?ll\s+(?:take|have|go\s+(?:with|for))|"
+                    r"(?:sign|put)\s+(?:me|us)\s+(?:up|down)|"
+                    rf"(?:can|could|may)\s+{_COMERS}\s+(?:please\s+)?(?:come|join|attend)|"
                     r"(?:can|could)\s+(?:i|we)\s+(?:book|have|get|take|hire|rent|reserve)|book|reserve|hire|rent|go\s+with)\b",
                     re.I)
 """Words that take the row just shown: "let's do the Land Rover", "I'll go with that", "can we book it"."""
+_SIGN_UP = re.compile(r"\b(?:sign|put)\s+(?:me|us|(?:the\s+)?(?:two|three|four)\s+of\s+us)\s+(?:up|down)\b", re.I)
+"""A place asked for on the thing just shown: "sign me up for the 31st", "put me down for it"."""
+_FOR_THAT = re.compile(r"\b(?:sounds|looks)\s+(?:\w+\s+)?(?:ideal|great|perfect|good|lovely|brilliant|fab|fun|spot\s+on|"
+                       r"grand|ace)\b|\bfor\s+(?:it|that|this)\b", re.I)
+"""Words that point at the one thing just shown: "sounds ideal", "put me down for it"."""
 
 
 def _fits_shape(f: Field, label: str) -> bool:
@@ -345,7 +357,8 @@ def _open_with_row(reader: "TurnReader", row: dict[str, Any], path: str, words: 
 
 _REQUESTED = re.compile(r"^(?:(?:so|and|then|ok|okay)[,\s]+)*(?:(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?"
                         r"(?:get|have|book|reserve|grab)|(?:can|could|would|will)\s+you\s+(?:please\s+)?"
-                        r"(?:book|reserve|get|grab)\s+(?:me|us))\b", re.I)
+                        rf"(?:book|reserve|get|grab)\s+(?:me|us)|(?:can|could|may)\s+{_COMERS}\s+(?:please\s+)?"
+                        r"(?:come|join|attend)|(?:please\s+)?(?:sign|put)\s+(?:me|us)\s+(?:up|down))\b", re.I)
 
 
 def _named_then_requested(text: str) -> bool:

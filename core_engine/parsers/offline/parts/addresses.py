@@ -62,6 +62,40 @@ def addresses_with_postcodes(text: str) -> list[Span]:
     return out
 
 
+def whole_addresses(text: str, with_code: bool) -> list[Span]:
+    """Street addresses with what is written around them as one address: a flat, unit or building before the
+    street ("Flat 3, 27 Cavendish Rd", "Lindqvist Marine Ltd, Unit 5 Dock Street") when it follows a lead-in
+    ("at", "to", a colon) or starts the sentence, and the towns and the postcode after it ("..., Bristol BS6 7RL"; the
+    postcode only `with_code`, when no field of its own takes it). A name before the street is no part of it."""
+    out = []
+    for a in find_addresses(text):
+        start, end = a.start, a.end
+        stop = max(text.rfind(c, 0, a.start) for c in ".?!:;")
+        lead = list(_HEAD_LEAD.finditer(text, max(stop + 1, 0), a.start))
+        head_from = lead[-1].end() if lead else (stop + 1 if stop >= 0 else 0)
+        head = text[head_from:a.start]
+        if head.strip() and _BUILDING_HEAD.fullmatch(head) and (lead or stop >= 0 or head_from == 0):
+            start = head_from + (len(head) - len(head.lstrip()))
+        codes = [p for p in find_postcodes(text) if p.start >= a.end
+                 and re.fullmatch(r"[,\s]+(?:[A-Za-z][\w'-]*[,\s]+){0,3}", text[a.end:p.start])]
+        if codes:
+            end = codes[0].end if with_code else a.end + len(text[a.end:codes[0].start].rstrip(" ,"))
+        else:
+            end = _TOWNS_AFTER.match(text, a.end).end()
+        value = text[start:end].strip(" ,;")
+        out.append(Span(value, start, start + len(value), value) if value != a.value else a)
+    return out
+
+
+_HEAD_LEAD = re.compile(r"(?i)\b(?:at|to|is)\s+|:\s*")
+_BUILDING_HEAD = re.compile(
+    r"\s*(?:(?:(?i:flat|apartment|apt|unit|suite|room|floor)\s+\w{1,4}|(?:The\s+)?[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*){0,4}"
+    r"\s+(?:Ltd|Limited|LLP|PLC|Plc|Inc|House|Cottage|Farm|Lodge|Barn|Hall|Court|Mill|Building|Centre|Center|Works|"
+    r"Chambers|Offices?)\.?|The\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}),?\s*)+(?:(?i:flat|apartment|apt|unit|suite)\s+)?")
+"""What may be written before a street: a flat or unit ("Flat 3, "), a building or firm ("Lindqvist Marine Ltd, ",
+"The Old Forge, ") and the unit word of the street's own number ("Unit 5 Dock Street")."""
+
+
 def address_answer(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field) -> bool:
     """The asked address field takes the one street address in the answer, not the words around it ("I live
     at ..."); the rest of the turn may fill other fields of the record."""
@@ -71,6 +105,9 @@ def address_answer(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field)
     if len(spans) != 1:
         return False
     start = spans[0].start
+    whole = whole_addresses(text, with_code=True)
+    if len(whole) == 1 and whole[0].start < start:
+        start = whole[0].start  # "post it to me at Flat 3, 27 Cavendish Rd": the flat is part of it
     sentence_start = max(text.rfind(". ", 0, start), text.rfind("? ", 0, start), text.rfind("! ", 0, start))
     lead = text[sentence_start + 1 if sentence_start >= 0 else 0:start]
     if not _LEAD_IN.search(lead) and not (sentence_start >= 0 and not lead.strip()):

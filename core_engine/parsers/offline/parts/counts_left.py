@@ -192,7 +192,10 @@ _NOT_SAID = re.compile(r"\b(?:not|no|never|don'?t|didn'?t|doesn'?t|won'?t|can'?t
                        r"last\s+(?:time|year|week|month)|usually|normally|used\s+to|is\s+it|are\s+there|elsewhere)\b|n't\b",
                        re.I)
 _CLAUSE_END = r"(?=\s*(?:$|[,.;!?]|(?:please|pls|thanks|actually|then|instead|too|each|in\s+total)\b))"
-_THE_ONE = re.compile(r"\b(?:just|only)\s+(?:the\s+)?one\s+(?P<noun>[a-z]+)\b" + _CLAUSE_END, re.I)
+_THE_ONE = re.compile(r"\b(?:just|only)\s+(?:the\s+)?one\s+(?:(?:big|small|large|little|tiny|huge|single|main|old|"
+                      r"new|long|short|tall|wide)\s+){0,2}(?P<noun>[a-z]+)\b" + _CLAUSE_END, re.I)
+"""A pronoun-like "one" with the field's own name word after it, maybe a size word between ("just the one big
+pane")."""
 _OF_THEM = re.compile(r"\b(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(?:them|those)\b"
                       + _CLAUSE_END, re.I)
 _WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}

@@ -119,8 +119,10 @@ _DATEISH = re.compile(r"\d|\b(?:ago|last|yesterday|today|tonight|tomorrow|week|w
                       r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|"
                       r"august|september|october|november|december|remember|know|sure)\b", re.I)
 """Words an answer about when something happened has ("a while ago", "not sure"); without any, it is no date."""
-_JUST_THE_ONE = re.compile(r"^\W*(?:just|only)\s+the\s+(?P<one>one)(?:\s+(?:please|thanks))?\W*$", re.I)
-"""A count of one said as "just the one" (the number words read "the one" as a pointer, not a count)."""
+_JUST_THE_ONE = re.compile(r"^\W*(?:just|only)\s+the\s+(?P<one>one)(?:\s+(?:please|thanks))?(?:\W*$|\s*[,.;!]\s+(?=\w))",
+                           re.I)
+"""A count of one said as "just the one" (the number words read "the one" as a pointer, not a count), alone or as
+the answer's first clause ("just the one, same day if you can") when no number follows."""
 _BARE_HOUR_ISH = re.compile(r"\d{1,2}\s*-?\s*ish", re.I)
 """A number with "ish" and nothing that makes it a clock time ("12ish"): a count to a count question."""
 _THE_ONE_THING = re.compile(r"^\W*(?:(?:just|only|oh|um+|er+|erm)[,\s]+)*the\s+(?P<one>one)\s+(?P<noun>[a-z]+)\b(?!\s+(?:with|that|"
@@ -504,7 +506,10 @@ class AnswerReader:
             if not spans and kind == "int" and (times := times_count(f.name, f.description, text, said_text)):
                 self.matched = times[1]
                 return times[0]  # "twice", "never taken it" to "how many times have you sat it?"
-            if not spans and (single := _JUST_THE_ONE.match(text)):  # "just the one" to "how many packs?"
+            if not spans and (single := _JUST_THE_ONE.match(text)) and not re.search(r"\d|\s{3,}", text[single.end():]):
+                # "just the one" to "how many packs?"; "just the one, same day if you can"; a clause with a number
+                # after it ("just the one. memb no 44120", the number maybe blanked out already for its own
+                # field) is read in parts
                 spans = [Span(1, single.start("one"), single.end("one"), "one")]
             if not spans and kind == "int" and (single := _THE_ONE_THING.match(text)) and \
                     stem(single.group("noun")) in {stem(w) for w in re.findall(r"[a-z]+", f"{f.name} {f.description}".lower())}:

@@ -738,6 +738,14 @@ def semantic_task(reader: "TurnReader", text: str, *, threshold: float = TASK_TH
             reader.note("task-name-said", text, reading=named.best.label, **named.trace(),
                         reason="two readings are close, but the turn says every word of one's name and not the other's")
             return apply_reading(reader, named, text, "task-semantic")
+        by_name = _task_word_said(reader, ranked, text, roots)
+        if by_name is not None:  # "Our certificate of incorporation needs an apostille": Apostille Request's word
+            applied = apply_reading(reader, by_name[0], text, "task-semantic")
+            if applied:
+                reader.note("task-name-word", text, reading=by_name[0].best.label, words=sorted(by_name[1]),
+                            **by_name[0].trace(), reason="two readings of different tasks are close, but the turn says "
+                            "a word of one task's name and none of the other's")
+            return applied
         reader.note("task-uncertain", text, reading=ranked.best.label, **ranked.trace(),
                     reason="two readings are close; nothing is guessed",
                     say=f"Sorry, I'm not sure what you would like: {_phrase(ranked.best)} or "
@@ -953,6 +961,33 @@ def _name_said(reader: "TurnReader", ranked: Ranked, text: str) -> Ranked | None
     if best:
         return ranked
     return Ranked(ranked.runner_up, ranked.runner_score, ranked.runner_up.label, ranked.best, ranked.score)
+
+
+_NAME_VERBS = {stem(w) for w in """book booking request order make new get form service submit general enquiry query
+    report add apply application appointment arrange""".split()}
+"""Words many task names share ("Book ...", "... Request"): a turn that says one does not say which task."""
+
+
+def _task_word_said(reader: "TurnReader", ranked: Ranked, text: str,
+                    roots: dict[str, str]) -> tuple[Ranked, set[str]] | None:
+    """Of two close readings that lead to different top-level tasks, the one whose task's name has a word the turn
+    says ("apostille" of Apostille Request), when the turn says no word of the other task's name; the words that
+    many names share ("book", "request") do not count. A question about a task stays a question."""
+    if ranked.best is None or ranked.runner_up is None or (is_question(text) and not task_request(text)):
+        return None
+    best_root, other_root = root_of(reader, roots, ranked.best), root_of(reader, roots, ranked.runner_up)
+    if best_root == other_root:
+        return None
+    said = _root_words(silent_e(set(content_stems(without_values(reader, clean(text))))))
+
+    def name_words(ws_name: str) -> set[str]:
+        return _root_words(silent_e(set(content_stems(words_of(ws_name))))) - _NAME_VERBS
+    best, other = said & name_words(best_root), said & name_words(other_root)
+    if bool(best) == bool(other):
+        return None
+    if best:
+        return ranked, best
+    return Ranked(ranked.runner_up, ranked.runner_score, ranked.runner_up.label, ranked.best, ranked.score), other
 
 
 def _deep_option(reader: "TurnReader", ranked: Ranked, text: str) -> bool:
