@@ -195,3 +195,50 @@ def test_guard_a_question_about_the_class_shown_stays_a_question(agent):
     got = _last(agent, "do you have anything for wheelchair users?",
                 "The wheelchair taster sounds perfect. What time does it start?")
     assert not any("BookClass" in s for s in got), got
+
+
+# -- who and which day, said as the task opens -------------------------------------------------------------------
+
+ABSENCES = {
+    "name": "absence_line", "starting_prompt": "Hello, school office.", "description": "A school's absence line.",
+    "settings": {"start_worksheet": "Main"},
+    "worksheets": [
+        task_choice({"value": "Report Absence", "description": "tell the school a pupil will be away",
+                     "examples": ["my son is poorly and won't be in", "she won't be in tomorrow"]},
+                    {"value": "Book Meeting", "description": "book a meeting with a teacher"}),
+        {"name": "ReportAbsence", "kind": "task", "predicate": 'main.task == "Report Absence"', "fields": [
+            field("pupil_name", "str", "Your child's full name"),
+            field("first_day", "date", "The first day your child will be away"),
+            field("back_date", "date", "When you expect your child back, if you know", required=False),
+            field("confirm", "confirm", "Send the report")]},
+        {"name": "BookMeeting", "kind": "task", "predicate": 'main.task == "Book Meeting"', "fields": [
+            field("parent_name", "str", "Your full name"),
+            field("meeting_date", "date", "The day of the meeting"),
+            field("confirm", "confirm", "Book it")]},
+    ]}
+
+
+@pytest.fixture(scope="module")
+def absences(tmp_path_factory):
+    return agent_of(tmp_path_factory.mktemp("absences"), ABSENCES)
+
+
+def test_one_day_said_goes_to_the_required_date_not_the_optional_one(absences):
+    got = _last(absences, "my daughter won't be in on friday, she has a cold")
+    assert any('first_day="2024-07-05"' in s for s in got) and not any("back_date" in s for s in got), got
+
+
+def test_guard_a_day_said_with_the_optional_fields_words_goes_there(absences):
+    got = _last(absences, "I need to report an absence", "Maya Collins", "monday",
+                "she should be back on thursday")
+    assert got == ['report_absence.back_date = "2024-07-04"'], got
+
+
+def test_a_name_as_the_subject_of_the_first_clause_is_the_pupils(absences):
+    got = _last(absences, "Hi, Maya Collins won't be in today, she was sick in the night")
+    assert any('pupil_name="Maya Collins"' in s for s in got), got
+
+
+def test_guard_the_speakers_own_name_field_takes_no_subject_name(absences):
+    got = _last(absences, "Maya Collins is off sick, can I book a meeting with her teacher")
+    assert not any("Maya Collins" in s for s in got if "parent_name" in s), got

@@ -400,6 +400,10 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if len({c[1].name for c in pool}) > 1 and named:
             best = max(field_mention(c[1], bag)[0] for c in named)
             pool = [c for c in named if field_mention(c[1], bag)[0] == best]
+        if len({c[1].name for c in pool}) > 1 and not named:
+            required = [c for c in pool if c[1].required]  # "won't be in on friday": the first day away, not the
+            if len({c[1].name for c in required}) == 1:      # optional day back, when no words name either
+                pool = required
         if len({c[1].name for c in pool}) > 1:
             return None
         mine = [c for c in pool if prefer is not None and c[0].var == prefer.var]

@@ -203,6 +203,12 @@ def names_in(reader: "TurnReader", text: str, field: "Field") -> list[str]:
         if name and name == m.group("name") and len(name.split()) >= 2 and all(w[0].isupper() for w in name.split()) \
                 and not {w.lower() for w in name.split()} & (_ORGANISATION | _TRADE_WORDS):
             out.append(name)
+    for m in _SUBJECT.finditer(text) if not _self_named_field(field) or _YOUR_KINS.search(field.description) else ():
+        # "Noah Bennett won't be in today" for "Your child's full name"
+        name = _name_at(reader, m.group("name"), capitalised=True)
+        if name and name == m.group("name") and len(name.split()) >= 2 and all(w[0].isupper() for w in name.split()) \
+                and not {w.lower() for w in name.split()} & (_ORGANISATION | _TRADE_WORDS):
+            out.append(name)
     for m in _BEFORE_BIRTH.finditer(text):  # "Daniel Osei, DOB 14/02/1989": whose date of birth follows
         name = _name_at(reader, m.group("name"), capitalised=not text.islower())
         if name and len(name.split()) >= 2 and name == m.group("name") and \
@@ -233,6 +239,14 @@ _TRADE_WORDS = frozenset("""accounts payable receivable billing sales support te
     customer customers services service solutions systems management""".split())
 """Words of a department's or a company's name said as callers say their own ("Accounts Payable here", "British Gas
 here"): no person's name."""
+_SUBJECT = re.compile(rf"(?:^|(?<=[.!?;,])\s*)(?:(?:hi|hello|hey|hiya|morning|afternoon|evening)[,!\s]+)?"
+                      rf"(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{1,2}})\s+(?:won'?t|will\s+not|can'?t|cannot|isn'?t|is\s+(?:off|"
+                      r"ill|sick|poorly|unwell|not)|wasn'?t|hasn'?t|didn'?t|missed|needs|has\s+(?:a|an|got|been))\b", re.I)
+"""A first and last name written with capitals as the subject of the turn's first clause, saying how that person is
+("Noah Bennett won't be in today", "Hi, Ava Price is off sick"): the name for a field that is not the speaker's own
+(a pupil's, a patient's); "I" never says it."""
+_YOUR_KINS = re.compile(r"\byour\s+[a-z]+(?:'|’)s\s", re.I)
+"""A field for someone of the speaker's ("Your child's full name"): not the speaker's own name."""
 _BEFORE_BIRTH = re.compile(rf"(?:^|(?<=[.,;!?])\s*)(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{1,2}})\s*[,:-]?\s*"
                            r"(?:dob|d\.o\.b\.?|date\s+of\s+birth|born(?:\s+on)?)\b", re.I)
 """A clause of two or three words of its own right before a date of birth's label: the person it belongs to."""
