@@ -212,7 +212,8 @@ ABSENCES = {
             field("back_date", "date", "When you expect your child back, if you know", required=False),
             field("confirm", "confirm", "Send the report")]},
         {"name": "BookMeeting", "kind": "task", "predicate": 'main.task == "Book Meeting"', "fields": [
-            field("parent_name", "str", "Your full name"),
+            field("attendee_name", "str", "The full name of the adult coming to the meeting"),
+            field("parent_name", "str", "Your full name, the name the booking is under"),
             field("meeting_date", "date", "The day of the meeting"),
             field("confirm", "confirm", "Book it")]},
     ]}
@@ -242,3 +243,13 @@ def test_a_name_as_the_subject_of_the_first_clause_is_the_pupils(absences):
 def test_guard_the_speakers_own_name_field_takes_no_subject_name(absences):
     got = _last(absences, "Maya Collins is off sick, can I book a meeting with her teacher")
     assert not any("Maya Collins" in s for s in got if "parent_name" in s), got
+
+
+def test_a_name_given_with_under_my_name_fills_the_bookers_name_too(absences):
+    got = _last(absences, "I'd like to book a meeting", "that'll be me, Jo Marsh. and it's under my name")
+    assert got == ['book_meeting.attendee_name = "Jo Marsh"', 'book_meeting.parent_name = "Jo Marsh"'], got
+
+
+def test_guard_a_name_given_without_under_me_fills_one_field(absences):
+    got = _last(absences, "I'd like to book a meeting", "it'll be my husband, Sam Marsh")
+    assert got == ['book_meeting.attendee_name = "Sam Marsh"'], got

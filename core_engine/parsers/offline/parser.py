@@ -89,7 +89,7 @@ from .answering.declined import declined_optional
 from .answering.kinds_of import kind_named
 from .parts.labelled import labelled_parts
 from .parts.labelled_turn import labelled_turn, name_sentence
-from .parts.given_name import given_name
+from .parts.given_name import given_name, name_under_me
 from .parts.carried import carried_from_questions
 from .changes.head_count import head_count_change
 from .parts.counts_left import counts_left
@@ -498,6 +498,7 @@ class TurnReader:
         given_name(self, self.text)  # "names Gareth Lloyd btw, mobile is 07723 456789": the name beside the rest
         self._answer_beside_name()  # "D8. name's Pete Harrow" to the berth asked: the name went to its field
         name_corrected(self, self.text)  # "sorry, put Samantha Lowe, that's what's on the account"
+        name_under_me(self, self.text)  # "that'll be me, Anita Desai. and it's under my name": the booker's too
         carried_from_questions(self, self.text)  # "any A level chemistry tutors?" ... "can we book her?"
         same_deal(self, self.text)  # "and CS 221 as well, same deal": the options of the record before
         options_by_preposition(self, self.text)  # "a taxi to Gatwick": To the Airport

@@ -322,3 +322,31 @@ def _spec_word(reader: "TurnReader", name: str) -> bool:
         options = [v.value for w in reader.spec.worksheets for f in w.fields for v in f.enum_values]
         cache = reader.view.memo["spec_name_words"] = _spec_words(reader) | {s for o in options for s in content_stems(o)}
     return any(stem(w.lower()) in cache for w in name.split())
+
+
+_UNDER_ME = re.compile(r"\b(?:under|in)\s+(?:me|my\s+name)\b(?!\s+(?:and|&)\b)|\bmy\s+name\s+on\s+(?:it|the\s+booking)\b", re.I)
+"""The booking is put under the speaker: "book it under me as well", "and it's under my name"."""
+_NAME_LINE = re.compile(r'^(\w+)\.(\w+) = "([^"]+)"$')
+
+
+def name_under_me(reader: "TurnReader", text: str) -> None:
+    """ "that'll be me, Anita Desai. and it's under my name": the name this turn gave one person's name field (the
+    adult who comes) is also the name the booking is under, the record's one other empty name field that is the
+    speaker's own ("The name the booking is under", a contact's)."""
+    if not _UNDER_ME.search(text):
+        return
+    given = [m for line in reader.lines if (m := _NAME_LINE.match(line))]
+    if len(given) != 1:
+        return
+    var, name, value = given[0].groups()
+    rec = reader.state.get(var)
+    if rec is None or not hasattr(rec, "worksheet"):
+        return
+    fields = reader.view.input_fields(rec)
+    said = next((f for f in fields if f.name == name), None)
+    if said is None or not person_name_field(said):
+        return
+    others = [f for f in fields if f.name != name and person_name_field(f) and reader.view.unfilled(rec, f)]
+    own = [f for f in others if _self_named_field(f)]
+    if len(others) == 1 and own:
+        reader.assign("name-under-me", _UNDER_ME.search(text).group(0), rec, own[0], value)
