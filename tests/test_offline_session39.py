@@ -135,6 +135,26 @@ def test_guard_country_names_are_names_of_countries(said, found):
     assert [s.value for s in find_countries(said)] == found
 
 
+@pytest.mark.parametrize("said, to, made, home", [
+    ("I'm in Germany now but it's going to Spain", ["Spain"], ["Germany"], []),
+    ("she moved from India to Canada", ["Canada"], ["India"], []),
+    ("my friend Georgia in Bristol", [], [], []), ("a Canada Goose coat to the US embassy", [], [], []),
+    ("we live in the UK", [], ["UK"], ["UK"]), ("to France or to Italy", [], [], []),
+    ("they were made in Portugal, going to the USA", ["USA"], ["Portugal"], []),
+    ("I'm from Germany", [], ["Germany"], ["Germany"]), ("my brother flies in from Canada", [], ["Canada"], [])])
+def test_guard_a_country_goes_to_a_field_only_in_its_direction(said, to, made, home):
+    from core_engine.parsers.offline.words.countries import countries_for
+    from core_engine.spec.model import Field
+    going = Field(name="destination_country", type="str", description="The country it will be used in")
+    origin = Field(name="origin_country", type="str", description="Where the goods were made")
+    living = Field(name="home_country", type="str", description="The country you live in")
+    assert [s.value for s in countries_for(said, going)] == to
+    assert [s.value for s in countries_for(said, origin)] == made
+    assert [s.value for s in countries_for(said, living)] == home
+    cuisine = Field(name="cuisine_country", type="str", description="The country whose food you cook")
+    assert countries_for("a trip to Spain", cuisine) == []
+
+
 def test_an_address_keeps_its_flat_town_and_postcode(agent):
     got = _last(agent, CERT, "ballet", "Ireland", "no", "2", "standard", "post it to me at Flat 3, 27 Cavendish Rd, Bristol BS6 7RL")
     assert got == ['certificate_request.postal_address = "Flat 3, 27 Cavendish Rd, Bristol BS6 7RL"'], got
@@ -142,7 +162,11 @@ def test_an_address_keeps_its_flat_town_and_postcode(agent):
 
 def test_guard_a_name_before_a_street_is_no_part_of_the_address():
     from core_engine.parsers.offline.parts.addresses import whole_addresses
-    assert [s.value for s in whole_addresses("Tom Baker, 14 Mill Lane, Leeds", True)] == ["14 Mill Lane, Leeds"]
+    assert [s.value for s in whole_addresses("Tom Baker, 14 Mill Lane, Leeds LS6 3BN", True)] == \
+        ["14 Mill Lane, Leeds LS6 3BN"]
+    assert [s.value for s in whole_addresses("at Amy Hall, 3 Church Lane, Ely CB7 4DL", True)] == \
+        ["3 Church Lane, Ely CB7 4DL"]
+    assert [s.value for s in whole_addresses("3kg, collect from 14 Elm Road, Leeds, Friday", True)] == ["14 Elm Road"]
     assert [s.value for s in whole_addresses("to our office: Harbour Dance Ltd, Unit 5 Dock Street, Hull HU1 4QT",
                                              False)] == ["Harbour Dance Ltd, Unit 5 Dock Street, Hull"]
 
@@ -155,6 +179,11 @@ def test_just_the_one_as_the_first_clause_answers_the_count(agent):
 def test_just_the_one_before_the_counted_thing_with_a_size_word(agent):
     got = _last(agent, CERT, "ballet", "Ireland", "yes it's urgent, just the one big copy")
     assert "certificate_request.copies = 1" in got, got
+
+
+def test_guard_just_the_one_then_more_people_is_no_count_of_one(agent):
+    got = _last(agent, "can I book the junior tap class", "the 6th", "just the one, for me and my son")
+    assert "book_class.places = 1" not in got, got
 
 
 def test_guard_just_the_one_then_a_number_for_the_count_takes_the_number(agent):
@@ -170,6 +199,7 @@ def test_a_need_said_with_a_question_mark_is_a_request():
     assert task_request("hello, I think I need a copy of my certificate?")
     assert not task_request("I need to know if you're open on Sunday?")
     assert not task_request("do I need a certificate?")
+    assert not task_request("So I need a customs form for Canada?") and not task_request("I need an apron?")
 
 
 def test_a_word_of_one_tasks_name_decides_between_close_readings(seals):

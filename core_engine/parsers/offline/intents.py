@@ -134,17 +134,19 @@ _TASK_REQUEST = re.compile(
     r"(?:can|could|would)\s+(?:some(?:one|body)|you(?:\s+(?:lot|guys|all))?|one\s+of\s+(?:you|your\s+\w+)|"
     r"(?:an?|the|your)\s+(?:engineer|technician|tech|fitter|plumber|electrician|tuner|mechanic|cleaner|inspector))\s+"
     r"(?:please\s+)?(?:come\b(?!\s+(?:to\s+the\s+phone|back\b))|(?:pop|call)\s+(?:out|round|over|around|by|in)|fix|repair|mend|sort\s+(?:it|this|that)\s+out|"
-    r"take\s+a\s+look\s+at|have\s+a\s+look\s+at)\b|"
-    # "I think I need a certified copy of my birth certificate?": a need said with a question mark
-    r"(?:i\s+(?:think|guess)\s+)?(?:i|we)\s+(?:need|want|would\s+like|'d\s+like)\s+(?:a|an|my|our|some|to\s+(?:book|get|"
-    r"have|order|make|arrange|request|reserve))\b(?!.*\b(?:if|whether|when|what|which|how|who|where)\b))", re.I)
+    r"take\s+a\s+look\s+at|have\s+a\s+look\s+at)\b)", re.I)
+_HEDGED_NEED = re.compile(r"^(?:(?:hi|hello|hey|hiya|morning|afternoon|evening)(?:\s+there)?[,!\s]+)*i\s+(?:think|guess)\s+"
+                          r"(?:i|we)\s+(?:need|want)\s+(?:a|an|my|our|some|to\s+(?:book|get|have|order|make|arrange|"
+                          r"request|reserve))\b(?!.*\b(?:if|whether|when|what|which|how|who|where)\b)", re.I)
+"""A need said with a hedge and a question mark ("hello, I think I need a certified copy of my birth certificate?"):
+a request, not a question; "So I need a customs form?" or "I need an apron for the class?" ask whether."""
 
 
 def task_request(sentence: str) -> bool:
     """ "Can you book me a French restaurant?", "can I get a removal booked for the 12th?": a request to do the task,
     phrased as a question; also its last clause ("our upright has sticky keys, could someone come out?")."""
     said = normalise(sentence)
-    if _TASK_REQUEST.match(said) is not None:
+    if _TASK_REQUEST.match(said) is not None or _HEDGED_NEED.match(said) is not None:
         return True
     last = re.split(r",\s*", said)[-1]
     return last != said and is_question(sentence) and _TASK_REQUEST.match(last) is not None

@@ -29,7 +29,7 @@ from ..words.negation import without_negated, without_unable
 from ..words.match import (Bag, Lookup, Unknown, capital_initialism, field_mention, field_stems, holds, initialism_enum,
                            stem)
 from ..kb_rows.items import field_row_names
-from ..words.countries import find_countries, is_country_field
+from ..words.countries import countries_for, is_country_field
 from ..parts.addresses import addresses_with_postcodes, is_address_field, is_postcode_field, whole_addresses
 from ..parts.colours import describes_brand, find_colours, is_colour_field
 from .places import place_preposition, place_spans
@@ -465,8 +465,8 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         add(find_postcodes(text), postcodes, "postcode")
         strs = [c for c in strs if c not in postcodes]
     nations = [c for c in strs if is_country_field(c[1]) and not is_address_field(c[1])]
-    if nations:  # "an apostille for a bank in Germany": the country the documents are for
-        add(find_countries(text), nations, "country")
+    for nation in nations:  # "an apostille for a bank in Germany": the country the documents are for
+        add(countries_for(text, nation[1])[:1], [nation], "country")
     places = [c for c in strs if is_address_field(c[1])]
     if places:
         add(whole_addresses(text, with_code=not postcodes), places, "address")  # "301 Cedar Boulevard" beside the

@@ -66,7 +66,8 @@ def whole_addresses(text: str, with_code: bool) -> list[Span]:
     """Street addresses with what is written around them as one address: a flat, unit or building before the
     street ("Flat 3, 27 Cavendish Rd", "Lindqvist Marine Ltd, Unit 5 Dock Street") when it follows a lead-in
     ("at", "to", a colon) or starts the sentence, and the towns and the postcode after it ("..., Bristol BS6 7RL"; the
-    postcode only `with_code`, when no field of its own takes it). A name before the street is no part of it."""
+    postcode only `with_code`, when no field of its own takes it; towns only before a postcode). A name before the
+    street is no part of it."""
     out = []
     for a in find_addresses(text):
         start, end = a.start, a.end
@@ -78,10 +79,9 @@ def whole_addresses(text: str, with_code: bool) -> list[Span]:
             start = head_from + (len(head) - len(head.lstrip()))
         codes = [p for p in find_postcodes(text) if p.start >= a.end
                  and re.fullmatch(r"[,\s]+(?:[A-Za-z][\w'-]*[,\s]+){0,3}", text[a.end:p.start])]
-        if codes:
+        if codes:  # the towns between the street and its postcode; without a postcode after it, a capitalised
+            # word after a comma may be a day, an option or a name ("14 Elm Road, Leeds, Friday"): the street alone
             end = codes[0].end if with_code else a.end + len(text[a.end:codes[0].start].rstrip(" ,"))
-        else:
-            end = _TOWNS_AFTER.match(text, a.end).end()
         value = text[start:end].strip(" ,;")
         out.append(Span(value, start, start + len(value), value) if value != a.value else a)
     return out
@@ -90,10 +90,10 @@ def whole_addresses(text: str, with_code: bool) -> list[Span]:
 _HEAD_LEAD = re.compile(r"(?i)\b(?:at|to|is)\s+|:\s*")
 _BUILDING_HEAD = re.compile(
     r"\s*(?:(?:(?i:flat|apartment|apt|unit|suite|room|floor)\s+\w{1,4}|(?:The\s+)?[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*){0,4}"
-    r"\s+(?:Ltd|Limited|LLP|PLC|Plc|Inc|House|Cottage|Farm|Lodge|Barn|Hall|Court|Mill|Building|Centre|Center|Works|"
-    r"Chambers|Offices?)\.?|The\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}),?\s*)+(?:(?i:flat|apartment|apt|unit|suite)\s+)?")
+    r"\s+(?:Ltd|Limited|LLP|PLC|Plc|Inc|House|Cottage|Farm|Barn|Building|Centre|Center|Works|Chambers|Offices?)\.?|The\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}),?\s*)+(?:(?i:flat|apartment|apt|unit|suite)\s+)?")
 """What may be written before a street: a flat or unit ("Flat 3, "), a building or firm ("Lindqvist Marine Ltd, ",
-"The Old Forge, ") and the unit word of the street's own number ("Unit 5 Dock Street")."""
+"The Old Forge, ") and the unit word of the street's own number ("Unit 5 Dock Street"); not words that are also
+surnames ("Amy Hall", "Sue Lodge", "Jenny Court"): a person's name before a street is no part of it."""
 
 
 def address_answer(reader: "TurnReader", text: str, rec: "TaskRecord", f: Field) -> bool:

@@ -123,6 +123,9 @@ _JUST_THE_ONE = re.compile(r"^\W*(?:just|only)\s+the\s+(?P<one>one)(?:\s+(?:plea
                            re.I)
 """A count of one said as "just the one" (the number words read "the one" as a pointer, not a count), alone or as
 the answer's first clause ("just the one, same day if you can") when no number follows."""
+_MORE_PEOPLE = re.compile(r"\b(?:(?:for|with)\s+(?:me|us|my|our|him|her|them)\b|both|couple|pair|(?:two|three|four|five|six|"
+                          r"seven|eight|nine|ten)\b|(?:me|us)\s+(?:and|&|n)\s)", re.I)
+"""Words after "just the one" that count again ("just the one, for me and my partner"): not one."""
 _BARE_HOUR_ISH = re.compile(r"\d{1,2}\s*-?\s*ish", re.I)
 """A number with "ish" and nothing that makes it a clock time ("12ish"): a count to a count question."""
 _THE_ONE_THING = re.compile(r"^\W*(?:(?:just|only|oh|um+|er+|erm)[,\s]+)*the\s+(?P<one>one)\s+(?P<noun>[a-z]+)\b(?!\s+(?:with|that|"
@@ -506,7 +509,7 @@ class AnswerReader:
             if not spans and kind == "int" and (times := times_count(f.name, f.description, text, said_text)):
                 self.matched = times[1]
                 return times[0]  # "twice", "never taken it" to "how many times have you sat it?"
-            if not spans and (single := _JUST_THE_ONE.match(text)) and not re.search(r"\d|\s{3,}", text[single.end():]):
+            if not spans and (single := _JUST_THE_ONE.match(text)) and not re.search(r"\d|\s{3,}", text[single.end():]) and not _MORE_PEOPLE.search(text[single.end():]):
                 # "just the one" to "how many packs?"; "just the one, same day if you can"; a clause with a number
                 # after it ("just the one. memb no 44120", the number maybe blanked out already for its own
                 # field) is read in parts

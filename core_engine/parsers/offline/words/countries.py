@@ -64,3 +64,66 @@ def find_countries(text: str) -> list[Span]:
         value = _SPELLED.get(value.lower(), value)
         out.append(Span(value, m.start(), m.end(), said))
     return out
+
+
+_HOME_WORDS = frozenset("home live lives living resident residence nationality born".split())
+_FROM_WORDS = frozenset("from origin made pressed manufactured produced".split())
+_TO_WORDS = frozenset("""destination travel travelling traveling going used use arrival arriving visiting visit abroad
+    sent sending send deliver delivery shipping ship""".split())
+_SPEAKER_IS = frozenset("i'm im i am we're we are originally".split())
+_FOLLOWERS = ("and|or|but|for|in|on|at|to|by|with|via|next|this|please|pls|now|then|so|because|where|which|that|too|"
+              "as|from|i|we|he|she|they|it|is|was|are|asap|soon|tomorrow|today|if|though|thanks|cheers|first|only|"
+              "instead|actually|though|mate|lol")
+"""Words that may follow a country named as a place: any other lower-case word makes it an adjective."""
+_LIVING = frozenset("live lives living based born resident".split())
+_LEADS = {"to": ("to", "for", "into", "in"), "from": ("from", "in"), "home": ("in", "from")}
+"""The words that lead in a country for each way a field looks at it, strongest first: "a parcel to Spain", "for
+a bank in Germany"; "made in Portugal", "I'm from Germany"."""
+
+
+def country_direction(f: Field) -> str | None:
+    """How a country field looks at its country: "from" (origin, home, where something was made), "to" (where it
+    goes or is used), or None when its words say neither ("the country whose food you cook"): such a field takes a
+    country only as the answer to its own question."""
+    words = set(f.name.lower().split("_")) | set(re.findall(r"[a-z]+", f.description.lower()))
+    if words & _HOME_WORDS:
+        return "home"
+    if words & _FROM_WORDS:
+        return "from"
+    if words & _TO_WORDS:
+        return "to"
+    return None
+
+
+def countries_for(text: str, f: Field) -> list[Span]:
+    """The one country the turn says in the field's direction, led in by its words ("... to Spain" for a
+    destination, "made in Portugal" for an origin); a country said bare, as a name or a brand ("my friend Georgia",
+    "a Canada Goose coat", "the US embassy") or the other way ("from India" for a destination) is none. Two
+    countries led in equally strongly give nothing."""
+    way = country_direction(f)
+    if way is None:
+        return []
+    leads = _LEADS[way]
+    found: list[tuple[int, Span]] = []
+    for span in find_countries(text):
+        before = re.findall(r"[a-z']+", text[:span.start].lower())
+        before = before[:-1] if before and before[-1] == "the" else before
+        if not before or before[-1] not in leads:
+            continue
+        if way == "to" and before[-1] == "in" and len(before) > 1 and before[-2] in _LIVING:
+            continue  # "we live in the UK": home, not where it goes
+        if way == "home" and not (len(before) > 1 and (before[-1] == "in" and before[-2] in _LIVING
+                                                        or before[-1] == "from" and before[-2] in _SPEAKER_IS)):
+            continue  # home is where one lives or is from ("we live in the UK", "I'm from Germany"), not where a
+            # brother flies in from
+        if re.match(r"\s+[a-z]", text[span.end:]) and not re.match(rf"\s+(?:{_FOLLOWERS})\b", text[span.end:]):
+            continue  # "the US embassy", "Wales rugby shirts": the country names another thing
+        if re.match(r"\s+[A-Z][a-z]", text[span.end:]) or re.search(r"\b(?:New|North|South|East|West)\s+$",
+                                                                     text[:span.start]):
+            continue  # "Canada Goose", "New Mexico": part of another name
+        found.append((leads.index(before[-1]), span))
+    if not found:
+        return []
+    best = min(rank for rank, _s in found)
+    top = [s for rank, s in found if rank == best]
+    return top if len({s.value for s in top}) == 1 else []

@@ -970,9 +970,10 @@ _NAME_VERBS = {stem(w) for w in """book booking request order make new get form 
 
 def _task_word_said(reader: "TurnReader", ranked: Ranked, text: str,
                     roots: dict[str, str]) -> tuple[Ranked, set[str]] | None:
-    """Of two close readings that lead to different top-level tasks, the one whose task's name has a word the turn
-    says ("apostille" of Apostille Request), when the turn says no word of the other task's name; the words that
-    many names share ("book", "request") do not count. A question about a task stays a question."""
+    """Of two close readings that lead to different top-level tasks, the nearer one when its task's name has a word
+    the turn says ("apostille" of Apostille Request), the turn says no word of the other task's name and the other
+    task's own texts never use that word; the words that many names share ("book", "request") do not count. A
+    question about a task stays a question."""
     if ranked.best is None or ranked.runner_up is None or (is_question(text) and not task_request(text)):
         return None
     best_root, other_root = root_of(reader, roots, ranked.best), root_of(reader, roots, ranked.runner_up)
@@ -983,11 +984,14 @@ def _task_word_said(reader: "TurnReader", ranked: Ranked, text: str,
     def name_words(ws_name: str) -> set[str]:
         return _root_words(silent_e(set(content_stems(words_of(ws_name))))) - _NAME_VERBS
     best, other = said & name_words(best_root), said & name_words(other_root)
-    if bool(best) == bool(other):
-        return None
-    if best:
-        return ranked, best
-    return Ranked(ranked.runner_up, ranked.runner_score, ranked.runner_up.label, ranked.best, ranked.score), other
+    if not best or other:
+        return None  # the nearer reading only: a name word never overturns the reading by meaning
+    ws = reader.spec.worksheet(other_root)
+    rival_texts = _root_words(silent_e(_task_words(reader, ws) | {s for t in (ws.examples if ws else []) for s in
+                                                                   content_stems(t)}))
+    if best & rival_texts:
+        return None  # "misted up between the panes" for Window Cleaning: the other task speaks of windows too
+    return ranked, best
 
 
 def _deep_option(reader: "TurnReader", ranked: Ranked, text: str) -> bool:
