@@ -378,6 +378,13 @@ def _before_words(text: str, span: Span, n: int = 3) -> list[str]:
     return re.findall(r"[a-z]+", re.split(r"[.!?;]\s", text[: span.start].lower())[-1])[-n:]
 
 
+_NOT_A_START = re.compile(r"\b(?:until|till|til|back|return\w*|finish\w*|by|before|since|after|fallback|backup|lands?|"
+                          r"starts?|show|test|birthday|ago|last|was|were|had|hurt|broke|happened|sent|another|also|"
+                          r"second|instead|rather|if|or|incident|accident|funeral|discharged|died|i'?m\s+\d+|"
+                          r"turns?\s+\d+)\b", re.I)
+"""Words of a clause whose date is no first day: an end, a return, a deadline, a fallback or a past event."""
+
+
 def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: StateView, today: dt.date,
                   *, prefer: TaskRecord | None = None) -> list[Mention]:
     """Typed values in `text` with the candidate field each fits; one value per field, one field per value.
@@ -391,7 +398,26 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     out: list[Mention] = []
     used: set[tuple[str, str]] = set()
 
-    def pick(fits: list[tuple[TaskRecord, Field]]) -> tuple[TaskRecord, Field] | None:
+    def _first_of_kind(pool: list[tuple[TaskRecord, Field]], span: Span) -> bool:
+        """The one required field of several a date fits is the record's first date field, all of them empty, and
+        the value's clause says nothing of an end, a return, a deadline or the past ("back on monday", "till
+        friday", "my test is on the 30th", "hurt his arm on saturday")."""
+        required = [c for c in pool if c[1].required]
+        if len({c[1].name for c in required}) != 1 or any(c[0].values.get(c[1].name) is not None for c in pool):
+            return False
+        rec, f = required[0]
+        if view.kind_of(f) != "date":
+            return False
+        order = [g.name for g in view.input_fields(rec) if view.kind_of(g) == "date"]
+        if not order or order[0] != f.name:
+            return False
+        start = max([text.rfind(c, 0, span.start) for c in ",.;!?"] + [-1]) + 1
+        ends = [text.find(c, span.end) for c in ",.;!?" if text.find(c, span.end) >= 0]
+        clause = text[start:min(ends, default=len(text))]
+        from ..intents import is_question  # late: intents imports the word readers
+        return not is_question(clause) and not _NOT_A_START.search(clause)
+
+    def pick(fits: list[tuple[TaskRecord, Field]], span: Span | None = None) -> tuple[TaskRecord, Field] | None:
         fits = [c for c in fits if (c[0].var, c[1].name) not in used]
         if not fits:
             return None
@@ -400,10 +426,9 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if len({c[1].name for c in pool}) > 1 and named:
             best = max(field_mention(c[1], bag)[0] for c in named)
             pool = [c for c in named if field_mention(c[1], bag)[0] == best]
-        if len({c[1].name for c in pool}) > 1 and not named:
-            required = [c for c in pool if c[1].required]  # "won't be in on friday": the first day away, not the
-            if len({c[1].name for c in required}) == 1:      # optional day back, when no words name either
-                pool = required
+        if len({c[1].name for c in pool}) > 1 and not named and span is not None and _first_of_kind(pool, span):
+            pool = [c for c in pool if c[1].required]  # "won't be in on friday": the first day away, not the
+            # optional day back, when no words name either
         if len({c[1].name for c in pool}) > 1:
             return None
         mine = [c for c in pool if prefer is not None and c[0].var == prefer.var]
@@ -431,7 +456,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
                     taken.append(span)
                 return
         for span in todo:
-            target = pick(fits) or pick(_by_whose(text, span, fits))
+            target = pick(fits, span) or pick(_by_whose(text, span, fits))
             if target is None:
                 return
             out.append(Mention(target[0], target[1], convert(span), span.text, how, span))

@@ -207,7 +207,9 @@ def names_in(reader: "TurnReader", text: str, field: "Field") -> list[str]:
         # "Noah Bennett won't be in today" for "Your child's full name"
         name = _name_at(reader, m.group("name"), capitalised=True)
         if name and name == m.group("name") and len(name.split()) >= 2 and all(w[0].isupper() for w in name.split()) \
-                and not {w.lower() for w in name.split()} & (_ORGANISATION | _TRADE_WORDS):
+                and not {w.lower() for w in name.split()} & (_ORGANISATION | _TRADE_WORDS) \
+                and name.split()[0].lower().rstrip(".") not in _TITLES \
+                and not re.search(r"\b(?:" + "|".join(_TITLES) + r")\.?\s*$", text[:m.start("name")], re.I):
             out.append(name)
     for m in _BEFORE_BIRTH.finditer(text):  # "Daniel Osei, DOB 14/02/1989": whose date of birth follows
         name = _name_at(reader, m.group("name"), capitalised=not text.islower())
@@ -240,11 +242,15 @@ _TRADE_WORDS = frozenset("""accounts payable receivable billing sales support te
 """Words of a department's or a company's name said as callers say their own ("Accounts Payable here", "British Gas
 here"): no person's name."""
 _SUBJECT = re.compile(rf"(?:^|(?<=[.!?;,])\s*)(?:(?:hi|hello|hey|hiya|morning|afternoon|evening)[,!\s]+)?"
-                      rf"(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{1,2}})\s+(?:won'?t|will\s+not|can'?t|cannot|isn'?t|is\s+(?:off|"
-                      r"ill|sick|poorly|unwell|not)|wasn'?t|hasn'?t|didn'?t|missed|needs|has\s+(?:a|an|got|been))\b", re.I)
-"""A first and last name written with capitals as the subject of the turn's first clause, saying how that person is
+                      rf"(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{1,2}})\s+(?:won'?t\s+be\s+(?:in|coming|at|attending|able\s+to\s+"
+                      r"(?:come|attend|make))|can'?t\s+(?:come|make\s+it|attend)|isn'?t\s+(?:well|coming|in)|is\s+(?:off|ill|"
+                      r"sick|poorly|unwell|not\s+well)|(?:has|'s)\s+been\s+(?:sick|ill|poorly|unwell|off))\b", re.I)
+"""A first and last name written with capitals as the subject of a clause that says the person is away or unwell
 ("Noah Bennett won't be in today", "Hi, Ava Price is off sick"): the name for a field that is not the speaker's own
-(a pupil's, a patient's); "I" never says it."""
+(a pupil's, a patient's); "I" never says it. Not a name with a title ("Mrs Patel", a teacher's), and not what a
+firm or a teacher "needs" or "has" (an attack pass: "Network Rail needs a fit note", "Mrs Ward needs the form")."""
+_TITLES = ("mr", "mrs", "ms", "miss", "mx", "dr", "prof", "nurse", "sir", "dame", "rev", "coach", "teacher")
+"""Titles before a name: staff ("Mrs Patel", "Nurse Kelly"), not the child or patient a turn is about."""
 _YOUR_KINS = re.compile(r"\byour\s+[a-z]+(?:'|’)s\s", re.I)
 """A field for someone of the speaker's ("Your child's full name"): not the speaker's own name."""
 _BEFORE_BIRTH = re.compile(rf"(?:^|(?<=[.,;!?])\s*)(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{1,2}})\s*[,:-]?\s*"
@@ -324,21 +330,30 @@ def _spec_word(reader: "TurnReader", name: str) -> bool:
     return any(stem(w.lower()) in cache for w in name.split())
 
 
-_UNDER_ME = re.compile(r"\b(?:under|in)\s+(?:me|my\s+name)\b(?!\s+(?:and|&)\b)|\bmy\s+name\s+on\s+(?:it|the\s+booking)\b", re.I)
+_UNDER_ME = re.compile(r"\bunder\s+(?:me|my\s+name)\b(?!\s+(?:and|&)\b)", re.I)
 """The booking is put under the speaker: "book it under me as well", "and it's under my name"."""
+_SELF_BEFORE = re.compile(r"(?:\b(?:it'?s|that'?(?:ll|d)\s+be|it'?ll\s+be|just)\s+me|\bi'?ll\s+be\s+the\s+one\b[^.;!?]*|"
+                          r"^\W*me|\bi'?m|\bi\s+am|\bmyself)\s*[,:-]?\s*$", re.I)
+"""The name given is the speaker's: "that'll be me, Anita Desai", "I'll be the one staying with them, Claire ..."."""
+_NOT_UNDER = re.compile(r"\b(?:not|n't|never)\s+(?:\w+\s+){0,2}under\b|\balready\b", re.I)
 _NAME_LINE = re.compile(r'^(\w+)\.(\w+) = "([^"]+)"$')
 
 
 def name_under_me(reader: "TurnReader", text: str) -> None:
     """ "that'll be me, Anita Desai. and it's under my name": the name this turn gave one person's name field (the
     adult who comes) is also the name the booking is under, the record's one other empty name field that is the
-    speaker's own ("The name the booking is under", a contact's)."""
-    if not _UNDER_ME.search(text):
+    speaker's own ("The name the booking is under", a contact's). Only when the turn says the name is the
+    speaker's ("that'll be me, ...", "I'm ..."): an attack pass found "Leo Marsh, put it under me, I'm paying" (the
+    son's name) and "Tom Riley, under my name" (the teacher's) copied to the booker."""
+    if not _UNDER_ME.search(text) or _NOT_UNDER.search(text):
         return
     given = [m for line in reader.lines if (m := _NAME_LINE.match(line))]
     if len(given) != 1:
         return
     var, name, value = given[0].groups()
+    at = text.find(value)
+    if at < 0 or not _SELF_BEFORE.search(text[:at]):
+        return  # "my son Leo Marsh is driving, but book it under my name": the name given is someone else's
     rec = reader.state.get(var)
     if rec is None or not hasattr(rec, "worksheet"):
         return
