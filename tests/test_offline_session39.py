@@ -167,6 +167,8 @@ def test_guard_a_name_before_a_street_is_no_part_of_the_address():
     assert [s.value for s in whole_addresses("at Amy Hall, 3 Church Lane, Ely CB7 4DL", True)] == \
         ["3 Church Lane, Ely CB7 4DL"]
     assert [s.value for s in whole_addresses("3kg, collect from 14 Elm Road, Leeds, Friday", True)] == ["14 Elm Road"]
+    assert [s.value for s in whole_addresses("Flat 2, 19 Station Road, Ashbury", True)] == \
+        ["Flat 2, 19 Station Road, Ashbury"]  # the turn is the address: its town too
     assert [s.value for s in whole_addresses("to our office: Harbour Dance Ltd, Unit 5 Dock Street, Hull HU1 4QT",
                                              False)] == ["Harbour Dance Ltd, Unit 5 Dock Street, Hull"]
 

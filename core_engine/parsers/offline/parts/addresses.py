@@ -80,13 +80,22 @@ def whole_addresses(text: str, with_code: bool) -> list[Span]:
         codes = [p for p in find_postcodes(text) if p.start >= a.end
                  and re.fullmatch(r"[,\s]+(?:[A-Za-z][\w'-]*[,\s]+){0,3}", text[a.end:p.start])]
         if codes:  # the towns between the street and its postcode; without a postcode after it, a capitalised
-            # word after a comma may be a day, an option or a name ("14 Elm Road, Leeds, Friday"): the street alone
+            # word after a comma may be a day, an option or a name ("14 Elm Road, Leeds, Friday"): the street alone,
+            # unless the turn is the address and nothing else ("Flat 2, 19 Station Road, Ashbury")
             end = codes[0].end if with_code else a.end + len(text[a.end:codes[0].start].rstrip(" ,"))
+        else:
+            towns = _TOWNS_AFTER.match(text, a.end)
+            said = towns.group(0).strip(" ,")
+            if said and not text[:start].strip(" ,.!") and not text[towns.end():].strip(" .!") \
+                    and not _DAY_OR_MONTH.search(said) and len(re.findall(r"[A-Za-z']+", said)) <= 3:
+                end = towns.end()
         value = text[start:end].strip(" ,;")
         out.append(Span(value, start, start + len(value), value) if value != a.value else a)
     return out
 
 
+_DAY_OR_MONTH = re.compile(r"(?i)\b(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b|\b(?:jan|feb|mar|apr|"
+                           r"may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:today|tomorrow|tonight)\b")
 _HEAD_LEAD = re.compile(r"(?i)\b(?:at|to|is)\s+|:\s*")
 _BUILDING_HEAD = re.compile(
     r"\s*(?:(?:(?i:flat|apartment|apt|unit|suite|room|floor)\s+\w{1,4}|(?:The\s+)?[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*){0,4}"
