@@ -398,7 +398,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
     out: list[Mention] = []
     used: set[tuple[str, str]] = set()
 
-    def _first_of_kind(pool: list[tuple[TaskRecord, Field]], span: Span) -> bool:
+    def first_required_date(pool: list[tuple[TaskRecord, Field]], span: Span) -> bool:
         """The one required field of several a date fits is the record's first date field, all of them empty, and
         the value's clause says nothing of an end, a return, a deadline or the past ("back on monday", "till
         friday", "my test is on the 30th", "hurt his arm on saturday")."""
@@ -426,7 +426,7 @@ def find_mentions(text: str, candidates: list[tuple[TaskRecord, Field]], view: S
         if len({c[1].name for c in pool}) > 1 and named:
             best = max(field_mention(c[1], bag)[0] for c in named)
             pool = [c for c in named if field_mention(c[1], bag)[0] == best]
-        if len({c[1].name for c in pool}) > 1 and not named and span is not None and _first_of_kind(pool, span):
+        if len({c[1].name for c in pool}) > 1 and not named and span is not None and first_required_date(pool, span):
             pool = [c for c in pool if c[1].required]  # "won't be in on friday": the first day away, not the
             # optional day back, when no words name either
         if len({c[1].name for c in pool}) > 1:

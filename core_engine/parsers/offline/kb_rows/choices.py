@@ -278,6 +278,8 @@ def _the_one_shown(reader: "TurnReader", text: str, kb_var: str, row: dict[str, 
 
 _NOT_FOR_A = r"(?!\s+(?:for|to|on)\s+(?:a|an|some|your|the\s+(?:mailing|waiting|news)\w*|(?:mailing|waiting)\b))"
 """Not a place on the thing shown: "put me down for a brochure", "sign me up to your newsletter"."""
+_SIGNED_ON = r"(?:sign|put)\s+(?:me|us)\s+(?:up|down)\b" + _NOT_FOR_A
+"""A place asked for: "sign me up", "put us down" (not "for a brochure")."""
 _COMERS = r"(?:i|we|me\s+(?:n|and|&|\+)\s+(?:my|the)\s+\w+|my\s+\w+\s+and\s+(?:i|me)|(?:the\s+)?(?:two|three|four)\s+of\s+us)"
 """Who asks to come: "we", "me n my boyfriend", "the two of us"."""
 _COME_ON = (r"(?:come|join(?:\s+(?:it|in))?|attend)\s+(?:(?:on|this|next|the)\s+){0,2}(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|"
@@ -285,7 +287,7 @@ _COME_ON = (r"(?:come|join(?:\s+(?:it|in))?|attend)\s+(?:(?:on|this|next|the)\s+
 """Coming on a day ("come Thursday 22nd", "come this saturday"): a place asked for; "come and watch", "come with
 our dog" or "come a bit late" ask something else."""
 _TAKEN = re.compile(r"\b(?:let'?s\s+(?:do|go\s+(?:with|for)|book|get|have|take)|i'?ll\s+(?:take|have|go\s+(?:with|for))|"
-                    r"(?:sign|put)\s+(?:me|us)\s+(?:up|down)\b" + _NOT_FOR_A + "|"
+                    + _SIGNED_ON + "|"
                     rf"(?:can|could|may)\s+{_COMERS}\s+(?:please\s+)?{_COME_ON}|"
                     r"(?:can|could)\s+(?:i|we)\s+(?:book|have|get|take|hire|rent|reserve)|book|reserve|hire|rent|go\s+with)\b",
                     re.I)
@@ -364,7 +366,7 @@ def _open_with_row(reader: "TurnReader", row: dict[str, Any], path: str, words: 
 _REQUESTED = re.compile(r"^(?:(?:so|and|then|ok|okay)[,\s]+)*(?:(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?"
                         r"(?:get|have|book|reserve|grab)|(?:can|could|would|will)\s+you\s+(?:please\s+)?"
                         rf"(?:book|reserve|get|grab)\s+(?:me|us)|(?:can|could|may)\s+{_COMERS}\s+(?:please\s+)?"
-                        rf"{_COME_ON}|(?:please\s+)?(?:sign|put)\s+(?:me|us)\s+(?:up|down)\b{_NOT_FOR_A})", re.I)
+                        rf"{_COME_ON}|(?:please\s+)?{_SIGNED_ON})", re.I)
 
 
 def _named_then_requested(text: str) -> bool:

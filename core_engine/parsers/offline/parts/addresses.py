@@ -50,13 +50,18 @@ def find_addresses(text: str) -> list[Span]:
     return out
 
 
+def _codes_after(text: str, end: int) -> list[Span]:
+    """The postcodes said after a street that ends at `end`, with at most three words (its towns) between."""
+    return [p for p in find_postcodes(text) if p.start >= end
+            and re.fullmatch(r"[,\s]+(?:[A-Za-z][\w'-]*[,\s]+){0,3}", text[end:p.start])]
+
+
 def addresses_with_postcodes(text: str) -> list[Span]:
     """A street address and the postcode said right after it ("7 Kiln Lane HX2 9PL", "7 Kiln Lane, Hexby, HX2 9PL"):
     one value, for a field that asks for the address with its postcode."""
     out = []
     for a in find_addresses(text):
-        codes = [p for p in find_postcodes(text) if p.start >= a.end
-                 and re.fullmatch(r"[,\s]+(?:[A-Za-z][\w'-]*[,\s]+){0,3}", text[a.end:p.start])]
+        codes = _codes_after(text, a.end)
         if codes:
             out.append(Span(text[a.start:codes[0].end], a.start, codes[0].end, text[a.start:codes[0].end]))
     return out
@@ -77,8 +82,7 @@ def whole_addresses(text: str, with_code: bool) -> list[Span]:
         head = text[head_from:a.start]
         if head.strip() and _BUILDING_HEAD.fullmatch(head) and (lead or stop >= 0 or head_from == 0):
             start = head_from + (len(head) - len(head.lstrip()))
-        codes = [p for p in find_postcodes(text) if p.start >= a.end
-                 and re.fullmatch(r"[,\s]+(?:[A-Za-z][\w'-]*[,\s]+){0,3}", text[a.end:p.start])]
+        codes = _codes_after(text, a.end)
         if codes:  # the towns between the street and its postcode; without a postcode after it, a capitalised
             # word after a comma may be a day, an option or a name ("14 Elm Road, Leeds, Friday"): the street alone,
             # unless the turn is the address and nothing else ("Flat 2, 19 Station Road, Ashbury")
@@ -222,8 +226,7 @@ def address_region(text: str) -> str | None:
     head = head[lead.end():] if lead else head
     if head.strip() and not _HOUSE_BEFORE.fullmatch(head):
         head = ""  # words before the street that name no flat or house ("we need someone at")
-    codes = [p for p in find_postcodes(text) if p.start >= a.end
-             and re.fullmatch(r"[,\s]+(?:[A-Za-z][\w'-]*[,\s]+){0,3}", text[a.end:p.start])]
+    codes = _codes_after(text, a.end)
     end = codes[0].end if codes else (_TOWNS_AFTER.match(text, a.end).end())
     value = (head + text[a.start:end]).strip(" ,;.")
     return value or None

@@ -249,7 +249,7 @@ _SUBJECT = re.compile(rf"(?:^|(?<=[.!?;,])\s*)(?:(?:hi|hello|hey|hiya|morning|af
 ("Noah Bennett won't be in today", "Hi, Ava Price is off sick"): the name for a field that is not the speaker's own
 (a pupil's, a patient's); "I" never says it. Not a name with a title ("Mrs Patel", a teacher's), and not what a
 firm or a teacher "needs" or "has" (an attack pass: "Network Rail needs a fit note", "Mrs Ward needs the form")."""
-_TITLES = ("mr", "mrs", "ms", "miss", "mx", "dr", "prof", "nurse", "sir", "dame", "rev", "coach", "teacher")
+_TITLES = tuple(sorted(_TITLE_WORDS | {"nurse", "dame", "rev", "coach", "teacher"}))
 """Titles before a name: staff ("Mrs Patel", "Nurse Kelly"), not the child or patient a turn is about."""
 _YOUR_KINS = re.compile(r"\byour\s+[a-z]+(?:'|’)s\s", re.I)
 """A field for someone of the speaker's ("Your child's full name"): not the speaker's own name."""
@@ -345,7 +345,8 @@ def name_under_me(reader: "TurnReader", text: str) -> None:
     speaker's own ("The name the booking is under", a contact's). Only when the turn says the name is the
     speaker's ("that'll be me, ...", "I'm ..."): an attack pass found "Leo Marsh, put it under me, I'm paying" (the
     son's name) and "Tom Riley, under my name" (the teacher's) copied to the booker."""
-    if not _UNDER_ME.search(text) or _NOT_UNDER.search(text):
+    under = _UNDER_ME.search(text)
+    if under is None or _NOT_UNDER.search(text):
         return
     given = [m for line in reader.lines if (m := _NAME_LINE.match(line))]
     if len(given) != 1:
@@ -364,4 +365,4 @@ def name_under_me(reader: "TurnReader", text: str) -> None:
     others = [f for f in fields if f.name != name and person_name_field(f) and reader.view.unfilled(rec, f)]
     own = [f for f in others if _self_named_field(f)]
     if len(others) == 1 and own:
-        reader.assign("name-under-me", _UNDER_ME.search(text).group(0), rec, own[0], value)
+        reader.assign("name-under-me", under.group(0), rec, own[0], value)

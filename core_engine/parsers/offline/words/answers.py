@@ -509,7 +509,8 @@ class AnswerReader:
             if not spans and kind == "int" and (times := times_count(f.name, f.description, text, said_text)):
                 self.matched = times[1]
                 return times[0]  # "twice", "never taken it" to "how many times have you sat it?"
-            if not spans and (single := _JUST_THE_ONE.match(text)) and not re.search(r"\d|\s{3,}", text[single.end():]) and not _MORE_PEOPLE.search(text[single.end():]):
+            if not spans and (single := _JUST_THE_ONE.match(text)) and \
+                    not re.search(r"\d|\s{3,}", text[single.end():]) and not _MORE_PEOPLE.search(text[single.end():]):
                 # "just the one" to "how many packs?"; "just the one, same day if you can"; a clause with a number
                 # after it ("just the one. memb no 44120", the number maybe blanked out already for its own
                 # field) is read in parts
