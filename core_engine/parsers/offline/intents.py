@@ -247,7 +247,7 @@ _REFUSAL = re.compile(
     r"\b(?:i\s+)?(?:do\s+not|don't|dont|didn't|did\s+not)\s+(?:know|remember|recall|have)\b(?!\s+to\b)|"
     r"\b(?:can't|cannot|can\s+not|couldn't|never)\s+(?:remember|recall)\b|\bno\s+idea\b|\bforgot\b|\bforget\b|"
     r"\bno\s+clue\b|\bnot\s+a\s+clue\b|\bhaven'?t\s+(?:got\s+)?(?:a|the\s+(?:faintest|foggiest))\s+(?:clue|idea)\b|"
-    r"\bnot\s+sure\b|"
+    r"\bnot\s+sure\b|\bno\s+(?:particular|specific|set|fixed)\s+(?:date|day|time|deadline)\b|"
     # the thing is not at hand: "I can't find it anywhere", "I never set up a PIN", "I lost it"
     # ("can't find my credits", "I never received my refund", "I lost my card" describe a problem: not these)
     r"\b(?:can't|cannot|can\s+not|couldn't)\s+find\s+(?:it|them|mine)\b|"
@@ -270,6 +270,9 @@ _EXPLICIT_REFUSAL = re.compile(
     r"\b(?:don't|do\s+not|dont|never)\s+(?:give\s+out|hand\s+out|share|disclose|reveal|"
     r"(?:give|hand)\s+(?:that|it|this|those|them|(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?)\s+out)\b|"
     r"\bnone\s+of\s+your\s+business\b|"
+    # "I won't answer that either", "id rather stay anonymous": no answer given, in so many words
+    r"\b(?:won'?t|will\s+not|not\s+going\s+to|not\s+gonna)\s+answer\b|\bnot\s+answering\b|"
+    r"\b(?:rather|prefer\s+to|like\s+to|want\s+to|wish\s+to)\s+(?:stay|remain|be|keep\s+it)\s+anonymous\b|"
     r"\b(?:not|never)\s+(?:giving|sharing|telling|saying|revealing|disclosing)\s+(?:that|it|this|them|you|out|my)\b|"
     # "I'm not typing my PIN in here": a verb of writing it down, with the user's own thing as its object
     r"\b(?:not|never)\s+(?:typing|entering|putting|sending|writing|posting|handing\s+over)\s+(?:my|our|that|this)\b|"

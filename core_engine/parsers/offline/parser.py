@@ -84,6 +84,7 @@ from .parts.described import described_parts
 from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, option_elsewhere, requested_values,
                               typed_elsewhere)
 from .words.spelling import kb_words, respelled
+from .words.taken_back import taken_back
 from .opening.task_values import task_by_values
 from .answering.declined import declined_optional
 from .answering.kinds_of import kind_named
@@ -369,10 +370,12 @@ class TurnReader:
         self.text = _SHORT_WORDS.sub(lambda m: _SHORT_WORD[m.group(0).lower()], self.text)  # "my appt is on tuesday"
         self.text = respelled(self.text, ctx.spec, kb_words(ctx.kb))[0]  # "cancle my lesson": the spec's or KB's word
         self.text = without_self_questions(self.text)  # "or small? no, go with medium": settled after the doubt
+        self.text, taken = taken_back(self.text, ctx.today)  # "pin 7713, no wait, 7731": read as "pin 7731"
         self.view = StateView(ctx.spec, ctx.state)
         self.acts: list[dict[str, Any]] = list(ctx.state.last_acts or [])
         self.lines: list[str] = []
-        self.rules: list[dict[str, Any]] = []
+        self.rules: list[dict[str, Any]] = [{"rule": "value-taken-back", "matched": f"{was} -> {now}", "statement": None}
+                                            for was, now in taken]
         self.yes_words = ""
         self.row_words = ""
         self.undecided = False  # the user said the row asked for is not chosen yet: a question then fills nothing
@@ -1200,8 +1203,11 @@ class TurnReader:
         target = (self.expect.rec, self.expect.field) if self.expect else (None, None)
         best = field_mention(self.expect.field, bag)[0] if self.expect else 0
         if words:
+            asked_named = best > 0
             for rec, f in self.candidates() + self._text_fields():
                 score = field_mention(f, bag)[0]
+                if asked_named and not self.view.unfilled(rec, f):
+                    continue  # "no particular date" to the optional date asked: not the tour's date, held already
                 if score >= 2 and score > best:
                     target, best = (rec, f), score
         rec, f = target
@@ -1306,9 +1312,12 @@ class TurnReader:
             return True
         if kind == "Enum" and (_asks_about_world(text) or _ASKS_ABOUT_IT.match(text)):
             return False  # "what's the deadline to drop a course?", "does that work for city bikes?" ask the KB
+        before = len(self.rules)
         if kind == "Enum" and describe_task(self, text, e.rec, e.field):
             self.answered = True
-            if not self._extras(text, e.rec):
+            said = next((r["matched"] for r in self.rules[before:] if r.get("statement")
+                         and r["statement"].startswith(f"{e.rec.var}.{e.field.name} =")), "")
+            if not self._extras(text, e.rec, answered=said if said.lower() in text.lower() else ""):  # one value once
                 story_after_option(self, text, e.rec, e.field)  # "something else - I want to know if ..."
             return True
         if kind == "Enum" and not is_question(text) and not yes_no(text):

@@ -19,7 +19,7 @@ from ..focus import row_focus_label
 from ..intents import choice_index, is_question
 from ..words.match import Bag, best_enum, equalities, field_stems, stem
 from ..words.negation import negations, without_negated
-from ..answering.slots import find_mentions, shape
+from ..answering.slots import find_mentions, shape, some_of
 from ..opening.tasks import kwargs_text, literal
 from ..words.values import find_numbers, normalise
 from .references import compared_row, valued_row
@@ -62,6 +62,8 @@ def accept_proposal(reader: "TurnReader", act: dict[str, Any], rest: str) -> Non
     for m in mentions:
         kwargs[m.field.name] = literal(m.value)
     ints = [f for _r, f in candidates if reader.view.kind_of(f) == "int" and f.name not in kwargs]
+    if (counted := count_of_shown(reader, ints, rest)) is not None:
+        kwargs[counted[0].name] = literal(counted[1])  # "great, 8 of those then please": how many of the row
     numbers = find_numbers(rest) if rest and not reader.yes_words and not mentions else []  # a number read is spent
     if len(ints) == 1 and len(numbers) == 1:
         kwargs[ints[0].name] = literal(numbers[0].value)  # "four" in reply to the proposal: its one number
@@ -223,6 +225,30 @@ def row_list_values(reader: "TurnReader", fields: list[Field], text: str, row: d
 _ASKED_FOR = re.compile(r"\b(?:book|reserve|for|on|at|do|make\s+it|can\s+(?:you|we|i)|could\s+(?:you|we|i)|please|pls)\b", re.I)
 
 
+_SHOWN_COUNT = re.compile(
+    r"\b(?P<n>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:x\b|of\s+(?:them|those|these)\b)|"
+    r"\b(?:take|have|get|grab|put|reserve|order|want|need|buy|hold|keep|set)\s+(?:me\s+|us\s+)?"
+    r"(?P<v>one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})"
+    r"(?=\s+(?:aside|back|by|please|pls|then|for\s+(?:me|us))\b|\s*[,.!]|\s*$)", re.I)
+"""How many of the row just shown: "I'll take 2 of those", "8 of those then please", "put one aside for us"."""
+
+
+def count_of_shown(reader: "TurnReader", ints: list[Field], text: str) -> tuple[Field, int] | None:
+    """The count field (the one open whole-number field, or the one of several a count's words name) and the number
+    a turn says of the row it takes; None when there is no such field or number, or the number says some of a group
+    ("2 of them are kids")."""
+    from ..opening.given_values import _COUNT_STEMS  # late: the opening rules import this package
+    fields = ints if len(ints) == 1 else [f for f in ints if field_stems(f) & _COUNT_STEMS
+                                          or re.match(r"\s*how\s+many\b", f.description or "", re.I)]
+    found = [m for m in _SHOWN_COUNT.finditer(text or "") if not some_of(text, m.end("n") if m.group("n") else m.end("v"))]
+    if len(fields) != 1 or len(found) != 1:
+        return None
+    spans = find_numbers(found[0].group("n") or found[0].group("v"))
+    if not spans or not float(spans[0].value).is_integer() or spans[0].value <= 0:
+        return None
+    return fields[0], int(spans[0].value)
+
+
 def _count_beside(reader: "TurnReader", rec: TaskRecord, rest: str, label: str) -> None:
     """ "the standard ones are fine, 250 of them": the one number said beside the row chosen (not one of its name,
     not the one that chose it) is the record's one open count."""
@@ -357,6 +383,9 @@ def _open_with_row(reader: "TurnReader", row: dict[str, Any], path: str, words: 
         count = count_after_verb(reader, ws, reader.text, kwargs, mentions)
         if count is not None:  # "reserve one peace lily": how many, said before the row's name
             kwargs[count[0].name] = literal(count[1])
+        elif (counted := count_of_shown(reader, [x for x in ws.fields if x.kind == "input" and x.name not in kwargs
+                                                 and reader.view.kind_of(x) == "int"], reader.text)) is not None:
+            kwargs[counted[0].name] = literal(counted[1])  # "ooh the first one looks good, I'll take 2 of those"
         _same_as_last_time(reader, ws, reader.text, kwargs)  # "X at 3pm, same crew": the booking before's
         reader.emit("choose-result", words, f"{var} = {ws.name}({kwargs_text(kwargs)})")
         return True

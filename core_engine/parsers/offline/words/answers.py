@@ -197,10 +197,25 @@ def _without_dates(text: str, today: Any) -> str:
 
 _AGREE_STEMS = frozenset(stem(w) for w in """right correct good fine sure confirm confirmed perfect great ok okay
 exactly absolutely definitely cool true please thanks that's it's is all everything""".split())
-_ACTION_ONLY = re.compile(r"\W*(?:ok(?:ay)?[,\s]+)?(?:please\s+)?(?:submit|send|confirm|book|proceed|finish|done|cancel|"
+_ACTION_ONLY = re.compile(r"\W*(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|right)[,\s]+)*(?:please\s+)?(?:submit|send|confirm|book|proceed|finish|done|cancel|"
                           r"stop|go\s+ahead|do\s+it)(?:\s+(?:it|that|this|them|now|please))*\W*", re.I)
 _ACTION_ONLY = re.compile(_ACTION_ONLY.pattern + "$", re.I)
-"""A turn that only says what to do ("send", "submit it now")."""
+"""A turn that only says what to do ("send", "submit it now", "yes stop")."""
+_KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+
+
+def mashed(text: str, spec: Spec) -> bool:
+    """ "asdfgh", "jkjkjk": a turn of one or two lower-case runs of four or more letters, each typed along one row of
+    the keyboard with no key more than two from the one before, and none a word of English (the model's vocabulary):
+    keys hit, no value. "flask" and "typewriter" jump along their rows."""
+    from ....embedding.semantic import model_words  # late: the word list loads with the model's folder
+    words = text.strip(" .!?,").split()
+    if not 1 <= len(words) <= 2 or not all(w.isalpha() and w.islower() and len(w) >= 4 for w in words):
+        return False
+    english = model_words(getattr(getattr(spec, "settings", None), "embedding_model", None))
+    return all(w not in english and any(set(w) <= set(row) and all(abs(row.index(a) - row.index(b)) <= 2
+                                                                  for a, b in zip(w, w[1:])) for row in _KEY_ROWS)
+               for w in words)
 _NOTHING_HEAD = r"(?:no|nope|nah|nothing|none|not\s+really|all\s+good|that'?s\s+(?:all|it|everything)|" \
     r"that\s+is\s+(?:all|it|everything))"
 _NOTHING_MORE = re.compile(rf"\W*(?:(?:ok|okay|um+|erm|oh|well|so)[\s,.!]+)?{_NOTHING_HEAD}(?:[\s,.!]+(?:else|to\s+add|"
@@ -580,6 +595,8 @@ class AnswerReader:
                 return None  # "yes is correct", "yes that's right": agreeing, never a name or a value
             if shape(f) in ("name", "short", "code") and _ACTION_ONLY.match(text):
                 return None  # "send", "submit it", "go ahead": what to do, never a name or a code
+            if mashed(text, self.spec):
+                return None  # "asdfgh": keys hit by a cat or a child, not a value
             if shape(f) != "text" and _DECLINING.match(text):
                 return None  # "no more courses", "nothing else": a no with words after it is not a name or a code
             value = self.str_value(f, text)

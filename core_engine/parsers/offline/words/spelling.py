@@ -17,8 +17,11 @@ from typing import Any
 from ....embedding.semantic import model_words
 from ....spec.model import snake_case
 from .match import STOPWORDS
+from .values import misspelt_weekdays
 
 _WORD = re.compile(r"[A-Za-z]+")
+# Month and weekday names are every agent's words: "the 2nd of Febuary" is February, not "the 2nd" of this month.
+_MONTH_WORDS = frozenset("january february march april august september october november december".split())
 
 
 def spec_words(spec: Any) -> frozenset[str]:
@@ -112,6 +115,10 @@ def respelled(text: str, spec: Any, extra: frozenset[str] = frozenset()) -> tupl
     """The text with each slipped spec word written right, and the (typed, read) pairs; a hyphenated word of the
     spec typed as one word ("my ebike" for "an e-bike ...") is read hyphenated."""
     fixes: list[tuple[str, str]] = []
+    for m, day in reversed(misspelt_weekdays(text)):  # "wensday if poss": the weekday, for an option as for a date
+        typed = m.group(2)
+        fixes.append((typed, day))
+        text = text[:m.start(2)] + (day if typed.islower() else day.capitalize()) + text[m.end(2):]
     joined = joined_words(spec)
     if joined:
         def hyphened(m: re.Match[str]) -> str:
@@ -122,7 +129,7 @@ def respelled(text: str, spec: Any, extra: frozenset[str] = frozenset()) -> tupl
             fixes.append((m.group(0), word))
             return word
         text = _WORD.sub(hyphened, text)
-    vocab = spec_words(spec)
+    vocab = spec_words(spec) | _MONTH_WORDS
     if not vocab and not extra:
         return text, fixes
     english = model_words(getattr(getattr(spec, "settings", None), "embedding_model", None))

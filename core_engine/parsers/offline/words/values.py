@@ -300,7 +300,7 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
                 continue  # "I sat down": a word, not Saturday ("sat 8pm", "fri night", "need movers sat" are days)
             day = WEEKDAY_ABBREVIATIONS[day]
         add(_weekday_date(day, lead, today, past), m)
-    for m, day in _misspelt_weekdays(text):  # "wedensday", "thurday": a weekday typed with a slip
+    for m, day in misspelt_weekdays(text):  # "wedensday", "thurday": a weekday typed with a slip
         add(_weekday_date(day, (m.group(1) or "").lower(), today, past), m)
         week = _NEXT_WEEK_AFTER.match(text, m.end()) if not past else None
         if week is not None:  # "wensday next week"
@@ -339,6 +339,8 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
     for m in _WEEKDAY_BARE_DAY_RE.finditer(text):  # "tuesday 21 at half 9": the 21st, if it is a tuesday
         add(_day_of_month(int(m.group(2)), m.group(1), today, past), m)
     for m in _ORDINAL_DAY_RE.finditer(text):
+        if _of_a_month_slip(text, m.end()):
+            continue  # "the 3rd of Juy": some month, typed too badly to read; this month would be a guess
         back = past or bool(m.group(1)) and m.group(0).lower().startswith(("last", "past"))  # "last monday, the 4th"
         d = _day_of_month(int(m.group(2)), m.group(1), today, back, month=next(iter(named)) if len(named) == 1 else None)
         held = DATE_HELD.get()
@@ -355,6 +357,20 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
                  and not (_STARTING_RE.search(text[:s.start]) and str(s.value) < today.isoformat())]
     return _following(text, _weekday_with_date(text, _longest_first([s for s in found
                                                                        if not any(s.overlaps(x) for x in slips)])))
+
+
+_OF_WORD = re.compile(r"\s+of\s+([A-Za-z]{3,9})\b")
+
+
+def _of_a_month_slip(text: str, end: int) -> bool:
+    """ "the 3rd of Juy", "the 2nd of Agst": the day is followed by "of" and a word that is not a month but reads
+    like one (rapidfuzz ratio at least 70 to a month's name), so which month is meant is not known."""
+    from rapidfuzz.fuzz import ratio
+
+    m = _OF_WORD.match(text, end)
+    if m is None or (word := m.group(1).lower()) in MONTHS:
+        return False
+    return any(ratio(word, month) >= 70 for month in MONTHS if len(month) > 3)
 
 
 _ANY_BEFORE = re.compile(r"\b(?:some|any|one|a)\s+$", re.I)
@@ -424,7 +440,7 @@ def _weekday_date(day: str, lead: str, today: dt.date, past: bool) -> dt.date:
 _DAYISH = re.compile(r"\b(?:(next|this|coming|this coming|on|last|past)\s+)?([a-z]{2,8}(?:day|dy|dya))\b", re.I)
 
 
-def _misspelt_weekdays(text: str) -> list[tuple[re.Match[str], str]]:
+def misspelt_weekdays(text: str) -> list[tuple[re.Match[str], str]]:
     """Words one slip from a weekday's name ("wedensday", "thurday", "saterday"): same first letter, most of its
     letters in order (rapidfuzz ratio at least 82); real words ending in "day" ("someday", "weekday") are not."""
     from rapidfuzz.fuzz import ratio

@@ -1,0 +1,179 @@
+"""Turn shapes from session 40's reading of the development agents' misreadings, pinned on a community radio
+station's spec written here (not a sample, not a development agent): a month or a weekday typed with a slip, a value
+put right inside the turn ("10 times, no wait, 12"), how many of a row just shown ("I'll take 2 of those"), an answer
+refused in so many words, a control word or a keyboard mash that is no value, and a weekday option that is not also
+a date. One test per mechanism; each fails without it, except the guards, which keep a rule from reaching too far.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fakes.specs import agent_with_kb, field, record_values, statements, talk, task_choice
+
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
+SPEC = {
+    "name": "riverside_radio", "starting_prompt": "Hello, Riverside Community Radio.",
+    "description": "A community radio station: advert slots booked, song dedications read on air, studio tours, "
+                   "and the station's merchandise.",
+    "settings": {"start_worksheet": "Main"},
+    "worksheets": [
+        task_choice({"value": "Book Advert", "description": "book a paid advert slot on air"},
+                    {"value": "Dedication", "description": "have a message and a song read out on a show"},
+                    {"value": "Studio Tour", "description": "book a group tour of the studios"},
+                    {"value": "Merch Order", "description": "buy station mugs, t-shirts and other merchandise"}),
+        {"name": "BookAdvert", "kind": "task", "predicate": 'main.task == "Book Advert"', "fields": [
+            field("business_name", "str", "The business the advert is for"),
+            field("first_air_date", "date", "The date the advert first goes out"),
+            field("slot_time", "time", "The time of day the advert goes out"),
+            field("plays", "int", "How many times the advert is played"),
+            field("length_seconds", "int", "The advert's length in seconds"),
+            field("contact_phone", "str", "A phone number for the business"),
+            field("confirm", "confirm", "Book the slot")]},
+        {"name": "Dedication", "kind": "task", "predicate": 'main.task == "Dedication"', "fields": [
+            field("for_whom", "str", "The person the dedication is for"),
+            field("occasion_date", "date", "The day of the birthday, anniversary or occasion"),
+            field("sender_name", "str", "Your name, read out on air", required=False),
+            field("song", "str", "The song to play"),
+            field("confirm", "confirm", "Send the dedication")]},
+        {"name": "StudioTour", "kind": "task", "predicate": 'main.task == "Studio Tour"', "fields": [
+            field("group_name", "str", "The school or group coming"),
+            field("tour_day", "Enum", "The weekday of the tour", enum_values=[{"value": d} for d in WEEKDAYS]),
+            field("tour_date", "date", "The first date of the tour"),
+            field("visitors", "int", "How many people are coming"),
+            field("ready_by", "date", "The date you need the tour confirmed by", required=False),
+            field("confirm", "confirm", "Book the tour")]},
+        {"name": "MerchOrder", "kind": "task", "predicate": 'main.task == "Merch Order"', "fields": [
+            field("item", "Merch", "The item from our shop"),
+            field("quantity", "int", "How many"),
+            field("collect_on", "date", "The day you collect it"),
+            field("confirm", "confirm", "Place the order")]},
+        {"name": "merch", "kind": "kb", "fields": [
+            field("id"), field("name"), field("colour"), field("price", "float", "Price in pounds"),
+            field("description", "str", "What it is")]},
+        {"name": "Merch", "kind": "type",
+         "actions": 'if main.task != "Merch Order":\n    propose(MerchOrder, {"item": self})', "fields": [
+            field("id"), field("name"), field("colour"), field("price", "float", "Price in pounds"),
+            field("description", "str", "What it is")]},
+    ],
+}
+MERCH = [
+    {"id": "m1", "name": "Riverside Enamel Mug", "colour": "white", "price": 9.0,
+     "description": "an enamel camping mug with the station logo"},
+    {"id": "m2", "name": "Night Shift Hoodie", "colour": "navy", "price": 32.0,
+     "description": "a heavy hoodie printed with the late-night show's moon"},
+    {"id": "m3", "name": "Studio Tote Bag", "colour": "natural", "price": 12.0,
+     "description": "a cotton tote bag with the studio microphone print"},
+]
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory):
+    yield from agent_with_kb(tmp_path_factory, "radio", SPEC, {"merch": (MERCH, ["description"])})
+
+
+def _last(agent, *turns):
+    _s, results = talk(agent, *turns)
+    return statements(results[-1])
+
+
+ADVERT = "I'd like to book an advert"
+DEDICATION = "can I send a dedication please"
+TOUR = "we'd like to book a studio tour"
+
+
+# -- dates typed with a slip ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("said, date", [("her birthday is the 2nd of Febuary", "2025-02-02"),
+                                        ("the 14th of Novmber", "2024-11-14"), ("Septmber 3rd", "2024-09-03")])
+def test_a_month_typed_with_a_slip_is_that_month(agent, said, date):
+    got = _last(agent, DEDICATION, "it's for Edna Wright", said)
+    assert got == [f'dedication.occasion_date = "{date}"'], got
+
+
+def test_guard_a_day_of_an_unreadable_month_is_no_date_of_this_month(agent):
+    got = _last(agent, DEDICATION, "it's for Edna Wright", "her birthday's the 3rd of Juy")
+    assert not any("occasion_date" in s for s in got), got
+
+
+def test_a_weekday_typed_with_a_slip_is_the_weekday_option(agent):
+    got = _last(agent, TOUR, "St Mary's Primary", "wensday if poss")
+    assert got == ['studio_tour.tour_day = "Wednesday"'], got
+
+
+def test_a_weekday_option_answered_is_not_also_the_next_such_date(agent):
+    got = _last(agent, TOUR, "St Mary's Primary", "thursday please")
+    assert got == ['studio_tour.tour_day = "Thursday"'], got
+
+
+# -- a value put right inside the turn -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("said, want", [
+    ("play it 10 times, no wait, 12", ["book_advert.plays = 12"]),
+    ("30 seconds - sorry I mean 40", ["book_advert.length_seconds = 40"]),
+    ("at 7pm, or rather 7.30", ['book_advert.slot_time = "19:30"']),
+    ("phone 07700 900123, no wait, 07700 900132", ['book_advert.contact_phone = "07700 900132"']),
+])
+def test_a_value_taken_back_inside_the_turn_gives_the_one_put_in_its_place(agent, said, want):
+    got = _last(agent, ADVERT, "Bloom Florists", said)
+    assert got == want, got
+
+
+def test_a_value_taken_back_is_in_the_trace(agent):
+    _s, results = talk(agent, ADVERT, "Bloom Florists", "play it 10 times, no wait, 12")
+    rules = [r for r in results[-1].trace["parse"]["rules"] if r["rule"] == "value-taken-back"]
+    assert rules and rules[0]["matched"] == "10 -> 12", results[-1].trace["parse"]["rules"]
+
+
+def test_guard_another_thing_counted_after_the_correction_word_is_not_put_right():
+    import datetime as dt
+
+    from core_engine.parsers.offline.words.taken_back import taken_back
+    for said in ("we're 2 adults, actually 3 kids", "2 of them, actually 3 of them are kids",
+                 "send 5, sorry if that's a lot"):
+        assert taken_back(said, dt.date(2024, 7, 1))[0] == said
+
+
+# -- how many of the row just shown ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("said, count", [("great, I'll take 2 of those", 2), ("lovely, 3 of them then please", 3),
+                                         ("go on then, put one aside for me", 1)])
+def test_how_many_of_the_row_just_shown_fills_the_count(agent, said, count):
+    session, _ = talk(agent, "do you sell a mug with the logo on?")
+    session.turn(said)
+    assert record_values(session, "merch_order").get("quantity") == count, session.state["records"]
+
+
+def test_guard_some_of_a_group_is_no_count_of_the_row(agent):
+    session, _ = talk(agent, "do you sell a mug with the logo on?")
+    session.turn("yes please, 2 of them are for my sisters")
+    assert "quantity" not in record_values(session, "merch_order"), session.state["records"]
+
+
+# -- answers refused in so many words; control words and keyboard mashes are no values -----------------------------
+
+
+@pytest.mark.parametrize("said", ["I won't answer that, sorry", "id rather stay anonymous"])
+def test_a_name_refused_in_so_many_words_is_declined(agent, said):
+    got = _last(agent, DEDICATION, "it's for Edna Wright", "the 3rd of March", said)
+    assert got == ['dedication.sender_name = "NA"'], got
+
+
+def test_no_particular_date_declines_an_optional_date(agent):
+    got = _last(agent, TOUR, "St Mary's Primary", "wednesday", "the 9th", "30 kids", "no particular date")
+    assert got == ['studio_tour.ready_by = "NA"'], got
+
+
+@pytest.mark.parametrize("said", ["yes stop", "asdfgh", "jkjkjk"])
+def test_a_control_word_or_a_keyboard_mash_is_no_value(agent, said):
+    got = _last(agent, ADVERT, said)
+    assert not any("business_name" in s for s in got), got
+
+
+@pytest.mark.parametrize("said", ["Flask", "qwerty"[:0] + "salad days"])
+def test_guard_a_word_of_one_keyboard_row_is_still_a_value(agent, said):
+    got = _last(agent, ADVERT, said)
+    assert any("business_name" in s for s in got), got
