@@ -1206,8 +1206,10 @@ class TurnReader:
             asked_named = best > 0
             for rec, f in self.candidates() + self._text_fields():
                 score = field_mention(f, bag)[0]
-                if asked_named and not self.view.unfilled(rec, f):
-                    continue  # "no particular date" to the optional date asked: not the tour's date, held already
+                if asked_named and not self.view.unfilled(rec, f) and \
+                        not all(stem(w) in bag.stems for w in f.name.split("_") if w):
+                    continue  # "no particular date" to the optional date asked: not the tour's date, held already;
+                    # "I don't know my account number" to the PIN names the number held in full
                 if score >= 2 and score > best:
                     target, best = (rec, f), score
         rec, f = target
