@@ -26,8 +26,9 @@ SPEC = {
             field("business_name", "str", "The business the advert is for"),
             field("first_air_date", "date", "The date the advert first goes out"),
             field("slot_time", "time", "The time of day the advert goes out"),
-            field("plays", "int", "How many times the advert is played"),
-            field("length_seconds", "int", "The advert's length in seconds"),
+            field("plays", "int", "How many times the advert is played (1 to 20)"),
+            field("length_seconds", "int", "The advert's length in seconds",
+                  actions='if self.length_seconds > 60:\n    say("An advert runs a minute at most.")\n    self.length_seconds = None'),
             field("contact_phone", "str", "A phone number for the business"),
             field("confirm", "confirm", "Book the slot")]},
         {"name": "Dedication", "kind": "task", "predicate": 'main.task == "Dedication"', "fields": [
@@ -41,6 +42,7 @@ SPEC = {
             field("tour_day", "Enum", "The weekday of the tour", enum_values=[{"value": d} for d in WEEKDAYS]),
             field("tour_date", "date", "The first date of the tour"),
             field("visitors", "int", "How many people are coming"),
+            field("hours", "int", "How long the tour lasts in hours"),
             field("ready_by", "date", "The date you need the tour confirmed by", required=False),
             field("confirm", "confirm", "Book the tour")]},
         {"name": "MerchOrder", "kind": "task", "predicate": 'main.task == "Merch Order"', "fields": [
@@ -50,19 +52,21 @@ SPEC = {
             field("confirm", "confirm", "Place the order")]},
         {"name": "merch", "kind": "kb", "fields": [
             field("id"), field("name"), field("colour"), field("price", "float", "Price in pounds"),
+            field("max_quantity", "int", "The most one customer may buy"),
             field("description", "str", "What it is")]},
         {"name": "Merch", "kind": "type",
          "actions": 'if main.task != "Merch Order":\n    propose(MerchOrder, {"item": self})', "fields": [
             field("id"), field("name"), field("colour"), field("price", "float", "Price in pounds"),
+            field("max_quantity", "int", "The most one customer may buy"),
             field("description", "str", "What it is")]},
     ],
 }
 MERCH = [
-    {"id": "m1", "name": "Riverside Enamel Mug", "colour": "white", "price": 9.0,
+    {"id": "m1", "name": "Riverside Enamel Mug", "colour": "white", "price": 9.0, "max_quantity": 6,
      "description": "an enamel camping mug with the station logo"},
-    {"id": "m2", "name": "Night Shift Hoodie", "colour": "navy", "price": 32.0,
+    {"id": "m2", "name": "Night Shift Hoodie", "colour": "navy", "price": 32.0, "max_quantity": 2,
      "description": "a heavy hoodie printed with the late-night show's moon"},
-    {"id": "m3", "name": "Studio Tote Bag", "colour": "natural", "price": 12.0,
+    {"id": "m3", "name": "Studio Tote Bag", "colour": "natural", "price": 12.0, "max_quantity": 10,
      "description": "a cotton tote bag with the studio microphone print"},
 ]
 
@@ -163,7 +167,7 @@ def test_a_name_refused_in_so_many_words_is_declined(agent, said):
 
 
 def test_no_particular_date_declines_an_optional_date(agent):
-    got = _last(agent, TOUR, "St Mary's Primary", "wednesday", "the 9th", "30 kids", "no particular date")
+    got = _last(agent, TOUR, "St Mary's Primary", "wednesday", "the 9th", "30 kids", "2 hours", "no particular date")
     assert got == ['studio_tour.ready_by = "NA"'], got
 
 
@@ -177,3 +181,29 @@ def test_a_control_word_or_a_keyboard_mash_is_no_value(agent, said):
 def test_guard_a_word_of_one_keyboard_row_is_still_a_value(agent, said):
     got = _last(agent, ADVERT, said)
     assert any("business_name" in s for s in got), got
+
+
+# -- the most or the least a number field allows ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("said, want", [("the max then", "book_advert.plays = 20"), ("ok the minimum", "book_advert.plays = 1")])
+def test_a_bound_said_for_a_number_is_read_from_the_field_description(agent, said, want):
+    assert _last(agent, ADVERT, "Bloom Florists", "the 9th", "10am", said) == [want]
+
+
+def test_the_most_allowed_is_read_from_the_check_in_the_field_actions(agent):
+    got = _last(agent, ADVERT, "Bloom Florists", "the 9th", "10am", "5 times", "as long as possible")
+    assert got == ["book_advert.length_seconds = 60"], got
+
+
+def test_the_most_allowed_is_read_from_the_kb_row_the_record_holds(agent):
+    session, _ = talk(agent, "do you sell a hoodie?", "yes please")
+    session.turn("as many as I can")
+    assert record_values(session, "merch_order").get("quantity") == 2, session.state["records"]
+
+
+def test_guard_a_bound_no_data_gives_is_no_value_and_the_question_is_asked_again(agent):
+    _s, results = talk(agent, TOUR, "St Mary's Primary", "wednesday", "the 9th", "30 kids", "the max please")
+    assert results[-2].trace["parse"]["statements"] == ["studio_tour.visitors = 30"]
+    assert statements(results[-1]) == [], statements(results[-1])
+    assert any(r["rule"] == "bound-unknown" for r in results[-1].trace["parse"]["rules"])

@@ -85,6 +85,7 @@ from .parts.elsewhere import (AGREEING, TYPED_HOWS, bare_flag, name_elsewhere, o
                               typed_elsewhere)
 from .words.spelling import kb_words, respelled
 from .words.taken_back import taken_back
+from .answering.bounds import bound_answer
 from .opening.task_values import task_by_values
 from .answering.declined import declined_optional
 from .answering.kinds_of import kind_named
@@ -1203,13 +1204,11 @@ class TurnReader:
         target = (self.expect.rec, self.expect.field) if self.expect else (None, None)
         best = field_mention(self.expect.field, bag)[0] if self.expect else 0
         if words:
-            asked_named = best > 0
             for rec, f in self.candidates() + self._text_fields():
                 score = field_mention(f, bag)[0]
-                if asked_named and not self.view.unfilled(rec, f) and \
-                        not all(stem(w) in bag.stems for w in f.name.split("_") if w):
-                    continue  # "no particular date" to the optional date asked: not the tour's date, held already;
-                    # "I don't know my account number" to the PIN names the number held in full
+                if not self.view.unfilled(rec, f) and not all(stem(w) in bag.stems for w in f.name.split("_") if w):
+                    continue  # "no particular date": not the tour's date, held already; "I don't know my account
+                    # number" to the PIN names the number held, in full
                 if score >= 2 and score > best:
                     target, best = (rec, f), score
         rec, f = target
@@ -1389,6 +1388,8 @@ class TurnReader:
             self.emit("answer-to-ask", text, f"{e.rec.var}.{e.field.name} = answer({literal(query)})", type="kb")
             self.answered = True
             return True
+        if kind == "int" and bound_answer(self, text):
+            return True  # "the max then": the most the field allows, from its description, its checks or the KB
         if kind in ("int", "float") and is_question(text):
             said = _said_before_tag(text)  # "let's say 4, I can always extend right?": the number, then a tag
             if said is None:
