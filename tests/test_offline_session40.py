@@ -207,3 +207,23 @@ def test_guard_a_bound_no_data_gives_is_no_value_and_the_question_is_asked_again
     assert results[-2].trace["parse"]["statements"] == ["studio_tour.visitors = 30"]
     assert statements(results[-1]) == [], statements(results[-1])
     assert any(r["rule"] == "bound-unknown" for r in results[-1].trace["parse"]["rules"])
+
+
+# -- names with an apostrophe or letters beyond Latin-1; a weekday of last week ----------------------------------------
+
+
+@pytest.mark.parametrize("said, name", [("Hi, I'm Siobhan O'Connell, I'm her granddaughter", "Siobhan O'Connell"),
+                                        ("Hello, I'm Tomasz Wiśniewski, her neighbour", "Tomasz Wiśniewski"),
+                                        ("I'm Mairéad MacLeod, her daughter", "Mairéad MacLeod")])
+def test_a_name_introduced_keeps_its_apostrophe_and_its_letters(agent, said, name):
+    got = _last(agent, DEDICATION, "it's for Edna Wright", "the 3rd of March", said)
+    assert got == [f'dedication.sender_name = "{name}"'], got
+
+
+@pytest.mark.parametrize("said, date", [("it was monday last week", "2024-06-24"),
+                                        ("last week on tuesday", "2024-06-25")])
+def test_a_weekday_of_last_week_is_in_the_week_before_this_one(said, date):
+    import datetime as dt
+
+    from core_engine.parsers.offline.words.values import find_dates
+    assert [s.value for s in find_dates(said, dt.date(2024, 7, 3), past=True)] == [date]

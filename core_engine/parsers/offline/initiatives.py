@@ -29,17 +29,17 @@ if TYPE_CHECKING:
 _INTRO = re.compile(r"\b(?i:my\s+name\s+is|my\s+name'?s|(?<![a-z] )name's|(?<![a-z] )the\s+name's|the\s+name\s+is|"
                     r"this\s+is|i\s+am|i'm|call\s+me)\s+"
                     r"(?:(?i:mr|mrs|ms|miss|mx|dr|prof|rev|revd|sir|dame|captain|capt)\.?\s+)?"  # "my name's Dr. Helen Marsh"
-                    r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){0,3})\b")
+                    r"(?P<name>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*(?:\s+[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*){0,3})\b")
 
 
 _FAMILY_NAME = re.compile(r"\s*(?:,\s*)?(?:and\s+)?(?i:my\s+)?(?i:surname|last\s+name|family\s+name)(?:'s|\s+is)?\s+"
-                          r"(?P<family>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*)?)\b")
+                          r"(?P<family>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*(?:-[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*)?)\b")
 """The family name told apart, right after a first name: "My name's Priya and my surname is Natarajan"."""
 _GREETING_LEFT = re.compile(r"^(?i:(?:(?:yes|yeah|ok(?:ay)?)[,\s]+)?(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+(?:there|all|everyone|folks|team))?"
                             r"\b)?[\s,.!]*(?i:(?:and|but|so)\s+)?")
 """What is left of a greeting once the introduction inside it is taken out ("Hi there. <intro>. I think...")."""
 
-_HERE = re.compile(r"(?:^|(?<=[,.!;]\s)|(?<=[,.!;]))\s*(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})\s+"
+_HERE = re.compile(r"(?:^|(?<=[,.!;]\s)|(?<=[,.!;]))\s*(?P<name>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*(?:\s+[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*){1,3})\s+"
                    r"(?:here|speaking)\b")
 """A self-introduction the other way round: "Hi, Aisha Khan here, ..." (two or more capitalised words)."""
 
@@ -170,7 +170,7 @@ tonight weekend week month early late please thanks thank yes no none nothing ma
 _NOT_IN_NAMES = frozenset("""mail post royal express courier delivery parcel bank office council eve christmas easter
     year day holiday weekend""".split())
 """Words of a firm, a service or a day said after "it's" ("Royal Mail", "New Year's Eve"): no person's name."""
-_BARE_NAME = re.compile(r"^\s*(?:(?:it'?s|its|it\s+is|i'?m|i\s+am|my\s+name'?s|my\s+name\s+is|name'?s|this\s+is)\s+)?(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*|de|van|von|da|di|le|la)){1,3})\s*[.!]?\s*$")
+_BARE_NAME = re.compile(r"^\s*(?:(?:it'?s|its|it\s+is|i'?m|i\s+am|my\s+name'?s|my\s+name\s+is|name'?s|this\s+is)\s+)?(?P<name>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*(?:\s+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*|de|van|von|da|di|le|la)){1,3})\s*[.!]?\s*$")
 
 
 def _bare_name(reader: "TurnReader", text: str, open_fields: list[tuple[TaskRecord, Field]]) -> bool:

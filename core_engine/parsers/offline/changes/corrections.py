@@ -213,7 +213,7 @@ def _new_surname(reader: "TurnReader", said: str) -> bool:
 
 
 _SORRY_NAME = re.compile(r"^(?:(?:sorry|oops|wait|no|actually|oh|i\s+meant|(?:i\s+)?should\s*(?:'ve|\s+have)\s+said)[,!.\s]+)+(?:(?:it'?s|its|it\s+is|i'?m|"
-                         r"i\s+am|my\s+name\s+is|the\s+name\s+is)\s+)?(?:(?:spelt|spelled|spelt\s+as|spelled\s+as)\s+)?(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})\b")
+                         r"i\s+am|my\s+name\s+is|the\s+name\s+is)\s+)?(?:(?:spelt|spelled|spelt\s+as|spelled\s+as)\s+)?(?P<name>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*(?:\s+[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*){1,3})\b")
 
 
 def _shares_word(words: set[str], old: str) -> bool:

@@ -278,22 +278,22 @@ _PET = re.compile(r"\b(?:dog|puppy|pup|cat|kitten|rabbit|bunny|hamster|guinea\s+
                   r"ferret|pet)s?\b", re.I)
 _THEIR_NAME = re.compile(r"\b(?:her|his|their|[a-z]+'s)\s+(?:full\s+|first\s+)?name\b", re.I)
 """Another person's name said: "her name is ...", "my son's name is ..."."""
-_NAME_HERE = re.compile(r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})\s+here")
+_NAME_HERE = re.compile(r"(?P<name>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*(?:\s+[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*){1,3})\s+here")
 """A caller's self-introduction as a clause of its own: "Hi, Carla Mendes here, ..."."""
 _SELF_INTRO = re.compile(r"(?:^|\b)(?i:i\s+am|i'm|this\s+is|my\s+name\s+is)\s+"
-                         r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})\s*$")
+                         r"(?P<name>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*(?:\s+[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*){1,3})\s*$")
 """A whole clause that introduces the speaker by first and last name ("I'm Ben Carter")."""
-_FROM_ME = re.compile(r"\b(?i:from|signed)\s+(?i:me)[,:]?\s+(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})")
+_FROM_ME = re.compile(r"\b(?i:from|signed)\s+(?i:me)[,:]?\s+(?P<name>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*(?:\s+[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*){1,3})")
 """The giver of a present names themself: "it's from me, Ben Adams"."""
 
 
 _SENT_TO = re.compile(r"(?:\b(?i:going|goes|headed|heading|sent|addressed|delivered)\s+(?i:to)|(?:^|\b)(?i:it'?s|it\s+is|"
                       r"that'?s|they'?re|this\s+is)\s+(?i:for))\s+"
-                      r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})$")
+                      r"(?P<name>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*(?:\s+[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*){1,3})$")
 """A clause that says whom the thing is for, by first and last name: "It's going to Tom Reid", "it's for Ann Lee"
 (the one name field that is not the speaker's own)."""
 _I_AM_A = re.compile(r"\b(?i:i'?m|i\s+am)\s+(?i:a|an)\s+\w+")
-_BARE_NAME = re.compile(r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*){1,3})")
+_BARE_NAME = re.compile(r"(?P<name>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*(?:\s+[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*){1,3})")
 """A clause that is only a first and last name, after "I'm a ...": the speaker's name in apposition."""
 
 
@@ -302,7 +302,7 @@ def own_name(f: Field) -> bool:
     return re.match(r"\s*your\s+(?:full\s+|first\s+|own\s+)?name\b", f.description, re.I) is not None
 
 
-_APPOSITIVE = re.compile(r"\b(?i:my|our|his|her)\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*)?)")
+_APPOSITIVE = re.compile(r"\b(?i:my|our|his|her)\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?P<name>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*(?:\s+[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*)?)")
 """A name after a noun: "my dog Pepper", "our son Leo Park" (the noun says whose name it is)."""
 _NOT_NAME_WORDS = {"I", "The", "My", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
                    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",

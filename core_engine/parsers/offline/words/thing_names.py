@@ -14,19 +14,21 @@ from ....spec.model import Field
 from .libvalues import NAME_INTRO, name_span
 
 _LEADING = re.compile(r"^\W*(?:(?:it'?s|its|it\s+is|that'?s|this\s+is|for|oh|um|uh|well)\s+)*"
-                      r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*)?)\s*(?:,|\band\b|-|;|\()\s*\S")
+                      r"(?P<name>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*(?:\s+[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*)?)\s*(?:,|\band\b|-|;|\()\s*\S")
 _NOT_NAMES = {"I", "Hi", "Hello", "Hey", "Yes", "No", "Ok", "Okay", "Sure", "Thanks", "Please", "The", "My", "It",
               "This", "That", "Well", "Oh", "Actually", "Sorry", "Um"}
 
 
-_TRAILING = re.compile(r"^(?P<lead>[^A-Z]*?\w[^A-Z]*?)\s*[,:-]\s*(?P<name>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*"
-                       r"(?:\s+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+)?)[\s.!]*$")
+_TRAILING = re.compile(r"^(?P<lead>[^A-Z]*?\w[^A-Z]*?)\s*[,:-]\s*(?P<name>[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*"
+                       r"(?:\s+[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)[\s.!]*$")
 """Words about the thing, then its name last after a comma: "ha, that'd be our tortoise, Shelby" (the words before
 it in lower case but for the first letter, so the name is the only capitalised word)."""
 NAME_OF = re.compile(r"\bname\s+of\b|'s\s+(?:[a-z]+\s+)?name\b", re.I)
 """A description of a thing's or someone else's name: "The name of your first pet", "Your mother's maiden name"."""
-_CAPITALISED = re.compile(r"\b[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:[\s-]+[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+)*")
-"""A run of capitalised words; one that starts a sentence is not taken (see `only_capitalised`)."""
+_CAPITALISED = re.compile(r"\b[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?"
+                          r"(?:[\s-]+[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*")
+"""A run of capitalised words ("O'Brien", "MacLeod" are one word each); one that starts a sentence is not taken (see
+`only_capitalised`)."""
 
 
 def thing_name(f: Field, text: str) -> str | None:

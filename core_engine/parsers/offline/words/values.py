@@ -317,6 +317,10 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         day = (m.group(1) or m.group(2)).lower()
         monday = today - dt.timedelta(days=today.weekday())
         add(monday + dt.timedelta(days=7 + WEEKDAYS[day]), m)
+    for m in _WEEKDAY_LAST_WEEK_RE.finditer(text):  # "monday last week": in the week before this one
+        day = (m.group(1) or m.group(2)).lower()
+        monday = today - dt.timedelta(days=today.weekday())
+        add(monday - dt.timedelta(days=7) + dt.timedelta(days=WEEKDAYS[day]), m)
     for m in _WEEKDAY_WEEK_RE.finditer(text) if not past else ():  # "friday week": a week after the coming Friday
         day = (m.group(1) or m.group(2)).lower()
         add(today + dt.timedelta(days=(WEEKDAYS[day] - today.weekday()) % 7 + 7), m)
@@ -503,6 +507,11 @@ _WEEKDAY_NEXT_WEEK_RE = re.compile(rf"\b({'|'.join(WEEKDAYS)})\s+(?:of\s+|in\s+)
                                    rf"\bnext\s+week\s*,?\s+(?:on\s+)?(?:the\s+)?({'|'.join(WEEKDAYS)})\b", re.I)
 """A weekday of the coming calendar week ("thursday next week", "next week on friday"): that week's day, which on a
 Wednesday is eight days on for a Thursday, never this week's."""
+_WEEKDAY_LAST_WEEK_RE = re.compile(rf"\b({'|'.join(WEEKDAYS)})\s+(?:of\s+|in\s+)?(?:last|the\s+previous)\s+week\b|"
+                                   rf"\b(?:last|the\s+previous)\s+week(?:'s)?\s*,?\s+(?:on\s+)?(?:the\s+)?"
+                                   rf"({'|'.join(WEEKDAYS)})\b", re.I)
+"""A weekday of the calendar week before this one ("monday last week", "last week on tuesday"): that week's day,
+which on a Wednesday is nine days back for a Monday, never this week's Monday."""
 _NEXT_WEEK_AFTER = re.compile(r"\s+(?:of\s+|in\s+)?next\s+week\b", re.I)
 _AFTER_NEXT_RE = re.compile(rf"\b(?:the\s+)?({'|'.join(WEEKDAYS)})\s+after\s+next\b", re.I)
 """"the monday after next": the Monday a week after the coming one."""
@@ -1002,7 +1011,7 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
 
 # ---------------------------------------------------------------- names and free text
 
-PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*(?:\s+(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ']+(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ']+)*|de|van|von|da|di|le|la)){1,3}")
+PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*(?:\s+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*|de|van|von|da|di|le|la)){1,3}")
 """A person's name as typed with capitals: "Priya Nair", "Ana de la Cruz" (two to four words)."""
 
 _NAME_LEAD = re.compile(r"^(?:(?:my|the)\s+(?:full\s+|first\s+|last\s+)?name\s+is|my\s+name'?s|name\s*:|name\s+is|"
