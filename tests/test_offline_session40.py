@@ -227,3 +227,32 @@ def test_a_weekday_of_last_week_is_in_the_week_before_this_one(said, date):
 
     from core_engine.parsers.offline.words.values import find_dates
     assert [s.value for s in find_dates(said, dt.date(2024, 7, 3), past=True)] == [date]
+
+
+# -- "that's plenty" to one more; "good now" to a summary put right --------------------------------------------------
+
+
+@pytest.mark.parametrize("said", ["that's it for now", "that's plenty for me", "eh no, two is enough", "two's plenty lol"])
+def test_enough_said_to_one_more_is_a_no(said):
+    from core_engine.parsers.offline.words.answers import enough_said
+    from core_engine.spec.model import Field
+    more = Field(name="more_courses", type="bool", description="Whether the student wants to take a third course")
+    assert enough_said(more, said)
+
+
+def test_guard_enough_said_to_a_question_about_something_else_is_no_answer():
+    from core_engine.parsers.offline.words.answers import enough_said
+    from core_engine.spec.model import Field
+    access = Field(name="step_free", type="bool", description="Whether anyone needs step-free access")
+    assert not enough_said(access, "that's it for now")
+
+
+@pytest.mark.parametrize("said", ["good now", "ok now yes", "ok now its right", "looks right now, go ahead"])
+def test_a_summary_said_to_be_right_now_is_a_yes(said):
+    from core_engine.parsers.offline.words.values import yes_no
+    assert yes_no(said) is not None and yes_no(said)[0] is True
+
+
+def test_guard_now_in_a_request_is_no_yes():
+    from core_engine.parsers.offline.words.values import yes_no
+    assert yes_no("right now I need a different date") is None or yes_no("right now I need a different date")[2]

@@ -113,7 +113,7 @@ from .initiatives import introduction, labelled_numbers, labelled_only, labelled
 from .intents import (late_refusal, same_as, negates_described, asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting,
                               without_self_questions)
-from .words.answers import NEGATIVE_QUESTION, NOTHING_OF_THE_KIND, AnswerReader, echoed_flag, flag_named, is_make_field, pro_form_flag, said_words
+from .words.answers import NEGATIVE_QUESTION, NOTHING_OF_THE_KIND, AnswerReader, echoed_flag, enough_said, flag_named, is_make_field, pro_form_flag, said_words
 from .words.answers import is_message_field, none_clause, not_a_name
 from .words.match import HEDGES, STOPWORDS, Bag, content_stems, field_mention, field_stems, holds, same_word, stem
 from .words.negation import OPTIONS_SAID_WITH_NOT, negations, options_said_with_not, refine_search
@@ -838,6 +838,7 @@ class TurnReader:
             ((False, held.group(0), text[held.end():]) if kind == "bool" and e.act == "ask"
              and (held := _NOT_DONE.match(text)) and refusal(text) is None and not _UNDECIDED.search(text)
              and not _YET_MEANS_YES.search(f"{e.field.name.replace('_', ' ')} {e.field.description}") else None) or \
+            ((False, text, "") if kind == "bool" and e.act == "ask" and enough_said(e.field, text) else None) or \
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := flag_named(e.field, text)) is not None
              else None) or \
             ((flag, text, "") if kind == "bool" and e.act == "ask" and (flag := echoed_flag(e.field, text)) is not None

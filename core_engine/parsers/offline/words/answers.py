@@ -201,6 +201,21 @@ _ACTION_ONLY = re.compile(r"\W*(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|right)[,\s]
                           r"stop|go\s+ahead|do\s+it)(?:\s+(?:it|that|this|them|now|please))*\W*", re.I)
 _ACTION_ONLY = re.compile(_ACTION_ONLY.pattern + "$", re.I)
 """A turn that only says what to do ("send", "submit it now", "yes stop")."""
+_ENOUGH = re.compile(r"^\W*(?:(?:eh|hmm+|um+|erm|ok(?:ay)?|no|nah|nope|actually|i\s+think)[\s,.!]+)*"
+                     r"(?:that'?s\s+(?:it|all|enough|plenty)|thats\s+(?:it|all|enough|plenty)|"
+                     r"(?:\w+|that|this)\s+(?:is|are|will\s+be|should\s+be)\s+(?:enough|plenty)|\w+'s\s+(?:enough|plenty)|"
+                     r"(?:i'?m|we'?re)\s+(?:good|done|fine)|enough|nothing\s+(?:else|more))"
+                     r"(?:\s+(?:for\s+(?:now|me|us|this\s+(?:quarter|term|time|year))|thanks|thank\s+you|lol|really))*\W*$", re.I)
+"""A turn that says what the user has is enough: "that's it for now", "that's plenty for me", "two is enough"."""
+_ASKS_FOR_MORE = re.compile(r"\b(?:more|another|additional|further|extra|else|third|fourth|fifth)\b", re.I)
+"""A yes/no field that asks whether the user wants one more of something ("Whether the student wants a third course")."""
+
+
+def enough_said(f: Field, text: str) -> bool:
+    """ "that's it for now", "two's plenty lol" to a yes/no field asking whether one more is wanted: a no."""
+    return _ENOUGH.match(text) is not None and _ASKS_FOR_MORE.search(f"{f.name} {f.description}") is not None
+
+
 _KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 
 
@@ -483,6 +498,8 @@ class AnswerReader:
             text = without_negated(text)  # "not Friday, Saturday": the rejected value is not the answer
         if kind in ("bool", "confirm"):
             yn = yes_no(text)
+            if kind == "bool" and enough_said(f, text):
+                return False  # "that's plenty for me", "two is enough" to "another course?": no more
             if yn is None and kind == "bool" and NOTHING_OF_THE_KIND.match(text) \
                     and not NEGATIVE_QUESTION.search(f.description):
                 return False  # "none", "nothing like that", "not that I know of" to "any allergies?"

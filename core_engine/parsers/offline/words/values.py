@@ -979,9 +979,19 @@ _HEDGED_YES = frozenset({"i think so", "think so", "i believe so", "i guess so",
                          "pretty sure", "i'm pretty sure", "im pretty sure"})
 
 
+_RIGHT_NOW = re.compile(r"\W*(?:(?:ok(?:ay)?|yes|yep|yeah|right|great)[\s,.!]+)*(?:(?:it'?s|its|that'?s|thats|it\s+is|"
+                        r"everything'?s|everything\s+is|all|looks|looking)\s+)?(?:good|right|correct|fine|better|perfect)"
+                        r"\s+now(?:[\s,.!]+(?:yes|thanks|thank\s+you|go\s+ahead|submit(?:\s+it)?|send(?:\s+it)?))*\W*|"
+                        r"\W*(?:ok(?:ay)?[\s,.!]+)?now\s+(?:yes|(?:it'?s|its|it\s+is|that'?s)\s+(?:right|correct|good|fine))\W*",
+                        re.I)
+"""A yes said as the summary being right after a change: "good now", "ok now yes", "ok now its right"."""
+
+
 def yes_no(text: str) -> tuple[bool, str, str] | None:
     """(answer, the words that said it, the rest of the utterance) when the text opens with yes or no."""
     body = _INTERJECTIONS.sub("", normalise(text))
+    if _RIGHT_NOW.fullmatch(body):
+        return True, body, ""  # "good now", "ok now yes", "ok now its right": a yes once the change is made
     yes, no = _lead_phrase(body, YES_PHRASES), _lead_phrase(body, NO_PHRASES)
     if yes is None and no is None:
         return None
