@@ -44,6 +44,7 @@ SPEC = {
             field("visitors", "int", "How many people are coming"),
             field("hours", "int", "How long the tour lasts in hours"),
             field("ready_by", "date", "The date you need the tour confirmed by", required=False),
+            field("goody_bag", "Merch", "An item from our shop for each visitor, if you would like one", required=False),
             field("confirm", "confirm", "Book the tour")]},
         {"name": "MerchOrder", "kind": "task", "predicate": 'main.task == "Merch Order"', "fields": [
             field("item", "Merch", "The item from our shop"),
@@ -256,3 +257,15 @@ def test_a_summary_said_to_be_right_now_is_a_yes(said):
 def test_guard_now_in_a_request_is_no_yes():
     from core_engine.parsers.offline.words.values import yes_no
     assert yes_no("right now I need a different date") is None or yes_no("right now I need a different date")[2]
+
+
+def test_a_doubt_about_an_optional_row_declines_it(agent):
+    got = _last(agent, TOUR, "St Mary's Primary", "wednesday", "the 9th", "30 kids", "2 hours", "the 20th",
+                "no idea tbh, whatever you think")
+    assert got == ['studio_tour.goody_bag = "NA"'], got
+
+
+def test_guard_a_doubt_with_a_question_about_an_optional_row_declines_nothing(agent):
+    got = _last(agent, TOUR, "St Mary's Primary", "wednesday", "the 9th", "30 kids", "2 hours", "the 20th",
+                "not sure, what have you got?")
+    assert not any("goody_bag" in s for s in got), got

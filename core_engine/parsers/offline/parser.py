@@ -1233,7 +1233,8 @@ class TurnReader:
             return False  # "not sure, maybe the 14th, or is the 12th free?": a day floated, read as the answer
         if words and not explicit and floated_range(self, text, words, rec, f):
             return True  # "no idea, could be 3 grand, could be 6": two guesses, neither the value nor a refusal
-        if found is not None and not explicit and (self.view.kind_of(f) == "row" or names_for(self, f)):
+        if found is not None and not explicit and (self.view.kind_of(f) == "row" or names_for(self, f)) \
+                and (f.required or is_question(text)):  # "no idea tbh" to an optional room: declined, not undecided
             # "not sure where yet, what's good for pizza?": a doubt about a choice among the agent's rows says it
             # is not chosen yet; nothing is refused, and a question beside it is read as a question
             self.note("refusal-undecided", words, field=f.name, reason="a choice among the KB's rows, not made yet")
