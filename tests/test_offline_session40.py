@@ -36,6 +36,8 @@ SPEC = {
             field("occasion_date", "date", "The day of the birthday, anniversary or occasion"),
             field("sender_name", "str", "Your name, read out on air", required=False),
             field("song", "str", "The song to play"),
+            field("occasion", "Enum", "What is celebrated", enum_values=[
+                {"value": "Birthday"}, {"value": "Anniversary"}, {"value": "Retirement"}]),
             field("confirm", "confirm", "Send the dedication")]},
         {"name": "StudioTour", "kind": "task", "predicate": 'main.task == "Studio Tour"', "fields": [
             field("group_name", "str", "The school or group coming"),
@@ -90,7 +92,7 @@ TOUR = "we'd like to book a studio tour"
 # -- dates typed with a slip ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("said, date", [("her birthday is the 2nd of Febuary", "2025-02-02"),
+@pytest.mark.parametrize("said, date", [("it's the 2nd of Febuary", "2025-02-02"),
                                         ("the 14th of Novmber", "2024-11-14"), ("Septmber 3rd", "2024-09-03")])
 def test_a_month_typed_with_a_slip_is_that_month(agent, said, date):
     got = _last(agent, DEDICATION, "it's for Edna Wright", said)
@@ -269,3 +271,17 @@ def test_guard_a_doubt_with_a_question_about_an_optional_row_declines_nothing(ag
     got = _last(agent, TOUR, "St Mary's Primary", "wednesday", "the 9th", "30 kids", "2 hours", "the 20th",
                 "not sure, what have you got?")
     assert not any("goody_bag" in s for s in got), got
+
+
+# -- a long word of the spec typed clipped ---------------------------------------------------------------------------
+
+
+def test_a_clipped_word_said_alone_is_the_spec_word_it_starts(agent):
+    got = _last(agent, DEDICATION, "it's for Edna Wright", "the 3rd of March", "Sam Jones", "Moon River", "anniv")
+    assert got == ['dedication.occasion = "Anniversary"'], got
+
+
+def test_a_clipped_word_in_lower_case_inside_a_sentence_is_left_as_typed(agent):
+    from core_engine.parsers.offline.words.spelling import respelled
+    assert respelled("it was our anniv last week", agent.spec)[0] == "it was our anniv last week"
+    assert respelled("for our Anniv party", agent.spec)[0] == "for our Anniversary party"

@@ -6,7 +6,12 @@ exactly one word of at least five letters of the spec's worksheet names, field n
 descriptions ("gutiar" for the "guitar" of "a guitar, violin, cello or other instrument"), is read as that word. A word that is a spec word with one more letter at its end, or one fewer, is that word inflected
 ("change" beside "Plans Changed"), not a slip, and is left alone. Shorter words, words close to two spec words and
 changed letters ("stars" is not "start") are left alone, and so is a word of English as the embedding model's
-vocabulary lists it ("though" is no slip of "through").
+vocabulary lists it ("though" is no slip of "through"). Month and weekday names are read the same way in every
+agent ("Febuary", "wensday").
+
+A word of three to five letters that is the start of exactly one spec word at least three letters longer, and no word
+of English itself, is that word clipped ("French Bac" for "French Baccalaureate", "anniv" for "Anniversary"): when it
+is written with its capital, or is the whole answer; "my chem lab" in a story keeps the user's word.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from .match import STOPWORDS
 from .values import misspelt_weekdays
 
 _WORD = re.compile(r"[A-Za-z]+")
+_CLIPPED = re.compile(r"(?<![A-Za-z'-])[A-Za-z]{3,5}(?![A-Za-z'-])")
 # Month and weekday names are every agent's words: "the 2nd of Febuary" is February, not "the 2nd" of this month.
 _MONTH_WORDS = frozenset("january february march april august september october november december".split())
 
@@ -147,4 +153,21 @@ def respelled(text: str, spec: Any, extra: frozenset[str] = frozenset()) -> tupl
         fixes.append((typed, near[0]))
         return near[0] if typed.islower() else near[0].capitalize()
 
-    return _WORD.sub(fix, text), fixes
+    text = _WORD.sub(fix, text)
+    longer = [w for w in vocab if len(w) >= 7]
+
+    def unclipped(m: re.Match[str]) -> str:
+        typed = m.group(0)
+        low = typed.lower()
+        if not 3 <= len(low) <= 5 or typed.isupper() or low in vocab or low in STOPWORDS or low in english \
+                or _in_address(m) or (typed.islower() and text.strip(" .!?").lower() != low):
+            return typed  # a clipped name is written with its capital ("French Bac"), or is the whole answer ("chem");
+            # "my chem lab" in a story keeps the user's word
+        starts = sorted({w for w in longer if w.startswith(low) and len(w) >= len(low) + 3}, key=len)
+        starts = [w for w in starts if not any(w != v and w.startswith(v) for v in starts)]  # "certificates": one word
+        if len(starts) != 1:
+            return typed
+        fixes.append((typed, starts[0]))
+        return starts[0] if typed.islower() else starts[0].capitalize()
+
+    return _CLIPPED.sub(unclipped, text), fixes
