@@ -285,3 +285,22 @@ def test_a_clipped_word_in_lower_case_inside_a_sentence_is_left_as_typed(agent):
     from core_engine.parsers.offline.words.spelling import respelled
     assert respelled("it was our anniv last week", agent.spec)[0] == "it was our anniv last week"
     assert respelled("for our Anniv party", agent.spec)[0] == "for our Anniversary party"
+
+
+# -- someone else's name said is no new value of the caller's; "before I forget" refuses nothing -----------------------
+
+
+def test_someone_elses_name_said_leaves_the_callers_own_name(agent):
+    got = _last(agent, DEDICATION, "it's for Edna Wright", "the 3rd of March", "Sam Jones", "my nan's name is Edna Smith")
+    assert not any("sender_name" in s for s in got), got
+
+
+def test_before_i_forget_is_no_refusal(agent):
+    got = _last(agent, DEDICATION, "it's for Edna Wright", "the 3rd of March", "Sam Jones",
+                "oh before I forget, can you play Moon River")
+    assert not any('"NA"' in s for s in got), got
+
+
+def test_a_home_row_mash_with_its_semicolons_is_no_value(agent):
+    got = _last(agent, ADVERT, "asdfjkl;;")
+    assert not any("business_name" in s for s in got), got

@@ -245,7 +245,7 @@ def without_self_questions(text: str) -> str:
 
 _REFUSAL = re.compile(
     r"\b(?:i\s+)?(?:do\s+not|don't|dont|didn't|did\s+not)\s+(?:know|remember|recall|have)\b(?!\s+to\b)|"
-    r"\b(?:can't|cannot|can\s+not|couldn't|never)\s+(?:remember|recall)\b|\bno\s+idea\b|\bforgot\b|\bforget\b|"
+    r"\b(?:can't|cannot|can\s+not|couldn't|never)\s+(?:remember|recall)\b|\bno\s+idea\b|\bforgot\b|(?<!before\si\s)(?<!lest\si\s)(?<!don't\s)(?<!not\sto\s)\bforget\b|"
     r"\bno\s+clue\b|\bnot\s+a\s+clue\b|\bhaven'?t\s+(?:got\s+)?(?:a|the\s+(?:faintest|foggiest))\s+(?:clue|idea)\b|"
     r"\bnot\s+sure\b|\bno\s+(?:particular|specific|set|fixed)\s+(?:date|day|time|deadline)\b|"
     # the thing is not at hand: "I can't find it anywhere", "I never set up a PIN", "I lost it"

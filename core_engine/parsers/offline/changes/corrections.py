@@ -321,6 +321,10 @@ def _as_typed(said: str, joined: str, current: str) -> str:
     return typed.group(0) if typed else joined
 
 
+_WHOSE = re.compile(r"^(?:(?:my|our|the)\s+)?(?P<who>[a-z]+(?:\s+[a-z]+)?)(?:'s|s')\s", re.I)
+"""Whose value a sentence names when it is someone else's: "(my) mom's maiden name", "husband's number"."""
+
+
 def _restated(reader: "TurnReader", what: str, new_text: str, said: str) -> bool:
     """ "my legal name is Benjamin Carter" after a name was given: a value said again for a filled field that
     the sentence names replaces it, with no "not" or "wrong". The named field must be filled and named more
@@ -341,6 +345,10 @@ def _restated(reader: "TurnReader", what: str, new_text: str, said: str) -> bool
     current = rec.values.get(f.name)
     if reader.view.kind_of(f) not in _PLAIN or not isinstance(current, (str, int, float)) or current == "NA":
         return False
+    whose = _WHOSE.search(what)
+    if whose is not None and not ({stem(w) for w in re.findall(r"[a-z]+", whose.group("who").lower())}
+                                  & {stem(w) for w in re.findall(r"[a-z]+", f"{f.name} {f.description}".lower())}):
+        return False  # "my mom's maiden name is Delgado": someone else's name, not a new value of the caller's own
     value = _new_value(reader, f, new_text.strip(" ,"), current, None, rec)
     if value is None:
         return False
