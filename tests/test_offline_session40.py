@@ -304,3 +304,54 @@ def test_before_i_forget_is_no_refusal(agent):
 def test_a_home_row_mash_with_its_semicolons_is_no_value(agent):
     got = _last(agent, ADVERT, "asdfjkl;;")
     assert not any("business_name" in s for s in got), got
+
+
+# -- guards from the attack pass on this session's rules -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("said", ["9am, actually 2 tyres", "3pm. Actually 2 cakes not 1", "3. Actually, one question",
+                                  "80, no 4 tiers", "8, no 10 minutes late is ok", "6, hang on, 2 a week for 3 weeks",
+                                  "9am, sorry, 10 minutes later if that's ok"])
+def test_guard_a_number_of_something_else_after_a_correction_word_puts_nothing_right(said):
+    import datetime as dt
+
+    from core_engine.parsers.offline.words.taken_back import taken_back
+    assert taken_back(said, dt.date(2024, 7, 1)) == (said, [])
+
+
+@pytest.mark.parametrize("said, now", [("the 2nd of August, actually the 3rd", "3 August"),
+                                       ("12 March 1956, sorry the 13th", "13 March 1956"),
+                                       ("friday at 9, no 10", "friday at 10"),
+                                       ("Saturday 3rd August, sorry 10th", "Saturday 10 August")])
+def test_a_day_or_hour_put_right_keeps_the_month_year_and_at_said_with_the_first(said, now):
+    import datetime as dt
+
+    from core_engine.parsers.offline.words.taken_back import taken_back
+    assert taken_back(said, dt.date(2024, 7, 1))[0] == now
+
+
+@pytest.mark.parametrize("said", ["the doctor won't answer my questions", "I'd rather be anonymous, the GP was rude",
+                                  "a retirement, no particular date yet"])
+def test_guard_a_complaint_or_a_remark_is_no_refusal(said):
+    from core_engine.parsers.offline.intents import refusal
+    assert refusal(said) is None
+
+
+@pytest.mark.parametrize("said", ["asda", "dada", "tutu", "sasa", "tyree"])
+def test_guard_short_one_row_words_are_names_not_mashes(said):
+    from core_engine.parsers.offline.words.answers import mashed
+
+    class _Spec:
+        settings = None
+    assert not mashed(said, _Spec())
+
+
+@pytest.mark.parametrize("said", ["Sarah Munday", "mrs munday", "Sundy Patel", "Octobre Bakes Ltd", "Novembre Events"])
+def test_guard_names_near_a_weekday_or_a_month_are_not_respelled(agent, said):
+    from core_engine.parsers.offline.words.spelling import respelled
+    assert respelled(said, agent.spec)[0] == said
+
+
+def test_guard_next_thursday_to_a_weekday_option_still_gives_its_date(agent):
+    got = _last(agent, TOUR, "St Mary's Primary", "next thursday")
+    assert 'studio_tour.tour_day = "Thursday"' in got and any("tour_date" in s for s in got), got

@@ -247,7 +247,7 @@ _REFUSAL = re.compile(
     r"\b(?:i\s+)?(?:do\s+not|don't|dont|didn't|did\s+not)\s+(?:know|remember|recall|have)\b(?!\s+to\b)|"
     r"\b(?:can't|cannot|can\s+not|couldn't|never)\s+(?:remember|recall)\b|\bno\s+idea\b|\bforgot\b|(?<!before\si\s)(?<!lest\si\s)(?<!don't\s)(?<!not\sto\s)\bforget\b|"
     r"\bno\s+clue\b|\bnot\s+a\s+clue\b|\bhaven'?t\s+(?:got\s+)?(?:a|the\s+(?:faintest|foggiest))\s+(?:clue|idea)\b|"
-    r"\bnot\s+sure\b|\bno\s+(?:particular|specific|set|fixed)\s+(?:date|day|time|deadline)\b|"
+    r"\bnot\s+sure\b|"
     # the thing is not at hand: "I can't find it anywhere", "I never set up a PIN", "I lost it"
     # ("can't find my credits", "I never received my refund", "I lost my card" describe a problem: not these)
     r"\b(?:can't|cannot|can\s+not|couldn't)\s+find\s+(?:it|them|mine)\b|"
@@ -270,9 +270,9 @@ _EXPLICIT_REFUSAL = re.compile(
     r"\b(?:don't|do\s+not|dont|never)\s+(?:give\s+out|hand\s+out|share|disclose|reveal|"
     r"(?:give|hand)\s+(?:that|it|this|those|them|(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?)\s+out)\b|"
     r"\bnone\s+of\s+your\s+business\b|"
-    # "I won't answer that either", "id rather stay anonymous": no answer given, in so many words
-    r"\b(?:won'?t|will\s+not|not\s+going\s+to|not\s+gonna)\s+answer\b|\bnot\s+answering\b|"
-    r"\b(?:rather|prefer\s+to|like\s+to|want\s+to|wish\s+to)\s+(?:stay|remain|be|keep\s+it)\s+anonymous\b|"
+    # "I won't answer that either": no answer given, in so many words, by the user, about the question
+    r"\bi\s+(?:won'?t|will\s+not|(?:am|'m)\s+not\s+(?:going\s+to|gonna))\s+answer\s+(?:that|this|it)\b|"
+    r"\bi'?m\s+not\s+answering\s+(?:that|this|it)\b|"
     r"\b(?:not|never)\s+(?:giving|sharing|telling|saying|revealing|disclosing)\s+(?:that|it|this|them|you|out|my)\b|"
     # "I'm not typing my PIN in here": a verb of writing it down, with the user's own thing as its object
     r"\b(?:not|never)\s+(?:typing|entering|putting|sending|writing|posting|handing\s+over)\s+(?:my|our|that|this)\b|"
@@ -296,11 +296,22 @@ def waiting(text: str) -> bool:
 _ASKED_OF_THINGS = re.compile(r"^\W*(?:(?:and|so|also|ok|okay|btw)[,\s]+)*(?:which|what|whose|how\s+many)\b", re.I)
 
 
+_NO_PARTICULAR = re.compile(r"\W*(?:(?:um+|erm|hmm+|well|oh|no|nah|not\s+really)[\s,.!]+)?no\s+(?:particular|specific|set|"
+                            r"fixed)\s+(?:date|day|time|deadline)(?:\s+(?:yet|really|in\s+mind|thanks|tbh))*\W*", re.I)
+"""A whole turn saying there is no such date or time: "no particular date"; "tuesday, no set time" gives the day."""
+ANONYMOUS = re.compile(r"\b(?:rather|prefer\s+to|like\s+to|want\s+to|wish\s+to)\s+(?:stay|remain|be|keep\s+it)\s+"
+                       r"anonymous\b|^\W*anonymous(?:ly)?(?:\s+(?:please|pls|if\s+(?:possible|that'?s\s+ok)))?\W*$", re.I)
+"""A name withheld: "id rather stay anonymous" (read only for a name asked: "I'd rather be anonymous, the GP was rude"
+to the comments is a comment)."""
+
+
 def refusal(text: str) -> tuple[str, bool] | None:
     """(the words of a refusal, whether it is explicit) for "I don't know my account number", "I'd rather not say".
 
     "Don't know" counts only near the start of a sentence, so "so I don't have to take..." is not one.
     """
+    if _NO_PARTICULAR.fullmatch(normalise(text).strip()):
+        return text.strip(), False
     for sentence in sentences(text) or [normalise(text)]:
         for pattern, explicit in ((_EXPLICIT_REFUSAL, True), (_REFUSAL, False)):
             if not explicit and _WAITING.search(text):

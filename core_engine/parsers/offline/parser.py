@@ -110,7 +110,7 @@ from .answering.references import shaped_reference
 from .words.libvalues import is_phone_field
 from .kb_rows.change import row_change
 from .initiatives import introduction, labelled_numbers, labelled_only, labelled_values, new_task, other_fields, unopened_fields
-from .intents import (late_refusal, same_as, negates_described, asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
+from .intents import (ANONYMOUS, late_refusal, same_as, negates_described, asks_to, change_marker, chit_chat, clean_question, closing, declines, is_question, negates_field, plea,
                               question_sentences, refusal, request_only, search_phrase, sentences, task_request, waiting,
                               without_self_questions)
 from .words.answers import NEGATIVE_QUESTION, NOTHING_OF_THE_KIND, AnswerReader, echoed_flag, enough_said, flag_named, is_make_field, pro_form_flag, said_words
@@ -1166,6 +1166,7 @@ class TurnReader:
                 self.view.kind_of(self.expect.field) == "str":
             # "he has no email"; "I've only got the card number, not the account number"
             words = lacks_asked_thing(text, self.expect.field) or refused_by_name(text, self.expect.field) \
+                or (m.group(0) if shape(self.expect.field) == "name" and (m := ANONYMOUS.search(text)) else None) \
                 or (late_refusal(text, self.expect.field) if shape(self.expect.field) != "text" else None)
             if words and self.value_for(self.expect.field, _after_words(text, words)) is not None \
                     and shape(self.expect.field) in ("code", "email"):
@@ -1320,6 +1321,9 @@ class TurnReader:
             self.answered = True
             said = next((r["matched"] for r in self.rules[before:] if r.get("statement")
                          and r["statement"].startswith(f"{e.rec.var}.{e.field.name} =")), "")
+            if any(said.lower() in d.text.lower() and re.sub(r"^(?:on|a|the)\s+", "", d.text.strip(), flags=re.I).lower()
+                   != said.lower() for d in find_dates(text, self.today)):
+                said = ""  # "next thursday", "thursday week": the option, and a date of its own too
             if not self._extras(text, e.rec, answered=said if said.lower() in text.lower() else ""):  # one value once
                 story_after_option(self, text, e.rec, e.field)  # "something else - I want to know if ..."
             return True

@@ -234,12 +234,11 @@ _SHOWN_COUNT = re.compile(
 
 
 def count_of_shown(reader: "TurnReader", ints: list[Field], text: str) -> tuple[Field, int] | None:
-    """The count field (the one open whole-number field, or the one of several a count's words name) and the number
-    a turn says of the row it takes; None when there is no such field or number, or the number says some of a group
-    ("2 of them are kids")."""
+    """The count field (the one open whole-number field that counts: "quantity", "how many", never a driver's age) and
+    the number a turn says of the row it takes; None when there is no such field or number, or the number says some of
+    a group ("2 of them are kids")."""
     from ..opening.given_values import _COUNT_STEMS  # late: the opening rules import this package
-    fields = ints if len(ints) == 1 else [f for f in ints if field_stems(f) & _COUNT_STEMS
-                                          or re.match(r"\s*how\s+many\b", f.description or "", re.I)]
+    fields = [f for f in ints if field_stems(f) & _COUNT_STEMS or re.match(r"\s*how\s+many\b", f.description or "", re.I)]
     found = [m for m in _SHOWN_COUNT.finditer(text or "") if not some_of(text, m.end("n") if m.group("n") else m.end("v"))]
     if len(fields) != 1 or len(found) != 1:
         return None

@@ -220,18 +220,19 @@ _KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 
 
 def mashed(text: str, spec: Spec) -> bool:
-    """ "asdfgh", "jkjkjk": a turn of one or two lower-case runs of four or more letters, each typed along one row of
-    the keyboard with no key more than three from the one before, and none a word of English (the model's vocabulary):
-    keys hit, no value. "flask" and "typewriter" jump along their rows."""
+    """ "asdfgh", "jkjkjk": a turn of one or two lower-case runs each typed along one row of the keyboard, none a word
+    of English (the model's vocabulary): keys hit, no value. A run of six letters or more may skip up to two keys
+    ("asdfjkl"), one of five none ("asdfg"); shorter runs are names and words ("asda", "dada", "tutu"), and "flask"
+    and "typewriter" jump along their rows."""
     from ....embedding.semantic import model_words  # late: the word list loads with the model's folder
     words = text.strip(" .!?,;:").split()
     if not 1 <= len(words) <= 2 or not all(w.isalpha() and w.islower() and len(w) >= 4 for w in words):
         return False
     english = model_words(getattr(getattr(spec, "settings", None), "embedding_model", None))
     words = [w.rstrip(";:'") for w in words]  # "asdfjkl;;": the home row, semicolon and all
-    return all(w not in english and any(set(w) <= set(row) and all(abs(row.index(a) - row.index(b)) <= 3
-                                                                  for a, b in zip(w, w[1:])) for row in _KEY_ROWS)
-               for w in words)
+    return all(len(w) >= 5 and w not in english and any(
+        set(w) <= set(row) and all(abs(row.index(a) - row.index(b)) <= (3 if len(w) >= 6 else 1) for a, b in zip(w, w[1:]))
+        for row in _KEY_ROWS) for w in words)
 _NOTHING_HEAD = r"(?:no|nope|nah|nothing|none|not\s+really|all\s+good|that'?s\s+(?:all|it|everything)|" \
     r"that\s+is\s+(?:all|it|everything))"
 _NOTHING_MORE = re.compile(rf"\W*(?:(?:ok|okay|um+|erm|oh|well|so)[\s,.!]+)?{_NOTHING_HEAD}(?:[\s,.!]+(?:else|to\s+add|"

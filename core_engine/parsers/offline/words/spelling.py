@@ -25,9 +25,24 @@ from .match import STOPWORDS
 from .values import misspelt_weekdays
 
 _WORD = re.compile(r"[A-Za-z]+")
-_CLIPPED = re.compile(r"(?<![A-Za-z'-])[A-Za-z]{3,5}(?![A-Za-z'-])")
+_NAME_BESIDE = re.compile(r"\b[A-Z][a-z]+\s+$")
+_TITLE_BEFORE = re.compile(r"\b(?:mr|mrs|ms|miss|mx|dr)\.?\s+$", re.I)
+_CAPITAL_AFTER = re.compile(r"\s+[A-Z][a-z]")
+_NUMBER_BEFORE = re.compile(r"\d(?:st|nd|rd|th)?(?:\s+of)?\s+$|\b(?:first|second|third|[a-z]+(?:th|st|nd|rd))\s+of\s+$", re.I)
+_NUMBER_AFTER = re.compile(r"\s+(?:the\s+)?\d")
 # Month and weekday names are every agent's words: "the 2nd of Febuary" is February, not "the 2nd" of this month.
 _MONTH_WORDS = frozenset("january february march april august september october november december".split())
+_CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday".split()) | _MONTH_WORDS
+
+
+def _named_beside(text: str, start: int, end: int, typed: str) -> bool:
+    """The word is part of a person's or a firm's name: a capitalised word before or after a capitalised one, or a
+    word after a title ("Sarah Munday", "Sundy Patel", "mrs munday")."""
+    return bool(_TITLE_BEFORE.search(text[:start])) or typed[0].isupper() and bool(
+        _NAME_BESIDE.search(text[:start]) or _CAPITAL_AFTER.match(text, end))
+
+
+_CLIPPED = re.compile(r"(?<![A-Za-z'-])[A-Za-z]{3,5}(?![A-Za-z'-])")
 
 
 def spec_words(spec: Any) -> frozenset[str]:
@@ -123,6 +138,8 @@ def respelled(text: str, spec: Any, extra: frozenset[str] = frozenset()) -> tupl
     fixes: list[tuple[str, str]] = []
     for m, day in reversed(misspelt_weekdays(text)):  # "wensday if poss": the weekday, for an option as for a date
         typed = m.group(2)
+        if _named_beside(text, m.start(2), m.end(2), typed):
+            continue  # "Sarah Munday", "mrs munday", "Sundy Patel": a name, not a day
         fixes.append((typed, day))
         text = text[:m.start(2)] + (day if typed.islower() else day.capitalize()) + text[m.end(2):]
     joined = joined_words(spec)
@@ -150,6 +167,11 @@ def respelled(text: str, spec: Any, extra: frozenset[str] = frozenset()) -> tupl
             near = [w for w in extra if w[0] == low[0] and _one_slip(low, w) and not _inflected(low, w)]  # not "Lutton"
         if len(near) != 1:
             return typed
+        if near[0] in _CALENDAR and _named_beside(m.string, m.start(), m.end(), typed):
+            return typed  # "Sarah Munday", "mrs munday": a surname, whatever day the spec lists
+        if near[0] in _MONTH_WORDS and near[0] not in spec_words(spec) and not (
+                _NUMBER_BEFORE.search(m.string[:m.start()]) or _NUMBER_AFTER.match(m.string, m.end())):
+            return typed  # "Octobre Bakes": a month is read from a slip only beside its day ("the 2nd of Febuary")
         fixes.append((typed, near[0]))
         return near[0] if typed.islower() else near[0].capitalize()
 

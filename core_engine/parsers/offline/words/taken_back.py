@@ -25,6 +25,16 @@ _STRONG = re.compile(r"\b(?:wait|sorry|actually|oops|mean|meant|rather|scratch|c
                      re.I)
 _PART_OF = re.compile(r"\s+(?:of|out\s+of|more|less|fewer|extra|others?|each)\b", re.I)
 _HALF = re.compile(r"\s*(?:am|pm|a\.m\.?|p\.m\.?)$", re.I)
+_SETTLED = re.compile(r"\s*(?:$|[,.!?;)]|-|(?:please|pls|then|instead|thanks|thank\s+you|if\s+\w+|ok|okay|and|but|"
+                      r"for\s+(?:me|us|sure)|i\s+think|sorry)\b)", re.I)
+"""What may follow a bare number that puts the one before it right: the end of the clause, or a word of politeness;
+a noun after it counts something else ("9am, actually 2 tyres")."""
+_LEAD = re.compile(r"(?:at|by|for|on|from|around|about|before|after|until|till)\s+", re.I)
+_MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December"]
+_MONTH_WORD = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.I)
+_WEEKDAY_WORD = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tomorrow|tonight|next|this)\b", re.I)
+_BARE_ORDINAL = re.compile(r"\b([12]?\d|3[01])(?:st|nd|rd|th)\b", re.I)
 _UNIT = re.compile(r"\s+([A-Za-z]+(?:\s+[A-Za-z]+)?)")
 
 
@@ -41,6 +51,10 @@ def taken_back(text: str, today: dt.date) -> tuple[str, list[tuple[str, str]]]:
         half = _HALF.search(old.text) if isinstance(old.value, str) and ":" in old.value else None
         said = new.text + (half.group(0).strip() if half and not _HALF.search(new.text) and
                            not re.match(r"\s*(?:am|pm|a\.m|p\.m|in\s+the|at\s+night|o'?clock)", tail, re.I) else "")
+        said = _with_month(old, new) or said  # "the 2nd of August, actually the 3rd": the 3rd of August
+        lead = _LEAD.match(old.text)
+        if lead and not _LEAD.match(said):
+            said = lead.group(0) + said  # "friday at 9, no 10": "friday at 10", still a time
         text = text[:old.start] + said + (" " + unit if keep_unit else "") + tail
         pairs.append((old.text, new.text))
     return text, pairs
@@ -48,11 +62,27 @@ def taken_back(text: str, today: dt.date) -> tuple[str, list[tuple[str, str]]]:
 
 def _kinds(text: str, today: dt.date) -> list[list[Span]]:
     dates, times, emails = find_dates(text, today), find_times(text), find_emails(text)
+    days = [Span(f"day:{int(m.group(1))}", m.start(), m.end(), m.group(0)) for m in _BARE_ORDINAL.finditer(text)
+            if not any(d.start <= m.start() < d.end for d in dates)]  # "3rd August, sorry 10th": a day alone
+    dates = sorted(dates + days, key=lambda sp: sp.start)
     digits = free(find_digit_strings(text), dates + times + emails)
     numbers = free(find_numbers(text), dates + times + emails + [d for d in digits if len(d.value) >= 5])
     clocks = sorted(times + [n for n in numbers if _clock_like(n.value) and not any(n.overlaps(t) for t in times)],
                     key=lambda sp: sp.start)  # "7pm, or rather 7.30": a time put right by a bare clock
     return [dates, clocks, emails, [d for d in digits if len(d.value) >= 5], numbers]
+
+
+def _with_month(old: Span, new: Span) -> str | None:
+    """The new day in the old date's month (and year, when one was said) when only the day was said again."""
+    if not (isinstance(old.value, str) and isinstance(new.value, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", old.value)
+            and re.fullmatch(r"\d{4}-\d\d-\d\d|day:\d+", new.value)):
+        return None
+    if not _MONTH_WORD.search(old.text) or _MONTH_WORD.search(new.text) or re.search(r"[/-]|\d{4}", new.text) \
+            or _WEEKDAY_WORD.search(new.text):
+        return None
+    year = re.search(r"\b(\d{4})\b", old.text)
+    day = int(new.value[4:]) if new.value.startswith("day:") else int(new.value[8:10])
+    return f"{day} {_MONTH_NAMES[int(old.value[5:7]) - 1]}" + (f" {year.group(1)}" if year else "")
 
 
 def _clock_like(value: object) -> bool:
@@ -76,5 +106,12 @@ def _first_correction(text: str, today: dt.date) -> tuple[Span, Span, str] | Non
                 continue  # "2 adults, actually 3 kids": another thing counted, not the same one put right
             if old.value == new.value or (spans is kinds[1] and not isinstance(old.value, str)):
                 continue  # a bare number is put right as a clock only after a time
+            if spans is kinds[0] and (str(old.value).startswith("day:") or str(new.value).startswith("day:")
+                                      and _with_month(old, new) is None):
+                continue  # a day alone puts right only a date said with its month
+            bare = spans is kinds[4] or (spans is kinds[1] and not isinstance(new.value, str))
+            if bare and not _SETTLED.match(text, new.end) and not (unit and text[new.end:].lower().lstrip()
+                                                                   .startswith(unit.lower())):
+                continue  # "9am, actually 2 tyres", "3. Actually, one question": a number of something else
             return old, new, unit
     return None
