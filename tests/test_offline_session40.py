@@ -37,7 +37,7 @@ SPEC = {
             field("sender_name", "str", "Your name, read out on air", required=False),
             field("song", "str", "The song to play"),
             field("occasion", "Enum", "What is celebrated", enum_values=[
-                {"value": "Birthday"}, {"value": "Anniversary"}, {"value": "Retirement"}]),
+                {"value": "Birthday"}, {"value": "Wedding Anniversary"}, {"value": "Retirement"}]),
             field("confirm", "confirm", "Send the dedication")]},
         {"name": "StudioTour", "kind": "task", "predicate": 'main.task == "Studio Tour"', "fields": [
             field("group_name", "str", "The school or group coming"),
@@ -243,22 +243,25 @@ def test_enough_said_to_one_more_is_a_no(said):
     assert enough_said(more, said)
 
 
-def test_guard_enough_said_to_a_question_about_something_else_is_no_answer():
+@pytest.mark.parametrize("name, description", [
+    ("step_free", "Whether anyone needs step-free access"),
+    ("water_enough", "Whether the 50 litres of fresh water included is enough, or you want more"),
+    ("can_swim", "Whether everyone can swim 25 metres or more")])
+def test_guard_enough_said_to_a_question_about_something_else_is_no_answer(name, description):
     from core_engine.parsers.offline.words.answers import enough_said
     from core_engine.spec.model import Field
-    access = Field(name="step_free", type="bool", description="Whether anyone needs step-free access")
-    assert not enough_said(access, "that's it for now")
+    assert not enough_said(Field(name=name, type="bool", description=description), "that's plenty")
 
 
 @pytest.mark.parametrize("said", ["good now", "ok now yes", "ok now its right", "looks right now, go ahead"])
 def test_a_summary_said_to_be_right_now_is_a_yes(said):
-    from core_engine.parsers.offline.words.values import yes_no
-    assert yes_no(said) is not None and yes_no(said)[0] is True
+    from core_engine.parsers.offline.words.values import right_now
+    assert right_now(said)
 
 
-def test_guard_now_in_a_request_is_no_yes():
+def test_guard_fine_now_is_no_yes_to_any_other_question():
     from core_engine.parsers.offline.words.values import yes_no
-    assert yes_no("right now I need a different date") is None or yes_no("right now I need a different date")[2]
+    assert yes_no("fine now") is None and yes_no("it's better now") is None
 
 
 def test_a_doubt_about_an_optional_row_declines_it(agent):
@@ -276,15 +279,16 @@ def test_guard_a_doubt_with_a_question_about_an_optional_row_declines_nothing(ag
 # -- a long word of the spec typed clipped ---------------------------------------------------------------------------
 
 
-def test_a_clipped_word_said_alone_is_the_spec_word_it_starts(agent):
-    got = _last(agent, DEDICATION, "it's for Edna Wright", "the 3rd of March", "Sam Jones", "Moon River", "anniv")
-    assert got == ['dedication.occasion = "Anniversary"'], got
+def test_a_clipped_word_beside_the_rest_of_its_option_is_that_word(agent):
+    got = _last(agent, DEDICATION, "it's for Edna Wright", "the 3rd of March", "Sam Jones", "Moon River",
+                "it's their wedding anniv")
+    assert got == ['dedication.occasion = "Wedding Anniversary"'], got
 
 
-def test_a_clipped_word_in_lower_case_inside_a_sentence_is_left_as_typed(agent):
+@pytest.mark.parametrize("said", ["it was our anniv last week", "Anniv", "Orla Byrne", "perf"])
+def test_guard_a_clipped_word_alone_is_left_as_typed(agent, said):
     from core_engine.parsers.offline.words.spelling import respelled
-    assert respelled("it was our anniv last week", agent.spec)[0] == "it was our anniv last week"
-    assert respelled("for our Anniv party", agent.spec)[0] == "for our Anniversary party"
+    assert respelled(said, agent.spec)[0] == said
 
 
 # -- someone else's name said is no new value of the caller's; "before I forget" refuses nothing -----------------------
@@ -355,3 +359,44 @@ def test_guard_names_near_a_weekday_or_a_month_are_not_respelled(agent, said):
 def test_guard_next_thursday_to_a_weekday_option_still_gives_its_date(agent):
     got = _last(agent, TOUR, "St Mary's Primary", "next thursday")
     assert 'studio_tour.tour_day = "Thursday"' in got and any("tour_date" in s for s in got), got
+
+
+
+@pytest.mark.parametrize("said", ["max?", "as long as possible"])
+def test_guard_a_question_or_a_unit_the_field_does_not_count_in_is_no_bound(agent, said):
+    got = _last(agent, ADVERT, "Bloom Florists", "the 9th", "10am", said)
+    assert "book_advert.plays = 20" not in got, got
+
+
+def test_guard_a_range_in_a_description_that_is_no_bound_of_the_field():
+    from core_engine.parsers.offline.answering.bounds import _from_description
+    from core_engine.spec.model import Field
+    hours = Field(name="hours", type="int", description="How many hours (the library is open 8 to 22)")
+    assert _from_description(hours, "max") is None
+
+
+def test_guard_a_check_that_only_says_something_is_no_bound():
+    from core_engine.parsers.offline.answering.bounds import _from_actions
+    from core_engine.spec.model import Field
+    nights = Field(name="nights", type="int", description="How many nights",
+                   actions='if self.nights > 14:\n    say("10% off for long stays")')
+    assert _from_actions(nights, "max") is None
+
+
+@pytest.mark.parametrize("said", ["same as last week, thursday", "I came last week, tuesday works again"])
+def test_guard_last_week_in_another_clause_leaves_the_coming_weekday(said):
+    import datetime as dt
+
+    from core_engine.parsers.offline.words.values import find_dates
+    assert all(s.value >= "2024-07-03" for s in find_dates(said, dt.date(2024, 7, 3)))
+
+
+@pytest.mark.parametrize("said", ["not sure yet", "not sure, something with the logo"])
+def test_guard_a_doubt_that_leaves_the_choice_to_come_declines_nothing(agent, said):
+    got = _last(agent, TOUR, "St Mary's Primary", "wednesday", "the 9th", "30 kids", "2 hours", "the 20th", said)
+    assert not any("goody_bag" in s for s in got), got
+
+
+def test_guard_a_lower_case_letter_of_latin_extended_a_starts_no_name():
+    from core_engine.parsers.offline.words.values import PERSON_NAME
+    assert PERSON_NAME.search("i'm from łódź poland") is None

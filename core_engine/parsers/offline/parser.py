@@ -135,7 +135,7 @@ from .words.measures.months import is_month_field
 from .words.thing_names import thing_name
 from .words.typed import restore_apostrophes
 from .words.value_labels import label_kind, label_start
-from .words.values import DATE_HELD, DAY_FIRST, EVENING, PERSON_NAME, clean_name, find_codes, find_dates, find_numbers, find_postcodes, find_times, free_text, normalise, yes_no
+from .words.values import DATE_HELD, DAY_FIRST, EVENING, PERSON_NAME, clean_name, find_codes, find_dates, find_numbers, find_postcodes, find_times, free_text, normalise, right_now, yes_no
 
 _SEARCH_START = re.compile(r"^(?:(?:i\s+(?:would|'?d)\s+like|i\s+want|i'?d\s+love|let'?s)\s+(?:to\s+)?)?"
                            r"(?:book|reserve|find|get|try|look\s+for|search\s+for)\b", re.I)
@@ -852,6 +852,8 @@ class TurnReader:
                 e.field, text, self.view.index())) is not None else None)
         # "not heated", "heated please": the yes/no field's own word, negated or not; "it was out"; "I'll be coming
         # with him" to "will a carer travel with the patient?"; "2 dogs" to "any pets or young children?"
+        if yn is None and (e.act == "confirm" or kind == "confirm") and right_now(text):
+            yn = (True, text, "")  # "good now", "ok now yes": the summary put right is agreed
         if yn is None and (e.act == "confirm" or kind == "confirm") and _GOOD_TO_GO.match(text):
             yn = (True, text, "")  # "ok good to go": the whole turn agrees ("good to go? hmm", "... once my wife
             # confirms" do not)
@@ -1205,14 +1207,21 @@ class TurnReader:
         bag = Bag.of(clause)  # "rather not give my number out, I'll be on the boat anyway": the number, not the boat
         target = (self.expect.rec, self.expect.field) if self.expect else (None, None)
         best = field_mention(self.expect.field, bag)[0] if self.expect else 0
+        held_named = False
         if words:
             for rec, f in self.candidates() + self._text_fields():
                 score = field_mention(f, bag)[0]
                 if not self.view.unfilled(rec, f) and not all(stem(w) in bag.stems for w in f.name.split("_") if w):
+                    held_named = held_named or (score >= 2 and score > best)
                     continue  # "no particular date": not the tour's date, held already; "I don't know my account
                     # number" to the PIN names the number held, in full
                 if score >= 2 and score > best:
                     target, best = (rec, f), score
+        if held_named and self.expect is not None and target == (self.expect.rec, self.expect.field) \
+                and field_mention(self.expect.field, bag)[0] == 0:
+            self.note("refusal-of-held", text, reason="a doubt about a value already given; nothing is declined")
+            self.answered = True
+            return True  # "not sure about the date actually" to the time asked: neither field is declined
         rec, f = target
         if rec is None or f is None or self.view.kind_of(f) in ("confirm", "bool") and not words:
             return False
@@ -1235,7 +1244,9 @@ class TurnReader:
         if words and not explicit and floated_range(self, text, words, rec, f):
             return True  # "no idea, could be 3 grand, could be 6": two guesses, neither the value nor a refusal
         if found is not None and not explicit and (self.view.kind_of(f) == "row" or names_for(self, f)) \
-                and (f.required or is_question(text)):  # "no idea tbh" to an optional room: declined, not undecided
+                and (f.required or is_question(text) or not _DEFERS.fullmatch(_after_words(text, words))):
+            # "no idea tbh, whatever you think" to an optional room declines it; "not sure yet", "not sure, someone
+            # good with knees" leave the choice to come
             # "not sure where yet, what's good for pizza?": a doubt about a choice among the agent's rows says it
             # is not chosen yet; nothing is refused, and a question beside it is read as a question
             self.note("refusal-undecided", words, field=f.name, reason="a choice among the KB's rows, not made yet")
@@ -2078,6 +2089,11 @@ def _compound_of(word: str, part: str) -> bool:
 _REFUSED_THING = re.compile(r"\b(?:give|share|tell|say|provide|disclose)\s+(?:you\s+)?(?:my|our|the)\s+([a-z]{3,})", re.I)
 """What a refusal says it will not give ("rather not give my number"): it refuses that thing."""
 _WHOSE = re.compile(r"\b(?:my|mine|his|her|hers|their|theirs|own|your)\b", re.I)
+_DEFERS = re.compile(r"[\s,.!-]*(?:(?:tbh|honestly|mate|really|lol|to\s+be\s+honest)[\s,.!]*)*(?:(?:i'?m\s+)?happy\s+"
+                     r"with\s+(?:whatever|any(?:one|thing)?)(?:\s+\w+){0,4}|whatever\s+you\s+(?:think|recommend|"
+                     r"suggest)|you\s+tell\s+me|you\s+choose|up\s+to\s+you|any(?:one|thing)?\s+is\s+fine)?"
+                     r"[\s,.!]*(?:tbh|mate|really|lol)?[\s,.!]*", re.I)
+"""What may follow a doubt that declines an optional choice: nothing, or leaving it to the agent."""
 _ASKS_START = re.compile(r"\W*(?:what|which|when|where|who|why|how|is|are|do|does|can|could)\b", re.I)
 _MEANT = re.compile(r"\b(?:i|we)\s+(?:meant|mean)\s+(?:to\s+say\s+)?(?P<rest>.+)$", re.I)
 _YES_NO_ABOUT = re.compile(r"^\W*(?:(?:before\s+i\s+say\s+yes|ok|okay|so|and|but|hmm+|oh|wait|sorry|also)\W+)*"

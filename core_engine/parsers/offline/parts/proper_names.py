@@ -24,9 +24,9 @@ from ..words.values import MONTHS, WEEKDAYS
 if TYPE_CHECKING:
     from ..parser import TurnReader
 
-_NAMED = re.compile(r"\b(?:it'?s\s+an?|its\s+an?|an?|my)\s+(?P<name>[A-ZÀ-ÖØ-ÞĀ-ſ][\w'À-ÿ-]*(?:\s+(?:&\s+)?(?!I\b|I'[a-z])[A-ZÀ-ÖØ-ÞĀ-ſ][\w'À-ÿ-]*)*)")
+_NAMED = re.compile(r"\b(?:it'?s\s+an?|its\s+an?|an?|my)\s+(?P<name>[A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ][\w'À-ÿ-]*(?:\s+(?:&\s+)?(?!I\b|I'[a-z])[A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ][\w'À-ÿ-]*)*)")
 _CALENDAR = {w.lower() for w in [*WEEKDAYS, *MONTHS]}
-_EXAMPLES = re.compile(r"\b(?:e\.g\.?|eg|for\s+example|such\s+as|like)\s+[A-ZÀ-ÖØ-ÞĀ-ſ][A-Za-zÀ-ÿ'-]*\b(?![\d-])")
+_EXAMPLES = re.compile(r"\b(?:e\.g\.?|eg|for\s+example|such\s+as|like)\s+[A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ][A-Za-zÀ-ÿ'-]*\b(?![\d-])")
 """A description that gives names as its examples ("The make of the bike, e.g. Trek or Brompton"); not a code
 with digits ("The number plate, like KT19 WRX")."""
 

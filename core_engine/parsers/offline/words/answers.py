@@ -207,13 +207,17 @@ _ENOUGH = re.compile(r"^\W*(?:(?:eh|hmm+|um+|erm|ok(?:ay)?|no|nah|nope|actually|
                      r"(?:i'?m|we'?re)\s+(?:good|done|fine)|enough|nothing\s+(?:else|more))"
                      r"(?:\s+(?:for\s+(?:now|me|us|this\s+(?:quarter|term|time|year))|thanks|thank\s+you|lol|really))*\W*$", re.I)
 """A turn that says what the user has is enough: "that's it for now", "that's plenty for me", "two is enough"."""
-_ASKS_FOR_MORE = re.compile(r"\b(?:more|another|additional|further|extra|else|third|fourth|fifth)\b", re.I)
-"""A yes/no field that asks whether the user wants one more of something ("Whether the student wants a third course")."""
+_MORE_NAME = re.compile(r"(?:^|_)(?:more|another|additional|extra|further)(?:_|$)", re.I)
+_WANTS_MORE = re.compile(r"\bwants?\s+(?:to\s+(?:add|take|book|order|get|have)\s+)?(?:another|more\s+(?!than\b)[a-z]+|an?\s+(?:"
+                         r"third|fourth|fifth|second|further|additional|extra))\b", re.I)
+"""A yes/no field that asks whether the user wants one more of something: named so ("more_items") or described so
+("Whether the guest wants another night"); not "... or you want more" water, "... 25 metres or more"."""
 
 
 def enough_said(f: Field, text: str) -> bool:
     """ "that's it for now", "two's plenty lol" to a yes/no field asking whether one more is wanted: a no."""
-    return _ENOUGH.match(text) is not None and _ASKS_FOR_MORE.search(f"{f.name} {f.description}") is not None
+    return _ENOUGH.match(text) is not None and (_MORE_NAME.search(f.name) is not None
+                                                 or _WANTS_MORE.search(f.description or "") is not None)
 
 
 _KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")

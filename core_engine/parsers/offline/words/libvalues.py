@@ -156,7 +156,7 @@ NAME_INTRO = re.compile(r"\b(?:(?:my|his|her|their|the\s+patient'?s?|the|our|you
                          r"name(?:\s+is|\s+was|\s?'s)|^name(?:'s|\s*:)|(?:he|she|they)\s+(?:is|are)\s+called|(?:is\s+)?called|named|"
                          r"(?:it'?s|it\s+is|this\s+is)\s+for(?:\s+(?:my|our)\s+\w+)?|for\s+(?:my|our)\s+\w+|"
                          r"i\s+am|i'?m|this\s+is|call\s+me|under)\s+", re.I)
-_UP, _LOW, _ANY = "A-ZÀ-ÖØ-ÞĀ-ſ", "a-zß-öø-ÿĀ-ſ", "A-Za-zÀ-ÖØ-öø-ÿĀ-ſ"  # letters with accents too ("Tomás", "Zoë Ødegaard")
+_UP, _LOW, _ANY = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ", "a-zß-öø-ÿāăąćĉċčďđēĕėęěĝğġģĥħĩīĭįıĳĵķĸĺļľŀłńņňŉŋōŏőœŕŗřśŝşšţťŧũūŭůűųŵŷźżžſ", "A-Za-zÀ-ÖØ-öø-ÿĀ-ſ"  # letters with accents too ("Tomás", "Zoë Ødegaard")
 _CAP_RUN = re.compile(rf"\b([{_UP}][{_ANY}'’-]*[{_LOW}](?:\s+(?:[{_UP}][{_ANY}'’-]*[{_LOW}]|[{_UP}]\.|[A-HJ-ZÀ-ÖØ-Þ](?=\s+[{_UP}][{_LOW}])))*)")
 """A run of capitalised words, with an initial ("J.") or a one-letter particle ("Ó" of "Éamonn Ó Súilleabháin")."""
 _NOT_NAMES = frozenset({"I", "Hi", "Hello", "Hey", "Yes", "No", "Ok", "Okay", "Sure", "Thanks", "Thank", "Please",

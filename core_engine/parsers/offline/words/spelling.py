@@ -9,9 +9,10 @@ changed letters ("stars" is not "start") are left alone, and so is a word of Eng
 vocabulary lists it ("though" is no slip of "through"). Month and weekday names are read the same way in every
 agent ("Febuary", "wensday").
 
-A word of three to five letters that is the start of exactly one spec word at least three letters longer, and no word
-of English itself, is that word clipped ("French Bac" for "French Baccalaureate", "anniv" for "Anniversary"): when it
-is written with its capital, or is the whole answer; "my chem lab" in a story keeps the user's word.
+A word of three to five letters, no word of English, that starts a word at least three letters longer of an option of
+two words or more, with the option's word before or after it said beside it, is that word clipped ("French Bac" for
+"French Baccalaureate", "wedding anniv" for "Wedding Anniversary"). A clipped word alone is left as typed: "Orla" is
+no "Orlando", "perf" no "Performance", "my chem lab" keeps the user's word.
 """
 
 from __future__ import annotations
@@ -176,20 +177,39 @@ def respelled(text: str, spec: Any, extra: frozenset[str] = frozenset()) -> tupl
         return near[0] if typed.islower() else near[0].capitalize()
 
     text = _WORD.sub(fix, text)
-    longer = [w for w in vocab if len(w) >= 7]
+    phrases = spec_phrases(spec)
 
     def unclipped(m: re.Match[str]) -> str:
         typed = m.group(0)
         low = typed.lower()
         if not 3 <= len(low) <= 5 or typed.isupper() or low in vocab or low in STOPWORDS or low in english \
-                or _in_address(m) or (typed.islower() and text.strip(" .!?").lower() != low):
-            return typed  # a clipped name is written with its capital ("French Bac"), or is the whole answer ("chem");
-            # "my chem lab" in a story keeps the user's word
-        starts = sorted({w for w in longer if w.startswith(low) and len(w) >= len(low) + 3}, key=len)
-        starts = [w for w in starts if not any(w != v and w.startswith(v) for v in starts)]  # "certificates": one word
-        if len(starts) != 1:
+                or _in_address(m):
             return typed
-        fixes.append((typed, starts[0]))
-        return starts[0] if typed.islower() else starts[0].capitalize()
+        before = re.findall(r"[A-Za-z]+", m.string[:m.start()])[-1:]
+        after = re.findall(r"[A-Za-z]+", m.string[m.end():])[:1]
+        said = {w for w in (phrase[i] for phrase in phrases for i, w in enumerate(phrase)
+                            if w.startswith(low) and len(w) >= len(low) + 3
+                            and ((before and i > 0 and phrase[i - 1] == before[0].lower())
+                                 or (after and i + 1 < len(phrase) and phrase[i + 1] == after[0].lower())))}
+        if len(said) != 1:
+            return typed  # "French Bac": the word before it is the option's word before "Baccalaureate"; "Orla Byrne",
+            # "perf", "my chem lab" complete no phrase of the spec
+        word = said.pop()
+        fixes.append((typed, word))
+        return word if typed.islower() else word.capitalize()
 
     return _CLIPPED.sub(unclipped, text), fixes
+
+
+def spec_phrases(spec: Any) -> list[list[str]]:
+    """The spec's option values of two words or more, as lower-case word lists ("french baccalaureate")."""
+    cached = getattr(spec, "_genie_spelling_phrases", None)
+    if cached is not None:
+        return cached
+    out = [words for ws in spec.worksheets for f in ws.fields for v in f.enum_values
+           if len(words := [w.lower() for w in _WORD.findall(v.value)]) >= 2]
+    try:
+        object.__setattr__(spec, "_genie_spelling_phrases", out)
+    except (AttributeError, TypeError, ValueError):
+        pass
+    return out

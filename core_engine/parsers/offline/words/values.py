@@ -508,7 +508,7 @@ _WEEKDAY_NEXT_WEEK_RE = re.compile(rf"\b({'|'.join(WEEKDAYS)})\s+(?:of\s+|in\s+)
 """A weekday of the coming calendar week ("thursday next week", "next week on friday"): that week's day, which on a
 Wednesday is eight days on for a Thursday, never this week's."""
 _WEEKDAY_LAST_WEEK_RE = re.compile(rf"\b({'|'.join(WEEKDAYS)})\s+(?:of\s+|in\s+)?(?:last|the\s+previous)\s+week\b|"
-                                   rf"\b(?:last|the\s+previous)\s+week(?:'s)?\s*,?\s+(?:on\s+)?(?:the\s+)?"
+                                   rf"\b(?:last|the\s+previous)\s+week\s+(?:on\s+)?(?:the\s+)?"
                                    rf"({'|'.join(WEEKDAYS)})\b", re.I)
 """A weekday of the calendar week before this one ("monday last week", "last week on tuesday"): that week's day,
 which on a Wednesday is nine days back for a Monday, never this week's Monday."""
@@ -984,14 +984,17 @@ _RIGHT_NOW = re.compile(r"\W*(?:(?:ok(?:ay)?|yes|yep|yeah|right|great)[\s,.!]+)*
                         r"\s+now(?:[\s,.!]+(?:yes|thanks|thank\s+you|go\s+ahead|submit(?:\s+it)?|send(?:\s+it)?))*\W*|"
                         r"\W*(?:ok(?:ay)?[\s,.!]+)?now\s+(?:yes|(?:it'?s|its|it\s+is|that'?s)\s+(?:right|correct|good|fine))\W*",
                         re.I)
-"""A yes said as the summary being right after a change: "good now", "ok now yes", "ok now its right"."""
+"""A yes said as the summary being right after a change: "good now", "ok now yes", "ok now its right" (to a
+confirmation only: "fine now" to "are you still in pain?" is a no)."""
+
+
+def right_now(text: str) -> bool:
+    return _RIGHT_NOW.fullmatch(_INTERJECTIONS.sub("", normalise(text))) is not None
 
 
 def yes_no(text: str) -> tuple[bool, str, str] | None:
     """(answer, the words that said it, the rest of the utterance) when the text opens with yes or no."""
     body = _INTERJECTIONS.sub("", normalise(text))
-    if _RIGHT_NOW.fullmatch(body):
-        return True, body, ""  # "good now", "ok now yes", "ok now its right": a yes once the change is made
     yes, no = _lead_phrase(body, YES_PHRASES), _lead_phrase(body, NO_PHRASES)
     if yes is None and no is None:
         return None
@@ -1021,7 +1024,7 @@ def yes_no(text: str) -> tuple[bool, str, str] | None:
 
 # ---------------------------------------------------------------- names and free text
 
-PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*(?:\s+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀ-ſ]?[a-zß-öø-ÿĀ-ſ']+(?:[A-ZÀ-ÖØ-ÞĀ-ſ][a-zß-öø-ÿĀ-ſ']+)?)*|de|van|von|da|di|le|la)){1,3}")
+PERSON_NAME = re.compile(r"[A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ][a-zß-öø-ÿāăąćĉċčďđēĕėęěĝğġģĥħĩīĭįıĳĵķĸĺļľŀłńņňŉŋōŏőœŕŗřśŝşšţťŧũūŭůűųŵŷźżžſ']+(?:[A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ][a-zß-öø-ÿāăąćĉċčďđēĕėęěĝğġģĥħĩīĭįıĳĵķĸĺļľŀłńņňŉŋōŏőœŕŗřśŝşšţťŧũūŭůűųŵŷźżžſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ]?[a-zß-öø-ÿāăąćĉċčďđēĕėęěĝğġģĥħĩīĭįıĳĵķĸĺļľŀłńņňŉŋōŏőœŕŗřśŝşšţťŧũūŭůűųŵŷźżžſ']+(?:[A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ][a-zß-öø-ÿāăąćĉċčďđēĕėęěĝğġģĥħĩīĭįıĳĵķĸĺļľŀłńņňŉŋōŏőœŕŗřśŝşšţťŧũūŭůűųŵŷźżžſ']+)?)*(?:\s+(?:[A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ][a-zß-öø-ÿāăąćĉċčďđēĕėęěĝğġģĥħĩīĭįıĳĵķĸĺļľŀłńņňŉŋōŏőœŕŗřśŝşšţťŧũūŭůűųŵŷźżžſ']+(?:[A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ][a-zß-öø-ÿāăąćĉċčďđēĕėęěĝğġģĥħĩīĭįıĳĵķĸĺļľŀłńņňŉŋōŏőœŕŗřśŝşšţťŧũūŭůűųŵŷźżžſ']+)?(?:-[A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ]?[a-zß-öø-ÿāăąćĉċčďđēĕėęěĝğġģĥħĩīĭįıĳĵķĸĺļľŀłńņňŉŋōŏőœŕŗřśŝşšţťŧũūŭůűųŵŷźżžſ']+(?:[A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ][a-zß-öø-ÿāăąćĉċčďđēĕėęěĝğġģĥħĩīĭįıĳĵķĸĺļľŀłńņňŉŋōŏőœŕŗřśŝşšţťŧũūŭůűųŵŷźżžſ']+)?)*|de|van|von|da|di|le|la)){1,3}")
 """A person's name as typed with capitals: "Priya Nair", "Ana de la Cruz" (two to four words)."""
 
 _NAME_LEAD = re.compile(r"^(?:(?:my|the)\s+(?:full\s+|first\s+|last\s+)?name\s+is|my\s+name'?s|name\s*:|name\s+is|"
