@@ -204,7 +204,7 @@ _ACTION_ONLY = re.compile(_ACTION_ONLY.pattern + "$", re.I)
 _ENOUGH = re.compile(r"^\W*(?:(?:eh|hmm+|um+|erm|ok(?:ay)?|no|nah|nope|actually|i\s+think)[\s,.!]+)*"
                      r"(?:that'?s\s+(?:it|all|enough|plenty)|thats\s+(?:it|all|enough|plenty)|"
                      r"(?:\w+|that|this)\s+(?:is|are|will\s+be|should\s+be)\s+(?:enough|plenty)|\w+'s\s+(?:enough|plenty)|"
-                     r"(?:i'?m|we'?re)\s+(?:good|done|fine)|enough|nothing\s+(?:else|more))"
+                     r"(?:i'?m|we'?re)\s+done|enough|nothing\s+(?:else|more))"
                      r"(?:\s+(?:for\s+(?:now|me|us|this\s+(?:quarter|term|time|year))|thanks|thank\s+you|lol|really))*\W*$", re.I)
 """A turn that says what the user has is enough: "that's it for now", "that's plenty for me", "two is enough"."""
 _MORE_NAME = re.compile(r"(?:^|_)(?:more|another|additional|extra|further)(?:_|$)", re.I)

@@ -317,10 +317,12 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         day = (m.group(1) or m.group(2)).lower()
         monday = today - dt.timedelta(days=today.weekday())
         add(monday + dt.timedelta(days=7 + WEEKDAYS[day]), m)
+    last_week = []
     for m in _WEEKDAY_LAST_WEEK_RE.finditer(text):  # "monday last week": in the week before this one
         day = (m.group(1) or m.group(2)).lower()
         monday = today - dt.timedelta(days=today.weekday())
         add(monday - dt.timedelta(days=7) + dt.timedelta(days=WEEKDAYS[day]), m)
+        last_week.append(found[-1])
     for m in _WEEKDAY_WEEK_RE.finditer(text) if not past else ():  # "friday week": a week after the coming Friday
         day = (m.group(1) or m.group(2)).lower()
         add(today + dt.timedelta(days=(WEEKDAYS[day] - today.weekday()) % 7 + 7), m)
@@ -356,6 +358,8 @@ def find_dates(text: str, today: dt.date, *, past: bool = False) -> list[Span]:
         add(d, m)
         if d is None and m.group(1):
             slips.append(Span(None, m.start(), m.end(), m.group(0)))
+    if not past and last_week and any(s not in last_week and not any(s.overlaps(x) for x in last_week) for s in found):
+        found = [s for s in found if s not in last_week]  # "monday last week was cancelled so next monday": the booking
     if not past:  # "limping since the weekend": when something began, never the day of what is booked
         found = [s for s in found if not _SINCE_RE.search(text[:s.start])
                  and not (_STARTING_RE.search(text[:s.start]) and str(s.value) < today.isoformat())]
