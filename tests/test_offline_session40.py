@@ -400,3 +400,50 @@ def test_guard_a_doubt_that_leaves_the_choice_to_come_declines_nothing(agent, sa
 def test_guard_a_lower_case_letter_of_latin_extended_a_starts_no_name():
     from core_engine.parsers.offline.words.values import PERSON_NAME
     assert PERSON_NAME.search("i'm from łódź poland") is None
+
+
+SHOWS = {
+    "name": "riverside_radio", "starting_prompt": "Hello, Riverside Community Radio.",
+    "description": "A community radio station: advert slots booked, song dedications read on air, studio tours.",
+    "settings": {"start_worksheet": "Main"},
+    "worksheets": [
+        task_choice({"value": "Book Advert", "description": "book a paid advert slot on air"},
+                    {"value": "Dedication", "description": "have a message and a song read out on a show"},
+                    {"value": "Studio Tour", "description": "book a group tour of the studios"}),
+        {"name": "BookAdvert", "kind": "task", "predicate": 'main.task == "Book Advert"', "fields": [
+            field("business_name", "str", "The business the advert is for"),
+            field("first_air_date", "date", "The date the advert first goes out"),
+            field("slot_time", "time", "The time of day the advert goes out"),
+            field("plays", "int", "How many times the advert is played"),
+            field("length_seconds", "int", "The advert's length in seconds"),
+            field("voiced_by_us", "bool", "Whether our presenters record the voice-over"),
+            field("contact_phone", "str", "A phone number for the business"),
+            field("confirm", "confirm", "Book the slot")]},
+        {"name": "Dedication", "kind": "task", "predicate": 'main.task == "Dedication"', "fields": [
+            field("show", "Enum", "The show it is read on", enum_values=[
+                {"value": "Breakfast", "description": "the weekday breakfast show"},
+                {"value": "Sunday Requests", "description": "the Sunday afternoon request show"}]),
+            field("for_whom", "str", "The person the dedication is for"),
+            field("from_whom", "str", "Who the dedication is from"),
+            field("occasion_date", "date", "The day of the birthday, anniversary or occasion"),
+            field("song", "str", "The song to play"),
+            field("message", "str", "The message read out"),
+            field("confirm", "confirm", "Send the dedication")]},
+        {"name": "StudioTour", "kind": "task", "predicate": 'main.task == "Studio Tour"', "fields": [
+            field("group_name", "str", "The school or group coming"),
+            field("tour_date", "date", "The day of the tour"),
+            field("visitors", "int", "How many people are coming"),
+            field("wheelchair_access", "bool", "Whether anyone needs step-free access"),
+            field("organiser_name", "str", "The organiser's name"),
+            field("organiser_email", "str", "The organiser's email"),
+            field("confirm", "confirm", "Book the tour")]},
+    ],
+}
+"""The first version of this session's radio spec: a dedication read on a show, no shop; "its ok" left its task."""
+
+
+@pytest.mark.parametrize("said", ["its ok", "that's fine", "no worries"])
+def test_agreement_near_never_mind_leaves_the_task_open(tmp_path, said):
+    from tests.fakes.specs import agent_of
+    got = _last(agent_of(tmp_path, SHOWS), "I'd like to send a birthday dedication", said)
+    assert not any(s.startswith("exitws") for s in got), got

@@ -314,11 +314,17 @@ def _has_cancel_task(reader: "TurnReader") -> bool:
     return any(re.search(r"cancel", re.sub(r"([a-z])([A-Z])", r"\1 \2", t), re.I) for t in texts)
 
 
+_AGREEING = re.compile(r"\W*(?:(?:oh|ah|yeah|yes|ok|okay)[\s,.!]+)?(?:it'?s|its|that'?s|thats|that\s+is|it\s+is|all|"
+                       r"that'?ll\s+be|that\s+will\s+be)\s+(?:ok|okay|fine|alright|all\s+right|good|grand|great)"
+                       r"(?:\s+(?:thanks|thank\s+you|now|then|really|with\s+me|by\s+me))*\W*|\W*no\s+(?:worries|problem)\W*",
+                       re.I)
+
+
 def semantic_control(reader: "TurnReader", text: str) -> bool:
     """Control said in other words ("let's drop the whole thing"), tried only when no rule read the turn:
     a short turn whose best reading is a control intent, clearly, and no task reading is plausible."""
-    if len(text.split()) > 6 or yes_no(text) is not None or _SWITCH.search(text):
-        return False
+    if len(text.split()) > 6 or yes_no(text) is not None or _SWITCH.search(text) or _AGREEING.fullmatch(text.strip()):
+        return False  # "its ok", "that's fine": agreement, however near "never mind" it reads
     ranked = index(reader).rank(clean(text), lambda e: e.kind in ("control", "task", "enum"))
     if ranked.best is None or ranked.best.kind != "control" or not ranked.decided(CONTROL_THRESHOLD, CONTROL_MARGIN) \
             or ranked.runner_score >= TASK_THRESHOLD:
