@@ -18,7 +18,7 @@ from core_engine.evaluation.testing import ExpectedStatements, load_test
 from core_engine.session.agent import Agent
 
 ROOT = Path(__file__).resolve().parents[2]
-DEV = [*range(59, 83), *range(86, 110)]
+DEV = [*range(59, 83), *range(86, 113)]
 
 
 def set_dir(n: int) -> Path:

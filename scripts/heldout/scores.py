@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 OUT = Path("/work/sc")
-DEV = [*range(59, 83), *range(86, 110)]
+DEV = [*range(59, 83), *range(86, 113)]
 ROW = re.compile(r"^(\S+)\s+own\s+(\d+)/(\d+)\s+gold\s+(\d+)\s+goals (\d+)/(\d+)\s+KB (\d+)/(\d+)")
 
 
