@@ -1332,9 +1332,11 @@ class TurnReader:
             self.answered = True
             said = next((r["matched"] for r in self.rules[before:] if r.get("statement")
                          and r["statement"].startswith(f"{e.rec.var}.{e.field.name} =")), "")
-            if any(said.lower() in d.text.lower() and re.sub(r"^(?:on|a|the)\s+", "", d.text.strip(), flags=re.I).lower()
-                   != said.lower() for d in find_dates(text, self.today)):
-                said = ""  # "next thursday", "thursday week": the option, and a date of its own too
+            if not find_dates(said, self.today) or any(
+                    said.lower() in d.text.lower() and re.sub(r"^(?:on|a|the)\s+", "", d.text.strip(), flags=re.I).lower()
+                    != said.lower() for d in find_dates(text, self.today)):
+                said = ""  # only an option that is also a day is read once: "next thursday", "thursday week" give the
+                # option and a date of their own too
             if not self._extras(text, e.rec, answered=said if said.lower() in text.lower() else ""):  # one value once
                 story_after_option(self, text, e.rec, e.field)  # "something else - I want to know if ..."
             return True
