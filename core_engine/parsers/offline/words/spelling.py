@@ -185,12 +185,11 @@ def respelled(text: str, spec: Any, extra: frozenset[str] = frozenset()) -> tupl
         if not 3 <= len(low) <= 5 or typed.isupper() or low in vocab or low in STOPWORDS or low in english \
                 or _in_address(m):
             return typed
-        before = re.findall(r"[A-Za-z]+", m.string[:m.start()])[-1:]
-        after = re.findall(r"[A-Za-z]+", m.string[m.end():])[:1]
-        said = {w for w in (phrase[i] for phrase in phrases for i, w in enumerate(phrase)
-                            if w.startswith(low) and len(w) >= len(low) + 3
-                            and ((before and i > 0 and phrase[i - 1] == before[0].lower())
-                                 or (after and i + 1 < len(phrase) and phrase[i + 1] == after[0].lower())))}
+        before = [w.lower() for w in re.findall(r"[A-Za-z]+", m.string[:m.start()])]
+        after = [w.lower() for w in re.findall(r"[A-Za-z]+", m.string[m.end():])]
+        said = {phrase[i] for phrase in phrases for i, w in enumerate(phrase)
+                if w.startswith(low) and len(w) >= len(low) + 3
+                and (i == 0 or before[-i:] == phrase[:i]) and after[:len(phrase) - i - 1] == phrase[i + 1:]}
         if len(said) != 1:
             return typed  # "French Bac": the word before it is the option's word before "Baccalaureate"; "Orla Byrne",
             # "perf", "my chem lab" complete no phrase of the spec
